@@ -1,0 +1,40 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { availableParallelism, cpus, totalmem } from 'node:os';
+import { selectBackend, type BackendRequest } from '../../engine/index.js';
+import { PACKAGE_VERSION } from '../version.js';
+import type { Reporter } from '../reporter.js';
+
+export interface InfoOptions {
+  backend: BackendRequest;
+  json?: boolean;
+}
+
+/** `ppmlm info`: versions, the backend `--backend` picks here, and why each tried backend was (not) usable. */
+export async function info(options: InfoOptions, out: Reporter): Promise<void> {
+  const choice = await selectBackend(options.backend);
+  const report = {
+    ppmlm: PACKAGE_VERSION,
+    node: process.versions.node,
+    tfjs: tf.version_core,
+    platform: `${process.platform}-${process.arch}`,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: availableParallelism(),
+    memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+    requested: options.backend,
+    backend: choice.name,
+    threads: choice.threads,
+    simd: choice.simd,
+    attempts: choice.attempts,
+  };
+  if (options.json) {
+    out.result(JSON.stringify(report, null, 2));
+    return;
+  }
+  const lines = [
+    `ppmlm ${report.ppmlm}  node ${report.node}  tfjs ${report.tfjs}  ${report.platform}`,
+    `cpu: ${report.cpu} (${report.cores} cores, ${report.memoryGiB} GiB)`,
+    `backend: ${report.backend} (requested: ${report.requested}, threads: ${report.threads}, simd: ${report.simd ? 'yes' : 'no'})`,
+    ...report.attempts.map((a) => `  ${a.usable ? 'ok  ' : 'no  '} ${a.backend}: ${a.reason}`),
+  ];
+  out.result(lines.join('\n'));
+}

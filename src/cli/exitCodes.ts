@@ -1,0 +1,2 @@
+export { ExitCode } from '../errors.js';
+export type { ExitCodeValue } from '../errors.js';

@@ -1,0 +1,38 @@
+/** One text of a corpus, written by one individual (patient, party, author). */
+export interface Document {
+  id: string;
+  /** The individual the text is about or by: the node of the author-word graph. */
+  author: string;
+  text: string;
+  label?: string;
+}
+
+export type CorpusFormat = 'csv' | 'tsv' | 'jsonl' | 'folder';
+export const CORPUS_FORMATS: readonly CorpusFormat[] = ['csv', 'tsv', 'jsonl', 'folder'];
+
+/** Column (CSV/TSV) or key (JSONL) names of the Document fields. */
+export interface ColumnNames {
+  text: string;
+  author: string;
+  id: string;
+  label: string;
+}
+
+export const DEFAULT_COLUMNS: ColumnNames = { text: 'text', author: 'author', id: 'id', label: 'label' };
+
+/** Default cap on one document's length: longer texts are almost always a parsing accident. */
+export const DEFAULT_MAX_DOC_CHARS = 10_000_000;
+
+export interface CorpusReadOptions {
+  /** Inferred from the extension (.csv, .tsv, .jsonl/.ndjson) or a directory when absent. */
+  format?: CorpusFormat;
+  /**
+   * Column names. A name given here must exist; a default name that is missing is tolerated for
+   * `id` (row number used), `author` (each document is its own author) and `label`.
+   */
+  columns?: Partial<ColumnNames>;
+  /** Report and skip bad rows through `onBadRow` instead of failing on the first one. */
+  skipBadRows?: boolean;
+  onBadRow?: (error: import('../errors.js').FormatError) => void;
+  maxDocChars?: number;
+}

@@ -1,0 +1,50 @@
+import { format as csvFormat } from 'fast-csv';
+import { UsageError } from '../errors.js';
+import { openAtomicWriteStream, type WriteOptions } from '../io/atomic.js';
+import type { Document } from './types.js';
+
+export interface CorpusWriteOptions extends WriteOptions {
+  format: 'csv' | 'tsv' | 'jsonl';
+}
+
+/**
+ * Writes documents as CSV/TSV (header `id,author,text[,label]`) or JSONL, atomically. Whatever this
+ * writes, {@link readCorpus} reads back unchanged.
+ */
+export async function writeCorpus(path: string, docs: Iterable<Document> | AsyncIterable<Document>, options: CorpusWriteOptions): Promise<number> {
+  const out = await openAtomicWriteStream(path, options);
+  let count = 0;
+  try {
+    if (options.format === 'jsonl') {
+      for await (const doc of docs) {
+        count++;
+        if (!out.stream.write(`${JSON.stringify(doc)}\n`)) await new Promise<void>((r) => out.stream.once('drain', () => r()));
+      }
+    } else {
+      const rows: Document[] = [];
+      for await (const doc of docs) rows.push(doc);
+      const withLabel = rows.some((d) => d.label !== undefined);
+      const headers = withLabel ? ['id', 'author', 'text', 'label'] : ['id', 'author', 'text'];
+      const formatter = csvFormat({ headers, delimiter: options.format === 'tsv' ? '\t' : ',', quoteColumns: options.format === 'csv' });
+      formatter.pipe(out.stream, { end: false });
+      for (const doc of rows) {
+        if (options.format === 'tsv' && /[\t\n\r]/.test(doc.text)) {
+          throw new UsageError(`document "${doc.id}" contains a tab or newline, which TSV cannot hold unquoted; write CSV or JSONL instead`);
+        }
+        count++;
+        formatter.write(withLabel ? [doc.id, doc.author, doc.text, doc.label ?? ''] : [doc.id, doc.author, doc.text]);
+      }
+      await new Promise<void>((resolve, reject) => {
+        formatter.once('end', resolve);
+        formatter.once('error', reject);
+        formatter.end();
+      });
+      out.stream.write('\n');
+    }
+    await out.commit();
+    return count;
+  } catch (err) {
+    await out.abort();
+    throw err;
+  }
+}

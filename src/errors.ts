@@ -1,0 +1,69 @@
+/**
+ * Typed errors. Callers branch on the class or `code`, never on message text.
+ * Every message is one line that says what is wrong, where (file:line when known), and how to fix it.
+ */
+
+/** Exit codes of the CLI; the library only attaches them to errors. */
+export const ExitCode = {
+  ok: 0,
+  internal: 1,
+  /** The user must fix something they passed: a flag, a path, or the content of an input file. */
+  usage: 2,
+  /** A privacy budget (DP epsilon) or resource limit would be exceeded. */
+  budget: 4,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+export interface PpmlmErrorOptions {
+  file?: string;
+  line?: number;
+  cause?: unknown;
+}
+
+export class PpmlmError extends Error {
+  readonly code: ExitCodeValue;
+  readonly file: string | undefined;
+  readonly line: number | undefined;
+
+  constructor(message: string, code: ExitCodeValue, options: PpmlmErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.file = options.file;
+    this.line = options.line;
+  }
+
+  /** `file:line: message`, the form editors and terminals make clickable. */
+  get located(): string {
+    if (this.file === undefined) return this.message;
+    return this.line === undefined ? `${this.file}: ${this.message}` : `${this.file}:${this.line}: ${this.message}`;
+  }
+}
+
+/** A flag or argument is wrong or missing. */
+export class UsageError extends PpmlmError {
+  constructor(message: string, options: PpmlmErrorOptions = {}) {
+    super(message, ExitCode.usage, options);
+  }
+}
+
+/** An input file exists but its content is malformed. */
+export class FormatError extends PpmlmError {
+  constructor(message: string, options: PpmlmErrorOptions = {}) {
+    super(message, ExitCode.usage, options);
+  }
+}
+
+/** A configuration (model config, experiment config) is inconsistent. */
+export class ConfigError extends PpmlmError {
+  constructor(message: string, options: PpmlmErrorOptions = {}) {
+    super(message, ExitCode.usage, options);
+  }
+}
+
+/** A requested privacy budget cannot be met. */
+export class BudgetError extends PpmlmError {
+  constructor(message: string, options: PpmlmErrorOptions = {}) {
+    super(message, ExitCode.budget, options);
+  }
+}

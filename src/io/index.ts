@@ -1,0 +1,6 @@
+export { PRIVATE_FILE_MODE, assertCanWrite, writeFileAtomic, openAtomicWriteStream, prepareAtomicDir } from './atomic.js';
+export type { WriteOptions, AtomicWriteStream } from './atomic.js';
+export { findInvalidUtf8, positionOf, decodeUtf8Strict, Utf8Validator } from './utf8.js';
+export type { DecodeOptions } from './utf8.js';
+export { readLines } from './lines.js';
+export type { Line } from './lines.js';

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { cli } from '../helpers/cli.js';
+
+const run = promisify(execFile);
+
+describe('ppmlm info', () => {
+  it('names the backend auto picks and why each backend was (not) usable', async () => {
+    const { code, stdout } = await cli('info', '--json');
+    expect(code).toBe(0);
+    const info = JSON.parse(stdout);
+    expect(info.requested).toBe('auto');
+    expect(['tensorflow', 'wasm']).toContain(info.backend);
+    expect(info.attempts[0].backend).toBe('tensorflow');
+    expect(info.attempts.at(-1)).toMatchObject({ backend: info.backend, usable: true });
+    for (const a of info.attempts) expect(a.reason.length).toBeGreaterThan(0);
+  });
+
+  it('never picks cpu unless asked', async () => {
+    const auto = JSON.parse((await cli('info', '--json')).stdout);
+    expect(auto.attempts.map((a: { backend: string }) => a.backend)).not.toContain('cpu');
+  });
+
+  it('prints --version and --help with exit 0', async () => {
+    const v = await cli('--version');
+    expect(v.code).toBe(0);
+    expect(v.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    const h = await cli('--help');
+    expect(h.code).toBe(0);
+    expect(h.stdout).toMatch(/corpus/);
+  });
+
+  it('rejects an unknown backend with exit 2', async () => {
+    const r = await cli('--backend', 'gpu', 'info');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/Allowed choices are auto, tensorflow, wasm, cpu/);
+  });
+
+  it('runs as a process and sets the exit code', async () => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'info']);
+    expect(stdout).toMatch(/^backend: (wasm|tensorflow)/m);
+    await expect(run(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'corpus', 'stats', '--corpus', '/nope.csv'])).rejects.toMatchObject({ code: 2 });
+  });
+});

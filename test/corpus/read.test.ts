@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { loadCorpus, readCorpus, type Document } from '../../src/corpus/index.js';
+import { FormatError, UsageError } from '../../src/errors.js';
+import { FIXTURES, tempDir, tempFile } from '../helpers/tmp.js';
+
+const corpus = (name: string) => join(FIXTURES, 'corpus', name);
+
+const EXPECTED: Document[] = [
+  { id: 'n1', author: 'alice', text: 'Alice Smith, 42, seen for asthma.', label: 'resp' },
+  { id: 'n2', author: 'alice', text: 'Follow-up: "wheeze" improved,\ncontinue inhaler.', label: 'resp' },
+  { id: 'n3', author: 'bob', text: 'Bob Jones reports chest pain.', label: 'cardio' },
+];
+
+async function errorOf(promise: Promise<unknown>): Promise<FormatError | UsageError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof FormatError || err instanceof UsageError) return err;
+    throw err;
+  }
+  throw new Error('expected an error');
+}
+
+describe('readCorpus', () => {
+  it('reads CSV with quoted commas, escaped quotes and embedded newlines', async () => {
+    expect(await loadCorpus(corpus('notes.csv'))).toEqual(EXPECTED);
+  });
+
+  it('reads TSV', async () => {
+    const docs = await loadCorpus(corpus('notes.tsv'));
+    expect(docs.map((d) => d.id)).toEqual(['n1', 'n2', 'n3']);
+    expect(docs[1]!.text).toBe('Follow-up: "wheeze" improved.');
+  });
+
+  it('reads JSONL and skips blank lines', async () => {
+    expect(await loadCorpus(corpus('notes.jsonl'))).toEqual(EXPECTED);
+  });
+
+  it('reads a folder of .txt files with the sub-folder as author', async () => {
+    const docs = await loadCorpus(corpus('folder'));
+    expect(docs).toEqual([
+      { id: 'alice/n1', author: 'alice', text: EXPECTED[0]!.text },
+      { id: 'alice/n2', author: 'alice', text: EXPECTED[1]!.text },
+      { id: 'bob/n3', author: 'bob', text: EXPECTED[2]!.text },
+    ]);
+  });
+
+  it('uses the column names it is given', async () => {
+    const path = await tempFile('c.csv', 'patient,note_id,body\np1,a,hello there\np2,b,general kenobi\n');
+    const docs = await loadCorpus(path, { columns: { author: 'patient', id: 'note_id', text: 'body' } });
+    expect(docs).toEqual([
+      { id: 'a', author: 'p1', text: 'hello there' },
+      { id: 'b', author: 'p2', text: 'general kenobi' },
+    ]);
+  });
+
+  it('falls back to line numbers for a missing default id and to the id for a missing default author', async () => {
+    const path = await tempFile('c.csv', 'text\nfirst\nsecond\n');
+    expect(await loadCorpus(path)).toEqual([
+      { id: '2', author: '2', text: 'first' },
+      { id: '3', author: '3', text: 'second' },
+    ]);
+  });
+
+  it('accepts a UTF-8 byte order mark', async () => {
+    const path = await tempFile('bom.csv', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('id,author,text\n1,a,홍길동이 왔다\n')]));
+    expect(await loadCorpus(path)).toEqual([{ id: '1', author: 'a', text: '홍길동이 왔다' }]);
+    const jsonl = await tempFile('bom.jsonl', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"id":"1","author":"a","text":"x"}\n')]));
+    expect(await loadCorpus(jsonl)).toEqual([{ id: '1', author: 'a', text: 'x' }]);
+  });
+
+  it('accepts CRLF line ends', async () => {
+    const path = await tempFile('crlf.jsonl', '{"id":"1","author":"a","text":"x"}\r\n{"id":"2","author":"a","text":"y"}\r\n');
+    expect((await loadCorpus(path)).map((d) => d.text)).toEqual(['x', 'y']);
+  });
+});
+
+describe('readCorpus errors', () => {
+  it('names a missing file', async () => {
+    const err = await errorOf(loadCorpus('/nonexistent/notes.csv'));
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.message).toMatch(/notes\.csv: no such file or folder; check the --corpus path/);
+  });
+
+  it('names an unknown format and the fix', async () => {
+    const path = await tempFile('notes.xlsx', 'x');
+    const err = await errorOf(loadCorpus(path));
+    expect(err.message).toMatch(/cannot tell the corpus format.*--format csv\|tsv\|jsonl\|folder/);
+  });
+
+  it('lists the columns that exist when one is missing', async () => {
+    const path = await tempFile('c.csv', 'id,who,body\n1,a,b\n');
+    const err = await errorOf(loadCorpus(path));
+    expect(err).toBeInstanceOf(FormatError);
+    expect(err.located).toBe(`${path}:1: no column "text" for the text; the columns are: "id", "who", "body" (choose one with --text-col)`);
+    const explicit = await errorOf(loadCorpus(path, { columns: { text: 'body', author: 'patient' } }));
+    expect(explicit.message).toMatch(/no column "patient" for the author.*--author-col/);
+  });
+
+  it('reports an unterminated quote at the line where it starts', async () => {
+    const path = await tempFile('c.csv', 'id,author,text\n1,a,fine\n2,b,"never closed\n3,c,more\n');
+    const err = await errorOf(loadCorpus(path));
+    expect(err.located).toMatch(/c\.csv:3: unterminated quoted field/);
+  });
+
+  it('reports invalid UTF-8 with line and byte offset', async () => {
+    const bytes = Buffer.concat([Buffer.from('id,author,text\n1,a,ok\n2,b,caf'), Buffer.from([0xe9]), Buffer.from(' au lait\n')]);
+    const path = await tempFile('latin1.csv', bytes);
+    const err = await errorOf(loadCorpus(path));
+    expect(err.located).toMatch(/latin1\.csv:3: invalid UTF-8 at column 8 \(byte offset 29\); re-encode/);
+    const jsonl = await tempFile('latin1.jsonl', Buffer.concat([Buffer.from('{"text":"ok"}\n{"text":"caf'), Buffer.from([0xe9]), Buffer.from('"}\n')]));
+    expect((await errorOf(loadCorpus(jsonl))).located).toMatch(/latin1\.jsonl:2: invalid UTF-8 at column 13 \(byte offset 26\)/);
+    const dir = await tempDir();
+    await mkdir(join(dir, 'p1'));
+    await writeFile(join(dir, 'p1', 'a.txt'), Buffer.from([0x61, 0x0a, 0xff]));
+    expect((await errorOf(loadCorpus(dir))).located).toMatch(/a\.txt:2: invalid UTF-8/);
+  });
+
+  it('rejects empty text, naming the line', async () => {
+    const path = await tempFile('c.csv', 'id,author,text\n1,a,hello\n2,b,   \n');
+    expect((await errorOf(loadCorpus(path))).located).toBe(`${path}:3: document "2" has empty text; remove the row or pass --skip-bad-rows`);
+  });
+
+  it('rejects duplicate ids', async () => {
+    const path = await tempFile('c.jsonl', '{"id":"x","text":"a"}\n{"id":"x","text":"b"}\n');
+    expect((await errorOf(loadCorpus(path))).located).toMatch(/c\.jsonl:2: duplicate id "x"/);
+  });
+
+  it('rejects a document over the size limit', async () => {
+    const path = await tempFile('c.jsonl', `{"id":"big","text":"${'a'.repeat(100)}"}\n`);
+    expect((await errorOf(loadCorpus(path, { maxDocChars: 50 }))).message).toMatch(/has 100 characters, over the limit of 50; split it or raise --max-doc-chars/);
+  });
+
+  it('rejects rows with the wrong number of fields', async () => {
+    const path = await tempFile('c.csv', 'id,author,text\n1,a,hello,extra\n');
+    expect((await errorOf(loadCorpus(path))).located).toMatch(/c\.csv:2: row has 4 fields but the header has 3/);
+  });
+
+  it('rejects malformed JSON and non-string text', async () => {
+    const bad = await tempFile('c.jsonl', '{"text": "ok"}\n{"text": oops}\n');
+    expect((await errorOf(loadCorpus(bad))).located).toMatch(/c\.jsonl:2: not valid JSON/);
+    const num = await tempFile('d.jsonl', '{"text": 5}\n');
+    expect((await errorOf(loadCorpus(num))).located).toMatch(/d\.jsonl:1: key "text" must be a string/);
+  });
+
+  it('rejects empty files and empty folders', async () => {
+    expect((await errorOf(loadCorpus(await tempFile('e.csv', '')))).message).toMatch(/the file is empty/);
+    expect((await errorOf(loadCorpus(await tempFile('e.jsonl', '\n\n')))).message).toMatch(/the file is empty/);
+    expect((await errorOf(loadCorpus(await tempDir()))).message).toMatch(/no \.txt files found/);
+  });
+
+  it('skips and reports bad rows with skipBadRows', async () => {
+    const path = await tempFile('c.csv', 'id,author,text\n1,a,hello\n2,b,\n1,c,dup\n3,d,"fine"\n');
+    const bad: string[] = [];
+    const docs: Document[] = [];
+    for await (const doc of readCorpus(path, { skipBadRows: true, onBadRow: (e) => bad.push(e.located) })) docs.push(doc);
+    expect(docs.map((d) => d.id)).toEqual(['1', '3']);
+    expect(bad).toEqual([expect.stringMatching(/:3: document "2" has empty text/), expect.stringMatching(/:4: duplicate id "1"/)]);
+  });
+
+  it('streams: the first document arrives before the file is read to the end', async () => {
+    const rows = Array.from({ length: 200_000 }, (_, i) => `${i},a${i % 97},text number ${i}`).join('\n');
+    const path = await tempFile('big.csv', `id,author,text\n${rows}\n`);
+    const it = readCorpus(path)[Symbol.asyncIterator]();
+    const first = await it.next();
+    expect(first.value).toEqual({ id: '0', author: 'a0', text: 'text number 0' });
+    await it.return?.(undefined);
+  });
+});
