@@ -1,0 +1,28 @@
+import { UsageError } from '../../errors.js';
+import { RuleAnalyzer } from './ruleAnalyzer.js';
+import { MecabAnalyzer, locateMecab } from './mecab.js';
+import type { MorphAnalyzer } from './morpheme.js';
+
+export type { Morpheme, MorphAnalyzer } from './morpheme.js';
+export { isFunctionalTag } from './morpheme.js';
+export { RuleAnalyzer, analyzeByRule } from './ruleAnalyzer.js';
+export { MecabAnalyzer, locateMecab, npmDictionary } from './mecab.js';
+export type { MecabLocation } from './mecab.js';
+export { splitParticle, isParticleAfter, endsInConsonant, finalConsonant } from './josa.js';
+
+export type AnalyzerChoice = 'auto' | 'mecab' | 'rule';
+
+/**
+ * The Korean analyser: mecab when it can be found (`auto`, `mecab`), else the rule-based fallback, about
+ * which `onFallback` is told once.
+ */
+export function createKoreanAnalyzer(choice: AnalyzerChoice = 'auto', onFallback?: (why: string) => void): MorphAnalyzer {
+  if (choice === 'rule') return new RuleAnalyzer();
+  const location = locateMecab();
+  if ('missing' in location) {
+    if (choice === 'mecab') throw new UsageError(`--analyzer mecab: ${location.missing}; or use --analyzer rule`);
+    onFallback?.(`Korean morphology uses the built-in rule analyser (${location.missing})`);
+    return new RuleAnalyzer();
+  }
+  return new MecabAnalyzer(location);
+}

@@ -1,0 +1,79 @@
+import { isFunctionalTag, type MorphAnalyzer } from './korean/index.js';
+import { normalizeTerm } from './normalize.js';
+import { isHangulWord, segmentWords, type WordSpan } from './segment.js';
+
+/** A content word: a word with Korean particles and endings cut off, plus its normalised form. */
+export interface ContentWord extends WordSpan {
+  norm: string;
+}
+
+const HANGUL = /[\uac00-\ud7a3]/;
+
+/**
+ * The words of a text as terms are built from them: segmented for any script, normalised, and for Korean
+ * cut to their content morphemes (홍길동이 → 홍길동) by `analyzer`. Texts without Hangul never reach the
+ * analyser.
+ */
+export async function contentWords(text: string, analyzer?: MorphAnalyzer): Promise<ContentWord[]> {
+  const words = segmentWords(text);
+  if (analyzer === undefined || !HANGUL.test(text)) return words.map(withNorm);
+  const morphemes = await analyzer.analyze(text);
+  const out: ContentWord[] = [];
+  let m = 0;
+  for (const w of words) {
+    if (!isHangulWord(w.surface)) {
+      out.push(withNorm(w));
+      continue;
+    }
+    while (m < morphemes.length && morphemes[m]!.end <= w.start) m++;
+    let end = -1;
+    for (let k = m; k < morphemes.length && morphemes[k]!.start < w.end; k++) {
+      const morph = morphemes[k]!;
+      if (morph.start < w.start || morph.end > w.end) continue;
+      // A word never starts with a particle; stock mecab (no mecab-ko space penalty) sometimes says so.
+      if (isFunctionalTag(morph.tag) && end !== -1) break;
+      end = morph.end;
+    }
+    if (end === -1) end = w.end;
+    const surface = text.slice(w.start, end);
+    out.push({ start: w.start, end, surface, kind: w.kind, norm: normalizeTerm(surface) });
+  }
+  return out;
+}
+
+function withNorm(w: WordSpan): ContentWord {
+  return { ...w, norm: normalizeTerm(w.surface) };
+}
+
+export interface NgramOptions {
+  /** Shortest and longest n-gram, in words (default 1–3). */
+  min?: number;
+  max?: number;
+  /** Skip n-grams made only of numbers (default true). */
+  ignoreNumbers?: boolean;
+  /** Shortest term in characters (default 2). */
+  minLength?: number;
+}
+
+export interface Ngram {
+  /** Normalised words joined by one space: the form stored in blacklists. */
+  term: string;
+  start: number;
+  end: number;
+}
+
+/** Every n-gram of consecutive content words, with its character span. */
+export function* wordNgrams(words: readonly ContentWord[], options: NgramOptions = {}): Generator<Ngram> {
+  const { min = 1, max = 3, ignoreNumbers = true, minLength = 2 } = options;
+  for (let i = 0; i < words.length; i++) {
+    let term = '';
+    let allNumbers = true;
+    for (let n = 1; n <= max && i + n <= words.length; n++) {
+      const w = words[i + n - 1]!;
+      term = n === 1 ? w.norm : `${term} ${w.norm}`;
+      allNumbers &&= w.kind === 'number';
+      if (n < min || term.length < minLength || (ignoreNumbers && allNumbers)) continue;
+      yield { term, start: words[i]!.start, end: w.end };
+    }
+  }
+}
