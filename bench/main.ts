@@ -5,8 +5,10 @@
 import { renderTable, type BenchRow, type BenchSuite } from './table.js';
 import { matmulSuite } from './suites/matmul.js';
 import { csvSuite } from './suites/csv.js';
+import { blacklistSuite } from './suites/blacklist.js';
+import { mecabSuite } from './suites/mecab.js';
 
-const SUITES: BenchSuite[] = [matmulSuite, csvSuite];
+const SUITES: BenchSuite[] = [matmulSuite, csvSuite, blacklistSuite, mecabSuite];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = wanted.filter((w) => !SUITES.some((s) => s.name === w));

@@ -47,6 +47,51 @@ export function buildProgram(io: CliIO): Command {
       await corpusStatsCommand(opts, out);
     });
 
+  const collect = (value: string, previous: string[] = []) => [...previous, value];
+  const blacklist = program.command('blacklist').description('build and inspect blacklists of identifiers');
+  addCorpusOptions(blacklist.command('build').description('direct (recognisers) + indirect (author-word graph) identifiers of a corpus → blacklist TSV (mode 0600)'))
+    .requiredOption('--out <file>', 'blacklist to write, e.g. blacklists/notes.tsv')
+    .option('--k <n>', 'a term used by fewer than k individuals is an indirect identifier', '2')
+    .option('--ngrams <range>', 'n-gram range in words', '1-3')
+    .option('--min-occurrences <n>', 'indirect terms must occur at least this often', '1')
+    .addOption(new Option('--lang <lang>', 'text language (ko enables Korean morphology)').choices(['auto', 'en', 'ko']).default('auto'))
+    .addOption(new Option('--analyzer <name>', 'Korean analyser').choices(['auto', 'mecab', 'rule']).default('auto'))
+    .option('--recognizers <list>', 'pattern recognisers: all, none, or a comma list', 'all')
+    .option('--gazetteer <file>', 'a list of names/places/companies (one per line); repeatable', collect)
+    .option('--stop-list <file>', 'terms never blacklisted (one per line)')
+    .option('--keep-numbers', 'also consider n-grams made only of numbers')
+    .addOption(new Option('--engine <name>', 'author-term engine').choices(['auto', 'counting', 'graph', 'duckdb']).default('auto'))
+    .option('--graph-out <file>', 'also write the author-term graph (.gexf or .json, mode 0600)')
+    .option('--export-pairs <file>', 'also write the (author, term, n) table as Parquet, for the same SQL elsewhere')
+    .option('--force', 'overwrite existing outputs')
+    .option('--json', 'machine-readable summary')
+    .action(async (opts, cmd: Command) => {
+      const [, out] = reporterFor(cmd);
+      const { blacklistBuild } = await import('./commands/blacklist.js');
+      await blacklistBuild(opts, out);
+    });
+  blacklist
+    .command('stats <file>')
+    .description('counts by kind, category and source (prints no terms)')
+    .option('--json', 'machine-readable output')
+    .action(async (file: string, opts, cmd: Command) => {
+      const [, out] = reporterFor(cmd);
+      const { blacklistStats } = await import('./commands/blacklist.js');
+      await blacklistStats(file, opts, out);
+    });
+  blacklist
+    .command('show')
+    .description('print a text with its protected (blacklisted) spans marked ⟦like this⟧')
+    .requiredOption('--blacklist <file>', 'blacklist TSV or plain list')
+    .requiredOption('--text <file>', 'a UTF-8 text file')
+    .addOption(new Option('--lang <lang>', 'text language').choices(['auto', 'en', 'ko']).default('auto'))
+    .addOption(new Option('--analyzer <name>', 'Korean analyser').choices(['auto', 'mecab', 'rule']).default('auto'))
+    .action(async (opts, cmd: Command) => {
+      const [, out] = reporterFor(cmd);
+      const { blacklistShow } = await import('./commands/blacklist.js');
+      await blacklistShow(opts, out);
+    });
+
   return program;
 }
 

@@ -48,12 +48,18 @@ export function endsInConsonant(word: string): boolean {
   return /[lmnrLMN]/.test(last);
 }
 
+/** Whether a word ends in ㄹ, which takes 로 like a vowel; digits 1 일, 7 칠, 8 팔 do. */
+function endsInRieul(word: string): boolean {
+  const last = word.at(-1) ?? '';
+  return finalConsonant(last) === RIEUL_FINAL || '178'.includes(last) || /[lL]/.test(last);
+}
+
 function agrees(stem: string, rule: 'C' | 'V' | 'VL' | '*'): boolean {
   if (rule === '*') return true;
   const consonant = endsInConsonant(stem);
   if (rule === 'C') return consonant;
   if (rule === 'V') return !consonant;
-  return !consonant || finalConsonant(stem.at(-1) ?? '') === RIEUL_FINAL;
+  return !consonant || endsInRieul(stem);
 }
 
 /**

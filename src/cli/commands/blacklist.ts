@@ -1,0 +1,188 @@
+import { readFile } from 'node:fs/promises';
+import { readCorpus } from '../../corpus/index.js';
+import { UsageError } from '../../errors.js';
+import { decodeUtf8Strict } from '../../io/index.js';
+import {
+  BlacklistMatcher,
+  CountingEngine,
+  DuckdbEngine,
+  GazetteerRecognizer,
+  GraphEngine,
+  buildBlacklist,
+  canonicalTerm,
+  categoryForList,
+  mergeSpans,
+  patternRecognizers,
+  readBlacklist,
+  readGazetteer,
+  writeBlacklist,
+  writeGraph,
+  type EngineName,
+  type Recognizer,
+} from '../../identifiers/index.js';
+import { assertCanWrite } from '../../io/index.js';
+import { createKoreanAnalyzer, type AnalyzerChoice, type MorphAnalyzer } from '../../text/index.js';
+import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
+import { parseIntFlag } from '../parseFlags.js';
+import type { Reporter } from '../reporter.js';
+
+export interface BlacklistBuildOptions extends CorpusFlags {
+  out: string;
+  k: string;
+  ngrams: string;
+  minOccurrences: string;
+  lang: 'auto' | 'en' | 'ko';
+  analyzer: AnalyzerChoice;
+  recognizers: string;
+  gazetteer?: string[];
+  stopList?: string;
+  engine: 'auto' | EngineName;
+  keepNumbers?: boolean;
+  graphOut?: string;
+  exportPairs?: string;
+  force?: boolean;
+  json?: boolean;
+}
+
+/** Parses `--ngrams 1-3` (or `2`). */
+export function parseNgrams(value: string): [number, number] {
+  const m = /^(\d+)(?:-(\d+))?$/.exec(value.trim());
+  const lo = Number(m?.[1]);
+  const hi = Number(m?.[2] ?? m?.[1]);
+  if (m === null || lo < 1 || hi < lo || hi > 8) throw new UsageError(`--ngrams must look like 1-3 (1 <= min <= max <= 8), got "${value}"`);
+  return [lo, hi];
+}
+
+/** The Korean analyser a command needs: none for --lang en, else mecab or the rule-based fallback. */
+export function analyzerFor(lang: 'auto' | 'en' | 'ko', choice: AnalyzerChoice, out: Reporter): MorphAnalyzer | undefined {
+  if (lang === 'en') return undefined;
+  const analyzer = createKoreanAnalyzer(choice, (why) => out.info(why));
+  out.debug(`Korean analyser: ${analyzer.name}`);
+  return analyzer;
+}
+
+/** `ppmlm blacklist build`: direct (recognisers) + indirect (author–term graph) identifiers → blacklist TSV. */
+export async function blacklistBuild(options: BlacklistBuildOptions, out: Reporter): Promise<void> {
+  const k = parseIntFlag(options.k, '--k', { min: 1 });
+  const ngrams = parseNgrams(options.ngrams);
+  const minOccurrences = parseIntFlag(options.minOccurrences, '--min-occurrences', { min: 1 });
+  await assertCanWrite(options.out, options.force);
+  if (options.graphOut) await assertCanWrite(options.graphOut, options.force);
+  if (options.exportPairs) await assertCanWrite(options.exportPairs, options.force);
+  if (options.graphOut && !/\.(gexf|json)$/.test(options.graphOut)) throw new UsageError(`--graph-out ${options.graphOut}: use a .gexf or .json file name`);
+  if (options.graphOut && options.engine !== 'auto' && options.engine !== 'graph') throw new UsageError(`--graph-out needs the graph engine; drop --engine ${options.engine}`);
+
+  const recognizers: Recognizer[] = patternRecognizers(options.recognizers);
+  const analyzer = analyzerFor(options.lang, options.analyzer, out);
+  for (const path of options.gazetteer ?? []) {
+    const terms = await readGazetteer(path);
+    recognizers.push(new GazetteerRecognizer(terms, { category: categoryForList(path), source: `list:${path.split('/').pop()}`, analyzer }));
+    out.info(`gazetteer ${path}: ${terms.length} terms`);
+  }
+  const stopList = new Set<string>();
+  if (options.stopList) {
+    const text = decodeUtf8Strict(await readFile(options.stopList).catch(() => {
+      throw new UsageError(`${options.stopList}: no such file; check --stop-list`);
+    }), options.stopList);
+    for (const line of text.split('\n')) if (line.trim() && !line.startsWith('#')) stopList.add(canonicalTerm(line));
+  }
+
+  let skipped = 0;
+  const docs = readCorpus(options.corpus, corpusReadOptions(options, (err) => {
+    skipped++;
+    out.warn(`skipped ${err.located}`);
+  }));
+  const t0 = Date.now();
+  try {
+    const result = await buildBlacklist(docs, {
+      k,
+      ngrams,
+      minOccurrences,
+      ignoreNumbers: !options.keepNumbers,
+      stopList,
+      recognizers,
+      analyzer,
+      engine: options.graphOut ? 'graph' : options.engine,
+      onProgress: (p) => out.progress(`blacklist: ${p.documents} documents, ${p.tokens} words (${Math.round(p.tokens / Math.max(0.001, (Date.now() - t0) / 1000))} words/s, engine ${p.engine})`),
+    });
+    out.progressDone();
+    try {
+      await writeBlacklist(options.out, result.blacklist, { force: options.force });
+      if (options.graphOut) {
+        await writeGraph(options.graphOut, result.engine as GraphEngine, { force: options.force });
+      }
+      if (options.exportPairs) {
+        const engine = result.engine instanceof DuckdbEngine ? result.engine : await moveToDuckdb(result.engine as GraphEngine | CountingEngine);
+        await engine.exportPairs(options.exportPairs);
+        if (engine !== result.engine) await engine.close();
+      }
+    } finally {
+      await result.engine.close();
+    }
+    const summary = { out: options.out, ...result.stats, skipped, seconds: (Date.now() - t0) / 1000 };
+    if (options.json) out.result(JSON.stringify(summary, null, 2));
+    else
+      out.result(
+        `wrote ${options.out}: ${result.stats.direct} direct + ${result.stats.indirect} indirect terms ` +
+          `(${result.stats.documents} documents, ${result.stats.authors} authors, ${result.stats.terms} distinct terms, engine ${result.engine.name})` +
+          (skipped ? `; skipped ${skipped} bad rows` : ''),
+      );
+  } finally {
+    await analyzer?.close();
+  }
+}
+
+async function moveToDuckdb(source: GraphEngine | CountingEngine): Promise<DuckdbEngine> {
+  const engine = await DuckdbEngine.create();
+  await engine.addRows(source.rows());
+  return engine;
+}
+
+/** `ppmlm blacklist stats FILE`: counts by kind, category and source (no terms printed). */
+export async function blacklistStats(file: string, options: { json?: boolean }, out: Reporter): Promise<void> {
+  const list = await readBlacklist(file);
+  const count = (key: (e: (typeof list.entries)[number]) => string[]) => {
+    const m: Record<string, number> = {};
+    for (const e of list.entries) for (const v of key(e)) m[v] = (m[v] ?? 0) + 1;
+    return Object.fromEntries(Object.entries(m).sort((a, b) => b[1] - a[1]));
+  };
+  const stats = {
+    terms: list.entries.length,
+    header: { k: list.header.k, ngrams: list.header.ngrams, corpus: list.header.corpus, created: list.header.created },
+    byKind: count((e) => [e.kind]),
+    byCategory: count((e) => [e.category]),
+    bySource: count((e) => e.sources),
+  };
+  if (options.json) return out.result(JSON.stringify(stats, null, 2));
+  const table = (title: string, m: Record<string, number>) => [title, ...Object.entries(m).map(([k, v]) => `  ${k.padEnd(16)} ${String(v).padStart(8)}`)];
+  out.result([`${file}: ${stats.terms} terms (k=${stats.header.k ?? '-'}, n-grams ${stats.header.ngrams?.join('-') ?? '-'})`, ...table('by kind:', stats.byKind), ...table('by category:', stats.byCategory), ...table('by source:', stats.bySource)].join('\n'));
+}
+
+export interface BlacklistShowOptions {
+  blacklist: string;
+  text: string;
+  lang: 'auto' | 'en' | 'ko';
+  analyzer: AnalyzerChoice;
+}
+
+/** `ppmlm blacklist show`: the text with protected spans marked ⟦like this⟧, to check what the matcher covers. */
+export async function blacklistShow(options: BlacklistShowOptions, out: Reporter): Promise<void> {
+  const list = await readBlacklist(options.blacklist);
+  const text = decodeUtf8Strict(await readFile(options.text).catch(() => {
+    throw new UsageError(`${options.text}: no such file; check --text`);
+  }), options.text);
+  const analyzer = analyzerFor(options.lang, options.analyzer, out);
+  try {
+    const spans = mergeSpans(await new BlacklistMatcher(list.entries).match(text, analyzer));
+    let result = '';
+    let at = 0;
+    for (const [s, e] of spans) {
+      result += `${text.slice(at, s)}⟦${text.slice(s, e)}⟧`;
+      at = e;
+    }
+    out.result(result + text.slice(at));
+    out.info(`${spans.length} protected spans`);
+  } finally {
+    await analyzer?.close();
+  }
+}

@@ -1,0 +1,6 @@
+export type { Blacklist, BlacklistEntry, BlacklistHeader, IdentifierKind } from './types.js';
+export { BLACKLIST_COLUMNS, BLACKLIST_FORMAT_VERSION } from './types.js';
+export { readBlacklist, parseBlacklist, canonicalTerm } from './read.js';
+export { writeBlacklist, formatBlacklist } from './write.js';
+export { BlacklistMatcher, mergeSpans, termWords } from './matcher.js';
+export type { TermMatch } from './matcher.js';

@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import type { Document } from '../corpus/index.js';
+import { contentWords, wordNgrams, type MorphAnalyzer } from '../text/index.js';
+import { canonicalTerm } from './blacklist/read.js';
+import { BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry } from './blacklist/types.js';
+import { detectDirect, type Recognizer } from './direct/index.js';
+import type { AuthorTermEngine, EngineName, EngineStats } from './indirect/engine.js';
+import { CountingEngine } from './indirect/countingEngine.js';
+import { DuckdbEngine } from './indirect/duckdbEngine.js';
+import { GraphEngine } from './indirect/graphEngine.js';
+
+export interface BuildBlacklistOptions {
+  /** Terms used by fewer than k individuals are indirect identifiers (default 2). */
+  k?: number;
+  /** Shortest and longest n-gram in words (default [1, 3]). */
+  ngrams?: [number, number];
+  /** Indirect terms must occur at least this often in the corpus (default 1). */
+  minOccurrences?: number;
+  /** Skip n-grams made only of numbers (default true; dates and ids come from the recognisers). */
+  ignoreNumbers?: boolean;
+  /** Shortest term in characters (default 2). */
+  minLength?: number;
+  /** Normalised terms never blacklisted. */
+  stopList?: ReadonlySet<string>;
+  /** Direct-identifier recognisers (patterns, gazetteers, a DeID model). */
+  recognizers?: readonly Recognizer[];
+  /** Korean morphology; without it Korean words keep their particles. */
+  analyzer?: MorphAnalyzer;
+  /**
+   * `auto` (default): the counting engine, moving to DuckDB once it holds `spillTerms` terms (V8 caps a Map
+   * at 2^24 entries); `graph`: the graphology author–term graph (for --graph-out); `counting`; `duckdb`.
+   */
+  engine?: 'auto' | EngineName;
+  spillTerms?: number;
+  onProgress?: (p: { documents: number; tokens: number; engine: string }) => void;
+}
+
+export interface BuildBlacklistResult {
+  blacklist: Blacklist;
+  /** The engine after the build, for `--graph-out` / `--export-pairs`; the caller closes it. */
+  engine: AuthorTermEngine;
+  stats: EngineStats & { documents: number; tokens: number; direct: number; indirect: number };
+}
+
+interface DirectTally {
+  category: string;
+  sources: Set<string>;
+  authors: Set<string>;
+  occurrences: number;
+}
+
+/**
+ * Builds the blacklist of a corpus in one streaming pass: direct identifiers from the recognisers, and
+ * indirect identifiers from the bipartite author–term graph (a term used by fewer than k individuals).
+ * A term found both ways is listed once, as direct, with both sources.
+ *
+ * @example
+ * const { blacklist } = await buildBlacklist(readCorpus('notes.csv'), { k: 2, recognizers: patternRecognizers() });
+ */
+export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Document>, options: BuildBlacklistOptions = {}): Promise<BuildBlacklistResult> {
+  const { k = 2, ngrams = [1, 3], minOccurrences = 1, ignoreNumbers = true, minLength = 2, stopList = new Set(), recognizers = [], analyzer } = options;
+  const spillTerms = options.spillTerms ?? 12_000_000;
+  let engine: AuthorTermEngine = options.engine === 'duckdb' ? await DuckdbEngine.create() : options.engine === 'graph' ? new GraphEngine() : new CountingEngine(k);
+  const fingerprint = createHash('sha256');
+  const direct = new Map<string, DirectTally>();
+  let documents = 0;
+  let tokens = 0;
+
+  for await (const doc of docs) {
+    documents++;
+    fingerprint.update(`${doc.id}\0${doc.author}\0${doc.text}\0`);
+    const words = await contentWords(doc.text, analyzer);
+    tokens += words.length;
+    const terms: string[] = [];
+    for (const { term } of wordNgrams(words, { min: ngrams[0], max: ngrams[1], ignoreNumbers, minLength })) terms.push(term);
+    await engine.add(doc.author, terms);
+
+    for (const d of await detectDirect(doc.text, recognizers)) {
+      const term = canonicalTerm(doc.text.slice(d.start, d.end));
+      if (term === '' || stopList.has(term)) continue;
+      const tally = direct.get(term) ?? { category: d.category, sources: new Set(), authors: new Set(), occurrences: 0 };
+      tally.sources.add(d.source);
+      tally.authors.add(doc.author);
+      tally.occurrences++;
+      direct.set(term, tally);
+    }
+
+    if (engine instanceof CountingEngine && options.engine !== 'counting' && engine.size > spillTerms) {
+      const moved = await DuckdbEngine.create();
+      await moved.addRows(engine.rows());
+      await engine.close();
+      engine = moved;
+    }
+    if (documents % 500 === 0) options.onProgress?.({ documents, tokens, engine: engine.name });
+  }
+  options.onProgress?.({ documents, tokens, engine: engine.name });
+
+  const entries: BlacklistEntry[] = [];
+  const graphSource = `graph:k=${k}`;
+  const rare = await engine.rareTerms(k);
+  const rareByTerm = new Map(rare.map((r) => [r.term, r]));
+  for (const [term, t] of direct) {
+    const sources = [...t.sources].sort();
+    if (rareByTerm.has(term)) sources.push(graphSource);
+    entries.push({ term, kind: 'direct', category: t.category, authors: t.authors.size, occurrences: t.occurrences, sources });
+  }
+  let indirect = 0;
+  for (const r of rare) {
+    if (direct.has(r.term) || stopList.has(r.term) || r.occurrences < minOccurrences) continue;
+    indirect++;
+    entries.push({ term: r.term, kind: 'indirect', category: 'RARE', authors: r.authors, occurrences: r.occurrences, sources: [graphSource] });
+  }
+  const blacklist: Blacklist = {
+    header: {
+      version: BLACKLIST_FORMAT_VERSION,
+      k,
+      ngrams,
+      corpus: fingerprint.digest('hex').slice(0, 16),
+      created: new Date().toISOString(),
+      extra: { recognizers: recognizers.map((r) => r.name).join(',') || 'none', analyzer: analyzer?.name ?? 'none' },
+    },
+    entries,
+  };
+  return { blacklist, engine, stats: { ...(await engine.stats()), documents, tokens, direct: direct.size, indirect } };
+}
+
+/** A short fingerprint of a blacklist's terms, for provenance that must not contain the terms themselves. */
+export function blacklistFingerprint(list: Blacklist): string {
+  const hash = createHash('sha256');
+  for (const term of list.entries.map((e) => e.term).sort()) hash.update(`${term}\0`);
+  return hash.digest('hex').slice(0, 16);
+}

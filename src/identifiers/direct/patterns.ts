@@ -1,0 +1,173 @@
+import type { Detection, Recognizer } from './recognizer.js';
+import { ibanValid, ipv4Valid, isCalendarDate, luhnValid, phoneDigitsValid, rrnValid, ssnValid } from './validators.js';
+
+/** A regular expression, a validator for what it matched, and optionally context words that must precede it. */
+export interface PatternSpec {
+  name: string;
+  category: string;
+  regex: RegExp;
+  /** The capture group(s) holding the identifier, the first that matched (default: the whole match). */
+  group?: number[];
+  validate?: (match: RegExpExecArray) => boolean;
+  /** Required within `contextWindow` characters before the match (case-insensitive). */
+  context?: RegExp;
+  contextWindow?: number;
+}
+
+// Digits may touch Hangul (Korean particles attach to numbers: 010-1234-5678로) but not other digits or Latin letters.
+const NS = String.raw`(?<![\p{N}A-Za-z])`;
+const NE = String.raw`(?![\p{N}A-Za-z])`;
+const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
+const MONTHS: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
+
+const re = (source: string, flags = 'giu') => new RegExp(source, `${flags}d`);
+const num = (s: string | undefined) => (s === undefined ? NaN : Number(s));
+/** A two-digit year is read as 19xx/20xx; only month and day are checked then. */
+const dateOk = (y: number, m: number, d: number) => isCalendarDate(Number.isNaN(y) ? 2000 : y < 100 ? 2000 + y : y, m, d);
+
+export const PATTERNS: PatternSpec[] = [
+  { name: 'email', category: 'EMAIL', regex: re(String.raw`(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?![\w-])`) },
+  { name: 'url', category: 'URL', regex: re(String.raw`\b(?:https?://|www\.)[^\s<>"')\]]+[^\s<>"')\].,;:!?]`) },
+  { name: 'ip', category: 'IP', regex: re(String.raw`${NS}\d{1,3}(?:\.\d{1,3}){3}${NE}`), validate: (m) => ipv4Valid(m[0]) },
+  { name: 'rrn', category: 'RRN', regex: re(String.raw`${NS}\d{6}\s?-\s?\d{7}${NE}`), validate: (m) => rrnValid(m[0]) },
+  { name: 'ssn', category: 'SSN', regex: re(String.raw`${NS}\d{3}-\d{2}-\d{4}${NE}`), validate: (m) => ssnValid(m[0]) },
+  { name: 'credit-card', category: 'CREDIT_CARD', regex: re(String.raw`${NS}\d(?:[ -]?\d){12,18}${NE}`), validate: (m) => luhnValid(m[0]) },
+  { name: 'iban', category: 'IBAN', regex: re(String.raw`\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b`, 'gu'), validate: (m) => ibanValid(m[0]) },
+  {
+    name: 'phone',
+    category: 'PHONE',
+    regex: re(
+      '(?:' +
+        [
+          String.raw`\+\d{1,3}[\s.-]?(?:\(0\)\s?)?\(?\d{1,4}\)?(?:[\s.-]?\d{2,4}){2,4}`,
+          String.raw`${NS}0\d{1,2}[\s.)-]\s?\d{3,4}[\s.-]\d{4}`,
+          String.raw`${NS}01[016789]\d{7,8}`,
+          String.raw`${NS}(?:1[\s.-])?\(\d{3}\)\s?\d{3}[\s.-]\d{4}`,
+          String.raw`${NS}(?:00?1[\s.-])?\d{3}(?:[.\/-]\s?|\s)\d{3}[\s.\/-]\s?\d{4}`,
+        ].join('|') +
+        String.raw`)(?:\s?(?:x|ext\.?)\s?\d{1,5})?${NE}`,
+    ),
+    validate: (m) => phoneDigitsValid(m[0].replace(/(x|ext\.?)\s?\d+$/i, '')),
+  },
+  {
+    name: 'phone-context',
+    category: 'PHONE',
+    regex: re(String.raw`${NS}\(?\d{2,5}\)?(?:[ .-]\d{2,5}){1,4}${NE}`),
+    validate: (m) => {
+      const n = m[0].replace(/\D/g, '').length;
+      return n >= 7 && n <= 15;
+    },
+    context: /(phone|tel\b|telephone|call|cell|mobile|fax|contact|number|reach|전화|연락처|휴대폰|핸드폰)/i,
+    contextWindow: 30,
+  },
+  {
+    name: 'pager',
+    category: 'PHONE',
+    regex: re(String.raw`\b(?:pager|beeper|pg)\s*[:#]?\s*#?\s*(\d{4,6})${NE}`),
+    group: [1],
+  },
+  {
+    name: 'date',
+    category: 'DATE',
+    regex: re(String.raw`${NS}(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})${NE}`),
+    validate: (m) => dateOk(num(m[1]), num(m[2]), num(m[3])),
+  },
+  {
+    name: 'date-ko-dotted',
+    category: 'DATE',
+    regex: re(String.raw`${NS}(\d{4})\.\s*(\d{1,2})\.\s*(\d{1,2})\.?`),
+    validate: (m) => dateOk(num(m[1]), num(m[2]), num(m[3])),
+  },
+  {
+    name: 'date-ko',
+    category: 'DATE',
+    regex: re(String.raw`${NS}(?:(\d{2,4})\s*년\s*)?(\d{1,2})\s*월\s*(\d{1,2})\s*일|${NS}(\d{4})\s*년\s*(\d{1,2})\s*월`),
+    validate: (m) => (m[5] !== undefined ? num(m[5]) >= 1 && num(m[5]) <= 12 : dateOk(num(m[1]), num(m[2]), num(m[3]))),
+  },
+  {
+    name: 'date-us',
+    category: 'DATE',
+    // Not inside a run of slashed or decimal values (CO/CI/SVR 5.8/2.71/497), and not a simple fraction (1/2, 2/3).
+    regex: re(String.raw`(?<![\d./])(\d{1,2})/(\d{1,2})(?:/(\d{2}|\d{4}))?(?![\d/]|\.\d)${NE}`),
+    validate: (m) => {
+      const [month, day] = [num(m[1]), num(m[2])];
+      if (m[3] === undefined && month < day && day <= 4) return false;
+      return dateOk(num(m[3]), month, day);
+    },
+  },
+  {
+    name: 'date-month-name',
+    category: 'DATE',
+    regex: re(
+      String.raw`\b${MONTH}\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?\b|\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH}(?:,?\s+(\d{4}))?\b|\b${MONTH},?\s+(\d{4})\b`,
+    ),
+    validate: (m) => {
+      const month = MONTHS[m[0].toLowerCase().match(/[a-z]{3}/g)?.find((w) => w in MONTHS) ?? ''];
+      if (month === undefined) return false;
+      const day = num(m[1] ?? m[3]);
+      return Number.isNaN(day) || isCalendarDate(2000, month, day);
+    },
+  },
+  {
+    name: 'year',
+    category: 'DATE',
+    regex: re(String.raw`\b(?:born|since|in|year|dob|died|graduated|class of|married|from|until)\s+((?:19|20)\d{2})${NE}|${NS}((?:19|20)\d{2})\s?년`),
+    group: [1, 2],
+    validate: (m) => Number(m[1] ?? m[2]) <= new Date().getFullYear() + 1,
+  },
+  {
+    name: 'car-plate',
+    category: 'CAR_PLATE',
+    regex: re(String.raw`${NS}(?:(?:서울|부산|대구|인천|광주|대전|울산|세종|경기|강원|충북|충남|전북|전남|경북|경남|제주)\s?)?\d{2,3}\s?[가-힣]\s?\d{4}${NE}`),
+    validate: (m) => /[가나다라마거너더러머버서어저고노도로모보소오조구누두루무부수우주아바사자배하허호]\s?\d{4}$/.test(m[0]),
+  },
+  {
+    name: 'account',
+    category: 'ACCOUNT',
+    regex: re(String.raw`${NS}\d{2,6}(?:-\d{2,7}){2,4}${NE}`),
+    context: /(계좌|통장|은행|account|acct|a\/c|bank|iban)/i,
+    contextWindow: 30,
+  },
+  // Korean court case numbers: year, case-type syllables (고단 criminal single judge, 가합 civil panel, ...), serial.
+  { name: 'case-number', category: 'CASE_NUMBER', regex: re(String.raw`${NS}\d{4}\s?[고노도가나다구누두드르머카타초재형모오로보감즈브스느호허버비후크트정마라아자차파하개][가-힣]{0,2}\s?\d{1,7}${NE}`) },
+  {
+    name: 'age',
+    category: 'AGE',
+    regex: re(
+      String.raw`\b(\d{1,3})[- ](?:years?|yrs?)[- ]old\b|\bage[d]?\s+(\d{1,3})\b|\b(\d{1,3})\s?(?:yo|y/o|y\.o\.)(?![a-z])|(?:만\s?)?${NS}(\d{1,3})\s?(?:세|살)`,
+    ),
+    validate: (m) => {
+      const age = num(m[1] ?? m[2] ?? m[3] ?? m[4]);
+      return age >= 0 && age <= 125;
+    },
+  },
+];
+
+/** Names accepted by `--recognizers`. */
+export const PATTERN_NAMES = PATTERNS.map((p) => p.name);
+
+/** A recogniser built from one pattern spec. */
+export class PatternRecognizer implements Recognizer {
+  readonly name: string;
+  constructor(private readonly spec: PatternSpec) {
+    this.name = `rule:${spec.name}`;
+  }
+
+  find(text: string): Detection[] {
+    const out: Detection[] = [];
+    const { regex, validate, context, contextWindow = 30, category } = this.spec;
+    regex.lastIndex = 0;
+    for (let m = regex.exec(text); m !== null; m = regex.exec(text)) {
+      if (m[0].length === 0) {
+        regex.lastIndex++;
+        continue;
+      }
+      if (validate && !validate(m)) continue;
+      if (context && !context.test(text.slice(Math.max(0, m.index - contextWindow), m.index))) continue;
+      const span = this.spec.group === undefined ? [m.index, m.index + m[0].length] : this.spec.group.map((g) => m.indices?.[g]).find((x) => x !== undefined);
+      if (span === undefined) continue;
+      out.push({ start: span[0]!, end: span[1]!, category, source: this.name });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,39 @@
+/** A term with the number of distinct individuals who used it and its total count. */
+export interface TermUsage {
+  term: string;
+  authors: number;
+  occurrences: number;
+}
+
+/** `counting` (fast, in memory), `graph` (graphology, for inspection and export), `duckdb` (out of core). */
+export type EngineName = 'counting' | 'graph' | 'duckdb';
+
+export interface EngineStats {
+  authors: number;
+  terms: number;
+  /** Distinct (author, term) pairs: the edges of the bipartite graph. */
+  edges: number;
+}
+
+/**
+ * Holds the bipartite author–term relation and answers which terms fewer than k individuals used.
+ * Implemented by the in-memory graphology graph and by DuckDB for corpora that outgrow memory.
+ */
+export interface AuthorTermEngine {
+  readonly name: EngineName;
+  /** Adds the terms of one document (with repeats) for its author. */
+  add(author: string, terms: readonly string[]): Promise<void>;
+  /** Terms whose number of distinct authors is below k, sorted by term. */
+  rareTerms(k: number): Promise<TermUsage[]>;
+  /** Usage of specific terms (authors 0 when unseen). */
+  usage(terms: readonly string[]): Promise<Map<string, TermUsage>>;
+  stats(): Promise<EngineStats>;
+  close(): Promise<void>;
+}
+
+/** Occurrences per term of one document. */
+export function countTerms(terms: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
+  return counts;
+}

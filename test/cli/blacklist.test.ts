@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { cli } from '../helpers/cli.js';
+import { FIXTURES, tempDir } from '../helpers/tmp.js';
+
+const CORPUS = join(FIXTURES, 'corpus', 'notes.csv');
+const NAMES = join(FIXTURES, 'identifiers', 'names.txt');
+
+describe('ppmlm blacklist', () => {
+  it('build writes a 0600 TSV with direct and indirect terms, never printing identifiers', async () => {
+    const dir = await tempDir();
+    const out = join(dir, 'bl.tsv');
+    const graph = join(dir, 'graph.gexf');
+    const r = await cli('blacklist', 'build', '--corpus', CORPUS, '--out', out, '--gazetteer', NAMES, '--graph-out', graph, '--json');
+    expect(r.code).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expect(summary).toMatchObject({ documents: 3, authors: 2, direct: 1 });
+    expect(summary.indirect).toBeGreaterThan(5);
+    expect((await stat(out)).mode & 0o777).toBe(0o600);
+    expect((await stat(graph)).mode & 0o777).toBe(0o600);
+    const tsv = await readFile(out, 'utf8');
+    expect(tsv).toMatch(/^alice\tdirect\tPERSON\t1\t1\tlist:names\.txt,graph:k=2$/m);
+    expect(tsv).toMatch(/^wheeze\tindirect\tRARE\t1\t1\tgraph:k=2$/m);
+    expect(await readFile(graph, 'utf8')).toMatch(/<gexf xmlns="http:\/\/gexf.net\/1.3"/);
+    expect(r.stderr + r.stdout).not.toMatch(/alice|wheeze/i);
+
+    const again = await cli('blacklist', 'build', '--corpus', CORPUS, '--out', out);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/bl\.tsv already exists; pass --force/);
+
+    const stats = await cli('blacklist', 'stats', out, '--json');
+    expect(JSON.parse(stats.stdout)).toMatchObject({ byKind: { direct: 1 }, byCategory: { PERSON: 1 } });
+    expect(stats.stdout).not.toMatch(/alice/i);
+  });
+
+  it('show marks the protected spans of a text', async () => {
+    const dir = await tempDir();
+    const list = join(dir, 'list.txt');
+    const text = join(dir, 'note.txt');
+    await writeFile(list, 'alice smith\n617-555-0142\n');
+    await writeFile(text, 'Alice Smith called 617-555-0142 today.');
+    const r = await cli('blacklist', 'show', '--blacklist', list, '--text', text);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('⟦Alice Smith⟧ called ⟦617-555-0142⟧ today.');
+  });
+
+  it('exports the author-term pairs as Parquet through DuckDB', async () => {
+    const dir = await tempDir();
+    const pairs = join(dir, 'pairs.parquet');
+    const r = await cli('blacklist', 'build', '--corpus', CORPUS, '--out', join(dir, 'b.tsv'), '--engine', 'duckdb', '--export-pairs', pairs, '--recognizers', 'none');
+    expect(r.code).toBe(0);
+    expect((await readFile(pairs)).subarray(0, 4).toString()).toBe('PAR1');
+  });
+
+  it('rejects bad flags with exit 2 and a one-line reason', async () => {
+    const dir = await tempDir();
+    for (const [args, message] of [
+      [['--ngrams', '3-1'], /--ngrams must look like 1-3/],
+      [['--k', '0'], /--k must be an integer between 1/],
+      [['--recognizers', 'email,dna'], /unknown recogniser\(s\) dna/],
+      [['--graph-out', join(dir, 'g.txt')], /use a \.gexf or \.json file name/],
+    ] as const) {
+      const r = await cli('blacklist', 'build', '--corpus', CORPUS, '--out', join(dir, `x${Math.random()}.tsv`), ...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
+  });
+});

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { buildBlacklist, GazetteerRecognizer, patternRecognizers, blacklistFingerprint, type BlacklistEntry } from '../../src/identifiers/index.js';
+import type { Document } from '../../src/corpus/index.js';
+import { RuleAnalyzer } from '../../src/text/index.js';
+
+/** alpha: all three authors; beta: a and b; gamma: only c (twice); delta: only a. */
+const CORPUS: Document[] = [
+  { id: '1', author: 'a', text: 'alpha beta delta' },
+  { id: '2', author: 'b', text: 'alpha beta' },
+  { id: '3', author: 'c', text: 'alpha gamma' },
+  { id: '4', author: 'c', text: 'gamma alpha' },
+];
+
+const terms = (entries: BlacklistEntry[]) => entries.map((e) => e.term).sort();
+
+describe('buildBlacklist: the author-word graph threshold', () => {
+  it('k=1 blacklists nothing (no term has fewer than 1 author)', async () => {
+    const { blacklist, engine } = await buildBlacklist(CORPUS, { k: 1, ngrams: [1, 1] });
+    await engine.close();
+    expect(blacklist.entries).toEqual([]);
+  });
+
+  it('k=2 blacklists the terms of exactly one author, counting distinct authors not documents', async () => {
+    const { blacklist, engine } = await buildBlacklist(CORPUS, { k: 2, ngrams: [1, 1] });
+    await engine.close();
+    expect(terms(blacklist.entries)).toEqual(['delta', 'gamma']);
+    expect(blacklist.entries.find((e) => e.term === 'gamma')).toEqual({ term: 'gamma', kind: 'indirect', category: 'RARE', authors: 1, occurrences: 2, sources: ['graph:k=2'] });
+  });
+
+  it('k=3 adds the terms of two authors', async () => {
+    const { blacklist, engine } = await buildBlacklist(CORPUS, { k: 3, ngrams: [1, 1] });
+    await engine.close();
+    expect(terms(blacklist.entries)).toEqual(['beta', 'delta', 'gamma']);
+  });
+
+  it('builds n-grams, honours the stop list and minimum occurrences', async () => {
+    const { blacklist, engine } = await buildBlacklist(CORPUS, { k: 2, ngrams: [1, 2], stopList: new Set(['delta']), minOccurrences: 2 });
+    await engine.close();
+    expect(terms(blacklist.entries)).toEqual(['gamma']);
+    const all = await buildBlacklist(CORPUS, { k: 2, ngrams: [2, 2] });
+    await all.engine.close();
+    expect(terms(all.blacklist.entries)).toEqual(['alpha gamma', 'beta delta', 'gamma alpha']);
+  });
+
+  it('gives identical blacklists with the graph, counting and DuckDB engines, and after spilling to DuckDB', async () => {
+    const docs = Array.from({ length: 300 }, (_, i): Document => ({ id: String(i), author: `p${i % 37}`, text: `word${i % 11} shared term${i % 53} x${(i * 7) % 101} 홍길동${i % 5}이` }));
+    const run = async (engine: 'auto' | 'graph' | 'duckdb' | 'counting', spillTerms?: number) => {
+      const r = await buildBlacklist(docs, { k: 3, engine, spillTerms, analyzer: new RuleAnalyzer() });
+      await r.engine.close();
+      return { entries: r.blacklist.entries.sort((a, b) => (a.term < b.term ? -1 : 1)), engine: r.engine.name };
+    };
+    const graph = await run('graph');
+    const duck = await run('duckdb');
+    const counting = await run('counting');
+    const spilled = await run('auto', 100);
+    expect([graph.engine, duck.engine, counting.engine, spilled.engine]).toEqual(['graph', 'duckdb', 'counting', 'duckdb']);
+    expect(graph.entries.length).toBeGreaterThan(10);
+    expect(duck.entries).toEqual(graph.entries);
+    expect(counting.entries).toEqual(graph.entries);
+    expect(spilled.entries).toEqual(graph.entries);
+  });
+});
+
+describe('buildBlacklist: direct identifiers', () => {
+  it('lists recognised identifiers as direct with category, authors and provenance, once', async () => {
+    const docs: Document[] = [
+      { id: '1', author: 'a', text: 'Call 617-555-0142 about Alice.' },
+      { id: '2', author: 'b', text: 'Alice called from 617-555-0142.' },
+    ];
+    const names = new GazetteerRecognizer(['Alice'], { category: 'PERSON', source: 'list:names.txt' });
+    const { blacklist, engine } = await buildBlacklist(docs, { k: 2, recognizers: [...patternRecognizers('phone'), names] });
+    await engine.close();
+    const direct = blacklist.entries.filter((e) => e.kind === 'direct');
+    expect(direct).toEqual([
+      { term: '617-555-0142', kind: 'direct', category: 'PHONE', authors: 2, occurrences: 2, sources: ['rule:phone'] },
+      { term: 'alice', kind: 'direct', category: 'PERSON', authors: 2, occurrences: 2, sources: ['list:names.txt'] },
+    ]);
+    expect(blacklist.header).toMatchObject({ k: 2, ngrams: [1, 3], corpus: expect.stringMatching(/^[0-9a-f]{16}$/) });
+  });
+
+  it('a term found both ways is direct with both sources', async () => {
+    const { blacklist, engine } = await buildBlacklist([{ id: '1', author: 'a', text: 'reach me at 617-555-0142' }, { id: '2', author: 'b', text: 'reach me' }], {
+      recognizers: patternRecognizers('phone'),
+    });
+    await engine.close();
+    expect(blacklist.entries.find((e) => e.term === '617-555-0142')).toMatchObject({ kind: 'direct', sources: ['rule:phone', 'graph:k=2'] });
+    expect(blacklist.entries.filter((e) => e.term === '617-555-0142')).toHaveLength(1);
+  });
+
+  it('fingerprints the terms, not their order', () => {
+    const e = (term: string): BlacklistEntry => ({ term, kind: 'direct', category: 'X', authors: 1, occurrences: 1, sources: [] });
+    const h = { version: 1 as const, extra: {} };
+    expect(blacklistFingerprint({ header: h, entries: [e('a'), e('b')] })).toBe(blacklistFingerprint({ header: h, entries: [e('b'), e('a')] }));
+    expect(blacklistFingerprint({ header: h, entries: [e('a')] })).not.toBe(blacklistFingerprint({ header: h, entries: [e('b')] }));
+  });
+});
+
+describe('GazetteerRecognizer', () => {
+  it('matches capitalised names only and can require context words', async () => {
+    const g = new GazetteerRecognizer(['Will', 'Rose'], { category: 'PERSON', source: 'list:n' });
+    expect((await g.find('Will said he will call Rose.')).map((d) => d.start)).toEqual([0, 23]);
+    const ctx = new GazetteerRecognizer(['Rose'], { category: 'PERSON', source: 'list:n', contextWords: ['mrs'] });
+    expect(await ctx.find('Rose Garden')).toEqual([]);
+    expect((await ctx.find('Mrs. Rose called')).length).toBe(1);
+  });
+});

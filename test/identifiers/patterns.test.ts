@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { detectDirect, patternRecognizers, rrnCheckDigit } from '../../src/identifiers/index.js';
+
+async function found(text: string, only?: string): Promise<[string, string][]> {
+  const detections = await detectDirect(text, patternRecognizers(only ?? 'all'));
+  return detections.map((d) => [d.category, text.slice(d.start, d.end)]);
+}
+
+describe('pattern recognisers', () => {
+  it('finds e-mail addresses and URLs, not bare domains or handles', async () => {
+    expect(await found('Mail john.doe+x@mail.example.org or see https://example.org/a?b=1.')).toEqual([
+      ['EMAIL', 'john.doe+x@mail.example.org'],
+      ['URL', 'https://example.org/a?b=1'],
+    ]);
+    expect(await found('the @handle and example.org', 'email,url')).toEqual([]);
+  });
+
+  it('finds phone numbers in US, international and Korean forms', async () => {
+    expect(await found('Call (617) 555-0142 or +44 20 7946 0958.', 'phone')).toEqual([
+      ['PHONE', '(617) 555-0142'],
+      ['PHONE', '+44 20 7946 0958'],
+    ]);
+    expect(await found('연락처 010-1234-5678로 전화, 사무실 02-123-4567', 'phone')).toEqual([
+      ['PHONE', '010-1234-5678'],
+      ['PHONE', '02-123-4567'],
+    ]);
+    expect(await found('page 12-34 and 1234', 'phone')).toEqual([]);
+  });
+
+  it('finds dates in common formats and rejects impossible ones', async () => {
+    const text = 'Seen 7/22 and 2019-09-05, 2019. 9. 5. and 2019년 9월 5일; next September 5, 2019 or 5 Sep 2019.';
+    expect((await found(text, 'date,date-ko-dotted,date-ko,date-us,date-month-name')).map(([, v]) => v)).toEqual([
+      '7/22',
+      '2019-09-05',
+      '2019. 9. 5.',
+      '2019년 9월 5일',
+      'September 5, 2019',
+      '5 Sep 2019',
+    ]);
+    expect(await found('ratio 13/45 and 2019-02-30', 'date,date-us')).toEqual([]);
+  });
+
+  it('finds validated numbers: RRN, SSN, card, IBAN, IP', async () => {
+    const rrn = `850315-1${'23456'}${rrnCheckDigit('850315123456')}`;
+    const text = `주민등록번호 ${rrn}, SSN 123-45-6789, card 4111 1111 1111 1111, IBAN GB82 WEST 1234 5698 7654 32, host 10.0.12.7`;
+    expect(await found(text)).toEqual([
+      ['RRN', rrn],
+      ['SSN', '123-45-6789'],
+      ['CREDIT_CARD', '4111 1111 1111 1111'],
+      ['IBAN', 'GB82 WEST 1234 5698 7654 32'],
+      ['IP', '10.0.12.7'],
+    ]);
+    expect(await found('850315-1234560 666-12-3456 4111 1111 1111 1112 10.0.300.1', 'rrn,ssn,credit-card,ip')).toEqual([]);
+  });
+
+  it('finds Korean car plates, case numbers and accounts only near context words', async () => {
+    expect(await found('차량 12가3456 및 서울 34나 5678', 'car-plate')).toEqual([
+      ['CAR_PLATE', '12가3456'],
+      ['CAR_PLATE', '서울 34나 5678'],
+    ]);
+    expect(await found('사건 2020고단1234 판결', 'case-number')).toEqual([['CASE_NUMBER', '2020고단1234']]);
+    expect(await found('국민은행 계좌 123-456-789012로 송금', 'account')).toEqual([['ACCOUNT', '123-456-789012']]);
+    expect(await found('part 123-456-789012 shipped', 'account')).toEqual([]);
+  });
+
+  it('finds ages in English and Korean', async () => {
+    expect((await found('a 42-year-old man, aged 67, 35yo; 피고인(45세), 만 30세', 'age')).map(([, v]) => v)).toEqual(['42-year-old', 'aged 67', '35yo', '45세', '만 30세']);
+    expect(await found('over 200 years old', 'age')).toEqual([]);
+  });
+
+  it('finds phones by context, pagers and extensions, and keeps clinical values out of dates', async () => {
+    expect((await found('My number is 0490 75 40 81. Pager: #54321. Call 345-899-3560x4587.', 'phone,phone-context,pager')).map(([, v]) => v)).toEqual([
+      '0490 75 40 81',
+      '54321',
+      '345-899-3560x4587',
+    ]);
+    expect(await found('CO/CI/SVR 5.8/2.71/497, crackles 1/2 up, lot 0490 75 40 81', 'date-us,phone-context')).toEqual([]);
+    expect(await found('born in 1977 and 1985년에 이사', 'year')).toEqual([
+      ['DATE', '1977'],
+      ['DATE', '1985'],
+    ]);
+  });
+
+  it('rejects unknown recogniser names with the list of known ones', () => {
+    expect(() => patternRecognizers('email,passport')).toThrow(/unknown recogniser\(s\) passport; available: email, url/);
+  });
+});

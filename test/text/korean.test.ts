@@ -1,0 +1,83 @@
+import { describe, expect, it, afterAll } from 'vitest';
+import { contentWords, createKoreanAnalyzer, locateMecab, splitParticle, endsInConsonant, RuleAnalyzer } from '../../src/text/index.js';
+
+describe('splitParticle (rule analyser)', () => {
+  it('splits particles that agree with the final consonant', () => {
+    expect(splitParticle('홍길동이')).toEqual(['홍길동', '이']);
+    expect(splitParticle('홍길동을')).toEqual(['홍길동', '을']);
+    expect(splitParticle('김철수가')).toEqual(['김철수', '가']);
+    expect(splitParticle('김철수는')).toEqual(['김철수', '는']);
+    expect(splitParticle('법원에서')).toEqual(['법원', '에서']);
+    expect(splitParticle('서울로')).toEqual(['서울', '로']);
+    expect(splitParticle('부산으로')).toEqual(['부산', '으로']);
+  });
+
+  it('leaves nouns whose last syllable only looks like a particle', () => {
+    expect(splitParticle('나이')).toEqual(['나이', '']);
+    expect(splitParticle('포도')).toEqual(['포도', '']);
+    expect(splitParticle('사과')).toEqual(['사과', '']);
+  });
+
+  it('reads digits as Sino-Korean for agreement', () => {
+    expect(endsInConsonant('3')).toBe(true);
+    expect(endsInConsonant('2')).toBe(false);
+    expect(splitParticle('5678로')).toEqual(['5678', '로']);
+  });
+});
+
+describe('contentWords', () => {
+  it('gives the same term for 홍길동이 and 홍길동을 with the rule analyser', async () => {
+    const words = await contentWords('홍길동이 왔다. 홍길동을 만났다.', new RuleAnalyzer());
+    expect(words.filter((w) => w.norm === '홍길동').map((w) => [w.start, w.end])).toEqual([
+      [0, 3],
+      [9, 12],
+    ]);
+  });
+
+  it('normalises full-width and case for non-Korean words and never calls the analyser without Hangul', async () => {
+    const calls: string[] = [];
+    const spy = { name: 'spy', analyze: async (t: string) => (calls.push(t), []), close: async () => undefined };
+    const words = await contentWords('Ｊｏｈｎ met O’Brien', spy);
+    expect(words.map((w) => w.norm)).toEqual(['john', 'met', 'o’brien']);
+    expect(calls).toEqual([]);
+  });
+});
+
+const mecab = locateMecab();
+describe.runIf(!('missing' in mecab))('mecab analyser', () => {
+  const analyzer = createKoreanAnalyzer('mecab');
+  afterAll(() => analyzer.close());
+
+  it('analyses 아버지가 방에 들어가신다 as mecab-ko does', async () => {
+    const morphs = await analyzer.analyze('아버지가 방에 들어가신다');
+    expect(morphs.slice(0, 4).map((m) => `${m.surface}/${m.tag}`)).toEqual(['아버지/NNG', '가/JKS', '방/NNG', '에/JKB']);
+    expect(morphs[0]).toMatchObject({ start: 0, end: 3 });
+  });
+
+  it('splits particles off names and keeps offsets through one long-lived process', async () => {
+    const texts = Array.from({ length: 50 }, (_, i) => `피고인 홍길동${i % 2 ? '이' : '을'} 서울중앙지방법원에서 판결을 받았다.`);
+    const all = await Promise.all(texts.map((t) => contentWords(t, analyzer)));
+    for (const words of all) expect(words.map((w) => w.surface).slice(0, 3)).toEqual(['피고인', '홍길동', '서울중앙지방법원']);
+  });
+
+  it('passes text through stdin untouched by any shell', async () => {
+    const words = await contentWords('$(rm -rf /) `id` 홍길동이', analyzer);
+    expect(words.at(-1)?.surface).toBe('홍길동');
+  });
+});
+
+describe('createKoreanAnalyzer', () => {
+  it('falls back to the rule analyser and says so once when mecab is missing', () => {
+    const saved = process.env.MECAB_LIB_PATH;
+    process.env.MECAB_LIB_PATH = '/nonexistent';
+    const said: string[] = [];
+    try {
+      expect(createKoreanAnalyzer('auto', (w) => said.push(w)).name).toBe('rule');
+      expect(said).toEqual([expect.stringMatching(/rule analyser \(MECAB_LIB_PATH is set but \/nonexistent\/bin\/mecab is not an executable\)/)]);
+      expect(() => createKoreanAnalyzer('mecab')).toThrow(/--analyzer mecab: MECAB_LIB_PATH/);
+    } finally {
+      if (saved === undefined) delete process.env.MECAB_LIB_PATH;
+      else process.env.MECAB_LIB_PATH = saved;
+    }
+  });
+});
