@@ -1,3 +1,4 @@
+import './engine/register.js';
 /**
  * ppmlm's public API. Only what this file exports is supported; deep imports may change.
  */

@@ -3,7 +3,7 @@ import { ExitCode, PpmlmError } from '../errors.js';
 import { BACKEND_REQUESTS, type BackendRequest } from '../engine/backend.js';
 import { addCorpusOptions } from './corpusOptions.js';
 import { Reporter, processIO, type CliIO } from './reporter.js';
-import { PACKAGE_VERSION } from './version.js';
+import { PACKAGE_VERSION } from '../version.js';
 
 export interface GlobalOptions {
   backend: BackendRequest;
@@ -90,6 +90,79 @@ export function buildProgram(io: CliIO): Command {
       const [, out] = reporterFor(cmd);
       const { blacklistShow } = await import('./commands/blacklist.js');
       await blacklistShow(opts, out);
+    });
+
+  const tokenizerCmd = program.command('tokenizer').description('subword tokenizers');
+  addCorpusOptions(tokenizerCmd.command('train').description('train a WordPiece tokenizer on a corpus → tokenizer.json + vocab.txt'))
+    .requiredOption('--out <dir>', 'folder to write')
+    .option('--type <type>', 'wordpiece', 'wordpiece')
+    .option('--vocab-size <n>', 'vocabulary size', '8000')
+    .option('--min-frequency <n>', 'pairs seen fewer times are not merged', '2')
+    .option('--morphemes', 'pre-tokenize Korean into morphemes (mecab, or the rule analyser)')
+    .addOption(new Option('--analyzer <name>', 'Korean analyser').choices(['auto', 'mecab', 'rule']).default('auto'))
+    .option('--force', 'replace an existing folder')
+    .action(async (opts, cmd: Command) => {
+      const [, out] = reporterFor(cmd);
+      const { tokenizerTrain } = await import('./commands/tokenizerTrain.js');
+      await tokenizerTrain(opts, out);
+    });
+
+  const modelCmd = program.command('model').description('encoder models (Hugging Face folders)');
+  modelCmd
+    .command('init')
+    .description('a randomly initialised BERT masked LM (std 0.02) for a tokenizer')
+    .requiredOption('--vocab <dir>', 'folder with tokenizer.json or vocab.txt')
+    .requiredOption('--out <dir>', 'model folder to write')
+    .option('--hidden <n>', 'hidden size', '128')
+    .option('--layers <n>', 'encoder layers', '2')
+    .option('--heads <n>', 'attention heads', '2')
+    .option('--intermediate <n>', 'feed-forward size', '512')
+    .option('--max-positions <n>', 'longest sequence', '512')
+    .option('--seed <n>', 'initialisation seed', '42')
+    .option('--force', 'replace an existing folder')
+    .action(async (opts, cmd: Command) => {
+      const [globals, out] = reporterFor(cmd);
+      const { modelInit } = await import('./commands/modelInit.js');
+      await modelInit({ ...opts, backend: globals.backend }, out);
+    });
+
+  program
+    .command('fill-mask')
+    .description('top-k predictions for each mask token, like the Hugging Face fill-mask pipeline')
+    .requiredOption('--model <dir>', 'model folder')
+    .requiredOption('--text <text>', 'text containing the mask token, e.g. "Seen by Dr. [MASK]."')
+    .option('--top-k <n>', 'candidates per mask', '5')
+    .option('--json', 'machine-readable output')
+    .action(async (opts, cmd: Command) => {
+      const [globals, out] = reporterFor(cmd);
+      const { fillMaskCommand } = await import('./commands/fillMask.js');
+      await fillMaskCommand({ ...opts, backend: globals.backend }, out);
+    });
+
+  addCorpusOptions(program.command('finetune').description('masked-LM fine-tuning: standard | constrained (PPmlm) | pseudonymized'))
+    .requiredOption('--model <dir>', 'model folder to start from')
+    .requiredOption('--out <dir>', 'model folder to write')
+    .option('--strategy <name>', 'standard | constrained | pseudonymized', 'constrained')
+    .option('--blacklist <file>', 'blacklist TSV or plain list (required for constrained and pseudonymized)')
+    .option('--epochs <n>', 'epochs', '3')
+    .option('--batch-size <n>', 'windows per batch', '16')
+    .option('--seq-len <n>', 'tokens per window, [CLS] and [SEP] included', '128')
+    .option('--lr <x>', 'peak learning rate (10% warmup, cosine decay)', '5e-5')
+    .option('--mask-prob <p>', 'share of eligible tokens selected as targets', '0.15')
+    .option('--whole-word', 'select whole words, then all their subwords')
+    .option('--random-blacklisted', 'allow random replacements to draw blacklisted terms\' tokens (default: never)')
+    .option('--seed <n>', 'seed for data order and masking', '42')
+    .option('--save-steps <n>', 'also checkpoint every n optimizer steps')
+    .option('--resume', 'continue from <out>.checkpoint')
+    .option('--save-every-epoch', 'also write <out>.epoch-N after each epoch')
+    .addOption(new Option('--lang <lang>', 'text language').choices(['auto', 'en', 'ko']).default('auto'))
+    .addOption(new Option('--analyzer <name>', 'Korean analyser').choices(['auto', 'mecab', 'rule']).default('auto'))
+    .option('--force', 'replace an existing output folder')
+    .option('--json', 'machine-readable summary')
+    .action(async (opts, cmd: Command) => {
+      const [globals, out] = reporterFor(cmd);
+      const { finetuneCommand } = await import('./commands/finetune.js');
+      await finetuneCommand({ ...opts, backend: globals.backend }, out);
     });
 
   return program;

@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { availableParallelism } from 'node:os';
 import { UsageError } from '../errors.js';
+import './register.js';
 
 export type BackendRequest = 'auto' | 'tensorflow' | 'wasm' | 'cpu';
 export const BACKEND_REQUESTS: readonly BackendRequest[] = ['auto', 'tensorflow', 'wasm', 'cpu'];

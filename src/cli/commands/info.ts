@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
-import { PACKAGE_VERSION } from '../version.js';
+import { PACKAGE_VERSION } from '../../version.js';
 import type { Reporter } from '../reporter.js';
 
 export interface InfoOptions {

@@ -1,0 +1,26 @@
+import { selectBackend, type BackendRequest } from '../../engine/index.js';
+import { fillMask, loadModelDir } from '../../model/index.js';
+import { UsageError } from '../../errors.js';
+import { parseIntFlag } from '../parseFlags.js';
+import type { Reporter } from '../reporter.js';
+
+export interface FillMaskOptions {
+  model: string;
+  text: string;
+  topK: string;
+  json?: boolean;
+  backend: BackendRequest;
+}
+
+/** `ppmlm fill-mask`: the top-k tokens for each mask token, as Hugging Face's fill-mask pipeline prints them. */
+export async function fillMaskCommand(options: FillMaskOptions, out: Reporter): Promise<void> {
+  await selectBackend(options.backend);
+  const topK = parseIntFlag(options.topK, '--top-k', { min: 1, max: 1000 });
+  const { model, tokenizer } = await loadModelDir(options.model, 'mlm');
+  if (!options.text.includes(tokenizer.specials.mask)) {
+    throw new UsageError(`--text has no ${tokenizer.specials.mask} token; write it where the model should fill in`);
+  }
+  const result = fillMask(model, tokenizer, options.text, topK);
+  if (options.json) return out.result(JSON.stringify(result, null, 2));
+  out.result(result.map((cands, i) => [`${tokenizer.specials.mask} #${i + 1}:`, ...cands.map((c) => `  ${c.score.toFixed(4)}  ${c.token}`)].join('\n')).join('\n'));
+}

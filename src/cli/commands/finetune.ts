@@ -1,0 +1,102 @@
+import { loadCorpus } from '../../corpus/index.js';
+import { selectBackend, type BackendRequest } from '../../engine/index.js';
+import { UsageError } from '../../errors.js';
+import { readBlacklist } from '../../identifiers/index.js';
+import { finetune, parseStrategy } from '../../mlm/index.js';
+import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
+import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
+import type { Reporter } from '../reporter.js';
+import { analyzerFor } from './blacklist.js';
+
+export interface FinetuneCommandOptions extends CorpusFlags {
+  model: string;
+  strategy: string;
+  blacklist?: string;
+  out: string;
+  epochs: string;
+  batchSize: string;
+  seqLen: string;
+  lr: string;
+  maskProb: string;
+  wholeWord?: boolean;
+  randomBlacklisted: boolean;
+  seed: string;
+  saveSteps?: string;
+  resume?: boolean;
+  saveEveryEpoch?: boolean;
+  force?: boolean;
+  json?: boolean;
+  lang: 'auto' | 'en' | 'ko';
+  analyzer: 'auto' | 'mecab' | 'rule';
+  backend: BackendRequest;
+}
+
+/** `ppmlm finetune`: masked-LM fine-tuning with a strategy; reports how many targets fell on blacklisted positions. */
+export async function finetuneCommand(options: FinetuneCommandOptions, out: Reporter): Promise<void> {
+  const strategy = parseStrategy(options.strategy);
+  if ((strategy === 'constrained' || strategy === 'pseudonymized') && !options.blacklist) {
+    throw new UsageError(`--strategy ${strategy} needs --blacklist FILE (build one with "ppmlm blacklist build")`);
+  }
+  const epochs = parseIntFlag(options.epochs, '--epochs', { min: 1 });
+  const batchSize = parseIntFlag(options.batchSize, '--batch-size', { min: 1 });
+  const seqLen = parseIntFlag(options.seqLen, '--seq-len', { min: 8, max: 4096 });
+  const lr = parseNumberFlag(options.lr, '--lr', { min: 0, max: 1 });
+  const maskProb = parseNumberFlag(options.maskProb, '--mask-prob', { min: 0.001, max: 1 });
+  const seed = parseIntFlag(options.seed, '--seed');
+  const saveSteps = options.saveSteps === undefined ? undefined : parseIntFlag(options.saveSteps, '--save-steps', { min: 1 });
+  const blacklist = options.blacklist ? await readBlacklist(options.blacklist) : undefined;
+  const backend = await selectBackend(options.backend);
+  out.info(`backend: ${backend.name}`);
+  const docs = await loadCorpus(options.corpus, corpusReadOptions(options, (err) => out.warn(`skipped ${err.located}`)));
+  const analyzer = blacklist ? analyzerFor(options.lang, options.analyzer, out) : undefined;
+  const t0 = Date.now();
+  try {
+    const result = await finetune({
+      model: options.model,
+      docs,
+      strategy,
+      blacklist,
+      out: options.out,
+      epochs,
+      batchSize,
+      seqLen,
+      lr,
+      maskProb,
+      wholeWord: options.wholeWord === true,
+      noRandomBlacklisted: !options.randomBlacklisted,
+      seed,
+      saveSteps,
+      resume: options.resume === true,
+      saveEveryEpoch: options.saveEveryEpoch === true,
+      force: options.force === true,
+      analyzer,
+      onInfo: (m) => out.info(m),
+      onLog: (e, s) => {
+        const done = s.step / s.totalSteps;
+        const eta = done > 0 ? ((Date.now() - t0) / 1000) * (1 / done - 1) : 0;
+        out.progress(`finetune ${strategy}: epoch ${e.epoch + 1}/${epochs} step ${e.step}/${s.totalSteps} loss ${e.loss.toFixed(4)} ${Math.round(e.tokensPerSecond)} tokens/s ETA ${Math.round(eta)}s`);
+      },
+    });
+    out.progressDone();
+    const summary = {
+      out: result.out,
+      strategy,
+      epochs: result.state.epoch,
+      steps: result.state.step,
+      finalLoss: result.state.lastLoss,
+      targets: result.state.targets,
+      protectedTargets: result.state.protectedTargets,
+      protectedTokens: result.windows.protectedTokens,
+      tokens: result.windows.tokens,
+      seconds: (Date.now() - t0) / 1000,
+    };
+    if (options.json) out.result(JSON.stringify(summary, null, 2));
+    else
+      out.result(
+        `wrote ${result.out}: ${strategy}, ${summary.epochs} epochs, ${summary.steps} steps, final loss ${summary.finalLoss.toFixed(4)}; ` +
+          `${summary.protectedTargets} of ${summary.targets} MLM targets fell on blacklisted positions`,
+      );
+  } finally {
+    await analyzer?.close();
+  }
+}

@@ -1,0 +1,45 @@
+import { defaultConfig, initParams, parameterShapes, saveModelDir, disposeParams } from '../../model/index.js';
+import { loadTokenizer } from '../../tokenizer/index.js';
+import { selectBackend, type BackendRequest } from '../../engine/index.js';
+import { PACKAGE_VERSION } from '../../version.js';
+import { UsageError } from '../../errors.js';
+import { parseIntFlag } from '../parseFlags.js';
+import type { Reporter } from '../reporter.js';
+
+export interface ModelInitOptions {
+  vocab: string;
+  out: string;
+  hidden: string;
+  layers: string;
+  heads: string;
+  intermediate: string;
+  maxPositions: string;
+  seed: string;
+  force?: boolean;
+  backend: BackendRequest;
+}
+
+/** `ppmlm model init`: a randomly initialised BERT masked LM (std 0.02 as Hugging Face) for a tokenizer. */
+export async function modelInit(options: ModelInitOptions, out: Reporter): Promise<void> {
+  await selectBackend(options.backend);
+  const tokenizer = await loadTokenizer(options.vocab);
+  const config = defaultConfig({
+    vocab_size: tokenizer.vocabSize,
+    hidden_size: parseIntFlag(options.hidden, '--hidden', { min: 8 }),
+    num_hidden_layers: parseIntFlag(options.layers, '--layers', { min: 1 }),
+    num_attention_heads: parseIntFlag(options.heads, '--heads', { min: 1 }),
+    intermediate_size: parseIntFlag(options.intermediate, '--intermediate', { min: 8 }),
+    max_position_embeddings: parseIntFlag(options.maxPositions, '--max-positions', { min: 8 }),
+    pad_token_id: tokenizer.idOf(tokenizer.specials.pad)!,
+  });
+  if (config.hidden_size % config.num_attention_heads !== 0) throw new UsageError(`--hidden ${config.hidden_size} must be a multiple of --heads ${config.num_attention_heads}`);
+  const seed = parseIntFlag(options.seed, '--seed');
+  const params = initParams(parameterShapes(config), config, seed);
+  try {
+    await saveModelDir(options.out, { config, params, head: 'mlm' }, tokenizer, { ppmlm: PACKAGE_VERSION, createdAt: new Date().toISOString(), base: 'random-init', seed }, { force: options.force });
+  } finally {
+    disposeParams(params);
+  }
+  const count = [...parameterShapes(config).values()].reduce((a, s) => a + s.reduce((x, d) => x * d, 1), 0);
+  out.result(`wrote ${options.out}: BERT ${config.num_hidden_layers} layers, hidden ${config.hidden_size}, ${config.num_attention_heads} heads, vocab ${config.vocab_size} (${(count / 1e6).toFixed(2)}M parameters)`);
+}

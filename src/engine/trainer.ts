@@ -1,0 +1,240 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { FormatError } from '../errors.js';
+import { prepareAtomicDir } from '../io/index.js';
+import { AdamW, clipByGlobalNorm, type AdamWOptions } from './adamw.js';
+import { warmupCosine } from './schedule.js';
+
+/** What one batch contributes: a loss closure over the parameters, and counts for the log. */
+export interface BatchStep {
+  loss: () => tf.Scalar;
+  tokens: number;
+  targets: number;
+  protectedTargets: number;
+}
+
+/** A training task: a fixed number of batches per epoch, each reproducible from (epoch, index) alone. */
+export interface TrainerTask {
+  batchesPerEpoch: number;
+  /** undefined skips the batch (e.g. no target left after constraints). */
+  batch(epoch: number, index: number): BatchStep | undefined;
+}
+
+export interface TrainerState {
+  /** Optimizer steps taken. */
+  step: number;
+  /** Next batch to run. */
+  epoch: number;
+  batch: number;
+  totalSteps: number;
+  seed: number;
+  protectedTargets: number;
+  targets: number;
+  skippedBatches: number;
+  lastLoss: number;
+}
+
+export interface LogEntry {
+  step: number;
+  epoch: number;
+  batch: number;
+  loss: number;
+  lr: number;
+  gradNorm: number;
+  tokensPerSecond: number;
+  targets: number;
+  protectedTargets: number;
+  elapsedSeconds: number;
+}
+
+export interface TrainOptions extends AdamWOptions {
+  epochs: number;
+  lr: number;
+  /** Share of optimizer steps spent warming up (default 0.1). */
+  warmupRatio?: number;
+  maxGradNorm?: number;
+  /** Batches whose gradients are summed before one optimizer step (default 1). */
+  accumulate?: number;
+  seed: number;
+  /** Where the latest checkpoint and train_log.jsonl go; no checkpoints without it. */
+  checkpointDir?: string;
+  /** Checkpoint every N optimizer steps, besides every epoch end (default: epoch ends only). */
+  saveSteps?: number;
+  /** Continue from the checkpoint in checkpointDir. */
+  resume?: boolean;
+  /** Writes the model files of a checkpoint into a folder. */
+  writeModel: (dir: string) => Promise<void>;
+  /** Called after each epoch (e.g. --save-every-epoch). */
+  onEpochEnd?: (epoch: number, state: TrainerState) => Promise<void>;
+  onLog?: (entry: LogEntry, state: TrainerState) => void;
+}
+
+const CHECKPOINT = 'checkpoint';
+
+/** Writes optimizer moments as raw float32 (one file) so a resumed run continues exactly. */
+async function saveOptimizer(dir: string, opt: AdamW): Promise<void> {
+  const names = [...opt.m.keys()];
+  const parts: Float32Array[] = [];
+  for (const n of names) parts.push(opt.m.get(n)!.dataSync() as Float32Array, opt.v.get(n)!.dataSync() as Float32Array);
+  const total = parts.reduce((a, p) => a + p.length, 0);
+  const flat = new Float32Array(total);
+  let at = 0;
+  for (const p of parts) {
+    flat.set(p, at);
+    at += p.length;
+  }
+  await writeFile(join(dir, 'optimizer.bin'), new Uint8Array(flat.buffer));
+  await writeFile(join(dir, 'optimizer.json'), JSON.stringify({ names, step: opt.step }));
+}
+
+async function loadOptimizer(dir: string, opt: AdamW): Promise<void> {
+  const file = join(dir, 'optimizer.bin');
+  const meta = JSON.parse(await readFile(join(dir, 'optimizer.json'), 'utf8')) as { names: string[]; step: number };
+  const bytes = await readFile(file);
+  const flat = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  let at = 0;
+  for (const n of meta.names) {
+    for (const map of [opt.m, opt.v]) {
+      const t = map.get(n);
+      if (t === undefined) throw new FormatError(`optimizer state names parameter ${n} that the model lacks; the checkpoint belongs to another model`, { file });
+      const size = t.size;
+      if (at + size > flat.length) throw new FormatError('optimizer state is truncated; delete the checkpoint folder to start over', { file });
+      t.assign(tf.tensor(flat.subarray(at, at + size), t.shape));
+      at += size;
+    }
+  }
+  opt.step = meta.step;
+}
+
+/** Reads the trainer state of a checkpoint folder, or undefined when there is none. */
+export async function readCheckpointState(checkpointDir: string): Promise<TrainerState | undefined> {
+  const file = join(checkpointDir, CHECKPOINT, 'trainer_state.json');
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as TrainerState;
+  } catch {
+    throw new FormatError('trainer state is not valid JSON; the checkpoint is corrupt (delete it to start over)', { file });
+  }
+}
+
+/** The model folder inside a checkpoint, for loading the parameters to resume from. */
+export const checkpointModelDir = (checkpointDir: string) => join(checkpointDir, CHECKPOINT);
+
+/**
+ * The training loop: AdamW with warmup + cosine, global-norm clipping, gradient accumulation. Checkpoints
+ * (model, optimizer moments, trainer state) are written to a temp folder and renamed, at every epoch end
+ * and every `saveSteps` steps; a run killed at any point resumes from the last one and, since each batch
+ * is a pure function of (seed, epoch, index), continues exactly where it stopped.
+ */
+export async function train(params: Map<string, tf.Variable>, task: TrainerTask, options: TrainOptions): Promise<TrainerState> {
+  const accumulate = Math.max(1, options.accumulate ?? 1);
+  const stepsPerEpoch = Math.ceil(task.batchesPerEpoch / accumulate);
+  const totalSteps = stepsPerEpoch * options.epochs;
+  const warmup = Math.round((options.warmupRatio ?? 0.1) * totalSteps);
+  const opt = new AdamW(params, options);
+  let state: TrainerState = { step: 0, epoch: 0, batch: 0, totalSteps, seed: options.seed, protectedTargets: 0, targets: 0, skippedBatches: 0, lastLoss: NaN };
+  if (options.resume && options.checkpointDir) {
+    const saved = await readCheckpointState(options.checkpointDir);
+    if (saved !== undefined) {
+      state = saved;
+      await loadOptimizer(checkpointModelDir(options.checkpointDir), opt);
+    }
+  }
+  const log = options.checkpointDir ? join(options.checkpointDir, 'train_log.jsonl') : undefined;
+  if (options.checkpointDir) await mkdir(options.checkpointDir, { recursive: true });
+
+  const checkpoint = async () => {
+    if (!options.checkpointDir) return;
+    const target = await prepareAtomicDir(join(options.checkpointDir, CHECKPOINT), { force: true });
+    try {
+      await options.writeModel(target.tmpDir);
+      await saveOptimizer(target.tmpDir, opt);
+      await writeFile(join(target.tmpDir, 'trainer_state.json'), JSON.stringify(state, null, 2));
+      await target.commit();
+    } catch (err) {
+      await target.abort();
+      throw err;
+    }
+  };
+
+  const started = performance.now();
+  const vars = [...params.entries()];
+  let acc: Map<string, tf.Tensor> | undefined;
+  let accLoss = 0;
+  let accCount = 0;
+  let accTokens = 0;
+  let windowStart = performance.now();
+  try {
+    while (state.epoch < options.epochs) {
+      while (state.batch < task.batchesPerEpoch) {
+        const b = task.batch(state.epoch, state.batch);
+        if (b !== undefined && b.targets > 0) {
+          const { value, grads } = tf.variableGrads(b.loss, vars.map(([, v]) => v));
+          const loss = value.dataSync()[0]!;
+          value.dispose();
+          const named = new Map(vars.map(([name, v]) => [name, grads[v.name]!]));
+          if (acc === undefined) acc = named;
+          else {
+            for (const [name, g] of named) {
+              const sum = tf.add(acc.get(name)!, g);
+              acc.get(name)!.dispose();
+              g.dispose();
+              acc.set(name, sum);
+            }
+          }
+          accLoss += loss;
+          accCount++;
+          accTokens += b.tokens;
+          state.targets += b.targets;
+          state.protectedTargets += b.protectedTargets;
+        } else state.skippedBatches++;
+        state.batch++;
+        const boundary = state.batch % accumulate === 0 || state.batch === task.batchesPerEpoch;
+        if (!boundary || acc === undefined) continue;
+        const averaged = new Map<string, tf.Tensor>();
+        for (const [name, g] of acc) {
+          averaged.set(name, accCount > 1 ? tf.div(g, accCount) : g);
+          if (accCount > 1) g.dispose();
+        }
+        const { grads: clipped, norm } = clipByGlobalNorm(averaged, options.maxGradNorm ?? 1.0);
+        const lr = warmupCosine(state.step, options.lr, warmup, totalSteps);
+        opt.apply(clipped, lr);
+        for (const g of clipped.values()) g.dispose();
+        state.step++;
+        state.lastLoss = accLoss / accCount;
+        const now = performance.now();
+        const entry: LogEntry = {
+          step: state.step,
+          epoch: state.epoch,
+          batch: state.batch - 1,
+          loss: state.lastLoss,
+          lr,
+          gradNorm: norm,
+          tokensPerSecond: accTokens / ((now - windowStart) / 1000),
+          targets: state.targets,
+          protectedTargets: state.protectedTargets,
+          elapsedSeconds: (now - started) / 1000,
+        };
+        windowStart = now;
+        acc = undefined;
+        accLoss = 0;
+        accCount = 0;
+        accTokens = 0;
+        if (log) await appendFile(log, `${JSON.stringify(entry)}\n`);
+        options.onLog?.(entry, state);
+        if (options.saveSteps && state.step % options.saveSteps === 0 && state.batch < task.batchesPerEpoch) await checkpoint();
+      }
+      const finished = state.epoch;
+      state.epoch++;
+      state.batch = 0;
+      await checkpoint();
+      await options.onEpochEnd?.(finished, state);
+    }
+  } finally {
+    if (acc) for (const g of acc.values()) g.dispose();
+    opt.dispose();
+  }
+  return state;
+}

@@ -1,0 +1,158 @@
+import * as tf from '@tensorflow/tfjs-core';
+import type { Document } from '../corpus/index.js';
+import { PACKAGE_VERSION } from '../version.js';
+import { Rng } from '../engine/random.js';
+import { checkpointModelDir, readCheckpointState, train, type LogEntry, type TrainerState } from '../engine/trainer.js';
+import { assertCanWrite } from '../io/index.js';
+import { BlacklistMatcher, blacklistFingerprint, type Blacklist } from '../identifiers/index.js';
+import { crossEntropy, encode, loadModelDir, mlmLogits, saveModelDir, writeModelFiles, type LoadedModel, type Provenance } from '../model/index.js';
+import type { MorphAnalyzer } from '../text/index.js';
+import { makeBatch } from './batch.js';
+import { randomPool } from './masking.js';
+import { pseudonymize } from './pseudonymize.js';
+import type { StrategyName } from './strategy.js';
+import { buildWindows, type TrainingWindow, type WindowStats } from './windows.js';
+
+export interface FinetuneOptions {
+  /** Model folder to start from (Hugging Face layout). */
+  model: string;
+  docs: readonly Document[];
+  strategy: StrategyName;
+  /** Required for constrained and pseudonymized; for standard only used to count identifier targets. */
+  blacklist?: Blacklist;
+  out: string;
+  epochs?: number;
+  batchSize?: number;
+  seqLen?: number;
+  stride?: number;
+  lr?: number;
+  maskProb?: number;
+  wholeWord?: boolean;
+  /** Keep the random-replacement draw from producing tokens of blacklisted terms. */
+  noRandomBlacklisted?: boolean;
+  seed?: number;
+  accumulate?: number;
+  warmupRatio?: number;
+  weightDecay?: number;
+  /** Where checkpoints go (default `<out>.checkpoint`). */
+  checkpointDir?: string;
+  saveSteps?: number;
+  resume?: boolean;
+  /** Also write `<out>.epoch-N` after every epoch. */
+  saveEveryEpoch?: boolean;
+  force?: boolean;
+  analyzer?: MorphAnalyzer;
+  onLog?: (entry: LogEntry, state: TrainerState) => void;
+  onInfo?: (message: string) => void;
+}
+
+export interface FinetuneResult {
+  out: string;
+  state: TrainerState;
+  windows: WindowStats;
+  provenance: Provenance;
+}
+
+/** The window order of an epoch: a seeded shuffle, the same on every run and after a resume. */
+function epochOrder(n: number, seed: number, epoch: number): number[] {
+  return new Rng(seed).fork(epoch).shuffle(Array.from({ length: n }, (_, i) => i));
+}
+
+/** The masking generator of one batch, independent of every other batch (so resuming mid-epoch is exact). */
+const batchRng = (seed: number, epoch: number, index: number) => new Rng(seed ^ 0x5bd1e995).fork(epoch * 1_000_003 + index);
+
+/**
+ * Fine-tunes a masked LM with one strategy (see mlm/README.md) and writes a Hugging Face model folder with
+ * ppmlm.json provenance. Checkpoints every epoch (and every `saveSteps`), resumable with `resume`.
+ */
+export async function finetune(options: FinetuneOptions): Promise<FinetuneResult> {
+  const { strategy, seed = 42, epochs = 3, batchSize = 16, seqLen = 128, lr = 5e-5, maskProb = 0.15 } = options;
+  const checkpointDir = options.checkpointDir ?? `${options.out}.checkpoint`;
+  await assertCanWrite(options.out, options.force);
+  const resumeFrom = options.resume ? await readCheckpointState(checkpointDir) : undefined;
+  const loaded: LoadedModel = await loadModelDir(resumeFrom ? checkpointModelDir(checkpointDir) : options.model, 'mlm', seed);
+  if (resumeFrom) options.onInfo?.(`resuming from ${checkpointDir} at epoch ${resumeFrom.epoch + 1}, batch ${resumeFrom.batch}`);
+  if (loaded.initialized.length > 0) options.onInfo?.(`initialised ${loaded.initialized.length} MLM head tensors missing from ${options.model}`);
+  const { model, tokenizer } = loaded;
+
+  const entries = options.blacklist?.entries ?? [];
+  let docs = options.docs;
+  if (strategy === 'pseudonymized') {
+    const matcher = new BlacklistMatcher(entries);
+    docs = await Promise.all(docs.map(async (d) => ({ ...d, text: await pseudonymize(d.text, matcher, entries, options.analyzer) })));
+  }
+  const { windows, stats } = await buildWindows(docs, tokenizer, { seqLen, stride: options.stride ?? Math.floor(seqLen / 4), blacklist: entries, analyzer: options.analyzer });
+  options.onInfo?.(`${stats.windows} windows of ${stats.documents} documents, ${stats.tokens} tokens, ${stats.protectedTokens} protected`);
+
+  const exclude = new Set(tokenizer.specialIds);
+  if (options.noRandomBlacklisted) {
+    for (const e of entries) for (const id of tokenizer.tokenize(e.term).ids) exclude.add(id);
+  }
+  const maskConfig = {
+    probability: maskProb,
+    maskId: tokenizer.idOf(tokenizer.specials.mask)!,
+    randomPool: randomPool(tokenizer.vocabSize, exclude),
+    padId: tokenizer.idOf(tokenizer.specials.pad)!,
+    wholeWord: options.wholeWord === true,
+  };
+  const orders = new Map<number, number[]>();
+  const task = {
+    batchesPerEpoch: Math.ceil(windows.length / batchSize),
+    batch(epoch: number, index: number) {
+      let order = orders.get(epoch);
+      if (order === undefined) {
+        orders.clear();
+        orders.set(epoch, (order = epochOrder(windows.length, seed, epoch)));
+      }
+      const picked: TrainingWindow[] = order.slice(index * batchSize, (index + 1) * batchSize).map((i) => windows[i]!);
+      const b = makeBatch(picked, strategy, maskConfig, batchRng(seed, epoch, index));
+      return {
+        tokens: b.tokens,
+        targets: b.labels.length,
+        protectedTargets: b.protectedTargets,
+        loss: () => {
+          const inputIds = tf.tensor2d(b.inputIds, [b.batchSize, b.seqLen], 'int32');
+          const attentionMask = tf.tensor2d(b.attentionMask, [b.batchSize, b.seqLen], 'int32');
+          const hidden = encode(model.params, model.config, { inputIds, attentionMask });
+          return crossEntropy(mlmLogits(model.params, model.config, hidden, tf.tensor1d(b.positions, 'int32')), tf.tensor1d(b.labels, 'int32'));
+        },
+      };
+    },
+  };
+
+  const provenance = (state?: TrainerState): Provenance => ({
+    ppmlm: PACKAGE_VERSION,
+    createdAt: new Date().toISOString(),
+    base: loaded.provenance?.base ?? options.model,
+    strategy,
+    ...(options.blacklist && { blacklistFingerprint: blacklistFingerprint(options.blacklist), blacklistTerms: entries.length }),
+    epochs: state ? state.epoch : epochs,
+    seed,
+    maskProb,
+    wholeWord: options.wholeWord === true,
+    targets: state?.targets ?? 0,
+    protectedTargets: state?.protectedTargets ?? 0,
+  });
+
+  const state = await train(model.params, task, {
+    epochs,
+    lr,
+    seed,
+    accumulate: options.accumulate,
+    warmupRatio: options.warmupRatio,
+    weightDecay: options.weightDecay,
+    checkpointDir,
+    saveSteps: options.saveSteps,
+    resume: options.resume,
+    writeModel: (dir) => writeModelFiles(dir, model, tokenizer, provenance()),
+    onLog: options.onLog,
+    onEpochEnd: options.saveEveryEpoch
+      ? async (epoch, s) => {
+          await saveModelDir(`${options.out}.epoch-${epoch + 1}`, model, tokenizer, provenance(s), { force: true });
+        }
+      : undefined,
+  });
+  const final = provenance(state);
+  await saveModelDir(options.out, model, tokenizer, final, { force: options.force });
+  return { out: options.out, state, windows: stats, provenance: final };
+}

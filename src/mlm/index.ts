@@ -1,0 +1,11 @@
+export { mask, randomPool, IGNORE } from './masking.js';
+export type { MaskConfig, MaskedExample } from './masking.js';
+export { eligiblePositions, parseStrategy, STRATEGIES } from './strategy.js';
+export type { StrategyName } from './strategy.js';
+export { buildWindows, wordIndex } from './windows.js';
+export type { TrainingWindow, WindowStats, BuildWindowsOptions } from './windows.js';
+export { makeBatch } from './batch.js';
+export type { MlmBatch } from './batch.js';
+export { pseudonymize } from './pseudonymize.js';
+export { finetune } from './finetune.js';
+export type { FinetuneOptions, FinetuneResult } from './finetune.js';

@@ -1,0 +1,116 @@
+import * as tf from '@tensorflow/tfjs-core';
+import type { EncoderConfig } from './config.js';
+import { basePrefix, type Params } from './params.js';
+
+/** A batch of windows: token ids and attention mask, both [batch, seq] int32. */
+export interface EncoderBatch {
+  inputIds: tf.Tensor2D;
+  attentionMask: tf.Tensor2D;
+}
+
+function param(params: Params, name: string): tf.Variable {
+  const p = params.get(name);
+  if (p === undefined) throw new Error(`missing parameter ${name}`);
+  return p;
+}
+
+/** x·W + b for x [n, in], W [in, out]: one fused matMul. */
+export function dense(params: Params, prefix: string, x: tf.Tensor2D): tf.Tensor2D {
+  return tf.fused.matMul({ a: x, b: param(params, `${prefix}.weight`) as tf.Tensor2D, bias: param(params, `${prefix}.bias`) }) as tf.Tensor2D;
+}
+
+export function layerNorm(params: Params, prefix: string, x: tf.Tensor2D, eps: number): tf.Tensor2D {
+  const { mean, variance } = tf.moments(x, -1, true);
+  const normed = tf.mul(tf.sub(x, mean), tf.rsqrt(tf.add(variance, eps)));
+  return tf.add(tf.mul(normed, param(params, `${prefix}.weight`)), param(params, `${prefix}.bias`));
+}
+
+const SQRT1_2 = Math.SQRT1_2;
+const SQRT_2_OVER_PI = Math.sqrt(2 / Math.PI);
+
+/** The activation of config.hidden_act: exact erf GELU, the tanh approximation (gelu_new), or ReLU. */
+export function activation(kind: EncoderConfig['hidden_act'], x: tf.Tensor2D): tf.Tensor2D {
+  if (kind === 'relu') return tf.relu(x);
+  if (kind === 'gelu_new') {
+    const inner = tf.mul(SQRT_2_OVER_PI, tf.add(x, tf.mul(0.044715, tf.pow(x, 3))));
+    return tf.mul(tf.mul(0.5, x), tf.add(1, tf.tanh(inner)));
+  }
+  return tf.mul(tf.mul(0.5, x), tf.add(1, tf.erf(tf.mul(x, SQRT1_2))));
+}
+
+/**
+ * Position ids: 0..seq-1 for BERT; for RoBERTa padding_idx+1 onwards at non-padding tokens and
+ * padding_idx at padding, as Hugging Face's create_position_ids_from_input_ids does.
+ */
+function positionIds(config: EncoderConfig, batch: EncoderBatch): tf.Tensor2D {
+  const [b, s] = batch.inputIds.shape;
+  if (config.model_type !== 'roberta') return tf.tile(tf.reshape(tf.range(0, s, 1, 'int32'), [1, s]), [b, 1]) as tf.Tensor2D;
+  const notPad = tf.cast(tf.notEqual(batch.inputIds, config.pad_token_id), 'int32');
+  return tf.add(tf.mul(tf.cumsum(notPad, 1), notPad), config.pad_token_id) as tf.Tensor2D;
+}
+
+/**
+ * The encoder's last hidden states, [batch * seq, hidden] (flattened so heads can gather positions).
+ * Dropout is not applied: the wasm backend has no random kernels and training here runs without it.
+ */
+export function encode(params: Params, config: EncoderConfig, batch: EncoderBatch): tf.Tensor2D {
+  const [B, S] = batch.inputIds.shape;
+  const H = config.hidden_size;
+  const nh = config.num_attention_heads;
+  const dh = H / nh;
+  const b = basePrefix(config);
+  const eps = config.layer_norm_eps;
+  const flatIds = tf.reshape(batch.inputIds, [B * S]);
+  const words = tf.gather(param(params, `${b}.embeddings.word_embeddings.weight`), flatIds);
+  const positions = tf.gather(param(params, `${b}.embeddings.position_embeddings.weight`), tf.reshape(positionIds(config, batch), [B * S]));
+  const tokenType = tf.slice(param(params, `${b}.embeddings.token_type_embeddings.weight`), [0, 0], [1, H]);
+  let x = layerNorm(params, `${b}.embeddings.LayerNorm`, tf.add(tf.add(words, positions), tokenType) as tf.Tensor2D, eps);
+  // Additive mask: 0 where attended, a large negative number at padding.
+  const maskAdd = tf.reshape(tf.mul(tf.sub(1, tf.cast(batch.attentionMask, 'float32')), -1e9), [B, 1, 1, S]);
+  const scale = 1 / Math.sqrt(dh);
+  for (let l = 0; l < config.num_hidden_layers; l++) {
+    const p = `${b}.encoder.layer.${l}`;
+    const heads = (name: string) => tf.transpose(tf.reshape(dense(params, `${p}.attention.self.${name}`, x), [B, S, nh, dh]), [0, 2, 1, 3]);
+    const q = heads('query');
+    const k = heads('key');
+    const v = heads('value');
+    const scores = tf.add(tf.mul(tf.matMul(q, k, false, true), scale), maskAdd);
+    const context = tf.reshape(tf.transpose(tf.matMul(tf.softmax(scores), v), [0, 2, 1, 3]), [B * S, H]) as tf.Tensor2D;
+    x = layerNorm(params, `${p}.attention.output.LayerNorm`, tf.add(dense(params, `${p}.attention.output.dense`, context), x), eps);
+    const inter = activation(config.hidden_act, dense(params, `${p}.intermediate.dense`, x));
+    x = layerNorm(params, `${p}.output.LayerNorm`, tf.add(dense(params, `${p}.output.dense`, inter), x), eps);
+  }
+  return x;
+}
+
+/**
+ * Masked-LM logits at the given flat positions only ([positions, vocab]): the hidden states are gathered
+ * before the transform and the vocabulary projection, which is where most of an MLM step's time goes.
+ * The decoder is tied to the word embeddings.
+ */
+export function mlmLogits(params: Params, config: EncoderConfig, hidden: tf.Tensor2D, positions: tf.Tensor1D): tf.Tensor2D {
+  const roberta = config.model_type === 'roberta';
+  const b = basePrefix(config);
+  const h = tf.gather(hidden, positions);
+  const t = activation('gelu', dense(params, roberta ? 'lm_head.dense' : 'cls.predictions.transform.dense', h));
+  const normed = layerNorm(params, roberta ? 'lm_head.layer_norm' : 'cls.predictions.transform.LayerNorm', t, config.layer_norm_eps);
+  const embT = tf.transpose(param(params, `${b}.embeddings.word_embeddings.weight`));
+  return tf.add(tf.matMul(normed, embT), param(params, roberta ? 'lm_head.bias' : 'cls.predictions.bias'));
+}
+
+/** Mean cross-entropy of logits [n, vocab] against label ids [n]. */
+export function crossEntropy(logits: tf.Tensor2D, labels: tf.Tensor1D): tf.Scalar {
+  const logProbs = tf.logSoftmax(logits);
+  const picked = tf.sum(tf.mul(logProbs, tf.oneHot(labels, logits.shape[1])), 1);
+  return tf.neg(tf.mean(picked)) as tf.Scalar;
+}
+
+/** Per-row cross-entropy (for per-document losses in membership inference). */
+export function crossEntropyPerRow(logits: tf.Tensor2D, labels: tf.Tensor1D): tf.Tensor1D {
+  return tf.neg(tf.sum(tf.mul(tf.logSoftmax(logits), tf.oneHot(labels, logits.shape[1])), 1)) as tf.Tensor1D;
+}
+
+/** Token-classification logits [batch * seq, labels]. */
+export function tokenClassifierLogits(params: Params, hidden: tf.Tensor2D): tf.Tensor2D {
+  return dense(params, 'classifier', hidden);
+}

@@ -1,0 +1,45 @@
+import * as tf from '@tensorflow/tfjs-core';
+import type { Tokenizer } from '../tokenizer/index.js';
+import { encode, mlmLogits } from './encoder.js';
+import type { EncoderModel } from './modelDir.js';
+
+export interface FillMaskCandidate {
+  token: string;
+  id: number;
+  score: number;
+}
+
+/** Token ids of a text in which the tokenizer's mask token (e.g. `[MASK]`) may appear literally. */
+export function encodeWithMasks(tokenizer: Tokenizer, text: string): { ids: number[]; maskPositions: number[] } {
+  const maskId = tokenizer.idOf(tokenizer.specials.mask)!;
+  const ids = [tokenizer.idOf(tokenizer.specials.cls)!];
+  const maskPositions: number[] = [];
+  text.split(tokenizer.specials.mask).forEach((piece, i) => {
+    if (i > 0) {
+      maskPositions.push(ids.length);
+      ids.push(maskId);
+    }
+    ids.push(...tokenizer.tokenize(piece).ids);
+  });
+  ids.push(tokenizer.idOf(tokenizer.specials.sep)!);
+  return { ids, maskPositions };
+}
+
+/**
+ * The Hugging Face fill-mask pipeline: for each mask token in `text`, the `topK` most probable tokens.
+ *
+ * @example fillMask(model, tokenizer, 'The patient was seen by Dr. [MASK].', 5)
+ */
+export function fillMask(model: EncoderModel, tokenizer: Tokenizer, text: string, topK = 5): FillMaskCandidate[][] {
+  const { ids, maskPositions } = encodeWithMasks(tokenizer, text);
+  if (maskPositions.length === 0) return [];
+  const ids2d = ids.slice(0, model.config.max_position_embeddings);
+  const [values, indices] = tf.tidy(() => {
+    const inputIds = tf.tensor2d(ids2d, [1, ids2d.length], 'int32');
+    const hidden = encode(model.params, model.config, { inputIds, attentionMask: tf.onesLike(inputIds) as tf.Tensor2D });
+    const logits = mlmLogits(model.params, model.config, hidden, tf.tensor1d(maskPositions.filter((p) => p < ids2d.length), 'int32'));
+    const { values, indices } = tf.topk(tf.softmax(logits), topK);
+    return [values.arraySync() as number[][], indices.arraySync() as number[][]];
+  });
+  return values.map((row, m) => row.map((score, k) => ({ id: indices[m]![k]!, token: tokenizer.tokenOf(indices[m]![k]!), score })));
+}

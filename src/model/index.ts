@@ -1,0 +1,12 @@
+export type { EncoderConfig } from './config.js';
+export { defaultConfig, validateConfig } from './config.js';
+export type { Params } from './params.js';
+export { initParams, parameterShapes, disposeParams, isLinearWeight, basePrefix } from './params.js';
+export { encode, mlmLogits, crossEntropy, crossEntropyPerRow, tokenClassifierLogits, dense, layerNorm, activation } from './encoder.js';
+export type { EncoderBatch } from './encoder.js';
+export { parseSafetensors, serializeSafetensors } from './safetensors.js';
+export type { NamedTensor } from './safetensors.js';
+export { saveModelDir, loadModelDir, writeModelFiles, exportTensors } from './modelDir.js';
+export type { EncoderModel, Head, Provenance, LoadedModel } from './modelDir.js';
+export { fillMask, encodeWithMasks } from './fillMask.js';
+export type { FillMaskCandidate } from './fillMask.js';

@@ -1,0 +1,143 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ConfigError, FormatError, UsageError } from '../errors.js';
+import { prepareAtomicDir } from '../io/index.js';
+import { loadTokenizer, toTokenizerJson, toVocabTxt, WordPieceTokenizer, type Tokenizer } from '../tokenizer/index.js';
+import { validateConfig, type EncoderConfig } from './config.js';
+import { basePrefix, initParams, isLinearWeight, parameterShapes, type Params } from './params.js';
+import { parseSafetensors, serializeSafetensors, type NamedTensor } from './safetensors.js';
+
+export type Head = 'mlm' | { tokenClassification: number } | { sequenceClassification: number };
+
+/** An encoder with its head, parameters held as tfjs variables. */
+export interface EncoderModel {
+  config: EncoderConfig;
+  params: Params;
+  head: Head;
+}
+
+/**
+ * ppmlm.json: how a model was made. It names the blacklist only by fingerprint: a model export never
+ * contains identifiers.
+ */
+export interface Provenance {
+  ppmlm: string;
+  createdAt: string;
+  strategy?: string;
+  blacklistFingerprint?: string;
+  epochs?: number;
+  seed?: number;
+  dp?: { epsilon: number; delta: number; noiseMultiplier: number; clip: number };
+  [key: string]: unknown;
+}
+
+/** Parameters as Hugging Face names and layouts them (Linear weights [out, in]). */
+export function exportTensors(model: EncoderModel): Map<string, NamedTensor> {
+  const out = new Map<string, NamedTensor>();
+  for (const [name, v] of model.params) {
+    const t = isLinearWeight(name) ? tf.tidy(() => tf.transpose(v)) : v;
+    out.set(name, { shape: t.shape, data: t.dataSync() as Float32Array });
+    if (t !== v) t.dispose();
+  }
+  return out;
+}
+
+/**
+ * Writes a Hugging Face model folder atomically: config.json, model.safetensors, tokenizer.json (+ vocab.txt
+ * for WordPiece) and ppmlm.json. `transformers` loads it with AutoModelForMaskedLM.from_pretrained.
+ */
+export async function saveModelDir(dir: string, model: EncoderModel, tokenizer: Tokenizer, provenance: Provenance, options: { force?: boolean } = {}): Promise<void> {
+  const target = await prepareAtomicDir(dir, options);
+  try {
+    await writeModelFiles(target.tmpDir, model, tokenizer, provenance);
+    await target.commit();
+  } catch (err) {
+    await target.abort();
+    throw err;
+  }
+}
+
+/** The files of a model folder, into an existing folder (checkpoints add their own files beside them). */
+export async function writeModelFiles(dir: string, model: EncoderModel, tokenizer: Tokenizer, provenance: Provenance): Promise<void> {
+  const config = { ...model.config, architectures: [architecture(model)] };
+  await writeFile(join(dir, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
+  await writeFile(join(dir, 'model.safetensors'), serializeSafetensors(exportTensors(model)));
+  if (tokenizer instanceof WordPieceTokenizer) {
+    await writeFile(join(dir, 'tokenizer.json'), JSON.stringify(toTokenizerJson(tokenizer)));
+    await writeFile(join(dir, 'vocab.txt'), toVocabTxt(tokenizer));
+    const s = tokenizer.specials;
+    await writeFile(
+      join(dir, 'tokenizer_config.json'),
+      `${JSON.stringify({ tokenizer_class: 'BertTokenizer', do_lower_case: tokenizer.options.lowercase, strip_accents: tokenizer.options.stripAccents, unk_token: s.unk, cls_token: s.cls, sep_token: s.sep, pad_token: s.pad, mask_token: s.mask, model_max_length: model.config.max_position_embeddings }, null, 2)}\n`,
+    );
+  }
+  await writeFile(join(dir, 'ppmlm.json'), `${JSON.stringify(provenance, null, 2)}\n`);
+}
+
+function architecture(model: EncoderModel): string {
+  const base = model.config.model_type === 'roberta' ? 'Roberta' : 'Bert';
+  if (model.head === 'mlm') return `${base}ForMaskedLM`;
+  return 'tokenClassification' in model.head ? `${base}ForTokenClassification` : `${base}ForSequenceClassification`;
+}
+
+export interface LoadedModel {
+  model: EncoderModel;
+  tokenizer: Tokenizer;
+  provenance: Provenance | undefined;
+  /** Head parameters that the folder lacked and were initialised randomly (e.g. a base model loaded for MLM). */
+  initialized: string[];
+}
+
+async function readJson(path: string, what: string): Promise<unknown> {
+  const bytes = await readFile(path).catch(() => {
+    throw new UsageError(`${path}: no such file; is this a model folder (config.json, model.safetensors, tokenizer.json)? ${what}`);
+  });
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch (err) {
+    throw new FormatError(`not valid JSON (${(err as Error).message}); the file is corrupt`, { file: path });
+  }
+}
+
+/**
+ * Loads a model folder: ppmlm's own or one downloaded from the Hugging Face Hub (BERT/RoBERTa, safetensors,
+ * with or without the `bert.` prefix, tied decoder present or not). Unknown tensors (pooler, NSP head) are
+ * ignored; missing head tensors are initialised; a missing or misshapen encoder tensor is an error.
+ */
+export async function loadModelDir(dir: string, head: Head = 'mlm', seed = 0): Promise<LoadedModel> {
+  const configPath = join(dir, 'config.json');
+  const raw = (await readJson(configPath, 'Create one with "ppmlm model init".')) as Partial<EncoderConfig>;
+  const config = validateConfig(raw, configPath);
+  const weightsPath = join(dir, 'model.safetensors');
+  const bytes = await readFile(weightsPath).catch(() => {
+    throw new UsageError(`${weightsPath}: no such file; ppmlm reads safetensors weights (convert pytorch_model.bin with transformers' save_pretrained(safe_serialization=True))`);
+  });
+  const { tensors } = parseSafetensors(bytes, weightsPath);
+  const prefix = basePrefix(config);
+  const lookup = (name: string): NamedTensor | undefined => tensors.get(name) ?? (name.startsWith(`${prefix}.`) ? tensors.get(name.slice(prefix.length + 1)) : undefined);
+  const shapes = parameterShapes(config, head);
+  const fresh = initParams(shapes, config, seed);
+  const initialized: string[] = [];
+  for (const [name, shape] of shapes) {
+    const t = lookup(name);
+    const isHead = !name.startsWith(`${prefix}.`) || name.includes('pooler');
+    if (t === undefined) {
+      if (!isHead) throw new FormatError(`missing tensor ${name}; the weights do not match config.json`, { file: weightsPath });
+      initialized.push(name);
+      continue;
+    }
+    const hfShape = isLinearWeight(name) ? [shape[1]!, shape[0]!] : shape;
+    if (t.shape.join('x') !== hfShape.join('x')) throw new FormatError(`tensor ${name} has shape [${t.shape}] but config.json implies [${hfShape}]`, { file: weightsPath });
+    const value = tf.tidy(() => {
+      const loaded = tf.tensor(t.data, t.shape);
+      return isLinearWeight(name) ? tf.transpose(loaded) : loaded;
+    });
+    fresh.get(name)!.assign(value);
+    value.dispose();
+  }
+  const tokenizer = await loadTokenizer(dir);
+  if (tokenizer.vocabSize > config.vocab_size) throw new ConfigError(`the tokenizer has ${tokenizer.vocabSize} tokens but vocab_size is ${config.vocab_size}`, { file: configPath });
+  const provenance = (await readJson(join(dir, 'ppmlm.json'), '').catch(() => undefined)) as Provenance | undefined;
+  return { model: { config, params: fresh, head }, tokenizer, provenance, initialized };
+}

@@ -1,0 +1,96 @@
+import { FormatError } from '../errors.js';
+
+/** One tensor of a safetensors file, as float32. */
+export interface NamedTensor {
+  shape: number[];
+  data: Float32Array;
+}
+
+interface HeaderEntry {
+  dtype: string;
+  shape: number[];
+  data_offsets: [number, number];
+}
+
+const BYTES: Record<string, number> = { F32: 4, F16: 2, BF16: 2 };
+
+function f16ToF32(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exp = (h >> 10) & 0x1f;
+  const frac = h & 0x3ff;
+  if (exp === 0) return sign * 2 ** -14 * (frac / 1024);
+  if (exp === 31) return frac ? NaN : sign * Infinity;
+  return sign * 2 ** (exp - 15) * (1 + frac / 1024);
+}
+
+/**
+ * Parses the safetensors format (8-byte little-endian header length, JSON header, raw little-endian data),
+ * converting F16 and BF16 to float32. Corruption is reported with what is wrong.
+ */
+export function parseSafetensors(bytes: Uint8Array, file: string): { tensors: Map<string, NamedTensor>; metadata: Record<string, string> } {
+  if (bytes.length < 8) throw new FormatError('file too short for safetensors (truncated download?)', { file });
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const headerLength = Number(view.getBigUint64(0, true));
+  if (headerLength <= 0 || 8 + headerLength > bytes.length) throw new FormatError(`header length ${headerLength} exceeds the file size ${bytes.length}; the file is truncated or not safetensors`, { file });
+  let header: Record<string, HeaderEntry | Record<string, string>>;
+  try {
+    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(8, 8 + headerLength))) as typeof header;
+  } catch (err) {
+    throw new FormatError(`header is not valid JSON (${(err as Error).message}); the file is corrupt`, { file });
+  }
+  const dataStart = 8 + headerLength;
+  const tensors = new Map<string, NamedTensor>();
+  let metadata: Record<string, string> = {};
+  for (const [name, entry] of Object.entries(header)) {
+    if (name === '__metadata__') {
+      metadata = entry as Record<string, string>;
+      continue;
+    }
+    const { dtype, shape, data_offsets: [begin, end] } = entry as HeaderEntry;
+    const width = BYTES[dtype];
+    if (width === undefined) throw new FormatError(`tensor ${name} has dtype ${dtype}; ppmlm reads F32, F16 and BF16`, { file });
+    const count = shape.reduce((a, d) => a * d, 1);
+    if (end - begin !== count * width || dataStart + end > bytes.length) throw new FormatError(`tensor ${name}: data offsets [${begin}, ${end}] do not fit shape ${JSON.stringify(shape)} or the file (truncated?)`, { file });
+    const data = new Float32Array(count);
+    const at = bytes.byteOffset + dataStart + begin;
+    const dv = new DataView(bytes.buffer, at, end - begin);
+    if (dtype === 'F32') for (let i = 0; i < count; i++) data[i] = dv.getFloat32(i * 4, true);
+    else if (dtype === 'F16') for (let i = 0; i < count; i++) data[i] = f16ToF32(dv.getUint16(i * 2, true));
+    else {
+      const u32 = new Uint32Array(1);
+      const f32 = new Float32Array(u32.buffer);
+      for (let i = 0; i < count; i++) {
+        u32[0] = dv.getUint16(i * 2, true) << 16;
+        data[i] = f32[0]!;
+      }
+    }
+    tensors.set(name, { shape, data });
+  }
+  return { tensors, metadata };
+}
+
+/** Serialises float32 tensors as safetensors, names sorted, header padded to 8 bytes as Hugging Face does. */
+export function serializeSafetensors(tensors: Map<string, NamedTensor>, metadata: Record<string, string> = { format: 'pt' }): Uint8Array {
+  const names = [...tensors.keys()].sort();
+  const header: Record<string, unknown> = { __metadata__: metadata };
+  let offset = 0;
+  for (const name of names) {
+    const t = tensors.get(name)!;
+    header[name] = { dtype: 'F32', shape: t.shape, data_offsets: [offset, offset + t.data.length * 4] };
+    offset += t.data.length * 4;
+  }
+  let json = JSON.stringify(header);
+  json += ' '.repeat((8 - ((8 + Buffer.byteLength(json)) % 8)) % 8);
+  const headerBytes = Buffer.from(json, 'utf8');
+  const out = new Uint8Array(8 + headerBytes.length + offset);
+  const view = new DataView(out.buffer);
+  view.setBigUint64(0, BigInt(headerBytes.length), true);
+  out.set(headerBytes, 8);
+  let at = 8 + headerBytes.length;
+  for (const name of names) {
+    const data = tensors.get(name)!.data;
+    for (let i = 0; i < data.length; i++) view.setFloat32(at + i * 4, data[i]!, true);
+    at += data.length * 4;
+  }
+  return out;
+}

@@ -1,0 +1,12 @@
+export type { Encoding, SpecialTokens, Tokenizer } from './types.js';
+export { BERT_SPECIALS } from './types.js';
+export { bertPreTokenize } from './bertText.js';
+export type { BertTextOptions, PreToken } from './bertText.js';
+export { WordPieceTokenizer, DEFAULT_WORDPIECE_OPTIONS } from './wordpiece.js';
+export type { WordPieceOptions } from './wordpiece.js';
+export { trainWordPiece } from './trainWordPiece.js';
+export type { TrainWordPieceOptions } from './trainWordPiece.js';
+export { encodeWindows, windowsOf } from './windows.js';
+export type { WindowOptions } from './windows.js';
+export { toTokenizerJson, fromTokenizerJson, toVocabTxt, loadTokenizer } from './tokenizerJson.js';
+export type { TokenizerJson } from './tokenizerJson.js';

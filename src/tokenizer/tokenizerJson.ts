@@ -1,0 +1,106 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ConfigError, FormatError } from '../errors.js';
+import { decodeUtf8Strict } from '../io/index.js';
+import { DEFAULT_WORDPIECE_OPTIONS, WordPieceTokenizer } from './wordpiece.js';
+import type { Tokenizer } from './types.js';
+
+/** The parts of Hugging Face's tokenizer.json that ppmlm reads and writes. */
+export interface TokenizerJson {
+  version: '1.0';
+  truncation: null;
+  padding: null;
+  added_tokens: { id: number; content: string; single_word: boolean; lstrip: boolean; rstrip: boolean; normalized: boolean; special: boolean }[];
+  normalizer: { type: 'BertNormalizer'; clean_text: boolean; handle_chinese_chars: boolean; strip_accents: boolean | null; lowercase: boolean } | null;
+  pre_tokenizer: { type: string } | null;
+  post_processor: unknown;
+  decoder: unknown;
+  model: { type: string; unk_token?: string; continuing_subword_prefix?: string; max_input_chars_per_word?: number; vocab: Record<string, number> | unknown };
+}
+
+/** tokenizer.json for a WordPiece tokenizer, loadable by Hugging Face `tokenizers` / `transformers`. */
+export function toTokenizerJson(tok: WordPieceTokenizer): TokenizerJson {
+  const id = (t: string) => tok.idOf(t)!;
+  const s = tok.specials;
+  return {
+    version: '1.0',
+    truncation: null,
+    padding: null,
+    added_tokens: [s.pad, s.unk, s.cls, s.sep, s.mask].map((content) => ({ id: id(content), content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })),
+    normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: tok.options.handleChineseChars, strip_accents: tok.options.stripAccents, lowercase: tok.options.lowercase },
+    pre_tokenizer: { type: 'BertPreTokenizer' },
+    post_processor: {
+      type: 'TemplateProcessing',
+      single: [{ SpecialToken: { id: s.cls, type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: s.sep, type_id: 0 } }],
+      pair: [
+        { SpecialToken: { id: s.cls, type_id: 0 } },
+        { Sequence: { id: 'A', type_id: 0 } },
+        { SpecialToken: { id: s.sep, type_id: 0 } },
+        { Sequence: { id: 'B', type_id: 1 } },
+        { SpecialToken: { id: s.sep, type_id: 1 } },
+      ],
+      special_tokens: Object.fromEntries([s.cls, s.sep].map((t) => [t, { id: t, ids: [id(t)], tokens: [t] }])),
+    },
+    decoder: { type: 'WordPiece', prefix: tok.options.continuingPrefix, cleanup: true },
+    model: {
+      type: 'WordPiece',
+      unk_token: s.unk,
+      continuing_subword_prefix: tok.options.continuingPrefix,
+      max_input_chars_per_word: tok.options.maxInputCharsPerWord,
+      vocab: Object.fromEntries(tok.vocab.map((t, i) => [t, i])),
+    },
+  };
+}
+
+/** Builds a tokenizer from tokenizer.json; unsupported models and normalisers are named in the error. */
+export function fromTokenizerJson(json: TokenizerJson, file: string): Tokenizer {
+  if (json.model?.type !== 'WordPiece') throw new ConfigError(`tokenizer model "${json.model?.type}" is not supported yet (WordPiece is); convert the tokenizer or train one with "ppmlm tokenizer train"`, { file });
+  const vocabMap = json.model.vocab as Record<string, number>;
+  const vocab: string[] = [];
+  for (const [t, i] of Object.entries(vocabMap)) vocab[i] = t;
+  if (vocab.some((t) => t === undefined) || vocab.length !== Object.keys(vocabMap).length) throw new FormatError('vocabulary ids are not 0..n-1 without gaps', { file });
+  const n = json.normalizer;
+  if (n !== null && n !== undefined && n.type !== 'BertNormalizer') throw new ConfigError(`normalizer "${n.type}" is not supported (BertNormalizer is)`, { file });
+  const lowercase = n?.lowercase ?? false;
+  const specials = { ...DEFAULT_WORDPIECE_OPTIONS.specials, unk: json.model.unk_token ?? '[UNK]' };
+  return new WordPieceTokenizer(vocab, {
+    lowercase,
+    // Hugging Face: strip_accents null means "follow lowercase".
+    stripAccents: n?.strip_accents ?? lowercase,
+    handleChineseChars: n?.handle_chinese_chars ?? true,
+    continuingPrefix: json.model.continuing_subword_prefix ?? '##',
+    maxInputCharsPerWord: json.model.max_input_chars_per_word ?? 100,
+    specials,
+  });
+}
+
+/** vocab.txt: one token per line, the line number is the id. */
+export function toVocabTxt(tok: WordPieceTokenizer): string {
+  return `${tok.vocab.join('\n')}\n`;
+}
+
+/**
+ * Loads the tokenizer of a model folder: tokenizer.json when present, else vocab.txt (BERT defaults: lower
+ * case, accents stripped, as `BertTokenizer` does without a config).
+ */
+export async function loadTokenizer(dir: string): Promise<Tokenizer> {
+  const jsonPath = join(dir, 'tokenizer.json');
+  const json = await readFile(jsonPath).catch(() => undefined);
+  if (json !== undefined) {
+    let parsed: TokenizerJson;
+    try {
+      parsed = JSON.parse(decodeUtf8Strict(json, jsonPath)) as TokenizerJson;
+    } catch (err) {
+      if (err instanceof FormatError) throw err;
+      throw new FormatError(`not valid JSON (${(err as Error).message}); the file is corrupt, re-save the tokenizer`, { file: jsonPath });
+    }
+    return fromTokenizerJson(parsed, jsonPath);
+  }
+  const vocabPath = join(dir, 'vocab.txt');
+  const vocab = await readFile(vocabPath).catch(() => {
+    throw new ConfigError(`${dir} has neither tokenizer.json nor vocab.txt; train one with "ppmlm tokenizer train" or copy it from the model's repository`);
+  });
+  const tokens = decodeUtf8Strict(vocab, vocabPath).split('\n');
+  if (tokens.at(-1) === '') tokens.pop();
+  return new WordPieceTokenizer(tokens, { ...DEFAULT_WORDPIECE_OPTIONS, stripAccents: true });
+}

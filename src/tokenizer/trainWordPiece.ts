@@ -1,0 +1,98 @@
+import { bertPreTokenize } from './bertText.js';
+import { DEFAULT_WORDPIECE_OPTIONS, WordPieceTokenizer, type WordPieceOptions } from './wordpiece.js';
+
+export interface TrainWordPieceOptions {
+  vocabSize: number;
+  /** Pairs seen fewer times are never merged (default 2). */
+  minFrequency?: number;
+  /** Keep at most this many distinct characters in the alphabet, the most frequent (default 1000). */
+  limitAlphabet?: number;
+  tokenizer?: Partial<WordPieceOptions>;
+  /** Pre-tokens to train on instead of BERT's pre-tokeniser (e.g. Korean morphemes). */
+  preTokenize?: (text: string) => string[] | Promise<string[]>;
+  onProgress?: (vocab: number) => void;
+}
+
+/**
+ * Trains a WordPiece vocabulary the way Hugging Face's trainer does: words are split into characters,
+ * word-internal ones carrying the `##` prefix, and the most frequent adjacent pair is merged until the
+ * vocabulary reaches `vocabSize`. Pair counts are updated incrementally, only in words that contain the
+ * merged pair.
+ */
+export async function trainWordPiece(texts: AsyncIterable<string> | Iterable<string>, options: TrainWordPieceOptions): Promise<WordPieceTokenizer> {
+  const tokOptions: WordPieceOptions = { ...DEFAULT_WORDPIECE_OPTIONS, ...options.tokenizer };
+  const prefix = tokOptions.continuingPrefix;
+  const counts = new Map<string, number>();
+  for await (const text of texts) {
+    const words = options.preTokenize ? await options.preTokenize(text) : bertPreTokenize(text, tokOptions).map((w) => w.text);
+    for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
+  }
+
+  const charFreq = new Map<string, number>();
+  for (const [w, c] of counts) for (const ch of w) charFreq.set(ch, (charFreq.get(ch) ?? 0) + c);
+  const alphabet = new Set([...charFreq].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, options.limitAlphabet ?? 1000).map(([ch]) => ch));
+
+  const vocab: string[] = [...new Set(Object.values(tokOptions.specials))];
+  const inVocab = new Set(vocab);
+  const add = (t: string) => {
+    if (!inVocab.has(t)) {
+      inVocab.add(t);
+      vocab.push(t);
+    }
+  };
+  const words: string[][] = [];
+  const freqs: number[] = [];
+  for (const [w, c] of [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))) {
+    const chars = [...w];
+    if (!chars.every((ch) => alphabet.has(ch))) continue;
+    words.push(chars.map((ch, i) => (i === 0 ? ch : prefix + ch)));
+    freqs.push(c);
+  }
+  for (const ch of [...alphabet].sort()) add(ch);
+  for (const symbols of words) for (const s of symbols) add(s);
+
+  const key = (a: string, b: string) => `${a}\u0000${b}`;
+  const pairCount = new Map<string, number>();
+  const pairWords = new Map<string, Set<number>>();
+  const countWord = (wi: number, sign: 1 | -1) => {
+    const s = words[wi]!;
+    for (let i = 0; i + 1 < s.length; i++) {
+      const k = key(s[i]!, s[i + 1]!);
+      pairCount.set(k, (pairCount.get(k) ?? 0) + sign * freqs[wi]!);
+      if (sign === 1) {
+        let set = pairWords.get(k);
+        if (!set) pairWords.set(k, (set = new Set()));
+        set.add(wi);
+      }
+    }
+  };
+  words.forEach((_, wi) => countWord(wi, 1));
+  const minFrequency = options.minFrequency ?? 2;
+
+  while (vocab.length < options.vocabSize) {
+    let best: string | undefined;
+    let bestCount = minFrequency - 1;
+    for (const [k, c] of pairCount) if (c > bestCount || (c === bestCount && best !== undefined && c > 0 && k < best)) [best, bestCount] = [k, c];
+    if (best === undefined || bestCount < minFrequency) break;
+    const [a, b] = best.split('\u0000') as [string, string];
+    const merged = a + (b.startsWith(prefix) ? b.slice(prefix.length) : b);
+    add(merged);
+    for (const wi of pairWords.get(best) ?? []) {
+      const s = words[wi]!;
+      countWord(wi, -1);
+      const next: string[] = [];
+      for (let i = 0; i < s.length; i++) {
+        if (i + 1 < s.length && s[i] === a && s[i + 1] === b) {
+          next.push(merged);
+          i++;
+        } else next.push(s[i]!);
+      }
+      words[wi] = next;
+      countWord(wi, 1);
+    }
+    pairCount.delete(best);
+    pairWords.delete(best);
+    if (vocab.length % 500 === 0) options.onProgress?.(vocab.length);
+  }
+  return new WordPieceTokenizer(vocab, tokOptions);
+}
