@@ -35,8 +35,8 @@ export class AdamW {
     this.wd = options.weightDecay ?? 0.01;
     this.noDecay = options.noDecay ?? defaultNoDecay;
     for (const [name, p] of params) {
-      this.m.set(name, tf.variable(tf.zerosLike(p), false));
-      this.v.set(name, tf.variable(tf.zerosLike(p), false));
+      this.m.set(name, zerosVariable(p));
+      this.v.set(name, zerosVariable(p));
     }
   }
 
@@ -80,4 +80,12 @@ export function clipByGlobalNorm(grads: Map<string, tf.Tensor>, maxNorm: number)
     g.dispose();
   }
   return { grads: out, norm };
+}
+
+/** A variable of zeros shaped like `like`; the initial tensor is released (tf.variable copies it). */
+function zerosVariable(like: tf.Tensor): tf.Variable {
+  const zeros = tf.zerosLike(like);
+  const v = tf.variable(zeros, false);
+  zeros.dispose();
+  return v;
 }

@@ -100,7 +100,9 @@ async function loadOptimizer(dir: string, opt: AdamW): Promise<void> {
       if (t === undefined) throw new FormatError(`optimizer state names parameter ${n} that the model lacks; the checkpoint belongs to another model`, { file });
       const size = t.size;
       if (at + size > flat.length) throw new FormatError('optimizer state is truncated; delete the checkpoint folder to start over', { file });
-      t.assign(tf.tensor(flat.subarray(at, at + size), t.shape));
+      const value = tf.tensor(flat.subarray(at, at + size), t.shape);
+      t.assign(value);
+      value.dispose();
       at += size;
     }
   }

@@ -46,7 +46,7 @@ function positionIds(config: EncoderConfig, batch: EncoderBatch): tf.Tensor2D {
   const [b, s] = batch.inputIds.shape;
   if (config.model_type !== 'roberta') return tf.tile(tf.reshape(tf.range(0, s, 1, 'int32'), [1, s]), [b, 1]) as tf.Tensor2D;
   const notPad = tf.cast(tf.notEqual(batch.inputIds, config.pad_token_id), 'int32');
-  return tf.add(tf.mul(tf.cumsum(notPad, 1), notPad), config.pad_token_id) as tf.Tensor2D;
+  return tf.cast(tf.add(tf.mul(tf.cumsum(notPad, 1), notPad), config.pad_token_id), 'int32') as tf.Tensor2D;
 }
 
 /**

@@ -14,7 +14,7 @@ export const basePrefix = (config: EncoderConfig) => (config.model_type === 'rob
  * on load and save.
  */
 export function isLinearWeight(name: string): boolean {
-  return name.endsWith('.weight') && !name.includes('LayerNorm') && !name.includes('embeddings');
+  return name.endsWith('.weight') && !name.includes('LayerNorm') && !name.includes('layer_norm') && !name.includes('embeddings');
 }
 
 /** Shapes (as ppmlm holds them) of every parameter of an encoder with an MLM head. */
@@ -67,7 +67,9 @@ export function initParams(shapes: Map<string, number[]>, config: EncoderConfig,
       if (name.endsWith('word_embeddings.weight')) values.fill(0, config.pad_token_id * shape[1]!, (config.pad_token_id + 1) * shape[1]!);
     }
     // Unnamed: tfjs variable names are global, and two models (target and reference) coexist in an audit.
-    params.set(name, tf.variable(tf.tensor(values, shape), true));
+    const initial = tf.tensor(values, shape);
+    params.set(name, tf.variable(initial, true));
+    initial.dispose();
   }
   return params;
 }

@@ -1,0 +1,36 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { describe, expect, it } from 'vitest';
+import { selectBackend } from '../../src/engine/index.js';
+
+async function on<T>(backend: 'wasm' | 'cpu', f: () => T): Promise<T> {
+  await selectBackend(backend);
+  return f();
+}
+
+describe('UnsortedSegmentSum on wasm', () => {
+  it('matches the cpu backend, ignoring out-of-range segments', async () => {
+    const run = () =>
+      tf.tidy(() => Array.from(tf.unsortedSegmentSum(tf.tensor2d([1, 2, 3, 4, 5, 6, 7, 8], [4, 2]), tf.tensor1d([2, 0, 2, 5], 'int32'), 3).dataSync()));
+    const wasm = await on('wasm', run);
+    const cpu = await on('cpu', run);
+    expect(wasm).toEqual(cpu);
+    expect(wasm).toEqual([3, 4, 0, 0, 6, 8]);
+  });
+
+  it('gives gather (embedding lookup) the same gradient as cpu, and a numerically correct one', async () => {
+    const table = Array.from({ length: 12 }, (_, i) => Math.sin(i));
+    const ids = [3, 1, 3, 0];
+    const weights = [0.5, -1, 2, 1.5, 0.25, -0.75, 1, 3];
+    const loss = (t: tf.Tensor) => tf.sum(tf.mul(tf.gather(t, tf.tensor1d(ids, 'int32')), tf.tensor2d(weights, [4, 2])));
+    const grad = () => tf.tidy(() => Array.from(tf.grad(loss)(tf.tensor2d(table, [6, 2])).dataSync()));
+    const wasm = await on('wasm', grad);
+    const cpu = await on('cpu', grad);
+    expect(wasm).toEqual(cpu);
+    await selectBackend('wasm');
+    const h = 1e-2;
+    for (let k = 0; k < table.length; k++) {
+      const f = (d: number) => tf.tidy(() => loss(tf.tensor2d(table.map((v, i) => (i === k ? v + d : v)), [6, 2])).dataSync()[0]!);
+      expect(wasm[k]).toBeCloseTo((f(h) - f(-h)) / (2 * h), 2);
+    }
+  });
+});

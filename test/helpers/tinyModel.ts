@@ -1,0 +1,24 @@
+import { join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { generateClinicalNotes } from '../../examples/clinical-en/generate.js';
+import { cli } from './cli.js';
+import { tempDir } from './tmp.js';
+
+/** A small synthetic corpus, its blacklist, and a tiny randomly initialised BERT, in a temp folder. */
+export async function tinySetup(patients = 8, notes = 3): Promise<{ dir: string; corpus: string; blacklist: string; model: string }> {
+  const dir = await tempDir();
+  const corpus = join(dir, 'notes.jsonl');
+  const docs = generateClinicalNotes(11, patients, notes);
+  await writeFile(corpus, docs.map((d) => JSON.stringify(d)).join('\n'));
+  const blacklist = join(dir, 'bl.tsv');
+  const model = join(dir, 'init');
+  for (const args of [
+    ['blacklist', 'build', '--corpus', corpus, '--out', blacklist],
+    ['tokenizer', 'train', '--corpus', corpus, '--out', join(dir, 'tok'), '--vocab-size', '400'],
+    ['model', 'init', '--vocab', join(dir, 'tok'), '--out', model, '--hidden', '32', '--layers', '1', '--heads', '2', '--intermediate', '64', '--max-positions', '64'],
+  ]) {
+    const r = await cli('--quiet', ...args);
+    if (r.code !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr}`);
+  }
+  return { dir, corpus, blacklist, model };
+}

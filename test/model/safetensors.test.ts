@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { cp, writeFile, readFile } from 'node:fs/promises';
+import { loadModelDir, parseSafetensors, serializeSafetensors, validateConfig } from '../../src/model/index.js';
+import { FormatError } from '../../src/errors.js';
+import { selectBackend } from '../../src/engine/index.js';
+import { FIXTURES, tempDir } from '../helpers/tmp.js';
+
+function raw(header: object, data: Uint8Array): Uint8Array {
+  const json = Buffer.from(JSON.stringify(header));
+  const out = new Uint8Array(8 + json.length + data.length);
+  new DataView(out.buffer).setBigUint64(0, BigInt(json.length), true);
+  out.set(json, 8);
+  out.set(data, 8 + json.length);
+  return out;
+}
+
+describe('safetensors', () => {
+  it('round-trips float32 tensors with an 8-byte aligned header', () => {
+    const tensors = new Map([
+      ['b', { shape: [2, 2], data: Float32Array.from([1, -2, 3.5, 0]) }],
+      ['a', { shape: [3], data: Float32Array.from([0.1, 0.2, 0.3]) }],
+    ]);
+    const bytes = serializeSafetensors(tensors);
+    const headerLength = Number(new DataView(bytes.buffer).getBigUint64(0, true));
+    expect((8 + headerLength) % 8).toBe(0);
+    const back = parseSafetensors(bytes, 'x');
+    expect(back.tensors).toEqual(tensors);
+    expect(back.metadata).toEqual({ format: 'pt' });
+  });
+
+  it('reads F16 and BF16 as float32', () => {
+    // 1.0, -2.0, 0.5 in float16 and bfloat16
+    const f16 = Uint8Array.from([0x00, 0x3c, 0x00, 0xc0, 0x00, 0x38]);
+    const bf16 = Uint8Array.from([0x80, 0x3f, 0x00, 0xc0, 0x00, 0x3f]);
+    const bytes = raw({ h: { dtype: 'F16', shape: [3], data_offsets: [0, 6] }, b: { dtype: 'BF16', shape: [3], data_offsets: [6, 12] } }, Uint8Array.from([...f16, ...bf16]));
+    const { tensors } = parseSafetensors(bytes, 'x');
+    expect(Array.from(tensors.get('h')!.data)).toEqual([1, -2, 0.5]);
+    expect(Array.from(tensors.get('b')!.data)).toEqual([1, -2, 0.5]);
+  });
+
+  it('names the problem in truncated or corrupt files', () => {
+    expect(() => parseSafetensors(new Uint8Array(3), 'm.safetensors')).toThrow(/too short/);
+    const good = serializeSafetensors(new Map([['a', { shape: [4], data: new Float32Array(4) }]]));
+    expect(() => parseSafetensors(good.subarray(0, good.length - 4), 'm.safetensors')).toThrow(/do not fit shape .* or the file \(truncated\?\)/);
+    const badJson = raw({}, new Uint8Array());
+    badJson[9] = 0x7b;
+    badJson[8] = 0x7b;
+    expect(() => parseSafetensors(badJson, 'm.safetensors')).toThrow(FormatError);
+    expect(() => parseSafetensors(raw({ a: { dtype: 'I64', shape: [1], data_offsets: [0, 8] } }, new Uint8Array(8)), 'm')).toThrow(/dtype I64; ppmlm reads F32, F16 and BF16/);
+  });
+});
+
+describe('model folders', () => {
+  it('loads a model with or without the base prefix and reports a shape mismatch', async () => {
+    await selectBackend('wasm');
+    const dir = join(await tempDir(), 'm');
+    await cp(join(FIXTURES, 'parity', 'bert'), dir, { recursive: true });
+    const { tensors } = parseSafetensors(await readFile(join(dir, 'model.safetensors')), 'x');
+    const unprefixed = new Map([...tensors].map(([k, v]) => [k.replace(/^bert\./, ''), v]));
+    await writeFile(join(dir, 'model.safetensors'), serializeSafetensors(unprefixed));
+    const loaded = await loadModelDir(dir, 'mlm');
+    expect(loaded.model.params.size).toBeGreaterThan(10);
+    const config = JSON.parse(await readFile(join(dir, 'config.json'), 'utf8'));
+    await writeFile(join(dir, 'config.json'), JSON.stringify({ ...config, intermediate_size: 64 }));
+    await expect(loadModelDir(dir, 'mlm')).rejects.toThrow(/has shape \[32,16\] but config.json implies \[64,16\]/);
+  });
+
+  it('gives one-line errors for missing files and bad configs', async () => {
+    const dir = await tempDir();
+    await expect(loadModelDir(dir)).rejects.toThrow(/config\.json: no such file; is this a model folder/);
+    await writeFile(join(dir, 'config.json'), '{"model_type": "gpt2"');
+    await expect(loadModelDir(dir)).rejects.toThrow(/config\.json: not valid JSON|not valid JSON/);
+    expect(() => validateConfig({ model_type: 'gpt2', vocab_size: 1, hidden_size: 1, num_hidden_layers: 1, num_attention_heads: 1, intermediate_size: 1, max_position_embeddings: 1 })).toThrow(/model_type "gpt2" is not supported/);
+    expect(() => validateConfig({ model_type: 'bert', vocab_size: 10, hidden_size: 10, num_hidden_layers: 1, num_attention_heads: 3, intermediate_size: 1, max_position_embeddings: 1 })).toThrow(/not a multiple of num_attention_heads/);
+    await writeFile(join(dir, 'config.json'), JSON.stringify({ model_type: 'bert', vocab_size: 10, hidden_size: 4, num_hidden_layers: 1, num_attention_heads: 1, intermediate_size: 4, max_position_embeddings: 8 }));
+    await expect(loadModelDir(dir)).rejects.toThrow(/model\.safetensors: no such file; ppmlm reads safetensors/);
+    await writeFile(join(dir, 'model.safetensors'), 'garbage!');
+    await expect(loadModelDir(dir)).rejects.toThrow(/header length .* exceeds the file size|not valid JSON/);
+  });
+});
