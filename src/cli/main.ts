@@ -165,6 +165,34 @@ export function buildProgram(io: CliIO): Command {
       await finetuneCommand({ ...opts, backend: globals.backend }, out);
     });
 
+  const auditCmd = program
+    .command('audit')
+    .description('privacy score, regurgitation, membership inference, utility → report.json + report.html (mode 0600)')
+    .requiredOption('--model <dir>', 'the fine-tuned model')
+    .option('--reference <dir>', 'the model before fine-tuning (for the calibrated attack)')
+    .requiredOption('--members <path>', 'corpus the model was fine-tuned on')
+    .requiredOption('--non-members <path>', 'held-out corpus of the same distribution')
+    .requiredOption('--blacklist <file>', 'blacklist TSV or plain list')
+    .requiredOption('--out <dir>', 'folder for report.json and report.html');
+  for (const flag of ['--format <format>', '--text-col <name>', '--author-col <name>', '--id-col <name>', '--label-col <name>']) auditCmd.option(flag, 'as for --corpus');
+  auditCmd
+    .option('--skip-bad-rows', 'skip malformed rows')
+    .option('--max-doc-chars <n>', 'longest document accepted', '10000000')
+    .option('--seq-len <n>', 'tokens per window', '128')
+    .option('--max-occurrences <n>', 'identifier occurrences evaluated (seeded sample)', '2000')
+    .option('--mask-prob <p>', 'share of tokens masked for membership inference and utility', '0.15')
+    .option('--seed <n>', 'seed of the fixed masks', '7')
+    .option('--show-identifiers', 'show terms in clear in the report (default: salted hashes)')
+    .addOption(new Option('--lang <lang>', 'text language').choices(['auto', 'en', 'ko']).default('auto'))
+    .addOption(new Option('--analyzer <name>', 'Korean analyser').choices(['auto', 'mecab', 'rule']).default('auto'))
+    .option('--force', 'replace existing reports')
+    .option('--json', 'print the whole report as JSON')
+    .action(async (opts, cmd: Command) => {
+      const [globals, out] = reporterFor(cmd);
+      const { auditCommand } = await import('./commands/audit.js');
+      await auditCommand({ ...opts, backend: globals.backend }, out);
+    });
+
   return program;
 }
 

@@ -1,0 +1,60 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { encode, mlmLogits, type EncoderModel } from '../model/index.js';
+
+/** One masked input to score: token ids (with mask tokens placed) and the positions whose originals are asked for. */
+export interface MaskedQuery {
+  ids: Int32Array;
+  positions: number[];
+  labels: number[];
+}
+
+export interface PositionPrediction {
+  label: number;
+  /** log p(label) */
+  logProb: number;
+  top: number[];
+}
+
+/**
+ * Runs masked queries through the model in padded batches and returns, per query and asked position, the
+ * log-probability of the original token and the top-k predictions. Logits are computed at the asked
+ * positions only.
+ */
+export function predictMasked(model: EncoderModel, queries: readonly MaskedQuery[], options: { padId: number; batchSize?: number; topK?: number }): PositionPrediction[][] {
+  const batchSize = options.batchSize ?? 32;
+  const topK = options.topK ?? 5;
+  const out: PositionPrediction[][] = [];
+  for (let start = 0; start < queries.length; start += batchSize) {
+    const batch = queries.slice(start, start + batchSize);
+    const S = Math.max(...batch.map((q) => q.ids.length));
+    const ids = new Int32Array(batch.length * S).fill(options.padId);
+    const attention = new Int32Array(batch.length * S);
+    const positions: number[] = [];
+    const labels: number[] = [];
+    batch.forEach((q, row) => {
+      ids.set(q.ids, row * S);
+      attention.fill(1, row * S, row * S + q.ids.length);
+      for (let k = 0; k < q.positions.length; k++) {
+        positions.push(row * S + q.positions[k]!);
+        labels.push(q.labels[k]!);
+      }
+    });
+    if (positions.length === 0) {
+      out.push(...batch.map(() => []));
+      continue;
+    }
+    const [logProbs, top] = tf.tidy(() => {
+      const hidden = encode(model.params, model.config, { inputIds: tf.tensor2d(ids, [batch.length, S], 'int32'), attentionMask: tf.tensor2d(attention, [batch.length, S], 'int32') });
+      const lp = tf.logSoftmax(mlmLogits(model.params, model.config, hidden, tf.tensor1d(positions, 'int32')));
+      const picked = tf.sum(tf.mul(lp, tf.oneHot(tf.tensor1d(labels, 'int32'), lp.shape[1])), 1);
+      return [picked.dataSync() as Float32Array, tf.topk(lp, topK).indices.dataSync() as Int32Array];
+    });
+    let at = 0;
+    for (const q of batch) {
+      const preds: PositionPrediction[] = [];
+      for (let k = 0; k < q.positions.length; k++, at++) preds.push({ label: labels[at]!, logProb: logProbs[at]!, top: Array.from(top.subarray(at * topK, at * topK + topK)) });
+      out.push(preds);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,82 @@
+import { loadCorpus } from '../../corpus/index.js';
+import { runAudit, writeReport, type AuditReport } from '../../audit/index.js';
+import { selectBackend, type BackendRequest } from '../../engine/index.js';
+import { readBlacklist } from '../../identifiers/index.js';
+import { loadModelDir } from '../../model/index.js';
+import { assertCanWrite } from '../../io/index.js';
+import { join } from 'node:path';
+import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
+import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
+import type { Reporter } from '../reporter.js';
+import { analyzerFor } from './blacklist.js';
+
+export interface AuditCommandOptions extends Omit<CorpusFlags, 'corpus'> {
+  model: string;
+  reference?: string;
+  members: string;
+  nonMembers: string;
+  blacklist: string;
+  out: string;
+  seqLen: string;
+  maxOccurrences: string;
+  maskProb: string;
+  seed: string;
+  showIdentifiers?: boolean;
+  force?: boolean;
+  json?: boolean;
+  lang: 'auto' | 'en' | 'ko';
+  analyzer: 'auto' | 'mecab' | 'rule';
+  backend: BackendRequest;
+}
+
+/** The one-screen summary of an audit: the verdict figures and where the report is. */
+export function auditSummary(report: AuditReport, html: string): string {
+  const p = report.privacy;
+  const m = report.membership;
+  const f = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
+  return [
+    `privacy score   all ${f(p.all.score)} [${f(p.all.ci[0])}, ${f(p.all.ci[1])}]  direct ${f(p.direct.score)}  indirect ${f(p.indirect.score)}  (${p.all.occurrences} occurrences)`,
+    `membership      loss attack AUC ${f(m.loss.auc)}, TPR@1%FPR ${f(m.loss.tprAt1)}` + (m.calibrated ? `; calibrated AUC ${f(m.calibrated.auc)}, TPR@1%FPR ${f(m.calibrated.tprAt1)}` : ''),
+    `utility         fill-mask top-1 ${f(report.utility.accuracy)} on non-blacklisted tokens (unigram baseline ${f(report.utility.unigramBaseline)})`,
+    `regurgitation   ${report.regurgitation.top1Terms} terms recovered top-1`,
+    `report          ${html}`,
+  ].join('\n');
+}
+
+/** `ppmlm audit`: privacy score, regurgitation, membership inference and utility → report.json + report.html (0600). */
+export async function auditCommand(options: AuditCommandOptions, out: Reporter): Promise<void> {
+  const seqLen = parseIntFlag(options.seqLen, '--seq-len', { min: 8 });
+  const maxOccurrences = parseIntFlag(options.maxOccurrences, '--max-occurrences', { min: 1 });
+  const maskProb = parseNumberFlag(options.maskProb, '--mask-prob', { min: 0.001, max: 1 });
+  const seed = parseIntFlag(options.seed, '--seed');
+  for (const f of ['report.json', 'report.html']) await assertCanWrite(join(options.out, f), options.force);
+  const blacklist = await readBlacklist(options.blacklist);
+  const backend = await selectBackend(options.backend);
+  out.info(`backend: ${backend.name}`);
+  const target = await loadModelDir(options.model, 'mlm');
+  const reference = options.reference ? await loadModelDir(options.reference, 'mlm') : undefined;
+  const members = await loadCorpus(options.members, corpusReadOptions({ ...options, corpus: options.members }));
+  const nonMembers = await loadCorpus(options.nonMembers, corpusReadOptions({ ...options, corpus: options.nonMembers }));
+  const analyzer = analyzerFor(options.lang, options.analyzer, out);
+  try {
+    const report = await runAudit({
+      target: { name: options.model, model: target.model, tokenizer: target.tokenizer, provenance: target.provenance },
+      reference: reference && { name: options.reference!, model: reference.model, tokenizer: reference.tokenizer },
+      members,
+      nonMembers,
+      blacklist,
+      seqLen,
+      maxOccurrences,
+      maskProb,
+      seed,
+      showIdentifiers: options.showIdentifiers === true,
+      analyzer,
+      onProgress: (stage) => out.progress(`audit: ${stage}`, true),
+    });
+    out.progressDone();
+    const { html } = await writeReport(options.out, report, { force: options.force });
+    out.result(options.json ? JSON.stringify({ ...report, report: html }, null, 2) : auditSummary(report, html));
+  } finally {
+    await analyzer?.close();
+  }
+}
