@@ -101,12 +101,18 @@ export function generateClinicalNotes(seed = 7, patients = 80, notesPerPatient =
   return docs;
 }
 
+/** CSV text of generated notes. */
+export function toCsv(docs: { id: string; author: string; text: string; label: string }[]): string {
+  return `${['id,author,text,label', ...docs.map((d) => [d.id, d.author, `"${d.text.replace(/"/g, '""')}"`, d.label].join(','))].join('\n')}\n`;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const seedFlag = process.argv.indexOf('--seed');
-  const seed = seedFlag === -1 ? 7 : Number(process.argv[seedFlag + 1]);
-  const docs = generateClinicalNotes(seed);
-  const csv = ['id,author,text,label', ...docs.map((d) => [d.id, d.author, `"${d.text.replace(/"/g, '""')}"`, d.label].join(','))].join('\n');
-  const out = new URL('./notes.csv', import.meta.url);
-  await writeFile(out, `${csv}\n`);
-  console.error(`wrote ${docs.length} notes of ${new Set(docs.map((d) => d.author)).size} patients to ${out.pathname}`);
+  // notes.csv: the private corpus (80 patients); public.csv: other invented patients, standing in for the
+  // public text an encoder is pretrained on before it sees private data.
+  for (const [name, seed, patients] of [['notes.csv', 7, 80], ['public.csv', 1001, 120]] as const) {
+    const docs = generateClinicalNotes(seed, patients).map((d) => (name === 'public.csv' ? { ...d, id: `pub-${d.id}`, author: `pub-${d.author}` } : d));
+    const out = new URL(`./${name}`, import.meta.url);
+    await writeFile(out, toCsv(docs));
+    console.error(`wrote ${docs.length} notes of ${new Set(docs.map((d) => d.author)).size} patients to ${out.pathname}`);
+  }
 }

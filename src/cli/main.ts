@@ -193,6 +193,18 @@ export function buildProgram(io: CliIO): Command {
       await auditCommand({ ...opts, backend: globals.backend }, out);
     });
 
+  program
+    .command('demo')
+    .description('the whole pipeline on the bundled synthetic clinical corpus (what npm start runs)')
+    .option('--out <dir>', 'where the blacklist, models and reports go', 'ppmlm-demo')
+    .addOption(new Option('--budget <size>', 'compute budget').choices(['full', 'small']).default('full'))
+    .option('--force', 'replace a previous run')
+    .action(async (opts, cmd: Command) => {
+      const [globals, out] = reporterFor(cmd);
+      const { demoCommand } = await import('./commands/demo.js');
+      await demoCommand({ ...opts, backend: globals.backend }, out);
+    });
+
   return program;
 }
 

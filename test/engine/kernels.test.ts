@@ -34,3 +34,25 @@ describe('UnsortedSegmentSum on wasm', () => {
     }
   });
 });
+
+describe('BatchMatMul on wasm (batched and transposed products through the fast path)', () => {
+  it('matches the cpu backend for every transpose combination and batch broadcasting', async () => {
+    const cases: [number[], number[], boolean, boolean][] = [
+      [[3, 4, 5], [3, 5, 2], false, false],
+      [[3, 5, 4], [3, 5, 2], true, false],
+      [[3, 4, 5], [3, 2, 5], false, true],
+      [[3, 5, 4], [3, 2, 5], true, true],
+      [[1, 4, 5], [3, 5, 2], false, false],
+      [[2, 3, 4, 5], [2, 3, 5, 6], false, false],
+      [[7, 5], [6, 5], false, true],
+    ];
+    for (const [sa, sb, ta, tb] of cases) {
+      const data = (shape: number[], seed: number) => Array.from({ length: shape.reduce((a, b) => a * b, 1) }, (_, i) => Math.sin(i * 1.7 + seed));
+      const run = () => tf.tidy(() => Array.from(tf.matMul(tf.tensor(data(sa, 1), sa), tf.tensor(data(sb, 2), sb), ta, tb).dataSync()));
+      const wasm = await on('wasm', run);
+      const cpu = await on('cpu', run);
+      expect(wasm.length).toBe(cpu.length);
+      wasm.forEach((v, i) => expect(v).toBeCloseTo(cpu[i]!, 4));
+    }
+  });
+});
