@@ -7,8 +7,9 @@ import { matmulSuite } from './suites/matmul.js';
 import { csvSuite } from './suites/csv.js';
 import { blacklistSuite } from './suites/blacklist.js';
 import { mecabSuite } from './suites/mecab.js';
+import { trainingSuite } from './suites/training.js';
 
-const SUITES: BenchSuite[] = [matmulSuite, csvSuite, blacklistSuite, mecabSuite];
+const SUITES: BenchSuite[] = [matmulSuite, trainingSuite, csvSuite, blacklistSuite, mecabSuite];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = wanted.filter((w) => !SUITES.some((s) => s.name === w));
