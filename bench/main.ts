@@ -8,8 +8,9 @@ import { csvSuite } from './suites/csv.js';
 import { blacklistSuite } from './suites/blacklist.js';
 import { mecabSuite } from './suites/mecab.js';
 import { trainingSuite } from './suites/training.js';
+import { maskingSuite } from './suites/masking.js';
 
-const SUITES: BenchSuite[] = [matmulSuite, trainingSuite, csvSuite, blacklistSuite, mecabSuite];
+const SUITES: BenchSuite[] = [matmulSuite, trainingSuite, maskingSuite, csvSuite, blacklistSuite, mecabSuite];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = wanted.filter((w) => !SUITES.some((s) => s.name === w));

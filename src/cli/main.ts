@@ -139,10 +139,10 @@ export function buildProgram(io: CliIO): Command {
       await fillMaskCommand({ ...opts, backend: globals.backend }, out);
     });
 
-  addCorpusOptions(program.command('finetune').description('masked-LM fine-tuning: standard | constrained (PPmlm) | pseudonymized'))
+  addCorpusOptions(program.command('finetune').description('masked-LM fine-tuning: standard | constrained (PPmlm) | pseudonymized | dp (DP-SGD)'))
     .requiredOption('--model <dir>', 'model folder to start from')
     .requiredOption('--out <dir>', 'model folder to write')
-    .option('--strategy <name>', 'standard | constrained | pseudonymized', 'constrained')
+    .option('--strategy <name>', 'standard | constrained | pseudonymized | dp', 'constrained')
     .option('--blacklist <file>', 'blacklist TSV or plain list (required for constrained and pseudonymized)')
     .option('--epochs <n>', 'epochs', '3')
     .option('--batch-size <n>', 'windows per batch', '16')
@@ -153,6 +153,11 @@ export function buildProgram(io: CliIO): Command {
     .option('--random-blacklisted', 'allow random replacements to draw blacklisted terms\' tokens (default: never)')
     .option('--seed <n>', 'seed for data order and masking', '42')
     .option('--save-steps <n>', 'also checkpoint every n optimizer steps')
+    .addOption(new Option('--pseudo <style>', 'pseudonymized: [CATEGORY] placeholders or format-preserving surrogates').choices(['placeholder', 'surrogate']).default('placeholder'))
+    .option('--dp-clip <c>', 'DP-SGD per-example gradient norm bound', '1.0')
+    .option('--dp-noise <s>', 'DP-SGD noise multiplier')
+    .option('--target-epsilon <e>', 'DP-SGD: solve the noise multiplier for this epsilon')
+    .option('--delta <d>', 'DP delta (default 1/number of training windows)')
     .option('--resume', 'continue from <out>.checkpoint')
     .option('--save-every-epoch', 'also write <out>.epoch-N after each epoch')
     .addOption(new Option('--lang <lang>', 'text language').choices(['auto', 'en', 'ko']).default('auto'))

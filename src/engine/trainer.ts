@@ -9,6 +9,11 @@ import { warmupCosine } from './schedule.js';
 /** What one batch contributes: a loss closure over the parameters, and counts for the log. */
 export interface BatchStep {
   loss: () => tf.Scalar;
+  /**
+   * Computes the gradients itself instead of differentiating `loss` (DP-SGD: per-example clipping and
+   * noise). Returns the mean loss and gradients by parameter name, which the trainer disposes.
+   */
+  gradients?: (params: ReadonlyMap<string, tf.Variable>) => { loss: number; grads: Map<string, tf.Tensor> };
   tokens: number;
   targets: number;
   protectedTargets: number;
@@ -71,6 +76,13 @@ export interface TrainOptions extends AdamWOptions {
 }
 
 const CHECKPOINT = 'checkpoint';
+
+function differentiate(loss: () => tf.Scalar, vars: [string, tf.Variable][]): { loss: number; grads: Map<string, tf.Tensor> } {
+  const { value, grads } = tf.variableGrads(loss, vars.map(([, v]) => v));
+  const l = value.dataSync()[0]!;
+  value.dispose();
+  return { loss: l, grads: new Map(vars.map(([name, v]) => [name, grads[v.name]!])) };
+}
 
 /** Writes optimizer moments as raw float32 (one file) so a resumed run continues exactly. */
 async function saveOptimizer(dir: string, opt: AdamW): Promise<void> {
@@ -173,10 +185,7 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
       while (state.batch < task.batchesPerEpoch) {
         const b = task.batch(state.epoch, state.batch);
         if (b !== undefined && b.targets > 0) {
-          const { value, grads } = tf.variableGrads(b.loss, vars.map(([, v]) => v));
-          const loss = value.dataSync()[0]!;
-          value.dispose();
-          const named = new Map(vars.map(([name, v]) => [name, grads[v.name]!]));
+          const { loss, grads: named } = b.gradients ? b.gradients(params) : differentiate(b.loss, vars);
           if (acc === undefined) acc = named;
           else {
             for (const [name, g] of named) {

@@ -7,9 +7,12 @@ import { assertCanWrite } from '../io/index.js';
 import { BlacklistMatcher, blacklistFingerprint, type Blacklist } from '../identifiers/index.js';
 import { crossEntropy, encode, loadModelDir, mlmLogits, saveModelDir, writeModelFiles, type LoadedModel, type Provenance } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
+import { UsageError } from '../errors.js';
+import { dpSgdEpsilon, noiseForEpsilon } from './accountants/accountant.js';
 import { makeBatch } from './batch.js';
+import { dpSgdGradients, poissonSample } from './dpsgd.js';
 import { randomPool } from './masking.js';
-import { pseudonymize } from './pseudonymize.js';
+import { pseudonymize, type PseudoStyle } from './pseudonymize.js';
 import type { StrategyName } from './strategy.js';
 import { buildWindows, type TrainingWindow, type WindowStats } from './windows.js';
 
@@ -28,6 +31,8 @@ export interface FinetuneOptions {
   lr?: number;
   maskProb?: number;
   wholeWord?: boolean;
+  /** pseudonymized: replace direct identifiers by `[CATEGORY]` placeholders (default) or format-preserving surrogates. */
+  pseudo?: PseudoStyle;
   /** Keep the random-replacement draw from producing tokens of blacklisted terms. */
   noRandomBlacklisted?: boolean;
   seed?: number;
@@ -41,6 +46,13 @@ export interface FinetuneOptions {
   /** Also write `<out>.epoch-N` after every epoch. */
   saveEveryEpoch?: boolean;
   force?: boolean;
+  /** DP-SGD (strategy dp): per-example clipping norm (default 1.0). */
+  dpClip?: number;
+  /** DP-SGD noise multiplier; or give targetEpsilon to solve for it. */
+  dpNoise?: number;
+  targetEpsilon?: number;
+  /** DP delta (default 1/number of training windows). */
+  delta?: number;
   analyzer?: MorphAnalyzer;
   onLog?: (entry: LogEntry, state: TrainerState) => void;
   onInfo?: (message: string) => void;
@@ -51,6 +63,17 @@ export interface FinetuneResult {
   state: TrainerState;
   windows: WindowStats;
   provenance: Provenance;
+}
+
+/** DP-SGD settings: the sample rate, steps per epoch, and the noise multiplier given or solved from a target epsilon. */
+function dpSettings(options: FinetuneOptions, n: number, batchSize: number, epochs: number) {
+  const q = Math.min(1, batchSize / n);
+  const stepsPerEpoch = Math.max(1, Math.round(n / batchSize));
+  const delta = options.delta ?? 1 / n;
+  const clip = options.dpClip ?? 1.0;
+  if (options.dpNoise === undefined && options.targetEpsilon === undefined) throw new UsageError('--strategy dp needs --dp-noise S or --target-epsilon E');
+  const sigma = options.dpNoise ?? noiseForEpsilon(options.targetEpsilon!, q, stepsPerEpoch * epochs, delta);
+  return { q, stepsPerEpoch, delta, clip, sigma };
 }
 
 /** The window order of an epoch: a seeded shuffle, the same on every run and after a resume. */
@@ -79,7 +102,8 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   let docs = options.docs;
   if (strategy === 'pseudonymized') {
     const matcher = new BlacklistMatcher(entries);
-    docs = await Promise.all(docs.map(async (d) => ({ ...d, text: await pseudonymize(d.text, matcher, entries, options.analyzer) })));
+    const style = options.pseudo ?? 'placeholder';
+    docs = await Promise.all(docs.map(async (d, i) => ({ ...d, text: await pseudonymize(d.text, matcher, entries, { analyzer: options.analyzer, style, rng: new Rng(seed).fork(i) }) })));
   }
   const { windows, stats } = await buildWindows(docs, tokenizer, { seqLen, stride: options.stride ?? Math.floor(seqLen / 4), blacklist: entries, analyzer: options.analyzer });
   options.onInfo?.(`${stats.windows} windows of ${stats.documents} documents, ${stats.tokens} tokens, ${stats.protectedTokens} protected`);
@@ -96,7 +120,30 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
     wholeWord: options.wholeWord === true,
   };
   const orders = new Map<number, number[]>();
-  const task = {
+  const dp = strategy === 'dp' ? dpSettings(options, windows.length, batchSize, epochs) : undefined;
+  if (dp) options.onInfo?.(`DP-SGD: sample rate ${dp.q.toFixed(4)}, noise multiplier ${dp.sigma.toFixed(2)}, clip ${dp.clip}, delta ${dp.delta.toExponential(2)}`);
+  const lossOf = (b: ReturnType<typeof makeBatch>) => () => {
+    const inputIds = tf.tensor2d(b.inputIds, [b.batchSize, b.seqLen], 'int32');
+    const attentionMask = tf.tensor2d(b.attentionMask, [b.batchSize, b.seqLen], 'int32');
+    const hidden = encode(model.params, model.config, { inputIds, attentionMask });
+    return crossEntropy(mlmLogits(model.params, model.config, hidden, tf.tensor1d(b.positions, 'int32')), tf.tensor1d(b.labels, 'int32'));
+  };
+  const dpTask = dp && {
+    batchesPerEpoch: dp.stepsPerEpoch,
+    batch(epoch: number, index: number) {
+      const rng = batchRng(seed, epoch, index);
+      const examples = poissonSample(windows.length, dp.q, rng.fork(1)).map((i) => makeBatch([windows[i]!], strategy, maskConfig, rng.fork(100 + i)));
+      const withTargets = examples.filter((b) => b.labels.length > 0);
+      return {
+        tokens: examples.reduce((a, b) => a + b.tokens, 0),
+        targets: examples.reduce((a, b) => a + b.labels.length, 0),
+        protectedTargets: examples.reduce((a, b) => a + b.protectedTargets, 0),
+        loss: lossOf(withTargets[0] ?? examples[0]!),
+        gradients: (params: ReadonlyMap<string, tf.Variable>) => dpSgdGradients(params, withTargets.map(lossOf), { clip: dp.clip, noiseMultiplier: dp.sigma, expectedBatchSize: batchSize }, rng.fork(2)),
+      };
+    },
+  };
+  const task = dpTask || {
     batchesPerEpoch: Math.ceil(windows.length / batchSize),
     batch(epoch: number, index: number) {
       let order = orders.get(epoch);
@@ -106,17 +153,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
       }
       const picked: TrainingWindow[] = order.slice(index * batchSize, (index + 1) * batchSize).map((i) => windows[i]!);
       const b = makeBatch(picked, strategy, maskConfig, batchRng(seed, epoch, index));
-      return {
-        tokens: b.tokens,
-        targets: b.labels.length,
-        protectedTargets: b.protectedTargets,
-        loss: () => {
-          const inputIds = tf.tensor2d(b.inputIds, [b.batchSize, b.seqLen], 'int32');
-          const attentionMask = tf.tensor2d(b.attentionMask, [b.batchSize, b.seqLen], 'int32');
-          const hidden = encode(model.params, model.config, { inputIds, attentionMask });
-          return crossEntropy(mlmLogits(model.params, model.config, hidden, tf.tensor1d(b.positions, 'int32')), tf.tensor1d(b.labels, 'int32'));
-        },
-      };
+      return { tokens: b.tokens, targets: b.labels.length, protectedTargets: b.protectedTargets, loss: lossOf(b) };
     },
   };
 
@@ -132,6 +169,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
     wholeWord: options.wholeWord === true,
     targets: state?.targets ?? 0,
     protectedTargets: state?.protectedTargets ?? 0,
+    ...(dp && { dp: { epsilon: dpSgdEpsilon(dp.q, dp.sigma, state?.step ?? dp.stepsPerEpoch * epochs, dp.delta), delta: dp.delta, noiseMultiplier: dp.sigma, clip: dp.clip, sampleRate: dp.q, accountant: 'rdp' } }),
   });
 
   const state = await train(model.params, task, {
@@ -141,6 +179,8 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
     accumulate: options.accumulate,
     warmupRatio: options.warmupRatio,
     weightDecay: options.weightDecay,
+    // DP-SGD clips each example's gradient itself; clipping the noisy mean again would change the mechanism.
+    maxGradNorm: dp ? 0 : 1.0,
     checkpointDir,
     saveSteps: options.saveSteps,
     resume: options.resume,

@@ -6,7 +6,7 @@ export const STRATEGIES: readonly StrategyName[] = ['standard', 'constrained', '
 
 /**
  * Which positions each strategy may choose as targets. Only `constrained` excludes protected positions;
- * `pseudonymized` changes the input text instead, `dp` the optimizer.
+ * `pseudonymized` changes the input text instead, `dp` the optimizer (DP-SGD).
  */
 export function eligiblePositions(strategy: StrategyName, window: TrainingWindow): Uint8Array {
   const n = window.ids.length;

@@ -28,7 +28,7 @@ export interface Provenance {
   blacklistFingerprint?: string;
   epochs?: number;
   seed?: number;
-  dp?: { epsilon: number; delta: number; noiseMultiplier: number; clip: number };
+  dp?: { epsilon: number; delta: number; noiseMultiplier: number; clip: number; sampleRate: number; accountant: string };
   [key: string]: unknown;
 }
 

@@ -74,3 +74,22 @@ describe('ppmlm finetune', () => {
     expect(b.finalLoss).toBeCloseTo(a.finalLoss, 5);
   });
 });
+
+describe('ppmlm finetune --strategy dp', () => {
+  it('solves the noise for a target epsilon and records epsilon and delta in ppmlm.json', async () => {
+    const { dir, corpus, model } = await tinySetup(4, 2);
+    const out = join(dir, 'dp');
+    const r = await cli('--quiet', 'finetune', '--model', model, '--corpus', corpus, '--strategy', 'dp', '--target-epsilon', '5', '--out', out, '--epochs', '1', '--batch-size', '4', '--seq-len', '32', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const provenance = JSON.parse(await readFile(join(out, 'ppmlm.json'), 'utf8'));
+    expect(provenance.dp.epsilon).toBeLessThanOrEqual(5);
+    expect(provenance.dp.epsilon).toBeGreaterThan(3);
+    expect(provenance.dp).toMatchObject({ clip: 1, accountant: 'rdp', delta: expect.any(Number), noiseMultiplier: expect.any(Number) });
+    const none = await cli('finetune', '--model', model, '--corpus', corpus, '--strategy', 'dp', '--out', join(dir, 'x'));
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/--strategy dp needs --dp-noise S or --target-epsilon E/);
+    const far = await cli('finetune', '--model', model, '--corpus', corpus, '--strategy', 'dp', '--target-epsilon', '0.001', '--out', join(dir, 'y'), '--epochs', '50', '--batch-size', '100', '--seq-len', '32');
+    expect(far.code).toBe(4);
+    expect(far.stderr).toMatch(/out of reach/);
+  });
+});

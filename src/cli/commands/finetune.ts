@@ -22,6 +22,11 @@ export interface FinetuneCommandOptions extends CorpusFlags {
   randomBlacklisted: boolean;
   seed: string;
   saveSteps?: string;
+  dpClip: string;
+  pseudo: 'placeholder' | 'surrogate';
+  dpNoise?: string;
+  targetEpsilon?: string;
+  delta?: string;
   resume?: boolean;
   saveEveryEpoch?: boolean;
   force?: boolean;
@@ -44,6 +49,12 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
   const maskProb = parseNumberFlag(options.maskProb, '--mask-prob', { min: 0.001, max: 1 });
   const seed = parseIntFlag(options.seed, '--seed');
   const saveSteps = options.saveSteps === undefined ? undefined : parseIntFlag(options.saveSteps, '--save-steps', { min: 1 });
+  const dpNoise = options.dpNoise === undefined ? undefined : parseNumberFlag(options.dpNoise, '--dp-noise', { min: 0.01 });
+  const targetEpsilon = options.targetEpsilon === undefined ? undefined : parseNumberFlag(options.targetEpsilon, '--target-epsilon', { min: 1e-3 });
+  const delta = options.delta === undefined ? undefined : parseNumberFlag(options.delta, '--delta', { min: 1e-12, max: 0.5 });
+  const dpClip = parseNumberFlag(options.dpClip, '--dp-clip', { min: 1e-6 });
+  if (strategy === 'dp' && dpNoise === undefined && targetEpsilon === undefined) throw new UsageError('--strategy dp needs --dp-noise S or --target-epsilon E');
+  if (dpNoise !== undefined && targetEpsilon !== undefined) throw new UsageError('give either --dp-noise or --target-epsilon, not both');
   const blacklist = options.blacklist ? await readBlacklist(options.blacklist) : undefined;
   const backend = await selectBackend(options.backend);
   out.info(`backend: ${backend.name}`);
@@ -68,6 +79,11 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
       saveSteps,
       resume: options.resume === true,
       saveEveryEpoch: options.saveEveryEpoch === true,
+      dpClip,
+      pseudo: options.pseudo,
+      dpNoise,
+      targetEpsilon,
+      delta,
       force: options.force === true,
       analyzer,
       onInfo: (m) => out.info(m),
@@ -89,12 +105,14 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
       protectedTokens: result.windows.protectedTokens,
       tokens: result.windows.tokens,
       seconds: (Date.now() - t0) / 1000,
+      ...(result.provenance.dp && { dp: result.provenance.dp }),
     };
     if (options.json) out.result(JSON.stringify(summary, null, 2));
     else
       out.result(
         `wrote ${result.out}: ${strategy}, ${summary.epochs} epochs, ${summary.steps} steps, final loss ${summary.finalLoss.toFixed(4)}; ` +
-          `${summary.protectedTargets} of ${summary.targets} MLM targets fell on blacklisted positions`,
+          `${summary.protectedTargets} of ${summary.targets} MLM targets fell on blacklisted positions` +
+          (result.provenance.dp ? `; DP-SGD epsilon ${result.provenance.dp.epsilon.toFixed(2)} at delta ${result.provenance.dp.delta.toExponential(1)}` : ''),
       );
   } finally {
     await analyzer?.close();
