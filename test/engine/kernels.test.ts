@@ -56,3 +56,13 @@ describe('BatchMatMul on wasm (batched and transposed products through the fast 
     }
   });
 });
+
+describe('BatchMatMul with empty operands', () => {
+  it('returns an empty or zero product instead of failing in XNNPACK', async () => {
+    await selectBackend('wasm');
+    const r = tf.tidy(() => tf.matMul(tf.zeros([2, 0, 4]), tf.ones([2, 4, 3])));
+    expect(r.shape).toEqual([2, 0, 3]);
+    const z = tf.tidy(() => Array.from(tf.matMul(tf.zeros([2, 3, 0]), tf.ones([2, 0, 2])).dataSync()));
+    expect(z).toEqual(new Array(12).fill(0));
+  });
+});

@@ -34,6 +34,12 @@ export function fastBatchMatMulConfig(): KernelConfig | undefined {
     const batch = Math.max(batchA, batchB);
     const outBatchShape = (batchA >= batchB ? a.shape : b.shape).slice(0, -2);
     const out = heap.makeOutput([...outBatchShape, m, n], 'float32');
+    const k = transposeA ? ra : ca;
+    // XNNPACK rejects empty operands; an empty product is all zeros.
+    if (batch * m * n === 0 || k === 0) {
+      heap.typedArrayFromHeap(out).fill(0);
+      return out;
+    }
 
     const slice = (x: TensorInfo, i: number, rows: number, cols: number, transpose: boolean): TensorInfo => {
       const t = heap.makeOutput([1, transpose ? cols : rows, transpose ? rows : cols], 'float32');
