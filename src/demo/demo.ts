@@ -24,8 +24,8 @@ export interface DemoBudget {
 }
 
 export const DEMO_BUDGETS: Record<'full' | 'small', DemoBudget> = {
-  full: { hidden: 64, layers: 2, seqLen: 64, pretrainEpochs: 6, finetuneEpochs: 12, patients: 40, lr: 2e-3 },
-  small: { hidden: 32, layers: 1, seqLen: 48, pretrainEpochs: 1, finetuneEpochs: 2, patients: 8, lr: 2e-3 },
+  full: { hidden: 128, layers: 2, seqLen: 64, pretrainEpochs: 6, finetuneEpochs: 16, patients: 40, lr: 1e-3 },
+  small: { hidden: 64, layers: 1, seqLen: 48, pretrainEpochs: 2, finetuneEpochs: 30, patients: 8, lr: 3e-3 },
 };
 
 export interface DemoOptions {

@@ -1,0 +1,52 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { describe, expect, it } from 'vitest';
+import { runAudit } from '../../src/audit/index.js';
+import { selectBackend } from '../../src/engine/index.js';
+import type { Blacklist } from '../../src/identifiers/index.js';
+import { defaultConfig, initParams, parameterShapes, type EncoderModel } from '../../src/model/index.js';
+import { WordPieceTokenizer } from '../../src/tokenizer/index.js';
+
+const VOCAB = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', 'alice', 'smith', 'saw', 'bob', 'jones', 'today', '.'];
+
+/** A model that predicts `token` at every position whatever the input: all weights 0, output bias one-hot. */
+function constantModel(token: string, tokenizer: WordPieceTokenizer): EncoderModel {
+  const config = defaultConfig({ vocab_size: VOCAB.length, hidden_size: 8, num_hidden_layers: 1, num_attention_heads: 2, intermediate_size: 16, max_position_embeddings: 32 });
+  const params = initParams(parameterShapes(config), config, 0);
+  for (const [name, v] of params) {
+    const bias = name === 'cls.predictions.bias' ? tf.oneHot([tokenizer.idOf(token)!], VOCAB.length).reshape([VOCAB.length]).mul(10) : tf.zerosLike(v);
+    v.assign(bias as tf.Tensor);
+    bias.dispose();
+  }
+  return { config, params, head: 'mlm' };
+}
+
+const entry = (term: string, kind: 'direct' | 'indirect') => ({ term, kind, category: kind === 'direct' ? 'PERSON' : 'RARE', authors: 1, occurrences: 1, sources: [] });
+const BLACKLIST: Blacklist = { header: { version: 1, extra: {} }, entries: [entry('alice smith', 'direct'), entry('jones', 'indirect')] };
+const members = [
+  { id: '1', author: 'a', text: 'alice smith saw bob jones today .' },
+  { id: '2', author: 'b', text: 'bob jones saw alice smith .' },
+];
+const nonMembers = [{ id: '3', author: 'c', text: 'bob saw alice today .' }];
+
+describe('privacy score on models whose predictions are known', () => {
+  it('is 1 - the share of protected tokens the model gets right', async () => {
+    await selectBackend('wasm');
+    const tokenizer = new WordPieceTokenizer(VOCAB);
+    const run = async (token: string) =>
+      runAudit({ target: { name: token, model: constantModel(token, tokenizer), tokenizer }, members, nonMembers, blacklist: BLACKLIST, seqLen: 16 });
+    // Protected tokens: alice, smith (x2 each occurrence), jones (x2). Always "smith": right on 2 of 6.
+    const smith = await run('smith');
+    expect(smith.privacy.all).toMatchObject({ occurrences: 4, tokens: 6 });
+    expect(smith.privacy.all.score).toBeCloseTo(1 - 2 / 6, 10);
+    expect(smith.privacy.direct.score).toBeCloseTo(1 - 2 / 4, 10);
+    expect(smith.privacy.indirect.score).toBe(1);
+    // Always "jones": every indirect token right, no direct one.
+    const jones = await run('jones');
+    expect(jones.privacy.indirect.score).toBe(0);
+    expect(jones.privacy.direct.score).toBe(1);
+    expect(jones.regurgitation.rows.find((r) => r.kind === 'indirect')).toMatchObject({ top1: 1, trainingOccurrences: 2 });
+    expect(jones.regurgitation.rows.every((r) => r.term.startsWith('id-'))).toBe(true);
+    // A model that predicts nothing protected scores 1.
+    expect((await run('today')).privacy.all.score).toBe(1);
+  });
+});

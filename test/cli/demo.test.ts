@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { cli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+
+describe('ppmlm demo (npm start) with the small budget', () => {
+  it('runs the whole pipeline, writes private reports, and constrained keeps more privacy than standard', async () => {
+    const out = join(await tempDir(), 'demo');
+    const r = await cli('demo', '--budget', 'small', '--out', out);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/privacy score \(all identifiers\)/);
+    expect(r.stdout).toMatch(/report \(constrained\): .*audit-constrained\/report\.html/);
+    expect(r.stderr).toMatch(/1\/5 blacklist/);
+    expect(r.stderr).toMatch(/5\/5 audit/);
+    const reports: Record<string, { privacy: { all: { score: number } }; membership: { loss: { auc: number } } }> = {};
+    for (const s of ['standard', 'constrained']) {
+      const path = join(out, `audit-${s}`, 'report.json');
+      expect((await stat(path)).mode & 0o777).toBe(0o600);
+      expect((await stat(join(out, `audit-${s}`, 'report.html'))).mode & 0o777).toBe(0o600);
+      reports[s] = JSON.parse(await readFile(path, 'utf8'));
+    }
+    expect(reports.constrained!.privacy.all.score).toBeGreaterThan(reports.standard!.privacy.all.score);
+    expect((await stat(join(out, 'blacklist.tsv'))).mode & 0o777).toBe(0o600);
+
+    const again = await cli('demo', '--budget', 'small', '--out', out);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/already exists \(a previous demo run\); pass --force/);
+  }, 180_000);
+});
