@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { readFile, readdir } from 'node:fs/promises';
+import { cli } from '../helpers/cli.js';
+import { FIXTURES, tempDir } from '../helpers/tmp.js';
+import { parseSafetensors } from '../../src/model/index.js';
+
+const CORPUS = join(FIXTURES, 'corpus', 'notes.jsonl');
+
+describe('ppmlm tokenizer train / model init / fill-mask', () => {
+  it('trains a tokenizer, initialises a Hugging Face BERT folder and fills masks from it', async () => {
+    const dir = await tempDir();
+    const tok = join(dir, 'tok');
+    const t = await cli('tokenizer', 'train', '--corpus', CORPUS, '--vocab-size', '200', '--min-frequency', '1', '--out', tok);
+    expect(t.code, t.stderr).toBe(0);
+    expect(t.stdout).toMatch(/WordPiece, \d+ tokens/);
+    const json = JSON.parse(await readFile(join(tok, 'tokenizer.json'), 'utf8'));
+    expect(json.model.type).toBe('WordPiece');
+    expect(json.model.vocab).toHaveProperty('[MASK]');
+
+    const model = join(dir, 'model');
+    const m = await cli('model', 'init', '--vocab', tok, '--out', model, '--hidden', '16', '--layers', '1', '--heads', '2', '--intermediate', '32', '--max-positions', '64');
+    expect(m.code, m.stderr).toBe(0);
+    expect((await readdir(model)).sort()).toEqual(['config.json', 'model.safetensors', 'ppmlm.json', 'tokenizer.json', 'tokenizer_config.json', 'vocab.txt']);
+    const config = JSON.parse(await readFile(join(model, 'config.json'), 'utf8'));
+    expect(config).toMatchObject({ model_type: 'bert', architectures: ['BertForMaskedLM'], hidden_size: 16, num_hidden_layers: 1, vocab_size: json.model.vocab ? Object.keys(json.model.vocab).length : 0 });
+    const { tensors } = parseSafetensors(await readFile(join(model, 'model.safetensors')), 'm');
+    expect(tensors.get('bert.encoder.layer.0.intermediate.dense.weight')!.shape).toEqual([32, 16]);
+    expect(tensors.has('cls.predictions.transform.dense.weight')).toBe(true);
+
+    const f = await cli('fill-mask', '--model', model, '--text', 'Alice [MASK] seen for asthma.', '--top-k', '3', '--json');
+    expect(f.code, f.stderr).toBe(0);
+    const result = JSON.parse(f.stdout);
+    expect(result).toHaveLength(1);
+    expect(result[0]).toHaveLength(3);
+    expect(result[0][0].score).toBeGreaterThanOrEqual(result[0][1].score);
+    expect(typeof result[0][0].token).toBe('string');
+
+    const noMask = await cli('fill-mask', '--model', model, '--text', 'nothing to fill');
+    expect(noMask.code).toBe(2);
+    expect(noMask.stderr).toMatch(/--text has no \[MASK\] token/);
+    const badHeads = await cli('model', 'init', '--vocab', tok, '--out', join(dir, 'x'), '--hidden', '10', '--heads', '3');
+    expect(badHeads.stderr).toMatch(/--hidden 10 must be a multiple of --heads 3/);
+    const exists = await cli('model', 'init', '--vocab', tok, '--out', model);
+    expect(exists.stderr).toMatch(/already exists; pass --force/);
+  });
+});
