@@ -67,3 +67,19 @@ describe('ppmlm blacklist', () => {
     }
   });
 });
+
+describe('shipped blacklists', () => {
+  it.each([
+    ['clinical-en', 'examples/clinical-en/notes.csv', []],
+    ['legal-ko', 'examples/legal-ko/judgments.csv', ['--lang', 'ko']],
+  ] as const)('blacklists/%s.tsv is what the bundled corpus builds today', async (name, corpus, extra) => {
+    const committed = await readFile(join('blacklists', `${name}.tsv`), 'utf8');
+    const analyzer = /^# analyzer: (\w+)$/m.exec(committed)?.[1] ?? 'none';
+    const out = join(await tempDir(), 'bl.tsv');
+    const args = ['blacklist', 'build', '--corpus', corpus, '--out', out, ...extra, ...(analyzer === 'none' ? [] : ['--analyzer', analyzer])];
+    const r = await cli('--quiet', ...args);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = (text: string) => text.split('\n').filter((l) => l && !l.startsWith('#'));
+    expect(rows(await readFile(out, 'utf8'))).toEqual(rows(committed));
+  });
+});

@@ -31,7 +31,8 @@ export const PATTERNS: PatternSpec[] = [
   { name: 'ip', category: 'IP', regex: re(String.raw`${NS}\d{1,3}(?:\.\d{1,3}){3}${NE}`), validate: (m) => ipv4Valid(m[0]) },
   { name: 'rrn', category: 'RRN', regex: re(String.raw`${NS}\d{6}\s?-\s?\d{7}${NE}`), validate: (m) => rrnValid(m[0]) },
   { name: 'ssn', category: 'SSN', regex: re(String.raw`${NS}\d{3}-\d{2}-\d{4}${NE}`), validate: (m) => ssnValid(m[0]) },
-  { name: 'credit-card', category: 'CREDIT_CARD', regex: re(String.raw`${NS}\d(?:[ -]?\d){12,18}${NE}`), validate: (m) => luhnValid(m[0]) },
+  // Card numbers are printed in groups of four (Amex 4-6-5) or unbroken; other digit groupings are accounts.
+  { name: 'credit-card', category: 'CREDIT_CARD', regex: re(String.raw`${NS}(?:\d{4}([ -]?)\d{4}\1\d{4}\1\d{1,7}|\d{4}([ -]?)\d{6}\2\d{5})${NE}`), validate: (m) => luhnValid(m[0]) },
   { name: 'iban', category: 'IBAN', regex: re(String.raw`\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b`, 'gu'), validate: (m) => ibanValid(m[0]) },
   {
     name: 'phone',
