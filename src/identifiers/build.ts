@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Document } from '../corpus/index.js';
-import { contentWords, wordNgrams, type MorphAnalyzer } from '../text/index.js';
+import { contentWords, ngramTerms, type MorphAnalyzer } from '../text/index.js';
 import { canonicalTerm } from './blacklist/read.js';
 import { BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry } from './blacklist/types.js';
 import { detectDirect, type Recognizer } from './direct/index.js';
@@ -71,9 +71,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     fingerprint.update(`${doc.id}\0${doc.author}\0${doc.text}\0`);
     const words = await contentWords(doc.text, analyzer);
     tokens += words.length;
-    const terms: string[] = [];
-    for (const { term } of wordNgrams(words, { min: ngrams[0], max: ngrams[1], ignoreNumbers, minLength })) terms.push(term);
-    await engine.add(doc.author, terms);
+    await engine.add(doc.author, ngramTerms(words, { min: ngrams[0], max: ngrams[1], ignoreNumbers, minLength }));
 
     for (const d of await detectDirect(doc.text, recognizers)) {
       const term = canonicalTerm(doc.text.slice(d.start, d.end));
@@ -98,10 +96,11 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   const entries: BlacklistEntry[] = [];
   const graphSource = `graph:k=${k}`;
   const rare = await engine.rareTerms(k);
-  const rareByTerm = new Map(rare.map((r) => [r.term, r]));
+  const directUsage = await engine.usage([...direct.keys()]);
   for (const [term, t] of direct) {
     const sources = [...t.sources].sort();
-    if (rareByTerm.has(term)) sources.push(graphSource);
+    const usage = directUsage.get(term);
+    if (usage !== undefined && usage.authors > 0 && usage.authors < k) sources.push(graphSource);
     entries.push({ term, kind: 'direct', category: t.category, authors: t.authors.size, occurrences: t.occurrences, sources });
   }
   let indirect = 0;

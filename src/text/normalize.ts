@@ -6,5 +6,8 @@
  * @example normalizeTerm('Ｊｏｈｎ') === 'john'
  */
 export function normalizeTerm(text: string): string {
-  return text.normalize('NFKC').toLowerCase();
+  // Printable ASCII is already NFKC: skip the (comparatively slow) normalisation for the common case.
+  return (ASCII.test(text) ? text : text.normalize('NFKC')).toLowerCase();
 }
+
+const ASCII = /^[\x20-\x7e]*$/;

@@ -42,7 +42,8 @@ export async function contentWords(text: string, analyzer?: MorphAnalyzer): Prom
 }
 
 function withNorm(w: WordSpan): ContentWord {
-  return { ...w, norm: normalizeTerm(w.surface) };
+  (w as ContentWord).norm = normalizeTerm(w.surface);
+  return w as ContentWord;
 }
 
 export interface NgramOptions {
@@ -64,7 +65,19 @@ export interface Ngram {
 
 /** Every n-gram of consecutive content words, with its character span. */
 export function* wordNgrams(words: readonly ContentWord[], options: NgramOptions = {}): Generator<Ngram> {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const terms = ngramTerms(words, options, starts, ends);
+  for (let k = 0; k < terms.length; k++) yield { term: terms[k]!, start: starts[k]!, end: ends[k]! };
+}
+
+/**
+ * The terms of {@link wordNgrams} as plain strings, in the same order, for the hot path of blacklist
+ * building; span starts and ends go to the optional arrays.
+ */
+export function ngramTerms(words: readonly ContentWord[], options: NgramOptions = {}, starts?: number[], ends?: number[]): string[] {
   const { min = 1, max = 3, ignoreNumbers = true, minLength = 2 } = options;
+  const out: string[] = [];
   for (let i = 0; i < words.length; i++) {
     let term = '';
     let allNumbers = true;
@@ -73,7 +86,10 @@ export function* wordNgrams(words: readonly ContentWord[], options: NgramOptions
       term = n === 1 ? w.norm : `${term} ${w.norm}`;
       allNumbers &&= w.kind === 'number';
       if (n < min || term.length < minLength || (ignoreNumbers && allNumbers)) continue;
-      yield { term, start: words[i]!.start, end: w.end };
+      out.push(term);
+      starts?.push(words[i]!.start);
+      ends?.push(w.end);
     }
   }
+  return out;
 }

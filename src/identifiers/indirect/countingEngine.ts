@@ -44,7 +44,7 @@ export class CountingEngine implements AuthorTermEngine {
     if (k > this.cap) throw new RangeError(`this engine counts up to ${this.cap} authors per term; cannot answer k=${k}`);
     const out: TermUsage[] = [];
     for (const [term, t] of this.tallies) if (t.authors.length < k) out.push({ term, authors: t.authors.length, occurrences: t.occurrences });
-    return out.sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+    return out;
   }
 
   async usage(terms: readonly string[]): Promise<Map<string, TermUsage>> {

@@ -23,7 +23,7 @@ export interface AuthorTermEngine {
   readonly name: EngineName;
   /** Adds the terms of one document (with repeats) for its author. */
   add(author: string, terms: readonly string[]): Promise<void>;
-  /** Terms whose number of distinct authors is below k, sorted by term. */
+  /** Terms whose number of distinct authors is below k, in no particular order (writers sort). */
   rareTerms(k: number): Promise<TermUsage[]>;
   /** Usage of specific terms (authors 0 when unseen). */
   usage(terms: readonly string[]): Promise<Map<string, TermUsage>>;

@@ -39,7 +39,7 @@ export class GraphEngine implements AuthorTermEngine {
     this.graph.forEachNode((node, attrs) => {
       if (attrs.kind === 'term' && this.graph.degree(node) < k) out.push(this.usageOf(node));
     });
-    return out.sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+    return out;
   }
 
   async usage(terms: readonly string[]): Promise<Map<string, TermUsage>> {
