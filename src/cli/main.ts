@@ -198,6 +198,26 @@ export function buildProgram(io: CliIO): Command {
       await auditCommand({ ...opts, backend: globals.backend }, out);
     });
 
+  const deid = program.command('deid').description('de-identification (Thunder-DeID): training data from annotated judgments');
+  deid
+    .command('generate')
+    .description('annotated judgments + replacement lists → surrogate-filled documents with labelled spans (JSONL)')
+    .requiredOption('--judgments <dir>', 'folder of judgments with <<<LABEL>>>X<<</LABEL>>> tags (.md or .txt)')
+    .requiredOption('--replacements <dir>', 'folder of {label: [values]} JSON lists (and subset/all_categories.json)')
+    .option('--replace-map <file>', 'label synonyms (default: replace_map.json beside the judgments folder)')
+    .option('--replicas <n>', 'filled copies of every judgment', '1')
+    .addOption(new Option('--replacement <mode>', 'new surrogates for every replica, or the same ones').choices(['per-epoch', 'single']).default('per-epoch'))
+    .addOption(new Option('--unknown-label <policy>', 'a label outside the taxonomy is an error, or OTHER').choices(['error', 'other']).default('error'))
+    .option('--seed <n>', 'seed of the surrogates', '42')
+    .option('--skip-bad-docs', 'skip malformed judgments instead of stopping')
+    .requiredOption('--out <file>', 'JSONL to write')
+    .option('--force', 'replace an existing file')
+    .action(async (opts, cmd: Command) => {
+      const [, out] = reporterFor(cmd);
+      const { deidGenerate } = await import('./commands/deidGenerate.js');
+      await deidGenerate(opts, out);
+    });
+
   program
     .command('demo')
     .description('the whole pipeline on the bundled synthetic clinical corpus (what npm start runs)')

@@ -1,0 +1,65 @@
+import { FormatError } from '../errors.js';
+
+/** An identifier mention of an annotated judgment: the court's placeholder wrapped in its label. */
+export interface Mention {
+  label: string;
+  placeholder: string;
+  /** 1-based line of the opening tag. */
+  line: number;
+}
+
+/** An annotated document: plain text pieces and mentions, in order. */
+export interface AnnotatedDocument {
+  id: string;
+  /** Where it was read from, for error messages. */
+  file: string;
+  segments: (string | Mention)[];
+}
+
+const OPEN = '<<<';
+const CLOSE = '>>>';
+
+function lineAt(text: string, index: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
+/**
+ * Parses the Thunder-DeID annotation format `<<<LABEL>>>PLACEHOLDER<<</LABEL>>>`. Adjacent mentions are
+ * fine; a nested tag, a closing tag without its opening one, a mismatched or missing closing tag, or an
+ * empty label is a FormatError at file:line.
+ */
+export function parseAnnotated(text: string, file: string, id = file): AnnotatedDocument {
+  const segments: (string | Mention)[] = [];
+  let at = 0;
+  for (;;) {
+    const open = text.indexOf(OPEN, at);
+    if (open === -1) break;
+    if (open > at) segments.push(text.slice(at, open));
+    const line = lineAt(text, open);
+    const labelEnd = text.indexOf(CLOSE, open + OPEN.length);
+    if (labelEnd === -1) throw new FormatError(`tag "${text.slice(open, open + 20)}" is never closed with ">>>"`, { file, line });
+    const label = text.slice(open + OPEN.length, labelEnd);
+    if (label.startsWith('/')) throw new FormatError(`closing tag <<<${label}>>> without an opening <<<${label.slice(1)}>>>`, { file, line });
+    if (label.trim() === '' || label.includes('\n')) throw new FormatError('empty or multi-line label in <<<...>>>', { file, line });
+    const closing = `${OPEN}/${label}${CLOSE}`;
+    const end = text.indexOf(closing, labelEnd + CLOSE.length);
+    const nextOpen = text.indexOf(OPEN, labelEnd + CLOSE.length);
+    if (end === -1) throw new FormatError(`<<<${label}>>> has no closing ${closing}`, { file, line });
+    if (nextOpen !== -1 && nextOpen < end) {
+      const inner = text.slice(nextOpen + OPEN.length, text.indexOf(CLOSE, nextOpen));
+      if (inner !== `/${label}`) {
+        throw new FormatError(
+          inner.startsWith('/') ? `<<<${label}>>> is closed by <<<${inner}>>>; the tags do not match` : `<<<${inner}>>> is nested inside <<<${label}>>>; nested tags are not supported`,
+          { file, line: lineAt(text, nextOpen) },
+        );
+      }
+    }
+    const placeholder = text.slice(labelEnd + CLOSE.length, end);
+    segments.push({ label, placeholder, line });
+    at = end + closing.length;
+  }
+  if (at < text.length) segments.push(text.slice(at));
+  return { id, file, segments };
+}

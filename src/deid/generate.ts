@@ -1,0 +1,130 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { FormatError, UsageError } from '../errors.js';
+import { Rng } from '../engine/random.js';
+import { decodeUtf8Strict } from '../io/index.js';
+import { parseAnnotated, type AnnotatedDocument } from './annotated.js';
+import { agreeParticle, GENERATED } from './surrogates.js';
+import type { LabelPath, LabelResolver } from './taxonomy.js';
+
+/** A labelled character span of a generated document. */
+export interface LabelledSpan extends LabelPath {
+  start: number;
+  end: number;
+}
+
+/** One generated training document: surrogates in place of the placeholders, spans at all three levels. */
+export interface GeneratedDocument {
+  id: string;
+  source: string;
+  replica: number;
+  text: string;
+  spans: LabelledSpan[];
+}
+
+export type ReplacementMode = 'per-epoch' | 'single';
+
+/** Replacement lists by fine label. */
+export type ReplacementLists = Map<string, string[]>;
+
+async function* walk(dir: string, ext: RegExp): AsyncGenerator<string> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+    throw new UsageError(`${dir}: ${err.code === 'ENOENT' ? 'no such folder' : err.message}`);
+  });
+  for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) yield* walk(path, ext);
+    else if (ext.test(e.name)) yield path;
+  }
+}
+
+/** Reads every `{label: [values]}` JSON file under a folder (all_categories.json is the tree, not a list). */
+export async function readReplacementLists(dir: string): Promise<ReplacementLists> {
+  const lists: ReplacementLists = new Map();
+  for await (const path of walk(dir, /\.json$/)) {
+    if (path.endsWith('all_categories.json')) continue;
+    let data: unknown;
+    try {
+      data = JSON.parse(decodeUtf8Strict(await readFile(path), path));
+    } catch (err) {
+      if (err instanceof FormatError) throw err;
+      throw new FormatError(`not valid JSON (${(err as Error).message}); a replacement list is {"label": ["value", ...]}`, { file: path });
+    }
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new FormatError('a replacement list is a JSON object {"label": ["value", ...]}', { file: path });
+    for (const [label, values] of Object.entries(data)) {
+      if (!Array.isArray(values)) throw new FormatError(`"${label}" must map to an array of values`, { file: path });
+      lists.set(label, [...(lists.get(label) ?? []), ...values.map(String).filter((v) => v.trim() !== '')]);
+    }
+  }
+  return lists;
+}
+
+/**
+ * Parses every annotated judgment (.md or .txt) under a folder; ids are relative paths. A malformed
+ * document throws, or with `onBadDocument` is reported there and skipped.
+ */
+export async function readAnnotatedFolder(dir: string, onBadDocument?: (err: FormatError) => void): Promise<AnnotatedDocument[]> {
+  const docs: AnnotatedDocument[] = [];
+  for await (const path of walk(dir, /\.(md|txt)$/)) {
+    const id = relative(dir, path).split(sep).join('/').replace(/\.(md|txt)$/, '');
+    try {
+      docs.push(parseAnnotated(decodeUtf8Strict(await readFile(path), path), path, id));
+    } catch (err) {
+      if (!(err instanceof FormatError) || onBadDocument === undefined) throw err;
+      onBadDocument(err);
+    }
+  }
+  if (docs.length === 0) throw new UsageError(`${dir}: no .md or .txt judgments found`);
+  return docs;
+}
+
+/**
+ * Fills an annotated document with surrogates: the same (label, placeholder) gets the same value within
+ * the document, values come from the label's replacement list or its generator (names, RRNs, phone,
+ * account, card and car numbers, ages), and the particle after each value is rewritten to agree with it.
+ * A label with neither keeps the court's placeholder, still labelled.
+ */
+export function fillDocument(doc: AnnotatedDocument, lists: ReplacementLists, resolver: LabelResolver, rng: Rng, replica: number): GeneratedDocument {
+  const values = new Map<string, string>();
+  const used = new Set<string>();
+  let text = '';
+  const spans: LabelledSpan[] = [];
+  let pendingWord: string | undefined;
+  for (const seg of doc.segments) {
+    if (typeof seg === 'string') {
+      text += pendingWord === undefined ? seg : agreeParticle(pendingWord, seg);
+      pendingWord = undefined;
+      continue;
+    }
+    const path = resolver.resolve(seg.label, { file: doc.file, line: seg.line });
+    const key = `${path.level3}\u0000${seg.placeholder}`;
+    let value = values.get(key);
+    if (value === undefined) {
+      const list = lists.get(path.level3) ?? lists.get(seg.label);
+      const generate = GENERATED[path.level3];
+      const draw = () => (list && list.length > 0 ? rng.pick(list) : generate ? generate(rng) : seg.placeholder);
+      // Different entities get different values where the list allows: two people must not merge into one.
+      value = draw();
+      for (let tries = 0; used.has(`${path.level3}\u0000${value}`) && tries < 20; tries++) value = draw();
+      values.set(key, value);
+      used.add(`${path.level3}\u0000${value}`);
+    }
+    spans.push({ start: text.length, end: text.length + value.length, ...path });
+    text += value;
+    pendingWord = value;
+  }
+  return { id: `${doc.id}#${replica}`, source: doc.id, replica, text, spans };
+}
+
+/**
+ * The Thunder-DeID data generator: `replicas` filled copies of every document, with new surrogates for
+ * each replica (`per-epoch`) or the same ones (`single`).
+ */
+export function* generateDocuments(docs: readonly AnnotatedDocument[], lists: ReplacementLists, resolver: LabelResolver, options: { replicas: number; seed: number; mode: ReplacementMode }): Generator<GeneratedDocument> {
+  for (let r = 0; r < options.replicas; r++) {
+    for (let d = 0; d < docs.length; d++) {
+      const rng = new Rng(options.seed).fork(d * 7919 + (options.mode === 'per-epoch' ? r : 0));
+      yield fillDocument(docs[d]!, lists, resolver, rng, r);
+    }
+  }
+}

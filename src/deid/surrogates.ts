@@ -1,0 +1,69 @@
+import type { Rng } from '../engine/random.js';
+import { rrnCheckDigit } from '../identifiers/index.js';
+import { endsInConsonant, finalConsonant } from '../text/index.js';
+
+const SURNAMES = ['김', '이', '박', '최', '정', '강', '조', '윤', '장', '임', '한', '오', '서', '신', '권', '황', '안', '송', '전', '홍', '유', '고', '문', '양', '손', '배', '백', '허', '남', '심'];
+const SYLLABLES = '민서준도윤하지현우은수영진호연재성혜태경아주원예시유채소나동건승희다인혁찬규빈';
+
+/** Generators for the labels upstream generates by code instead of listing (names, numbers, ages). */
+export const GENERATED: Record<string, (rng: Rng) => string> = {
+  내국인이름: (rng) => rng.pick(SURNAMES) + SYLLABLES[rng.int(SYLLABLES.length)] + SYLLABLES[rng.int(SYLLABLES.length)],
+  주민등록번호: (rng) => {
+    const year = 1950 + rng.int(55);
+    const front = `${String(year % 100).padStart(2, '0')}${String(1 + rng.int(12)).padStart(2, '0')}${String(1 + rng.int(28)).padStart(2, '0')}`;
+    const gender = (year >= 2000 ? 3 : 1) + rng.int(2);
+    const first12 = `${front}${gender}${String(rng.int(100000)).padStart(5, '0')}`;
+    return `${front}-${first12.slice(6)}${rrnCheckDigit(first12)}`;
+  },
+  전화번호: (rng) => `010-${String(rng.int(10000)).padStart(4, '0')}-${String(rng.int(10000)).padStart(4, '0')}`,
+  계좌번호: (rng) => `${100 + rng.int(900)}-${String(rng.int(1e6)).padStart(6, '0')}-${String(rng.int(100)).padStart(2, '0')}-${100 + rng.int(900)}`,
+  카드번호: (rng) => {
+    const digits = Array.from({ length: 15 }, () => rng.int(10));
+    digits[0] = 4 + rng.int(2);
+    let sum = 0;
+    for (let i = 0; i < 15; i++) {
+      let d = digits[14 - i]!;
+      if (i % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+      sum += d;
+    }
+    const all = [...digits, (10 - (sum % 10)) % 10].join('');
+    return all.match(/.{4}/g)!.join('-');
+  },
+  차량번호: (rng) => `${10 + rng.int(90)}${rng.pick(['가', '나', '다', '라', '마', '거', '너', '더', '러', '머', '고', '노', '도', '로', '모'])}${1000 + rng.int(9000)}`,
+  나이: (rng) => `${20 + rng.int(60)}세`,
+  생년: (rng) => `${1950 + rng.int(55)}년생`,
+};
+GENERATED['휴대폰번호'] = GENERATED['전화번호']!;
+
+const PAIRS: [consonant: string, vowel: string][] = [
+  ['으로', '로'],
+  ['이라고', '라고'],
+  ['이라는', '라는'],
+  ['이랑', '랑'],
+  ['이나', '나'],
+  ['이며', '며'],
+  ['은', '는'],
+  ['을', '를'],
+  ['과', '와'],
+  ['이', '가'],
+];
+
+/**
+ * Rewrites the particle at the start of `following` to agree with `word` (홍길동 + 는 → 은): 은/는, 이/가,
+ * 을/를, 과/와, 으로/로 (로 after a vowel or ㄹ), 이나/나, 이랑/랑, 이며/며, 이라고/라고, 이라는/라는. Only a
+ * particle that ends the eojeol is touched, so 이다 or 이미 are left alone.
+ */
+export function agreeParticle(word: string, following: string): string {
+  const consonant = endsInConsonant(word);
+  const rieul = finalConsonant(word.at(-1) ?? '') === 8 || /[178]$/.test(word);
+  for (const [c, v] of PAIRS) {
+    for (const form of [c, v]) {
+      if (!following.startsWith(form)) continue;
+      const next = following[form.length];
+      if (next !== undefined && /[가-힣]/.test(next)) continue;
+      const wanted = c === '으로' ? (consonant && !rieul ? c : v) : consonant ? c : v;
+      return wanted + following.slice(form.length);
+    }
+  }
+  return following;
+}

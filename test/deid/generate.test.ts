@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { LabelResolver, TAXONOMY, fillDocument, generateDocuments, parseAnnotated, readAnnotatedFolder, readReplacementLists } from '../../src/deid/index.js';
+import { Rng } from '../../src/engine/index.js';
+import { endsInConsonant } from '../../src/text/index.js';
+import { FormatError } from '../../src/errors.js';
+import { cli } from '../helpers/cli.js';
+import { tempDir, tempFile } from '../helpers/tmp.js';
+
+const resolver = new LabelResolver(TAXONOMY);
+
+describe('LabelResolver', () => {
+  it('resolves explicit labels, tree groups, patterns and synonyms to three levels', () => {
+    expect(resolver.resolve('내국인이름')).toEqual({ level1: 'direct', level2: 'PERSON_NAME', level3: '내국인이름' });
+    expect(resolver.resolve('읍아래주소')).toMatchObject({ level2: 'ADDRESS' });
+    const withTree = new LabelResolver(TAXONOMY, { synonyms: { 찜질방2: '찜질방' }, treePaths: new Map([['찜질방', '사업체/미용욕탕신체관리서비스']]) });
+    expect(withTree.resolve('찜질방2')).toEqual({ level1: 'quasi', level2: 'BUSINESS', level3: '찜질방' });
+  });
+
+  it('rejects unknown labels with the fix, or maps them to OTHER', () => {
+    expect(() => resolver.resolve('외계인', { file: 'a.md', line: 3 })).toThrow(FormatError);
+    expect(() => resolver.resolve('외계인')).toThrow(/unknown label "외계인".*--unknown-label other/);
+    expect(new LabelResolver(TAXONOMY, undefined, 'other').resolve('외계인')).toEqual({ level1: 'quasi', level2: 'OTHER', level3: '외계인' });
+  });
+});
+
+describe('fillDocument', () => {
+  const doc = parseAnnotated('피해자 <<<내국인이름>>>B<<</내국인이름>>>는 <<<내국인이름>>>C<<</내국인이름>>>와 만났고, <<<내국인이름>>>B<<</내국인이름>>>가 <<<은행>>>D<<</은행>>>에 갔다.', 'a.md');
+  const lists = new Map([
+    ['내국인이름', ['홍길동', '김철수', '이영희']],
+    ['은행', ['국민은행']],
+  ]);
+
+  it('gives one entity one value, different entities different values, and agreeing particles', () => {
+    const g = fillDocument(doc, lists, resolver, new Rng(1), 0);
+    const [b1, c, b2, d] = g.spans.map((s) => g.text.slice(s.start, s.end));
+    expect(b1).toBe(b2);
+    expect(b1).not.toBe(c);
+    expect(d).toBe('국민은행');
+    expect(g.spans.map((s) => s.level2)).toEqual(['PERSON_NAME', 'PERSON_NAME', 'PERSON_NAME', 'FINANCIAL_INSTITUTION']);
+    expect(g.text).toContain(`${b1}${endsInConsonant(b1!) ? '은' : '는'} `);
+    expect(g.text).toContain(`${c}${endsInConsonant(c!) ? '과' : '와'} `);
+    expect(g.text).toContain(`${b2}${endsInConsonant(b2!) ? '이' : '가'} `);
+  });
+
+  it('draws new surrogates per replica (per-epoch) or keeps them (single)', () => {
+    const per = [...generateDocuments([doc], new Map([['내국인이름', Array.from({ length: 50 }, (_, i) => `이름${i}`)]]), new LabelResolver(TAXONOMY, undefined, 'other'), { replicas: 6, seed: 1, mode: 'per-epoch' })];
+    const single = [...generateDocuments([doc], lists, resolver, { replicas: 3, seed: 1, mode: 'single' })];
+    expect(new Set(per.map((g) => g.text)).size).toBeGreaterThan(1);
+    expect(new Set(single.map((g) => g.text)).size).toBe(1);
+    expect(single.map((g) => g.replica)).toEqual([0, 1, 2]);
+  });
+});
+
+describe('ppmlm deid generate', () => {
+  it('writes labelled JSONL from the bundled Korean judgments', async () => {
+    const out = join(await tempDir(), 'gen.jsonl');
+    const r = await cli('deid', 'generate', '--judgments', 'examples/legal-ko/judgments', '--replacements', 'examples/legal-ko/replacements', '--replicas', '2', '--out', out);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows).toHaveLength(400);
+    for (const row of rows.slice(0, 50)) {
+      expect(row.text).not.toMatch(/<<<|>>>/);
+      for (const s of row.spans) expect(row.text.slice(s.start, s.end).length).toBeGreaterThan(0);
+    }
+    const lists = await readReplacementLists('examples/legal-ko/replacements');
+    const names = new Set(lists.get('내국인이름'));
+    const nameSpans = rows.flatMap((row) => row.spans.filter((s: { level3: string }) => s.level3 === '내국인이름').map((s: { start: number; end: number }) => row.text.slice(s.start, s.end)));
+    expect(nameSpans.every((n: string) => names.has(n))).toBe(true);
+  });
+
+  it('stops on a malformed judgment with file:line, or skips it with --skip-bad-docs', async () => {
+    const dir = await tempDir();
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(join(dir, 'ok.md'), '피해자 <<<내국인이름>>>B<<</내국인이름>>>');
+    await writeFile(join(dir, 'bad.md'), '첫 줄\n<<<내국인이름>>>B');
+    const lists = await tempFile('names.json', JSON.stringify({ 내국인이름: ['홍길동'] }));
+    const listDir = join(lists, '..');
+    const out = join(dir, 'o.jsonl');
+    const r = await cli('deid', 'generate', '--judgments', dir, '--replacements', listDir, '--out', out);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/bad\.md:2: <<<내국인이름>>> has no closing/);
+    const skip = await cli('deid', 'generate', '--judgments', dir, '--replacements', listDir, '--out', out, '--skip-bad-docs');
+    expect(skip.code, skip.stderr).toBe(0);
+    expect(skip.stdout).toMatch(/1 documents .* skipped 1 malformed/);
+    expect((await readAnnotatedFolder(dir, () => undefined)).map((d) => d.id)).toEqual(['ok']);
+  });
+});
