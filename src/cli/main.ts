@@ -218,6 +218,69 @@ export function buildProgram(io: CliIO): Command {
       await deidGenerate(opts, out);
     });
 
+  const deidInputs = (cmd: Command) =>
+    cmd
+      .requiredOption('--judgments <dir>', 'folder of judgments with <<<LABEL>>>X<<</LABEL>>> tags')
+      .requiredOption('--replacements <dir>', 'folder of {label: [values]} replacement lists')
+      .option('--replace-map <file>', 'label synonyms (default: replace_map.json beside the judgments folder)')
+      .addOption(new Option('--unknown-label <policy>', 'unknown labels: error, or OTHER').choices(['error', 'other']).default('error'))
+      .option('--skip-bad-docs', 'skip malformed judgments')
+      .addOption(new Option('--analyzer <name>', 'Korean analyser for morpheme pre-tokenisation').choices(['auto', 'mecab', 'rule']).default('auto'))
+      .option('--no-morphemes', 'tokenise without morpheme pre-tokenisation');
+  deidInputs(deid.command('train').description('train a token classifier on surrogate-filled annotated judgments'))
+    .option('--split <shares>', 'train/dev/test shares of the judgments', '80/10/10')
+    .option('--seed <n>', 'seed of split, surrogates, order', '42')
+    .addOption(new Option('--replacement <mode>', 'new surrogates every epoch, or the same').choices(['per-epoch', 'single']).default('per-epoch'))
+    .option('--label-level <n>', '1 direct/quasi, 2 categories, 3 fine labels', '3')
+    .option('--model <dir>', 'a pretrained encoder folder (default: a tokenizer trained on the judgments and a fresh encoder)')
+    .option('--hidden <n>', 'hidden size of a fresh encoder', '128')
+    .option('--layers <n>', 'layers of a fresh encoder', '2')
+    .option('--heads <n>', 'attention heads of a fresh encoder', '2')
+    .option('--intermediate <n>', 'feed-forward size of a fresh encoder', '512')
+    .option('--vocab-size <n>', 'vocabulary of a fresh tokenizer', '8000')
+    .option('--epochs <n>', 'epochs', '3')
+    .option('--batch-size <n>', 'windows per batch', '16')
+    .option('--seq-len <n>', 'tokens per window', '128')
+    .option('--lr <x>', 'peak learning rate', '5e-4')
+    .option('--resume', 'continue from <out>.checkpoint')
+    .requiredOption('--out <dir>', 'model folder to write')
+    .option('--force', 'replace an existing folder')
+    .option('--json', 'machine-readable summary')
+    .action(async (opts, cmd: Command) => {
+      const [globals, out] = reporterFor(cmd);
+      const { deidTrain } = await import('./commands/deidTrain.js');
+      await deidTrain({ ...opts, noMorphemes: opts.morphemes === false, backend: globals.backend }, out);
+    });
+  deidInputs(deid.command('eval').description('token-level binary P/R/F1 and micro F1 over labels on annotated judgments'))
+    .requiredOption('--model <dir>', 'a model from "ppmlm deid train"')
+    .addOption(new Option('--split <name>', "which of the model's splits to evaluate").choices(['test', 'dev', 'all']).default('test'))
+    .option('--seq-len <n>', 'tokens per window', '128')
+    .option('--seed <n>', 'seed of the evaluation surrogates', '7')
+    .option('--json', 'machine-readable output')
+    .action(async (opts, cmd: Command) => {
+      const [globals, out] = reporterFor(cmd);
+      const { deidEval } = await import('./commands/deidEval.js');
+      await deidEval({ ...opts, noMorphemes: opts.morphemes === false, backend: globals.backend }, out);
+    });
+  deid
+    .command('apply')
+    .description('rewrite texts with every detected entity a consistent letter (A, B, ...) or tag')
+    .requiredOption('--model <dir>', 'a model from "ppmlm deid train"')
+    .requiredOption('--in <file>', 'a UTF-8 text, or JSONL with a "text" key')
+    .requiredOption('--out <file>', 'where the rewritten text goes (mode 0600)')
+    .addOption(new Option('--format <format>', 'input format').choices(['text', 'jsonl']).default('text'))
+    .addOption(new Option('--style <style>', 'replace by letters or by category tags').choices(['letter', 'tag']).default('letter'))
+    .option('--spans-out <file>', 'also write the original spans (mode 0600), for audit')
+    .option('--seq-len <n>', 'tokens per window', '128')
+    .addOption(new Option('--analyzer <name>', 'Korean analyser').choices(['auto', 'mecab', 'rule']).default('auto'))
+    .option('--no-morphemes', 'tokenise without morpheme pre-tokenisation')
+    .option('--force', 'replace existing outputs')
+    .action(async (opts, cmd: Command) => {
+      const [globals, out] = reporterFor(cmd);
+      const { deidApply } = await import('./commands/deidApply.js');
+      await deidApply({ ...opts, noMorphemes: opts.morphemes === false, backend: globals.backend }, out);
+    });
+
   program
     .command('demo')
     .description('the whole pipeline on the bundled synthetic clinical corpus (what npm start runs)')

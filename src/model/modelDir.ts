@@ -141,3 +141,15 @@ export async function loadModelDir(dir: string, head: Head = 'mlm', seed = 0): P
   const provenance = (await readJson(join(dir, 'ppmlm.json'), '').catch(() => undefined)) as Provenance | undefined;
   return { model: { config, params: fresh, head }, tokenizer, provenance, initialized };
 }
+
+/** Loads a token-classification model folder; its labels come from config.json's id2label. */
+export async function loadTokenClassifier(dir: string): Promise<LoadedModel & { labels: string[] }> {
+  const configPath = join(dir, 'config.json');
+  const raw = (await readJson(configPath, 'Train one with "ppmlm deid train".')) as Partial<EncoderConfig>;
+  const id2label = raw.id2label;
+  if (!id2label || Object.keys(id2label).length === 0) throw new ConfigError('config.json has no id2label: this is not a token-classification model (train one with "ppmlm deid train")', { file: configPath });
+  const labels = Object.entries(id2label).sort((a, b) => Number(a[0]) - Number(b[0])).map(([, l]) => l);
+  const loaded = await loadModelDir(dir, { tokenClassification: labels.length });
+  if (loaded.initialized.length > 0) throw new FormatError(`model.safetensors lacks the classifier (${loaded.initialized.join(', ')})`, { file: join(dir, 'model.safetensors') });
+  return { ...loaded, labels };
+}

@@ -10,3 +10,4 @@ export { encodeWindows, windowsOf } from './windows.js';
 export type { WindowOptions } from './windows.js';
 export { toTokenizerJson, fromTokenizerJson, toVocabTxt, loadTokenizer } from './tokenizerJson.js';
 export type { TokenizerJson } from './tokenizerJson.js';
+export { splitAtMorphemes } from './morphemes.js';

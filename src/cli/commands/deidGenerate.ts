@@ -1,19 +1,13 @@
-import { existsSync } from 'node:fs';
-import { join, dirname } from 'node:path';
-import { LabelResolver, TAXONOMY, generateDocuments, readAnnotatedFolder, readDatasetLabels, readReplacementLists, type ReplacementMode, type UnknownLabelPolicy } from '../../deid/index.js';
+import { generateDocuments, type ReplacementMode } from '../../deid/index.js';
+import { readDeidInputs, type DeidInputFlags } from '../deidInputs.js';
 import { openAtomicWriteStream } from '../../io/index.js';
 import { parseIntFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
 
-export interface DeidGenerateOptions {
-  judgments: string;
-  replacements: string;
-  replaceMap?: string;
+export interface DeidGenerateOptions extends DeidInputFlags {
   replicas: string;
   replacement: ReplacementMode;
-  unknownLabel: UnknownLabelPolicy;
   seed: string;
-  skipBadDocs?: boolean;
   out: string;
   force?: boolean;
 }
@@ -22,13 +16,7 @@ export interface DeidGenerateOptions {
 export async function deidGenerate(options: DeidGenerateOptions, out: Reporter): Promise<void> {
   const replicas = parseIntFlag(options.replicas, '--replicas', { min: 1, max: 1000 });
   const seed = parseIntFlag(options.seed, '--seed');
-  // The Thunder-DeID layout keeps replace_map.json beside the judgments folder.
-  const replaceMap = options.replaceMap ?? [join(dirname(options.judgments), 'replace_map.json')].find((p) => existsSync(p));
-  const resolver = new LabelResolver(TAXONOMY, await readDatasetLabels(options.replacements, replaceMap), options.unknownLabel);
-  const lists = await readReplacementLists(options.replacements);
-  let skipped = 0;
-  const docs = await readAnnotatedFolder(options.judgments, options.skipBadDocs ? (err) => (skipped++, out.warn(`skipped ${err.located}`)) : undefined);
-  out.info(`${docs.length} judgments, ${lists.size} replacement lists${replaceMap ? `, synonyms from ${replaceMap}` : ''}`);
+  const { resolver, lists, docs, skipped } = await readDeidInputs(options, out);
   const file = await openAtomicWriteStream(options.out, { force: options.force });
   let written = 0;
   let spans = 0;

@@ -1,0 +1,62 @@
+import { readFile } from 'node:fs/promises';
+import { entitySpans, predictLabels, replaceEntities, type ReplaceStyle } from '../../deid/index.js';
+import { selectBackend, type BackendRequest } from '../../engine/index.js';
+import { UsageError } from '../../errors.js';
+import { assertCanWrite, decodeUtf8Strict, PRIVATE_FILE_MODE, writeFileAtomic } from '../../io/index.js';
+import { loadTokenClassifier } from '../../model/index.js';
+import { createKoreanAnalyzer, type AnalyzerChoice } from '../../text/index.js';
+import { parseIntFlag } from '../parseFlags.js';
+import type { Reporter } from '../reporter.js';
+
+export interface DeidApplyOptions {
+  model: string;
+  in: string;
+  out: string;
+  format: 'text' | 'jsonl';
+  style: ReplaceStyle;
+  spansOut?: string;
+  seqLen: string;
+  analyzer: AnalyzerChoice;
+  noMorphemes?: boolean;
+  force?: boolean;
+  backend: BackendRequest;
+}
+
+/** `ppmlm deid apply`: rewrites texts with each detected entity a consistent letter or tag (mode 0600). */
+export async function deidApply(options: DeidApplyOptions, out: Reporter): Promise<void> {
+  await assertCanWrite(options.out, options.force);
+  if (options.spansOut) await assertCanWrite(options.spansOut, options.force);
+  await selectBackend(options.backend);
+  const { model, tokenizer, labels } = await loadTokenClassifier(options.model);
+  const seqLen = parseIntFlag(options.seqLen, '--seq-len', { min: 8 });
+  const input = decodeUtf8Strict(await readFile(options.in).catch(() => {
+    throw new UsageError(`${options.in}: no such file; check --in`);
+  }), options.in);
+  const records: { text: string; rest?: Record<string, unknown> }[] =
+    options.format === 'text'
+      ? [{ text: input }]
+      : input.split('\n').filter((l) => l.trim()).map((line, i) => {
+          const obj = JSON.parse(line) as Record<string, unknown>;
+          if (typeof obj.text !== 'string') throw new UsageError(`${options.in}:${i + 1}: each line needs a "text" string`);
+          return { text: obj.text, rest: obj };
+        });
+  const analyzer = options.noMorphemes ? undefined : createKoreanAnalyzer(options.analyzer, (why) => out.info(why));
+  const rewritten: string[] = [];
+  const allSpans: unknown[] = [];
+  let entities = 0;
+  try {
+    for (const [i, r] of records.entries()) {
+      const { encoding, predicted } = await predictLabels(model, tokenizer, labels, r.text, seqLen, analyzer);
+      const result = replaceEntities(r.text, entitySpans(r.text, encoding, predicted), options.style);
+      entities += result.replacements.length;
+      rewritten.push(options.format === 'text' ? result.text : JSON.stringify({ ...r.rest, text: result.text }));
+      allSpans.push({ record: i, spans: result.replacements });
+    }
+  } finally {
+    await analyzer?.close();
+  }
+  // De-identified output may still hold what the model missed: private like everything derived from the input.
+  await writeFileAtomic(options.out, options.format === 'text' ? rewritten[0]! : `${rewritten.join('\n')}\n`, { force: options.force, mode: PRIVATE_FILE_MODE });
+  if (options.spansOut) await writeFileAtomic(options.spansOut, `${allSpans.map((s) => JSON.stringify(s)).join('\n')}\n`, { force: options.force, mode: PRIVATE_FILE_MODE });
+  out.result(`wrote ${options.out}: ${records.length} record(s), ${entities} entity mentions replaced${options.spansOut ? `; original spans in ${options.spansOut} (mode 0600)` : ''}`);
+}

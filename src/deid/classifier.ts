@@ -1,0 +1,123 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { Rng } from '../engine/random.js';
+import { train, type LogEntry, type TrainerState } from '../engine/trainer.js';
+import { encode, tokenClassifierLogits, crossEntropy, writeModelFiles, type EncoderModel, type Provenance } from '../model/index.js';
+import type { MorphAnalyzer } from '../text/index.js';
+import { windowsOf, type Encoding, type Tokenizer } from '../tokenizer/index.js';
+import { alignLabels, tokenizeForDeid } from './tokenize.js';
+
+/** A labelled text: character spans with their label at the chosen level. */
+export interface LabelledText {
+  text: string;
+  spans: { start: number; end: number; label: string }[];
+}
+
+interface LabelledWindow {
+  ids: Int32Array;
+  /** Label id per token, -1 at special tokens. */
+  labels: Int32Array;
+}
+
+/** Encodes labelled texts into windows of token ids and IO label ids. */
+export async function labelledWindows(texts: readonly LabelledText[], tokenizer: Tokenizer, labelIds: ReadonlyMap<string, number>, seqLen: number, analyzer?: MorphAnalyzer): Promise<LabelledWindow[]> {
+  const out: LabelledWindow[] = [];
+  for (const t of texts) {
+    const body = await tokenizeForDeid(tokenizer, t.text, analyzer);
+    for (const w of windowsOf(tokenizer, body, { maxLength: seqLen })) {
+      const aligned = alignLabels(w, t.spans);
+      out.push({ ids: Int32Array.from(w.ids), labels: Int32Array.from(aligned, (l, i) => (w.special[i] ? -1 : labelIds.get(l) ?? labelIds.get('O')!)) });
+    }
+  }
+  return out;
+}
+
+function batchTensors(windows: readonly LabelledWindow[], padId: number) {
+  const S = Math.max(...windows.map((w) => w.ids.length));
+  const ids = new Int32Array(windows.length * S).fill(padId);
+  const mask = new Int32Array(windows.length * S);
+  const positions: number[] = [];
+  const labels: number[] = [];
+  windows.forEach((w, row) => {
+    ids.set(w.ids, row * S);
+    mask.fill(1, row * S, row * S + w.ids.length);
+    w.labels.forEach((l, i) => {
+      if (l < 0) return;
+      positions.push(row * S + i);
+      labels.push(l);
+    });
+  });
+  return { S, ids, mask, positions, labels };
+}
+
+export interface TrainClassifierOptions {
+  model: EncoderModel;
+  tokenizer: Tokenizer;
+  labels: readonly string[];
+  /** The labelled texts of each epoch (per-epoch replacement gives new surrogates each time). */
+  epochTexts: (epoch: number) => Promise<LabelledText[]>;
+  epochs: number;
+  batchSize: number;
+  seqLen: number;
+  lr: number;
+  seed: number;
+  analyzer?: MorphAnalyzer;
+  checkpointDir?: string;
+  resume?: boolean;
+  provenance: () => Provenance;
+  onLog?: (entry: LogEntry, state: TrainerState) => void;
+}
+
+/**
+ * Fine-tunes the encoder with a token-classification head (cross-entropy over every non-special token, IO
+ * labels) on the engine's trainer: AdamW, warmup + cosine, checkpoints, resume.
+ */
+export async function trainTokenClassifier(options: TrainClassifierOptions): Promise<TrainerState> {
+  const { model, tokenizer, seed } = options;
+  const labelIds = new Map(options.labels.map((l, i) => [l, i]));
+  const padId = tokenizer.idOf(tokenizer.specials.pad)!;
+  const perEpoch: LabelledWindow[][] = [];
+  for (let e = 0; e < options.epochs; e++) perEpoch.push(await labelledWindows(await options.epochTexts(e), tokenizer, labelIds, options.seqLen, options.analyzer));
+  const batches = Math.ceil(perEpoch[0]!.length / options.batchSize);
+  const orders = new Map<number, number[]>();
+  return train(model.params, {
+    batchesPerEpoch: batches,
+    batch(epoch, index) {
+      const windows = perEpoch[epoch]!;
+      let order = orders.get(epoch);
+      if (!order) orders.set(epoch, (order = new Rng(seed).fork(epoch).shuffle(windows.map((_, i) => i))));
+      const picked = order.slice(index * options.batchSize, (index + 1) * options.batchSize).map((i) => windows[i]!);
+      if (picked.length === 0) return undefined;
+      const b = batchTensors(picked, padId);
+      return {
+        tokens: b.ids.length,
+        targets: b.labels.length,
+        protectedTargets: 0,
+        loss: () => {
+          const hidden = encode(model.params, model.config, { inputIds: tf.tensor2d(b.ids, [picked.length, b.S], 'int32'), attentionMask: tf.tensor2d(b.mask, [picked.length, b.S], 'int32') });
+          return crossEntropy(tokenClassifierLogits(model.params, tf.gather(hidden, tf.tensor1d(b.positions, 'int32'))), tf.tensor1d(b.labels, 'int32'));
+        },
+      };
+    },
+  }, {
+    epochs: options.epochs,
+    lr: options.lr,
+    seed,
+    checkpointDir: options.checkpointDir,
+    resume: options.resume,
+    writeModel: (dir) => writeModelFiles(dir, model, tokenizer, options.provenance()),
+    onLog: options.onLog,
+  });
+}
+
+/** The predicted label of every token of a text (windows without overlap). */
+export async function predictLabels(model: EncoderModel, tokenizer: Tokenizer, labels: readonly string[], text: string, seqLen: number, analyzer?: MorphAnalyzer): Promise<{ encoding: Encoding; predicted: string[] }> {
+  const encoding = await tokenizeForDeid(tokenizer, text, analyzer);
+  const predicted: string[] = [];
+  for (const w of windowsOf(tokenizer, encoding, { maxLength: seqLen })) {
+    const ids = tf.tensor2d(w.ids, [1, w.ids.length], 'int32');
+    const argmax = tf.tidy(() => tf.argMax(tokenClassifierLogits(model.params, encode(model.params, model.config, { inputIds: ids, attentionMask: tf.onesLike(ids) as tf.Tensor2D })), 1).dataSync() as Int32Array);
+    ids.dispose();
+    for (let i = 1; i < w.ids.length - 1; i++) predicted.push(labels[argmax[i]!] ?? 'O');
+  }
+  return { encoding, predicted };
+}

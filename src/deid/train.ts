@@ -1,0 +1,128 @@
+import { Rng } from '../engine/random.js';
+import { checkpointModelDir, readCheckpointState, type LogEntry, type TrainerState } from '../engine/trainer.js';
+import { UsageError } from '../errors.js';
+import { defaultConfig, initParams, loadModelDir, parameterShapes, saveModelDir, type EncoderModel, type Provenance } from '../model/index.js';
+import type { MorphAnalyzer } from '../text/index.js';
+import { trainWordPiece, type Tokenizer } from '../tokenizer/index.js';
+import { PACKAGE_VERSION } from '../version.js';
+import type { AnnotatedDocument } from './annotated.js';
+import { trainTokenClassifier, type LabelledText } from './classifier.js';
+import { fillDocument, type ReplacementLists, type ReplacementMode } from './generate.js';
+import { labelAt, type LabelLevel, type LabelResolver } from './taxonomy.js';
+
+export interface Split {
+  train: AnnotatedDocument[];
+  dev: AnnotatedDocument[];
+  test: AnnotatedDocument[];
+}
+
+/** A seeded split of documents by shares (e.g. 80/10/10). */
+export function splitDocuments(docs: readonly AnnotatedDocument[], shares: [number, number, number], seed: number): Split {
+  const total = shares[0] + shares[1] + shares[2];
+  const order = new Rng(seed).shuffle([...docs].sort((a, b) => (a.id < b.id ? -1 : 1)));
+  const nTrain = Math.round((order.length * shares[0]) / total);
+  const nDev = Math.round((order.length * shares[1]) / total);
+  return { train: order.slice(0, nTrain), dev: order.slice(nTrain, nTrain + nDev), test: order.slice(nTrain + nDev) };
+}
+
+/** Parses `--split 80/10/10`. */
+export function parseSplit(value: string): [number, number, number] {
+  const parts = value.split('/').map(Number);
+  if (parts.length !== 3 || parts.some((p) => !Number.isFinite(p) || p < 0) || parts[0]! <= 0) throw new UsageError(`--split must look like 80/10/10, got "${value}"`);
+  return parts as [number, number, number];
+}
+
+/** One surrogate-filled document as labelled text at a level. */
+export function labelledText(doc: AnnotatedDocument, lists: ReplacementLists, resolver: LabelResolver, level: LabelLevel, rng: Rng, replica: number): LabelledText {
+  const g = fillDocument(doc, lists, resolver, rng, replica);
+  return { text: g.text, spans: g.spans.map((s) => ({ start: s.start, end: s.end, label: labelAt(s, level) })) };
+}
+
+export interface DeidTrainOptions {
+  split: Split;
+  lists: ReplacementLists;
+  resolver: LabelResolver;
+  level: LabelLevel;
+  replacement: ReplacementMode;
+  /** A pretrained model folder; without it a tokenizer is trained on the judgments and an encoder initialised. */
+  model?: string;
+  init?: { hidden: number; layers: number; heads: number; intermediate: number; vocabSize: number };
+  epochs: number;
+  batchSize: number;
+  seqLen: number;
+  lr: number;
+  seed: number;
+  out: string;
+  force?: boolean;
+  resume?: boolean;
+  analyzer?: MorphAnalyzer;
+  onInfo?: (m: string) => void;
+  onLog?: (entry: LogEntry, state: TrainerState) => void;
+}
+
+/**
+ * Thunder-DeID training: surrogate-filled judgments (new surrogates every epoch with `per-epoch`), morpheme
+ * + subword tokens, IO labels at the chosen level, a token-classification head on the encoder.
+ */
+export async function trainDeid(options: DeidTrainOptions): Promise<{ state: TrainerState; labels: string[]; provenance: Provenance }> {
+  const { split, lists, resolver, level, seed } = options;
+  const labelSet = new Set<string>();
+  for (const doc of split.train) for (const s of doc.segments) if (typeof s !== 'string') labelSet.add(labelAt(resolver.resolve(s.label, { file: doc.file, line: s.line }), level));
+  const labels = ['O', ...[...labelSet].sort()];
+  const epochTexts = async (epoch: number) =>
+    split.train.map((doc, i) => labelledText(doc, lists, resolver, level, new Rng(seed).fork(i * 7919 + (options.replacement === 'per-epoch' ? epoch : 0)), epoch));
+
+  let model: EncoderModel;
+  let tokenizer: Tokenizer;
+  const checkpointDir = `${options.out}.checkpoint`;
+  if (options.resume && (await readCheckpointState(checkpointDir))) {
+    const loaded = await loadModelDir(checkpointModelDir(checkpointDir), { tokenClassification: labels.length }, seed);
+    model = loaded.model;
+    tokenizer = loaded.tokenizer;
+    options.onInfo?.(`resuming from ${checkpointDir}`);
+  } else if (options.model) {
+    const loaded = await loadModelDir(options.model, { tokenClassification: labels.length }, seed);
+    model = loaded.model;
+    tokenizer = loaded.tokenizer;
+  } else {
+    const init = options.init ?? { hidden: 128, layers: 2, heads: 2, intermediate: 512, vocabSize: 8000 };
+    const texts = (await epochTexts(0)).map((t) => t.text);
+    const analyzer = options.analyzer;
+    tokenizer = await trainWordPiece(texts, { vocabSize: init.vocabSize, ...(analyzer && { preTokenize: async (t: string) => (await analyzer.analyze(t)).map((m) => m.surface.toLowerCase()) }) });
+    const config = defaultConfig({ vocab_size: tokenizer.vocabSize, hidden_size: init.hidden, num_hidden_layers: init.layers, num_attention_heads: init.heads, intermediate_size: init.intermediate, max_position_embeddings: Math.max(options.seqLen, 64), pad_token_id: tokenizer.idOf(tokenizer.specials.pad)! });
+    model = { config, params: initParams(parameterShapes(config, { tokenClassification: labels.length }), config, seed), head: { tokenClassification: labels.length } };
+    options.onInfo?.(`tokenizer trained on the judgments (${tokenizer.vocabSize} tokens${analyzer ? `, ${analyzer.name} morphemes` : ''}); encoder initialised`);
+  }
+  model.config = { ...model.config, id2label: Object.fromEntries(labels.map((l, i) => [String(i), l])), label2id: Object.fromEntries(labels.map((l, i) => [l, i])) };
+  const provenance = (state?: TrainerState): Provenance => ({
+    ppmlm: PACKAGE_VERSION,
+    createdAt: new Date().toISOString(),
+    task: 'deid',
+    base: options.model ?? 'random-init',
+    level,
+    replacement: options.replacement,
+    epochs: state?.epoch ?? options.epochs,
+    seed,
+    split: { train: split.train.map((d) => d.id), dev: split.dev.map((d) => d.id), test: split.test.map((d) => d.id) },
+  });
+  options.onInfo?.(`${split.train.length} training judgments, ${labels.length - 1} labels at level ${level}`);
+  const state = await trainTokenClassifier({
+    model,
+    tokenizer,
+    labels,
+    epochTexts,
+    epochs: options.epochs,
+    batchSize: options.batchSize,
+    seqLen: options.seqLen,
+    lr: options.lr,
+    seed,
+    analyzer: options.analyzer,
+    checkpointDir,
+    resume: options.resume,
+    provenance: () => provenance(),
+    onLog: options.onLog,
+  });
+  const final = provenance(state);
+  await saveModelDir(options.out, model, tokenizer, final, { force: options.force });
+  return { state, labels, provenance: final };
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { cli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const INPUTS = ['--judgments', 'examples/legal-ko/judgments', '--replacements', 'examples/legal-ko/replacements'];
+
+describe('ppmlm deid train / eval / apply', () => {
+  it('trains a Korean token classifier that finds the identifiers of held-out judgments and rewrites text', async () => {
+    const dir = await tempDir();
+    const model = join(dir, 'deid');
+    const t = await cli('--quiet', 'deid', 'train', ...INPUTS, '--epochs', '4', '--hidden', '64', '--layers', '1', '--vocab-size', '1500', '--lr', '2e-3', '--out', model, '--json');
+    expect(t.code, t.stderr).toBe(0);
+    expect(JSON.parse(t.stdout)).toMatchObject({ labels: 8, level: 3, split: { train: 160, dev: 20, test: 20 } });
+    const config = JSON.parse(await readFile(join(model, 'config.json'), 'utf8'));
+    expect(config.architectures).toEqual(['BertForTokenClassification']);
+    expect(config.id2label['0']).toBe('O');
+    const provenance = JSON.parse(await readFile(join(model, 'ppmlm.json'), 'utf8'));
+    expect(provenance.split.test).toHaveLength(20);
+
+    const e = await cli('--quiet', 'deid', 'eval', '--model', model, ...INPUTS, '--json');
+    expect(e.code, e.stderr).toBe(0);
+    const metrics = JSON.parse(e.stdout);
+    expect(metrics.documents).toBe(20);
+    expect(metrics.binary.f1).toBeGreaterThan(0.8);
+    expect(metrics.micro.f1).toBeGreaterThan(0.7);
+    expect(metrics.perLabel['내국인이름'].support).toBeGreaterThan(0);
+
+    const input = join(dir, 'in.txt');
+    await writeFile(input, '피고인은 2021. 3. 14. 주식회사 누리상사 사무실에서 피해자 김민서에게 거짓말하였다. 피해자 김민서는 국민은행 창구에서 송금하였다.');
+    const out = join(dir, 'out.txt');
+    const spans = join(dir, 'spans.jsonl');
+    const a = await cli('--quiet', 'deid', 'apply', '--model', model, '--in', input, '--out', out, '--spans-out', spans);
+    expect(a.code, a.stderr).toBe(0);
+    const rewritten = await readFile(out, 'utf8');
+    expect(rewritten).not.toContain('김민서');
+    expect(rewritten).toMatch(/피해자 ([A-Z])에게 .* 피해자 \1는/);
+    expect((await stat(out)).mode & 0o777).toBe(0o600);
+    expect((await stat(spans)).mode & 0o777).toBe(0o600);
+  }, 120_000);
+
+  it('rejects a model without a classifier and an unknown split', async () => {
+    const r = await cli('deid', 'eval', '--model', 'test/fixtures/parity/bert', ...INPUTS);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/config\.json has no id2label: this is not a token-classification model/);
+    const bad = await cli('deid', 'train', ...INPUTS, '--split', '80/20', '--out', join(await tempDir(), 'x'));
+    expect(bad.stderr).toMatch(/--split must look like 80\/10\/10/);
+  });
+});
