@@ -58,6 +58,7 @@ export function buildProgram(io: CliIO): Command {
     .addOption(new Option('--analyzer <name>', 'Korean analyser').choices(['auto', 'mecab', 'rule']).default('auto'))
     .option('--recognizers <list>', 'pattern recognisers: all, none, or a comma list', 'all')
     .option('--gazetteer <file>', 'a list of names/places/companies (one per line); repeatable', collect)
+    .option('--deid-model <dir>', 'a model from "ppmlm deid train" as a recogniser (source model:<dir>)')
     .option('--stop-list <file>', 'terms never blacklisted (one per line)')
     .option('--keep-numbers', 'also consider n-grams made only of numbers')
     .addOption(new Option('--engine <name>', 'author-term engine').choices(['auto', 'counting', 'graph', 'duckdb']).default('auto'))
@@ -66,9 +67,9 @@ export function buildProgram(io: CliIO): Command {
     .option('--force', 'overwrite existing outputs')
     .option('--json', 'machine-readable summary')
     .action(async (opts, cmd: Command) => {
-      const [, out] = reporterFor(cmd);
+      const [globals, out] = reporterFor(cmd);
       const { blacklistBuild } = await import('./commands/blacklist.js');
-      await blacklistBuild(opts, out);
+      await blacklistBuild({ ...opts, backend: globals.backend }, out);
     });
   blacklist
     .command('stats <file>')

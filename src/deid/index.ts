@@ -14,3 +14,4 @@ export { entitySpans, letterFor, replaceEntities } from './apply.js';
 export type { EntitySpan, ReplaceStyle } from './apply.js';
 export { trainDeid, splitDocuments, parseSplit, labelledText } from './train.js';
 export type { DeidTrainOptions, Split } from './train.js';
+export { DeidModelRecognizer } from './recognizer.js';

@@ -48,3 +48,16 @@ describe('ppmlm deid train / eval / apply', () => {
     expect(bad.stderr).toMatch(/--split must look like 80\/10\/10/);
   });
 });
+
+describe('a DeID model as a blacklist recogniser', () => {
+  it('adds its entities as direct identifiers with source model:<dir>', async () => {
+    const dir = await tempDir();
+    const model = join(dir, 'deid');
+    expect((await cli('--quiet', 'deid', 'train', ...INPUTS, '--epochs', '2', '--hidden', '32', '--layers', '1', '--vocab-size', '800', '--lr', '3e-3', '--out', model)).code).toBe(0);
+    const out = join(dir, 'bl.tsv');
+    const r = await cli('--quiet', 'blacklist', 'build', '--corpus', 'examples/legal-ko/judgments.csv', '--lang', 'ko', '--recognizers', 'none', '--deid-model', model, '--out', out, '--json');
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).direct).toBeGreaterThan(10);
+    expect(await readFile(out, 'utf8')).toMatch(/\tdirect\t(내국인이름|은행|계좌번호)\t\d+\t\d+\tmodel:deid/);
+  }, 120_000);
+});

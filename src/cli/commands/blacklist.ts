@@ -35,6 +35,7 @@ export interface BlacklistBuildOptions extends CorpusFlags {
   analyzer: AnalyzerChoice;
   recognizers: string;
   gazetteer?: string[];
+  deidModel?: string;
   stopList?: string;
   engine: 'auto' | EngineName;
   keepNumbers?: boolean;
@@ -42,6 +43,7 @@ export interface BlacklistBuildOptions extends CorpusFlags {
   exportPairs?: string;
   force?: boolean;
   json?: boolean;
+  backend: import('../../engine/index.js').BackendRequest;
 }
 
 /** Parses `--ngrams 1-3` (or `2`). */
@@ -78,6 +80,12 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
     const terms = await readGazetteer(path);
     recognizers.push(new GazetteerRecognizer(terms, { category: categoryForList(path), source: `list:${path.split('/').pop()}`, analyzer }));
     out.info(`gazetteer ${path}: ${terms.length} terms`);
+  }
+  if (options.deidModel) {
+    const [{ DeidModelRecognizer }, { selectBackend }] = await Promise.all([import('../../deid/index.js'), import('../../engine/index.js')]);
+    await selectBackend(options.backend);
+    recognizers.push(await DeidModelRecognizer.load(options.deidModel, analyzer));
+    out.info(`de-identification model ${options.deidModel} added as a recogniser`);
   }
   const stopList = new Set<string>();
   if (options.stopList) {

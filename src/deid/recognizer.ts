@@ -1,0 +1,36 @@
+import { basename } from 'node:path';
+import type { Detection, Recognizer } from '../identifiers/index.js';
+import { loadTokenClassifier, type EncoderModel } from '../model/index.js';
+import type { MorphAnalyzer } from '../text/index.js';
+import type { Tokenizer } from '../tokenizer/index.js';
+import { entitySpans } from './apply.js';
+import { predictLabels } from './classifier.js';
+
+/**
+ * A trained de-identification model as a direct-identifier recogniser (`model:<dir>` in blacklists): its
+ * entities, widened to whole words, with the model's label as category.
+ */
+export class DeidModelRecognizer implements Recognizer {
+  readonly name: string;
+
+  private constructor(
+    private readonly model: EncoderModel,
+    private readonly tokenizer: Tokenizer,
+    private readonly labels: string[],
+    dir: string,
+    private readonly analyzer?: MorphAnalyzer,
+    private readonly seqLen = 128,
+  ) {
+    this.name = `model:${basename(dir)}`;
+  }
+
+  static async load(dir: string, analyzer?: MorphAnalyzer): Promise<DeidModelRecognizer> {
+    const { model, tokenizer, labels } = await loadTokenClassifier(dir);
+    return new DeidModelRecognizer(model, tokenizer, labels, dir, analyzer, Math.min(128, model.config.max_position_embeddings));
+  }
+
+  async find(text: string): Promise<Detection[]> {
+    const { encoding, predicted } = await predictLabels(this.model, this.tokenizer, this.labels, text, this.seqLen, this.analyzer);
+    return entitySpans(text, encoding, predicted).map((s) => ({ start: s.start, end: s.end, category: s.label, source: this.name }));
+  }
+}
