@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
-import { ExitCode, PpmlmError } from '../errors.js';
+import { PpmlmError } from '../errors.js';
+import { ExitCode } from './exitCodes.js';
 import { BACKEND_REQUESTS, type BackendRequest } from '../engine/backend.js';
 import { addCorpusOptions } from './corpusOptions.js';
 import { Reporter, processIO, type CliIO } from './reporter.js';
