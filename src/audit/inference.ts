@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { encode, mlmLogits, type EncoderModel } from '../model/index.js';
+import { encode, mlmLogits, padBatch, type EncoderModel } from '../model/index.js';
 
 /** One masked input to score: token ids (with mask tokens placed) and the positions whose originals are asked for. */
 export interface MaskedQuery {
@@ -26,19 +26,7 @@ export function predictMasked(model: EncoderModel, queries: readonly MaskedQuery
   const out: PositionPrediction[][] = [];
   for (let start = 0; start < queries.length; start += batchSize) {
     const batch = queries.slice(start, start + batchSize);
-    const S = Math.max(...batch.map((q) => q.ids.length));
-    const ids = new Int32Array(batch.length * S).fill(options.padId);
-    const attention = new Int32Array(batch.length * S);
-    const positions: number[] = [];
-    const labels: number[] = [];
-    batch.forEach((q, row) => {
-      ids.set(q.ids, row * S);
-      attention.fill(1, row * S, row * S + q.ids.length);
-      for (let k = 0; k < q.positions.length; k++) {
-        positions.push(row * S + q.positions[k]!);
-        labels.push(q.labels[k]!);
-      }
-    });
+    const { seqLen: S, inputIds: ids, attentionMask: attention, positions, labels } = padBatch(batch, options.padId);
     if (positions.length === 0) {
       out.push(...batch.map(() => []));
       continue;

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { Rng } from '../engine/random.js';
 import { train, type LogEntry, type TrainerState } from '../engine/trainer.js';
-import { encode, tokenClassifierLogits, crossEntropy, writeModelFiles, type EncoderModel, type Provenance } from '../model/index.js';
+import { encode, tokenClassifierLogits, crossEntropy, padBatch, writeModelFiles, type BatchRow, type EncoderModel, type Provenance } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { windowsOf, type Encoding, type Tokenizer } from '../tokenizer/index.js';
 import { alignLabels, tokenizeForDeid } from './tokenize.js';
@@ -31,22 +31,16 @@ export async function labelledWindows(texts: readonly LabelledText[], tokenizer:
   return out;
 }
 
-function batchTensors(windows: readonly LabelledWindow[], padId: number) {
-  const S = Math.max(...windows.map((w) => w.ids.length));
-  const ids = new Int32Array(windows.length * S).fill(padId);
-  const mask = new Int32Array(windows.length * S);
+/** Every non-special token of a window is a target. */
+function targetsOf(w: LabelledWindow): BatchRow {
   const positions: number[] = [];
   const labels: number[] = [];
-  windows.forEach((w, row) => {
-    ids.set(w.ids, row * S);
-    mask.fill(1, row * S, row * S + w.ids.length);
-    w.labels.forEach((l, i) => {
-      if (l < 0) return;
-      positions.push(row * S + i);
-      labels.push(l);
-    });
+  w.labels.forEach((l, i) => {
+    if (l < 0) return;
+    positions.push(i);
+    labels.push(l);
   });
-  return { S, ids, mask, positions, labels };
+  return { ids: w.ids, positions, labels };
 }
 
 export interface TrainClassifierOptions {
@@ -87,13 +81,13 @@ export async function trainTokenClassifier(options: TrainClassifierOptions): Pro
       if (!order) orders.set(epoch, (order = new Rng(seed).fork(epoch).shuffle(windows.map((_, i) => i))));
       const picked = order.slice(index * options.batchSize, (index + 1) * options.batchSize).map((i) => windows[i]!);
       if (picked.length === 0) return undefined;
-      const b = batchTensors(picked, padId);
+      const b = padBatch(picked.map(targetsOf), padId);
       return {
-        tokens: b.ids.length,
+        tokens: b.inputIds.length,
         targets: b.labels.length,
         protectedTargets: 0,
         loss: () => {
-          const hidden = encode(model.params, model.config, { inputIds: tf.tensor2d(b.ids, [picked.length, b.S], 'int32'), attentionMask: tf.tensor2d(b.mask, [picked.length, b.S], 'int32') });
+          const hidden = encode(model.params, model.config, { inputIds: tf.tensor2d(b.inputIds, [b.batchSize, b.seqLen], 'int32'), attentionMask: tf.tensor2d(b.attentionMask, [b.batchSize, b.seqLen], 'int32') });
           return crossEntropy(tokenClassifierLogits(model.params, tf.gather(hidden, tf.tensor1d(b.positions, 'int32'))), tf.tensor1d(b.labels, 'int32'));
         },
       };

@@ -10,3 +10,5 @@ export { saveModelDir, loadModelDir, loadTokenClassifier, writeModelFiles, expor
 export type { EncoderModel, Head, Provenance, LoadedModel } from './modelDir.js';
 export { fillMask, encodeWithMasks } from './fillMask.js';
 export type { FillMaskCandidate } from './fillMask.js';
+export { padBatch } from './padding.js';
+export type { BatchRow, PaddedBatch } from './padding.js';

@@ -1,0 +1,34 @@
+/** One sequence of a batch and its prediction targets (positions within the sequence, and label ids). */
+export interface BatchRow {
+  ids: ArrayLike<number>;
+  positions: ArrayLike<number>;
+  labels: ArrayLike<number>;
+}
+
+/** A padded batch as flat arrays: [batch, seqLen] ids and mask, targets as flat positions (row * seqLen + col). */
+export interface PaddedBatch {
+  batchSize: number;
+  seqLen: number;
+  inputIds: Int32Array;
+  attentionMask: Int32Array;
+  positions: Int32Array;
+  labels: Int32Array;
+}
+
+/** Pads rows to the longest one; every model head (MLM, token classification, scoring) consumes this. */
+export function padBatch(rows: readonly BatchRow[], padId: number): PaddedBatch {
+  const seqLen = Math.max(...rows.map((r) => r.ids.length));
+  const inputIds = new Int32Array(rows.length * seqLen).fill(padId);
+  const attentionMask = new Int32Array(rows.length * seqLen);
+  const positions: number[] = [];
+  const labels: number[] = [];
+  rows.forEach((r, row) => {
+    inputIds.set(r.ids, row * seqLen);
+    attentionMask.fill(1, row * seqLen, row * seqLen + r.ids.length);
+    for (let k = 0; k < r.positions.length; k++) {
+      positions.push(row * seqLen + r.positions[k]!);
+      labels.push(r.labels[k]!);
+    }
+  });
+  return { batchSize: rows.length, seqLen, inputIds, attentionMask, positions: Int32Array.from(positions), labels: Int32Array.from(labels) };
+}
