@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { LabelResolver, TAXONOMY, readAnnotatedFolder, readDatasetLabels, readReplacementLists, type UnknownLabelPolicy } from '../deid/index.js';
+import { UsageError } from '../errors.js';
+import { LabelResolver, TAXONOMY, readAnnotatedFolder, readDatasetLabels, readReplacementLists, readSpanCorpus, type SpanFormat, type UnknownLabelPolicy } from '../deid/index.js';
 import type { Reporter } from './reporter.js';
 
 export interface DeidInputFlags {
@@ -21,4 +22,22 @@ export async function readDeidInputs(flags: DeidInputFlags, out: Reporter) {
   const docs = await readAnnotatedFolder(flags.judgments, flags.skipBadDocs ? (err) => (skipped++, out.warn(`skipped ${err.located}`)) : undefined);
   out.info(`${docs.length} judgments, ${lists.size} replacement lists${replaceMap ? `, synonyms from ${replaceMap}` : ''}${skipped ? `, ${skipped} malformed skipped` : ''}`);
   return { resolver, lists, docs, skipped };
+}
+
+export interface DeidSourceFlags extends Partial<DeidInputFlags> {
+  spans?: string;
+  spansFormat?: SpanFormat;
+  unknownLabel: DeidInputFlags['unknownLabel'];
+}
+
+/** Either annotated judgments (with their replacement lists) or span-annotated documents: exactly one. */
+export async function readDeidSource(flags: DeidSourceFlags, out: Reporter) {
+  if ((flags.judgments === undefined) === (flags.spans === undefined)) throw new UsageError('give either --judgments DIR (with --replacements DIR) or --spans FILE');
+  if (flags.spans !== undefined) {
+    const docs = await readSpanCorpus(flags.spans, flags.spansFormat ?? 'jsonl');
+    out.info(`${docs.length} span-annotated documents, ${docs.reduce((a, d) => a + d.spans.length, 0)} spans`);
+    return { kind: 'spans' as const, docs };
+  }
+  if (flags.replacements === undefined) throw new UsageError('--judgments needs --replacements DIR (the replacement lists)');
+  return { kind: 'annotated' as const, ...(await readDeidInputs(flags as DeidInputFlags, out)) };
 }

@@ -222,8 +222,10 @@ export function buildProgram(io: CliIO): Command {
 
   const deidInputs = (cmd: Command) =>
     cmd
-      .requiredOption('--judgments <dir>', 'folder of judgments with <<<LABEL>>>X<<</LABEL>>> tags')
-      .requiredOption('--replacements <dir>', 'folder of {label: [values]} replacement lists')
+      .option('--judgments <dir>', 'folder of judgments with <<<LABEL>>>X<<</LABEL>>> tags')
+      .option('--replacements <dir>', 'folder of {label: [values]} replacement lists (with --judgments)')
+      .option('--spans <path>', 'span-annotated documents instead of judgments')
+      .addOption(new Option('--spans-format <format>', 'jsonl {id,text,spans:[{start,end,label}]} | presidio JSON | physionet folder').choices(['jsonl', 'presidio', 'physionet']).default('jsonl'))
       .option('--replace-map <file>', 'label synonyms (default: replace_map.json beside the judgments folder)')
       .addOption(new Option('--unknown-label <policy>', 'unknown labels: error, or OTHER').choices(['error', 'other']).default('error'))
       .option('--skip-bad-docs', 'skip malformed judgments')

@@ -9,15 +9,16 @@ import type { AnnotatedDocument } from './annotated.js';
 import { trainTokenClassifier, type LabelledText } from './classifier.js';
 import { fillDocument, type ReplacementLists, type ReplacementMode } from './generate.js';
 import { labelAt, type LabelLevel, type LabelResolver } from './taxonomy.js';
+import type { SpanDocument } from './spans.js';
 
-export interface Split {
-  train: AnnotatedDocument[];
-  dev: AnnotatedDocument[];
-  test: AnnotatedDocument[];
+export interface Split<T extends { id: string } = AnnotatedDocument> {
+  train: T[];
+  dev: T[];
+  test: T[];
 }
 
 /** A seeded split of documents by shares (e.g. 80/10/10). */
-export function splitDocuments(docs: readonly AnnotatedDocument[], shares: [number, number, number], seed: number): Split {
+export function splitDocuments<T extends { id: string }>(docs: readonly T[], shares: [number, number, number], seed: number): Split<T> {
   const total = shares[0] + shares[1] + shares[2];
   const order = new Rng(seed).shuffle([...docs].sort((a, b) => (a.id < b.id ? -1 : 1)));
   const nTrain = Math.round((order.length * shares[0]) / total);
@@ -38,12 +39,16 @@ export function labelledText(doc: AnnotatedDocument, lists: ReplacementLists, re
   return { text: g.text, spans: g.spans.map((s) => ({ start: s.start, end: s.end, label: labelAt(s, level) })) };
 }
 
+/**
+ * What a de-identification model learns from: annotated judgments filled with surrogates (Thunder-DeID), or
+ * documents with gold spans (English PHI data).
+ */
+export type DeidSource =
+  | { kind: 'annotated'; split: Split; lists: ReplacementLists; resolver: LabelResolver; level: LabelLevel; replacement: ReplacementMode }
+  | { kind: 'spans'; split: Split<SpanDocument> };
+
 export interface DeidTrainOptions {
-  split: Split;
-  lists: ReplacementLists;
-  resolver: LabelResolver;
-  level: LabelLevel;
-  replacement: ReplacementMode;
+  source: DeidSource;
   /** A pretrained model folder; without it a tokenizer is trained on the judgments and an encoder initialised. */
   model?: string;
   init?: { hidden: number; layers: number; heads: number; intermediate: number; vocabSize: number };
@@ -65,12 +70,19 @@ export interface DeidTrainOptions {
  * + subword tokens, IO labels at the chosen level, a token-classification head on the encoder.
  */
 export async function trainDeid(options: DeidTrainOptions): Promise<{ state: TrainerState; labels: string[]; provenance: Provenance }> {
-  const { split, lists, resolver, level, seed } = options;
+  const { source, seed } = options;
   const labelSet = new Set<string>();
-  for (const doc of split.train) for (const s of doc.segments) if (typeof s !== 'string') labelSet.add(labelAt(resolver.resolve(s.label, { file: doc.file, line: s.line }), level));
+  let epochTexts: (epoch: number) => Promise<LabelledText[]>;
+  if (source.kind === 'annotated') {
+    const { split, lists, resolver, level, replacement } = source;
+    for (const doc of split.train) for (const s of doc.segments) if (typeof s !== 'string') labelSet.add(labelAt(resolver.resolve(s.label, { file: doc.file, line: s.line }), level));
+    epochTexts = async (epoch) => split.train.map((doc, i) => labelledText(doc, lists, resolver, level, new Rng(seed).fork(i * 7919 + (replacement === 'per-epoch' ? epoch : 0)), epoch));
+  } else {
+    for (const doc of source.split.train) for (const s of doc.spans) labelSet.add(s.label);
+    epochTexts = async () => source.split.train;
+  }
   const labels = ['O', ...[...labelSet].sort()];
-  const epochTexts = async (epoch: number) =>
-    split.train.map((doc, i) => labelledText(doc, lists, resolver, level, new Rng(seed).fork(i * 7919 + (options.replacement === 'per-epoch' ? epoch : 0)), epoch));
+  const split = source.split as Split<{ id: string }>;
 
   let model: EncoderModel;
   let tokenizer: Tokenizer;
@@ -99,13 +111,12 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     createdAt: new Date().toISOString(),
     task: 'deid',
     base: options.model ?? 'random-init',
-    level,
-    replacement: options.replacement,
+    ...(source.kind === 'annotated' ? { level: source.level, replacement: source.replacement } : { data: 'spans' }),
     epochs: state?.epoch ?? options.epochs,
     seed,
     split: { train: split.train.map((d) => d.id), dev: split.dev.map((d) => d.id), test: split.test.map((d) => d.id) },
   });
-  options.onInfo?.(`${split.train.length} training judgments, ${labels.length - 1} labels at level ${level}`);
+  options.onInfo?.(`${split.train.length} training documents, ${labels.length - 1} labels`);
   const state = await trainTokenClassifier({
     model,
     tokenizer,

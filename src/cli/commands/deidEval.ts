@@ -1,13 +1,13 @@
 import { Rng } from '../../engine/random.js';
-import { labelledText, predictLabels, tokenizeForDeid, alignLabels, tokenMetrics, type LabelLevel } from '../../deid/index.js';
+import { labelledText, predictLabels, tokenizeForDeid, alignLabels, tokenMetrics, type AnnotatedDocument, type LabelLevel, type SpanDocument } from '../../deid/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { loadTokenClassifier } from '../../model/index.js';
 import { createKoreanAnalyzer, type AnalyzerChoice } from '../../text/index.js';
-import { readDeidInputs, type DeidInputFlags } from '../deidInputs.js';
+import { readDeidSource, type DeidSourceFlags } from '../deidInputs.js';
 import { parseIntFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
 
-export interface DeidEvalOptions extends DeidInputFlags {
+export interface DeidEvalOptions extends DeidSourceFlags {
   model: string;
   split: 'test' | 'dev' | 'all';
   seqLen: string;
@@ -23,7 +23,8 @@ export async function deidEval(options: DeidEvalOptions, out: Reporter): Promise
   await selectBackend(options.backend);
   const { model, tokenizer, labels, provenance } = await loadTokenClassifier(options.model);
   const level = (provenance?.level ?? 3) as LabelLevel;
-  const { resolver, lists, docs } = await readDeidInputs(options, out);
+  const input = await readDeidSource(options, out);
+  const docs: { id: string }[] = input.docs;
   const split = provenance?.split as Record<string, string[]> | undefined;
   const wanted = options.split === 'all' || !split ? undefined : new Set(split[options.split]);
   const evalDocs = wanted ? docs.filter((d) => wanted.has(d.id)) : docs;
@@ -31,13 +32,13 @@ export async function deidEval(options: DeidEvalOptions, out: Reporter): Promise
   out.info(`evaluating ${evalDocs.length} judgments (${wanted ? `${options.split} split` : 'all'}) at level ${level}`);
   const seqLen = parseIntFlag(options.seqLen, '--seq-len', { min: 8 });
   const seed = parseIntFlag(options.seed, '--seed');
-  const analyzer = options.noMorphemes ? undefined : createKoreanAnalyzer(options.analyzer, (why) => out.info(why));
+  const analyzer = options.noMorphemes || input.kind === 'spans' ? undefined : createKoreanAnalyzer(options.analyzer, (why) => out.info(why));
   const gold: string[] = [];
   const predicted: string[] = [];
   try {
     for (const [i, doc] of evalDocs.entries()) {
       // Surrogates drawn with another seed than training's, so the values themselves are unseen.
-      const t = labelledText(doc, lists, resolver, level, new Rng(seed).fork(i), 0);
+      const t = input.kind === 'spans' ? (doc as SpanDocument) : labelledText(doc as AnnotatedDocument, input.lists, input.resolver, level, new Rng(seed).fork(i), 0);
       const enc = await tokenizeForDeid(tokenizer, t.text, analyzer);
       gold.push(...alignLabels(enc, t.spans));
       predicted.push(...(await predictLabels(model, tokenizer, labels, t.text, seqLen, analyzer)).predicted);

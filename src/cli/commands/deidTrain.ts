@@ -1,12 +1,12 @@
-import { parseSplit, splitDocuments, trainDeid, type LabelLevel, type ReplacementMode } from '../../deid/index.js';
+import { parseSplit, splitDocuments, trainDeid, type DeidSource, type LabelLevel, type ReplacementMode } from '../../deid/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { assertCanWrite } from '../../io/index.js';
 import { createKoreanAnalyzer, type AnalyzerChoice } from '../../text/index.js';
-import { readDeidInputs, type DeidInputFlags } from '../deidInputs.js';
+import { readDeidSource, type DeidSourceFlags } from '../deidInputs.js';
 import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
 
-export interface DeidTrainCommandOptions extends DeidInputFlags {
+export interface DeidTrainCommandOptions extends DeidSourceFlags {
   split: string;
   seed: string;
   replacement: ReplacementMode;
@@ -38,17 +38,17 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
   if (!options.resume) await assertCanWrite(options.out, options.force);
   const backend = await selectBackend(options.backend);
   out.info(`backend: ${backend.name}`);
-  const { resolver, lists, docs } = await readDeidInputs(options, out);
-  const split = splitDocuments(docs, shares, seed);
-  const analyzer = options.noMorphemes ? undefined : createKoreanAnalyzer(options.analyzer, (why) => out.info(why));
+  const input = await readDeidSource(options, out);
+  const source: DeidSource =
+    input.kind === 'spans'
+      ? { kind: 'spans', split: splitDocuments(input.docs, shares, seed) }
+      : { kind: 'annotated', split: splitDocuments(input.docs, shares, seed), lists: input.lists, resolver: input.resolver, level, replacement: options.replacement };
+  const split = source.split;
+  const analyzer = options.noMorphemes || input.kind === 'spans' ? undefined : createKoreanAnalyzer(options.analyzer, (why) => out.info(why));
   const t0 = Date.now();
   try {
     const result = await trainDeid({
-      split,
-      lists,
-      resolver,
-      level,
-      replacement: options.replacement,
+      source,
       model: options.model,
       init: {
         hidden: parseIntFlag(options.hidden, '--hidden', { min: 8 }),
