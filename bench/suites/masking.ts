@@ -33,28 +33,30 @@ export const maskingSuite: BenchSuite = {
     const vars = [...params.values()];
     const lossOf = (b: ReturnType<typeof makeBatch>) => () =>
       crossEntropy(mlmLogits(params, config, encode(params, config, { inputIds: tf.tensor2d(b.inputIds, [b.batchSize, b.seqLen], 'int32'), attentionMask: tf.tensor2d(b.attentionMask, [b.batchSize, b.seqLen], 'int32') }), tf.tensor1d(b.positions, 'int32')), tf.tensor1d(b.labels, 'int32'));
-    const stepTime = (strategy: StrategyName) => {
-      const times: number[] = [];
-      for (let s = 0; s < 6; s++) {
-        const t0 = performance.now();
-        const picked = windows.slice(s * 16, s * 16 + 16);
-        const b = makeBatch(picked, strategy, cfg, new Rng(s));
-        if (strategy === 'dp') {
-          const examples = picked.map((w, i) => makeBatch([w], 'dp', cfg, new Rng(s * 100 + i))).filter((e) => e.labels.length > 0);
-          const { grads } = dpSgdGradients(params, examples.map(lossOf), { clip: 1, noiseMultiplier: 1, expectedBatchSize: 16 }, new Rng(s));
-          tf.dispose([...grads.values()]);
-        } else {
-          const { value, grads } = tf.variableGrads(lossOf(b), vars);
-          value.dataSync();
-          tf.dispose([value, ...Object.values(grads)]);
-        }
-        times.push(performance.now() - t0);
+    const step = (strategy: StrategyName, s: number) => {
+      const t0 = performance.now();
+      const picked = windows.slice((s % 20) * 16, (s % 20) * 16 + 16);
+      const b = makeBatch(picked, strategy, cfg, new Rng(s));
+      if (strategy === 'dp') {
+        const examples = picked.map((w, i) => makeBatch([w], 'dp', cfg, new Rng(s * 100 + i))).filter((e) => e.labels.length > 0);
+        const { grads } = dpSgdGradients(params, examples.map(lossOf), { clip: 1, noiseMultiplier: 1, expectedBatchSize: 16 }, new Rng(s));
+        tf.dispose([...grads.values()]);
+      } else {
+        const { value, grads } = tf.variableGrads(lossOf(b), vars);
+        value.dataSync();
+        tf.dispose([value, ...Object.values(grads)]);
       }
-      return Math.min(...times.slice(1));
+      return performance.now() - t0;
     };
-    const standard = stepTime('standard');
-    const constrained = stepTime('constrained');
-    const dp = stepTime('dp');
+    // Interleaved on the same batches, best of 8 each: the machine's noise hits all strategies alike.
+    const best: Record<string, number> = { standard: Infinity, constrained: Infinity, dp: Infinity };
+    for (let round = 0; round < 9; round++) {
+      for (const strategy of ['standard', 'constrained', 'dp'] as const) {
+        const t = step(strategy, round);
+        if (round > 0) best[strategy] = Math.min(best[strategy]!, t);
+      }
+    }
+    const { standard, constrained, dp } = best as { standard: number; constrained: number; dp: number };
     disposeParams(params);
     rows.push({ suite: 'masking', case: 'training step, constrained (H128/L2, batch 16 x 128)', value: constrained, unit: 'ms', lowerIsBetter: true, baseline: { name: 'standard', value: standard }, note: `overhead ${(((constrained - standard) / standard) * 100).toFixed(1)}%` });
     rows.push({ suite: 'masking', case: 'training step, DP-SGD (per-example gradients)', value: dp, unit: 'ms', lowerIsBetter: true, baseline: { name: 'standard', value: standard }, note: `DP step costs ${(dp / standard).toFixed(1)}x a standard step` });
