@@ -21,4 +21,5 @@ export * as model from './model/index.js';
 export * as mlm from './mlm/index.js';
 export * as deid from './deid/index.js';
 export * as audit from './audit/index.js';
+export * as experiment from './experiment/index.js';
 export * as demo from './demo/index.js';

@@ -22,6 +22,7 @@ const ALLOWED: Record<string, string[]> = {
   deid: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model'],
   audit: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model', 'mlm', 'deid'],
   demo: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model', 'mlm', 'deid', 'audit'],
+  experiment: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model', 'mlm', 'deid', 'audit'],
 };
 
 function* sourceFiles(dir: string): Generator<string> {

@@ -286,6 +286,17 @@ export function buildProgram(io: CliIO): Command {
     });
 
   program
+    .command('experiment')
+    .description('the paper\'s comparison: strategies x epochs x seeds, fine-tuned and audited → results.csv/.md + plots.html')
+    .requiredOption('--config <file>', 'experiment config (JSON; see the README)')
+    .requiredOption('--out <dir>', 'folder for runs, cells, results (resumable: finished cells are kept)')
+    .action(async (opts, cmd: Command) => {
+      const [globals, out] = reporterFor(cmd);
+      const { experimentCommand } = await import('./commands/experiment.js');
+      await experimentCommand({ ...opts, backend: globals.backend }, out);
+    });
+
+  program
     .command('demo')
     .description('the whole pipeline on the bundled synthetic clinical corpus (what npm start runs)')
     .option('--out <dir>', 'where the blacklist, models and reports go', 'ppmlm-demo')

@@ -1,0 +1,19 @@
+import { join } from 'node:path';
+import { selectBackend, type BackendRequest } from '../../engine/index.js';
+import { readExperimentConfig, resultsMarkdown, runExperiment } from '../../experiment/index.js';
+import type { Reporter } from '../reporter.js';
+
+export interface ExperimentCommandOptions {
+  config: string;
+  out: string;
+  backend: BackendRequest;
+}
+
+/** `ppmlm experiment`: runs (or resumes) a comparison and prints its table. */
+export async function experimentCommand(options: ExperimentCommandOptions, out: Reporter): Promise<void> {
+  const config = await readExperimentConfig(options.config);
+  const backend = await selectBackend(options.backend);
+  out.info(`backend: ${backend.name}; ${config.strategies.length} strategies x ${config.epochs.length} epoch counts x ${config.seeds.length} seeds`);
+  const rows = await runExperiment({ config, out: options.out, log: (m) => out.info(m) });
+  out.result(`${resultsMarkdown(rows)}\nresults: ${join(options.out, 'results.csv')}, ${join(options.out, 'results.md')}, plots: ${join(options.out, 'plots.html')}`);
+}

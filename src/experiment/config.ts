@@ -1,0 +1,48 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { ConfigError, UsageError } from '../errors.js';
+import { STRATEGIES, type StrategyName } from '../mlm/index.js';
+
+/** `ppmlm experiment --config FILE.json`: one comparison of strategies over epochs and seeds. */
+export interface ExperimentConfig {
+  /** The model every cell starts from (Hugging Face folder). */
+  model: string;
+  /** Training documents (members) and held-out documents of the same distribution (non-members). */
+  members: string;
+  nonMembers: string;
+  /** Column names when the corpora are CSV/TSV/JSONL with other names. */
+  columns?: { text?: string; author?: string; id?: string; label?: string };
+  blacklist: string;
+  strategies: StrategyName[];
+  /** Epoch counts to audit: each (strategy, seed) trains once to the largest and is audited after each listed epoch. */
+  epochs: number[];
+  seeds: number[];
+  finetune?: { seqLen?: number; batchSize?: number; lr?: number; maskProb?: number; dpNoise?: number; targetEpsilon?: number; dpClip?: number };
+  audit?: { seqLen?: number; maxOccurrences?: number };
+}
+
+/** Reads and checks an experiment config; relative paths are relative to the config file. */
+export async function readExperimentConfig(path: string): Promise<ExperimentConfig> {
+  const text = await readFile(path, 'utf8').catch(() => {
+    throw new UsageError(`${path}: no such file; check --config`);
+  });
+  let raw: Partial<ExperimentConfig>;
+  try {
+    raw = JSON.parse(text) as Partial<ExperimentConfig>;
+  } catch (err) {
+    throw new ConfigError(`not valid JSON (${(err as Error).message})`, { file: path });
+  }
+  const need = (key: keyof ExperimentConfig) => {
+    if (raw[key] === undefined) throw new ConfigError(`missing "${key}"`, { file: path });
+  };
+  (['model', 'members', 'nonMembers', 'blacklist', 'strategies', 'epochs'] as const).forEach(need);
+  const unknown = raw.strategies!.filter((s) => !STRATEGIES.includes(s));
+  if (unknown.length) throw new ConfigError(`unknown strategies ${unknown.join(', ')}; use ${STRATEGIES.join(', ')}`, { file: path });
+  if (!raw.epochs!.every((e) => Number.isInteger(e) && e > 0)) throw new ConfigError('"epochs" must be positive integers', { file: path });
+  if (raw.strategies!.includes('dp') && raw.finetune?.dpNoise === undefined && raw.finetune?.targetEpsilon === undefined) {
+    throw new ConfigError('strategy "dp" needs finetune.dpNoise or finetune.targetEpsilon', { file: path });
+  }
+  const base = dirname(resolve(path));
+  const rel = (p: string) => resolve(base, p);
+  return { ...(raw as ExperimentConfig), model: rel(raw.model!), members: rel(raw.members!), nonMembers: rel(raw.nonMembers!), blacklist: rel(raw.blacklist!), seeds: raw.seeds ?? [42], epochs: [...raw.epochs!].sort((a, b) => a - b) };
+}

@@ -1,0 +1,6 @@
+export { readExperimentConfig } from './config.js';
+export type { ExperimentConfig } from './config.js';
+export { runExperiment } from './run.js';
+export type { ExperimentOptions } from './run.js';
+export { resultsCsv, resultsMarkdown, resultsSvg } from './results.js';
+export type { ResultRow } from './results.js';

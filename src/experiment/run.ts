@@ -1,0 +1,107 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runAudit, writeReport, type AuditReport } from '../audit/index.js';
+import { loadCorpus, type CorpusReadOptions } from '../corpus/index.js';
+import { readBlacklist } from '../identifiers/index.js';
+import { finetune } from '../mlm/index.js';
+import { disposeParams, loadModelDir } from '../model/index.js';
+import { PRIVATE_FILE_MODE, writeFileAtomic } from '../io/index.js';
+import type { ExperimentConfig } from './config.js';
+import { resultsCsv, resultsMarkdown, resultsSvg, type ResultRow } from './results.js';
+
+export interface ExperimentOptions {
+  config: ExperimentConfig;
+  out: string;
+  log: (message: string) => void;
+}
+
+const exists = (p: string) => stat(p).then(() => true, () => false);
+
+/**
+ * Runs the comparison: for each strategy and seed, fine-tune from the same model to the largest epoch
+ * count (saving every epoch), audit each listed epoch against the same members and non-members, and write
+ * the table (CSV + Markdown) and plots. A cell whose report exists is not recomputed, so a killed
+ * experiment resumes.
+ */
+export async function runExperiment(options: ExperimentOptions): Promise<ResultRow[]> {
+  const { config, out, log } = options;
+  const read: CorpusReadOptions = { columns: config.columns ?? {} };
+  const members = await loadCorpus(config.members, read);
+  const nonMembers = await loadCorpus(config.nonMembers, read);
+  const blacklist = await readBlacklist(config.blacklist);
+  const maxEpochs = config.epochs.at(-1)!;
+  const rows: ResultRow[] = [];
+  const reference = await loadModelDir(config.model, 'mlm');
+  for (const seed of config.seeds) {
+    for (const strategy of config.strategies) {
+      const runDir = join(out, 'runs', `${strategy}-s${seed}`);
+      const snapshot = (e: number) => `${runDir}.epoch-${e}`;
+      const cells = config.epochs.map((e) => ({ epochs: e, report: join(out, 'cells', `${strategy}-e${e}-s${seed}`, 'report.json') }));
+      const missing = [];
+      for (const c of cells) if (!(await exists(c.report))) missing.push(c);
+      if (missing.length > 0 && !(await exists(snapshot(maxEpochs)))) {
+        log(`fine-tune ${strategy}, seed ${seed}, ${maxEpochs} epochs`);
+        const f = config.finetune ?? {};
+        await finetune({
+          model: config.model,
+          docs: members,
+          strategy,
+          blacklist,
+          out: runDir,
+          epochs: maxEpochs,
+          seed,
+          saveEveryEpoch: true,
+          resume: true,
+          force: true,
+          noRandomBlacklisted: true,
+          ...(f.seqLen && { seqLen: f.seqLen }),
+          ...(f.batchSize && { batchSize: f.batchSize }),
+          ...(f.lr && { lr: f.lr }),
+          ...(f.maskProb && { maskProb: f.maskProb }),
+          ...(f.dpNoise && { dpNoise: f.dpNoise }),
+          ...(f.targetEpsilon && { targetEpsilon: f.targetEpsilon }),
+          ...(f.dpClip && { dpClip: f.dpClip }),
+        });
+      }
+      for (const c of cells) {
+        let report: AuditReport;
+        if (await exists(c.report)) report = JSON.parse(await readFile(c.report, 'utf8')) as AuditReport;
+        else {
+          log(`audit ${strategy} after ${c.epochs} epochs, seed ${seed}`);
+          const target = await loadModelDir(snapshot(c.epochs), 'mlm');
+          report = await runAudit({
+            target: { name: `${strategy} e${c.epochs} s${seed}`, model: target.model, tokenizer: target.tokenizer, provenance: target.provenance },
+            reference: { name: 'base', model: reference.model, tokenizer: reference.tokenizer },
+            members,
+            nonMembers,
+            blacklist,
+            seqLen: config.audit?.seqLen ?? config.finetune?.seqLen ?? 128,
+            maxOccurrences: config.audit?.maxOccurrences ?? 2000,
+            seed,
+          });
+          disposeParams(target.model.params);
+          await writeReport(join(out, 'cells', `${strategy}-e${c.epochs}-s${seed}`), report, { force: true });
+        }
+        rows.push({
+          strategy,
+          epochs: c.epochs,
+          seed,
+          privacyAll: report.privacy.all.score,
+          privacyDirect: report.privacy.direct.score,
+          privacyIndirect: report.privacy.indirect.score,
+          miaAuc: report.membership.loss.auc,
+          miaTpr1: report.membership.loss.tprAt1,
+          calibratedTpr1: report.membership.calibrated?.tprAt1 ?? NaN,
+          utility: report.utility.accuracy,
+          epsilon: (report.target.provenance?.dp as { epsilon?: number } | undefined)?.epsilon ?? NaN,
+        });
+      }
+    }
+  }
+  disposeParams(reference.model.params);
+  // The table names no identifiers, but it describes private data: private like the reports.
+  await writeFileAtomic(join(out, 'results.csv'), resultsCsv(rows), { force: true, mode: PRIVATE_FILE_MODE });
+  await writeFileAtomic(join(out, 'results.md'), resultsMarkdown(rows), { force: true, mode: PRIVATE_FILE_MODE });
+  await writeFileAtomic(join(out, 'plots.html'), resultsSvg(rows), { force: true, mode: PRIVATE_FILE_MODE });
+  return rows;
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { cli } from '../helpers/cli.js';
+import { tinySetup } from '../helpers/tinyModel.js';
+import { generateClinicalNotes } from '../../examples/clinical-en/generate.js';
+
+describe('ppmlm experiment', () => {
+  it('runs a 2-cell comparison, writes the table and plots, and resumes without recomputing', async () => {
+    const { dir, corpus, blacklist, model } = await tinySetup(5, 3);
+    const nonMembers = join(dir, 'held.jsonl');
+    await writeFile(nonMembers, generateClinicalNotes(99, 5, 3).map((d) => JSON.stringify({ ...d, id: `h${d.id}` })).join('\n'));
+    const config = join(dir, 'exp.json');
+    await writeFile(config, JSON.stringify({ model, members: corpus, nonMembers, blacklist, strategies: ['standard', 'constrained'], epochs: [1], seeds: [3], finetune: { seqLen: 32, batchSize: 8, lr: 0.002 }, audit: { maxOccurrences: 200 } }));
+    const out = join(dir, 'exp');
+    const r = await cli('--quiet', 'experiment', '--config', config, '--out', out);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/\| standard \| 1 \| 3 \| \d\.\d{4} /);
+    expect(r.stdout).toMatch(/\| constrained \| 1 \| 3 \|/);
+    const csv = (await readFile(join(out, 'results.csv'), 'utf8')).trim().split('\n');
+    expect(csv[0]).toBe('strategy,epochs,seed,privacyAll,privacyDirect,privacyIndirect,miaAuc,miaTpr1,calibratedTpr1,utility,epsilon');
+    expect(csv).toHaveLength(3);
+    expect(await readFile(join(out, 'plots.html'), 'utf8')).toMatch(/<svg class="plot privacy"[\s\S]*<svg class="plot mia"[\s\S]*<svg class="plot tradeoff"/);
+    const report = join(out, 'cells', 'standard-e1-s3', 'report.json');
+    const before = (await stat(report)).mtimeMs;
+    const again = await cli('--quiet', 'experiment', '--config', config, '--out', out);
+    expect(again.code).toBe(0);
+    expect((await stat(report)).mtimeMs).toBe(before);
+    expect(again.stdout).toBe(r.stdout);
+  }, 120_000);
+
+  it('names what is wrong in a config', async () => {
+    const { dir } = await tinySetup(2, 1);
+    const config = join(dir, 'bad.json');
+    await writeFile(config, JSON.stringify({ model: 'm', members: 'a', nonMembers: 'b', blacklist: 'c', strategies: ['dp'], epochs: [1] }));
+    const r = await cli('experiment', '--config', config, '--out', join(dir, 'x'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/bad\.json: strategy "dp" needs finetune\.dpNoise or finetune\.targetEpsilon/);
+  });
+});
