@@ -72,7 +72,14 @@ export interface AuditReport {
   privacy: { all: PrivacyScore; direct: PrivacyScore; indirect: PrivacyScore };
   regurgitation: { rows: RegurgitationRow[]; top1Terms: number; top5Terms: number; identifiersShown: boolean };
   membership: MembershipResult;
-  utility: { accuracy: number; positions: number; unigramBaseline: number; reference?: number };
+  utility: {
+    accuracy: number;
+    positions: number;
+    unigramBaseline: number;
+    reference?: number;
+    /** Downstream classification after fine-tuning a sequence-classification head (--task). */
+    downstream?: { macroF1: number; microF1: number; train: number; test: number; reference?: { macroF1: number; microF1: number } };
+  };
 }
 
 interface OccurrenceResult {

@@ -61,6 +61,7 @@ export function reportHtml(report: AuditReport): string {
 <p>Mean loss: members ${num(m.meanLoss.members)}, non-members ${num(m.meanLoss.nonMembers)}.</p>
 <div class="plots">${rocSvg(curves)}${regurgitationSvg(report.regurgitation.rows)}</div>
 <h2>Utility</h2><p>Fill-mask top-1 accuracy on non-blacklisted tokens of non-member documents: <b>${pct(report.utility.accuracy)}</b> over ${report.utility.positions} positions (most-frequent-token baseline ${pct(report.utility.unigramBaseline)}${report.utility.reference !== undefined ? `; reference model ${pct(report.utility.reference)}` : ''}).</p>
+${report.utility.downstream ? `<p>Downstream classification (${report.utility.downstream.train} training, ${report.utility.downstream.test} test documents): macro F1 <b>${num(report.utility.downstream.macroF1)}</b>, micro F1 ${num(report.utility.downstream.microF1)}${report.utility.downstream.reference ? `; reference model macro F1 ${num(report.utility.downstream.reference.macroF1)}` : ''}.</p>` : ''}
 <h2>Regurgitation</h2><p>${report.regurgitation.top1Terms} terms recovered top-1 at least once, ${report.regurgitation.top5Terms} within the top 5. ${report.regurgitation.identifiersShown ? 'Terms shown in clear (--show-identifiers).' : 'Terms shown as salted hashes; pass --show-identifiers to see them.'}</p>
 <table><tr><th>term</th><th>kind</th><th>category</th><th>in training</th><th>evaluated</th><th>top-1</th><th>top-5</th></tr>${top.join('')}</table>
 </body></html>

@@ -114,3 +114,13 @@ export function crossEntropyPerRow(logits: tf.Tensor2D, labels: tf.Tensor1D): tf
 export function tokenClassifierLogits(params: Params, hidden: tf.Tensor2D): tf.Tensor2D {
   return dense(params, 'classifier', hidden);
 }
+
+/**
+ * Sequence-classification logits [batch, labels]: the [CLS] hidden state through the pooler (dense + tanh)
+ * and the classifier, as BertForSequenceClassification computes them.
+ */
+export function sequenceClassifierLogits(params: Params, config: EncoderConfig, hidden: tf.Tensor2D, batchSize: number, seqLen: number): tf.Tensor2D {
+  const cls = tf.gather(hidden, tf.range(0, batchSize * seqLen, seqLen, 'int32'));
+  const pooled = tf.tanh(dense(params, `${basePrefix(config)}.pooler.dense`, cls)) as tf.Tensor2D;
+  return dense(params, 'classifier', pooled);
+}

@@ -29,6 +29,13 @@ describe('ppmlm audit', () => {
     const names = generateClinicalNotes(11, 6, 3).map((d) => /^(.*?) \(MRN/m.exec(d.text)?.[1]).filter(Boolean) as string[];
     for (const name of names) expect(html.toLowerCase()).not.toContain(name.toLowerCase());
 
+    const task = await cli('--quiet', 'audit', '--model', tuned, '--reference', model, '--members', corpus, '--non-members', nonMembers, '--blacklist', blacklist, '--out', out, '--seq-len', '32', '--force', '--task', corpus, '--task-epochs', '2', '--json');
+    expect(task.code, task.stderr).toBe(0);
+    const downstream = JSON.parse(task.stdout).utility.downstream;
+    expect(downstream).toMatchObject({ train: 14, test: 4, macroF1: expect.any(Number), reference: { macroF1: expect.any(Number) } });
+    expect(downstream.microF1).toBeGreaterThanOrEqual(0);
+    expect(await readFile(join(out, 'report.html'), 'utf8')).toMatch(/Downstream classification \(14 training, 4 test documents\)/);
+
     const again = await cli('audit', '--model', tuned, '--members', corpus, '--non-members', nonMembers, '--blacklist', blacklist, '--out', out);
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/report\.json already exists; pass --force/);

@@ -1,5 +1,5 @@
 import { loadCorpus } from '../../corpus/index.js';
-import { runAudit, writeReport, type AuditReport } from '../../audit/index.js';
+import { downstreamF1, runAudit, writeReport, type AuditReport } from '../../audit/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { readBlacklist } from '../../identifiers/index.js';
 import { loadModelDir } from '../../model/index.js';
@@ -22,6 +22,9 @@ export interface AuditCommandOptions extends Omit<CorpusFlags, 'corpus'> {
   maskProb: string;
   seed: string;
   showIdentifiers?: boolean;
+  task?: string;
+  taskLabelCol: string;
+  taskEpochs: string;
   force?: boolean;
   json?: boolean;
   lang: 'auto' | 'en' | 'ko';
@@ -37,7 +40,8 @@ export function auditSummary(report: AuditReport, html: string): string {
   return [
     `privacy score   all ${f(p.all.score)} [${f(p.all.ci[0])}, ${f(p.all.ci[1])}]  direct ${f(p.direct.score)}  indirect ${f(p.indirect.score)}  (${p.all.occurrences} occurrences)`,
     `membership      loss attack AUC ${f(m.loss.auc)}, TPR@1%FPR ${f(m.loss.tprAt1)}` + (m.calibrated ? `; calibrated AUC ${f(m.calibrated.auc)}, TPR@1%FPR ${f(m.calibrated.tprAt1)}` : ''),
-    `utility         fill-mask top-1 ${f(report.utility.accuracy)} on non-blacklisted tokens (unigram baseline ${f(report.utility.unigramBaseline)})`,
+    `utility         fill-mask top-1 ${f(report.utility.accuracy)} on non-blacklisted tokens (unigram baseline ${f(report.utility.unigramBaseline)})` +
+      (report.utility.downstream ? `; downstream macro F1 ${f(report.utility.downstream.macroF1)}, micro F1 ${f(report.utility.downstream.microF1)}` : ''),
     `regurgitation   ${report.regurgitation.top1Terms} terms recovered top-1`,
     `report          ${html}`,
   ].join('\n');
@@ -73,6 +77,14 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
       analyzer,
       onProgress: (stage) => out.progress(`audit: ${stage}`, true),
     });
+    if (options.task) {
+      const taskDocs = await loadCorpus(options.task, corpusReadOptions({ corpus: options.task, labelCol: options.taskLabelCol, skipBadRows: options.skipBadRows }));
+      const taskOptions = { epochs: parseIntFlag(options.taskEpochs, '--task-epochs', { min: 1 }), seqLen, seed };
+      out.progress('audit: downstream classification', true);
+      const target = await downstreamF1(options.model, taskDocs, taskOptions);
+      const ref = options.reference ? await downstreamF1(options.reference, taskDocs, taskOptions) : undefined;
+      report.utility.downstream = { macroF1: target.macroF1, microF1: target.microF1, train: target.train, test: target.test, ...(ref && { reference: { macroF1: ref.macroF1, microF1: ref.microF1 } }) };
+    }
     out.progressDone();
     const { html } = await writeReport(options.out, report, { force: options.force });
     out.result(options.json ? JSON.stringify({ ...report, report: html }, null, 2) : auditSummary(report, html));

@@ -1,0 +1,65 @@
+import * as tf from '@tensorflow/tfjs-core';
+import type { Document } from '../corpus/index.js';
+import { Rng } from '../engine/random.js';
+import { train } from '../engine/trainer.js';
+import { crossEntropy, disposeParams, encode, loadModelDir, padBatch, sequenceClassifierLogits } from '../model/index.js';
+import { windowsOf } from '../tokenizer/index.js';
+import { f1Scores } from './metrics.js';
+
+export interface DownstreamOptions {
+  epochs?: number;
+  seqLen?: number;
+  batchSize?: number;
+  lr?: number;
+  seed?: number;
+  /** Share of the labelled documents used for training; the rest is evaluated (default 0.8). */
+  trainShare?: number;
+}
+
+export interface DownstreamResult {
+  macroF1: number;
+  microF1: number;
+  train: number;
+  test: number;
+  labels: string[];
+}
+
+/**
+ * The paper's utility check: fine-tune a sequence-classification head (pooler + classifier) on top of a
+ * model's encoder on a seeded train split of labelled documents (their first window), and report macro and
+ * micro F1 on the rest.
+ */
+export async function downstreamF1(modelDir: string, docs: readonly Document[], options: DownstreamOptions = {}): Promise<DownstreamResult> {
+  const { epochs = 3, seqLen = 128, batchSize = 16, lr = 5e-4, seed = 1, trainShare = 0.8 } = options;
+  const labelled = docs.filter((d) => d.label !== undefined && d.label !== '');
+  const labels = [...new Set(labelled.map((d) => d.label!))].sort();
+  if (labels.length < 2) throw new RangeError('the task corpus needs at least two labels');
+  const order = new Rng(seed).shuffle([...labelled]);
+  const cut = Math.round(order.length * trainShare);
+  const [trainDocs, testDocs] = [order.slice(0, cut), order.slice(cut)];
+  const { model, tokenizer } = await loadModelDir(modelDir, { sequenceClassification: labels.length }, seed);
+  const padId = tokenizer.idOf(tokenizer.specials.pad)!;
+  const rowOf = (d: Document) => ({ ids: windowsOf(tokenizer, tokenizer.tokenize(d.text), { maxLength: seqLen })[0]!.ids, positions: [0], labels: [labels.indexOf(d.label!)] });
+  const trainRows = trainDocs.map(rowOf);
+  const logitsOf = (b: ReturnType<typeof padBatch>) => {
+    const hidden = encode(model.params, model.config, { inputIds: tf.tensor2d(b.inputIds, [b.batchSize, b.seqLen], 'int32'), attentionMask: tf.tensor2d(b.attentionMask, [b.batchSize, b.seqLen], 'int32') });
+    return sequenceClassifierLogits(model.params, model.config, hidden, b.batchSize, b.seqLen);
+  };
+  await train(model.params, {
+    batchesPerEpoch: Math.ceil(trainRows.length / batchSize),
+    batch(epoch, index) {
+      const picked = new Rng(seed).fork(epoch).shuffle(trainRows.map((_, i) => i)).slice(index * batchSize, (index + 1) * batchSize).map((i) => trainRows[i]!);
+      const b = padBatch(picked, padId);
+      return { tokens: b.inputIds.length, targets: b.batchSize, protectedTargets: 0, loss: () => crossEntropy(logitsOf(b), tf.tensor1d(b.labels, 'int32')) };
+    },
+  }, { epochs, lr, seed, writeModel: async () => undefined });
+  const predicted: string[] = [];
+  for (let i = 0; i < testDocs.length; i += batchSize) {
+    const b = padBatch(testDocs.slice(i, i + batchSize).map(rowOf), padId);
+    const ids = tf.tidy(() => tf.argMax(logitsOf(b), 1).dataSync() as Int32Array);
+    for (const id of ids) predicted.push(labels[id]!);
+  }
+  disposeParams(model.params);
+  const scores = f1Scores(testDocs.map((d) => d.label!), predicted);
+  return { macroF1: scores.macro, microF1: scores.micro, train: trainDocs.length, test: testDocs.length, labels };
+}
