@@ -95,9 +95,9 @@ export function buildProgram(io: CliIO): Command {
     });
 
   const tokenizerCmd = program.command('tokenizer').description('subword tokenizers');
-  addCorpusOptions(tokenizerCmd.command('train').description('train a WordPiece tokenizer on a corpus → tokenizer.json + vocab.txt'))
+  addCorpusOptions(tokenizerCmd.command('train').description('train a WordPiece or byte-level BPE tokenizer on a corpus → tokenizer.json (+ vocab.txt)'))
     .requiredOption('--out <dir>', 'folder to write')
-    .option('--type <type>', 'wordpiece', 'wordpiece')
+    .option('--type <type>', 'wordpiece | bpe', 'wordpiece')
     .option('--vocab-size <n>', 'vocabulary size', '8000')
     .option('--min-frequency <n>', 'pairs seen fewer times are not merged', '2')
     .option('--morphemes', 'pre-tokenize Korean into morphemes (mecab, or the rule analyser)')

@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError, FormatError, UsageError } from '../errors.js';
 import { prepareAtomicDir } from '../io/index.js';
-import { loadTokenizer, toTokenizerJson, toVocabTxt, WordPieceTokenizer, type Tokenizer } from '../tokenizer/index.js';
+import { BpeTokenizer, bpeToTokenizerJson, loadTokenizer, toTokenizerJson, toVocabTxt, WordPieceTokenizer, type Tokenizer } from '../tokenizer/index.js';
 import { validateConfig, type EncoderConfig } from './config.js';
 import { basePrefix, initParams, isLinearWeight, parameterShapes, type Params } from './params.js';
 import { parseSafetensors, serializeSafetensors, type NamedTensor } from './safetensors.js';
@@ -63,7 +63,16 @@ export async function writeModelFiles(dir: string, model: EncoderModel, tokenize
   const config = { ...model.config, architectures: [architecture(model)] };
   await writeFile(join(dir, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
   await writeFile(join(dir, 'model.safetensors'), serializeSafetensors(exportTensors(model)));
-  if (tokenizer instanceof WordPieceTokenizer) {
+  if (tokenizer instanceof BpeTokenizer) {
+    await writeFile(join(dir, 'tokenizer.json'), JSON.stringify(bpeToTokenizerJson(tokenizer)));
+    await writeFile(join(dir, 'vocab.json'), JSON.stringify(Object.fromEntries(tokenizer.vocab.map((t, i) => [t, i]))));
+    await writeFile(join(dir, 'merges.txt'), `#version: 0.2\n${tokenizer.merges.map(([a, b]) => `${a} ${b}`).join('\n')}\n`);
+    const s = tokenizer.specials;
+    await writeFile(
+      join(dir, 'tokenizer_config.json'),
+      `${JSON.stringify({ tokenizer_class: 'RobertaTokenizer', add_prefix_space: tokenizer.options.addPrefixSpace, bos_token: s.cls, eos_token: s.sep, cls_token: s.cls, sep_token: s.sep, unk_token: s.unk, pad_token: s.pad, mask_token: s.mask, model_max_length: model.config.max_position_embeddings - 2 }, null, 2)}\n`,
+    );
+  } else if (tokenizer instanceof WordPieceTokenizer) {
     await writeFile(join(dir, 'tokenizer.json'), JSON.stringify(toTokenizerJson(tokenizer)));
     await writeFile(join(dir, 'vocab.txt'), toVocabTxt(tokenizer));
     const s = tokenizer.specials;

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError, FormatError } from '../errors.js';
 import { decodeUtf8Strict } from '../io/index.js';
+import { BpeTokenizer } from './bpe.js';
 import { DEFAULT_WORDPIECE_OPTIONS, WordPieceTokenizer } from './wordpiece.js';
 import type { Tokenizer } from './types.js';
 
@@ -52,13 +53,44 @@ export function toTokenizerJson(tok: WordPieceTokenizer): TokenizerJson {
   };
 }
 
-/** Builds a tokenizer from tokenizer.json; unsupported models and normalisers are named in the error. */
-export function fromTokenizerJson(json: TokenizerJson, file: string): Tokenizer {
-  if (json.model?.type !== 'WordPiece') throw new ConfigError(`tokenizer model "${json.model?.type}" is not supported yet (WordPiece is); convert the tokenizer or train one with "ppmlm tokenizer train"`, { file });
-  const vocabMap = json.model.vocab as Record<string, number>;
+/** tokenizer.json for a byte-level BPE tokenizer (RoBERTa's layout). */
+export function bpeToTokenizerJson(tok: BpeTokenizer): TokenizerJson {
+  const s = tok.specials;
+  const id = (t: string) => tok.idOf(t)!;
+  return {
+    version: '1.0',
+    truncation: null,
+    padding: null,
+    added_tokens: [s.cls, s.pad, s.sep, s.unk, s.mask].map((content) => ({ id: id(content), content, single_word: false, lstrip: content === s.mask, rstrip: false, normalized: false, special: true })),
+    normalizer: null,
+    pre_tokenizer: { type: 'ByteLevel', add_prefix_space: tok.options.addPrefixSpace, trim_offsets: true, use_regex: true } as TokenizerJson['pre_tokenizer'],
+    post_processor: { type: 'RobertaProcessing', sep: [s.sep, id(s.sep)], cls: [s.cls, id(s.cls)], trim_offsets: true, add_prefix_space: tok.options.addPrefixSpace },
+    decoder: { type: 'ByteLevel', add_prefix_space: true, trim_offsets: true, use_regex: true },
+    model: { type: 'BPE', dropout: null, unk_token: null, continuing_subword_prefix: null, end_of_word_suffix: null, fuse_unk: false, byte_fallback: false, vocab: Object.fromEntries(tok.vocab.map((t, i) => [t, i])), merges: tok.merges.map(([a, b]) => `${a} ${b}`) } as unknown as TokenizerJson['model'],
+  };
+}
+
+function vocabArray(vocabMap: Record<string, number>, file: string): string[] {
   const vocab: string[] = [];
   for (const [t, i] of Object.entries(vocabMap)) vocab[i] = t;
   if (vocab.some((t) => t === undefined) || vocab.length !== Object.keys(vocabMap).length) throw new FormatError('vocabulary ids are not 0..n-1 without gaps', { file });
+  return vocab;
+}
+
+/** Builds a tokenizer from tokenizer.json; unsupported models and normalisers are named in the error. */
+export function fromTokenizerJson(json: TokenizerJson, file: string): Tokenizer {
+  if (json.model?.type === 'BPE') {
+    const model = json.model as unknown as { vocab: Record<string, number>; merges: (string | [string, string])[] };
+    if (json.pre_tokenizer?.type !== 'ByteLevel') throw new ConfigError(`BPE with pre-tokenizer "${json.pre_tokenizer?.type}" is not supported (byte-level BPE is)`, { file });
+    const merges = model.merges.map((m) => (Array.isArray(m) ? m : (m.split(' ') as [string, string])));
+    const vocab = vocabArray(model.vocab, file);
+    const has = (t: string) => model.vocab[t] !== undefined;
+    const specials = has('<s>') ? { unk: '<unk>', cls: '<s>', sep: '</s>', pad: '<pad>', mask: '<mask>' } : undefined;
+    if (!specials) throw new ConfigError('byte-level BPE without the RoBERTa special tokens (<s>, </s>, <pad>, <unk>, <mask>) is not supported', { file });
+    return new BpeTokenizer(vocab, merges, { addPrefixSpace: (json.pre_tokenizer as { add_prefix_space?: boolean }).add_prefix_space ?? false, specials });
+  }
+  if (json.model?.type !== 'WordPiece') throw new ConfigError(`tokenizer model "${json.model?.type}" is not supported yet (WordPiece and byte-level BPE are); convert the tokenizer or train one with "ppmlm tokenizer train"`, { file });
+  const vocab = vocabArray(json.model.vocab as Record<string, number>, file);
   const n = json.normalizer;
   if (n !== null && n !== undefined && n.type !== 'BertNormalizer') throw new ConfigError(`normalizer "${n.type}" is not supported (BertNormalizer is)`, { file });
   const lowercase = n?.lowercase ?? false;

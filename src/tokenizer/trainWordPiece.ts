@@ -1,4 +1,5 @@
 import { bertPreTokenize } from './bertText.js';
+import { learnMerges } from './merges.js';
 import { DEFAULT_WORDPIECE_OPTIONS, WordPieceTokenizer, type WordPieceOptions } from './wordpiece.js';
 
 export interface TrainWordPieceOptions {
@@ -51,48 +52,10 @@ export async function trainWordPiece(texts: AsyncIterable<string> | Iterable<str
   for (const ch of [...alphabet].sort()) add(ch);
   for (const symbols of words) for (const s of symbols) add(s);
 
-  const key = (a: string, b: string) => `${a}\u0000${b}`;
-  const pairCount = new Map<string, number>();
-  const pairWords = new Map<string, Set<number>>();
-  const countWord = (wi: number, sign: 1 | -1) => {
-    const s = words[wi]!;
-    for (let i = 0; i + 1 < s.length; i++) {
-      const k = key(s[i]!, s[i + 1]!);
-      pairCount.set(k, (pairCount.get(k) ?? 0) + sign * freqs[wi]!);
-      if (sign === 1) {
-        let set = pairWords.get(k);
-        if (!set) pairWords.set(k, (set = new Set()));
-        set.add(wi);
-      }
-    }
-  };
-  words.forEach((_, wi) => countWord(wi, 1));
   const minFrequency = options.minFrequency ?? 2;
-
-  while (vocab.length < options.vocabSize) {
-    let best: string | undefined;
-    let bestCount = minFrequency - 1;
-    for (const [k, c] of pairCount) if (c > bestCount || (c === bestCount && best !== undefined && c > 0 && k < best)) [best, bestCount] = [k, c];
-    if (best === undefined || bestCount < minFrequency) break;
-    const [a, b] = best.split('\u0000') as [string, string];
-    const merged = a + (b.startsWith(prefix) ? b.slice(prefix.length) : b);
+  learnMerges(words, freqs, Math.max(0, options.vocabSize - vocab.length), minFrequency, (a, b) => a + (b.startsWith(prefix) ? b.slice(prefix.length) : b), (merged) => {
     add(merged);
-    for (const wi of pairWords.get(best) ?? []) {
-      const s = words[wi]!;
-      countWord(wi, -1);
-      const next: string[] = [];
-      for (let i = 0; i < s.length; i++) {
-        if (i + 1 < s.length && s[i] === a && s[i + 1] === b) {
-          next.push(merged);
-          i++;
-        } else next.push(s[i]!);
-      }
-      words[wi] = next;
-      countWord(wi, 1);
-    }
-    pairCount.delete(best);
-    pairWords.delete(best);
     if (vocab.length % 500 === 0) options.onProgress?.(vocab.length);
-  }
+  });
   return new WordPieceTokenizer(vocab, tokOptions);
 }

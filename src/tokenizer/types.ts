@@ -19,7 +19,7 @@ export const BERT_SPECIALS: SpecialTokens = { unk: '[UNK]', cls: '[CLS]', sep: '
 
 /** What every tokenizer offers the rest of ppmlm. */
 export interface Tokenizer {
-  readonly type: 'wordpiece';
+  readonly type: 'wordpiece' | 'bpe';
   readonly vocabSize: number;
   readonly specials: SpecialTokens;
   idOf(token: string): number | undefined;

@@ -23,13 +23,17 @@ export interface ModelInitOptions {
 export async function modelInit(options: ModelInitOptions, out: Reporter): Promise<void> {
   await selectBackend(options.backend);
   const tokenizer = await loadTokenizer(options.vocab);
+  // A byte-level BPE tokenizer means RoBERTa: position ids start after the padding id, one token type.
+  const roberta = tokenizer.type === 'bpe';
+  const maxPositions = parseIntFlag(options.maxPositions, '--max-positions', { min: 8 });
   const config = defaultConfig({
+    ...(roberta && { model_type: 'roberta' as const, architectures: ['RobertaForMaskedLM'], type_vocab_size: 1, layer_norm_eps: 1e-5 }),
     vocab_size: tokenizer.vocabSize,
     hidden_size: parseIntFlag(options.hidden, '--hidden', { min: 8 }),
     num_hidden_layers: parseIntFlag(options.layers, '--layers', { min: 1 }),
     num_attention_heads: parseIntFlag(options.heads, '--heads', { min: 1 }),
     intermediate_size: parseIntFlag(options.intermediate, '--intermediate', { min: 8 }),
-    max_position_embeddings: parseIntFlag(options.maxPositions, '--max-positions', { min: 8 }),
+    max_position_embeddings: roberta ? maxPositions + tokenizer.idOf(tokenizer.specials.pad)! + 1 : maxPositions,
     pad_token_id: tokenizer.idOf(tokenizer.specials.pad)!,
   });
   if (config.hidden_size % config.num_attention_heads !== 0) throw new UsageError(`--hidden ${config.hidden_size} must be a multiple of --heads ${config.num_attention_heads}`);
@@ -41,5 +45,5 @@ export async function modelInit(options: ModelInitOptions, out: Reporter): Promi
     disposeParams(params);
   }
   const count = [...parameterShapes(config).values()].reduce((a, s) => a + s.reduce((x, d) => x * d, 1), 0);
-  out.result(`wrote ${options.out}: BERT ${config.num_hidden_layers} layers, hidden ${config.hidden_size}, ${config.num_attention_heads} heads, vocab ${config.vocab_size} (${(count / 1e6).toFixed(2)}M parameters)`);
+  out.result(`wrote ${options.out}: ${roberta ? 'RoBERTa' : 'BERT'} ${config.num_hidden_layers} layers, hidden ${config.hidden_size}, ${config.num_attention_heads} heads, vocab ${config.vocab_size} (${(count / 1e6).toFixed(2)}M parameters)`);
 }

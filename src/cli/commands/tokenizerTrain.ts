@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readCorpus } from '../../corpus/index.js';
 import { prepareAtomicDir } from '../../io/index.js';
-import { toTokenizerJson, toVocabTxt, trainWordPiece } from '../../tokenizer/index.js';
+import { bpeToTokenizerJson, toTokenizerJson, toVocabTxt, trainBpe, trainWordPiece } from '../../tokenizer/index.js';
 import { UsageError } from '../../errors.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag } from '../parseFlags.js';
@@ -21,7 +21,7 @@ export interface TokenizerTrainOptions extends CorpusFlags {
 
 /** `ppmlm tokenizer train`: a WordPiece vocabulary from a corpus, saved as tokenizer.json + vocab.txt. */
 export async function tokenizerTrain(options: TokenizerTrainOptions, out: Reporter): Promise<void> {
-  if (options.type !== 'wordpiece') throw new UsageError(`--type ${options.type} is not available yet; use --type wordpiece`);
+  if (options.type !== 'wordpiece' && options.type !== 'bpe') throw new UsageError(`--type must be wordpiece or bpe, got "${options.type}"`);
   const vocabSize = parseIntFlag(options.vocabSize, '--vocab-size', { min: 10 });
   const minFrequency = parseIntFlag(options.minFrequency, '--min-frequency', { min: 1 });
   const target = await prepareAtomicDir(options.out, { force: options.force });
@@ -34,7 +34,18 @@ export async function tokenizerTrain(options: TokenizerTrainOptions, out: Report
     const preTokenize = analyzer
       ? async (text: string) => (await analyzer.analyze(text)).map((m) => m.surface.toLowerCase())
       : undefined;
-    const tok = await trainWordPiece(texts, { vocabSize, minFrequency, preTokenize, onProgress: (n) => out.progress(`tokenizer: ${n} tokens`) });
+    const onProgress = (n: number) => out.progress(`tokenizer: ${n} tokens`);
+    if (options.type === 'bpe') {
+      // Byte-level BPE pieces keep their leading space, so morphemes are given back with theirs.
+      const bpePre = analyzer ? async (text: string) => (await analyzer.analyze(text)).map((m) => (m.start > 0 && /\s/.test(text[m.start - 1]!) ? ` ${m.surface}` : m.surface)) : undefined;
+      const tok = await trainBpe(texts, { vocabSize, minFrequency, preTokenize: bpePre, onProgress });
+      await writeFile(join(target.tmpDir, 'tokenizer.json'), JSON.stringify(bpeToTokenizerJson(tok)));
+      out.progressDone();
+      await target.commit();
+      out.result(`wrote ${options.out}: byte-level BPE, ${tok.vocabSize} tokens`);
+      return;
+    }
+    const tok = await trainWordPiece(texts, { vocabSize, minFrequency, preTokenize, onProgress });
     out.progressDone();
     await writeFile(join(target.tmpDir, 'tokenizer.json'), JSON.stringify(toTokenizerJson(tok)));
     await writeFile(join(target.tmpDir, 'vocab.txt'), toVocabTxt(tok));

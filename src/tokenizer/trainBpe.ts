@@ -1,0 +1,41 @@
+import { BpeTokenizer, ROBERTA_SPECIALS } from './bpe.js';
+import { BYTE_TO_CHAR, byteLevelPieces } from './byteLevel.js';
+import { learnMerges } from './merges.js';
+
+export interface TrainBpeOptions {
+  vocabSize: number;
+  minFrequency?: number;
+  addPrefixSpace?: boolean;
+  /** Pieces to train on instead of GPT-2's pre-tokenisation (e.g. Korean morphemes, each with its leading space). */
+  preTokenize?: (text: string) => string[] | Promise<string[]>;
+  onProgress?: (vocab: number) => void;
+}
+
+/**
+ * Trains a byte-level BPE vocabulary (the RoBERTa tokenizer's kind): the 256 byte symbols, then merges of
+ * the most frequent adjacent pairs until `vocabSize`.
+ */
+export async function trainBpe(texts: AsyncIterable<string> | Iterable<string>, options: TrainBpeOptions): Promise<BpeTokenizer> {
+  const addPrefixSpace = options.addPrefixSpace ?? false;
+  const counts = new Map<string, number>();
+  for await (const text of texts) {
+    const pieces = options.preTokenize
+      ? (await options.preTokenize(text)).flatMap((p) => byteLevelPieces(p, false).map((x) => x.text))
+      : byteLevelPieces(text, addPrefixSpace).map((p) => p.text);
+    for (const p of pieces) counts.set(p, (counts.get(p) ?? 0) + 1);
+  }
+  const vocab: string[] = [ROBERTA_SPECIALS.cls, ROBERTA_SPECIALS.pad, ROBERTA_SPECIALS.sep, ROBERTA_SPECIALS.unk, ...BYTE_TO_CHAR];
+  const entries = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const words = entries.map(([w]) => [...w]);
+  const freqs = entries.map(([, c]) => c);
+  const seen = new Set(vocab);
+  const merges = learnMerges(words, freqs, Math.max(0, options.vocabSize - vocab.length - 1), options.minFrequency ?? 2, (a, b) => a + b, (merged) => {
+    if (!seen.has(merged)) {
+      seen.add(merged);
+      vocab.push(merged);
+    }
+    if (vocab.length % 500 === 0) options.onProgress?.(vocab.length);
+  });
+  vocab.push(ROBERTA_SPECIALS.mask);
+  return new BpeTokenizer(vocab, merges, { addPrefixSpace, specials: ROBERTA_SPECIALS });
+}
