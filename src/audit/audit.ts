@@ -30,6 +30,8 @@ export interface AuditOptions {
   seed?: number;
   /** Show terms in clear in the report; otherwise salted hashes. */
   showIdentifiers?: boolean;
+  /** Blacklist categories reported on their own as well (e.g. CANARY for planted positive controls). */
+  reportCategories?: readonly string[];
   analyzer?: MorphAnalyzer;
   onProgress?: (stage: string, done: number, total: number) => void;
 }
@@ -69,7 +71,7 @@ export interface AuditReport {
   target: { name: string; provenance?: Provenance };
   reference?: { name: string };
   blacklistFingerprint: string;
-  privacy: { all: PrivacyScore; direct: PrivacyScore; indirect: PrivacyScore };
+  privacy: { all: PrivacyScore; direct: PrivacyScore; indirect: PrivacyScore; byCategory?: Record<string, PrivacyScore> };
   regurgitation: { rows: RegurgitationRow[]; top1Terms: number; top5Terms: number; identifiersShown: boolean };
   membership: MembershipResult;
   utility: {
@@ -147,7 +149,17 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
     top5: preds[i]!.every((p) => p.top.includes(p.label)),
   }));
   const ofKind = (kind: string) => results.filter((r) => entries[r.occ.entry]!.kind === kind);
-  const privacy = { all: scoreOf(results, rng.fork(2)), direct: scoreOf(ofKind('direct'), rng.fork(3)), indirect: scoreOf(ofKind('indirect'), rng.fork(4)) };
+  const privacy: AuditReport['privacy'] = { all: scoreOf(results, rng.fork(2)), direct: scoreOf(ofKind('direct'), rng.fork(3)), indirect: scoreOf(ofKind('indirect'), rng.fork(4)) };
+  if (options.reportCategories?.length) {
+    // Category occurrences are evaluated in full, not sampled: they are few, and the control must not be missed.
+    const chosen = new Set(options.reportCategories);
+    const extra = memberOcc.filter((o) => chosen.has(entries[o.entry]!.category) && !kept.includes(o));
+    const extraQueries = extra.map((o) => occurrenceQuery(memberBodies[o.doc]!, o, seqLen, t));
+    const extraKept = extra.filter((_, i) => extraQueries[i] !== undefined);
+    const extraPreds = predictMasked(target.model, extraQueries.filter((q): q is MaskedQuery => q !== undefined), { padId, topK: 5 });
+    const all = [...results, ...extraKept.map((occ, i) => ({ occ, correct: extraPreds[i]!.map((p) => (p.top[0] === p.label ? 1 : 0)), top5: extraPreds[i]!.every((p) => p.top.includes(p.label)) }))];
+    privacy.byCategory = Object.fromEntries(options.reportCategories.map((c, i) => [c, scoreOf(all.filter((r) => entries[r.occ.entry]!.category === c), rng.fork(10 + i))]));
+  }
 
   const salt = randomBytes(16);
   const label = (term: string) => (options.showIdentifiers ? term : `id-${createHash('sha256').update(salt).update(term).digest('hex').slice(0, 10)}`);

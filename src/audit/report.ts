@@ -55,7 +55,7 @@ export function reportHtml(report: AuditReport): string {
 <body><h1>Risk audit of ${esc(report.target.name)}</h1>
 <p>Created ${esc(report.createdAt)}. Strategy: <b>${esc(String(report.target.provenance?.strategy ?? 'unknown'))}</b>. Blacklist fingerprint ${esc(report.blacklistFingerprint)}.${report.reference ? ` Reference model: ${esc(report.reference.name)}.` : ''}</p>
 <h2>Privacy score</h2><p>1 − top-1 accuracy at blacklisted tokens of the training documents, each occurrence masked whole. 1 means no identifier token was recovered.</p>
-<table><tr><th>identifiers</th><th>score</th><th>95% CI</th><th>occurrences</th><th>tokens</th><th>fully recovered</th></tr>${row('all', p.all)}${row('direct', p.direct)}${row('indirect', p.indirect)}</table>
+<table><tr><th>identifiers</th><th>score</th><th>95% CI</th><th>occurrences</th><th>tokens</th><th>fully recovered</th></tr>${row('all', p.all)}${row('direct', p.direct)}${row('indirect', p.indirect)}${Object.entries(p.byCategory ?? {}).map(([c, sc]) => row(esc(c), sc)).join('')}</table>
 <h2>Membership inference</h2><p>${m.members} members (training documents) vs ${m.nonMembers} non-members; per-document masked-LM loss under fixed masks.${m.nonMembers < 400 ? ' <span class="warn">Fewer than 400 non-members: TPR at 1% FPR rests on few documents.</span>' : ''}</p>
 <table><tr><th>attack</th><th>AUC</th><th>TPR @ 1% FPR</th><th>TPR @ 0.1% FPR</th></tr>${curves.map((c) => `<tr><td>${c.name}</td><td>${num(c.roc.auc)}</td><td>${pct(c.roc.tprAt1)}</td><td>${pct(c.roc.tprAt01)}</td></tr>`).join('')}</table>
 <p>Mean loss: members ${num(m.meanLoss.members)}, non-members ${num(m.meanLoss.nonMembers)}.</p>

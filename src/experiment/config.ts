@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import { STRATEGIES, type StrategyName } from '../mlm/index.js';
+import type { CanaryConfig } from './canaries.js';
 
 /** `ppmlm experiment --config FILE.json`: one comparison of strategies over epochs and seeds. */
 export interface ExperimentConfig {
@@ -19,6 +20,8 @@ export interface ExperimentConfig {
   seeds: number[];
   finetune?: { seqLen?: number; batchSize?: number; lr?: number; maskProb?: number; dpNoise?: number; targetEpsilon?: number; dpClip?: number };
   audit?: { seqLen?: number; maxOccurrences?: number };
+  /** Positive controls planted in the members (Secret Sharer): see plantCanaries. */
+  canaries?: CanaryConfig;
 }
 
 /** Reads and checks an experiment config; relative paths are relative to the config file. */

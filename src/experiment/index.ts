@@ -4,3 +4,5 @@ export { runExperiment } from './run.js';
 export type { ExperimentOptions } from './run.js';
 export { resultsCsv, resultsMarkdown, resultsSvg } from './results.js';
 export type { ResultRow } from './results.js';
+export { plantCanaries } from './canaries.js';
+export type { CanaryConfig } from './canaries.js';

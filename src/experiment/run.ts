@@ -6,6 +6,7 @@ import { readBlacklist } from '../identifiers/index.js';
 import { finetune } from '../mlm/index.js';
 import { disposeParams, loadModelDir } from '../model/index.js';
 import { PRIVATE_FILE_MODE, writeFileAtomic } from '../io/index.js';
+import { plantCanaries } from './canaries.js';
 import type { ExperimentConfig } from './config.js';
 import { resultsCsv, resultsMarkdown, resultsSvg, type ResultRow } from './results.js';
 
@@ -26,9 +27,15 @@ const exists = (p: string) => stat(p).then(() => true, () => false);
 export async function runExperiment(options: ExperimentOptions): Promise<ResultRow[]> {
   const { config, out, log } = options;
   const read: CorpusReadOptions = { columns: config.columns ?? {} };
-  const members = await loadCorpus(config.members, read);
+  let members = await loadCorpus(config.members, read);
   const nonMembers = await loadCorpus(config.nonMembers, read);
   const blacklist = await readBlacklist(config.blacklist);
+  if (config.canaries) {
+    const planted = plantCanaries(members, config.canaries);
+    members = planted.docs;
+    blacklist.entries.push(...planted.entries);
+    log(`planted ${config.canaries.count} canaries ${config.canaries.repeats} times each`);
+  }
   const maxEpochs = config.epochs.at(-1)!;
   const rows: ResultRow[] = [];
   const reference = await loadModelDir(config.model, 'mlm');
@@ -78,6 +85,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
             seqLen: config.audit?.seqLen ?? config.finetune?.seqLen ?? 128,
             maxOccurrences: config.audit?.maxOccurrences ?? 2000,
             seed,
+            ...(config.canaries && { reportCategories: ['CANARY'] }),
           });
           disposeParams(target.model.params);
           await writeReport(join(out, 'cells', `${strategy}-e${c.epochs}-s${seed}`), report, { force: true });
@@ -93,6 +101,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
           miaTpr1: report.membership.loss.tprAt1,
           calibratedTpr1: report.membership.calibrated?.tprAt1 ?? NaN,
           utility: report.utility.accuracy,
+          privacyCanary: report.privacy.byCategory?.CANARY?.score ?? NaN,
           epsilon: (report.target.provenance?.dp as { epsilon?: number } | undefined)?.epsilon ?? NaN,
         });
       }
