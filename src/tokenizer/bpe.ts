@@ -1,5 +1,6 @@
 import { byteLevelPieces, fromByteLevel } from './byteLevel.js';
 import type { Encoding, SpecialTokens, Tokenizer } from './types.js';
+import { Vocabulary } from './vocabulary.js';
 
 export const ROBERTA_SPECIALS: SpecialTokens = { unk: '<unk>', cls: '<s>', sep: '</s>', pad: '<pad>', mask: '<mask>' };
 
@@ -12,37 +13,18 @@ export interface BpeOptions {
  * Byte-level BPE (GPT-2, RoBERTa): GPT-2 pre-tokenisation, bytes mapped to printable characters, then the
  * lowest-ranked merge applied until none applies. Character offsets come from the bytes each token covers.
  */
-export class BpeTokenizer implements Tokenizer {
+export class BpeTokenizer extends Vocabulary implements Tokenizer {
   readonly type = 'bpe';
-  private readonly ids: Map<string, number>;
   private readonly ranks: Map<string, number>;
   private readonly cache = new Map<string, string[]>();
-  readonly specialIds: ReadonlySet<number>;
-  readonly specials: SpecialTokens;
 
   constructor(
-    readonly vocab: readonly string[],
+    vocab: readonly string[],
     readonly merges: readonly [string, string][],
     readonly options: BpeOptions = { addPrefixSpace: false, specials: ROBERTA_SPECIALS },
   ) {
-    this.ids = new Map(vocab.map((t, i) => [t, i]));
+    super(vocab, options.specials);
     this.ranks = new Map(merges.map(([a, b], i) => [`${a} ${b}`, i]));
-    this.specials = options.specials;
-    const missing = Object.values(options.specials).filter((t) => !this.ids.has(t));
-    if (missing.length > 0) throw new Error(`vocabulary lacks special token(s) ${missing.join(', ')}`);
-    this.specialIds = new Set(Object.values(options.specials).map((t) => this.ids.get(t)!));
-  }
-
-  get vocabSize(): number {
-    return this.vocab.length;
-  }
-
-  idOf(token: string): number | undefined {
-    return this.ids.get(token);
-  }
-
-  tokenOf(id: number): string {
-    return this.vocab[id] ?? this.specials.unk;
   }
 
   /** The BPE symbols of one byte-level piece. */
@@ -74,12 +56,12 @@ export class BpeTokenizer implements Tokenizer {
 
   tokenize(text: string): Encoding {
     const enc: Encoding = { ids: [], offsets: [], special: [] };
-    const unk = this.ids.get(this.specials.unk)!;
+    const unk = this.idOf(this.specials.unk)!;
     for (const piece of byteLevelPieces(text, this.options.addPrefixSpace)) {
       let at = 0;
       for (const symbol of this.bpe(piece.text)) {
         const n = [...symbol].length;
-        enc.ids.push(this.ids.get(symbol) ?? unk);
+        enc.ids.push(this.idOf(symbol) ?? unk);
         // Offsets exclude the leading space that byte-level pieces carry, as Hugging Face's trim_offsets does.
         let start = piece.charStart[at]!;
         const end = piece.charEnd[at + n - 1]!;

@@ -1,5 +1,6 @@
 import { bertPreTokenize, type BertTextOptions, type PreToken } from './bertText.js';
 import { BERT_SPECIALS, type Encoding, type SpecialTokens, type Tokenizer } from './types.js';
+import { Vocabulary } from './vocabulary.js';
 
 export interface WordPieceOptions extends BertTextOptions {
   continuingPrefix: string;
@@ -21,38 +22,19 @@ export const DEFAULT_WORDPIECE_OPTIONS: WordPieceOptions = {
  * word that cannot be covered becomes [UNK]. Same ids as Hugging Face tokenizers for the same vocab and
  * normaliser settings, plus character offsets into the original text.
  */
-export class WordPieceTokenizer implements Tokenizer {
+export class WordPieceTokenizer extends Vocabulary implements Tokenizer {
   readonly type = 'wordpiece';
-  private readonly ids: Map<string, number>;
-  readonly specialIds: ReadonlySet<number>;
-  readonly specials: SpecialTokens;
 
   constructor(
-    readonly vocab: readonly string[],
+    vocab: readonly string[],
     readonly options: WordPieceOptions = DEFAULT_WORDPIECE_OPTIONS,
   ) {
-    this.ids = new Map(vocab.map((t, i) => [t, i]));
-    this.specials = options.specials;
-    const missing = Object.values(options.specials).filter((t) => !this.ids.has(t));
-    if (missing.length > 0) throw new Error(`vocabulary lacks special token(s) ${missing.join(', ')}`);
-    this.specialIds = new Set(Object.values(options.specials).map((t) => this.ids.get(t)!));
-  }
-
-  get vocabSize(): number {
-    return this.vocab.length;
-  }
-
-  idOf(token: string): number | undefined {
-    return this.ids.get(token);
-  }
-
-  tokenOf(id: number): string {
-    return this.vocab[id] ?? this.specials.unk;
+    super(vocab, options.specials);
   }
 
   /** The pieces of one pre-token, with [start, end) into the normalised word. */
   wordPieces(word: string): { id: number; start: number; end: number }[] {
-    const unk = { id: this.ids.get(this.specials.unk)!, start: 0, end: word.length };
+    const unk = { id: this.idOf(this.specials.unk)!, start: 0, end: word.length };
     if ([...word].length > this.options.maxInputCharsPerWord) return [unk];
     const pieces: { id: number; start: number; end: number }[] = [];
     let start = 0;
@@ -61,7 +43,7 @@ export class WordPieceTokenizer implements Tokenizer {
       let found: number | undefined;
       while (start < end) {
         const sub = (start > 0 ? this.options.continuingPrefix : '') + word.slice(start, end);
-        found = this.ids.get(sub);
+        found = this.idOf(sub);
         if (found !== undefined) break;
         end--;
         // Never cut a surrogate pair.
@@ -93,7 +75,7 @@ export class WordPieceTokenizer implements Tokenizer {
   decode(ids: readonly number[]): string {
     let out = '';
     for (const id of ids) {
-      if (this.specialIds.has(id) && id !== this.ids.get(this.specials.unk)) continue;
+      if (this.specialIds.has(id) && id !== this.idOf(this.specials.unk)) continue;
       const tok = this.tokenOf(id);
       if (tok.startsWith(this.options.continuingPrefix)) out += tok.slice(this.options.continuingPrefix.length);
       else out += (out === '' ? '' : ' ') + tok;
