@@ -24,6 +24,10 @@ describe('ppmlm finetune', () => {
       const log = (await readFile(join(`${out}.checkpoint`, 'train_log.jsonl'), 'utf8')).trim().split('\n');
       expect(JSON.parse(log.at(-1)!)).toMatchObject({ protectedTargets: results[strategy]!.protectedTargets });
     }
+    const whole = await cli('--quiet', 'finetune', '--model', model, '--corpus', corpus, '--blacklist', blacklist, '--strategy', 'constrained', '--whole-word', '--out', join(dir, 'ww'), ...common);
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(JSON.parse(whole.stdout).protectedTargets).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, 'ww', 'ppmlm.json'), 'utf8')).wholeWord).toBe(true);
     expect(results.constrained!.protectedTargets).toBe(0);
     expect(results.standard!.protectedTargets).toBeGreaterThan(0);
     expect(Number.isFinite(results.pseudonymized!.finalLoss)).toBe(true);
