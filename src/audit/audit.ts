@@ -153,7 +153,8 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   if (options.reportCategories?.length) {
     // Category occurrences are evaluated in full, not sampled: they are few, and the control must not be missed.
     const chosen = new Set(options.reportCategories);
-    const extra = memberOcc.filter((o) => chosen.has(entries[o.entry]!.category) && !kept.includes(o));
+    const sampled = new Set(kept);
+    const extra = memberOcc.filter((o) => chosen.has(entries[o.entry]!.category) && !sampled.has(o));
     const extraQueries = extra.map((o) => occurrenceQuery(memberBodies[o.doc]!, o, seqLen, t));
     const extraKept = extra.filter((_, i) => extraQueries[i] !== undefined);
     const extraPreds = predictMasked(target.model, extraQueries.filter((q): q is MaskedQuery => q !== undefined), { padId, topK: 5 });

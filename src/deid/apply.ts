@@ -64,7 +64,8 @@ export function replaceEntities(text: string, spans: readonly EntitySpan[], styl
   const replacements: (EntitySpan & { surface: string; replacement: string })[] = [];
   let out = '';
   let at = 0;
-  for (const span of [...spans].sort((a, b) => a.start - b.start)) {
+  const sorted = [...spans].sort((a, b) => a.start - b.start);
+  for (const [i, span] of sorted.entries()) {
     if (span.start < at) continue;
     const surface = text.slice(span.start, span.end);
     const key = `${span.label}\u0000${surface}`;
@@ -75,8 +76,9 @@ export function replaceEntities(text: string, spans: readonly EntitySpan[], styl
     }
     out += text.slice(at, span.start) + replacement;
     at = span.end;
-    const nextSpan = spans.find((s) => s.start >= at);
-    const tail = text.slice(at, nextSpan?.start ?? text.length);
+    // The particle can only sit in the text before the next entity.
+    const nextStart = sorted.slice(i + 1).find((s) => s.start >= at)?.start ?? text.length;
+    const tail = text.slice(at, nextStart);
     // A tag is read as its label: [내국인이름]은.
     const fixed = agreeParticle(replacement.replace(/[[\]]/g, ''), tail);
     out += fixed;

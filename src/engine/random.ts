@@ -1,6 +1,5 @@
 /**
- * A seeded pseudo-random generator (mulberry32) whose whole state is one 32-bit integer, so it can be
- * saved in a checkpoint and restored bit for bit. Every random choice in ppmlm (initialisation, data
+ * A seeded pseudo-random generator (mulberry32). Every random choice in ppmlm (initialisation, data
  * order, masking, surrogates) draws from one of these, never from Math.random.
  */
 export class Rng {
@@ -48,13 +47,5 @@ export class Rng {
   /** An independent generator derived from this one and a label (e.g. per epoch). */
   fork(label: number): Rng {
     return new Rng((Math.imul(this.s ^ 0x9e3779b9, 0x85ebca6b) + Math.imul(label + 1, 0xc2b2ae35)) >>> 0);
-  }
-
-  get state(): number {
-    return this.s;
-  }
-
-  static fromState(state: number): Rng {
-    return new Rng(state);
   }
 }

@@ -105,11 +105,6 @@ export function crossEntropy(logits: tf.Tensor2D, labels: tf.Tensor1D): tf.Scala
   return tf.neg(tf.mean(picked)) as tf.Scalar;
 }
 
-/** Per-row cross-entropy (for per-document losses in membership inference). */
-export function crossEntropyPerRow(logits: tf.Tensor2D, labels: tf.Tensor1D): tf.Tensor1D {
-  return tf.neg(tf.sum(tf.mul(tf.logSoftmax(logits), tf.oneHot(labels, logits.shape[1])), 1)) as tf.Tensor1D;
-}
-
 /** Token-classification logits [batch * seq, labels]. */
 export function tokenClassifierLogits(params: Params, hidden: tf.Tensor2D): tf.Tensor2D {
   return dense(params, 'classifier', hidden);

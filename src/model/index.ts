@@ -2,7 +2,7 @@ export type { EncoderConfig } from './config.js';
 export { defaultConfig, validateConfig } from './config.js';
 export type { Params } from './params.js';
 export { initParams, parameterShapes, disposeParams, isLinearWeight, basePrefix } from './params.js';
-export { encode, mlmLogits, crossEntropy, crossEntropyPerRow, tokenClassifierLogits, sequenceClassifierLogits, dense, layerNorm, activation } from './encoder.js';
+export { encode, mlmLogits, crossEntropy, tokenClassifierLogits, sequenceClassifierLogits, dense, layerNorm, activation } from './encoder.js';
 export type { EncoderBatch } from './encoder.js';
 export { parseSafetensors, serializeSafetensors } from './safetensors.js';
 export type { NamedTensor } from './safetensors.js';

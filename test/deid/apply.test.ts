@@ -15,6 +15,16 @@ describe('replaceEntities', () => {
     expect(replaceEntities(text, spans, 'tag').text).toBe('피해자 [내국인이름]은 [내국인이름]과 만났고, [내국인이름]이 돈을 보냈다.');
   });
 
+  it('replaces every entity whatever order the spans come in', () => {
+    const text = '홍길동은 김철수와 이영희를 만났다.';
+    const spans = [
+      { start: 10, end: 13, label: '내국인이름' },
+      { start: 0, end: 3, label: '내국인이름' },
+      { start: 5, end: 8, label: '내국인이름' },
+    ];
+    expect(replaceEntities(text, spans).text).toBe('A는 B와 C를 만났다.');
+  });
+
   it('letters past Z as AA, AB', () => {
     expect([0, 1, 25, 26, 27, 51, 52].map(letterFor)).toEqual(['A', 'B', 'Z', 'AA', 'AB', 'AZ', 'BA']);
   });
