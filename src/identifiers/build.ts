@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Document } from '../corpus/index.js';
-import { contentWords, ngramTerms, type MorphAnalyzer } from '../text/index.js';
+import { contentWords, type MorphAnalyzer, type NgramOptions } from '../text/index.js';
 import { canonicalTerm } from './blacklist/read.js';
 import { BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry } from './blacklist/types.js';
 import { detectDirect, type Recognizer } from './direct/index.js';
@@ -27,8 +27,8 @@ export interface BuildBlacklistOptions {
   /** Korean morphology; without it Korean words keep their particles. */
   analyzer?: MorphAnalyzer;
   /**
-   * `auto` (default): the counting engine, moving to DuckDB once it holds `spillTerms` terms (V8 caps a Map
-   * at 2^24 entries); `graph`: the graphology author–term graph (for --graph-out); `counting`; `duckdb`.
+   * `auto` (default): the counting engine, moving to DuckDB once it holds `spillTerms` n-gram nodes (40–80
+   * bytes each) or 15M distinct words (V8 caps a Map at 2^24 entries); `graph`: the graphology author–term graph (for --graph-out); `counting`; `duckdb`.
    */
   engine?: 'auto' | EngineName;
   spillTerms?: number;
@@ -41,6 +41,9 @@ export interface BuildBlacklistResult {
   engine: AuthorTermEngine;
   stats: EngineStats & { documents: number; tokens: number; direct: number; indirect: number };
 }
+
+/** Distinct words the counting engine holds before moving to DuckDB: V8 caps a Map at 2^24 entries. */
+const MAX_MAP_WORDS = 15_000_000;
 
 interface DirectTally {
   category: string;
@@ -59,8 +62,15 @@ interface DirectTally {
  */
 export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Document>, options: BuildBlacklistOptions = {}): Promise<BuildBlacklistResult> {
   const { k = 2, ngrams = [1, 3], minOccurrences = 1, ignoreNumbers = true, minLength = 2, stopList = new Set(), recognizers = [], analyzer } = options;
-  const spillTerms = options.spillTerms ?? 12_000_000;
-  let engine: AuthorTermEngine = options.engine === 'duckdb' ? await DuckdbEngine.create() : options.engine === 'graph' ? new GraphEngine() : new CountingEngine(k);
+  const spillTerms = options.spillTerms ?? 50_000_000;
+  const terms: NgramOptions = { min: ngrams[0], max: ngrams[1], ignoreNumbers, minLength };
+  const choice = options.engine ?? 'auto';
+  let engine: AuthorTermEngine =
+    choice === 'duckdb' || (choice === 'auto' && k > CountingEngine.MAX_K)
+      ? await DuckdbEngine.create({ ngrams: terms })
+      : choice === 'graph'
+        ? new GraphEngine(terms)
+        : new CountingEngine(k, terms);
   const fingerprint = createHash('sha256');
   const direct = new Map<string, DirectTally>();
   let documents = 0;
@@ -71,7 +81,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     fingerprint.update(`${doc.id}\0${doc.author}\0${doc.text}\0`);
     const words = await contentWords(doc.text, analyzer);
     tokens += words.length;
-    await engine.add(doc.author, ngramTerms(words, { min: ngrams[0], max: ngrams[1], ignoreNumbers, minLength }));
+    await engine.add(doc.author, words);
 
     for (const d of await detectDirect(doc.text, recognizers)) {
       const term = canonicalTerm(doc.text.slice(d.start, d.end));
@@ -83,8 +93,8 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
       direct.set(term, tally);
     }
 
-    if (engine instanceof CountingEngine && options.engine !== 'counting' && engine.size > spillTerms) {
-      const moved = await DuckdbEngine.create();
+    if (engine instanceof CountingEngine && choice === 'auto' && (engine.size > spillTerms || engine.words > MAX_MAP_WORDS)) {
+      const moved = await DuckdbEngine.create({ ngrams: terms });
       await moved.addRows(engine.rows());
       await engine.close();
       engine = moved;
@@ -95,6 +105,8 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
 
   const entries: BlacklistEntry[] = [];
   const graphSource = `graph:k=${k}`;
+  // One array for every indirect entry: a build can yield millions of them.
+  const graphOnly = Object.freeze([graphSource]);
   const rare = await engine.rareTerms(k);
   const directUsage = await engine.usage([...direct.keys()]);
   for (const [term, t] of direct) {
@@ -105,9 +117,9 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   }
   let indirect = 0;
   for (const r of rare) {
-    if (direct.has(r.term) || stopList.has(r.term) || r.occurrences < minOccurrences) continue;
+    if (r.occurrences < minOccurrences || (direct.size > 0 && direct.has(r.term)) || (stopList.size > 0 && stopList.has(r.term))) continue;
     indirect++;
-    entries.push({ term: r.term, kind: 'indirect', category: 'RARE', authors: r.authors, occurrences: r.occurrences, sources: [graphSource] });
+    entries.push({ term: r.term, kind: 'indirect', category: 'RARE', authors: r.authors, occurrences: r.occurrences, sources: graphOnly });
   }
   const blacklist: Blacklist = {
     header: {

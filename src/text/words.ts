@@ -71,25 +71,53 @@ export function* wordNgrams(words: readonly ContentWord[], options: NgramOptions
   for (let k = 0; k < terms.length; k++) yield { term: terms[k]!, start: starts[k]!, end: ends[k]! };
 }
 
-/**
- * The terms of {@link wordNgrams} as plain strings, in the same order, for the hot path of blacklist
- * building; span starts and ends go to the optional arrays.
- */
-export function ngramTerms(words: readonly ContentWord[], options: NgramOptions = {}, starts?: number[], ends?: number[]): string[] {
+/** {@link NgramOptions} with their defaults filled in. */
+export function resolveNgramOptions(options: NgramOptions): Required<NgramOptions> {
   const { min = 1, max = 3, ignoreNumbers = true, minLength = 2 } = options;
-  const out: string[] = [];
+  return { min, max, ignoreNumbers, minLength };
+}
+
+/**
+ * Whether a run of n words, `chars` characters long with the words joined by single spaces, is a term:
+ * at least `min` words, at least `minLength` characters, not only numbers (unless numbers are kept).
+ */
+export function isNgramTerm(rule: Required<NgramOptions>, n: number, chars: number, allNumbers: boolean): boolean {
+  return n >= rule.min && chars >= rule.minLength && !(rule.ignoreNumbers && allNumbers);
+}
+
+/**
+ * Visits every run of n consecutive words (n = 1..max) starting at word i, in order of i then n, and says
+ * whether it is a term ({@link isNgramTerm}). Runs that are not terms are visited too, so that callers
+ * can build each n-gram from the one before it.
+ */
+export function visitNgrams(words: readonly ContentWord[], options: NgramOptions, visit: (i: number, n: number, isTerm: boolean) => void): void {
+  const rule = resolveNgramOptions(options);
   for (let i = 0; i < words.length; i++) {
-    let term = '';
+    let chars = -1;
     let allNumbers = true;
-    for (let n = 1; n <= max && i + n <= words.length; n++) {
+    for (let n = 1; n <= rule.max && i + n <= words.length; n++) {
       const w = words[i + n - 1]!;
-      term = n === 1 ? w.norm : `${term} ${w.norm}`;
+      chars += w.norm.length + 1;
       allNumbers &&= w.kind === 'number';
-      if (n < min || term.length < minLength || (ignoreNumbers && allNumbers)) continue;
-      out.push(term);
-      starts?.push(words[i]!.start);
-      ends?.push(w.end);
+      visit(i, n, isNgramTerm(rule, n, chars, allNumbers));
     }
   }
+}
+
+/**
+ * The terms of {@link wordNgrams} as plain strings, in the same order; span starts and ends go to the
+ * optional arrays.
+ */
+export function ngramTerms(words: readonly ContentWord[], options: NgramOptions = {}, starts?: number[], ends?: number[]): string[] {
+  const out: string[] = [];
+  let term = '';
+  visitNgrams(words, options, (i, n, isTerm) => {
+    const w = words[i + n - 1]!;
+    term = n === 1 ? w.norm : `${term} ${w.norm}`;
+    if (!isTerm) return;
+    out.push(term);
+    starts?.push(words[i]!.start);
+    ends?.push(w.end);
+  });
   return out;
 }

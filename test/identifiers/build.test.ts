@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildBlacklist, GazetteerRecognizer, patternRecognizers, blacklistFingerprint, type BlacklistEntry } from '../../src/identifiers/index.js';
 import type { Document } from '../../src/corpus/index.js';
+import { Rng } from '../../src/engine/index.js';
 import { RuleAnalyzer } from '../../src/text/index.js';
 
 /** alpha: all three authors; beta: a and b; gamma: only c (twice); delta: only a. */
@@ -58,6 +59,35 @@ describe('buildBlacklist: the author-word graph threshold', () => {
     expect(duck.entries).toEqual(graph.entries);
     expect(counting.entries).toEqual(graph.entries);
     expect(spilled.entries).toEqual(graph.entries);
+  });
+});
+
+describe('the engines against one another', () => {
+  it('counting (interned n-grams) and DuckDB give the graph\'s rare terms and usages on random corpora and n-gram options (property)', async () => {
+    const rng = new Rng(11);
+    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rng.next() * xs.length)]!;
+    const vocabulary = ['a', 'bb', 'Cc', 'cc', '1', '22', '3', 'x-1', 'ÉTÉ', 'été', 'o’k'];
+    for (let trial = 0; trial < 25; trial++) {
+      const docs = Array.from({ length: 2 + Math.floor(rng.next() * 12) }, (_, i): Document => ({
+        id: String(i),
+        author: pick(['p', 'q', 'r', 's']),
+        text: Array.from({ length: Math.floor(rng.next() * 9) }, () => pick(vocabulary)).join(' '),
+      }));
+      const min = 1 + Math.floor(rng.next() * 2);
+      const options = { k: 1 + Math.floor(rng.next() * 3), ngrams: [min, min + Math.floor(rng.next() * 3)] as [number, number], ignoreNumbers: rng.next() < 0.5, minLength: 1 + Math.floor(rng.next() * 3) };
+      const sorted = async (engine: 'graph' | 'counting' | 'duckdb') => {
+        const r = await buildBlacklist(docs, { ...options, engine });
+        const everyTerm = await r.engine.usage(vocabulary.map((w) => w.toLowerCase()).concat(['a bb', 'bb a 1', '1 22', 'zz']));
+        const stats = await r.engine.stats();
+        await r.engine.close();
+        // The counting engine stops counting authors at k.
+        const usage = [...everyTerm.values()].map((u) => ({ ...u, authors: Math.min(u.authors, options.k) }));
+        return { entries: r.blacklist.entries.sort((a, b) => (a.term < b.term ? -1 : 1)), usage, terms: stats.terms, authors: stats.authors };
+      };
+      const graph = await sorted('graph');
+      expect(await sorted('counting'), JSON.stringify({ docs, options })).toEqual(graph);
+      if (trial < 5) expect({ ...(await sorted('duckdb')), usage: [] }, JSON.stringify({ docs, options })).toEqual({ ...graph, usage: [] });
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Rng } from '../../src/engine/index.js';
 import { contentWords, normalizeTerm, segmentWords, wordNgrams } from '../../src/text/index.js';
 
 describe('segmentWords', () => {
@@ -16,6 +17,18 @@ describe('segmentWords', () => {
     const text = '  Müller\tsaw 東京タワー';
     for (const w of segmentWords(text)) expect(text.slice(w.start, w.end)).toBe(w.surface);
     expect(segmentWords(text).map((w) => w.surface)).toContain('Müller');
+  });
+
+  it('finds exactly the words of the defining regex on random mixed-script text (property)', () => {
+    // The definition the scanner implements, kept here as the oracle.
+    const WORD = /[\p{L}\p{M}\p{N}]+(?:['’-][\p{L}\p{M}\p{N}]+)*/gu;
+    const reference = (text: string) => [...text.matchAll(WORD)].map((m) => [m.index, m[0], /^\p{Nd}+$/u.test(m[0]) ? 'number' : 'word']);
+    const alphabet = [...'aZé9٣-\'’ .,\t\n한글0ﬁ\u0301\ud835\udc00\ud800x_—«', '\u{1F600}', '\u{1D7D8}'];
+    const rng = new Rng(7);
+    for (let trial = 0; trial < 2000; trial++) {
+      const text = Array.from({ length: 1 + Math.floor(rng.next() * 20) }, () => alphabet[Math.floor(rng.next() * alphabet.length)]!).join('');
+      expect(segmentWords(text).map((w) => [w.start, w.surface, w.kind]), JSON.stringify(text)).toEqual(reference(text));
+    }
   });
 
   it('segments scripts without spaces with ICU', () => {

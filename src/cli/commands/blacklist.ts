@@ -149,7 +149,7 @@ async function moveToDuckdb(source: GraphEngine | CountingEngine): Promise<Duckd
 /** `ppmlm blacklist stats FILE`: counts by kind, category and source (no terms printed). */
 export async function blacklistStats(file: string, options: { json?: boolean }, out: Reporter): Promise<void> {
   const list = await readBlacklist(file);
-  const count = (key: (e: (typeof list.entries)[number]) => string[]) => {
+  const count = (key: (e: (typeof list.entries)[number]) => readonly string[]) => {
     const m: Record<string, number> = {};
     for (const e of list.entries) for (const v of key(e)) m[v] = (m[v] ?? 0) + 1;
     return Object.fromEntries(Object.entries(m).sort((a, b) => b[1] - a[1]));

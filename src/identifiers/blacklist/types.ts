@@ -12,7 +12,7 @@ export interface BlacklistEntry {
   authors: number;
   occurrences: number;
   /** Provenance: `graph:k=2`, `rule:email`, `model:<name>`, `list:<file>`. */
-  sources: string[];
+  sources: readonly string[];
 }
 
 export interface BlacklistHeader {

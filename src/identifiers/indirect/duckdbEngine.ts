@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { ngramTerms, type ContentWord, type NgramOptions } from '../../text/index.js';
 import { countTerms, type AuthorTermEngine, type EngineStats, type TermUsage } from './engine.js';
 
 /**
@@ -23,9 +24,10 @@ export class DuckdbEngine implements AuthorTermEngine {
     private readonly connection: DuckDBConnection,
     private appender: DuckDBAppender | undefined,
     private readonly tempDir: string,
+    private readonly ngrams: NgramOptions,
   ) {}
 
-  static async create(options: { memoryLimit?: string } = {}): Promise<DuckdbEngine> {
+  static async create(options: { memoryLimit?: string; ngrams?: NgramOptions } = {}): Promise<DuckdbEngine> {
     const { DuckDBInstance } = await import('@duckdb/node-api');
     const tempDir = await mkdtemp(join(tmpdir(), 'ppmlm-duckdb-'));
     const instance = await DuckDBInstance.create(join(tempDir, 'pairs.duckdb'), {
@@ -35,11 +37,11 @@ export class DuckdbEngine implements AuthorTermEngine {
     });
     const connection = await instance.connect();
     await connection.run('CREATE TABLE pairs (author VARCHAR NOT NULL, term VARCHAR NOT NULL, n INTEGER NOT NULL)');
-    return new DuckdbEngine(instance, connection, await connection.createAppender('pairs'), tempDir);
+    return new DuckdbEngine(instance, connection, await connection.createAppender('pairs'), tempDir, options.ngrams ?? {});
   }
 
-  async add(author: string, terms: readonly string[]): Promise<void> {
-    for (const [term, count] of countTerms(terms)) this.append(author, term, count);
+  async add(author: string, words: readonly ContentWord[]): Promise<void> {
+    for (const [term, count] of countTerms(ngramTerms(words, this.ngrams))) this.append(author, term, count);
   }
 
   private append(author: string, term: string, n: number): void {

@@ -1,3 +1,5 @@
+import type { ContentWord } from '../../text/index.js';
+
 /** A term with the number of distinct individuals who used it and its total count. */
 export interface TermUsage {
   term: string;
@@ -9,6 +11,7 @@ export interface TermUsage {
 export type EngineName = 'counting' | 'graph' | 'duckdb';
 
 export interface EngineStats {
+  /** Individuals who used at least one term. */
   authors: number;
   terms: number;
   /** Distinct (author, term) pairs: the edges of the bipartite graph. */
@@ -21,8 +24,8 @@ export interface EngineStats {
  */
 export interface AuthorTermEngine {
   readonly name: EngineName;
-  /** Adds the terms of one document (with repeats) for its author. */
-  add(author: string, terms: readonly string[]): Promise<void>;
+  /** Adds the terms (n-grams under the engine's options) of one document's content words for its author. */
+  add(author: string, words: readonly ContentWord[]): Promise<void>;
   /** Terms whose number of distinct authors is below k, in no particular order (writers sort). */
   rareTerms(k: number): Promise<TermUsage[]>;
   /** Usage of specific terms (authors 0 when unseen). */

@@ -1,4 +1,5 @@
 import { UndirectedGraph } from 'graphology';
+import { ngramTerms, type ContentWord, type NgramOptions } from '../../text/index.js';
 import { countTerms, type AuthorTermEngine, type EngineStats, type TermUsage } from './engine.js';
 
 type NodeAttributes = { kind: 'author' | 'term'; label: string };
@@ -17,14 +18,20 @@ export class GraphEngine implements AuthorTermEngine {
   readonly name = 'graph';
   readonly graph: AuthorTermGraph = new UndirectedGraph<NodeAttributes, EdgeAttributes>({ allowSelfLoops: false });
 
-  async add(author: string, terms: readonly string[]): Promise<void> {
+  constructor(private readonly ngrams: NgramOptions = {}) {}
+
+  async add(author: string, words: readonly ContentWord[]): Promise<void> {
+    const terms = countTerms(ngramTerms(words, this.ngrams));
+    if (terms.size === 0) return;
     const a = authorKey(author);
     this.graph.mergeNode(a, { kind: 'author', label: author });
-    for (const [term, count] of countTerms(terms)) {
+    for (const [term, count] of terms) {
       const t = termKey(term);
       this.graph.mergeNode(t, { kind: 'term', label: term });
-      const [edge, added] = this.graph.mergeEdge(a, t, { weight: count });
-      if (!added) this.graph.updateEdgeAttribute(edge, 'weight', (w) => (w ?? 0) + count);
+      // mergeEdge would overwrite the weight of an existing edge with its attributes: add to it instead.
+      const edge = this.graph.edge(a, t);
+      if (edge === undefined) this.graph.addEdge(a, t, { weight: count });
+      else this.graph.updateEdgeAttribute(edge, 'weight', (w) => (w ?? 0) + count);
     }
   }
 
