@@ -34,6 +34,32 @@ describe('ppmlm blacklist', () => {
     expect(stats.stdout).not.toMatch(/alice/i);
   });
 
+  it('honours --stop-list and --keep-numbers, and exports the graph as graphology JSON', async () => {
+    const dir = await tempDir();
+    const stop = join(dir, 'stop.txt');
+    await writeFile(stop, '# never blacklisted\nWheeze\n');
+    const graph = join(dir, 'graph.json');
+    const build = (out: string, ...flags: string[]) => cli('blacklist', 'build', '--corpus', CORPUS, '--out', join(dir, out), '--recognizers', 'none', ...flags);
+    expect((await build('plain.tsv')).code).toBe(0);
+    expect((await build('stopped.tsv', '--stop-list', stop, '--keep-numbers', '--graph-out', graph)).code).toBe(0);
+    const terms = async (f: string) => (await readFile(join(dir, f), 'utf8')).split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t')[0]);
+    const plain = await terms('plain.tsv');
+    const stopped = await terms('stopped.tsv');
+    expect(plain).toContain('wheeze');
+    expect(stopped).not.toContain('wheeze');
+    // 42 alone is a number: a term only with --keep-numbers.
+    expect(plain).not.toContain('42');
+    expect(stopped).toContain('42');
+    const exported = JSON.parse(await readFile(graph, 'utf8')) as { nodes: { key: string; attributes: { kind: string } }[]; edges: { attributes: { weight: number } }[] };
+    expect(exported.nodes.filter((n) => n.attributes.kind === 'author').map((n) => n.key).sort()).toEqual(['a:alice', 'a:bob']);
+    expect(exported.nodes.some((n) => n.key === 't:wheeze')).toBe(true);
+    expect(exported.edges.every((e) => e.attributes.weight >= 1)).toBe(true);
+    expect((await stat(graph)).mode & 0o777).toBe(0o600);
+    const missing = await build('x.tsv', '--stop-list', join(dir, 'nope.txt'));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/nope\.txt: no such file; check --stop-list/);
+  });
+
   it('show marks the protected spans of a text', async () => {
     const dir = await tempDir();
     const list = join(dir, 'list.txt');
