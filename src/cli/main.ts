@@ -1,13 +1,16 @@
 import { Command, CommanderError, Option } from 'commander';
 import { PpmlmError } from '../errors.js';
 import { ExitCode } from './exitCodes.js';
-import { BACKEND_REQUESTS, type BackendRequest } from '../engine/backend.js';
+import { BACKEND_REQUESTS, setWasmThreads, type BackendRequest } from '../engine/backend.js';
+import { MAX_WASM_THREADS } from '../engine/wasmThreads.js';
+import { parseIntFlag } from './parseFlags.js';
 import { addCorpusOptions } from './corpusOptions.js';
 import { Reporter, processIO, type CliIO } from './reporter.js';
 import { PACKAGE_VERSION } from '../version.js';
 
 export interface GlobalOptions {
   backend: BackendRequest;
+  threads?: string;
   quiet: boolean;
   verbose: boolean;
 }
@@ -18,6 +21,7 @@ export function buildProgram(io: CliIO): Command {
     .description('Privacy-preserving masked-LM fine-tuning: blacklists from corpora, constrained masking, de-identification, risk audits')
     .version(PACKAGE_VERSION, '-V, --version')
     .addOption(new Option('--backend <name>', 'tfjs backend').choices(BACKEND_REQUESTS).default('auto'))
+    .option('--threads <n>', `wasm backend threads (default: the number of cores, at most ${MAX_WASM_THREADS})`)
     .option('-q, --quiet', 'no progress or info messages on stderr', false)
     .option('-v, --verbose', 'debug messages, which may include identifiers', false)
     .exitOverride()
@@ -26,6 +30,7 @@ export function buildProgram(io: CliIO): Command {
 
   const reporterFor = (cmd: Command): [GlobalOptions, Reporter] => {
     const globals = cmd.optsWithGlobals() as GlobalOptions;
+    if (globals.threads !== undefined) setWasmThreads(parseIntFlag(globals.threads, '--threads', { min: 1, max: MAX_WASM_THREADS }));
     return [globals, new Reporter(io, { quiet: globals.quiet, verbose: globals.verbose })];
   };
 

@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { availableParallelism } from 'node:os';
 import { UsageError } from '../errors.js';
 import './register.js';
+import { MAX_WASM_THREADS, setWasmBackend } from './wasmThreads.js';
 
 export type BackendRequest = 'auto' | 'tensorflow' | 'wasm' | 'cpu';
 export const BACKEND_REQUESTS: readonly BackendRequest[] = ['auto', 'tensorflow', 'wasm', 'cpu'];
@@ -22,9 +23,23 @@ export interface BackendChoice {
   simd: boolean;
 }
 
+/** Imports a backend package; returns a short description, or throws. */
 type Loader = () => Promise<string>;
 
-/** Each loader imports the backend package and returns a short description, or throws. */
+/** The threads the wasm backend starts with unless told otherwise: every core, up to tfjs's 8 workers. */
+let wasmThreads = Math.min(availableParallelism(), MAX_WASM_THREADS);
+/** The threads the initialised wasm backend runs with. */
+let wasmThreadsInUse = 1;
+
+/**
+ * Sets the threads the wasm backend will start with (the CLI's `--threads`); takes effect at the first
+ * {@link selectBackend} that initialises wasm.
+ */
+export function setWasmThreads(threads: number): void {
+  if (!Number.isInteger(threads) || threads < 1 || threads > MAX_WASM_THREADS) throw new UsageError(`--threads must be an integer from 1 to ${MAX_WASM_THREADS}, not ${threads}`);
+  wasmThreads = threads;
+}
+
 const LOADERS: Record<BackendName, Loader> = {
   async tensorflow() {
     // Optional dependency: its install needs libtensorflow from the network, so it is often absent.
@@ -39,8 +54,19 @@ const LOADERS: Record<BackendName, Loader> = {
     return 'tfjs-node-gpu (libtensorflow, CUDA when a GPU is visible)';
   },
   async wasm() {
-    await import('@tensorflow/tfjs-backend-wasm');
-    return 'tfjs-backend-wasm (XNNPACK)';
+    let threads: number;
+    let note = '';
+    try {
+      threads = await setWasmBackend(wasmThreads);
+    } catch (err) {
+      if (wasmThreads === 1) throw err;
+      // A platform without SharedArrayBuffer workers still runs the single-threaded build.
+      tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+      threads = await setWasmBackend(1);
+      note = `; threads unavailable: ${firstLine((err as Error).message)}`;
+    }
+    wasmThreadsInUse = threads;
+    return `tfjs-backend-wasm (XNNPACK, ${threads} thread${threads === 1 ? '' : 's'}${note})`;
   },
   async cpu() {
     await import('@tensorflow/tfjs-backend-cpu');
@@ -57,7 +83,8 @@ function firstLine(s: string): string {
 async function tryBackend(name: BackendName): Promise<BackendAttempt> {
   try {
     const what = await LOADERS[name]();
-    const ok = await tf.setBackend(name);
+    // The wasm loader initialises its backend itself (threads need setup around the initialisation).
+    const ok = name === 'wasm' || (await tf.setBackend(name));
     if (!ok) return { backend: name, usable: false, reason: `${what}: failed to initialise` };
     await tf.ready();
     return { backend: name, usable: true, reason: what };
@@ -101,7 +128,7 @@ export async function selectBackend(request: BackendRequest = 'auto'): Promise<B
 function threadsOf(name: BackendName): number {
   // libtensorflow runs its intra-op pool on every core.
   if (name !== 'wasm') return name === 'cpu' ? 1 : availableParallelism();
-  return tf.env().getBool('WASM_HAS_MULTITHREAD_SUPPORT') ? 2 : 1;
+  return wasmThreadsInUse;
 }
 
 /** The backend chosen so far, if any. */

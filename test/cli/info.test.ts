@@ -37,6 +37,17 @@ describe('ppmlm info', () => {
     expect(r.stderr).toMatch(/Allowed choices are auto, tensorflow, wasm, cpu/);
   });
 
+  it('starts the wasm backend with the threads --threads asks for, and rejects a bad count', async () => {
+    const threads = async (n: string) => JSON.parse((await run(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', '--backend', 'wasm', '--threads', n, 'info', '--json'])).stdout) as { threads: number; attempts: { reason: string }[] };
+    const [one, two] = await Promise.all([threads('1'), threads('2')]);
+    expect(one.threads).toBe(1);
+    expect(two.threads).toBe(2);
+    expect(two.attempts.at(-1)!.reason).toMatch(/XNNPACK, 2 threads/);
+    const bad = await cli('--threads', '0', 'info');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--threads must be an integer between 1 and 8/);
+  });
+
   it('runs as a process and sets the exit code', async () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'info']);
     expect(stdout).toMatch(/^backend: (wasm|tensorflow)/m);

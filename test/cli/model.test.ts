@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { readFile, readdir } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { cli } from '../helpers/cli.js';
 import { FIXTURES, tempDir } from '../helpers/tmp.js';
 import { parseSafetensors } from '../../src/model/index.js';
 
 const CORPUS = join(FIXTURES, 'corpus', 'notes.jsonl');
+const run = promisify(execFile);
 
 describe('ppmlm tokenizer train / model init / fill-mask', () => {
   it('trains a tokenizer, initialises a Hugging Face BERT folder and fills masks from it', async () => {
@@ -35,6 +38,13 @@ describe('ppmlm tokenizer train / model init / fill-mask', () => {
     expect(result[0]).toHaveLength(3);
     expect(result[0][0].score).toBeGreaterThanOrEqual(result[0][1].score);
     expect(typeof result[0][0].token).toBe('string');
+
+    // The threaded wasm build (a subprocess each: the backend initialises once per process) gives the
+    // same answer as one thread, and the process exits when done.
+    const fillWith = async (threads: string) =>
+      (await run(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', '--threads', threads, 'fill-mask', '--model', model, '--text', 'Alice [MASK] seen for asthma.', '--top-k', '5', '--json'])).stdout;
+    const [one, two] = await Promise.all([fillWith('1'), fillWith('2')]);
+    expect(JSON.parse(two)).toEqual(JSON.parse(one));
 
     const noMask = await cli('fill-mask', '--model', model, '--text', 'nothing to fill');
     expect(noMask.code).toBe(2);

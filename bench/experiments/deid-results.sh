@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The de-identification results of the README, end to end (about 1.5 hours on 2 cores):
+#   bash bench/experiments/deid-results.sh ../shared/data OUT_DIR
+# Korean judgments: per-epoch vs single replacement, level-2 labels (16 categories), a fresh encoder of
+# hidden 128 / 2 layers, 8 epochs; English PHI: the PhysioNet nursing notes' gold spans, 6 epochs.
+# Finished models are kept (delete OUT_DIR/<name> to redo one); interrupted training resumes.
+set -euo pipefail
+DATA=$(cd "${1:?path to ../shared/data}" && pwd)
+OUT=${2:?output folder}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+PPMLM="node $ROOT/bin/ppmlm.js"
+KO=(--judgments "$DATA/thunder-deid/judgments" --replacements "$DATA/thunder-deid/replacement" --skip-bad-docs)
+EN=(--spans "$DATA/physionet-deid" --spans-format physionet --no-morphemes)
+MODEL=(--hidden 128 --layers 2 --heads 2 --intermediate 512 --lr 1e-3)
+resume() { [ -d "$1.checkpoint" ] && echo --resume || true; }
+
+for mode in per-epoch single; do
+  [ -d "$OUT/ko-$mode" ] || $PPMLM deid train "${KO[@]}" --replacement "$mode" --label-level 2 --epochs 8 "${MODEL[@]}" --out "$OUT/ko-$mode" $(resume "$OUT/ko-$mode")
+  [ -f "$OUT/ko-$mode.eval.json" ] || $PPMLM deid eval "${KO[@]}" --model "$OUT/ko-$mode" --json > "$OUT/ko-$mode.eval.json"
+done
+[ -d "$OUT/en-physionet" ] || $PPMLM deid train "${EN[@]}" --epochs 6 "${MODEL[@]}" --out "$OUT/en-physionet" $(resume "$OUT/en-physionet")
+[ -f "$OUT/en-physionet.eval.json" ] || $PPMLM deid eval "${EN[@]}" --model "$OUT/en-physionet" --json > "$OUT/en-physionet.eval.json"
+
+npx --prefix "$ROOT" tsx "$ROOT/bench/experiments/deid-table.ts" per-epoch="$OUT/ko-per-epoch.eval.json" single="$OUT/ko-single.eval.json" --per-label
+npx --prefix "$ROOT" tsx "$ROOT/bench/experiments/deid-table.ts" physionet="$OUT/en-physionet.eval.json" --per-label
