@@ -5,6 +5,7 @@ import { blacklistFingerprint, type Blacklist } from '../identifiers/index.js';
 import type { EncoderModel, Provenance } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import type { Encoding, Tokenizer } from '../tokenizer/index.js';
+import { secretExposure, type ExposureProbe, type ExposureResult } from './exposure.js';
 import { predictMasked, type MaskedQuery } from './inference.js';
 import { bootstrapMean, roc, type RocResult } from './metrics.js';
 import { documentQueries, findOccurrences, occurrenceQuery, queryTokens, type Occurrence } from './queries.js';
@@ -32,6 +33,8 @@ export interface AuditOptions {
   showIdentifiers?: boolean;
   /** Blacklist categories reported on their own as well (e.g. CANARY for planted positive controls). */
   reportCategories?: readonly string[];
+  /** Planted secrets whose exposure (Secret Sharer) is measured. */
+  exposure?: readonly ExposureProbe[];
   analyzer?: MorphAnalyzer;
   onProgress?: (stage: string, done: number, total: number) => void;
 }
@@ -74,6 +77,8 @@ export interface AuditReport {
   privacy: { all: PrivacyScore; direct: PrivacyScore; indirect: PrivacyScore; byCategory?: Record<string, PrivacyScore> };
   regurgitation: { rows: RegurgitationRow[]; top1Terms: number; top5Terms: number; identifiersShown: boolean };
   membership: MembershipResult;
+  /** Exposure of planted secrets, in bits (see {@link secretExposure}). */
+  exposure?: { probes: ExposureResult[]; mean: number; max: number };
   utility: {
     accuracy: number;
     positions: number;
@@ -211,6 +216,13 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   const labels = utilityQ.flatMap((q) => q.labels);
   const unigramBaseline = labels.filter((l) => l === unigram).length / Math.max(1, labels.length);
 
+  let exposure: AuditReport['exposure'];
+  if (options.exposure?.length) {
+    options.onProgress?.('exposure', 0, options.exposure.length);
+    const probes = secretExposure(target.model, tok, options.exposure, { seqLen, padId });
+    exposure = { probes, mean: mean(probes.map((p) => p.exposure)), max: Math.max(...probes.map((p) => p.exposure)) };
+  }
+
   return {
     createdAt: new Date().toISOString(),
     target: { name: target.name, ...(target.provenance && { provenance: target.provenance }) },
@@ -219,6 +231,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
     privacy,
     regurgitation: { rows, top1Terms: rows.filter((r) => r.top1 > 0).length, top5Terms: rows.filter((r) => r.top5 > 0).length, identifiersShown: options.showIdentifiers === true },
     membership,
+    ...(exposure && { exposure }),
     utility: { ...utility, unigramBaseline, ...(referenceUtility !== undefined && { reference: referenceUtility }) },
   };
 }

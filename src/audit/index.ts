@@ -3,6 +3,8 @@ export type { AuditOptions, AuditReport, AuditModel, PrivacyScore, Regurgitation
 export { roc, bootstrapMean, f1Scores } from './metrics.js';
 export type { RocResult } from './metrics.js';
 export { predictMasked } from './inference.js';
+export { secretExposure } from './exposure.js';
+export type { ExposureProbe, ExposureResult } from './exposure.js';
 export type { MaskedQuery, PositionPrediction } from './inference.js';
 export { writeReport, reportHtml, rocSvg, regurgitationSvg } from './report.js';
 export { downstreamF1 } from './downstream.js';

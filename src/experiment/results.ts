@@ -12,11 +12,13 @@ export interface ResultRow {
   utility: number;
   /** Privacy score on the planted canaries (NaN without canaries). */
   privacyCanary: number;
+  /** Mean exposure of the canaries' secrets in bits (NaN without canaries). */
+  canaryExposure: number;
   /** DP epsilon when the strategy is dp. */
   epsilon: number;
 }
 
-const COLUMNS: (keyof ResultRow)[] = ['strategy', 'epochs', 'seed', 'privacyAll', 'privacyDirect', 'privacyIndirect', 'privacyCanary', 'miaAuc', 'miaTpr1', 'calibratedTpr1', 'utility', 'epsilon'];
+const COLUMNS: (keyof ResultRow)[] = ['strategy', 'epochs', 'seed', 'privacyAll', 'privacyDirect', 'privacyIndirect', 'privacyCanary', 'canaryExposure', 'miaAuc', 'miaTpr1', 'calibratedTpr1', 'utility', 'epsilon'];
 const cell = (v: string | number) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : Number.isFinite(v) ? v.toFixed(4) : '') : v);
 
 export function resultsCsv(rows: readonly ResultRow[]): string {
@@ -24,7 +26,7 @@ export function resultsCsv(rows: readonly ResultRow[]): string {
 }
 
 export function resultsMarkdown(rows: readonly ResultRow[]): string {
-  const head = ['strategy', 'epochs', 'seed', 'privacy (all)', 'privacy (direct)', 'privacy (indirect)', 'privacy (canaries)', 'MIA AUC', 'MIA TPR@1%FPR', 'calibrated TPR@1%FPR', 'utility', 'DP ε'];
+  const head = ['strategy', 'epochs', 'seed', 'privacy (all)', 'privacy (direct)', 'privacy (indirect)', 'privacy (canaries)', 'canary exposure (bits)', 'MIA AUC', 'MIA TPR@1%FPR', 'calibrated TPR@1%FPR', 'utility', 'DP ε'];
   return `${[`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 3 ? '---' : '---:')).join('|')}|`, ...rows.map((r) => `| ${COLUMNS.map((c) => cell(r[c])).join(' | ')} |`)].join('\n')}\n`;
 }
 

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runAudit, writeReport, type AuditReport } from '../audit/index.js';
+import { runAudit, writeReport, type AuditReport, type ExposureProbe } from '../audit/index.js';
 import { loadCorpus, type CorpusReadOptions } from '../corpus/index.js';
 import { readBlacklist } from '../identifiers/index.js';
 import { finetune } from '../mlm/index.js';
@@ -28,11 +28,13 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
   const { config, out, log } = options;
   const read: CorpusReadOptions = { columns: config.columns ?? {} };
   let members = await loadCorpus(config.members, read);
+  let probes: ExposureProbe[] = [];
   const nonMembers = await loadCorpus(config.nonMembers, read);
   const blacklist = await readBlacklist(config.blacklist);
   if (config.canaries) {
     const planted = plantCanaries(members, config.canaries);
     members = planted.docs;
+    probes = planted.probes;
     blacklist.entries.push(...planted.entries);
     log(`planted ${config.canaries.count} canaries ${config.canaries.repeats} times each`);
   }
@@ -85,7 +87,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
             seqLen: config.audit?.seqLen ?? config.finetune?.seqLen ?? 128,
             maxOccurrences: config.audit?.maxOccurrences ?? 2000,
             seed,
-            ...(config.canaries && { reportCategories: ['CANARY'] }),
+            ...(config.canaries && { reportCategories: ['CANARY'], exposure: probes }),
           });
           disposeParams(target.model.params);
           await writeReport(join(out, 'cells', `${strategy}-e${c.epochs}-s${seed}`), report, { force: true });
@@ -102,6 +104,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
           calibratedTpr1: report.membership.calibrated?.tprAt1 ?? NaN,
           utility: report.utility.accuracy,
           privacyCanary: report.privacy.byCategory?.CANARY?.score ?? NaN,
+          canaryExposure: report.exposure?.mean ?? NaN,
           epsilon: (report.target.provenance?.dp as { epsilon?: number } | undefined)?.epsilon ?? NaN,
         });
       }

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
-import { runAudit } from '../../src/audit/index.js';
+import { runAudit, secretExposure } from '../../src/audit/index.js';
 import { selectBackend } from '../../src/engine/index.js';
 import type { Blacklist } from '../../src/identifiers/index.js';
 import { defaultConfig, initParams, parameterShapes, type EncoderModel } from '../../src/model/index.js';
@@ -48,5 +48,20 @@ describe('privacy score on models whose predictions are known', () => {
     expect(jones.regurgitation.rows.every((r) => r.term.startsWith('id-'))).toBe(true);
     // A model that predicts nothing protected scores 1.
     expect((await run('today')).privacy.all.score).toBe(1);
+  });
+});
+
+describe('exposure of planted secrets on models whose predictions are known', () => {
+  it('ranks the secret among fresh values by the model\'s likelihood: log2(candidates + 1) - log2(rank)', async () => {
+    await selectBackend('wasm');
+    const tokenizer = new WordPieceTokenizer(VOCAB);
+    const probe = { label: 'p', text: 'alice smith saw bob jones today .', secret: 'jones', candidates: ['alice', 'smith', 'today', 'bob', 'jones'] };
+    const exposure = (token: string) => secretExposure(constantModel(token, tokenizer), tokenizer, [probe], { seqLen: 16, padId: 0 })[0]!;
+    // Predicts the secret: first of 5 (the candidate equal to the secret is dropped).
+    expect(exposure('jones')).toEqual({ label: 'p', rank: 1, candidates: 4, exposure: Math.log2(5) });
+    // Predicts one candidate: that one ranks above the secret, the others tie with it.
+    expect(exposure('today').rank).toBe(2);
+    expect(exposure('today').exposure).toBeCloseTo(Math.log2(5) - 1, 10);
+    expect(() => secretExposure(constantModel('jones', tokenizer), tokenizer, [{ ...probe, secret: 'carol' }], { seqLen: 16, padId: 0 })).toThrow(/not in its text/);
   });
 });

@@ -11,19 +11,26 @@ describe('ppmlm experiment', () => {
     const nonMembers = join(dir, 'held.jsonl');
     await writeFile(nonMembers, generateClinicalNotes(99, 5, 3).map((d) => JSON.stringify({ ...d, id: `h${d.id}` })).join('\n'));
     const config = join(dir, 'exp.json');
-    await writeFile(config, JSON.stringify({ model, members: corpus, nonMembers, blacklist, strategies: ['standard', 'constrained'], epochs: [1], seeds: [3], finetune: { seqLen: 32, batchSize: 8, lr: 0.002 }, audit: { maxOccurrences: 200 }, canaries: { count: 2, repeats: 3 } }));
+    await writeFile(config, JSON.stringify({ model, members: corpus, nonMembers, blacklist, strategies: ['standard', 'constrained'], epochs: [1], seeds: [3], finetune: { seqLen: 32, batchSize: 8, lr: 0.002 }, audit: { maxOccurrences: 200 }, canaries: { count: 2, repeats: 3, candidates: 20 } }));
     const out = join(dir, 'exp');
     const r = await cli('--quiet', 'experiment', '--config', config, '--out', out);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/\| standard \| 1 \| 3 \| \d\.\d{4} /);
     expect(r.stdout).toMatch(/\| constrained \| 1 \| 3 \|/);
     const csv = (await readFile(join(out, 'results.csv'), 'utf8')).trim().split('\n');
-    expect(csv[0]).toBe('strategy,epochs,seed,privacyAll,privacyDirect,privacyIndirect,privacyCanary,miaAuc,miaTpr1,calibratedTpr1,utility,epsilon');
+    expect(csv[0]).toBe('strategy,epochs,seed,privacyAll,privacyDirect,privacyIndirect,privacyCanary,canaryExposure,miaAuc,miaTpr1,calibratedTpr1,utility,epsilon');
     expect(csv).toHaveLength(3);
     for (const line of csv.slice(1)) expect(Number(line.split(',')[6])).toBeGreaterThanOrEqual(0);
     const canaryReport = JSON.parse(await readFile(join(out, 'cells', 'constrained-e1-s3', 'report.json'), 'utf8'));
     expect(canaryReport.privacy.byCategory.CANARY.occurrences).toBe(12);
     expect(canaryReport.privacy.byCategory.CANARY.score).toBe(1);
+    // Two secrets (name, reference) per canary, each ranked among 20 fresh values.
+    expect(canaryReport.exposure.probes).toHaveLength(4);
+    for (const p of canaryReport.exposure.probes) {
+      expect(p.candidates).toBe(20);
+      expect(p.exposure).toBeCloseTo(Math.log2(21) - Math.log2(p.rank), 10);
+    }
+    expect(JSON.stringify(canaryReport.exposure)).not.toMatch(/Emergency|[A-Z][a-z]+ [A-Z][a-z]+/);
     expect(await readFile(join(out, 'plots.html'), 'utf8')).toMatch(/<svg class="plot privacy"[\s\S]*<svg class="plot mia"[\s\S]*<svg class="plot tradeoff"/);
     const report = join(out, 'cells', 'standard-e1-s3', 'report.json');
     const before = (await stat(report)).mtimeMs;

@@ -15,4 +15,20 @@ describe('plantCanaries', () => {
     expect(members.every((d) => !d.text.includes('Emergency contact'))).toBe(true);
     expect(plantCanaries(members, { count: 3, repeats: 4 }).entries).toEqual(entries);
   });
+
+  it('gives each secret an exposure probe: its training text and fresh values of the same form', () => {
+    const members = generateClinicalNotes(5, 6, 4);
+    const { docs, probes } = plantCanaries(members, { count: 2, repeats: 3, candidates: 30 });
+    expect(probes.map((p) => p.label)).toEqual(['canary 1 name', 'canary 1 reference', 'canary 2 name', 'canary 2 reference']);
+    for (const p of probes) {
+      expect(docs.some((d) => d.text === p.text)).toBe(true);
+      expect(p.text).toContain(p.secret);
+      expect(p.candidates).toHaveLength(30);
+      expect(p.candidates).not.toContain(p.secret);
+      const form = p.label.endsWith('name') ? /^[A-Z][a-z]+ [A-Z][a-z]+$/ : /^\d{8}$/;
+      expect(p.secret).toMatch(form);
+      for (const c of p.candidates) expect(c).toMatch(form);
+      for (const c of p.candidates) expect(docs.every((d) => !d.text.includes(c))).toBe(true);
+    }
+  });
 });
