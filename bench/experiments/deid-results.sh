@@ -4,13 +4,8 @@
 # Korean judgments: per-epoch vs single replacement, level-2 labels (16 categories), a fresh encoder of
 # hidden 128 / 2 layers, 8 epochs; English PHI: the PhysioNet nursing notes' gold spans, 6 epochs.
 # Finished models are kept (delete OUT_DIR/<name> to redo one); interrupted training resumes.
-set -euo pipefail
-DATA=$(cd "${1:?path to ../shared/data}" && pwd)
-OUT=${2:?output folder}
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PPMLM="node $ROOT/bin/ppmlm.js"
+source "$(dirname "$0")/common.sh"
+experiment_setup "${1:-}" "${2:-}"
 KO=(--judgments "$DATA/thunder-deid/judgments" --replacements "$DATA/thunder-deid/replacement" --skip-bad-docs)
 EN=(--spans "$DATA/physionet-deid" --spans-format physionet --no-morphemes)
 MODEL=(--hidden 128 --layers 2 --heads 2 --intermediate 512 --lr 1e-3)

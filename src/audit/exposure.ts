@@ -47,7 +47,7 @@ function valueQueries(tokenizer: Tokenizer, text: string, start: number, end: nu
 /**
  * Exposure of each probe's secret: its rank, by the model's likelihood in the training text, among the
  * secret and its candidates put in the same place. A model that memorised the secret ranks it first
- * (exposure log2(candidates + 1)); one that did not ranks it anywhere (expected exposure ~1 bit or less).
+ * (exposure log2(candidates + 1)); one that did not ranks it uniformly (expected exposure ~log2 e = 1.44 bits).
  */
 export function secretExposure(model: EncoderModel, tokenizer: Tokenizer, probes: readonly ExposureProbe[], options: { seqLen: number; padId: number }): ExposureResult[] {
   return probes.map((probe) => {
