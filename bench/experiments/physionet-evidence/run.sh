@@ -3,7 +3,9 @@
 #   bash bench/experiments/physionet-evidence/run.sh ../shared/data/physionet-deid OUT_DIR
 # 1. split the nursing notes by patient: 10 member patients (fine-tuning), 20 non-member patients
 #    (membership inference, >= 400 notes), the other 133 patients public (tokenizer and pretraining);
-# 2. blacklist: direct identifiers (patterns; PhysioNet's unambiguous name and location lists) + words and n-grams used by fewer than 2 of all 163 patients;
+# 2. blacklist: direct identifiers (patterns; PhysioNet's unambiguous name and location lists) + words used by
+#    fewer than 2 of all 163 patients (unigrams: with 1-3-grams nearly every position of a note is in a
+#    trigram no other patient wrote, and constrained fine-tuning would train on ~10% of the tokens);
 # 3. a WordPiece tokenizer and a BERT (hidden 128, 2 layers) pretrained on the public notes only;
 # 4. `ppmlm experiment` with config.json (strategies x epochs, canaries as the positive control).
 # Every step is resumable: finished outputs are kept (delete OUT_DIR/<step> to redo one).
@@ -13,7 +15,7 @@ experiment_setup "${1:-}" "${2:-}"
 cd "$OUT"
 [ -f members.jsonl ] || npx --prefix "$ROOT" tsx "$ROOT/bench/experiments/physionet-corpus.ts" "$DATA" . 10 20
 LISTS="$DATA/lists"
-[ -f blacklist.tsv ] || $PPMLM blacklist build --corpus all.jsonl --k 2 --ngrams 1-3 --recognizers all \
+[ -f blacklist.tsv ] || $PPMLM blacklist build --corpus all.jsonl --k 2 --ngrams 1-1 --recognizers all \
   --gazetteer "$LISTS/female_names_unambig.txt" --gazetteer "$LISTS/male_names_unambig.txt" \
   --gazetteer "$LISTS/last_names_unambig.txt" --gazetteer "$LISTS/locations_unambig.txt" --out blacklist.tsv
 [ -d tokenizer ] || $PPMLM tokenizer train --corpus public.jsonl --type wordpiece --vocab-size 8000 --out tokenizer
