@@ -1,6 +1,7 @@
 /**
- * `npm run bench [-- suite...]`: speed and memory figures, each against a baseline measured in the
- * same run (this machine is shared and noisy, so only ratios are comparable across runs).
+ * `npm run bench [-- suite...] [-- --threads N]`: speed and memory figures, each against a baseline
+ * measured in the same run (this machine is shared and noisy, so only ratios are comparable across runs).
+ * `--threads` sets the wasm backend's threads (default: every core, at most 8).
  */
 import { renderTable, type BenchRow, type BenchSuite } from './table.js';
 import { matmulSuite } from './suites/matmul.js';
@@ -9,10 +10,14 @@ import { blacklistSuite } from './suites/blacklist.js';
 import { mecabSuite } from './suites/mecab.js';
 import { trainingSuite } from './suites/training.js';
 import { maskingSuite } from './suites/masking.js';
+import { setWasmThreads } from '../src/engine/index.js';
 
 const SUITES: BenchSuite[] = [matmulSuite, trainingSuite, maskingSuite, csvSuite, blacklistSuite, mecabSuite];
 
-const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const args = process.argv.slice(2);
+const threadsAt = args.indexOf('--threads');
+if (threadsAt >= 0) setWasmThreads(Number(args.splice(threadsAt, 2)[1]));
+const wanted = args.filter((a) => !a.startsWith('-'));
 const unknown = wanted.filter((w) => !SUITES.some((s) => s.name === w));
 if (unknown.length > 0) {
   console.error(`unknown suite(s) ${unknown.join(', ')}; available: ${SUITES.map((s) => s.name).join(', ')}`);

@@ -67,7 +67,7 @@ function ppmlmSpeed(hidden: number, layers: number): { train: number; infer: num
 export const trainingSuite: BenchSuite = {
   name: 'training',
   async run(log): Promise<BenchRow[]> {
-    await selectBackend('auto');
+    const { threads } = await selectBackend('auto');
     const rows: BenchRow[] = [];
     for (const { hidden, layers } of SHAPES) {
       log(`MLM step H${hidden}/L${layers}, seq ${SEQ}, batch ${BATCH}, vocab ${VOCAB}`);
@@ -75,8 +75,9 @@ export const trainingSuite: BenchSuite = {
       const torch = await torchSpeed(hidden, layers);
       const shape = `H${hidden}/L${layers} seq${SEQ} b${BATCH} V${VOCAB}`;
       const note = torch ? 'PyTorch CPU, best of 1 and 2 threads' : 'PyTorch n/a (install python3-torch)';
-      rows.push({ suite: 'training', case: `${shape}: train step (${tf.getBackend()})`, value: ours.train, unit: 'tokens/s', ...(torch && { baseline: { name: 'PyTorch', value: torch.train } }), note });
-      rows.push({ suite: 'training', case: `${shape}: inference (${tf.getBackend()})`, value: ours.infer, unit: 'tokens/s', ...(torch && { baseline: { name: 'PyTorch', value: torch.infer } }), note });
+      const backend = `${tf.getBackend()}, ${threads} thread${threads === 1 ? '' : 's'}`;
+      rows.push({ suite: 'training', case: `${shape}: train step (${backend})`, value: ours.train, unit: 'tokens/s', ...(torch && { baseline: { name: 'PyTorch', value: torch.train } }), note });
+      rows.push({ suite: 'training', case: `${shape}: inference (${backend})`, value: ours.infer, unit: 'tokens/s', ...(torch && { baseline: { name: 'PyTorch', value: torch.infer } }), note });
     }
     rows.push({ suite: 'training', case: 'peak RSS of the bench process so far', value: process.resourceUsage().maxRSS / 1024, unit: 'MB' });
     return rows;

@@ -1,4 +1,5 @@
-export { selectBackend, currentBackend, BACKEND_REQUESTS } from './backend.js';
+export { selectBackend, currentBackend, setWasmThreads, BACKEND_REQUESTS } from './backend.js';
+export { MAX_WASM_THREADS } from './wasmThreads.js';
 export type { BackendRequest, BackendName, BackendAttempt, BackendChoice } from './backend.js';
 export { Rng } from './random.js';
 export { registerKernels } from './register.js';
