@@ -23,7 +23,7 @@ interface WasmPackage {
 async function writeWorkerScripts(): Promise<string> {
   const pkgDir = dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json'));
   const { version } = JSON.parse(await readFile(join(pkgDir, 'package.json'), 'utf8')) as { version: string };
-  const dir = join(os.tmpdir(), `ppmlm-wasm-threads-${version}-${os.userInfo().uid}`);
+  const dir = join(os.tmpdir(), `ppmlm-wasm-threads-${version}-${process.getuid?.() ?? 0}`);
   const main = join(dir, 'main.js');
   const worker = join(dir, 'worker.js');
   const factory = require(join(pkgDir, 'wasm-out', 'tfjs-backend-wasm-threaded-simd.js')) as { default?: () => unknown } & (() => unknown);
