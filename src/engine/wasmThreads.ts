@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { readFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
@@ -16,6 +16,18 @@ interface WasmPackage {
 }
 
 /**
+ * `path` when it is (or can be made) a folder only this user can write, so that nobody can swap the
+ * scripts between writing and loading them; otherwise a fresh private temp folder.
+ */
+async function privateDir(path: string): Promise<string> {
+  await mkdir(path, { recursive: true, mode: 0o700 }).catch(() => undefined);
+  const st = await lstat(path).catch(() => undefined);
+  const uid = process.getuid?.();
+  if (st?.isDirectory() && (uid === undefined || st.uid === uid) && (st.mode & 0o022) === 0) return path;
+  return mkdtemp(join(os.tmpdir(), 'ppmlm-wasm-threads-'));
+}
+
+/**
  * Writes the two scripts the threaded wasm build needs as files: Node's worker_threads cannot start a
  * Worker from the blob: URLs tfjs creates for browsers (ERR_WORKER_PATH). `worker.js` is tfjs's pthread
  * worker, told to load `main.js` (the module factory) from its path instead of from a Blob.
@@ -23,7 +35,7 @@ interface WasmPackage {
 async function writeWorkerScripts(): Promise<string> {
   const pkgDir = dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json'));
   const { version } = JSON.parse(await readFile(join(pkgDir, 'package.json'), 'utf8')) as { version: string };
-  const dir = join(os.tmpdir(), `ppmlm-wasm-threads-${version}-${process.getuid?.() ?? 0}`);
+  const dir = await privateDir(join(os.tmpdir(), `ppmlm-wasm-threads-${version}-${process.getuid?.() ?? 0}`));
   const main = join(dir, 'main.js');
   const worker = join(dir, 'worker.js');
   const factory = require(join(pkgDir, 'wasm-out', 'tfjs-backend-wasm-threaded-simd.js')) as { default?: () => unknown } & (() => unknown);
