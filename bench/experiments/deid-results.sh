@@ -2,7 +2,8 @@
 # The de-identification results of the README, end to end (about 1.5 hours on 2 cores):
 #   bash bench/experiments/deid-results.sh ../shared/data OUT_DIR
 # Korean judgments: per-epoch vs single replacement, level-2 labels (16 categories), a fresh encoder of
-# hidden 128 / 2 layers, 8 epochs; English PHI: the PhysioNet nursing notes' gold spans, 6 epochs.
+# hidden 128 / 2 layers, 8 epochs; English PHI: the PhysioNet nursing notes' gold spans and Presidio's
+# synthetic sentences (generated_large.json), 6 epochs each.
 # Finished models are kept (delete OUT_DIR/<name> to redo one); interrupted training resumes.
 source "$(dirname "$0")/common.sh"
 experiment_setup "${1:-}" "${2:-}"
@@ -15,8 +16,12 @@ for mode in per-epoch single; do
   [ -d "$OUT/ko-$mode" ] || $PPMLM deid train "${KO[@]}" --replacement "$mode" --label-level 2 --epochs 8 "${MODEL[@]}" --out "$OUT/ko-$mode" $(resume "$OUT/ko-$mode")
   [ -f "$OUT/ko-$mode.eval.json" ] || $PPMLM deid eval "${KO[@]}" --model "$OUT/ko-$mode" --json > "$OUT/ko-$mode.eval.json"
 done
-[ -d "$OUT/en-physionet" ] || $PPMLM deid train "${EN[@]}" --epochs 6 "${MODEL[@]}" --out "$OUT/en-physionet" $(resume "$OUT/en-physionet")
-[ -f "$OUT/en-physionet.eval.json" ] || $PPMLM deid eval "${EN[@]}" --model "$OUT/en-physionet" --json > "$OUT/en-physionet.eval.json"
+PRESIDIO=(--spans "$DATA/presidio-synth/generated_large.json" --spans-format presidio --no-morphemes)
+for name in physionet presidio; do
+  if [ "$name" = physionet ]; then SPANS=("${EN[@]}"); else SPANS=("${PRESIDIO[@]}"); fi
+  [ -d "$OUT/en-$name" ] || $PPMLM deid train "${SPANS[@]}" --epochs 6 "${MODEL[@]}" --out "$OUT/en-$name" $(resume "$OUT/en-$name")
+  [ -f "$OUT/en-$name.eval.json" ] || $PPMLM deid eval "${SPANS[@]}" --model "$OUT/en-$name" --json > "$OUT/en-$name.eval.json"
+done
 
 npx --prefix "$ROOT" tsx "$ROOT/bench/experiments/deid-table.ts" per-epoch="$OUT/ko-per-epoch.eval.json" single="$OUT/ko-single.eval.json" --per-label
-npx --prefix "$ROOT" tsx "$ROOT/bench/experiments/deid-table.ts" physionet="$OUT/en-physionet.eval.json" --per-label
+npx --prefix "$ROOT" tsx "$ROOT/bench/experiments/deid-table.ts" physionet="$OUT/en-physionet.eval.json" presidio="$OUT/en-presidio.eval.json" --per-label

@@ -244,7 +244,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--seed <n>', 'seed of split, surrogates, order', '42')
     .addOption(new Option('--replacement <mode>', 'new surrogates every epoch, or the same').choices(['per-epoch', 'single']).default('per-epoch'))
     .option('--label-level <n>', '1 direct/quasi, 2 categories, 3 fine labels', '3')
-    .option('--model <dir>', 'a pretrained encoder folder (default: a tokenizer trained on the judgments and a fresh encoder)')
+    .option('--model <dir>', 'a pretrained encoder folder (default: a tokenizer trained on the training documents and a fresh encoder)')
     .option('--hidden <n>', 'hidden size of a fresh encoder', '128')
     .option('--layers <n>', 'layers of a fresh encoder', '2')
     .option('--heads <n>', 'attention heads of a fresh encoder', '2')

@@ -49,7 +49,7 @@ export type DeidSource =
 
 export interface DeidTrainOptions {
   source: DeidSource;
-  /** A pretrained model folder; without it a tokenizer is trained on the judgments and an encoder initialised. */
+  /** A pretrained model folder; without it a tokenizer is trained on the training documents and an encoder initialised. */
   model?: string;
   init?: { hidden: number; layers: number; heads: number; intermediate: number; vocabSize: number };
   epochs: number;
@@ -103,7 +103,7 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     tokenizer = await trainWordPiece(texts, { vocabSize: init.vocabSize, ...(analyzer && { preTokenize: async (t: string) => (await analyzer.analyze(t)).map((m) => m.surface.toLowerCase()) }) });
     const config = defaultConfig({ vocab_size: tokenizer.vocabSize, hidden_size: init.hidden, num_hidden_layers: init.layers, num_attention_heads: init.heads, intermediate_size: init.intermediate, max_position_embeddings: Math.max(options.seqLen, 64), pad_token_id: tokenizer.idOf(tokenizer.specials.pad)! });
     model = { config, params: initParams(parameterShapes(config, { tokenClassification: labels.length }), config, seed), head: { tokenClassification: labels.length } };
-    options.onInfo?.(`tokenizer trained on the judgments (${tokenizer.vocabSize} tokens${analyzer ? `, ${analyzer.name} morphemes` : ''}); encoder initialised`);
+    options.onInfo?.(`tokenizer trained on the training documents (${tokenizer.vocabSize} tokens${analyzer ? `, ${analyzer.name} morphemes` : ''}); encoder initialised`);
   }
   model.config = { ...model.config, id2label: Object.fromEntries(labels.map((l, i) => [String(i), l])), label2id: Object.fromEntries(labels.map((l, i) => [l, i])) };
   const provenance = (state?: TrainerState): Provenance => ({
