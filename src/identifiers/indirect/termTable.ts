@@ -200,8 +200,8 @@ export class TermTable {
 }
 
 /** A copy of `a` with room for `length` elements. */
-export function growTypedArray<T extends Int32Array | Uint32Array>(a: T, length: number): T {
-  const b = new (a.constructor as new (n: number) => T)(length);
+function growTypedArray(a: Int32Array<ArrayBuffer>, length: number): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(length);
   b.set(a);
   return b;
 }
