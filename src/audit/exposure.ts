@@ -37,10 +37,11 @@ function valueQueries(tokenizer: Tokenizer, text: string, start: number, end: nu
     if (s < end && e > start) covered.push(i);
   });
   if (covered.length === 0 || covered.at(-1)! - covered[0]! + 1 > seqLen - 2) return [];
+  const window = windowAround(body, covered[0]!, covered.at(-1)!, seqLen, t);
   return covered.map((i) => {
-    const { ids, offset } = windowAround(body, covered[0]!, covered.at(-1)!, seqLen, t);
-    ids[i - offset] = t.mask;
-    return { ids, positions: [i - offset], labels: [body.ids[i]!] };
+    const ids = window.ids.slice();
+    ids[i - window.offset] = t.mask;
+    return { ids, positions: [i - window.offset], labels: [body.ids[i]!] };
   });
 }
 
