@@ -7,6 +7,7 @@ import { parseIntFlag } from './parseFlags.js';
 import { addCorpusOptions } from './corpusOptions.js';
 import { Reporter, processIO, type CliIO } from './reporter.js';
 import { PACKAGE_VERSION } from '../version.js';
+import { ANALYZER_CHOICES } from '../text/index.js';
 
 export interface GlobalOptions {
   backend: BackendRequest;
@@ -14,6 +15,9 @@ export interface GlobalOptions {
   quiet: boolean;
   verbose: boolean;
 }
+
+/** `--analyzer`: the Korean morpheme analyser, for every command that reads Korean text. */
+const analyzerOption = (help = 'Korean analyser') => new Option('--analyzer <name>', help).choices(ANALYZER_CHOICES).default('auto');
 
 /** Builds the commander program; command modules are imported only when their command runs. */
 export function buildProgram(io: CliIO): Command {
@@ -61,7 +65,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--ngrams <range>', 'n-gram range in words', '1-3')
     .option('--min-occurrences <n>', 'indirect terms must occur at least this often', '1')
     .addOption(new Option('--lang <lang>', 'text language (ko enables Korean morphology)').choices(['auto', 'en', 'ko']).default('auto'))
-    .addOption(new Option('--analyzer <name>', 'Korean analyser').choices(['auto', 'mecab', 'rule']).default('auto'))
+    .addOption(analyzerOption())
     .option('--recognizers <list>', 'pattern recognisers: all, none, or a comma list', 'all')
     .option('--gazetteer <file>', 'a list of names/places/companies (one per line); repeatable', collect)
     .option('--deid-model <dir>', 'a model from "ppmlm deid train" as a recogniser (source model:<dir>)')
@@ -92,7 +96,7 @@ export function buildProgram(io: CliIO): Command {
     .requiredOption('--blacklist <file>', 'blacklist TSV or plain list')
     .requiredOption('--text <file>', 'a UTF-8 text file')
     .addOption(new Option('--lang <lang>', 'text language').choices(['auto', 'en', 'ko']).default('auto'))
-    .addOption(new Option('--analyzer <name>', 'Korean analyser').choices(['auto', 'mecab', 'rule']).default('auto'))
+    .addOption(analyzerOption())
     .action(async (opts, cmd: Command) => {
       const [, out] = reporterFor(cmd);
       const { blacklistShow } = await import('./commands/blacklist.js');
@@ -106,7 +110,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--vocab-size <n>', 'vocabulary size', '8000')
     .option('--min-frequency <n>', 'pairs seen fewer times are not merged', '2')
     .option('--morphemes', 'pre-tokenize Korean into morphemes (mecab, or the rule analyser)')
-    .addOption(new Option('--analyzer <name>', 'Korean analyser').choices(['auto', 'mecab', 'rule']).default('auto'))
+    .addOption(analyzerOption())
     .option('--force', 'replace an existing folder')
     .action(async (opts, cmd: Command) => {
       const [, out] = reporterFor(cmd);
@@ -168,7 +172,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--resume', 'continue from <out>.checkpoint')
     .option('--save-every-epoch', 'also write <out>.epoch-N after each epoch')
     .addOption(new Option('--lang <lang>', 'text language').choices(['auto', 'en', 'ko']).default('auto'))
-    .addOption(new Option('--analyzer <name>', 'Korean analyser').choices(['auto', 'mecab', 'rule']).default('auto'))
+    .addOption(analyzerOption())
     .option('--force', 'replace an existing output folder')
     .option('--json', 'machine-readable summary')
     .action(async (opts, cmd: Command) => {
@@ -199,7 +203,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--task-label-col <name>', 'label column/key of --task', 'label')
     .option('--task-epochs <n>', 'epochs of the classification fine-tuning', '3')
     .addOption(new Option('--lang <lang>', 'text language').choices(['auto', 'en', 'ko']).default('auto'))
-    .addOption(new Option('--analyzer <name>', 'Korean analyser').choices(['auto', 'mecab', 'rule']).default('auto'))
+    .addOption(analyzerOption())
     .option('--force', 'replace existing reports')
     .option('--json', 'print the whole report as JSON')
     .action(async (opts, cmd: Command) => {
@@ -237,7 +241,7 @@ export function buildProgram(io: CliIO): Command {
       .option('--replace-map <file>', 'label synonyms (default: replace_map.json beside the judgments folder)')
       .addOption(new Option('--unknown-label <policy>', 'unknown labels: error, or OTHER').choices(['error', 'other']).default('error'))
       .option('--skip-bad-docs', 'skip malformed judgments')
-      .addOption(new Option('--analyzer <name>', 'Korean analyser for morpheme pre-tokenisation').choices(['auto', 'mecab', 'rule']).default('auto'))
+      .addOption(analyzerOption('Korean analyser for morpheme pre-tokenisation'))
       .option('--no-morphemes', 'tokenise without morpheme pre-tokenisation');
   deidInputs(deid.command('train').description('train a token classifier on surrogate-filled annotated judgments'))
     .option('--split <shares>', 'train/dev/test shares of the judgments', '80/10/10')
@@ -284,7 +288,7 @@ export function buildProgram(io: CliIO): Command {
     .addOption(new Option('--style <style>', 'replace by letters or by category tags').choices(['letter', 'tag']).default('letter'))
     .option('--spans-out <file>', 'also write the original spans (mode 0600), for audit')
     .option('--seq-len <n>', 'tokens per window', '128')
-    .addOption(new Option('--analyzer <name>', 'Korean analyser').choices(['auto', 'mecab', 'rule']).default('auto'))
+    .addOption(analyzerOption())
     .option('--no-morphemes', 'tokenise without morpheme pre-tokenisation')
     .option('--force', 'replace existing outputs')
     .action(async (opts, cmd: Command) => {

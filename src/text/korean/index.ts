@@ -10,7 +10,8 @@ export { MecabAnalyzer, locateMecab, npmDictionary } from './mecab.js';
 export type { MecabLocation } from './mecab.js';
 export { splitParticle, isParticleAfter, endsInConsonant, finalConsonant } from './josa.js';
 
-export type AnalyzerChoice = 'auto' | 'mecab' | 'rule';
+export const ANALYZER_CHOICES = ['auto', 'mecab', 'rule'] as const;
+export type AnalyzerChoice = (typeof ANALYZER_CHOICES)[number];
 
 /**
  * The Korean analyser: mecab when it can be found (`auto`, `mecab`), else the rule-based fallback, about
