@@ -30,11 +30,15 @@ export function buildProgram(io: CliIO): Command {
     .option('-v, --verbose', 'debug messages, which may include identifiers', false)
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    // Global settings apply before any command runs, whatever the command.
+    .hook('preAction', (_program, cmd) => {
+      const { threads } = cmd.optsWithGlobals() as GlobalOptions;
+      if (threads !== undefined) setWasmThreads(parseIntFlag(threads, '--threads', { min: 1, max: MAX_WASM_THREADS }));
+    });
 
   const reporterFor = (cmd: Command): [GlobalOptions, Reporter] => {
     const globals = cmd.optsWithGlobals() as GlobalOptions;
-    if (globals.threads !== undefined) setWasmThreads(parseIntFlag(globals.threads, '--threads', { min: 1, max: MAX_WASM_THREADS }));
     return [globals, new Reporter(io, { quiet: globals.quiet, verbose: globals.verbose })];
   };
 
