@@ -37,29 +37,30 @@ export function buildProgram(io: CliIO): Command {
       if (threads !== undefined) setWasmThreads(parseIntFlag(threads, '--threads', { min: 1, max: MAX_WASM_THREADS }));
     });
 
-  const reporterFor = (cmd: Command): [GlobalOptions, Reporter] => {
-    const globals = cmd.optsWithGlobals() as GlobalOptions;
-    return [globals, new Reporter(io, { quiet: globals.quiet, verbose: globals.verbose })];
-  };
+  /**
+   * A commander action that imports its command module only when the command runs, and calls it with the
+   * command's options (positional arguments under the given names), the global --backend, and a reporter.
+   */
+  const lazyAction =
+    <O>(load: () => Promise<(options: O, out: Reporter) => Promise<void>>, positional: readonly string[] = []) =>
+    async (...args: unknown[]): Promise<void> => {
+      const cmd = args.at(-1) as Command;
+      const globals = cmd.optsWithGlobals() as GlobalOptions;
+      const named = Object.fromEntries(positional.map((name, i) => [name, args[i]]));
+      const run = await load();
+      await run({ ...(args.at(-2) as object), ...named, backend: globals.backend } as O, new Reporter(io, { quiet: globals.quiet, verbose: globals.verbose }));
+    };
 
   program
     .command('info')
     .description('versions, the backend --backend picks on this machine, and why each backend is (not) usable')
     .option('--json', 'machine-readable output')
-    .action(async (opts: { json?: boolean }, cmd: Command) => {
-      const [globals, out] = reporterFor(cmd);
-      const { info } = await import('./commands/info.js');
-      await info({ backend: globals.backend, json: opts.json === true }, out);
-    });
+    .action(lazyAction(async () => (await import('./commands/info.js')).info));
 
   const corpus = program.command('corpus').description('inspect corpora');
   addCorpusOptions(corpus.command('stats').description('documents, authors, characters, documents per author'))
     .option('--json', 'machine-readable output')
-    .action(async (opts, cmd: Command) => {
-      const [, out] = reporterFor(cmd);
-      const { corpusStatsCommand } = await import('./commands/corpusStats.js');
-      await corpusStatsCommand(opts, out);
-    });
+    .action(lazyAction(async () => (await import('./commands/corpusStats.js')).corpusStatsCommand));
 
   const collect = (value: string, previous: string[] = []) => [...previous, value];
   const blacklist = program.command('blacklist').description('build and inspect blacklists of identifiers');
@@ -80,20 +81,12 @@ export function buildProgram(io: CliIO): Command {
     .option('--export-pairs <file>', 'also write the (author, term, n) table as Parquet, for the same SQL elsewhere')
     .option('--force', 'overwrite existing outputs')
     .option('--json', 'machine-readable summary')
-    .action(async (opts, cmd: Command) => {
-      const [globals, out] = reporterFor(cmd);
-      const { blacklistBuild } = await import('./commands/blacklist.js');
-      await blacklistBuild({ ...opts, backend: globals.backend }, out);
-    });
+    .action(lazyAction(async () => (await import('./commands/blacklist.js')).blacklistBuild));
   blacklist
     .command('stats <file>')
     .description('counts by kind, category and source (prints no terms)')
     .option('--json', 'machine-readable output')
-    .action(async (file: string, opts, cmd: Command) => {
-      const [, out] = reporterFor(cmd);
-      const { blacklistStats } = await import('./commands/blacklist.js');
-      await blacklistStats(file, opts, out);
-    });
+    .action(lazyAction(async () => (await import('./commands/blacklist.js')).blacklistStats, ['file']));
   blacklist
     .command('show')
     .description('print a text with its protected (blacklisted) spans marked ⟦like this⟧')
@@ -101,11 +94,7 @@ export function buildProgram(io: CliIO): Command {
     .requiredOption('--text <file>', 'a UTF-8 text file')
     .addOption(new Option('--lang <lang>', 'text language').choices(['auto', 'en', 'ko']).default('auto'))
     .addOption(analyzerOption())
-    .action(async (opts, cmd: Command) => {
-      const [, out] = reporterFor(cmd);
-      const { blacklistShow } = await import('./commands/blacklist.js');
-      await blacklistShow(opts, out);
-    });
+    .action(lazyAction(async () => (await import('./commands/blacklist.js')).blacklistShow));
 
   const tokenizerCmd = program.command('tokenizer').description('subword tokenizers');
   addCorpusOptions(tokenizerCmd.command('train').description('train a WordPiece or byte-level BPE tokenizer on a corpus → tokenizer.json (+ vocab.txt)'))
@@ -116,11 +105,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--morphemes', 'pre-tokenize Korean into morphemes (mecab, or the rule analyser)')
     .addOption(analyzerOption())
     .option('--force', 'replace an existing folder')
-    .action(async (opts, cmd: Command) => {
-      const [, out] = reporterFor(cmd);
-      const { tokenizerTrain } = await import('./commands/tokenizerTrain.js');
-      await tokenizerTrain(opts, out);
-    });
+    .action(lazyAction(async () => (await import('./commands/tokenizerTrain.js')).tokenizerTrain));
 
   const modelCmd = program.command('model').description('encoder models (Hugging Face folders)');
   modelCmd
@@ -135,11 +120,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--max-positions <n>', 'longest sequence', '512')
     .option('--seed <n>', 'initialisation seed', '42')
     .option('--force', 'replace an existing folder')
-    .action(async (opts, cmd: Command) => {
-      const [globals, out] = reporterFor(cmd);
-      const { modelInit } = await import('./commands/modelInit.js');
-      await modelInit({ ...opts, backend: globals.backend }, out);
-    });
+    .action(lazyAction(async () => (await import('./commands/modelInit.js')).modelInit));
 
   program
     .command('fill-mask')
@@ -148,11 +129,7 @@ export function buildProgram(io: CliIO): Command {
     .requiredOption('--text <text>', 'text containing the mask token, e.g. "Seen by Dr. [MASK]."')
     .option('--top-k <n>', 'candidates per mask', '5')
     .option('--json', 'machine-readable output')
-    .action(async (opts, cmd: Command) => {
-      const [globals, out] = reporterFor(cmd);
-      const { fillMaskCommand } = await import('./commands/fillMask.js');
-      await fillMaskCommand({ ...opts, backend: globals.backend }, out);
-    });
+    .action(lazyAction(async () => (await import('./commands/fillMask.js')).fillMaskCommand));
 
   addCorpusOptions(program.command('finetune').description('masked-LM fine-tuning: standard | constrained (PPmlm) | pseudonymized | dp (DP-SGD)'))
     .requiredOption('--model <dir>', 'model folder to start from')
@@ -179,11 +156,7 @@ export function buildProgram(io: CliIO): Command {
     .addOption(analyzerOption())
     .option('--force', 'replace an existing output folder')
     .option('--json', 'machine-readable summary')
-    .action(async (opts, cmd: Command) => {
-      const [globals, out] = reporterFor(cmd);
-      const { finetuneCommand } = await import('./commands/finetune.js');
-      await finetuneCommand({ ...opts, backend: globals.backend }, out);
-    });
+    .action(lazyAction(async () => (await import('./commands/finetune.js')).finetuneCommand));
 
   const auditCmd = program
     .command('audit')
@@ -210,11 +183,7 @@ export function buildProgram(io: CliIO): Command {
     .addOption(analyzerOption())
     .option('--force', 'replace existing reports')
     .option('--json', 'print the whole report as JSON')
-    .action(async (opts, cmd: Command) => {
-      const [globals, out] = reporterFor(cmd);
-      const { auditCommand } = await import('./commands/audit.js');
-      await auditCommand({ ...opts, backend: globals.backend }, out);
-    });
+    .action(lazyAction(async () => (await import('./commands/audit.js')).auditCommand));
 
   const deid = program.command('deid').description('de-identification (Thunder-DeID): training data from annotated judgments');
   deid
@@ -230,11 +199,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--skip-bad-docs', 'skip malformed judgments instead of stopping')
     .requiredOption('--out <file>', 'JSONL to write')
     .option('--force', 'replace an existing file')
-    .action(async (opts, cmd: Command) => {
-      const [, out] = reporterFor(cmd);
-      const { deidGenerate } = await import('./commands/deidGenerate.js');
-      await deidGenerate(opts, out);
-    });
+    .action(lazyAction(async () => (await import('./commands/deidGenerate.js')).deidGenerate));
 
   const deidInputs = (cmd: Command) =>
     cmd
@@ -245,9 +210,9 @@ export function buildProgram(io: CliIO): Command {
       .option('--replace-map <file>', 'label synonyms (default: replace_map.json beside the judgments folder)')
       .addOption(new Option('--unknown-label <policy>', 'unknown labels: error, or OTHER').choices(['error', 'other']).default('error'))
       .option('--skip-bad-docs', 'skip malformed judgments')
-      .addOption(analyzerOption('Korean analyser for morpheme pre-tokenisation'))
-      .option('--no-morphemes', 'tokenise without morpheme pre-tokenisation');
+      .addOption(analyzerOption('Korean analyser for morpheme pre-tokenisation (used where the model was trained with it)'));
   deidInputs(deid.command('train').description('train a token classifier on surrogate-filled annotated judgments'))
+    .option('--no-morphemes', 'tokenise without morpheme pre-tokenisation (recorded in the model; eval and apply follow it)')
     .option('--split <shares>', 'train/dev/test shares of the judgments', '80/10/10')
     .option('--seed <n>', 'seed of split, surrogates, order', '42')
     .addOption(new Option('--replacement <mode>', 'new surrogates every epoch, or the same').choices(['per-epoch', 'single']).default('per-epoch'))
@@ -266,22 +231,14 @@ export function buildProgram(io: CliIO): Command {
     .requiredOption('--out <dir>', 'model folder to write')
     .option('--force', 'replace an existing folder')
     .option('--json', 'machine-readable summary')
-    .action(async (opts, cmd: Command) => {
-      const [globals, out] = reporterFor(cmd);
-      const { deidTrain } = await import('./commands/deidTrain.js');
-      await deidTrain({ ...opts, noMorphemes: opts.morphemes === false, backend: globals.backend }, out);
-    });
+    .action(lazyAction(async () => (await import('./commands/deidTrain.js')).deidTrain));
   deidInputs(deid.command('eval').description('token-level binary P/R/F1 and micro F1 over labels on annotated judgments'))
     .requiredOption('--model <dir>', 'a model from "ppmlm deid train"')
     .addOption(new Option('--split <name>', "which of the model's splits to evaluate").choices(['test', 'dev', 'all']).default('test'))
     .option('--seq-len <n>', 'tokens per window', '128')
     .option('--seed <n>', 'seed of the evaluation surrogates', '7')
     .option('--json', 'machine-readable output')
-    .action(async (opts, cmd: Command) => {
-      const [globals, out] = reporterFor(cmd);
-      const { deidEval } = await import('./commands/deidEval.js');
-      await deidEval({ ...opts, noMorphemes: opts.morphemes === false, backend: globals.backend }, out);
-    });
+    .action(lazyAction(async () => (await import('./commands/deidEval.js')).deidEval));
   deid
     .command('apply')
     .description('rewrite texts with every detected entity a consistent letter (A, B, ...) or tag')
@@ -292,25 +249,16 @@ export function buildProgram(io: CliIO): Command {
     .addOption(new Option('--style <style>', 'replace by letters or by category tags').choices(['letter', 'tag']).default('letter'))
     .option('--spans-out <file>', 'also write the original spans (mode 0600), for audit')
     .option('--seq-len <n>', 'tokens per window', '128')
-    .addOption(analyzerOption())
-    .option('--no-morphemes', 'tokenise without morpheme pre-tokenisation')
+    .addOption(analyzerOption('Korean analyser, where the model was trained on morphemes'))
     .option('--force', 'replace existing outputs')
-    .action(async (opts, cmd: Command) => {
-      const [globals, out] = reporterFor(cmd);
-      const { deidApply } = await import('./commands/deidApply.js');
-      await deidApply({ ...opts, noMorphemes: opts.morphemes === false, backend: globals.backend }, out);
-    });
+    .action(lazyAction(async () => (await import('./commands/deidApply.js')).deidApply));
 
   program
     .command('experiment')
     .description('the paper\'s comparison: strategies x epochs x seeds, fine-tuned and audited → results.csv/.md + plots.html')
     .requiredOption('--config <file>', 'experiment config (JSON; see the README)')
     .requiredOption('--out <dir>', 'folder for runs, cells, results (resumable: finished cells are kept)')
-    .action(async (opts, cmd: Command) => {
-      const [globals, out] = reporterFor(cmd);
-      const { experimentCommand } = await import('./commands/experiment.js');
-      await experimentCommand({ ...opts, backend: globals.backend }, out);
-    });
+    .action(lazyAction(async () => (await import('./commands/experiment.js')).experimentCommand));
 
   program
     .command('demo')
@@ -318,11 +266,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--out <dir>', 'where the blacklist, models and reports go', 'ppmlm-demo')
     .addOption(new Option('--budget <size>', 'compute budget').choices(['full', 'small']).default('full'))
     .option('--force', 'replace a previous run')
-    .action(async (opts, cmd: Command) => {
-      const [globals, out] = reporterFor(cmd);
-      const { demoCommand } = await import('./commands/demo.js');
-      await demoCommand({ ...opts, backend: globals.backend }, out);
-    });
+    .action(lazyAction(async () => (await import('./commands/demo.js')).demoCommand));
 
   return program;
 }

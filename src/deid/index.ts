@@ -12,7 +12,7 @@ export { trainTokenClassifier, predictLabels, labelledWindows } from './classifi
 export type { LabelledText, TrainClassifierOptions } from './classifier.js';
 export { entitySpans, letterFor, replaceEntities } from './apply.js';
 export type { EntitySpan, ReplaceStyle } from './apply.js';
-export { trainDeid, splitDocuments, parseSplit, labelledText } from './train.js';
+export { trainDeid, trainedOnMorphemes, splitDocuments, parseSplit, labelledText } from './train.js';
 export type { DeidTrainOptions, DeidSource, Split } from './train.js';
 export { DeidModelRecognizer } from './recognizer.js';
 export { readSpanCorpus, SPAN_FORMATS } from './spans.js';

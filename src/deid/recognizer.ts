@@ -5,6 +5,7 @@ import type { MorphAnalyzer } from '../text/index.js';
 import type { Tokenizer } from '../tokenizer/index.js';
 import { entitySpans } from './apply.js';
 import { predictLabels } from './classifier.js';
+import { trainedOnMorphemes } from './train.js';
 
 /**
  * A trained de-identification model as a direct-identifier recogniser (`model:<dir>` in blacklists): its
@@ -24,9 +25,10 @@ export class DeidModelRecognizer implements Recognizer {
     this.name = `model:${basename(dir)}`;
   }
 
+  /** `analyzer` is used only when the model was trained on morpheme pre-tokenised text. */
   static async load(dir: string, analyzer?: MorphAnalyzer): Promise<DeidModelRecognizer> {
-    const { model, tokenizer, labels } = await loadTokenClassifier(dir);
-    return new DeidModelRecognizer(model, tokenizer, labels, dir, analyzer, Math.min(128, model.config.max_position_embeddings));
+    const { model, tokenizer, labels, provenance } = await loadTokenClassifier(dir);
+    return new DeidModelRecognizer(model, tokenizer, labels, dir, trainedOnMorphemes(provenance) ? analyzer : undefined, Math.min(128, model.config.max_position_embeddings));
   }
 
   async find(text: string): Promise<Detection[]> {

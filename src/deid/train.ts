@@ -69,6 +69,14 @@ export interface DeidTrainOptions {
  * Thunder-DeID training: surrogate-filled judgments (new surrogates every epoch with `per-epoch`), morpheme
  * + subword tokens, IO labels at the chosen level, a token-classification head on the encoder.
  */
+/**
+ * Whether a de-identification model expects morpheme pre-tokenised text: recorded in its ppmlm.json since
+ * the record exists; before that, models trained on annotated judgments did and span-trained ones did not.
+ */
+export function trainedOnMorphemes(provenance: Provenance | undefined): boolean {
+  return typeof provenance?.morphemes === 'boolean' ? provenance.morphemes : provenance?.data !== 'spans';
+}
+
 export async function trainDeid(options: DeidTrainOptions): Promise<{ state: TrainerState; labels: string[]; provenance: Provenance }> {
   const { source, seed } = options;
   const labelSet = new Set<string>();
@@ -112,6 +120,8 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     task: 'deid',
     base: options.model ?? 'random-init',
     ...(source.kind === 'annotated' ? { level: source.level, replacement: source.replacement } : { data: 'spans' }),
+    // Text must be pre-tokenised as in training: eval, apply and the model:<dir> recogniser read this.
+    morphemes: options.analyzer !== undefined,
     epochs: state?.epoch ?? options.epochs,
     seed,
     split: { train: split.train.map((d) => d.id), dev: split.dev.map((d) => d.id), test: split.test.map((d) => d.id) },

@@ -147,7 +147,8 @@ async function moveToDuckdb(source: GraphEngine | CountingEngine): Promise<Duckd
 }
 
 /** `ppmlm blacklist stats FILE`: counts by kind, category and source (no terms printed). */
-export async function blacklistStats(file: string, options: { json?: boolean }, out: Reporter): Promise<void> {
+export async function blacklistStats(options: { file: string; json?: boolean }, out: Reporter): Promise<void> {
+  const { file } = options;
   const list = await readBlacklist(file);
   const count = (key: (e: (typeof list.entries)[number]) => readonly string[]) => {
     const m: Record<string, number> = {};

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { entitySpans, predictLabels, replaceEntities, type ReplaceStyle } from '../../deid/index.js';
+import { entitySpans, predictLabels, replaceEntities, trainedOnMorphemes, type ReplaceStyle } from '../../deid/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { UsageError } from '../../errors.js';
 import { assertCanWrite, decodeUtf8Strict, PRIVATE_FILE_MODE, writeFileAtomic } from '../../io/index.js';
@@ -17,7 +17,6 @@ export interface DeidApplyOptions {
   spansOut?: string;
   seqLen: string;
   analyzer: AnalyzerChoice;
-  noMorphemes?: boolean;
   force?: boolean;
   backend: BackendRequest;
 }
@@ -27,7 +26,7 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
   await assertCanWrite(options.out, options.force);
   if (options.spansOut) await assertCanWrite(options.spansOut, options.force);
   await selectBackend(options.backend);
-  const { model, tokenizer, labels } = await loadTokenClassifier(options.model);
+  const { model, tokenizer, labels, provenance } = await loadTokenClassifier(options.model);
   const seqLen = parseIntFlag(options.seqLen, '--seq-len', { min: 8 });
   const input = decodeUtf8Strict(await readFile(options.in).catch(() => {
     throw new UsageError(`${options.in}: no such file; check --in`);
@@ -40,7 +39,7 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
           if (typeof obj.text !== 'string') throw new UsageError(`${options.in}:${i + 1}: each line needs a "text" string`);
           return { text: obj.text, rest: obj };
         });
-  const analyzer = options.noMorphemes ? undefined : createKoreanAnalyzer(options.analyzer, (why) => out.info(why));
+  const analyzer = !trainedOnMorphemes(provenance) ? undefined : createKoreanAnalyzer(options.analyzer, (why) => out.info(why));
   const rewritten: string[] = [];
   const allSpans: unknown[] = [];
   let entities = 0;

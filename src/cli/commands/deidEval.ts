@@ -1,5 +1,5 @@
 import { Rng } from '../../engine/random.js';
-import { labelledText, predictLabels, tokenizeForDeid, alignLabels, tokenMetrics, type AnnotatedDocument, type LabelLevel, type SpanDocument } from '../../deid/index.js';
+import { labelledText, predictLabels, trainedOnMorphemes, tokenizeForDeid, alignLabels, tokenMetrics, type AnnotatedDocument, type LabelLevel, type SpanDocument } from '../../deid/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { loadTokenClassifier } from '../../model/index.js';
 import { createKoreanAnalyzer, type AnalyzerChoice } from '../../text/index.js';
@@ -13,7 +13,6 @@ export interface DeidEvalOptions extends DeidSourceFlags {
   seqLen: string;
   seed: string;
   analyzer: AnalyzerChoice;
-  noMorphemes?: boolean;
   json?: boolean;
   backend: BackendRequest;
 }
@@ -32,7 +31,7 @@ export async function deidEval(options: DeidEvalOptions, out: Reporter): Promise
   out.info(`evaluating ${evalDocs.length} judgments (${wanted ? `${options.split} split` : 'all'}) at level ${level}`);
   const seqLen = parseIntFlag(options.seqLen, '--seq-len', { min: 8 });
   const seed = parseIntFlag(options.seed, '--seed');
-  const analyzer = options.noMorphemes || input.kind === 'spans' ? undefined : createKoreanAnalyzer(options.analyzer, (why) => out.info(why));
+  const analyzer = !trainedOnMorphemes(provenance) ? undefined : createKoreanAnalyzer(options.analyzer, (why) => out.info(why));
   const gold: string[] = [];
   const predicted: string[] = [];
   try {

@@ -22,7 +22,8 @@ export interface DeidTrainCommandOptions extends DeidSourceFlags {
   seqLen: string;
   lr: string;
   analyzer: AnalyzerChoice;
-  noMorphemes?: boolean;
+  /** False with --no-morphemes: tokenise without morpheme pre-tokenisation. */
+  morphemes?: boolean;
   resume?: boolean;
   out: string;
   force?: boolean;
@@ -44,7 +45,7 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
       ? { kind: 'spans', split: splitDocuments(input.docs, shares, seed) }
       : { kind: 'annotated', split: splitDocuments(input.docs, shares, seed), lists: input.lists, resolver: input.resolver, level, replacement: options.replacement };
   const split = source.split;
-  const analyzer = options.noMorphemes || input.kind === 'spans' ? undefined : createKoreanAnalyzer(options.analyzer, (why) => out.info(why));
+  const analyzer = options.morphemes === false || input.kind === 'spans' ? undefined : createKoreanAnalyzer(options.analyzer, (why) => out.info(why));
   const t0 = Date.now();
   try {
     const result = await trainDeid({

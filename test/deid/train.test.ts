@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { parseSplit, splitDocuments, trainedOnMorphemes } from '../../src/deid/index.js';
+
+describe('trainedOnMorphemes', () => {
+  it('follows the record in ppmlm.json, and for older models the kind of training data', () => {
+    expect(trainedOnMorphemes({ ppmlm: '0', createdAt: '', morphemes: false, level: 2 })).toBe(false);
+    expect(trainedOnMorphemes({ ppmlm: '0', createdAt: '', morphemes: true, data: 'spans' })).toBe(true);
+    expect(trainedOnMorphemes({ ppmlm: '0', createdAt: '', level: 3 })).toBe(true);
+    expect(trainedOnMorphemes({ ppmlm: '0', createdAt: '', data: 'spans' })).toBe(false);
+    expect(trainedOnMorphemes(undefined)).toBe(true);
+  });
+});
+
+describe('splitDocuments', () => {
+  it('splits by the shares, deterministically per seed, with every document in exactly one part', () => {
+    const docs = Array.from({ length: 50 }, (_, i) => ({ id: `d${i}` }));
+    const a = splitDocuments(docs, parseSplit('80/10/10'), 3);
+    expect([a.train.length, a.dev.length, a.test.length]).toEqual([40, 5, 5]);
+    expect(new Set([...a.train, ...a.dev, ...a.test].map((d) => d.id)).size).toBe(50);
+    expect(splitDocuments(docs, parseSplit('80/10/10'), 3)).toEqual(a);
+    expect(splitDocuments(docs, parseSplit('80/10/10'), 4).test).not.toEqual(a.test);
+  });
+});
