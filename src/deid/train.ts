@@ -1,5 +1,5 @@
 import { Rng } from '../engine/random.js';
-import { checkpointModelDir, readCheckpointState, type LogEntry, type TrainerState } from '../engine/trainer.js';
+import { checkpointModelDir, lossCurve, readCheckpointState, type LogEntry, type TrainerState } from '../engine/trainer.js';
 import { UsageError } from '../errors.js';
 import { defaultConfig, initParams, loadModelDir, parameterShapes, saveModelDir, type EncoderModel, type Provenance } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
@@ -124,6 +124,7 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     morphemes: options.analyzer !== undefined,
     epochs: state?.epoch ?? options.epochs,
     seed,
+    ...(state && { lossByEpoch: lossCurve(state) }),
     split: { train: split.train.map((d) => d.id), dev: split.dev.map((d) => d.id), test: split.test.map((d) => d.id) },
   });
   options.onInfo?.(`${split.train.length} training documents, ${labels.length - 1} labels`);

@@ -38,6 +38,11 @@ export interface TrainerState {
   targets: number;
   skippedBatches: number;
   lastLoss: number;
+  /** The loss curve: mean step loss of each finished epoch. */
+  epochLosses: number[];
+  /** Sum and count of the step losses of the epoch in progress (so a resumed run's curve is exact). */
+  epochLossSum: number;
+  epochSteps: number;
 }
 
 export interface LogEntry {
@@ -127,11 +132,15 @@ export async function readCheckpointState(checkpointDir: string): Promise<Traine
   const text = await readFile(file, 'utf8').catch(() => undefined);
   if (text === undefined) return undefined;
   try {
-    return JSON.parse(text) as TrainerState;
+    // Checkpoints from before the loss curve was recorded resume with an empty one.
+    return { epochLosses: [], epochLossSum: 0, epochSteps: 0, ...(JSON.parse(text) as Partial<TrainerState>) } as TrainerState;
   } catch {
     throw new FormatError('trainer state is not valid JSON; the checkpoint is corrupt (delete it to start over)', { file });
   }
 }
+
+/** The loss curve of a run for reports and provenance: mean loss per finished epoch, 4 decimals. */
+export const lossCurve = (state: TrainerState): number[] => state.epochLosses.map((l) => Math.round(l * 1e4) / 1e4);
 
 /** The model folder inside a checkpoint, for loading the parameters to resume from. */
 export const checkpointModelDir = (checkpointDir: string) => join(checkpointDir, CHECKPOINT);
@@ -148,7 +157,7 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
   const totalSteps = stepsPerEpoch * options.epochs;
   const warmup = Math.round((options.warmupRatio ?? 0.1) * totalSteps);
   const opt = new AdamW(params, options);
-  let state: TrainerState = { step: 0, epoch: 0, batch: 0, totalSteps, seed: options.seed, protectedTargets: 0, targets: 0, skippedBatches: 0, lastLoss: NaN };
+  let state: TrainerState = { step: 0, epoch: 0, batch: 0, totalSteps, seed: options.seed, protectedTargets: 0, targets: 0, skippedBatches: 0, lastLoss: NaN, epochLosses: [], epochLossSum: 0, epochSteps: 0 };
   if (options.resume && options.checkpointDir) {
     const saved = await readCheckpointState(options.checkpointDir);
     if (saved !== undefined) {
@@ -215,6 +224,8 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
         for (const g of clipped.values()) g.dispose();
         state.step++;
         state.lastLoss = accLoss / accCount;
+        state.epochLossSum += state.lastLoss;
+        state.epochSteps++;
         const now = performance.now();
         const entry: LogEntry = {
           step: state.step,
@@ -238,6 +249,9 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
         if (options.saveSteps && state.step % options.saveSteps === 0 && state.batch < task.batchesPerEpoch) await checkpoint();
       }
       const finished = state.epoch;
+      state.epochLosses.push(state.epochSteps > 0 ? state.epochLossSum / state.epochSteps : NaN);
+      state.epochLossSum = 0;
+      state.epochSteps = 0;
       state.epoch++;
       state.batch = 0;
       await checkpoint();

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { Document } from '../corpus/index.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { Rng } from '../engine/random.js';
-import { checkpointModelDir, readCheckpointState, train, type LogEntry, type TrainerState } from '../engine/trainer.js';
+import { checkpointModelDir, lossCurve, readCheckpointState, train, type LogEntry, type TrainerState } from '../engine/trainer.js';
 import { assertCanWrite } from '../io/index.js';
 import { BlacklistMatcher, blacklistFingerprint, type Blacklist } from '../identifiers/index.js';
 import { crossEntropy, encode, loadModelDir, mlmLogits, saveModelDir, writeModelFiles, type LoadedModel, type Provenance } from '../model/index.js';
@@ -169,6 +169,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
     wholeWord: options.wholeWord === true,
     targets: state?.targets ?? 0,
     protectedTargets: state?.protectedTargets ?? 0,
+    ...(state && { lossByEpoch: lossCurve(state) }),
     ...(dp && { dp: { epsilon: dpSgdEpsilon(dp.q, dp.sigma, state?.step ?? dp.stepsPerEpoch * epochs, dp.delta), delta: dp.delta, noiseMultiplier: dp.sigma, clip: dp.clip, sampleRate: dp.q, accountant: 'rdp' } }),
   });
 

@@ -28,6 +28,8 @@ export interface Provenance {
   blacklistFingerprint?: string;
   epochs?: number;
   seed?: number;
+  /** Mean training loss of each epoch of the run that wrote the folder. */
+  lossByEpoch?: number[];
   dp?: { epsilon: number; delta: number; noiseMultiplier: number; clip: number; sampleRate: number; accountant: string };
   [key: string]: unknown;
 }

@@ -10,7 +10,7 @@ const common = ['--epochs', '2', '--batch-size', '8', '--seq-len', '32', '--lr',
 describe('ppmlm finetune', () => {
   it('trains each strategy; constrained never targets a blacklisted position, standard does, and says so', async () => {
     const { dir, corpus, blacklist, model } = await tinySetup();
-    const results: Record<string, { protectedTargets: number; targets: number; finalLoss: number }> = {};
+    const results: Record<string, { protectedTargets: number; targets: number; finalLoss: number; lossByEpoch: number[] }> = {};
     for (const strategy of ['standard', 'constrained', 'pseudonymized']) {
       const out = join(dir, strategy);
       const r = await cli('--quiet', 'finetune', '--model', model, '--corpus', corpus, '--blacklist', blacklist, '--strategy', strategy, '--out', out, ...common);
@@ -18,6 +18,9 @@ describe('ppmlm finetune', () => {
       results[strategy] = JSON.parse(r.stdout);
       const provenance = JSON.parse(await readFile(join(out, 'ppmlm.json'), 'utf8'));
       expect(provenance).toMatchObject({ strategy, epochs: 2, seed: 42, blacklistFingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) });
+      // The loss curve, one mean per epoch, in the summary and the model's provenance.
+      expect(provenance.lossByEpoch).toHaveLength(2);
+      expect(results[strategy]).toMatchObject({ lossByEpoch: provenance.lossByEpoch });
       const exported = await readFile(join(out, 'model.safetensors'));
       const terms = (await readFile(blacklist, 'utf8')).split('\n').slice(9, 30).map((l) => l.split('\t')[0]!).filter((t) => t.length > 6);
       for (const t of terms) expect(exported.includes(Buffer.from(t))).toBe(false);

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { AdamW, Rng, selectBackend, train, warmupCosine, type TrainerTask } from '../../src/engine/index.js';
+import { AdamW, lossCurve, Rng, selectBackend, train, warmupCosine, type TrainerTask } from '../../src/engine/index.js';
 import { tempDir } from '../helpers/tmp.js';
 
 describe('warmupCosine', () => {
@@ -77,6 +77,12 @@ describe('train', () => {
     expect(log).toHaveLength(240);
     expect(log[0]).toMatchObject({ step: 1, epoch: 0, batch: 0 });
     expect(JSON.parse(await readFile(join(dir, 'checkpoint', 'trainer_state.json'), 'utf8'))).toMatchObject({ epoch: 30, step: 240 });
+    // The loss curve: one mean per epoch, over that epoch's logged steps, falling as the model learns.
+    expect(state.epochLosses).toHaveLength(30);
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    for (const e of [0, 12, 29]) expect(state.epochLosses[e]).toBeCloseTo(mean(log.filter((l) => l.epoch === e).map((l) => l.loss)), 10);
+    expect(state.epochLosses[29]!).toBeLessThan(state.epochLosses[0]! / 10);
+    expect(lossCurve(state)[29]).toBe(Math.round(state.epochLosses[29]! * 1e4) / 1e4);
   });
 
   it('resumes after a crash mid-epoch and ends bit for bit where an uninterrupted run ends', async () => {
@@ -94,6 +100,7 @@ describe('train', () => {
     const state = await train(resumed.params, resumed.task, { ...options(dir, resumed.writeModel), resume: true });
     expect(state.step).toBe(fullState.step);
     expect(state.lastLoss).toBe(fullState.lastLoss);
+    expect(state.epochLosses).toEqual(fullState.epochLosses);
     for (const [name, v] of full.params) expect(Array.from(resumed.params.get(name)!.dataSync())).toEqual(Array.from(v.dataSync()));
   });
 });

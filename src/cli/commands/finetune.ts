@@ -100,6 +100,7 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
       epochs: result.state.epoch,
       steps: result.state.step,
       finalLoss: result.state.lastLoss,
+      lossByEpoch: result.provenance.lossByEpoch,
       targets: result.state.targets,
       protectedTargets: result.state.protectedTargets,
       protectedTokens: result.windows.protectedTokens,
