@@ -19,6 +19,18 @@ export interface GlobalOptions {
 /** `--analyzer`: the Korean morpheme analyser, for every command that reads Korean text. */
 const analyzerOption = (help = 'Korean analyser') => new Option('--analyzer <name>', help).choices(ANALYZER_CHOICES).default('auto');
 
+/**
+ * The options every training command shares (AdamW with 10% warmup and cosine decay, checkpoints in
+ * <out>.checkpoint); only the learning rate's default differs, by what the command usually starts from.
+ */
+const trainingOptions = (cmd: Command, defaults: { lr: string }) =>
+  cmd
+    .option('--epochs <n>', 'epochs', '3')
+    .option('--batch-size <n>', 'windows per batch', '16')
+    .option('--seq-len <n>', 'tokens per window, [CLS] and [SEP] included', '128')
+    .option('--lr <x>', 'peak learning rate (10% warmup, cosine decay)', defaults.lr)
+    .option('--resume', 'continue from <out>.checkpoint');
+
 /** Builds the commander program; command modules are imported only when their command runs. */
 export function buildProgram(io: CliIO): Command {
   const program = new Command('ppmlm')
@@ -131,15 +143,11 @@ export function buildProgram(io: CliIO): Command {
     .option('--json', 'machine-readable output')
     .action(lazyAction(async () => (await import('./commands/fillMask.js')).fillMaskCommand));
 
-  addCorpusOptions(program.command('finetune').description('masked-LM fine-tuning: standard | constrained (PPmlm) | pseudonymized | dp (DP-SGD)'))
+  trainingOptions(addCorpusOptions(program.command('finetune').description('masked-LM fine-tuning: standard | constrained (PPmlm) | pseudonymized | dp (DP-SGD)')), { lr: '5e-5' })
     .requiredOption('--model <dir>', 'model folder to start from')
     .requiredOption('--out <dir>', 'model folder to write')
     .option('--strategy <name>', 'standard | constrained | pseudonymized | dp', 'constrained')
     .option('--blacklist <file>', 'blacklist TSV or plain list (required for constrained and pseudonymized)')
-    .option('--epochs <n>', 'epochs', '3')
-    .option('--batch-size <n>', 'windows per batch', '16')
-    .option('--seq-len <n>', 'tokens per window, [CLS] and [SEP] included', '128')
-    .option('--lr <x>', 'peak learning rate (10% warmup, cosine decay)', '5e-5')
     .option('--mask-prob <p>', 'share of eligible tokens selected as targets', '0.15')
     .option('--whole-word', 'select whole words, then all their subwords')
     .option('--random-blacklisted', 'allow random replacements to draw blacklisted terms\' tokens (default: never)')
@@ -150,7 +158,6 @@ export function buildProgram(io: CliIO): Command {
     .option('--dp-noise <s>', 'DP-SGD noise multiplier')
     .option('--target-epsilon <e>', 'DP-SGD: solve the noise multiplier for this epsilon')
     .option('--delta <d>', 'DP delta (default 1/number of training windows)')
-    .option('--resume', 'continue from <out>.checkpoint')
     .option('--save-every-epoch', 'also write <out>.epoch-N after each epoch')
     .addOption(new Option('--lang <lang>', 'text language').choices(['auto', 'en', 'ko']).default('auto'))
     .addOption(analyzerOption())
@@ -211,7 +218,7 @@ export function buildProgram(io: CliIO): Command {
       .addOption(new Option('--unknown-label <policy>', 'unknown labels: error, or OTHER').choices(['error', 'other']).default('error'))
       .option('--skip-bad-docs', 'skip malformed judgments')
       .addOption(analyzerOption('Korean analyser for morpheme pre-tokenisation (used where the model was trained with it)'));
-  deidInputs(deid.command('train').description('train a token classifier on surrogate-filled annotated judgments'))
+  trainingOptions(deidInputs(deid.command('train').description('train a token classifier on surrogate-filled annotated judgments')), { lr: '5e-4' })
     .option('--no-morphemes', 'tokenise without morpheme pre-tokenisation (recorded in the model; eval and apply follow it)')
     .option('--split <shares>', 'train/dev/test shares of the judgments', '80/10/10')
     .option('--seed <n>', 'seed of split, surrogates, order', '42')
@@ -223,11 +230,6 @@ export function buildProgram(io: CliIO): Command {
     .option('--heads <n>', 'attention heads of a fresh encoder', '2')
     .option('--intermediate <n>', 'feed-forward size of a fresh encoder', '512')
     .option('--vocab-size <n>', 'vocabulary of a fresh tokenizer', '8000')
-    .option('--epochs <n>', 'epochs', '3')
-    .option('--batch-size <n>', 'windows per batch', '16')
-    .option('--seq-len <n>', 'tokens per window', '128')
-    .option('--lr <x>', 'peak learning rate', '5e-4')
-    .option('--resume', 'continue from <out>.checkpoint')
     .requiredOption('--out <dir>', 'model folder to write')
     .option('--force', 'replace an existing folder')
     .option('--json', 'machine-readable summary')
