@@ -9,7 +9,12 @@ export interface ResultRow {
   miaAuc: number;
   miaTpr1: number;
   calibratedTpr1: number;
+  calibratedAuc: number;
   utility: number;
+  /** The base model's utility on the same positions: what fine-tuning gained or cost. */
+  utilityBase: number;
+  /** Utility of always answering the most frequent token: a model at or below it has not learned. */
+  utilityBaseline: number;
   /** Privacy score on the planted canaries (NaN without canaries). */
   privacyCanary: number;
   /** Mean exposure of the canaries' secrets in bits (NaN without canaries). */
@@ -18,7 +23,7 @@ export interface ResultRow {
   epsilon: number;
 }
 
-const COLUMNS: (keyof ResultRow)[] = ['strategy', 'epochs', 'seed', 'privacyAll', 'privacyDirect', 'privacyIndirect', 'privacyCanary', 'canaryExposure', 'miaAuc', 'miaTpr1', 'calibratedTpr1', 'utility', 'epsilon'];
+const COLUMNS: (keyof ResultRow)[] = ['strategy', 'epochs', 'seed', 'privacyAll', 'privacyDirect', 'privacyIndirect', 'privacyCanary', 'canaryExposure', 'miaAuc', 'miaTpr1', 'calibratedAuc', 'calibratedTpr1', 'utility', 'utilityBase', 'utilityBaseline', 'epsilon'];
 const cell = (v: string | number) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : Number.isFinite(v) ? v.toFixed(4) : '') : v);
 
 export function resultsCsv(rows: readonly ResultRow[]): string {
@@ -26,7 +31,7 @@ export function resultsCsv(rows: readonly ResultRow[]): string {
 }
 
 export function resultsMarkdown(rows: readonly ResultRow[]): string {
-  const head = ['strategy', 'epochs', 'seed', 'privacy (all)', 'privacy (direct)', 'privacy (indirect)', 'privacy (canaries)', 'canary exposure (bits)', 'MIA AUC', 'MIA TPR@1%FPR', 'calibrated TPR@1%FPR', 'utility', 'DP ε'];
+  const head = ['strategy', 'epochs', 'seed', 'privacy (all)', 'privacy (direct)', 'privacy (indirect)', 'privacy (canaries)', 'canary exposure (bits)', 'MIA AUC', 'MIA TPR@1%FPR', 'calibrated AUC', 'calibrated TPR@1%FPR', 'utility', 'utility (base model)', 'utility (most frequent token)', 'DP ε'];
   return `${[`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 3 ? '---' : '---:')).join('|')}|`, ...rows.map((r) => `| ${COLUMNS.map((c) => cell(r[c])).join(' | ')} |`)].join('\n')}\n`;
 }
 
