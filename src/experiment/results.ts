@@ -53,7 +53,9 @@ export function resultsSvg(rows: readonly ResultRow[]): string {
     `<line x1="${L}" y1="${H - B}" x2="${W - 10}" y2="${H - B}" stroke="#333"/><line x1="${L}" y1="16" x2="${L}" y2="${H - B}" stroke="#333"/><text x="${(L + W) / 2}" y="${H - 8}" font-size="11" text-anchor="middle">${xl}</text><text x="12" y="${H / 2}" font-size="11" text-anchor="middle" transform="rotate(-90 12 ${H / 2})">${yl}</text><text x="${L - 4}" y="${y(0) + 3}" font-size="10" text-anchor="end">0</text><text x="${L - 4}" y="${y(1) + 3}" font-size="10" text-anchor="end">1</text>`;
   const byStrategy = (metric: (r: ResultRow) => number) =>
     strategies.map((s, i) => {
-      const pts = epochs.map((e) => [x(e), y(mean(rows.filter((r) => r.strategy === s && r.epochs === e).map(metric)))] as const);
+      // Only the epoch counts the strategy has rows for (the base model has one point, at 0 epochs).
+      const pts = epochs.filter((e) => rows.some((r) => r.strategy === s && r.epochs === e)).map((e) => [x(e), y(mean(rows.filter((r) => r.strategy === s && r.epochs === e).map(metric)))] as const);
+      if (pts.length === 1) return `<circle cx="${pts[0]![0].toFixed(1)}" cy="${pts[0]![1].toFixed(1)}" r="4" fill="${COLORS[i % COLORS.length]}"/>`;
       return `<polyline fill="none" stroke="${COLORS[i % COLORS.length]}" stroke-width="2" points="${pts.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(' ')}"/>`;
     });
   const ticks = epochs.map((e) => `<text x="${x(e)}" y="${H - B + 14}" font-size="10" text-anchor="middle">${e}</text>`).join('');

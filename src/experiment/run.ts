@@ -4,7 +4,7 @@ import { runAudit, writeReport, type AuditReport, type ExposureProbe } from '../
 import { loadCorpus, type CorpusReadOptions } from '../corpus/index.js';
 import { readBlacklist } from '../identifiers/index.js';
 import { finetune } from '../mlm/index.js';
-import { disposeParams, loadModelDir } from '../model/index.js';
+import { disposeParams, loadModelDir, type LoadedModel } from '../model/index.js';
 import { PRIVATE_FILE_MODE, writeFileAtomic } from '../io/index.js';
 import { plantCanaries } from './canaries.js';
 import type { ExperimentConfig } from './config.js';
@@ -18,10 +18,32 @@ export interface ExperimentOptions {
 
 const exists = (p: string) => stat(p).then(() => true, () => false);
 
+/** One row of the results table from a cell's audit report. */
+function resultRow(strategy: string, epochs: number, seed: number, report: AuditReport): ResultRow {
+  return {
+    strategy,
+    epochs,
+    seed,
+    privacyAll: report.privacy.all.score,
+    privacyDirect: report.privacy.direct.score,
+    privacyIndirect: report.privacy.indirect.score,
+    miaAuc: report.membership.loss.auc,
+    miaTpr1: report.membership.loss.tprAt1,
+    calibratedTpr1: report.membership.calibrated?.tprAt1 ?? NaN,
+    calibratedAuc: report.membership.calibrated?.auc ?? NaN,
+    utility: report.utility.accuracy,
+    utilityBase: report.utility.reference ?? NaN,
+    utilityBaseline: report.utility.unigramBaseline,
+    privacyCanary: report.privacy.byCategory?.CANARY?.score ?? NaN,
+    canaryExposure: report.exposure?.mean ?? NaN,
+    epsilon: (report.target.provenance?.dp as { epsilon?: number } | undefined)?.epsilon ?? NaN,
+  };
+}
+
 /**
- * Runs the comparison: for each strategy and seed, fine-tune from the same model to the largest epoch
- * count (saving every epoch), audit each listed epoch against the same members and non-members, and write
- * the table (CSV + Markdown) and plots. A cell whose report exists is not recomputed, so a killed
+ * Runs the comparison: for each seed, audit the base model (row `base`, 0 epochs); for each strategy,
+ * fine-tune from it to the largest epoch count (saving every epoch), audit each listed epoch against the
+ * same members and non-members, and write the table (CSV + Markdown) and plots. A cell whose report exists is not recomputed, so a killed
  * experiment resumes.
  */
 export async function runExperiment(options: ExperimentOptions): Promise<ResultRow[]> {
@@ -41,13 +63,36 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
   const maxEpochs = config.epochs.at(-1)!;
   const rows: ResultRow[] = [];
   const reference = await loadModelDir(config.model, 'mlm');
+  /** A cell's stored report, or a fresh audit of the model `load` gives (then stored). */
+  const cellReport = async (strategy: string, epochs: number, seed: number, load: () => Promise<{ model: LoadedModel; dispose: boolean }>): Promise<AuditReport> => {
+    const dir = join(out, 'cells', `${strategy}-e${epochs}-s${seed}`);
+    if (await exists(join(dir, 'report.json'))) return JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as AuditReport;
+    log(`audit ${strategy} after ${epochs} epochs, seed ${seed}`);
+    const { model: target, dispose } = await load();
+    const report = await runAudit({
+      target: { name: `${strategy} e${epochs} s${seed}`, model: target.model, tokenizer: target.tokenizer, provenance: target.provenance },
+      reference: { name: 'base', model: reference.model, tokenizer: reference.tokenizer },
+      members,
+      nonMembers,
+      blacklist,
+      seqLen: config.audit?.seqLen ?? config.finetune?.seqLen ?? 128,
+      maxOccurrences: config.audit?.maxOccurrences ?? 2000,
+      seed,
+      ...(config.canaries && { reportCategories: ['CANARY'], exposure: probes }),
+    });
+    if (dispose) disposeParams(target.model.params);
+    await writeReport(dir, report, { force: true });
+    return report;
+  };
   for (const seed of config.seeds) {
+    // The base model audited like the fine-tuned ones: what it predicts before any fine-tuning (public
+    // knowledge such as common names or date formats) is the floor every strategy starts from.
+    rows.push(resultRow('base', 0, seed, await cellReport('base', 0, seed, async () => ({ model: reference, dispose: false }))));
     for (const strategy of config.strategies) {
       const runDir = join(out, 'runs', `${strategy}-s${seed}`);
       const snapshot = (e: number) => `${runDir}.epoch-${e}`;
-      const cells = config.epochs.map((e) => ({ epochs: e, report: join(out, 'cells', `${strategy}-e${e}-s${seed}`, 'report.json') }));
       const missing = [];
-      for (const c of cells) if (!(await exists(c.report))) missing.push(c);
+      for (const e of config.epochs) if (!(await exists(join(out, 'cells', `${strategy}-e${e}-s${seed}`, 'report.json')))) missing.push(e);
       if (missing.length > 0 && !(await exists(snapshot(maxEpochs)))) {
         log(`fine-tune ${strategy}, seed ${seed}, ${maxEpochs} epochs`);
         const f = config.finetune ?? {};
@@ -72,45 +117,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
           ...(f.dpClip && { dpClip: f.dpClip }),
         });
       }
-      for (const c of cells) {
-        let report: AuditReport;
-        if (await exists(c.report)) report = JSON.parse(await readFile(c.report, 'utf8')) as AuditReport;
-        else {
-          log(`audit ${strategy} after ${c.epochs} epochs, seed ${seed}`);
-          const target = await loadModelDir(snapshot(c.epochs), 'mlm');
-          report = await runAudit({
-            target: { name: `${strategy} e${c.epochs} s${seed}`, model: target.model, tokenizer: target.tokenizer, provenance: target.provenance },
-            reference: { name: 'base', model: reference.model, tokenizer: reference.tokenizer },
-            members,
-            nonMembers,
-            blacklist,
-            seqLen: config.audit?.seqLen ?? config.finetune?.seqLen ?? 128,
-            maxOccurrences: config.audit?.maxOccurrences ?? 2000,
-            seed,
-            ...(config.canaries && { reportCategories: ['CANARY'], exposure: probes }),
-          });
-          disposeParams(target.model.params);
-          await writeReport(join(out, 'cells', `${strategy}-e${c.epochs}-s${seed}`), report, { force: true });
-        }
-        rows.push({
-          strategy,
-          epochs: c.epochs,
-          seed,
-          privacyAll: report.privacy.all.score,
-          privacyDirect: report.privacy.direct.score,
-          privacyIndirect: report.privacy.indirect.score,
-          miaAuc: report.membership.loss.auc,
-          miaTpr1: report.membership.loss.tprAt1,
-          calibratedTpr1: report.membership.calibrated?.tprAt1 ?? NaN,
-          calibratedAuc: report.membership.calibrated?.auc ?? NaN,
-          utility: report.utility.accuracy,
-          utilityBase: report.utility.reference ?? NaN,
-          utilityBaseline: report.utility.unigramBaseline,
-          privacyCanary: report.privacy.byCategory?.CANARY?.score ?? NaN,
-          canaryExposure: report.exposure?.mean ?? NaN,
-          epsilon: (report.target.provenance?.dp as { epsilon?: number } | undefined)?.epsilon ?? NaN,
-        });
-      }
+      for (const e of config.epochs) rows.push(resultRow(strategy, e, seed, await cellReport(strategy, e, seed, async () => ({ model: await loadModelDir(snapshot(e), 'mlm'), dispose: true }))));
     }
   }
   disposeParams(reference.model.params);

@@ -19,14 +19,18 @@ describe('ppmlm experiment', () => {
     expect(r.stdout).toMatch(/\| constrained \| 1 \| 3 \|/);
     const csv = (await readFile(join(out, 'results.csv'), 'utf8')).trim().split('\n');
     expect(csv[0]).toBe('strategy,epochs,seed,privacyAll,privacyDirect,privacyIndirect,privacyCanary,canaryExposure,miaAuc,miaTpr1,calibratedAuc,calibratedTpr1,utility,utilityBase,utilityBaseline,epsilon');
-    expect(csv).toHaveLength(3);
+    expect(csv).toHaveLength(4);
+    // The base model's own row comes first: 0 epochs, its utility is every cell's utilityBase.
+    const baseRow = csv[1]!.split(',');
+    expect(baseRow.slice(0, 3)).toEqual(['base', '0', '3']);
+    expect(baseRow[12]).toBe(baseRow[13]);
     for (const line of csv.slice(1)) expect(Number(line.split(',')[6])).toBeGreaterThanOrEqual(0);
     // Both cells start from the same base model and are audited on the same positions.
     const base = csv.slice(1).map((l) => l.split(',').slice(13, 15).join());
-    expect(base[0]).toBe(base[1]);
+    expect(new Set(base).size).toBe(1);
     const report0 = JSON.parse(await readFile(join(out, 'cells', 'standard-e1-s3', 'report.json'), 'utf8'));
-    expect(Number(csv[1]!.split(',')[14])).toBeCloseTo(report0.utility.unigramBaseline, 4);
-    expect(Number(csv[1]!.split(',')[10])).toBeCloseTo(report0.membership.calibrated.auc, 4);
+    expect(Number(csv[2]!.split(',')[14])).toBeCloseTo(report0.utility.unigramBaseline, 4);
+    expect(Number(csv[2]!.split(',')[10])).toBeCloseTo(report0.membership.calibrated.auc, 4);
     const canaryReport = JSON.parse(await readFile(join(out, 'cells', 'constrained-e1-s3', 'report.json'), 'utf8'));
     expect(canaryReport.privacy.byCategory.CANARY.occurrences).toBe(12);
     expect(canaryReport.privacy.byCategory.CANARY.score).toBe(1);
