@@ -112,12 +112,13 @@ export function crossEntropy(logits: tf.Tensor2D, labels: tf.Tensor1D): tf.Scala
     const logZ = tf.log(tf.sum(tf.exp(shifted), 1, true));
     // The label's shifted logit, gathered from the flat logits at row * vocab + label.
     const picked = tf.gather(tf.reshape(shifted, [n * vocab]), tf.add(tf.range(0, n * vocab, vocab, 'int32'), labels));
-    save([shifted, logZ]);
+    // Labels are saved too: a caller's tidy may dispose them before the backward pass runs.
+    save([shifted, logZ, labels]);
     return {
       value: tf.mean(tf.sub(tf.reshape(logZ, [n]), picked)),
       gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
-        const [s, z] = saved as [tf.Tensor, tf.Tensor];
-        return tf.mul(tf.sub(tf.exp(tf.sub(s, z)), tf.oneHot(labels, vocab)), tf.div(dy, n));
+        const [s, z, y] = saved as [tf.Tensor, tf.Tensor, tf.Tensor1D];
+        return tf.mul(tf.sub(tf.exp(tf.sub(s, z)), tf.oneHot(y, vocab)), tf.div(dy, n));
       },
     };
   });

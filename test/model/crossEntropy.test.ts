@@ -35,4 +35,17 @@ describe('crossEntropy (fused forward and gradient)', () => {
       expect(tf.memory().numTensors).toBe(before);
     }
   });
+
+  it('differentiates when the labels are made inside the loss, as the trainers do (they are gone by the backward pass)', async () => {
+    await selectBackend('wasm');
+    const v = tf.variable(tf.tensor2d([[1, 2, 3], [0, 0, 5]]));
+    const before = tf.memory().numTensors;
+    const { value, grads } = tf.variableGrads(() => crossEntropy(v as unknown as tf.Tensor2D, tf.tensor1d([2, 0], 'int32')), [v]);
+    const want = reference([[1, 2, 3], [0, 0, 5]], [2, 0]);
+    expect(value.dataSync()[0]).toBeCloseTo(want.loss, 5);
+    expect((grads[v.name]!.arraySync() as number[][])[1]![0]).toBeCloseTo(want.grad[1]![0]!, 6);
+    tf.dispose([value, grads[v.name]!]);
+    expect(tf.memory().numTensors).toBe(before);
+    v.dispose();
+  });
 });
