@@ -66,10 +66,6 @@ export interface DeidTrainOptions {
 }
 
 /**
- * Thunder-DeID training: surrogate-filled judgments (new surrogates every epoch with `per-epoch`), morpheme
- * + subword tokens, IO labels at the chosen level, a token-classification head on the encoder.
- */
-/**
  * Whether a de-identification model expects morpheme pre-tokenised text: recorded in its ppmlm.json since
  * the record exists; before that, models trained on annotated judgments did and span-trained ones did not.
  */
@@ -77,6 +73,10 @@ export function trainedOnMorphemes(provenance: Provenance | undefined): boolean 
   return typeof provenance?.morphemes === 'boolean' ? provenance.morphemes : provenance?.data !== 'spans';
 }
 
+/**
+ * Thunder-DeID training: surrogate-filled judgments (new surrogates every epoch with `per-epoch`), morpheme
+ * + subword tokens, IO labels at the chosen level, a token-classification head on the encoder.
+ */
 export async function trainDeid(options: DeidTrainOptions): Promise<{ state: TrainerState; labels: string[]; provenance: Provenance }> {
   const { source, seed } = options;
   const labelSet = new Set<string>();
