@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { LabelResolver, TAXONOMY, readAnnotatedFolder, readDatasetLabels, readReplacementLists, readSpanCorpus, type SpanFormat, type UnknownLabelPolicy } from '../deid/index.js';
+import { LabelResolver, TAXONOMY, readAnnotatedFolder, readDatasetLabels, readReplacementLists, readSpanCorpus, trainedOnMorphemes, type SpanFormat, type UnknownLabelPolicy } from '../deid/index.js';
+import type { Provenance } from '../model/index.js';
+import { createKoreanAnalyzer, type AnalyzerChoice, type MorphAnalyzer } from '../text/index.js';
 import type { Reporter } from './reporter.js';
 
 export interface DeidInputFlags {
@@ -40,4 +42,18 @@ export async function readDeidSource(flags: DeidSourceFlags, out: Reporter) {
   }
   if (flags.replacements === undefined) throw new UsageError('--judgments needs --replacements DIR (the replacement lists)');
   return { kind: 'annotated' as const, ...(await readDeidInputs(flags as DeidInputFlags, out)) };
+}
+
+/**
+ * The analyser a trained de-identification model needs: its text must be cut as in training, so the
+ * model's record decides (ppmlm.json `morphemes`), and --analyzer only chooses which analyser.
+ */
+export function analyzerForModel(provenance: Provenance | undefined, choice: AnalyzerChoice, out: Reporter): MorphAnalyzer | undefined {
+  if (!trainedOnMorphemes(provenance)) {
+    out.info('the model was trained without morpheme pre-tokenisation; text is tokenised as is');
+    return undefined;
+  }
+  const analyzer = createKoreanAnalyzer(choice, (why) => out.info(why));
+  out.info(`the model was trained on morphemes; text is cut by the ${analyzer.name} analyser first`);
+  return analyzer;
 }

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
+import { DeidModelRecognizer } from '../../src/deid/index.js';
+import type { MorphAnalyzer } from '../../src/text/index.js';
 
 const INPUTS = ['--judgments', 'examples/legal-ko/judgments', '--replacements', 'examples/legal-ko/replacements'];
 
@@ -32,8 +34,9 @@ describe('ppmlm deid train / eval / apply', () => {
     await writeFile(input, '피고인은 2021. 3. 14. 주식회사 누리상사 사무실에서 피해자 김민서에게 거짓말하였다. 피해자 김민서는 국민은행 창구에서 송금하였다.');
     const out = join(dir, 'out.txt');
     const spans = join(dir, 'spans.jsonl');
-    const a = await cli('--quiet', 'deid', 'apply', '--model', model, '--in', input, '--out', out, '--spans-out', spans);
+    const a = await cli('deid', 'apply', '--model', model, '--in', input, '--out', out, '--spans-out', spans);
     expect(a.code, a.stderr).toBe(0);
+    expect(a.stderr).toMatch(/trained on morphemes; text is cut by the (mecab|rule) analyser first/);
     const rewritten = await readFile(out, 'utf8');
     expect(rewritten).not.toContain('김민서');
     expect(rewritten).toMatch(/피해자 ([A-Z])에게 .* 피해자 \1는/);
@@ -57,6 +60,14 @@ describe('a DeID model as a blacklist recogniser', () => {
     // Trained without morphemes: the recogniser must tokenise as the model was trained, whatever --lang says.
     expect((await cli('--quiet', 'deid', 'train', ...INPUTS, '--no-morphemes', '--epochs', '4', '--hidden', '64', '--layers', '1', '--vocab-size', '1500', '--lr', '2e-3', '--out', model)).code).toBe(0);
     expect(JSON.parse(await readFile(join(model, 'ppmlm.json'), 'utf8')).morphemes).toBe(false);
+    // Apply and the recogniser follow the record, whatever analyser they are offered.
+    const input = join(dir, 'in.txt');
+    await writeFile(input, '피해자 김민서에게 송금하였다.');
+    const a = await cli('deid', 'apply', '--model', model, '--in', input, '--out', join(dir, 'out.txt'));
+    expect(a.code, a.stderr).toBe(0);
+    expect(a.stderr).toMatch(/trained without morpheme pre-tokenisation/);
+    const refusing: MorphAnalyzer = { name: 'refusing', analyze: async () => { throw new Error('the analyser was used'); }, close: async () => undefined };
+    await expect((await DeidModelRecognizer.load(model, refusing)).find('피해자 김민서에게 송금하였다.')).resolves.toBeInstanceOf(Array);
     const out = join(dir, 'bl.tsv');
     const r = await cli('--quiet', 'blacklist', 'build', '--corpus', 'examples/legal-ko/judgments.csv', '--lang', 'ko', '--recognizers', 'none', '--deid-model', model, '--out', out, '--json');
     expect(r.code, r.stderr).toBe(0);

@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { entitySpans, predictLabels, replaceEntities, trainedOnMorphemes, type ReplaceStyle } from '../../deid/index.js';
+import { entitySpans, predictLabels, replaceEntities, type ReplaceStyle } from '../../deid/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { UsageError } from '../../errors.js';
 import { assertCanWrite, decodeUtf8Strict, PRIVATE_FILE_MODE, writeFileAtomic } from '../../io/index.js';
 import { loadTokenClassifier } from '../../model/index.js';
-import { createKoreanAnalyzer, type AnalyzerChoice } from '../../text/index.js';
+import type { AnalyzerChoice } from '../../text/index.js';
+import { analyzerForModel } from '../deidInputs.js';
 import { parseIntFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
 
@@ -39,7 +40,7 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
           if (typeof obj.text !== 'string') throw new UsageError(`${options.in}:${i + 1}: each line needs a "text" string`);
           return { text: obj.text, rest: obj };
         });
-  const analyzer = !trainedOnMorphemes(provenance) ? undefined : createKoreanAnalyzer(options.analyzer, (why) => out.info(why));
+  const analyzer = analyzerForModel(provenance, options.analyzer, out);
   const rewritten: string[] = [];
   const allSpans: unknown[] = [];
   let entities = 0;

@@ -1,9 +1,9 @@
 import { Rng } from '../../engine/random.js';
-import { labelledText, predictLabels, trainedOnMorphemes, tokenizeForDeid, alignLabels, tokenMetrics, type AnnotatedDocument, type LabelLevel, type SpanDocument } from '../../deid/index.js';
+import { labelledText, predictLabels, tokenizeForDeid, alignLabels, tokenMetrics, type AnnotatedDocument, type LabelLevel, type SpanDocument } from '../../deid/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { loadTokenClassifier } from '../../model/index.js';
-import { createKoreanAnalyzer, type AnalyzerChoice } from '../../text/index.js';
-import { readDeidSource, type DeidSourceFlags } from '../deidInputs.js';
+import type { AnalyzerChoice } from '../../text/index.js';
+import { analyzerForModel, readDeidSource, type DeidSourceFlags } from '../deidInputs.js';
 import { parseIntFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
 
@@ -31,7 +31,7 @@ export async function deidEval(options: DeidEvalOptions, out: Reporter): Promise
   out.info(`evaluating ${evalDocs.length} judgments (${wanted ? `${options.split} split` : 'all'}) at level ${level}`);
   const seqLen = parseIntFlag(options.seqLen, '--seq-len', { min: 8 });
   const seed = parseIntFlag(options.seed, '--seed');
-  const analyzer = !trainedOnMorphemes(provenance) ? undefined : createKoreanAnalyzer(options.analyzer, (why) => out.info(why));
+  const analyzer = analyzerForModel(provenance, options.analyzer, out);
   const gold: string[] = [];
   const predicted: string[] = [];
   try {
