@@ -54,7 +54,8 @@ export function resultsSvg(rows: readonly ResultRow[]): string {
   const byStrategy = (metric: (r: ResultRow) => number) =>
     strategies.map((s, i) => {
       // Only the epoch counts the strategy has rows for (the base model has one point, at 0 epochs).
-      const pts = epochs.filter((e) => rows.some((r) => r.strategy === s && r.epochs === e)).map((e) => [x(e), y(mean(rows.filter((r) => r.strategy === s && r.epochs === e).map(metric)))] as const);
+      const cells = epochs.map((e) => [e, rows.filter((r) => r.strategy === s && r.epochs === e)] as const).filter(([, rs]) => rs.length > 0);
+      const pts = cells.map(([e, rs]) => [x(e), y(mean(rs.map(metric)))] as const);
       if (pts.length === 1) return `<circle cx="${pts[0]![0].toFixed(1)}" cy="${pts[0]![1].toFixed(1)}" r="4" fill="${COLORS[i % COLORS.length]}"/>`;
       return `<polyline fill="none" stroke="${COLORS[i % COLORS.length]}" stroke-width="2" points="${pts.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(' ')}"/>`;
     });

@@ -43,8 +43,8 @@ function resultRow(strategy: string, epochs: number, seed: number, report: Audit
 /**
  * Runs the comparison: for each seed, audit the base model (row `base`, 0 epochs); for each strategy,
  * fine-tune from it to the largest epoch count (saving every epoch), audit each listed epoch against the
- * same members and non-members, and write the table (CSV + Markdown) and plots. A cell whose report exists is not recomputed, so a killed
- * experiment resumes.
+ * same members and non-members, and write the table (CSV + Markdown) and plots. A cell whose report
+ * exists is not recomputed, so a killed experiment resumes.
  */
 export async function runExperiment(options: ExperimentOptions): Promise<ResultRow[]> {
   const { config, out, log } = options;
@@ -63,12 +63,13 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
   const maxEpochs = config.epochs.at(-1)!;
   const rows: ResultRow[] = [];
   const reference = await loadModelDir(config.model, 'mlm');
+  const cellDir = (strategy: string, epochs: number, seed: number) => join(out, 'cells', `${strategy}-e${epochs}-s${seed}`);
   /** A cell's stored report, or a fresh audit of the model `load` gives (then stored). */
-  const cellReport = async (strategy: string, epochs: number, seed: number, load: () => Promise<{ model: LoadedModel; dispose: boolean }>): Promise<AuditReport> => {
-    const dir = join(out, 'cells', `${strategy}-e${epochs}-s${seed}`);
+  const cellReport = async (strategy: string, epochs: number, seed: number, load: () => Promise<LoadedModel>): Promise<AuditReport> => {
+    const dir = cellDir(strategy, epochs, seed);
     if (await exists(join(dir, 'report.json'))) return JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as AuditReport;
     log(`audit ${strategy} after ${epochs} epochs, seed ${seed}`);
-    const { model: target, dispose } = await load();
+    const target = await load();
     const report = await runAudit({
       target: { name: `${strategy} e${epochs} s${seed}`, model: target.model, tokenizer: target.tokenizer, provenance: target.provenance },
       reference: { name: 'base', model: reference.model, tokenizer: reference.tokenizer },
@@ -80,20 +81,19 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
       seed,
       ...(config.canaries && { reportCategories: ['CANARY'], exposure: probes }),
     });
-    if (dispose) disposeParams(target.model.params);
+    if (target !== reference) disposeParams(target.model.params);
     await writeReport(dir, report, { force: true });
     return report;
   };
   for (const seed of config.seeds) {
     // The base model audited like the fine-tuned ones: what it predicts before any fine-tuning (public
     // knowledge such as common names or date formats) is the floor every strategy starts from.
-    rows.push(resultRow('base', 0, seed, await cellReport('base', 0, seed, async () => ({ model: reference, dispose: false }))));
+    rows.push(resultRow('base', 0, seed, await cellReport('base', 0, seed, async () => reference)));
     for (const strategy of config.strategies) {
       const runDir = join(out, 'runs', `${strategy}-s${seed}`);
       const snapshot = (e: number) => `${runDir}.epoch-${e}`;
-      const missing = [];
-      for (const e of config.epochs) if (!(await exists(join(out, 'cells', `${strategy}-e${e}-s${seed}`, 'report.json')))) missing.push(e);
-      if (missing.length > 0 && !(await exists(snapshot(maxEpochs)))) {
+      const done = await Promise.all(config.epochs.map((e) => exists(join(cellDir(strategy, e, seed), 'report.json'))));
+      if (done.includes(false) && !(await exists(snapshot(maxEpochs)))) {
         log(`fine-tune ${strategy}, seed ${seed}, ${maxEpochs} epochs`);
         const f = config.finetune ?? {};
         await finetune({
@@ -117,7 +117,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
           ...(f.dpClip && { dpClip: f.dpClip }),
         });
       }
-      for (const e of config.epochs) rows.push(resultRow(strategy, e, seed, await cellReport(strategy, e, seed, async () => ({ model: await loadModelDir(snapshot(e), 'mlm'), dispose: true }))));
+      for (const e of config.epochs) rows.push(resultRow(strategy, e, seed, await cellReport(strategy, e, seed, () => loadModelDir(snapshot(e), 'mlm'))));
     }
   }
   disposeParams(reference.model.params);
