@@ -64,21 +64,50 @@ function ppmlmSpeed(hidden: number, layers: number): { train: number; infer: num
   return result;
 }
 
+/**
+ * Milliseconds of one MLM loss forward + backward at the step's shape (15% of the positions × the
+ * vocabulary): ppmlm's hand-fused crossEntropy against the same loss left to tfjs's autodiff
+ * (logSoftmax, a one-hot product, a sum and a mean), the formula it replaced.
+ */
+function lossSpeed(): { fused: number; autodiff: number } {
+  const m = Math.round(0.15 * BATCH * SEQ);
+  const logits = tf.variable(tf.randomNormal([m, VOCAB], 0, 2, 'float32', 1));
+  const labels = tf.tensor1d(Array.from({ length: m }, (_, i) => (i * 7919) % VOCAB), 'int32');
+  const autodiff = (x: tf.Tensor2D, y: tf.Tensor1D) => tf.neg(tf.mean(tf.sum(tf.mul(tf.logSoftmax(x), tf.oneHot(y, VOCAB)), 1))) as tf.Scalar;
+  const ms = (loss: (x: tf.Tensor2D, y: tf.Tensor1D) => tf.Scalar) => {
+    const once = () => {
+      const { value, grads } = tf.variableGrads(() => loss(logits as unknown as tf.Tensor2D, labels), [logits]);
+      grads[logits.name]!.dataSync();
+      tf.dispose([value, grads[logits.name]!]);
+    };
+    once();
+    const t0 = performance.now();
+    for (let i = 0; i < 4 * STEPS; i++) once();
+    return (performance.now() - t0) / (4 * STEPS);
+  };
+  const result = { fused: ms(crossEntropy), autodiff: ms(autodiff) };
+  tf.dispose([logits, labels]);
+  return result;
+}
+
 export const trainingSuite: BenchSuite = {
   name: 'training',
   async run(log): Promise<BenchRow[]> {
     const { threads } = await selectBackend('auto');
     const rows: BenchRow[] = [];
+    const backend = `${tf.getBackend()}, ${threads} thread${threads === 1 ? '' : 's'}`;
     for (const { hidden, layers } of SHAPES) {
       log(`MLM step H${hidden}/L${layers}, seq ${SEQ}, batch ${BATCH}, vocab ${VOCAB}`);
       const ours = ppmlmSpeed(hidden, layers);
       const torch = await torchSpeed(hidden, layers);
       const shape = `H${hidden}/L${layers} seq${SEQ} b${BATCH} V${VOCAB}`;
       const note = torch ? 'PyTorch CPU, best of 1 and 2 threads' : 'PyTorch n/a (install python3-torch)';
-      const backend = `${tf.getBackend()}, ${threads} thread${threads === 1 ? '' : 's'}`;
       rows.push({ suite: 'training', case: `${shape}: train step (${backend})`, value: ours.train, unit: 'tokens/s', ...(torch && { baseline: { name: 'PyTorch', value: torch.train } }), note });
       rows.push({ suite: 'training', case: `${shape}: inference (${backend})`, value: ours.infer, unit: 'tokens/s', ...(torch && { baseline: { name: 'PyTorch', value: torch.infer } }), note });
     }
+    log(`MLM loss forward + backward, ${Math.round(0.15 * BATCH * SEQ)} targets x ${VOCAB} words`);
+    const loss = lossSpeed();
+    rows.push({ suite: 'training', case: `MLM loss fwd+bwd, ${Math.round(0.15 * BATCH * SEQ)} targets x V${VOCAB} (${backend})`, value: loss.fused, unit: 'ms', lowerIsBetter: true, baseline: { name: 'tfjs autodiff', value: loss.autodiff } });
     rows.push({ suite: 'training', case: 'peak RSS of the bench process so far', value: process.resourceUsage().maxRSS / 1024, unit: 'MB' });
     return rows;
   },

@@ -101,8 +101,8 @@ export function mlmLogits(params: Params, config: EncoderConfig, hidden: tf.Tens
 /**
  * Mean cross-entropy of logits [n, vocab] against label ids [n]. Forward and gradient are fused by hand:
  * the gradient is (softmax − one-hot) / n from the saved shifted logits, instead of differentiating
- * logSoftmax, a one-hot product and two reductions over the [n, vocab] logits — a seventh of an MLM
- * step's time on the wasm backend before.
+ * logSoftmax, a one-hot product and two reductions over the [n, vocab] logits (the training bench's
+ * loss row compares the two).
  */
 export function crossEntropy(logits: tf.Tensor2D, labels: tf.Tensor1D): tf.Scalar {
   const [n, vocab] = logits.shape;
