@@ -10,13 +10,14 @@ import { blacklistSuite } from './suites/blacklist.js';
 import { mecabSuite } from './suites/mecab.js';
 import { trainingSuite } from './suites/training.js';
 import { maskingSuite } from './suites/masking.js';
-import { setWasmThreads } from '../src/engine/index.js';
+import { MAX_WASM_THREADS, setWasmThreads } from '../src/engine/index.js';
+import { parseIntFlag } from '../src/cli/parseFlags.js';
 
 const SUITES: BenchSuite[] = [matmulSuite, trainingSuite, maskingSuite, csvSuite, blacklistSuite, mecabSuite];
 
 const args = process.argv.slice(2);
 const threadsAt = args.indexOf('--threads');
-if (threadsAt >= 0) setWasmThreads(Number(args.splice(threadsAt, 2)[1]));
+if (threadsAt >= 0) setWasmThreads(parseIntFlag(args.splice(threadsAt, 2)[1], '--threads', { min: 1, max: MAX_WASM_THREADS }));
 const wanted = args.filter((a) => !a.startsWith('-'));
 const unknown = wanted.filter((w) => !SUITES.some((s) => s.name === w));
 if (unknown.length > 0) {

@@ -19,6 +19,9 @@ export interface GlobalOptions {
 /** `--analyzer`: the Korean morpheme analyser, for every command that reads Korean text. */
 const analyzerOption = (help = 'Korean analyser') => new Option('--analyzer <name>', help).choices(ANALYZER_CHOICES).default('auto');
 
+/** `--lang`: the text's language, for every command that matches terms in text (ko: Korean morphology). */
+const langOption = () => new Option('--lang <lang>', 'text language (ko enables Korean morphology)').choices(['auto', 'en', 'ko']).default('auto');
+
 /**
  * The options every training command shares (AdamW with 10% warmup and cosine decay, checkpoints in
  * <out>.checkpoint); only the learning rate's default differs, by what the command usually starts from.
@@ -81,7 +84,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--k <n>', 'a term used by fewer than k individuals is an indirect identifier', '2')
     .option('--ngrams <range>', 'n-gram range in words', '1-3')
     .option('--min-occurrences <n>', 'indirect terms must occur at least this often', '1')
-    .addOption(new Option('--lang <lang>', 'text language (ko enables Korean morphology)').choices(['auto', 'en', 'ko']).default('auto'))
+    .addOption(langOption())
     .addOption(analyzerOption())
     .option('--recognizers <list>', 'pattern recognisers: all, none, or a comma list', 'all')
     .option('--gazetteer <file>', 'a list of names/places/companies (one per line); repeatable', collect)
@@ -104,7 +107,7 @@ export function buildProgram(io: CliIO): Command {
     .description('print a text with its protected (blacklisted) spans marked ⟦like this⟧')
     .requiredOption('--blacklist <file>', 'blacklist TSV or plain list')
     .requiredOption('--text <file>', 'a UTF-8 text file')
-    .addOption(new Option('--lang <lang>', 'text language').choices(['auto', 'en', 'ko']).default('auto'))
+    .addOption(langOption())
     .addOption(analyzerOption())
     .action(lazyAction(async () => (await import('./commands/blacklist.js')).blacklistShow));
 
@@ -159,7 +162,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--target-epsilon <e>', 'DP-SGD: solve the noise multiplier for this epsilon')
     .option('--delta <d>', 'DP delta (default 1/number of training windows)')
     .option('--save-every-epoch', 'also write <out>.epoch-N after each epoch')
-    .addOption(new Option('--lang <lang>', 'text language').choices(['auto', 'en', 'ko']).default('auto'))
+    .addOption(langOption())
     .addOption(analyzerOption())
     .option('--force', 'replace an existing output folder')
     .option('--json', 'machine-readable summary')
@@ -186,7 +189,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--task <path>', 'labelled corpus: fine-tune a classification head and report macro/micro F1')
     .option('--task-label-col <name>', 'label column/key of --task', 'label')
     .option('--task-epochs <n>', 'epochs of the classification fine-tuning', '3')
-    .addOption(new Option('--lang <lang>', 'text language').choices(['auto', 'en', 'ko']).default('auto'))
+    .addOption(langOption())
     .addOption(analyzerOption())
     .option('--force', 'replace existing reports')
     .option('--json', 'print the whole report as JSON')
