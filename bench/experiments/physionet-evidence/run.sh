@@ -7,8 +7,8 @@
 #    fewer than 2 of all 163 patients (unigrams: with 1-3-grams nearly every position of a note is in a
 #    trigram no other patient wrote, and constrained fine-tuning would train on ~10% of the tokens);
 # 3. a WordPiece tokenizer and a BERT (hidden 128, 2 layers, 64 positions) pretrained on the public notes only;
-# 4. `ppmlm experiment` with config.json and config-seed2.json (strategies x epochs, canaries as the positive
-#    control, the base model audited as row "base").
+# 4. `ppmlm experiment` with config.json, then with seed 2 for standard and constrained (strategies x epochs,
+#    canaries as the positive control, the base model audited as row "base").
 # Every step is resumable: finished outputs are kept (delete OUT_DIR/<step> to redo one).
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/../common.sh"
@@ -32,7 +32,10 @@ pretrain() { # FROM OUT EPOCHS LR SEQ BATCH
 }
 pretrain init pretrained-32 12 2e-3 32 64
 pretrain pretrained-32 pretrained 6 1e-3 64 32
-# Seed 1: all four strategies; seed 2 repeats standard and constrained (DP-SGD takes ~40 minutes).
-cp "$HERE/config.json" "$HERE/config-seed2.json" .
+# Seed 1: all four strategies; seed 2 repeats standard and constrained (DP-SGD takes ~40 minutes), with
+# config.json's other settings.
+cp "$HERE/config.json" config.json
+node -e 'const c = require("./config.json"); c.seeds = [2]; c.strategies = ["standard", "constrained"];
+  require("fs").writeFileSync("config-seed2.json", JSON.stringify(c, null, 2))'
 $PPMLM experiment --config config.json --out experiment
 $PPMLM experiment --config config-seed2.json --out experiment-seed2
