@@ -24,7 +24,7 @@ LISTS="$DATA/lists"
 # Pretraining in two stages. From scratch, a masked LM first sits on a plateau where it predicts the unigram
 # distribution at every mask; with 128-token windows it was still there after 3,200 steps (fill-mask top-1
 # 0.108 against a most-frequent-token baseline of 0.106). Attention over short windows is local enough to
-# give a gradient: with 32-token windows a PyTorch probe of this shape left the plateau after ~1,000 steps,
+# give a gradient: with 32-token windows a PyTorch probe of this shape (../plateau-probe) left the plateau after ~1,000 steps,
 # with 64-token windows after ~2,200, with 128 not within 2,500. So: 32-token windows first, then 64.
 pretrain() { # FROM OUT EPOCHS LR SEQ BATCH
   [ -d "$2" ] || $PPMLM finetune --model "$1" --corpus public.jsonl --strategy standard --epochs "$3" --lr "$4" --seq-len "$5" --batch-size "$6" \
