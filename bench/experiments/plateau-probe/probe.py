@@ -19,11 +19,13 @@ import sys
 
 import numpy as np
 import torch
-import torch.nn as nn
 import torch.nn.functional as F
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "baselines"))
+from torch_bert import Mlm  # noqa: E402
+
 torch.set_num_threads(1)
-H, L, HEADS = 128, 2, 2
+H, L = 128, 2
 S, B = int(os.environ.get("WINDOW", 128)), int(os.environ.get("BATCH", 16))
 PATH, STEPS, LR = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 CLS, SEP, MASK, FIRST_WORD = 1, 2, 4, 5  # BERT special ids as ppmlm's WordPiece trainer assigns them
@@ -39,40 +41,6 @@ held_n = 60 * 128 // S
 held, train = chunks[perm[:held_n]], chunks[perm[held_n:]]
 
 
-class Layer(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.qkv = nn.ModuleList(nn.Linear(H, H) for _ in range(3))
-        self.o, self.ln1 = nn.Linear(H, H), nn.LayerNorm(H, eps=1e-12)
-        self.i, self.out, self.ln2 = nn.Linear(H, 4 * H), nn.Linear(4 * H, H), nn.LayerNorm(H, eps=1e-12)
-
-    def forward(self, x):
-        b = x.shape[0]
-        q, k, v = (m(x).view(b, S, HEADS, H // HEADS).transpose(1, 2) for m in self.qkv)
-        ctx = torch.softmax(q @ k.transpose(-1, -2) / math.sqrt(H // HEADS), -1) @ v
-        x = self.ln1(self.o(ctx.transpose(1, 2).reshape(b, S, H)) + x)
-        return self.ln2(self.out(F.gelu(self.i(x))) + x)
-
-
-class Mlm(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.emb, self.pos, self.ln = nn.Embedding(V, H), nn.Embedding(S, H), nn.LayerNorm(H, eps=1e-12)
-        self.layers = nn.ModuleList(Layer() for _ in range(L))
-        self.t, self.tln, self.bias = nn.Linear(H, H), nn.LayerNorm(H, eps=1e-12), nn.Parameter(torch.zeros(V))
-        for m in self.modules():
-            if isinstance(m, (nn.Linear, nn.Embedding)):
-                nn.init.normal_(m.weight, std=0.02)
-            if isinstance(m, nn.Linear):
-                nn.init.zeros_(m.bias)
-
-    def forward(self, x, targets):
-        h = self.ln(self.emb(x) + self.pos(torch.arange(S)))
-        for layer in self.layers:
-            h = layer(h)
-        return self.tln(F.gelu(self.t(h[targets]))) @ self.emb.weight.T + self.bias
-
-
 def corrupt(batch, gen):
     x = batch.clone()
     targets = torch.rand(x.shape, generator=gen) < 0.15
@@ -85,7 +53,7 @@ def corrupt(batch, gen):
 
 
 torch.manual_seed(1)
-model = Mlm()
+model = Mlm(H, L, S, V)
 opt = torch.optim.AdamW(model.parameters(), lr=LR, weight_decay=0.01)
 warm = STEPS // 10
 sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: s / warm if s < warm else 0.5 * (1 + math.cos(math.pi * (s - warm) / (STEPS - warm))))
@@ -98,7 +66,7 @@ print(f"window {S}, batch {B}: most-frequent-token baseline {(held_labels == uni
 running = 0.0
 for step in range(1, STEPS + 1):
     x, targets, labels = corrupt(train[torch.randint(0, len(train), (B,), generator=gen)], gen)
-    loss = F.cross_entropy(model(x, targets), labels)
+    loss = F.cross_entropy(model(x, targets.reshape(-1).nonzero().squeeze(1)), labels)
     opt.zero_grad()
     loss.backward()
     torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -107,6 +75,6 @@ for step in range(1, STEPS + 1):
     running += loss.item()
     if step % 500 == 0:
         with torch.no_grad():
-            top1 = (model(held_input, held_targets).argmax(-1) == held_labels).float().mean().item()
+            top1 = (model(held_input, held_targets.reshape(-1).nonzero().squeeze(1)).argmax(-1) == held_labels).float().mean().item()
         print(f"step {step}: training loss {running / 500:.3f}, held-out top-1 {top1:.4f}", flush=True)
         running = 0.0
