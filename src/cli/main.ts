@@ -21,6 +21,7 @@ const analyzerOption = (help = 'Korean analyser') => new Option('--analyzer <nam
 
 /** `--lang`: the text's language, for every command that matches terms in text (ko: Korean morphology). */
 const langOption = () => new Option('--lang <lang>', 'text language (ko enables Korean morphology)').choices(['auto', 'en', 'ko']).default('auto');
+const STRIDE_HELP = 'tokens shared by consecutive windows; each token is labelled where it has most context (default: half a window, 0: disjoint windows)';
 
 /**
  * The options every training command shares (AdamW with 10% warmup and cosine decay, checkpoints in
@@ -241,6 +242,7 @@ export function buildProgram(io: CliIO): Command {
     .requiredOption('--model <dir>', 'a model from "ppmlm deid train"')
     .addOption(new Option('--split <name>', "which of the model's splits to evaluate").choices(['test', 'dev', 'all']).default('test'))
     .option('--seq-len <n>', 'tokens per window', '128')
+    .option('--stride <n>', STRIDE_HELP)
     .option('--seed <n>', 'seed of the evaluation surrogates', '7')
     .option('--json', 'machine-readable output')
     .action(lazyAction(async () => (await import('./commands/deidEval.js')).deidEval));
@@ -254,6 +256,7 @@ export function buildProgram(io: CliIO): Command {
     .addOption(new Option('--style <style>', 'replace by letters or by category tags').choices(['letter', 'tag']).default('letter'))
     .option('--spans-out <file>', 'also write the original spans (mode 0600), for audit')
     .option('--seq-len <n>', 'tokens per window', '128')
+    .option('--stride <n>', STRIDE_HELP)
     .addOption(analyzerOption('Korean analyser, where the model was trained on morphemes'))
     .option('--force', 'replace existing outputs')
     .action(lazyAction(async () => (await import('./commands/deidApply.js')).deidApply));

@@ -6,7 +6,7 @@ export { WordPieceTokenizer, DEFAULT_WORDPIECE_OPTIONS } from './wordpiece.js';
 export type { WordPieceOptions } from './wordpiece.js';
 export { trainWordPiece } from './trainWordPiece.js';
 export type { TrainWordPieceOptions } from './trainWordPiece.js';
-export { encodeWindows, windowsOf } from './windows.js';
+export { encodeWindows, windowRanges, windowsOf } from './windows.js';
 export type { WindowOptions } from './windows.js';
 export { toTokenizerJson, fromTokenizerJson, toVocabTxt, loadTokenizer } from './tokenizerJson.js';
 export type { TokenizerJson } from './tokenizerJson.js';

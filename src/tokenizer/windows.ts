@@ -17,21 +17,25 @@ export function encodeWindows(tokenizer: Tokenizer, text: string, options: Windo
 
 /** The windows of an encoding without special tokens (see {@link encodeWindows}). */
 export function windowsOf(tokenizer: Tokenizer, body: Encoding, options: WindowOptions): Encoding[] {
+  const cls = tokenizer.idOf(tokenizer.specials.cls)!;
+  const sep = tokenizer.idOf(tokenizer.specials.sep)!;
+  return windowRanges(body.ids.length, options).map(([start, end]) => ({
+    ids: [cls, ...body.ids.slice(start, end), sep],
+    offsets: [[0, 0], ...body.offsets.slice(start, end), [0, 0]],
+    special: [true, ...body.special.slice(start, end), true],
+  }));
+}
+
+/** The [start, end) token ranges of the windows over `length` tokens (one, empty, when there are none). */
+export function windowRanges(length: number, options: WindowOptions): [start: number, end: number][] {
   const inner = options.maxLength - 2;
   if (inner < 1) throw new RangeError(`maxLength ${options.maxLength} leaves no room between [CLS] and [SEP]`);
   const stride = options.stride ?? 0;
   if (stride < 0 || stride >= inner) throw new RangeError(`stride must be in [0, ${inner - 1}]`);
-  const cls = tokenizer.idOf(tokenizer.specials.cls)!;
-  const sep = tokenizer.idOf(tokenizer.specials.sep)!;
-  const out: Encoding[] = [];
+  const out: [number, number][] = [];
   for (let start = 0; ; start += inner - stride) {
-    const end = Math.min(body.ids.length, start + inner);
-    out.push({
-      ids: [cls, ...body.ids.slice(start, end), sep],
-      offsets: [[0, 0], ...body.offsets.slice(start, end), [0, 0]],
-      special: [true, ...body.special.slice(start, end), true],
-    });
-    if (end >= body.ids.length) break;
+    const end = Math.min(length, start + inner);
+    out.push([start, end]);
+    if (end >= length) return out;
   }
-  return out;
 }

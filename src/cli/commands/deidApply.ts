@@ -17,6 +17,7 @@ export interface DeidApplyOptions {
   style: ReplaceStyle;
   spansOut?: string;
   seqLen: string;
+  stride?: string;
   analyzer: AnalyzerChoice;
   force?: boolean;
   backend: BackendRequest;
@@ -29,6 +30,7 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
   await selectBackend(options.backend);
   const { model, tokenizer, labels, provenance } = await loadTokenClassifier(options.model);
   const seqLen = parseIntFlag(options.seqLen, '--seq-len', { min: 8 });
+  const stride = options.stride === undefined ? undefined : parseIntFlag(options.stride, '--stride', { min: 0, max: seqLen - 3 });
   const input = decodeUtf8Strict(await readFile(options.in).catch(() => {
     throw new UsageError(`${options.in}: no such file; check --in`);
   }), options.in);
@@ -46,7 +48,7 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
   let entities = 0;
   try {
     for (const [i, r] of records.entries()) {
-      const { encoding, predicted } = await predictLabels(model, tokenizer, labels, r.text, seqLen, analyzer);
+      const { encoding, predicted } = await predictLabels(model, tokenizer, labels, r.text, seqLen, analyzer, stride);
       const result = replaceEntities(r.text, entitySpans(r.text, encoding, predicted), options.style);
       entities += result.replacements.length;
       rewritten.push(options.format === 'text' ? result.text : JSON.stringify({ ...r.rest, text: result.text }));

@@ -1,5 +1,5 @@
 import { Rng } from '../../engine/random.js';
-import { labelledText, predictLabels, tokenizeForDeid, alignLabels, tokenMetrics, type AnnotatedDocument, type LabelLevel, type SpanDocument } from '../../deid/index.js';
+import { labelledText, predictLabels, alignLabels, tokenMetrics, type AnnotatedDocument, type LabelLevel, type SpanDocument } from '../../deid/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { loadTokenClassifier } from '../../model/index.js';
 import type { AnalyzerChoice } from '../../text/index.js';
@@ -11,6 +11,7 @@ export interface DeidEvalOptions extends DeidSourceFlags {
   model: string;
   split: 'test' | 'dev' | 'all';
   seqLen: string;
+  stride?: string;
   seed: string;
   analyzer: AnalyzerChoice;
   json?: boolean;
@@ -30,6 +31,7 @@ export async function deidEval(options: DeidEvalOptions, out: Reporter): Promise
   if (wanted && evalDocs.length === 0) out.warn(`none of the judgments is in the model's ${options.split} split; pass --split all to evaluate them all`);
   out.info(`evaluating ${evalDocs.length} judgments (${wanted ? `${options.split} split` : 'all'}) at level ${level}`);
   const seqLen = parseIntFlag(options.seqLen, '--seq-len', { min: 8 });
+  const stride = options.stride === undefined ? undefined : parseIntFlag(options.stride, '--stride', { min: 0, max: seqLen - 3 });
   const seed = parseIntFlag(options.seed, '--seed');
   const analyzer = analyzerForModel(provenance, options.analyzer, out);
   const gold: string[] = [];
@@ -38,9 +40,9 @@ export async function deidEval(options: DeidEvalOptions, out: Reporter): Promise
     for (const [i, doc] of evalDocs.entries()) {
       // Surrogates drawn with another seed than training's, so the values themselves are unseen.
       const t = input.kind === 'spans' ? (doc as SpanDocument) : labelledText(doc as AnnotatedDocument, input.lists, input.resolver, level, new Rng(seed).fork(i), 0);
-      const enc = await tokenizeForDeid(tokenizer, t.text, analyzer);
-      gold.push(...alignLabels(enc, t.spans));
-      predicted.push(...(await predictLabels(model, tokenizer, labels, t.text, seqLen, analyzer)).predicted);
+      const prediction = await predictLabels(model, tokenizer, labels, t.text, seqLen, analyzer, stride);
+      gold.push(...alignLabels(prediction.encoding, t.spans));
+      predicted.push(...prediction.predicted);
       out.progress(`deid eval: ${i + 1}/${evalDocs.length}`);
     }
   } finally {
