@@ -4,6 +4,8 @@ import { getKernel, registerKernel, unregisterKernel, type KernelConfig } from '
 import '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { fastBatchMatMulConfig } from './kernels/BatchMatMul.js';
+import { fastGatherConfig } from './kernels/GatherV2.js';
+import { fastSumConfig } from './kernels/Sum.js';
 import { unsortedSegmentSumConfig } from './kernels/UnsortedSegmentSum.js';
 
 /** Kernels ppmlm adds to backends that lack them for training. The only place that registers kernels. */
@@ -12,20 +14,19 @@ const KERNELS: KernelConfig[] = [unsortedSegmentSumConfig];
 let replaced = false;
 
 /**
- * Registers the missing kernels once (a backend's own kernel wins), and replaces the wasm BatchMatMul
- * with the wrapper that routes batched and transposed products to XNNPACK's fast path.
+ * Registers the missing kernels once (a backend's own kernel wins), and wraps the wasm BatchMatMul, Sum
+ * and GatherV2 so that the products, reductions and lookups the backend runs slowly take faster paths.
  */
 export function registerKernels(): void {
   for (const config of KERNELS) {
     if (getKernel(config.kernelName, config.backendName) === undefined) registerKernel(config);
   }
-  if (!replaced) {
-    const fast = fastBatchMatMulConfig();
-    if (fast !== undefined) {
-      unregisterKernel(fast.kernelName, fast.backendName);
-      registerKernel(fast);
-      replaced = true;
-    }
+  if (replaced) return;
+  for (const fast of [fastBatchMatMulConfig(), fastSumConfig(), fastGatherConfig()]) {
+    if (fast === undefined) continue;
+    unregisterKernel(fast.kernelName, fast.backendName);
+    registerKernel(fast);
+    replaced = true;
   }
 }
 

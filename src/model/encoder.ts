@@ -100,25 +100,26 @@ export function mlmLogits(params: Params, config: EncoderConfig, hidden: tf.Tens
 
 /**
  * Mean cross-entropy of logits [n, vocab] against label ids [n]. Forward and gradient are fused by hand:
- * the gradient is (softmax − one-hot) / n from the saved shifted logits, instead of differentiating
- * logSoftmax, a one-hot product and two reductions over the [n, vocab] logits (the training bench's
- * loss row compares the two).
+ * the gradient is (softmax − one-hot) / n from the exponentials the forward pass computed anyway,
+ * instead of differentiating logSoftmax, a one-hot product and two reductions over the [n, vocab] logits
+ * (the training bench's loss row compares the two).
  */
 export function crossEntropy(logits: tf.Tensor2D, labels: tf.Tensor1D): tf.Scalar {
   const [n, vocab] = logits.shape;
   const fused = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
     const [x, save] = args as [tf.Tensor, tf.GradSaveFunc];
     const shifted = tf.sub(x, tf.max(x, 1, true));
-    const logZ = tf.log(tf.sum(tf.exp(shifted), 1, true));
+    const exps = tf.exp(shifted);
+    const sums = tf.sum(exps, 1, true);
     // The label's shifted logit, gathered from the flat logits at row * vocab + label.
     const picked = tf.gather(tf.reshape(shifted, [n * vocab]), tf.add(tf.range(0, n * vocab, vocab, 'int32'), labels));
     // Labels are saved too: a caller's tidy may dispose them before the backward pass runs.
-    save([shifted, logZ, labels]);
+    save([exps, sums, labels]);
     return {
-      value: tf.mean(tf.sub(tf.reshape(logZ, [n]), picked)),
+      value: tf.mean(tf.sub(tf.reshape(tf.log(sums), [n]), picked)),
       gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
-        const [s, z, y] = saved as [tf.Tensor, tf.Tensor, tf.Tensor1D];
-        return tf.mul(tf.sub(tf.exp(tf.sub(s, z)), tf.oneHot(y, vocab)), tf.div(dy, n));
+        const [e, z, y] = saved as [tf.Tensor, tf.Tensor, tf.Tensor1D];
+        return tf.mul(tf.sub(tf.div(e, z), tf.oneHot(y, vocab)), tf.div(dy, n));
       },
     };
   });

@@ -1,0 +1,31 @@
+import { getKernel, type KernelConfig, type KernelFunc, type NamedAttrMap, type TensorInfo } from '@tensorflow/tfjs-core';
+import type { WasmMemory } from './native.js';
+
+/** The slice of the wasm backend's interface ppmlm's kernels use: its heap, outputs and offsets in it. */
+export interface WasmHeapBackend {
+  makeOutput(shape: number[], dtype: string): TensorInfo;
+  typedArrayFromHeap(info: TensorInfo): Float32Array;
+  disposeData(dataId: unknown): boolean;
+  getMemoryOffset(dataId: unknown): number;
+  wasm: { wasmMemory: WasmMemory };
+}
+
+/** What a faster path of a wasm kernel receives. */
+export interface WasmKernelCall<I, A> {
+  inputs: I;
+  attrs: A;
+  heap: WasmHeapBackend;
+}
+
+/**
+ * The backend's wasm kernel `kernelName` with a faster path in front: `fast` answers the calls it
+ * handles and returns undefined for the others, which go to the backend's own kernel (whose setup step
+ * is kept: the backend binds its wasm functions there).
+ */
+export function wrapWasmKernel<I, A>(kernelName: string, fast: (call: WasmKernelCall<I, A>) => TensorInfo | undefined): KernelConfig | undefined {
+  const original = getKernel(kernelName, 'wasm');
+  if (original === undefined) return undefined;
+  const kernelFunc: KernelFunc = (args) =>
+    fast({ inputs: args.inputs as unknown as I, attrs: (args.attrs ?? {}) as NamedAttrMap as unknown as A, heap: args.backend as unknown as WasmHeapBackend }) ?? original.kernelFunc(args);
+  return { kernelName, backendName: 'wasm', kernelFunc, setupFunc: original.setupFunc };
+}
