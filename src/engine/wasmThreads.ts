@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../io/index.js';
+import { setNativeKernelThreads } from './kernels/native.js';
 
 const require = createRequire(import.meta.url);
 
@@ -62,6 +63,7 @@ export async function setWasmBackend(threads: number): Promise<number> {
   if (threads <= 1) {
     wasm.setThreadsCount(1);
     if (!(await tf.setBackend('wasm'))) throw new Error('tfjs-backend-wasm: failed to initialise');
+    setNativeKernelThreads(1);
     return 1;
   }
   const worker = await writeWorkerScripts();
@@ -80,7 +82,9 @@ export async function setWasmBackend(threads: number): Promise<number> {
   // Idle pthread workers would keep the process alive after its work is done; exiting ends them.
   const pthreads = (tf.backend() as unknown as { wasm?: { PThread?: EmscriptenPThreads } }).wasm?.PThread;
   for (const worker of [...(pthreads?.unusedWorkers ?? []), ...(pthreads?.runningWorkers ?? [])]) worker.unref?.();
-  return wasm.getThreadsCount();
+  const count = wasm.getThreadsCount();
+  setNativeKernelThreads(count);
+  return count;
 }
 
 /** The part of Emscripten's pthread registry this module touches. */

@@ -15,7 +15,7 @@ function randomTagger(): EncoderModel {
   const params = initParams(parameterShapes(config, { tokenClassification: LABELS.length }), config, 3);
   const w = params.get('classifier.weight')!;
   w.assign(tf.mul(w, 100));
-  return { config, params, head: 'tokenClassification' };
+  return { config, params, head: { tokenClassification: LABELS.length } };
 }
 
 /** The labels of each window's tokens, one window at a time (no batching, no padding). */

@@ -1,6 +1,9 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { selectBackend } from '../../src/engine/index.js';
+import { setNativeKernelThreads, splitProduct } from '../../src/engine/kernels/native.js';
 
 async function on<T>(backend: 'wasm' | 'cpu', f: () => T): Promise<T> {
   await selectBackend(backend);
@@ -111,5 +114,64 @@ describe('Sum and GatherV2 on wasm (leading-axis sums and row lookups without th
     expect(wasm[1]!.values).toEqual([15, 10, 12, 12]);
     await selectBackend('wasm');
     expect(() => tf.tidy(() => tf.gather(tf.ones([3, 2]), tf.tensor1d([3], 'int32')))).toThrow(/index value 3 is not in \[0, 2\]/);
+  });
+});
+
+describe('native matmul over several threads', () => {
+  it('splits a product into parts of equal work: by batch when there are enough, else by 4-row tiles', () => {
+    expect(splitProduct(2, 1, 8, 8, 8)).toEqual([{ t0: 0, t1: 1, i0: 0, i1: 8 }]);
+    expect(splitProduct(2, 64, 128, 128, 64)).toEqual([{ t0: 0, t1: 32, i0: 0, i1: 128 }, { t0: 32, t1: 64, i0: 0, i1: 128 }]);
+    expect(splitProduct(3, 1, 2048, 128, 128).map((p) => [p.i0, p.i1])).toEqual([[0, 680], [680, 1364], [1364, 2048]]);
+    expect(splitProduct(4, 1, 10, 1000, 1000).map((p) => [p.i0, p.i1])).toEqual([[0, 4], [4, 8], [8, 10]]);
+    expect(splitProduct(1, 64, 128, 128, 64)).toHaveLength(1);
+  });
+
+  it('gives the cpu backend\'s products when split by rows and by batch over helper threads', async () => {
+    const data = (shape: number[], seed: number) => Array.from({ length: shape.reduce((a, b) => a * b, 1) }, (_, i) => Math.sin(i * 0.11 + seed));
+    const cases: [number[], number[], boolean, boolean][] = [
+      [[1, 262, 130], [1, 130, 67], false, false],
+      [[130, 262], [67, 130], true, true],
+      [[3, 40, 100], [3, 100, 300], false, false],
+      [[5, 100, 40], [1, 300, 100], true, true],
+    ];
+    for (const [sa, sb, ta, tb] of cases) {
+      const run = () => tf.tidy(() => Array.from(tf.matMul(tf.tensor(data(sa, 1), sa), tf.tensor(data(sb, 2), sb), ta, tb).dataSync()));
+      const cpu = await on('cpu', run);
+      await selectBackend('wasm');
+      setNativeKernelThreads(3);
+      try {
+        run().forEach((v, i) => expect(v).toBeCloseTo(cpu[i]!, 3));
+      } finally {
+        setNativeKernelThreads(1);
+      }
+    }
+  });
+});
+
+describe('native kernels on the single-threaded wasm build', () => {
+  it('load the module for an unshared heap and compute the same products and sums', async () => {
+    const script = `
+      import * as tf from '@tensorflow/tfjs-core';
+      import { selectBackend, setWasmThreads } from './src/engine/index.js';
+      setWasmThreads(1);
+      await selectBackend('wasm');
+      const a = tf.tensor3d(Array.from({ length: 2 * 9 * 5 }, (_, i) => Math.sin(i)), [2, 9, 5]);
+      const b = tf.tensor3d(Array.from({ length: 2 * 11 * 5 }, (_, i) => Math.cos(i)), [2, 11, 5]);
+      const shared = tf.backend().wasm.wasmMemory !== undefined;
+      console.log(JSON.stringify({ shared, product: Array.from(tf.matMul(a, b, false, true).dataSync()), sum: Array.from(tf.sum(a, [0, 1]).dataSync()) }));
+    `;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script]).catch((err: Error & { stderr?: string }) => {
+      throw new Error(`the single-threaded run failed: ${(err.stderr ?? err.message).split('\n').filter((l) => l.length < 300).slice(-5).join('\n')}`);
+    });
+    const single = JSON.parse(stdout.trim().split('\n').at(-1)!) as { shared: boolean; product: number[]; sum: number[] };
+    expect(single.shared).toBe(false);
+    const a = Array.from({ length: 90 }, (_, i) => Math.sin(i));
+    const b = Array.from({ length: 110 }, (_, i) => Math.cos(i));
+    const product = [0, 1].flatMap((t) => Array.from({ length: 9 * 11 }, (_, idx) => {
+      const [r, c] = [Math.floor(idx / 11), idx % 11];
+      return Array.from({ length: 5 }, (_, p) => a[t * 45 + r * 5 + p]! * b[t * 55 + c * 5 + p]!).reduce((x, y) => x + y, 0);
+    }));
+    single.product.forEach((v, i) => expect(v).toBeCloseTo(product[i]!, 4));
+    single.sum.forEach((v, c) => expect(v).toBeCloseTo(Array.from({ length: 18 }, (_, r) => a[r * 5 + c]!).reduce((x, y) => x + y, 0), 4));
   });
 });

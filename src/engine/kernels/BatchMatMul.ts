@@ -1,6 +1,6 @@
 import { BatchMatMul, util, type BatchMatMulAttrs, type KernelConfig, type TensorInfo } from '@tensorflow/tfjs-core';
 import { nativeKernels } from './native.js';
-import { wrapWasmKernel } from './wasmKernel.js';
+import { heapMemory, wrapWasmKernel } from './wasmKernel.js';
 
 /**
  * tfjs-backend-wasm runs a matMul through XNNPACK only for one unbatched, untransposed product; batched or
@@ -28,7 +28,7 @@ export function fastBatchMatMulConfig(): KernelConfig | undefined {
       heap.typedArrayFromHeap(out).fill(0);
       return out;
     }
-    const native = nativeKernels(heap.wasm.wasmMemory);
+    const native = nativeKernels(heapMemory(heap));
     const scratch = heap.makeOutput([native.bmmScratch(m, n, k)], 'float32');
     // Offsets are taken after every allocation: they do not move when the heap grows.
     native.bmm(

@@ -1,6 +1,6 @@
 import { Sum, util, type KernelConfig, type SumAttrs, type TensorInfo } from '@tensorflow/tfjs-core';
 import { nativeKernels } from './native.js';
-import { wrapWasmKernel } from './wasmKernel.js';
+import { heapMemory, wrapWasmKernel } from './wasmKernel.js';
 
 /**
  * tfjs-backend-wasm reduces only innermost axes: a sum over the leading axes (the gradient of every bias,
@@ -17,7 +17,7 @@ export function fastSumConfig(): KernelConfig | undefined {
     const out = heap.makeOutput(keepDims ? [...axes.map(() => 1), ...kept] : kept, 'float32');
     const rows = util.sizeFromShape(x.shape.slice(0, axes.length));
     const cols = util.sizeFromShape(kept);
-    if (cols > 0) nativeKernels(heap.wasm.wasmMemory).columnSum(heap.getMemoryOffset(x.dataId), heap.getMemoryOffset(out.dataId), rows, cols);
+    if (cols > 0) nativeKernels(heapMemory(heap)).columnSum(heap.getMemoryOffset(x.dataId), heap.getMemoryOffset(out.dataId), rows, cols);
     return out;
   });
 }

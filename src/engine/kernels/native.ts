@@ -1,16 +1,17 @@
 import { readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 
 /**
  * ppmlm's own wasm SIMD kernels (C source and build script in `native/` at the package root; the built
  * modules are committed, so users need no compiler). They import the tfjs wasm backend's memory and work
- * on its tensors in place: pointers are byte offsets into that memory.
+ * on its tensors in place: pointers are byte offsets into that memory, strides are in floats.
  */
 export interface NativeKernels {
   /** Floats of scratch `bmm` needs for an [m, k] · [k, n] product. */
   bmmScratch(m: number, n: number, k: number): number;
   /**
    * C[t] = op(A[t]) · op(B[t]) for t < batch into dense C [batch, m, n]; element (r, c) of op(X[t]) is
-   * x[t * bs + r * rs + c * cs] (in floats; bs 0 broadcasts).
+   * x[t * bs + r * rs + c * cs] (bs 0 broadcasts). Large products are split over the helper threads.
    */
   bmm(a: number, b: number, c: number, scratch: number, batch: number, m: number, n: number, k: number, aRs: number, aCs: number, aBs: number, bRs: number, bCs: number, bBs: number): void;
   /** out[c] = Σ_r x[r * cols + c]. */
@@ -25,8 +26,28 @@ const { WebAssembly } = globalThis as unknown as {
   WebAssembly: { Module: new (bytes: Uint8Array) => object; Instance: new (module: object, imports: object) => { exports: object } };
 };
 
+interface Exports {
+  bmm_scratch: (m: number, n: number, k: number) => number;
+  bmm: (...args: number[]) => void;
+  column_sum: NativeKernels['columnSum'];
+}
+
 const modules = new Map<boolean, object>();
 const instances = new WeakMap<WasmMemory, NativeKernels>();
+let threads = 1;
+
+/**
+ * Threads the native matmul may use (the wasm backend's thread count): with a shared heap, products of
+ * at least {@link PARALLEL_FLOPS} are split over this thread and threads − 1 helper workers.
+ */
+export function setNativeKernelThreads(count: number): void {
+  threads = Math.max(1, Math.floor(count));
+}
+
+/** Below this many flops a product runs on one thread: waking a helper costs tens of microseconds. */
+const PARALLEL_FLOPS = 4e6;
+/** Int32 slots per helper: requested job, finished job, failure flag, then the 14 bmm arguments. */
+const SLOTS = 17;
 
 /** The kernels bound to `memory` (instantiated once per memory; shared memory takes the threaded build). */
 export function nativeKernels(memory: WasmMemory): NativeKernels {
@@ -38,12 +59,102 @@ export function nativeKernels(memory: WasmMemory): NativeKernels {
     const file = new URL(`../../../native/kernels-${shared ? 'shared' : 'plain'}.wasm`, import.meta.url);
     modules.set(shared, (module = new WebAssembly.Module(readFileSync(file))));
   }
-  const exports = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as {
-    bmm_scratch: NativeKernels['bmmScratch'];
-    bmm: NativeKernels['bmm'];
-    column_sum: NativeKernels['columnSum'];
+  const exports = new WebAssembly.Instance(module, { env: { memory } }).exports as Exports;
+  const pool = shared ? new HelperPool(module, memory) : undefined;
+  const parts = () => (pool === undefined ? 1 : threads);
+  kernels = {
+    bmmScratch: (m, n, k) => parts() * exports.bmm_scratch(m, n, k),
+    bmm(a, b, c, scratch, batch, m, n, k, aRs, aCs, aBs, bRs, bCs, bBs) {
+      const per = exports.bmm_scratch(m, n, k) * 4;
+      const jobs = splitProduct(parts(), batch, m, n, k).map(({ t0, t1, i0, i1 }, p) => [
+        a + 4 * (t0 * aBs + i0 * aRs), b + 4 * t0 * bBs, c + 4 * (t0 * m * n + i0 * n), scratch + p * per,
+        t1 - t0, i1 - i0, n, k, aRs, aCs, aBs, bRs, bCs, bBs,
+      ]);
+      if (jobs.length === 1) return exports.bmm(...jobs[0]!);
+      pool!.run(jobs.slice(1), () => exports.bmm(...jobs[0]!));
+    },
+    columnSum: exports.column_sum,
   };
-  kernels = { bmmScratch: exports.bmm_scratch, bmm: exports.bmm, columnSum: exports.column_sum };
   instances.set(memory, kernels);
   return kernels;
 }
+
+/** Batches [t0, t1) and rows [i0, i1) of one part of a product. */
+interface ProductPart {
+  t0: number;
+  t1: number;
+  i0: number;
+  i1: number;
+}
+
+/**
+ * Splits a product into at most `parts` parts of equal work: by batch when there are enough, else (one
+ * product) by rows of C in multiples of the kernel's 4-row tile.
+ */
+export function splitProduct(parts: number, batch: number, m: number, n: number, k: number): ProductPart[] {
+  if (parts <= 1 || 2 * batch * m * n * k < PARALLEL_FLOPS) return [{ t0: 0, t1: batch, i0: 0, i1: m }];
+  if (batch > 1) {
+    const p = Math.min(parts, batch);
+    return Array.from({ length: p }, (_, i) => ({ t0: Math.floor((i * batch) / p), t1: Math.floor(((i + 1) * batch) / p), i0: 0, i1: m }));
+  }
+  const tiles = Math.ceil(m / 4);
+  const p = Math.min(parts, tiles);
+  return Array.from({ length: p }, (_, i) => ({ t0: 0, t1: 1, i0: 4 * Math.floor((i * tiles) / p), i1: Math.min(m, 4 * Math.floor(((i + 1) * tiles) / p)) }));
+}
+
+/**
+ * Helper threads that run bmm jobs on the same shared heap. Each waits on its own slots with
+ * Atomics.wait; the caller hands out jobs, runs its own share, and blocks until every helper is done.
+ */
+class HelperPool {
+  private readonly control: Int32Array[] = [];
+  private job = 0;
+
+  constructor(
+    private readonly module: object,
+    private readonly memory: WasmMemory,
+  ) {}
+
+  run(jobs: number[][], own: () => void): void {
+    while (this.control.length < jobs.length) this.control.push(this.spawn());
+    const job = ++this.job;
+    jobs.forEach((args, h) => {
+      const slots = this.control[h]!;
+      slots.set(args, 3);
+      Atomics.store(slots, 0, job);
+      Atomics.notify(slots, 0);
+    });
+    own();
+    for (let h = 0; h < jobs.length; h++) {
+      const slots = this.control[h]!;
+      for (let done = Atomics.load(slots, 1); done !== job; done = Atomics.load(slots, 1)) Atomics.wait(slots, 1, done, 1000);
+      if (Atomics.load(slots, 2) !== 0) throw new Error('native matmul helper thread failed (out of bounds access in native/kernels.c)');
+    }
+  }
+
+  private spawn(): Int32Array {
+    const slots = new Int32Array(new SharedArrayBuffer(SLOTS * 4));
+    const worker = new Worker(HELPER_SOURCE, { eval: true, workerData: { module: this.module, memory: this.memory, slots } });
+    // An idle helper must not keep the process alive.
+    worker.unref();
+    return slots;
+  }
+}
+
+/** The helper thread: instantiate the kernels on the shared heap, then run each job it is handed. */
+const HELPER_SOURCE = `
+const { workerData } = require('node:worker_threads');
+const { module, memory, slots } = workerData;
+const { bmm } = new WebAssembly.Instance(module, { env: { memory } }).exports;
+for (let seen = 0; ; ) {
+  Atomics.wait(slots, 0, seen);
+  seen = Atomics.load(slots, 0);
+  try {
+    bmm(...slots.subarray(3, ${SLOTS}));
+  } catch {
+    Atomics.store(slots, 2, 1);
+  }
+  Atomics.store(slots, 1, seen);
+  Atomics.notify(slots, 1);
+}
+`;

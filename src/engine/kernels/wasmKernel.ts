@@ -7,7 +7,15 @@ export interface WasmHeapBackend {
   typedArrayFromHeap(info: TensorInfo): Float32Array;
   disposeData(dataId: unknown): boolean;
   getMemoryOffset(dataId: unknown): number;
-  wasm: { wasmMemory: WasmMemory };
+  /** The Emscripten module: the threaded build keeps its (shared) memory here, the plain one in `asm`. */
+  wasm: { wasmMemory?: WasmMemory; asm?: { memory?: WasmMemory } };
+}
+
+/** The backend's linear memory, which ppmlm's native kernels import. */
+export function heapMemory(heap: WasmHeapBackend): WasmMemory {
+  const memory = heap.wasm.wasmMemory ?? heap.wasm.asm?.memory;
+  if (memory === undefined) throw new Error('tfjs-backend-wasm exposes no memory for ppmlm\'s native kernels (unsupported tfjs version?)');
+  return memory;
 }
 
 /** What a faster path of a wasm kernel receives. */
