@@ -19,14 +19,50 @@ export function dense(params: Params, prefix: string, x: tf.Tensor2D): tf.Tensor
   return tf.fused.matMul({ a: x, b: param(params, `${prefix}.weight`) as tf.Tensor2D, bias: param(params, `${prefix}.bias`) }) as tf.Tensor2D;
 }
 
+/**
+ * LayerNorm over the last axis with gain and shift. The gradient is written out (dx = rstd · (dx̂ −
+ * mean(dx̂) − x̂ · mean(dx̂ · x̂)) with dx̂ = dy · gain) instead of left to autodiff through tf.moments,
+ * which took about twice the kernels; `test/model/gradients.test.ts` checks it against autodiff.
+ */
 export function layerNorm(params: Params, prefix: string, x: tf.Tensor2D, eps: number): tf.Tensor2D {
-  const { mean, variance } = tf.moments(x, -1, true);
-  const normed = tf.mul(tf.sub(x, mean), tf.rsqrt(tf.add(variance, eps)));
-  return tf.add(tf.mul(normed, param(params, `${prefix}.weight`)), param(params, `${prefix}.bias`));
+  const fused = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+    const [input, gain, shift, save] = args as [tf.Tensor2D, tf.Tensor1D, tf.Tensor1D, tf.GradSaveFunc];
+    const { mean, variance } = tf.moments(input, -1, true);
+    const rstd = tf.rsqrt(tf.add(variance, eps));
+    const normed = tf.mul(tf.sub(input, mean), rstd);
+    save([normed, rstd, gain]);
+    return {
+      value: tf.add(tf.mul(normed, gain), shift),
+      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+        const [xhat, r, g] = saved as [tf.Tensor2D, tf.Tensor2D, tf.Tensor1D];
+        const dxhat = tf.mul(dy, g);
+        const centred = tf.sub(dxhat, tf.mean(dxhat, -1, true));
+        const dx = tf.mul(r, tf.sub(centred, tf.mul(xhat, tf.mean(tf.mul(dxhat, xhat), -1, true))));
+        return [dx, tf.sum(tf.mul(dy, xhat), 0), tf.sum(dy, 0)];
+      },
+    };
+  });
+  return fused(x, param(params, `${prefix}.weight`), param(params, `${prefix}.bias`)) as tf.Tensor2D;
 }
 
 const SQRT1_2 = Math.SQRT1_2;
 const SQRT_2_OVER_PI = Math.sqrt(2 / Math.PI);
+const INV_SQRT_2PI = 1 / Math.sqrt(2 * Math.PI);
+
+/** Exact GELU, x · Φ(x), with its derivative Φ(x) + x · φ(x) written out from the saved Φ. */
+const erfGelu = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+  const [x, save] = args as [tf.Tensor, tf.GradSaveFunc];
+  const cdf = tf.mul(0.5, tf.add(1, tf.erf(tf.mul(x, SQRT1_2))));
+  save([x, cdf]);
+  return {
+    value: tf.mul(x, cdf),
+    gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+      const [input, phi] = saved as [tf.Tensor, tf.Tensor];
+      const pdf = tf.mul(tf.exp(tf.mul(tf.square(input), -0.5)), INV_SQRT_2PI);
+      return tf.mul(dy, tf.add(phi, tf.mul(input, pdf)));
+    },
+  };
+});
 
 /** The activation of config.hidden_act: exact erf GELU, the tanh approximation (gelu_new), or ReLU. */
 export function activation(kind: EncoderConfig['hidden_act'], x: tf.Tensor2D): tf.Tensor2D {
@@ -35,7 +71,7 @@ export function activation(kind: EncoderConfig['hidden_act'], x: tf.Tensor2D): t
     const inner = tf.mul(SQRT_2_OVER_PI, tf.add(x, tf.mul(0.044715, tf.pow(x, 3))));
     return tf.mul(tf.mul(0.5, x), tf.add(1, tf.tanh(inner)));
   }
-  return tf.mul(tf.mul(0.5, x), tf.add(1, tf.erf(tf.mul(x, SQRT1_2))));
+  return erfGelu(x) as tf.Tensor2D;
 }
 
 /**
