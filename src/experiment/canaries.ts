@@ -11,17 +11,37 @@ export interface CanaryConfig {
   /** Fresh values each secret is ranked against for its exposure (default 100). */
   candidates?: number;
   seed?: number;
+  /** The language of the members: canaries are written as their names and sentences look (default en). */
+  language?: CanaryLanguage;
 }
 
-const SYLLABLES = ['zor', 'quen', 'vath', 'mir', 'tal', 'ox', 'bre', 'dun', 'kai', 'lev', 'nor', 'phi', 'rus', 'sel', 'tov', 'wix'];
+export type CanaryLanguage = 'en' | 'ko';
+export const CANARY_LANGUAGES: readonly CanaryLanguage[] = ['en', 'ko'];
 
-/** A random canary name (two invented words) and reference number, from `rng`. */
-function canaryValues(rng: Rng): { name: string; code: string } {
+/** Syllables of invented names, and the sentence a canary is planted in, per language. */
+const FORMS: Record<CanaryLanguage, { syllables: string[]; words: [number, number]; sentence: (name: string, code: string) => string }> = {
+  en: {
+    syllables: ['zor', 'quen', 'vath', 'mir', 'tal', 'ox', 'bre', 'dun', 'kai', 'lev', 'nor', 'phi', 'rus', 'sel', 'tov', 'wix'],
+    words: [2, 3],
+    sentence: (name, code) => ` Emergency contact ${name}, reference ${code}.`,
+  },
+  // Common name syllables, so that a Korean vocabulary has them as tokens; a surname-like syllable first.
+  ko: {
+    syllables: ['민', '서', '준', '하', '윤', '지', '현', '우', '수', '연', '도', '예', '은', '채', '시', '유'],
+    words: [3, 3],
+    sentence: (name, code) => ` 비상연락처 ${name}, 참조번호 ${code}.`,
+  },
+};
+
+/** A random canary name and reference number of `language`, from `rng`. */
+function canaryValues(rng: Rng, language: CanaryLanguage): { name: string; code: string } {
+  const { syllables, words: [shortest, longest] } = FORMS[language];
   const word = () => {
-    const w = Array.from({ length: 2 + rng.int(2) }, () => rng.pick(SYLLABLES)).join('');
+    const w = Array.from({ length: shortest + rng.int(longest - shortest + 1) }, () => rng.pick(syllables)).join('');
     return w[0]!.toUpperCase() + w.slice(1);
   };
-  return { name: `${word()} ${word()}`, code: String(10_000_000 + rng.int(90_000_000)) };
+  const name = language === 'ko' ? word() : `${word()} ${word()}`;
+  return { name, code: String(10_000_000 + rng.int(90_000_000)) };
 }
 
 /**
@@ -31,6 +51,8 @@ function canaryValues(rng: Rng): { name: string; code: string } {
  * each comes with an exposure probe: the secret against fresh values from the same generator.
  */
 export function plantCanaries(members: readonly Document[], config: CanaryConfig): { docs: Document[]; entries: BlacklistEntry[]; probes: ExposureProbe[] } {
+  const language = config.language ?? 'en';
+  if (!CANARY_LANGUAGES.includes(language)) throw new RangeError(`canaries: unknown language "${language}"; use ${CANARY_LANGUAGES.join(' or ')}`);
   const rng = new Rng(config.seed ?? 20240601);
   const fresh = rng.fork(1);
   const docs = members.map((d) => ({ ...d }));
@@ -40,15 +62,15 @@ export function plantCanaries(members: readonly Document[], config: CanaryConfig
   const entries: BlacklistEntry[] = [];
   const pending: { c: number; doc: number; name: string; code: string; others: { name: string; code: string }[] }[] = [];
   for (let c = 0; c < config.count; c++) {
-    const { name, code } = canaryValues(rng);
+    const { name, code } = canaryValues(rng, language);
     const author = rng.pick(authors);
     const own = byAuthor.get(author)!;
     for (let r = 0; r < config.repeats; r++) {
       const i = own[r % own.length]!;
-      docs[i]!.text = `${docs[i]!.text} Emergency contact ${name}, reference ${code}.`;
+      docs[i]!.text += FORMS[language].sentence(name, code);
     }
     for (const term of [name, code]) entries.push({ term: canonicalTerm(term), kind: 'direct', category: 'CANARY', authors: 1, occurrences: config.repeats, sources: ['canary'] });
-    pending.push({ c, doc: own[0]!, name, code, others: Array.from({ length: config.candidates ?? 100 }, () => canaryValues(fresh)) });
+    pending.push({ c, doc: own[0]!, name, code, others: Array.from({ length: config.candidates ?? 100 }, () => canaryValues(fresh, language)) });
   }
   // Probes read the documents as trained on, with every canary in place.
   const probes = pending.flatMap(({ c, doc, name, code, others }): ExposureProbe[] => [

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import { STRATEGIES, type StrategyName } from '../mlm/index.js';
-import type { CanaryConfig } from './canaries.js';
+import { CANARY_LANGUAGES, type CanaryConfig } from './canaries.js';
 
 /** `ppmlm experiment --config FILE.json`: one comparison of strategies over epochs and seeds. */
 export interface ExperimentConfig {
@@ -45,6 +45,8 @@ export async function readExperimentConfig(path: string): Promise<ExperimentConf
   if (raw.strategies!.includes('dp') && raw.finetune?.dpNoise === undefined && raw.finetune?.targetEpsilon === undefined) {
     throw new ConfigError('strategy "dp" needs finetune.dpNoise or finetune.targetEpsilon', { file: path });
   }
+  const language = raw.canaries?.language;
+  if (language !== undefined && !CANARY_LANGUAGES.includes(language)) throw new ConfigError(`unknown canaries.language "${language}"; use ${CANARY_LANGUAGES.join(' or ')}`, { file: path });
   const base = dirname(resolve(path));
   const rel = (p: string) => resolve(base, p);
   return { ...(raw as ExperimentConfig), model: rel(raw.model!), members: rel(raw.members!), nonMembers: rel(raw.nonMembers!), blacklist: rel(raw.blacklist!), seeds: raw.seeds ?? [42], epochs: [...raw.epochs!].sort((a, b) => a - b) };

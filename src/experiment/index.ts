@@ -5,4 +5,4 @@ export type { ExperimentOptions } from './run.js';
 export { resultsCsv, resultsMarkdown, resultsSvg } from './results.js';
 export type { ResultRow } from './results.js';
 export { plantCanaries } from './canaries.js';
-export type { CanaryConfig } from './canaries.js';
+export type { CanaryConfig, CanaryLanguage } from './canaries.js';

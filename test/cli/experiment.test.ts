@@ -57,5 +57,9 @@ describe('ppmlm experiment', () => {
     const r = await cli('experiment', '--config', config, '--out', join(dir, 'x'));
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/bad\.json: strategy "dp" needs finetune\.dpNoise or finetune\.targetEpsilon/);
+    await writeFile(config, JSON.stringify({ model: 'm', members: 'a', nonMembers: 'b', blacklist: 'c', strategies: ['standard'], epochs: [1], canaries: { count: 1, repeats: 1, language: 'fr' } }));
+    const lang = await cli('experiment', '--config', config, '--out', join(dir, 'y'));
+    expect(lang.code).toBe(2);
+    expect(lang.stderr).toMatch(/bad\.json: unknown canaries\.language "fr"; use en or ko/);
   });
 });

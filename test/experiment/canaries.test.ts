@@ -31,4 +31,13 @@ describe('plantCanaries', () => {
       for (const c of p.candidates) expect(docs.every((d) => !d.text.includes(c))).toBe(true);
     }
   });
+
+  it('writes Korean canaries for Korean members: three-syllable Hangul names in a Korean sentence', () => {
+    const members = [1, 2, 3].map((i) => ({ id: String(i), author: `a${i}`, text: '피고인은 피해자를 폭행하였다.' }));
+    const { docs, probes } = plantCanaries(members, { count: 2, repeats: 2, candidates: 10, language: 'ko' });
+    const names = probes.filter((p) => p.label.endsWith('name'));
+    for (const p of names) for (const v of [p.secret, ...p.candidates]) expect(v).toMatch(/^[\uac00-\ud7a3]{3}$/);
+    expect(docs.filter((d) => d.text.includes(`비상연락처 ${names[0]!.secret}, 참조번호`))).toHaveLength(1);
+    expect(() => plantCanaries(members, { count: 1, repeats: 1, language: 'fr' as 'ko' })).toThrow(/unknown language "fr"/);
+  });
 });
