@@ -1,11 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runAudit, writeReport, type AuditReport, type ExposureProbe } from '../audit/index.js';
-import { loadCorpus, type CorpusReadOptions } from '../corpus/index.js';
-import { readBlacklist } from '../identifiers/index.js';
+import { loadCorpus, type CorpusReadOptions, type Document } from '../corpus/index.js';
+import { readBlacklist, type Blacklist } from '../identifiers/index.js';
 import { finetune } from '../mlm/index.js';
 import { disposeParams, loadModelDir, type LoadedModel } from '../model/index.js';
 import { PRIVATE_FILE_MODE, writeFileAtomic } from '../io/index.js';
+import { createKoreanAnalyzer, type MorphAnalyzer } from '../text/index.js';
 import { plantCanaries } from './canaries.js';
 import type { ExperimentConfig } from './config.js';
 import { resultsCsv, resultsMarkdown, resultsSvg, type ResultRow } from './results.js';
@@ -60,6 +61,16 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
     blacklist.entries.push(...planted.entries);
     log(`planted ${config.canaries.count} canaries ${config.canaries.repeats} times each`);
   }
+  const analyzer = config.lang === 'en' ? undefined : createKoreanAnalyzer(config.analyzer ?? 'auto', log);
+  try {
+    return await runCells(options, members, nonMembers, blacklist, probes, analyzer);
+  } finally {
+    await analyzer?.close();
+  }
+}
+
+async function runCells(options: ExperimentOptions, members: Document[], nonMembers: Document[], blacklist: Blacklist, probes: ExposureProbe[], analyzer: MorphAnalyzer | undefined): Promise<ResultRow[]> {
+  const { config, out, log } = options;
   const maxEpochs = config.epochs.at(-1)!;
   const rows: ResultRow[] = [];
   const reference = await loadModelDir(config.model, 'mlm');
@@ -79,6 +90,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
       seqLen: config.audit?.seqLen ?? config.finetune?.seqLen ?? 128,
       maxOccurrences: config.audit?.maxOccurrences ?? 2000,
       seed,
+      analyzer,
       ...(config.canaries && { reportCategories: ['CANARY'], exposure: probes }),
     });
     if (target !== reference) disposeParams(target.model.params);
@@ -108,6 +120,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
           resume: true,
           force: true,
           noRandomBlacklisted: true,
+          analyzer,
           ...(f.seqLen && { seqLen: f.seqLen }),
           ...(f.batchSize && { batchSize: f.batchSize }),
           ...(f.lr && { lr: f.lr }),

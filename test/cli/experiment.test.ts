@@ -61,5 +61,7 @@ describe('ppmlm experiment', () => {
     const lang = await cli('experiment', '--config', config, '--out', join(dir, 'y'));
     expect(lang.code).toBe(2);
     expect(lang.stderr).toMatch(/bad\.json: unknown canaries\.language "fr"; use en or ko/);
+    await writeFile(config, JSON.stringify({ model: 'm', members: 'a', nonMembers: 'b', blacklist: 'c', strategies: ['standard'], epochs: [1], lang: 'kr' }));
+    expect((await cli('experiment', '--config', config, '--out', join(dir, 'z'))).stderr).toMatch(/bad\.json: unknown lang "kr"; use auto, en, ko/);
   });
 });
