@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The de-identification results of the README, end to end (about 1.5 hours on 2 cores):
+# The de-identification results of the README, end to end (about 2 hours on 2 cores):
 #   bash bench/experiments/deid-results.sh ../shared/data OUT_DIR
 # Korean judgments: per-epoch vs single replacement, level-2 labels (16 categories), a fresh encoder of
-# hidden 128 / 2 layers, 8 epochs; English PHI: the PhysioNet nursing notes' gold spans and Presidio's
+# hidden 128 / 2 layers, 8 epochs; then per-epoch replacement for 16 epochs, evaluated with disjoint and
+# with half-overlapping windows; English PHI: the PhysioNet nursing notes' gold spans and Presidio's
 # synthetic sentences (generated_large.json), 6 epochs each.
 # Finished models are kept (delete OUT_DIR/<name> to redo one); interrupted training resumes.
 source "$(dirname "$0")/common.sh"
@@ -14,8 +15,12 @@ resume() { [ -d "$1.checkpoint" ] && echo --resume || true; }
 
 for mode in per-epoch single; do
   [ -d "$OUT/ko-$mode" ] || $PPMLM deid train "${KO[@]}" --replacement "$mode" --label-level 2 --epochs 8 "${MODEL[@]}" --out "$OUT/ko-$mode" $(resume "$OUT/ko-$mode")
-  [ -f "$OUT/ko-$mode.eval.json" ] || $PPMLM deid eval "${KO[@]}" --model "$OUT/ko-$mode" --json > "$OUT/ko-$mode.eval.json"
+  # Disjoint windows, as these rows of the README were measured.
+  [ -f "$OUT/ko-$mode.eval.json" ] || $PPMLM deid eval "${KO[@]}" --model "$OUT/ko-$mode" --stride 0 --json > "$OUT/ko-$mode.eval.json"
 done
+[ -d "$OUT/ko-per-epoch-16" ] || $PPMLM deid train "${KO[@]}" --replacement per-epoch --label-level 2 --epochs 16 "${MODEL[@]}" --out "$OUT/ko-per-epoch-16" $(resume "$OUT/ko-per-epoch-16")
+[ -f "$OUT/ko-per-epoch-16.eval.json" ] || $PPMLM deid eval "${KO[@]}" --model "$OUT/ko-per-epoch-16" --json > "$OUT/ko-per-epoch-16.eval.json"
+[ -f "$OUT/ko-per-epoch-16-disjoint.eval.json" ] || $PPMLM deid eval "${KO[@]}" --model "$OUT/ko-per-epoch-16" --stride 0 --json > "$OUT/ko-per-epoch-16-disjoint.eval.json"
 PRESIDIO=(--spans "$DATA/presidio-synth/generated_large.json" --spans-format presidio --no-morphemes)
 for name in physionet presidio; do
   if [ "$name" = physionet ]; then SPANS=("${EN[@]}"); else SPANS=("${PRESIDIO[@]}"); fi
@@ -23,5 +28,6 @@ for name in physionet presidio; do
   [ -f "$OUT/en-$name.eval.json" ] || $PPMLM deid eval "${SPANS[@]}" --model "$OUT/en-$name" --json > "$OUT/en-$name.eval.json"
 done
 
-npx --prefix "$ROOT" tsx "$ROOT/bench/experiments/deid-table.ts" per-epoch="$OUT/ko-per-epoch.eval.json" single="$OUT/ko-single.eval.json" --per-label
+npx --prefix "$ROOT" tsx "$ROOT/bench/experiments/deid-table.ts" per-epoch="$OUT/ko-per-epoch.eval.json" single="$OUT/ko-single.eval.json" \
+  per-epoch-16-disjoint="$OUT/ko-per-epoch-16-disjoint.eval.json" per-epoch-16="$OUT/ko-per-epoch-16.eval.json" --per-label
 npx --prefix "$ROOT" tsx "$ROOT/bench/experiments/deid-table.ts" physionet="$OUT/en-physionet.eval.json" presidio="$OUT/en-presidio.eval.json" --per-label

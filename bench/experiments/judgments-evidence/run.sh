@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The Korean judgments evidence run of the README (issue: risk audit and experiments), end to end:
+#   bash bench/experiments/judgments-evidence/run.sh ../shared/data/thunder-deid OUT_DIR DEID_MODEL
+# DEID_MODEL is a model from `ppmlm deid train` (bench/experiments/deid-results.sh makes one), used as the
+# recogniser of direct identifiers.
+# 1. the judgments filled with surrogates (`deid generate`, seed 3), split by judgment (author = the
+#    judgment's defendant): 30 members, 450 non-members (>= 400 for TPR at 1% FPR), 2,515 public;
+# 2. a WordPiece tokenizer (on whole words: the masked LM reads raw text, and a vocabulary of morphemes
+#    would turn inflected words into [UNK]) and a BERT (hidden 128, 2 layers, 64 positions) pretrained on
+#    the public judgments only, first on 32-token windows, then on 64 (see ../physionet-evidence/run.sh);
+# 3. blacklist: direct identifiers (patterns and the de-identification model) + content morphemes used
+#    in fewer than 2 of all judgments;
+# 4. `ppmlm experiment` with config.json (lang ko: blacklist terms are matched on content morphemes;
+#    Korean canaries as the positive control; the base model audited as row "base").
+# Every step is resumable: finished outputs are kept (delete OUT_DIR/<step> to redo one).
+HERE=$(cd "$(dirname "$0")" && pwd)
+source "$HERE/../common.sh"
+experiment_setup "${1:-}" "${2:-}"
+DEID_MODEL=$(realpath -m "${3:?a de-identification model folder}")
+cd "$OUT"
+[ -f generated.jsonl ] || $PPMLM deid generate --judgments "$DATA/judgments" --replacements "$DATA/replacement" --skip-bad-docs --seed 3 --out generated.jsonl
+[ -f members.jsonl ] || npx --prefix "$ROOT" tsx "$ROOT/bench/experiments/judgments-corpus.ts" generated.jsonl . 30 450
+[ -d tokenizer ] || $PPMLM tokenizer train --corpus public.jsonl --type wordpiece --vocab-size 8000 --out tokenizer
+[ -d init ] || $PPMLM model init --vocab tokenizer --hidden 128 --layers 2 --heads 2 --intermediate 512 --max-positions 64 --out init
+pretrain() { # FROM OUT EPOCHS LR SEQ BATCH
+  [ -d "$2" ] || $PPMLM finetune --model "$1" --corpus public.jsonl --strategy standard --epochs "$3" --lr "$4" --seq-len "$5" --batch-size "$6" \
+    --out "$2" --json $([ -d "$2.checkpoint" ] && echo --resume) > "$2.json"
+}
+pretrain init pretrained-32 4 2e-3 32 64
+pretrain pretrained-32 pretrained 2 1e-3 64 32
+[ -f blacklist.tsv ] || $PPMLM blacklist build --corpus all.jsonl --lang ko --k 2 --ngrams 1-1 --recognizers all --deid-model "$DEID_MODEL" --out blacklist.tsv
+cp "$HERE/config.json" config.json
+$PPMLM experiment --config config.json --out experiment
