@@ -1,6 +1,6 @@
 # Sourced by the experiment scripts: `experiment_setup DATA_DIR OUT_DIR` sets DATA and OUT (absolute,
 # OUT created), ROOT (the repository) and PPMLM (the built CLI, with global flags from $PPMLM_FLAGS,
-# e.g. "--threads 1"), and stops the script at the first error.
+# e.g. "--threads 1"), and stops the script at the first error; `pretrain` (below) is shared by the evidence runs.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PPMLM="node $ROOT/bin/ppmlm.js ${PPMLM_FLAGS:-}"
@@ -8,4 +8,11 @@ experiment_setup() {
   DATA=$(cd "${1:?path to the data folder}" && pwd)
   mkdir -p "${2:?output folder}"
   OUT=$(cd "$2" && pwd)
+}
+
+# `pretrain FROM OUT EPOCHS LR SEQ BATCH`: masked-LM pretraining of model FROM on public.jsonl (in the
+# current folder) into OUT, resumable; its summary goes to OUT.json.
+pretrain() {
+  [ -d "$2" ] || $PPMLM finetune --model "$1" --corpus public.jsonl --strategy standard --epochs "$3" --lr "$4" --seq-len "$5" --batch-size "$6" \
+    --out "$2" --json $([ -d "$2.checkpoint" ] && echo --resume) > "$2.json"
 }

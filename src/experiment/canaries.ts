@@ -55,27 +55,40 @@ export function plantCanaries(members: readonly Document[], config: CanaryConfig
   if (!CANARY_LANGUAGES.includes(language)) throw new RangeError(`canaries: unknown language "${language}"; use ${CANARY_LANGUAGES.join(' or ')}`);
   const rng = new Rng(config.seed ?? 20240601);
   const fresh = rng.fork(1);
-  const docs = members.map((d) => ({ ...d }));
   const byAuthor = new Map<string, number[]>();
-  docs.forEach((d, i) => byAuthor.set(d.author, [...(byAuthor.get(d.author) ?? []), i]));
+  members.forEach((d, i) => byAuthor.set(d.author, [...(byAuthor.get(d.author) ?? []), i]));
   const authors = [...byAuthor.keys()].sort();
+  /** The canary sentences appended to each document, in order, by canary. */
+  const planted = members.map((): { c: number; sentence: string }[] => []);
   const entries: BlacklistEntry[] = [];
   const pending: { c: number; doc: number; name: string; code: string; others: { name: string; code: string }[] }[] = [];
   for (let c = 0; c < config.count; c++) {
     const { name, code } = canaryValues(rng, language);
     const author = rng.pick(authors);
     const own = byAuthor.get(author)!;
-    for (let r = 0; r < config.repeats; r++) {
-      const i = own[r % own.length]!;
-      docs[i]!.text += FORMS[language].sentence(name, code);
-    }
+    for (let r = 0; r < config.repeats; r++) planted[own[r % own.length]!]!.push({ c, sentence: FORMS[language].sentence(name, code) });
     for (const term of [name, code]) entries.push({ term: canonicalTerm(term), kind: 'direct', category: 'CANARY', authors: 1, occurrences: config.repeats, sources: ['canary'] });
     pending.push({ c, doc: own[0]!, name, code, others: Array.from({ length: config.candidates ?? 100 }, () => canaryValues(fresh, language)) });
   }
-  // Probes read the documents as trained on, with every canary in place.
-  const probes = pending.flatMap(({ c, doc, name, code, others }): ExposureProbe[] => [
-    { label: `canary ${c + 1} name`, text: docs[doc]!.text, secret: name, candidates: others.map((o) => o.name) },
-    { label: `canary ${c + 1} reference`, text: docs[doc]!.text, secret: code, candidates: others.map((o) => o.code) },
-  ]);
+  const withCanaries = (i: number, keep: (c: number, seen: boolean) => boolean) => {
+    const seen = new Set<number>();
+    let text = members[i]!.text;
+    for (const { c, sentence } of planted[i]!) {
+      if (keep(c, seen.has(c))) text += sentence;
+      seen.add(c);
+    }
+    return text;
+  };
+  const docs = members.map((d, i) => ({ ...d, text: withCanaries(i, () => true) }));
+  // Probes read a document as trained on, with every canary in place except further copies of the probed
+  // one: an individual with fewer documents than repeats carries several copies in one document, and a
+  // model can then fill a masked copy in from the next one without having memorised anything.
+  const probes = pending.flatMap(({ c, doc, name, code, others }): ExposureProbe[] => {
+    const text = withCanaries(doc, (other, seen) => other !== c || !seen);
+    return [
+      { label: `canary ${c + 1} name`, text, secret: name, candidates: others.map((o) => o.name) },
+      { label: `canary ${c + 1} reference`, text, secret: code, candidates: others.map((o) => o.code) },
+    ];
+  });
   return { docs, entries, probes };
 }

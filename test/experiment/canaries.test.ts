@@ -40,4 +40,14 @@ describe('plantCanaries', () => {
     expect(docs.filter((d) => d.text.includes(`비상연락처 ${names[0]!.secret}, 참조번호`))).toHaveLength(1);
     expect(() => plantCanaries(members, { count: 1, repeats: 1, language: 'fr' as 'ko' })).toThrow(/unknown language "fr"/);
   });
+
+  it('probes with one copy of the secret when its individual has fewer documents than repeats', () => {
+    const members = [1, 2].map((i) => ({ id: String(i), author: `a${i}`, text: `Note ${i}.` }));
+    const { docs, probes } = plantCanaries(members, { count: 1, repeats: 3, candidates: 5 });
+    const [probe] = probes;
+    const copies = (text: string) => text.split(probe!.secret).length - 1;
+    expect(docs.map((d) => copies(d.text)).sort()).toEqual([0, 3]);
+    expect(copies(probe!.text)).toBe(1);
+    expect(docs.some((d) => d.text.startsWith(probe!.text))).toBe(true);
+  });
 });

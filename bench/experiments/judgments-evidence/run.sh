@@ -22,10 +22,6 @@ cd "$OUT"
 [ -f members.jsonl ] || npx --prefix "$ROOT" tsx "$ROOT/bench/experiments/judgments-corpus.ts" generated.jsonl . 30 450
 [ -d tokenizer ] || $PPMLM tokenizer train --corpus public.jsonl --type wordpiece --vocab-size 8000 --out tokenizer
 [ -d init ] || $PPMLM model init --vocab tokenizer --hidden 128 --layers 2 --heads 2 --intermediate 512 --max-positions 64 --out init
-pretrain() { # FROM OUT EPOCHS LR SEQ BATCH
-  [ -d "$2" ] || $PPMLM finetune --model "$1" --corpus public.jsonl --strategy standard --epochs "$3" --lr "$4" --seq-len "$5" --batch-size "$6" \
-    --out "$2" --json $([ -d "$2.checkpoint" ] && echo --resume) > "$2.json"
-}
 pretrain init pretrained-32 4 2e-3 32 64
 pretrain pretrained-32 pretrained 2 1e-3 64 32
 [ -f blacklist.tsv ] || $PPMLM blacklist build --corpus all.jsonl --lang ko --k 2 --ngrams 1-1 --recognizers all --deid-model "$DEID_MODEL" --out blacklist.tsv

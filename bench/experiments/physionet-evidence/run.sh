@@ -26,10 +26,6 @@ LISTS="$DATA/lists"
 # 0.108 against a most-frequent-token baseline of 0.106). Attention over short windows is local enough to
 # give a gradient: with 32-token windows a PyTorch probe of this shape (../plateau-probe) left the plateau after ~1,000 steps,
 # with 64-token windows after ~2,200, with 128 not within 2,500. So: 32-token windows first, then 64.
-pretrain() { # FROM OUT EPOCHS LR SEQ BATCH
-  [ -d "$2" ] || $PPMLM finetune --model "$1" --corpus public.jsonl --strategy standard --epochs "$3" --lr "$4" --seq-len "$5" --batch-size "$6" \
-    --out "$2" --json $([ -d "$2.checkpoint" ] && echo --resume) > "$2.json"
-}
 pretrain init pretrained-32 12 2e-3 32 64
 pretrain pretrained-32 pretrained 6 1e-3 64 32
 # Seed 1: all four strategies; seed 2 repeats standard and constrained (DP-SGD takes ~40 minutes), with
