@@ -5,6 +5,12 @@ import { isHangulWord, segmentWords, type WordSpan } from './segment.js';
 /** A content word: a word with Korean particles and endings cut off, plus its normalised form. */
 export interface ContentWord extends WordSpan {
   norm: string;
+  /**
+   * For a word that was cut, its longer readings: the word up to each later morpheme boundary (민예하는 →
+   * 민예하, 민예하는), normalised, with where each ends. The analyser cuts more than particles (민예 + 하
+   * + 는), so a name written whole in a blacklist must still find the word.
+   */
+  longer?: { norm: string; end: number }[];
 }
 
 const HANGUL = /[\uac00-\ud7a3]/;
@@ -27,16 +33,20 @@ export async function contentWords(text: string, analyzer?: MorphAnalyzer): Prom
     }
     while (m < morphemes.length && morphemes[m]!.end <= w.start) m++;
     let end = -1;
+    const boundaries: number[] = [];
     for (let k = m; k < morphemes.length && morphemes[k]!.start < w.end; k++) {
       const morph = morphemes[k]!;
       if (morph.start < w.start || morph.end > w.end) continue;
+      boundaries.push(morph.end);
       // A word never starts with a particle; stock mecab (no mecab-ko space penalty) sometimes says so.
-      if (isFunctionalTag(morph.tag) && end !== -1) break;
-      end = morph.end;
+      if (end === -1 || (!isFunctionalTag(morph.tag) && end === boundaries.at(-2))) end = morph.end;
     }
     if (end === -1) end = w.end;
     const surface = text.slice(w.start, end);
-    out.push({ start: w.start, end, surface, kind: w.kind, norm: normalizeTerm(surface) });
+    const word: ContentWord = { start: w.start, end, surface, kind: w.kind, norm: normalizeTerm(surface) };
+    const later = [...new Set([...boundaries, w.end])].filter((b) => b > end);
+    if (later.length > 0) word.longer = later.map((b) => ({ norm: normalizeTerm(text.slice(w.start, b)), end: b }));
+    out.push(word);
   }
   return out;
 }

@@ -45,6 +45,23 @@ describe('BlacklistMatcher', () => {
     ]);
   });
 
+  it('finds a one-word term written whole where the analyser cuts more than the particle (민예하 → 민예 + 하)', async () => {
+    // An analyser that reads 하 as a verb-deriving suffix and 는/이 as particles, as mecab-ko-dic can.
+    const analyzer = {
+      name: 'stub',
+      close: async () => {},
+      analyze: async (text: string) =>
+        [...text.matchAll(/[\uac00-\ud7a3]/g)].map((m) => ({ surface: m[0], tag: m[0] === '하' ? 'XSV' : m[0] === '는' || m[0] === '이' ? 'JX' : 'NNG', start: m.index!, end: m.index! + 1 })),
+    };
+    expect(await spans(['민예하', '민예'], '민예하는 왔고 민예하, 민예이', analyzer as unknown as RuleAnalyzer)).toEqual([
+      ['민예하', '민예하'],
+      ['민예', '민예'],
+      ['민예하', '민예하'],
+      ['민예', '민예'],
+      ['민예', '민예'],
+    ]);
+  });
+
   it('finds every occurrence in a long text in linear time', async () => {
     const text = 'x '.repeat(100_000) + 'needle';
     const m = await new BlacklistMatcher([{ term: 'needle' }, { term: 'x x x x x y' }]).match(text);

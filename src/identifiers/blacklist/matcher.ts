@@ -76,11 +76,19 @@ export class BlacklistMatcher {
     }
   }
 
-  /** Matches over words already cut by {@link contentWords}. */
+  /**
+   * Matches over words already cut by {@link contentWords}. A one-word term also matches a longer reading
+   * of a cut word (the blacklisted name 민예하 in 민예하는, which the analyser reads as 민예 + 하 + 는).
+   */
   matchWords(words: readonly ContentWord[]): TermMatch[] {
     const out: TermMatch[] = [];
     let state = 0;
     for (let i = 0; i < words.length; i++) {
+      for (const reading of words[i]!.longer ?? []) {
+        const id = this.wordIds.get(reading.norm);
+        const single = id === undefined ? undefined : this.children[0]!.get(id);
+        if (single !== undefined) for (const entry of this.terms[single]!) out.push({ start: words[i]!.start, end: reading.end, entry });
+      }
       const id = this.wordIds.get(words[i]!.norm);
       if (id === undefined) {
         state = 0;
