@@ -57,7 +57,13 @@ export function nativeKernels(memory: WasmMemory): NativeKernels {
   let module = modules.get(shared);
   if (module === undefined) {
     const file = new URL(`../../../native/kernels-${shared ? 'shared' : 'plain'}.wasm`, import.meta.url);
-    modules.set(shared, (module = new WebAssembly.Module(readFileSync(file))));
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(file);
+    } catch (err) {
+      throw new Error(`${file.pathname}: ppmlm's native kernels are missing (${(err as NodeJS.ErrnoException).code ?? 'unreadable'}); reinstall ppmlm, or rebuild them with bash native/build.sh`);
+    }
+    modules.set(shared, (module = new WebAssembly.Module(bytes)));
   }
   const exports = new WebAssembly.Instance(module, { env: { memory } }).exports as Exports;
   const pool = shared ? new HelperPool(module, memory) : undefined;
