@@ -18,9 +18,10 @@ const HANGUL = /[\uac00-\ud7a3]/;
 /**
  * The words of a text as terms are built from them: segmented for any script, normalised, and for Korean
  * cut to their content morphemes (홍길동이 → 홍길동) by `analyzer`. Texts without Hangul never reach the
- * analyser.
+ * analyser. `longer` also records each cut word's longer readings (see {@link ContentWord.longer}), which
+ * only term matching needs: building terms skips that work.
  */
-export async function contentWords(text: string, analyzer?: MorphAnalyzer): Promise<ContentWord[]> {
+export async function contentWords(text: string, analyzer?: MorphAnalyzer, { longer = false } = {}): Promise<ContentWord[]> {
   const words = segmentWords(text);
   if (analyzer === undefined || !HANGUL.test(text)) return words.map(withNorm);
   const morphemes = await analyzer.analyze(text);
@@ -33,22 +34,29 @@ export async function contentWords(text: string, analyzer?: MorphAnalyzer): Prom
     }
     while (m < morphemes.length && morphemes[m]!.end <= w.start) m++;
     let end = -1;
-    const boundaries: number[] = [];
-    for (let k = m; k < morphemes.length && morphemes[k]!.start < w.end; k++) {
+    let k = m;
+    for (; k < morphemes.length && morphemes[k]!.start < w.end; k++) {
       const morph = morphemes[k]!;
       if (morph.start < w.start || morph.end > w.end) continue;
-      boundaries.push(morph.end);
       // A word never starts with a particle; stock mecab (no mecab-ko space penalty) sometimes says so.
-      if (end === -1 || (!isFunctionalTag(morph.tag) && end === boundaries.at(-2))) end = morph.end;
+      if (isFunctionalTag(morph.tag) && end !== -1) break;
+      end = morph.end;
     }
     if (end === -1) end = w.end;
     const surface = text.slice(w.start, end);
     const word: ContentWord = { start: w.start, end, surface, kind: w.kind, norm: normalizeTerm(surface) };
-    const later = [...new Set([...boundaries, w.end])].filter((b) => b > end);
-    if (later.length > 0) word.longer = later.map((b) => ({ norm: normalizeTerm(text.slice(w.start, b)), end: b }));
+    if (longer && end < w.end) word.longer = longerReadings(text, w, morphemes, k);
     out.push(word);
   }
   return out;
+}
+
+/** The word `w` up to each morpheme boundary from morpheme `k` on, and whole. */
+function longerReadings(text: string, w: WordSpan, morphemes: readonly { start: number; end: number }[], k: number): { norm: string; end: number }[] {
+  const ends = new Set<number>();
+  for (; k < morphemes.length && morphemes[k]!.start < w.end; k++) if (morphemes[k]!.end <= w.end) ends.add(morphemes[k]!.end);
+  ends.add(w.end);
+  return [...ends].map((end) => ({ norm: normalizeTerm(text.slice(w.start, end)), end }));
 }
 
 function withNorm(w: WordSpan): ContentWord {

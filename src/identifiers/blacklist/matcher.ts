@@ -107,7 +107,7 @@ export class BlacklistMatcher {
   /** All occurrences in `text`; `analyzer` is needed for Korean texts. */
   async match(text: string, analyzer?: MorphAnalyzer): Promise<TermMatch[]> {
     if (this.size === 0) return [];
-    return this.matchWords(await contentWords(text, analyzer));
+    return this.matchWords(await contentWords(text, analyzer, { longer: true }));
   }
 }
 
