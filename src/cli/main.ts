@@ -7,7 +7,7 @@ import { parseIntFlag } from './parseFlags.js';
 import { addCorpusOptions } from './corpusOptions.js';
 import { Reporter, processIO, type CliIO } from './reporter.js';
 import { PACKAGE_VERSION } from '../version.js';
-import { ANALYZER_CHOICES } from '../text/index.js';
+import { ANALYZER_CHOICES, LANGUAGES } from '../text/index.js';
 
 export interface GlobalOptions {
   backend: BackendRequest;
@@ -20,7 +20,7 @@ export interface GlobalOptions {
 const analyzerOption = (help = 'Korean analyser') => new Option('--analyzer <name>', help).choices(ANALYZER_CHOICES).default('auto');
 
 /** `--lang`: the text's language, for every command that matches terms in text (ko: Korean morphology). */
-const langOption = () => new Option('--lang <lang>', 'text language (ko enables Korean morphology)').choices(['auto', 'en', 'ko']).default('auto');
+const langOption = () => new Option('--lang <lang>', 'text language (ko enables Korean morphology)').choices(LANGUAGES).default('auto');
 const STRIDE_HELP = 'tokens shared by consecutive windows; each token is labelled where it has most context (default: half a window, 0: disjoint windows)';
 
 /**

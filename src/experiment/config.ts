@@ -2,10 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import { STRATEGIES, type StrategyName } from '../mlm/index.js';
-import { ANALYZER_CHOICES, type AnalyzerChoice } from '../text/index.js';
+import { ANALYZER_CHOICES, LANGUAGES, type AnalyzerChoice, type Language } from '../text/index.js';
 import { CANARY_LANGUAGES, type CanaryConfig } from './canaries.js';
-
-const LANGS = ['auto', 'en', 'ko'] as const;
 
 /** `ppmlm experiment --config FILE.json`: one comparison of strategies over epochs and seeds. */
 export interface ExperimentConfig {
@@ -29,7 +27,7 @@ export interface ExperimentConfig {
    * The text's language, as the CLI's --lang: `auto` (default) and `ko` cut Korean words to their content
    * morphemes when matching blacklist terms (홍길동이 → 홍길동), `en` never does.
    */
-  lang?: 'auto' | 'en' | 'ko';
+  lang?: Language;
   /** The Korean analyser (default auto: mecab when found, else the rule analyser). */
   analyzer?: AnalyzerChoice;
 }
@@ -55,7 +53,7 @@ export async function readExperimentConfig(path: string): Promise<ExperimentConf
   if (raw.strategies!.includes('dp') && raw.finetune?.dpNoise === undefined && raw.finetune?.targetEpsilon === undefined) {
     throw new ConfigError('strategy "dp" needs finetune.dpNoise or finetune.targetEpsilon', { file: path });
   }
-  if (raw.lang !== undefined && !LANGS.includes(raw.lang)) throw new ConfigError(`unknown lang "${raw.lang}"; use ${LANGS.join(', ')}`, { file: path });
+  if (raw.lang !== undefined && !LANGUAGES.includes(raw.lang)) throw new ConfigError(`unknown lang "${raw.lang}"; use ${LANGUAGES.join(', ')}`, { file: path });
   if (raw.analyzer !== undefined && !ANALYZER_CHOICES.includes(raw.analyzer)) throw new ConfigError(`unknown analyzer "${raw.analyzer}"; use ${ANALYZER_CHOICES.join(', ')}`, { file: path });
   const language = raw.canaries?.language;
   if (language !== undefined && !CANARY_LANGUAGES.includes(language)) throw new ConfigError(`unknown canaries.language "${language}"; use ${CANARY_LANGUAGES.join(' or ')}`, { file: path });

@@ -6,7 +6,7 @@ import { readBlacklist, type Blacklist } from '../identifiers/index.js';
 import { finetune } from '../mlm/index.js';
 import { disposeParams, loadModelDir, type LoadedModel } from '../model/index.js';
 import { PRIVATE_FILE_MODE, writeFileAtomic } from '../io/index.js';
-import { createKoreanAnalyzer, type MorphAnalyzer } from '../text/index.js';
+import { analyzerForLanguage, type MorphAnalyzer } from '../text/index.js';
 import { plantCanaries } from './canaries.js';
 import type { ExperimentConfig } from './config.js';
 import { resultsCsv, resultsMarkdown, resultsSvg, type ResultRow } from './results.js';
@@ -61,7 +61,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
     blacklist.entries.push(...planted.entries);
     log(`planted ${config.canaries.count} canaries ${config.canaries.repeats} times each`);
   }
-  const analyzer = config.lang === 'en' ? undefined : createKoreanAnalyzer(config.analyzer ?? 'auto', log);
+  const analyzer = analyzerForLanguage(config.lang ?? 'auto', config.analyzer, log);
   try {
     return await runCells(options, members, nonMembers, blacklist, probes, analyzer);
   } finally {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
+import type { Language } from '../../text/index.js';
 import { analyzerFor } from './blacklist.js';
 
 export interface AuditCommandOptions extends Omit<CorpusFlags, 'corpus'> {
@@ -27,7 +28,7 @@ export interface AuditCommandOptions extends Omit<CorpusFlags, 'corpus'> {
   taskEpochs: string;
   force?: boolean;
   json?: boolean;
-  lang: 'auto' | 'en' | 'ko';
+  lang: Language;
   analyzer: 'auto' | 'mecab' | 'rule';
   backend: BackendRequest;
 }

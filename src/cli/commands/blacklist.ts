@@ -21,7 +21,7 @@ import {
   type Recognizer,
 } from '../../identifiers/index.js';
 import { assertCanWrite } from '../../io/index.js';
-import { createKoreanAnalyzer, type AnalyzerChoice, type MorphAnalyzer } from '../../text/index.js';
+import { analyzerForLanguage, type AnalyzerChoice, type Language, type MorphAnalyzer } from '../../text/index.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
@@ -31,7 +31,7 @@ export interface BlacklistBuildOptions extends CorpusFlags {
   k: string;
   ngrams: string;
   minOccurrences: string;
-  lang: 'auto' | 'en' | 'ko';
+  lang: Language;
   analyzer: AnalyzerChoice;
   recognizers: string;
   gazetteer?: string[];
@@ -56,10 +56,9 @@ export function parseNgrams(value: string): [number, number] {
 }
 
 /** The Korean analyser a command needs: none for --lang en, else mecab or the rule-based fallback. */
-export function analyzerFor(lang: 'auto' | 'en' | 'ko', choice: AnalyzerChoice, out: Reporter): MorphAnalyzer | undefined {
-  if (lang === 'en') return undefined;
-  const analyzer = createKoreanAnalyzer(choice, (why) => out.info(why));
-  out.debug(`Korean analyser: ${analyzer.name}`);
+export function analyzerFor(lang: Language, choice: AnalyzerChoice, out: Reporter): MorphAnalyzer | undefined {
+  const analyzer = analyzerForLanguage(lang, choice, (why) => out.info(why));
+  if (analyzer) out.debug(`Korean analyser: ${analyzer.name}`);
   return analyzer;
 }
 
@@ -170,7 +169,7 @@ export async function blacklistStats(options: { file: string; json?: boolean }, 
 export interface BlacklistShowOptions {
   blacklist: string;
   text: string;
-  lang: 'auto' | 'en' | 'ko';
+  lang: Language;
   analyzer: AnalyzerChoice;
 }
 

@@ -6,6 +6,7 @@ import { finetune, parseStrategy } from '../../mlm/index.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
+import type { Language } from '../../text/index.js';
 import { analyzerFor } from './blacklist.js';
 
 export interface FinetuneCommandOptions extends CorpusFlags {
@@ -31,7 +32,7 @@ export interface FinetuneCommandOptions extends CorpusFlags {
   saveEveryEpoch?: boolean;
   force?: boolean;
   json?: boolean;
-  lang: 'auto' | 'en' | 'ko';
+  lang: Language;
   analyzer: 'auto' | 'mecab' | 'rule';
   backend: BackendRequest;
 }

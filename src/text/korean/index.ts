@@ -13,6 +13,18 @@ export { splitParticle, isParticleAfter, endsInConsonant, finalConsonant } from 
 export const ANALYZER_CHOICES = ['auto', 'mecab', 'rule'] as const;
 export type AnalyzerChoice = (typeof ANALYZER_CHOICES)[number];
 
+/** A text's language as commands take it: `ko` and `auto` bring Korean morphology, `en` never does. */
+export const LANGUAGES = ['auto', 'en', 'ko'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/**
+ * The analyser texts of `lang` need: none for `en`, else the Korean one ({@link createKoreanAnalyzer}),
+ * which `contentWords` consults only for texts with Hangul.
+ */
+export function analyzerForLanguage(lang: Language, choice: AnalyzerChoice = 'auto', onFallback?: (why: string) => void): MorphAnalyzer | undefined {
+  return lang === 'en' ? undefined : createKoreanAnalyzer(choice, onFallback);
+}
+
 /**
  * The Korean analyser: mecab when it can be found (`auto`, `mecab`), else the rule-based fallback, about
  * which `onFallback` is told once.
