@@ -4,6 +4,7 @@ import { UsageError } from '../errors.js';
 import { LabelResolver, TAXONOMY, readAnnotatedFolder, readDatasetLabels, readReplacementLists, readSpanCorpus, trainedOnMorphemes, type SpanFormat, type UnknownLabelPolicy } from '../deid/index.js';
 import type { Provenance } from '../model/index.js';
 import { createKoreanAnalyzer, type AnalyzerChoice, type MorphAnalyzer } from '../text/index.js';
+import { parseIntFlag } from './parseFlags.js';
 import type { Reporter } from './reporter.js';
 
 export interface DeidInputFlags {
@@ -56,4 +57,13 @@ export function analyzerForModel(provenance: Provenance | undefined, choice: Ana
   const analyzer = createKoreanAnalyzer(choice, (why) => out.info(why));
   out.info(`the model was trained on morphemes; text is cut by the ${analyzer.name} analyser first`);
   return analyzer;
+}
+
+/**
+ * `--seq-len` and `--stride` of the commands that label texts with a model: the stride is undefined (half
+ * a window, predictLabels' default) unless given, and must leave each window a token of its own.
+ */
+export function windowFlags(options: { seqLen: string; stride?: string }): { seqLen: number; stride: number | undefined } {
+  const seqLen = parseIntFlag(options.seqLen, '--seq-len', { min: 8 });
+  return { seqLen, stride: options.stride === undefined ? undefined : parseIntFlag(options.stride, '--stride', { min: 0, max: seqLen - 3 }) };
 }

@@ -29,6 +29,13 @@ describe('ppmlm deid train / eval / apply', () => {
     expect(metrics.binary.f1).toBeGreaterThan(0.8);
     expect(metrics.micro.f1).toBeGreaterThan(0.7);
     expect(metrics.perLabel['내국인이름'].support).toBeGreaterThan(0);
+    // Disjoint windows label the same tokens; a stride that leaves a window no token of its own is refused.
+    const disjoint = await cli('--quiet', 'deid', 'eval', '--model', model, ...INPUTS, '--seq-len', '16', '--stride', '0', '--json');
+    expect(disjoint.code, disjoint.stderr).toBe(0);
+    expect(JSON.parse(disjoint.stdout).tokens).toBe(metrics.tokens);
+    const badStride = await cli('deid', 'eval', '--model', model, ...INPUTS, '--seq-len', '16', '--stride', '14');
+    expect(badStride.code).toBe(2);
+    expect(badStride.stderr).toMatch(/--stride must be an integer between 0 and 13, got "14"/);
 
     const input = join(dir, 'in.txt');
     await writeFile(input, '피고인은 2021. 3. 14. 주식회사 누리상사 사무실에서 피해자 김민서에게 거짓말하였다. 피해자 김민서는 국민은행 창구에서 송금하였다.');

@@ -5,8 +5,7 @@ import { UsageError } from '../../errors.js';
 import { assertCanWrite, decodeUtf8Strict, PRIVATE_FILE_MODE, writeFileAtomic } from '../../io/index.js';
 import { loadTokenClassifier } from '../../model/index.js';
 import type { AnalyzerChoice } from '../../text/index.js';
-import { analyzerForModel } from '../deidInputs.js';
-import { parseIntFlag } from '../parseFlags.js';
+import { analyzerForModel, windowFlags } from '../deidInputs.js';
 import type { Reporter } from '../reporter.js';
 
 export interface DeidApplyOptions {
@@ -27,10 +26,9 @@ export interface DeidApplyOptions {
 export async function deidApply(options: DeidApplyOptions, out: Reporter): Promise<void> {
   await assertCanWrite(options.out, options.force);
   if (options.spansOut) await assertCanWrite(options.spansOut, options.force);
+  const { seqLen, stride } = windowFlags(options);
   await selectBackend(options.backend);
   const { model, tokenizer, labels, provenance } = await loadTokenClassifier(options.model);
-  const seqLen = parseIntFlag(options.seqLen, '--seq-len', { min: 8 });
-  const stride = options.stride === undefined ? undefined : parseIntFlag(options.stride, '--stride', { min: 0, max: seqLen - 3 });
   const input = decodeUtf8Strict(await readFile(options.in).catch(() => {
     throw new UsageError(`${options.in}: no such file; check --in`);
   }), options.in);

@@ -3,7 +3,7 @@ import { labelledText, predictLabels, alignLabels, tokenMetrics, type AnnotatedD
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { loadTokenClassifier } from '../../model/index.js';
 import type { AnalyzerChoice } from '../../text/index.js';
-import { analyzerForModel, readDeidSource, type DeidSourceFlags } from '../deidInputs.js';
+import { analyzerForModel, readDeidSource, windowFlags, type DeidSourceFlags } from '../deidInputs.js';
 import { parseIntFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
 
@@ -20,6 +20,8 @@ export interface DeidEvalOptions extends DeidSourceFlags {
 
 /** `ppmlm deid eval`: binary token P/R/F1, micro F1 over labels, per-label table, most confused pairs. */
 export async function deidEval(options: DeidEvalOptions, out: Reporter): Promise<void> {
+  const { seqLen, stride } = windowFlags(options);
+  const seed = parseIntFlag(options.seed, '--seed');
   await selectBackend(options.backend);
   const { model, tokenizer, labels, provenance } = await loadTokenClassifier(options.model);
   const level = (provenance?.level ?? 3) as LabelLevel;
@@ -30,9 +32,6 @@ export async function deidEval(options: DeidEvalOptions, out: Reporter): Promise
   const evalDocs = wanted ? docs.filter((d) => wanted.has(d.id)) : docs;
   if (wanted && evalDocs.length === 0) out.warn(`none of the judgments is in the model's ${options.split} split; pass --split all to evaluate them all`);
   out.info(`evaluating ${evalDocs.length} judgments (${wanted ? `${options.split} split` : 'all'}) at level ${level}`);
-  const seqLen = parseIntFlag(options.seqLen, '--seq-len', { min: 8 });
-  const stride = options.stride === undefined ? undefined : parseIntFlag(options.stride, '--stride', { min: 0, max: seqLen - 3 });
-  const seed = parseIntFlag(options.seed, '--seed');
   const analyzer = analyzerForModel(provenance, options.analyzer, out);
   const gold: string[] = [];
   const predicted: string[] = [];
