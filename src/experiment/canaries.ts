@@ -16,7 +16,6 @@ export interface CanaryConfig {
 }
 
 export type CanaryLanguage = 'en' | 'ko';
-export const CANARY_LANGUAGES: readonly CanaryLanguage[] = ['en', 'ko'];
 
 /** Syllables of invented names, and the sentence a canary is planted in, per language. */
 const FORMS: Record<CanaryLanguage, { syllables: string[]; words: [number, number]; sentence: (name: string, code: string) => string }> = {
@@ -32,6 +31,8 @@ const FORMS: Record<CanaryLanguage, { syllables: string[]; words: [number, numbe
     sentence: (name, code) => ` 비상연락처 ${name}, 참조번호 ${code}.`,
   },
 };
+
+export const CANARY_LANGUAGES = Object.keys(FORMS) as CanaryLanguage[];
 
 /** A random canary name and reference number of `language`, from `rng`. */
 function canaryValues(rng: Rng, language: CanaryLanguage): { name: string; code: string } {
