@@ -4,6 +4,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { cli } from '../helpers/cli.js';
 import { tinySetup } from '../helpers/tinyModel.js';
 import { generateClinicalNotes } from '../../examples/clinical-en/generate.js';
+import { writeBlacklist } from '../../src/identifiers/index.js';
 
 describe('ppmlm experiment', () => {
   it('runs a 2-cell comparison, writes the table and plots, and resumes without recomputing', async () => {
@@ -49,6 +50,25 @@ describe('ppmlm experiment', () => {
     expect((await stat(report)).mtimeMs).toBe(before);
     expect(again.stdout).toBe(r.stdout);
   }, 120_000);
+
+  it('matches blacklist terms inside Korean words with lang auto or ko, not with en', async () => {
+    const { dir, model } = await tinySetup(2, 1);
+    const docs = (who: string, n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({ id: `${who}${i}`, author: `${who}${i}`, text: `피해자 김민서는 ${i}일 송금하였고 김민서에게 연락하였다.` })).join('\n');
+    await writeFile(join(dir, 'm.jsonl'), docs('m', 3));
+    await writeFile(join(dir, 'n.jsonl'), docs('n', 3));
+    await writeBlacklist(join(dir, 'names.tsv'), { header: { version: 1, extra: {} }, entries: [{ term: '김민서', kind: 'direct', category: 'PERSON', authors: 1, occurrences: 6, sources: ['test'] }] });
+    const occurrences = async (lang: string) => {
+      const config = join(dir, `${lang}.json`);
+      // No strategy: only the base model is audited, which is all the matching needs.
+      await writeFile(config, JSON.stringify({ model, members: 'm.jsonl', nonMembers: 'n.jsonl', blacklist: 'names.tsv', lang, analyzer: 'rule', strategies: [], epochs: [1], seeds: [1], audit: { seqLen: 32 } }));
+      const r = await cli('--quiet', 'experiment', '--config', config, '--out', join(dir, `out-${lang}`));
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(await readFile(join(dir, `out-${lang}`, 'cells', 'base-e0-s1', 'report.json'), 'utf8')).privacy.all.occurrences as number;
+    };
+    expect(await occurrences('ko')).toBe(6);
+    expect(await occurrences('auto')).toBe(6);
+    expect(await occurrences('en')).toBe(0);
+  }, 60_000);
 
   it('names what is wrong in a config', async () => {
     const { dir } = await tinySetup(2, 1);
