@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { LabelResolver, TAXONOMY, readAnnotatedFolder, readDatasetLabels, readReplacementLists, readSpanCorpus, trainedOnMorphemes, type SpanFormat, type UnknownLabelPolicy } from '../deid/index.js';
+import { LabelResolver, TAXONOMY, readAnnotatedFolder, readDatasetLabels, readReplacementLists, readSpanCorpus, recordedPiiThreshold, trainedOnMorphemes, type PredictOptions, type SpanFormat, type UnknownLabelPolicy } from '../deid/index.js';
 import type { Provenance } from '../model/index.js';
 import { createKoreanAnalyzer, type AnalyzerChoice, type MorphAnalyzer } from '../text/index.js';
-import { parseIntFlag } from './parseFlags.js';
+import { parseIntFlag, parseNumberFlag } from './parseFlags.js';
 import type { Reporter } from './reporter.js';
 
 export interface DeidInputFlags {
@@ -59,11 +59,30 @@ export function analyzerForModel(provenance: Provenance | undefined, choice: Ana
   return analyzer;
 }
 
+/** How a model labels text, as given on the command line: `--seq-len`, `--stride`, `--pii-threshold`. */
+export interface PredictionFlags {
+  seqLen: number;
+  stride: number | undefined;
+  /** A probability, "argmax", or undefined for the threshold recorded in the model. */
+  piiThreshold: number | 'argmax' | undefined;
+}
+
 /**
- * `--seq-len` and `--stride` of the commands that label texts with a model: the stride is undefined (half
- * a window, predictLabels' default) unless given, and must leave each window a token of its own.
+ * Parses the flags of the commands that label texts with a model, before anything is loaded: the stride is
+ * undefined (half a window, predictLabels' default) unless given, and must leave each window a token of its
+ * own; the threshold is a probability in (0, 1] or "argmax".
  */
-export function windowFlags(options: { seqLen: string; stride?: string }): { seqLen: number; stride: number | undefined } {
+export function predictionFlags(options: { seqLen: string; stride?: string; piiThreshold?: string }): PredictionFlags {
   const seqLen = parseIntFlag(options.seqLen, '--seq-len', { min: 8 });
-  return { seqLen, stride: options.stride === undefined ? undefined : parseIntFlag(options.stride, '--stride', { min: 0, max: seqLen - 3 }) };
+  const stride = options.stride === undefined ? undefined : parseIntFlag(options.stride, '--stride', { min: 0, max: seqLen - 3 });
+  const t = options.piiThreshold;
+  const piiThreshold = t === undefined || t === 'argmax' ? t : parseNumberFlag(t, '--pii-threshold', { min: 0, max: 1 });
+  if (piiThreshold === 0) throw new UsageError('--pii-threshold 0 would label every token PII; give a probability in (0, 1] or "argmax"');
+  return { seqLen, stride, piiThreshold };
+}
+
+/** The prediction options for a loaded model: the flags, else the PII threshold its training chose on dev. */
+export function predictOptionsFor(flags: PredictionFlags, provenance: Provenance | undefined, analyzer: MorphAnalyzer | undefined): PredictOptions {
+  const piiThreshold = flags.piiThreshold === 'argmax' ? undefined : (flags.piiThreshold ?? recordedPiiThreshold(provenance));
+  return { seqLen: flags.seqLen, stride: flags.stride, analyzer, piiThreshold };
 }

@@ -21,6 +21,7 @@ const analyzerOption = (help = 'Korean analyser') => new Option('--analyzer <nam
 
 /** `--lang`: the text's language, for every command that matches terms in text (ko: Korean morphology). */
 const langOption = () => new Option('--lang <lang>', 'text language (ko enables Korean morphology)').choices(LANGUAGES).default('auto');
+const PII_THRESHOLD_HELP = 'label a token PII when P(not O) reaches this probability, or "argmax" for its likeliest label (default: the threshold the model chose on its dev split)';
 const STRIDE_HELP = 'tokens shared by consecutive windows; each token is labelled where it has most context (default: half a window, 0: disjoint windows)';
 
 /**
@@ -234,6 +235,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--heads <n>', 'attention heads of a fresh encoder', '2')
     .option('--intermediate <n>', 'feed-forward size of a fresh encoder', '512')
     .option('--vocab-size <n>', 'vocabulary of a fresh tokenizer', '8000')
+    .option('--dropout <p>', "hidden and attention dropout while training (default: the config's, 0.1 for a fresh encoder)")
     .requiredOption('--out <dir>', 'model folder to write')
     .option('--force', 'replace an existing folder')
     .option('--json', 'machine-readable summary')
@@ -243,6 +245,7 @@ export function buildProgram(io: CliIO): Command {
     .addOption(new Option('--split <name>', "which of the model's splits to evaluate").choices(['test', 'dev', 'all']).default('test'))
     .option('--seq-len <n>', 'tokens per window', '128')
     .option('--stride <n>', STRIDE_HELP)
+    .option('--pii-threshold <p>', PII_THRESHOLD_HELP)
     .option('--seed <n>', 'seed of the evaluation surrogates', '7')
     .option('--json', 'machine-readable output')
     .action(lazyAction(async () => (await import('./commands/deidEval.js')).deidEval));
@@ -257,6 +260,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--spans-out <file>', 'also write the original spans (mode 0600), for audit')
     .option('--seq-len <n>', 'tokens per window', '128')
     .option('--stride <n>', STRIDE_HELP)
+    .option('--pii-threshold <p>', PII_THRESHOLD_HELP)
     .addOption(analyzerOption('Korean analyser, where the model was trained on morphemes'))
     .option('--force', 'replace existing outputs')
     .action(lazyAction(async () => (await import('./commands/deidApply.js')).deidApply));

@@ -4,8 +4,8 @@ import { loadTokenClassifier, type EncoderModel } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import type { Tokenizer } from '../tokenizer/index.js';
 import { entitySpans } from './apply.js';
-import { predictLabels } from './classifier.js';
-import { trainedOnMorphemes } from './train.js';
+import { predictLabels, type PredictOptions } from './classifier.js';
+import { recordedPiiThreshold, trainedOnMorphemes } from './train.js';
 
 /**
  * A trained de-identification model as a direct-identifier recogniser (`model:<dir>` in blacklists): its
@@ -19,8 +19,7 @@ export class DeidModelRecognizer implements Recognizer {
     private readonly tokenizer: Tokenizer,
     private readonly labels: string[],
     dir: string,
-    private readonly analyzer?: MorphAnalyzer,
-    private readonly seqLen = 128,
+    private readonly options: PredictOptions,
   ) {
     this.name = `model:${basename(dir)}`;
   }
@@ -28,11 +27,11 @@ export class DeidModelRecognizer implements Recognizer {
   /** `analyzer` is used only when the model was trained on morpheme pre-tokenised text. */
   static async load(dir: string, analyzer?: MorphAnalyzer): Promise<DeidModelRecognizer> {
     const { model, tokenizer, labels, provenance } = await loadTokenClassifier(dir);
-    return new DeidModelRecognizer(model, tokenizer, labels, dir, trainedOnMorphemes(provenance) ? analyzer : undefined, Math.min(128, model.config.max_position_embeddings));
+    return new DeidModelRecognizer(model, tokenizer, labels, dir, { seqLen: Math.min(128, model.config.max_position_embeddings), analyzer: trainedOnMorphemes(provenance) ? analyzer : undefined, piiThreshold: recordedPiiThreshold(provenance) });
   }
 
   async find(text: string): Promise<Detection[]> {
-    const { encoding, predicted } = await predictLabels(this.model, this.tokenizer, this.labels, text, this.seqLen, this.analyzer);
+    const { encoding, predicted } = await predictLabels(this.model, this.tokenizer, this.labels, text, this.options);
     return entitySpans(text, encoding, predicted).map((s) => ({ start: s.start, end: s.end, category: s.label, source: this.name }));
   }
 }

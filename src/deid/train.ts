@@ -6,7 +6,7 @@ import type { MorphAnalyzer } from '../text/index.js';
 import { trainWordPiece, type Tokenizer } from '../tokenizer/index.js';
 import { PACKAGE_VERSION } from '../version.js';
 import type { AnnotatedDocument } from './annotated.js';
-import { trainTokenClassifier, type LabelledText } from './classifier.js';
+import { calibratePiiThreshold, trainTokenClassifier, type LabelledText } from './classifier.js';
 import { fillDocument, type ReplacementLists, type ReplacementMode } from './generate.js';
 import { labelAt, type LabelLevel, type LabelResolver } from './taxonomy.js';
 import type { SpanDocument } from './spans.js';
@@ -16,6 +16,9 @@ export interface Split<T extends { id: string } = AnnotatedDocument> {
   dev: T[];
   test: T[];
 }
+
+/** Seeds the dev documents' surrogates apart from training's. */
+const DEV_SURROGATES = 0x6a09e667;
 
 /** A seeded split of documents by shares (e.g. 80/10/10). */
 export function splitDocuments<T extends { id: string }>(docs: readonly T[], shares: [number, number, number], seed: number): Split<T> {
@@ -56,6 +59,8 @@ export interface DeidTrainOptions {
   batchSize: number;
   seqLen: number;
   lr: number;
+  /** Overrides the config's hidden and attention dropout probabilities (BERT's 0.1 when initialised here). */
+  dropout?: number;
   seed: number;
   out: string;
   force?: boolean;
@@ -73,6 +78,11 @@ export function trainedOnMorphemes(provenance: Provenance | undefined): boolean 
   return typeof provenance?.morphemes === 'boolean' ? provenance.morphemes : provenance?.data !== 'spans';
 }
 
+/** The PII threshold a model's training chose on its dev split (ppmlm.json `piiThreshold`), if any. */
+export function recordedPiiThreshold(provenance: Provenance | undefined): number | undefined {
+  return typeof provenance?.piiThreshold === 'number' ? provenance.piiThreshold : undefined;
+}
+
 /**
  * Thunder-DeID training: surrogate-filled judgments (new surrogates every epoch with `per-epoch`), morpheme
  * + subword tokens, IO labels at the chosen level, a token-classification head on the encoder.
@@ -81,13 +91,16 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
   const { source, seed } = options;
   const labelSet = new Set<string>();
   let epochTexts: (epoch: number) => Promise<LabelledText[]>;
+  let devTexts: LabelledText[];
   if (source.kind === 'annotated') {
     const { split, lists, resolver, level, replacement } = source;
     for (const doc of split.train) for (const s of doc.segments) if (typeof s !== 'string') labelSet.add(labelAt(resolver.resolve(s.label, { file: doc.file, line: s.line }), level));
     epochTexts = async (epoch) => split.train.map((doc, i) => labelledText(doc, lists, resolver, level, new Rng(seed).fork(i * 7919 + (replacement === 'per-epoch' ? epoch : 0)), epoch));
+    devTexts = split.dev.map((doc, i) => labelledText(doc, lists, resolver, level, new Rng(seed ^ DEV_SURROGATES).fork(i), 0));
   } else {
     for (const doc of source.split.train) for (const s of doc.spans) labelSet.add(s.label);
     epochTexts = async () => source.split.train;
+    devTexts = source.split.dev;
   }
   const labels = ['O', ...[...labelSet].sort()];
   const split = source.split as Split<{ id: string }>;
@@ -113,6 +126,7 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     model = { config, params: initParams(parameterShapes(config, { tokenClassification: labels.length }), config, seed), head: { tokenClassification: labels.length } };
     options.onInfo?.(`tokenizer trained on the training documents (${tokenizer.vocabSize} tokens${analyzer ? `, ${analyzer.name} morphemes` : ''}); encoder initialised`);
   }
+  if (options.dropout !== undefined) model.config = { ...model.config, hidden_dropout_prob: options.dropout, attention_probs_dropout_prob: options.dropout };
   model.config = { ...model.config, id2label: Object.fromEntries(labels.map((l, i) => [String(i), l])), label2id: Object.fromEntries(labels.map((l, i) => [l, i])) };
   const provenance = (state?: TrainerState): Provenance => ({
     ppmlm: PACKAGE_VERSION,
@@ -144,7 +158,12 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     provenance: () => provenance(),
     onLog: options.onLog,
   });
-  const final = provenance(state);
+  let final = provenance(state);
+  if (devTexts.length > 0) {
+    options.onInfo?.(`choosing the PII threshold on ${devTexts.length} dev documents`);
+    const c = await calibratePiiThreshold(model, tokenizer, labels, devTexts, { seqLen: options.seqLen, analyzer: options.analyzer });
+    final = { ...final, piiThreshold: c.threshold, calibration: { split: 'dev', documents: devTexts.length, tokens: c.tokens, binaryF1: c.f1, argmaxBinaryF1: c.argmaxF1 } };
+  }
   await saveModelDir(options.out, model, tokenizer, final, { force: options.force });
   return { state, labels, provenance: final };
 }

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
+import type { Rng } from '../engine/random.js';
 import type { EncoderConfig } from './config.js';
 import { basePrefix, type Params } from './params.js';
 
@@ -6,6 +7,38 @@ import { basePrefix, type Params } from './params.js';
 export interface EncoderBatch {
   inputIds: tf.Tensor2D;
   attentionMask: tf.Tensor2D;
+}
+
+/**
+ * Training-time dropout as BERT places it (embeddings, attention probabilities, the output of each
+ * sub-layer before its residual), with the masks drawn from `rng` so that a step is reproducible from its
+ * seed, which resuming relies on.
+ */
+export interface Dropout {
+  /** hidden_dropout_prob */
+  hidden: number;
+  /** attention_probs_dropout_prob */
+  attention: number;
+  rng: Rng;
+}
+
+/** The config's dropout probabilities with a generator, for training. */
+export function dropoutOf(config: EncoderConfig, rng: Rng): Dropout {
+  return { hidden: config.hidden_dropout_prob ?? 0, attention: config.attention_probs_dropout_prob ?? 0, rng };
+}
+
+/**
+ * Inverted dropout: zeroes each element with probability `rate` and scales the rest by 1 / (1 − rate).
+ * The mask is drawn in JS and enters as a constant, because the wasm backend has no random kernels.
+ */
+export function applyDropout<T extends tf.Tensor>(x: T, rate: number, rng: Rng): T {
+  if (rate <= 0) return x;
+  if (rate >= 1) throw new RangeError(`dropout probability ${rate} must be below 1`);
+  const keep = 1 - rate;
+  const mask = new Float32Array(x.size);
+  const scale = 1 / keep;
+  for (let i = 0; i < mask.length; i++) if (rng.next() < keep) mask[i] = scale;
+  return tf.mul(x, tf.tensor(mask, x.shape, 'float32')) as T;
 }
 
 function param(params: Params, name: string): tf.Variable {
@@ -87,9 +120,9 @@ function positionIds(config: EncoderConfig, batch: EncoderBatch): tf.Tensor2D {
 
 /**
  * The encoder's last hidden states, [batch * seq, hidden] (flattened so heads can gather positions).
- * Dropout is not applied: the wasm backend has no random kernels and training here runs without it.
+ * With `dropout` (training) masks are applied as in BERT; without it the encoder is deterministic.
  */
-export function encode(params: Params, config: EncoderConfig, batch: EncoderBatch): tf.Tensor2D {
+export function encode(params: Params, config: EncoderConfig, batch: EncoderBatch, dropout?: Dropout): tf.Tensor2D {
   const [B, S] = batch.inputIds.shape;
   const H = config.hidden_size;
   const nh = config.num_attention_heads;
@@ -100,7 +133,9 @@ export function encode(params: Params, config: EncoderConfig, batch: EncoderBatc
   const words = tf.gather(param(params, `${b}.embeddings.word_embeddings.weight`), flatIds);
   const positions = tf.gather(param(params, `${b}.embeddings.position_embeddings.weight`), tf.reshape(positionIds(config, batch), [B * S]));
   const tokenType = tf.slice(param(params, `${b}.embeddings.token_type_embeddings.weight`), [0, 0], [1, H]);
-  let x = layerNorm(params, `${b}.embeddings.LayerNorm`, tf.add(tf.add(words, positions), tokenType) as tf.Tensor2D, eps);
+  const drop = <T extends tf.Tensor>(t: T, rate: number): T => (dropout ? applyDropout(t, rate, dropout.rng) : t);
+  const hiddenRate = dropout?.hidden ?? 0;
+  let x = drop(layerNorm(params, `${b}.embeddings.LayerNorm`, tf.add(tf.add(words, positions), tokenType) as tf.Tensor2D, eps), hiddenRate);
   // Additive mask: 0 where attended, a large negative number at padding.
   const maskAdd = tf.reshape(tf.mul(tf.sub(1, tf.cast(batch.attentionMask, 'float32')), -1e9), [B, 1, 1, S]);
   const scale = 1 / Math.sqrt(dh);
@@ -111,10 +146,10 @@ export function encode(params: Params, config: EncoderConfig, batch: EncoderBatc
     const k = heads('key');
     const v = heads('value');
     const scores = tf.add(tf.mul(tf.matMul(q, k, false, true), scale), maskAdd);
-    const context = tf.reshape(tf.transpose(tf.matMul(tf.softmax(scores), v), [0, 2, 1, 3]), [B * S, H]) as tf.Tensor2D;
-    x = layerNorm(params, `${p}.attention.output.LayerNorm`, tf.add(dense(params, `${p}.attention.output.dense`, context), x), eps);
+    const context = tf.reshape(tf.transpose(tf.matMul(drop(tf.softmax(scores), dropout?.attention ?? 0), v), [0, 2, 1, 3]), [B * S, H]) as tf.Tensor2D;
+    x = layerNorm(params, `${p}.attention.output.LayerNorm`, tf.add(drop(dense(params, `${p}.attention.output.dense`, context), hiddenRate), x), eps);
     const inter = activation(config.hidden_act, dense(params, `${p}.intermediate.dense`, x));
-    x = layerNorm(params, `${p}.output.LayerNorm`, tf.add(dense(params, `${p}.output.dense`, inter), x), eps);
+    x = layerNorm(params, `${p}.output.LayerNorm`, tf.add(drop(dense(params, `${p}.output.dense`, inter), hiddenRate), x), eps);
   }
   return x;
 }

@@ -12,15 +12,21 @@ describe('ppmlm deid train / eval / apply', () => {
   it('trains a Korean token classifier that finds the identifiers of held-out judgments and rewrites text', async () => {
     const dir = await tempDir();
     const model = join(dir, 'deid');
-    const t = await cli('--quiet', 'deid', 'train', ...INPUTS, '--epochs', '4', '--hidden', '64', '--layers', '1', '--vocab-size', '1500', '--lr', '2e-3', '--out', model, '--json');
+    const t = await cli('--quiet', 'deid', 'train', ...INPUTS, '--epochs', '4', '--hidden', '64', '--layers', '1', '--vocab-size', '1500', '--lr', '2e-3', '--dropout', '0.05', '--out', model, '--json');
     expect(t.code, t.stderr).toBe(0);
     expect(JSON.parse(t.stdout)).toMatchObject({ labels: 8, level: 3, split: { train: 160, dev: 20, test: 20 } });
     const config = JSON.parse(await readFile(join(model, 'config.json'), 'utf8'));
     expect(config.architectures).toEqual(['BertForTokenClassification']);
     expect(config.id2label['0']).toBe('O');
+    expect([config.hidden_dropout_prob, config.attention_probs_dropout_prob]).toEqual([0.05, 0.05]);
     const provenance = JSON.parse(await readFile(join(model, 'ppmlm.json'), 'utf8'));
     expect(provenance.split.test).toHaveLength(20);
     expect(provenance.morphemes).toBe(true);
+    // The PII threshold was chosen on the 20 dev judgments.
+    expect(provenance.piiThreshold).toBeGreaterThan(0);
+    expect(provenance.piiThreshold).toBeLessThanOrEqual(1);
+    expect(provenance.calibration).toMatchObject({ split: 'dev', documents: 20 });
+    expect(provenance.calibration.binaryF1).toBeGreaterThan(0.8);
 
     const e = await cli('--quiet', 'deid', 'eval', '--model', model, ...INPUTS, '--json');
     expect(e.code, e.stderr).toBe(0);
@@ -29,6 +35,17 @@ describe('ppmlm deid train / eval / apply', () => {
     expect(metrics.binary.f1).toBeGreaterThan(0.8);
     expect(metrics.micro.f1).toBeGreaterThan(0.7);
     expect(metrics.perLabel['내국인이름'].support).toBeGreaterThan(0);
+    expect(metrics.piiThreshold).toBe(provenance.piiThreshold);
+    const argmax = await cli('--quiet', 'deid', 'eval', '--model', model, ...INPUTS, '--pii-threshold', 'argmax', '--json');
+    expect(JSON.parse(argmax.stdout).piiThreshold).toBe('argmax');
+    // Flagging only near-certain tokens trades recall for precision.
+    const strict = JSON.parse((await cli('--quiet', 'deid', 'eval', '--model', model, ...INPUTS, '--pii-threshold', '0.999999', '--json')).stdout);
+    expect(strict.binary.recall).toBeLessThan(metrics.binary.recall);
+    for (const bad of ['0', '1.5', 'often']) {
+      const r = await cli('deid', 'eval', '--model', model, ...INPUTS, '--pii-threshold', bad);
+      expect(r.code, bad).toBe(2);
+      expect(r.stderr).toMatch(/--pii-threshold/);
+    }
     // Disjoint windows label the same tokens; a stride that leaves a window no token of its own is refused.
     const disjoint = await cli('--quiet', 'deid', 'eval', '--model', model, ...INPUTS, '--seq-len', '16', '--stride', '0', '--json');
     expect(disjoint.code, disjoint.stderr).toBe(0);

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
-import { predictLabels } from '../../src/deid/index.js';
+import { bestPiiThreshold, predictLabels } from '../../src/deid/index.js';
 import { selectBackend } from '../../src/engine/index.js';
 import { defaultConfig, encode, initParams, parameterShapes, tokenClassifierLogits, type EncoderModel } from '../../src/model/index.js';
 import { windowRanges, windowsOf, WordPieceTokenizer } from '../../src/tokenizer/index.js';
@@ -36,7 +36,7 @@ describe('predictLabels', () => {
   it('with disjoint windows, gives each window\'s own labels, batched and padded or not', async () => {
     await selectBackend('wasm');
     const model = randomTagger();
-    const { predicted, encoding } = await predictLabels(model, tokenizer, LABELS, LONG, 12, undefined, 0);
+    const { predicted, encoding } = await predictLabels(model, tokenizer, LABELS, LONG, { seqLen: 12, stride: 0 });
     expect(encoding.ids).toHaveLength(45);
     expect(predicted).toEqual(perWindow(model, LONG, 12, 0).flat());
     expect(new Set(predicted).size).toBeGreaterThan(1);
@@ -46,7 +46,7 @@ describe('predictLabels', () => {
     await selectBackend('wasm');
     const model = randomTagger();
     for (const stride of [3, 5, 8]) {
-      const { predicted } = await predictLabels(model, tokenizer, LABELS, LONG, 12, undefined, stride);
+      const { predicted } = await predictLabels(model, tokenizer, LABELS, LONG, { seqLen: 12, stride: stride });
       const ranges = windowRanges(45, { maxLength: 12, stride });
       const labels = perWindow(model, LONG, 12, stride);
       predicted.forEach((label, j) => {
@@ -62,10 +62,10 @@ describe('predictLabels', () => {
     await selectBackend('wasm');
     const model = randomTagger();
     const short = 'alice smith saw bob in seoul today .';
-    const a = await predictLabels(model, tokenizer, LABELS, short, 16, undefined, 0);
-    const b = await predictLabels(model, tokenizer, LABELS, short, 16);
+    const a = await predictLabels(model, tokenizer, LABELS, short, { seqLen: 16, stride: 0 });
+    const b = await predictLabels(model, tokenizer, LABELS, short, { seqLen: 16 });
     expect(b.predicted).toEqual(a.predicted);
-    expect((await predictLabels(model, tokenizer, LABELS, '', 16)).predicted).toEqual([]);
+    expect((await predictLabels(model, tokenizer, LABELS, '', { seqLen: 16 })).predicted).toEqual([]);
   });
 });
 
@@ -74,5 +74,36 @@ describe('windowRanges', () => {
     expect(windowRanges(10, { maxLength: 6, stride: 1 })).toEqual([[0, 4], [3, 7], [6, 10]]);
     expect(windowRanges(0, { maxLength: 6 })).toEqual([[0, 0]]);
     expect(() => windowRanges(10, { maxLength: 6, stride: 4 })).toThrow(/stride/);
+  });
+});
+
+describe('the PII threshold', () => {
+  it('labels a token PII exactly when 1 − P(O) reaches it, then with its likeliest other label', async () => {
+    await selectBackend('wasm');
+    const model = randomTagger();
+    const free = await predictLabels(model, tokenizer, LABELS, LONG, { seqLen: 12 });
+    const ps = [...free.piiProbability].sort((a, b) => a - b);
+    const threshold = ps[Math.floor(ps.length / 2)]!;
+    const cut = await predictLabels(model, tokenizer, LABELS, LONG, { seqLen: 12, piiThreshold: threshold });
+    expect([...cut.piiProbability]).toEqual([...free.piiProbability]);
+    let flagged = 0;
+    cut.predicted.forEach((label, j) => {
+      expect(label !== 'O', `token ${j}`).toBe(cut.piiProbability[j]! >= threshold);
+      if (label === 'O') return;
+      flagged++;
+      // Where the free prediction already chose a PII label, it is the likeliest one too.
+      if (free.predicted[j] !== 'O') expect(label).toBe(free.predicted[j]);
+    });
+    expect(flagged).toBeGreaterThan(0);
+    expect(flagged).toBeLessThan(cut.predicted.length);
+  });
+
+  it('is chosen where binary F1 is highest, cutting only between distinct probabilities', () => {
+    // Cuts at .9 .8 .7 .6 .1 give F1 2/4, 4/5, 4/6, 4/7, 6/8.
+    expect(bestPiiThreshold([true, true, false, false, true], [0.9, 0.8, 0.7, 0.6, 0.1])).toEqual({ threshold: 0.8, f1: 0.8 });
+    expect(bestPiiThreshold([true, false, true, false, true], [0.9, 0.8, 0.7, 0.3, 0.2])).toEqual({ threshold: 0.2, f1: 0.75 });
+    // Tied probabilities fall on one side together: the only cut flags both.
+    expect(bestPiiThreshold([true, false], [0.5, 0.5])).toEqual({ threshold: 0.5, f1: 2 / 3 });
+    expect(() => bestPiiThreshold([true], [0.5, 0.4])).toThrow(RangeError);
   });
 });

@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 import { assertCanWrite, decodeUtf8Strict, PRIVATE_FILE_MODE, writeFileAtomic } from '../../io/index.js';
 import { loadTokenClassifier } from '../../model/index.js';
 import type { AnalyzerChoice } from '../../text/index.js';
-import { analyzerForModel, windowFlags } from '../deidInputs.js';
+import { analyzerForModel, predictionFlags, predictOptionsFor } from '../deidInputs.js';
 import type { Reporter } from '../reporter.js';
 
 export interface DeidApplyOptions {
@@ -17,6 +17,7 @@ export interface DeidApplyOptions {
   spansOut?: string;
   seqLen: string;
   stride?: string;
+  piiThreshold?: string;
   analyzer: AnalyzerChoice;
   force?: boolean;
   backend: BackendRequest;
@@ -26,7 +27,7 @@ export interface DeidApplyOptions {
 export async function deidApply(options: DeidApplyOptions, out: Reporter): Promise<void> {
   await assertCanWrite(options.out, options.force);
   if (options.spansOut) await assertCanWrite(options.spansOut, options.force);
-  const { seqLen, stride } = windowFlags(options);
+  const flags = predictionFlags(options);
   await selectBackend(options.backend);
   const { model, tokenizer, labels, provenance } = await loadTokenClassifier(options.model);
   const input = decodeUtf8Strict(await readFile(options.in).catch(() => {
@@ -41,12 +42,13 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
           return { text: obj.text, rest: obj };
         });
   const analyzer = analyzerForModel(provenance, options.analyzer, out);
+  const predictOptions = predictOptionsFor(flags, provenance, analyzer);
   const rewritten: string[] = [];
   const allSpans: unknown[] = [];
   let entities = 0;
   try {
     for (const [i, r] of records.entries()) {
-      const { encoding, predicted } = await predictLabels(model, tokenizer, labels, r.text, seqLen, analyzer, stride);
+      const { encoding, predicted } = await predictLabels(model, tokenizer, labels, r.text, predictOptions);
       const result = replaceEntities(r.text, entitySpans(r.text, encoding, predicted), options.style);
       entities += result.replacements.length;
       rewritten.push(options.format === 'text' ? result.text : JSON.stringify({ ...r.rest, text: result.text }));

@@ -3,7 +3,7 @@ import { labelledText, predictLabels, alignLabels, tokenMetrics, type AnnotatedD
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { loadTokenClassifier } from '../../model/index.js';
 import type { AnalyzerChoice } from '../../text/index.js';
-import { analyzerForModel, readDeidSource, windowFlags, type DeidSourceFlags } from '../deidInputs.js';
+import { analyzerForModel, readDeidSource, predictionFlags, predictOptionsFor, type DeidSourceFlags } from '../deidInputs.js';
 import { parseIntFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
 
@@ -12,6 +12,7 @@ export interface DeidEvalOptions extends DeidSourceFlags {
   split: 'test' | 'dev' | 'all';
   seqLen: string;
   stride?: string;
+  piiThreshold?: string;
   seed: string;
   analyzer: AnalyzerChoice;
   json?: boolean;
@@ -20,7 +21,7 @@ export interface DeidEvalOptions extends DeidSourceFlags {
 
 /** `ppmlm deid eval`: binary token P/R/F1, micro F1 over labels, per-label table, most confused pairs. */
 export async function deidEval(options: DeidEvalOptions, out: Reporter): Promise<void> {
-  const { seqLen, stride } = windowFlags(options);
+  const flags = predictionFlags(options);
   const seed = parseIntFlag(options.seed, '--seed');
   await selectBackend(options.backend);
   const { model, tokenizer, labels, provenance } = await loadTokenClassifier(options.model);
@@ -33,13 +34,14 @@ export async function deidEval(options: DeidEvalOptions, out: Reporter): Promise
   if (wanted && evalDocs.length === 0) out.warn(`none of the judgments is in the model's ${options.split} split; pass --split all to evaluate them all`);
   out.info(`evaluating ${evalDocs.length} judgments (${wanted ? `${options.split} split` : 'all'}) at level ${level}`);
   const analyzer = analyzerForModel(provenance, options.analyzer, out);
+  const predictOptions = predictOptionsFor(flags, provenance, analyzer);
   const gold: string[] = [];
   const predicted: string[] = [];
   try {
     for (const [i, doc] of evalDocs.entries()) {
       // Surrogates drawn with another seed than training's, so the values themselves are unseen.
       const t = input.kind === 'spans' ? (doc as SpanDocument) : labelledText(doc as AnnotatedDocument, input.lists, input.resolver, level, new Rng(seed).fork(i), 0);
-      const prediction = await predictLabels(model, tokenizer, labels, t.text, seqLen, analyzer, stride);
+      const prediction = await predictLabels(model, tokenizer, labels, t.text, predictOptions);
       gold.push(...alignLabels(prediction.encoding, t.spans));
       predicted.push(...prediction.predicted);
       out.progress(`deid eval: ${i + 1}/${evalDocs.length}`);
@@ -49,11 +51,12 @@ export async function deidEval(options: DeidEvalOptions, out: Reporter): Promise
   }
   out.progressDone();
   const m = tokenMetrics(gold, predicted);
-  if (options.json) return out.result(JSON.stringify({ model: options.model, level, documents: evalDocs.length, ...m }, null, 2));
+  const decision = predictOptions.piiThreshold === undefined ? 'argmax' : `PII threshold ${predictOptions.piiThreshold.toFixed(4)}`;
+  if (options.json) return out.result(JSON.stringify({ model: options.model, level, documents: evalDocs.length, piiThreshold: predictOptions.piiThreshold ?? 'argmax', ...m }, null, 2));
   const f = (x: number) => x.toFixed(4);
   out.result(
     [
-      `${evalDocs.length} judgments, ${m.tokens} tokens, level ${level}`,
+      `${evalDocs.length} judgments, ${m.tokens} tokens, level ${level}, ${decision}`,
       `binary (PII or not)  P ${f(m.binary.precision)}  R ${f(m.binary.recall)}  F1 ${f(m.binary.f1)}`,
       `micro over labels    P ${f(m.micro.precision)}  R ${f(m.micro.recall)}  F1 ${f(m.micro.f1)}`,
       'per label:',
