@@ -107,7 +107,6 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   const graphSource = `graph:k=${k}`;
   // One array for every indirect entry: a build can yield millions of them.
   const graphOnly = Object.freeze([graphSource]);
-  const rare = await engine.rareTerms(k);
   const directUsage = await engine.usage([...direct.keys()]);
   for (const [term, t] of direct) {
     const sources = [...t.sources].sort();
@@ -116,11 +115,11 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     entries.push({ term, kind: 'direct', category: t.category, authors: t.authors.size, occurrences: t.occurrences, sources });
   }
   let indirect = 0;
-  for (const r of rare) {
-    if (r.occurrences < minOccurrences || (direct.size > 0 && direct.has(r.term)) || (stopList.size > 0 && stopList.has(r.term))) continue;
+  await engine.forEachRareTerm(k, (term, authors, occurrences) => {
+    if (occurrences < minOccurrences || (direct.size > 0 && direct.has(term)) || (stopList.size > 0 && stopList.has(term))) return;
     indirect++;
-    entries.push({ term: r.term, kind: 'indirect', category: 'RARE', authors: r.authors, occurrences: r.occurrences, sources: graphOnly });
-  }
+    entries.push({ term, kind: 'indirect', category: 'RARE', authors, occurrences, sources: graphOnly });
+  });
   const blacklist: Blacklist = {
     header: {
       version: BLACKLIST_FORMAT_VERSION,

@@ -70,13 +70,11 @@ export class CountingEngine implements AuthorTermEngine {
     return { term: this.table.termAt(at), authors: slots[at + PAYLOAD + 1]!, occurrences: slots[at + PAYLOAD]! };
   }
 
-  async rareTerms(k: number): Promise<TermUsage[]> {
+  async forEachRareTerm(k: number, visit: (term: string, authors: number, occurrences: number) => void): Promise<void> {
     if (k > this.cap) throw new RangeError(`this engine counts up to ${this.cap} authors per term; cannot answer k=${k}`);
-    const out: TermUsage[] = [];
     const { slots, stride } = this.table;
     // Free slots and prefixes that are not terms have 0 occurrences.
-    for (let at = 0; at < slots.length; at += stride) if (slots[at + PAYLOAD]! > 0 && slots[at + PAYLOAD + 1]! < k) out.push(this.usageAt(at));
-    return out;
+    for (let at = 0; at < slots.length; at += stride) if (slots[at + PAYLOAD]! > 0 && slots[at + PAYLOAD + 1]! < k) visit(this.table.termAt(at), slots[at + PAYLOAD + 1]!, slots[at + PAYLOAD]!);
   }
 
   async usage(terms: readonly string[]): Promise<Map<string, TermUsage>> {

@@ -70,8 +70,8 @@ export class DuckdbEngine implements AuthorTermEngine {
     return reader.getRowObjects().map((r) => ({ term: String(r.term), authors: Number(r.authors), occurrences: Number(r.occurrences) }));
   }
 
-  async rareTerms(k: number): Promise<TermUsage[]> {
-    return this.rows(RARE_TERMS_SQL(k));
+  async forEachRareTerm(k: number, visit: (term: string, authors: number, occurrences: number) => void): Promise<void> {
+    for (const u of await this.rows(RARE_TERMS_SQL(k))) visit(u.term, u.authors, u.occurrences);
   }
 
   async usage(terms: readonly string[]): Promise<Map<string, TermUsage>> {

@@ -26,8 +26,12 @@ export interface AuthorTermEngine {
   readonly name: EngineName;
   /** Adds the terms (n-grams under the engine's options) of one document's content words for its author. */
   add(author: string, words: readonly ContentWord[]): Promise<void>;
-  /** Terms whose number of distinct authors is below k, in no particular order (writers sort). */
-  rareTerms(k: number): Promise<TermUsage[]>;
+  /**
+   * Visits the terms whose number of distinct authors is below k, in no particular order (writers sort).
+   * A visitor rather than a list: a corpus yields about as many rare terms as tokens, and an object per
+   * term only to be copied into a blacklist entry was a tenth of building.
+   */
+  forEachRareTerm(k: number, visit: (term: string, authors: number, occurrences: number) => void): Promise<void>;
   /** Usage of specific terms (authors 0 when unseen). */
   usage(terms: readonly string[]): Promise<Map<string, TermUsage>>;
   stats(): Promise<EngineStats>;

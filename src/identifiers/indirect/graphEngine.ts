@@ -41,12 +41,12 @@ export class GraphEngine implements AuthorTermEngine {
     return { term: this.graph.getNodeAttribute(node, 'label'), authors: this.graph.degree(node), occurrences };
   }
 
-  async rareTerms(k: number): Promise<TermUsage[]> {
-    const out: TermUsage[] = [];
+  async forEachRareTerm(k: number, visit: (term: string, authors: number, occurrences: number) => void): Promise<void> {
     this.graph.forEachNode((node, attrs) => {
-      if (attrs.kind === 'term' && this.graph.degree(node) < k) out.push(this.usageOf(node));
+      if (attrs.kind !== 'term' || this.graph.degree(node) >= k) return;
+      const u = this.usageOf(node);
+      visit(u.term, u.authors, u.occurrences);
     });
-    return out;
   }
 
   async usage(terms: readonly string[]): Promise<Map<string, TermUsage>> {
