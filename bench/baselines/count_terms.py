@@ -24,4 +24,18 @@ with open(path, encoding="utf-8") as f:
                 authors[term].add(author)
 rare = sum(1 for t, a in authors.items() if len(a) < k)
 seconds = time.perf_counter() - t0
-print(json.dumps({"seconds": seconds, "tokens": tokens, "rare": rare, "maxRssMB": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+
+
+def peak_rss_mb():
+    """This process's own peak RSS: VmHWM (rusage's maxrss carries the spawning parent's peak on Linux)."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+print(json.dumps({"seconds": seconds, "tokens": tokens, "rare": rare, "maxRssMB": peak_rss_mb()}))

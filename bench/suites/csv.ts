@@ -37,7 +37,7 @@ export const csvSuite: BenchSuite = {
         for await (const doc of readCorpus(path)) void doc;
       }, 2);
       // Streaming shows as a bounded footprint: the whole file through the CLI with the JS heap capped far below its size.
-      const { stdout } = await run(process.execPath, ['--max-old-space-size=48', '--import', 'tsx', '-e', `import { readCorpus } from './src/corpus/index.js'; let n = 0; for await (const d of readCorpus(${JSON.stringify(path)})) n++; console.log(JSON.stringify({ n, rss: process.resourceUsage().maxRSS / 1024 }));`], { maxBuffer: 1 << 20 });
+      const { stdout } = await run(process.execPath, ['--max-old-space-size=48', '--import', 'tsx', '-e', `import { readCorpus } from './src/corpus/index.js'; import { peakRssMB } from './bench/peakRss.js'; let n = 0; for await (const d of readCorpus(${JSON.stringify(path)})) n++; console.log(JSON.stringify({ n, rss: peakRssMB() }));`], { maxBuffer: 1 << 20 });
       const capped = JSON.parse(stdout.trim().split('\n').at(-1)!) as { n: number; rss: number };
       const bare = await bestTime(
         () =>

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { buildBlacklist } from '../../src/identifiers/index.js';
 import type { Document } from '../../src/corpus/index.js';
+import { peakRssMB } from '../peakRss.js';
 
 const [path, engine] = process.argv.slice(2) as [string, 'counting' | 'graph' | 'duckdb'];
 async function* docs(): AsyncGenerator<Document> {
@@ -16,4 +17,4 @@ const t0 = performance.now();
 const r = await buildBlacklist(docs(), { k: 2, ngrams: [1, 3], engine });
 const seconds = (performance.now() - t0) / 1000;
 await r.engine.close();
-console.log(JSON.stringify({ seconds, tokens: r.stats.tokens, rare: r.stats.indirect, edges: r.stats.edges, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
+console.log(JSON.stringify({ seconds, tokens: r.stats.tokens, rare: r.stats.indirect, edges: r.stats.edges, maxRssMB: peakRssMB() }));
