@@ -236,6 +236,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--intermediate <n>', 'feed-forward size of a fresh encoder', '512')
     .option('--vocab-size <n>', 'vocabulary of a fresh tokenizer', '8000')
     .option('--dropout <p>', "hidden and attention dropout while training (default: the config's, 0.1 for a fresh encoder)")
+    .option('--outside-noise <p>', 'share of "O" tokens replaced by random tokens in each training batch, label kept', '0')
     .requiredOption('--out <dir>', 'model folder to write')
     .option('--force', 'replace an existing folder')
     .option('--json', 'machine-readable summary')

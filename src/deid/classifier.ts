@@ -13,7 +13,7 @@ export interface LabelledText {
   spans: { start: number; end: number; label: string }[];
 }
 
-interface LabelledWindow {
+export interface LabelledWindow {
   ids: Int32Array;
   /** Label id per token, -1 at special tokens. */
   labels: Int32Array;
@@ -54,6 +54,8 @@ export interface TrainClassifierOptions {
   batchSize: number;
   seqLen: number;
   lr: number;
+  /** Share of "O" tokens replaced by a random token in each batch, their label kept (see {@link noisyOutside}). */
+  outsideNoise?: number;
   seed: number;
   analyzer?: MorphAnalyzer;
   checkpointDir?: string;
@@ -62,18 +64,36 @@ export interface TrainClassifierOptions {
   onLog?: (entry: LogEntry, state: TrainerState) => void;
 }
 
-/** Seeds the dropout masks apart from the data order, which forks the same seed by epoch. */
+/** Seeds the dropout masks and the outside noise apart from the data order, which forks the same seed by epoch. */
 const DROPOUT_STREAM = 0x2545f491;
+const NOISE_STREAM = 0x3c6ef372;
+
+/**
+ * The window with each "O" token replaced, with probability `p`, by one of `replacements` (ids), its label
+ * kept. Surrogates make every unfamiliar token of the training text PII, so a tagger learns "unfamiliar
+ * means PII" and flags the rare common words of new text; random tokens labelled O in random places
+ * break that shortcut.
+ */
+export function noisyOutside(w: LabelledWindow, p: number, outside: number, replacements: Int32Array, rng: Rng): LabelledWindow {
+  if (p <= 0) return w;
+  const ids = Int32Array.from(w.ids);
+  for (let i = 0; i < ids.length; i++) if (w.labels[i] === outside && rng.next() < p) ids[i] = replacements[rng.int(replacements.length)]!;
+  return { ids, labels: w.labels };
+}
 
 /**
  * Fine-tunes the encoder with a token-classification head (cross-entropy over every non-special token, IO
  * labels) on the engine's trainer: AdamW, warmup + cosine, checkpoints, resume; dropout as the config's
- * hidden_dropout_prob and attention_probs_dropout_prob say, each step's masks drawn from its own seed.
+ * hidden_dropout_prob and attention_probs_dropout_prob say and optional outside noise, each step's random
+ * draws from its own seed.
  */
 export async function trainTokenClassifier(options: TrainClassifierOptions): Promise<TrainerState> {
   const { model, tokenizer, seed } = options;
   const labelIds = new Map(options.labels.map((l, i) => [l, i]));
   const padId = tokenizer.idOf(tokenizer.specials.pad)!;
+  const outside = labelIds.get('O')!;
+  const specialIds = new Set(Object.values(tokenizer.specials).map((t) => tokenizer.idOf(t)));
+  const replacements = Int32Array.from({ length: tokenizer.vocabSize }, (_, i) => i).filter((i) => !specialIds.has(i));
   const perEpoch: LabelledWindow[][] = [];
   for (let e = 0; e < options.epochs; e++) perEpoch.push(await labelledWindows(await options.epochTexts(e), tokenizer, labelIds, options.seqLen, options.analyzer));
   const batches = Math.ceil(perEpoch[0]!.length / options.batchSize);
@@ -84,7 +104,8 @@ export async function trainTokenClassifier(options: TrainClassifierOptions): Pro
       const windows = perEpoch[epoch]!;
       let order = orders.get(epoch);
       if (!order) orders.set(epoch, (order = new Rng(seed).fork(epoch).shuffle(windows.map((_, i) => i))));
-      const picked = order.slice(index * options.batchSize, (index + 1) * options.batchSize).map((i) => windows[i]!);
+      const noise = new Rng(seed ^ NOISE_STREAM).fork(epoch).fork(index);
+      const picked = order.slice(index * options.batchSize, (index + 1) * options.batchSize).map((i) => noisyOutside(windows[i]!, options.outsideNoise ?? 0, outside, replacements, noise));
       if (picked.length === 0) return undefined;
       const b = padBatch(picked.map(targetsOf), padId);
       return {

@@ -8,7 +8,7 @@ export type { GeneratedDocument, LabelledSpan, ReplacementMode, ReplacementLists
 export { tokenMetrics } from './metrics.js';
 export type { DeidMetrics, PRF } from './metrics.js';
 export { tokenizeForDeid, alignLabels } from './tokenize.js';
-export { trainTokenClassifier, predictLabels, labelledWindows, bestPiiThreshold, calibratePiiThreshold } from './classifier.js';
+export { trainTokenClassifier, predictLabels, labelledWindows, noisyOutside, bestPiiThreshold, calibratePiiThreshold } from './classifier.js';
 export type { LabelledText, TrainClassifierOptions, PredictOptions, Prediction } from './classifier.js';
 export { entitySpans, letterFor, replaceEntities } from './apply.js';
 export type { EntitySpan, ReplaceStyle } from './apply.js';

@@ -61,6 +61,8 @@ export interface DeidTrainOptions {
   lr: number;
   /** Overrides the config's hidden and attention dropout probabilities (BERT's 0.1 when initialised here). */
   dropout?: number;
+  /** Share of "O" tokens replaced by random tokens in training batches (default 0). */
+  outsideNoise?: number;
   seed: number;
   out: string;
   force?: boolean;
@@ -137,6 +139,7 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     // Text must be pre-tokenised as in training: eval, apply and the model:<dir> recogniser read this.
     morphemes: options.analyzer !== undefined,
     epochs: state?.epoch ?? options.epochs,
+    ...(options.outsideNoise && { outsideNoise: options.outsideNoise }),
     seed,
     ...(state && { lossByEpoch: lossCurve(state) }),
     split: { train: split.train.map((d) => d.id), dev: split.dev.map((d) => d.id), test: split.test.map((d) => d.id) },
@@ -151,6 +154,7 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     batchSize: options.batchSize,
     seqLen: options.seqLen,
     lr: options.lr,
+    outsideNoise: options.outsideNoise,
     seed,
     analyzer: options.analyzer,
     checkpointDir,

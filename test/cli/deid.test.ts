@@ -12,7 +12,7 @@ describe('ppmlm deid train / eval / apply', () => {
   it('trains a Korean token classifier that finds the identifiers of held-out judgments and rewrites text', async () => {
     const dir = await tempDir();
     const model = join(dir, 'deid');
-    const t = await cli('--quiet', 'deid', 'train', ...INPUTS, '--epochs', '4', '--hidden', '64', '--layers', '1', '--vocab-size', '1500', '--lr', '2e-3', '--dropout', '0.05', '--out', model, '--json');
+    const t = await cli('--quiet', 'deid', 'train', ...INPUTS, '--epochs', '4', '--hidden', '64', '--layers', '1', '--vocab-size', '1500', '--lr', '2e-3', '--dropout', '0.05', '--outside-noise', '0.05', '--out', model, '--json');
     expect(t.code, t.stderr).toBe(0);
     expect(JSON.parse(t.stdout)).toMatchObject({ labels: 8, level: 3, split: { train: 160, dev: 20, test: 20 } });
     const config = JSON.parse(await readFile(join(model, 'config.json'), 'utf8'));
@@ -22,6 +22,7 @@ describe('ppmlm deid train / eval / apply', () => {
     const provenance = JSON.parse(await readFile(join(model, 'ppmlm.json'), 'utf8'));
     expect(provenance.split.test).toHaveLength(20);
     expect(provenance.morphemes).toBe(true);
+    expect(provenance.outsideNoise).toBe(0.05);
     // The PII threshold was chosen on the 20 dev judgments.
     expect(provenance.piiThreshold).toBeGreaterThan(0);
     expect(provenance.piiThreshold).toBeLessThanOrEqual(1);

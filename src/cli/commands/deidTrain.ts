@@ -22,6 +22,7 @@ export interface DeidTrainCommandOptions extends DeidSourceFlags {
   seqLen: string;
   lr: string;
   dropout?: string;
+  outsideNoise: string;
   analyzer: AnalyzerChoice;
   /** False with --no-morphemes: tokenise without morpheme pre-tokenisation. */
   morphemes?: boolean;
@@ -63,6 +64,7 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
       batchSize: parseIntFlag(options.batchSize, '--batch-size', { min: 1 }),
       seqLen: parseIntFlag(options.seqLen, '--seq-len', { min: 8 }),
       lr: parseNumberFlag(options.lr, '--lr', { min: 0, max: 1 }),
+      outsideNoise: parseNumberFlag(options.outsideNoise, '--outside-noise', { min: 0, max: 0.5 }),
       ...(options.dropout !== undefined && { dropout: parseNumberFlag(options.dropout, '--dropout', { min: 0, max: 0.9 }) }),
       seed,
       out: options.out,
