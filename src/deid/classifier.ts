@@ -147,10 +147,11 @@ export interface PredictOptions {
   piiThreshold?: number;
 }
 
-/** Per token, the probability that it is PII (1 − P(O)), as the model gives it. */
+/** A labelled text: its tokens, a label per token, and what the labels were decided from. */
 export interface Prediction {
   encoding: Encoding;
   predicted: string[];
+  /** Per token, the probability that it is PII (1 − P(O)), as the model gives it. */
   piiProbability: Float32Array;
 }
 

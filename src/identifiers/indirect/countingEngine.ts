@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors.js';
 import type { ContentWord, NgramOptions } from '../../text/index.js';
-import type { AuthorTermEngine, EngineStats, TermUsage } from './engine.js';
+import type { AuthorTermEngine, EngineStats, RareTermVisitor, TermUsage } from './engine.js';
 import { PAYLOAD, TermTable } from './termTable.js';
 
 /**
@@ -70,7 +70,7 @@ export class CountingEngine implements AuthorTermEngine {
     return { term: this.table.termAt(at), authors: slots[at + PAYLOAD + 1]!, occurrences: slots[at + PAYLOAD]! };
   }
 
-  async forEachRareTerm(k: number, visit: (term: string, authors: number, occurrences: number) => void): Promise<void> {
+  async forEachRareTerm(k: number, visit: RareTermVisitor): Promise<void> {
     if (k > this.cap) throw new RangeError(`this engine counts up to ${this.cap} authors per term; cannot answer k=${k}`);
     const { slots, stride } = this.table;
     // Free slots and prefixes that are not terms have 0 occurrences.

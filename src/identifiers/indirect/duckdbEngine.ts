@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { ngramTerms, type ContentWord, type NgramOptions } from '../../text/index.js';
-import { countTerms, type AuthorTermEngine, type EngineStats, type TermUsage } from './engine.js';
+import { countTerms, type AuthorTermEngine, type EngineStats, type RareTermVisitor, type TermUsage } from './engine.js';
 
 /**
  * The SQL of the indirect-identifier rule, over a table `pairs(author, term, n)` with one row per
@@ -70,7 +70,7 @@ export class DuckdbEngine implements AuthorTermEngine {
     return reader.getRowObjects().map((r) => ({ term: String(r.term), authors: Number(r.authors), occurrences: Number(r.occurrences) }));
   }
 
-  async forEachRareTerm(k: number, visit: (term: string, authors: number, occurrences: number) => void): Promise<void> {
+  async forEachRareTerm(k: number, visit: RareTermVisitor): Promise<void> {
     for (const u of await this.rows(RARE_TERMS_SQL(k))) visit(u.term, u.authors, u.occurrences);
   }
 

@@ -1,6 +1,6 @@
 import { UndirectedGraph } from 'graphology';
 import { ngramTerms, type ContentWord, type NgramOptions } from '../../text/index.js';
-import { countTerms, type AuthorTermEngine, type EngineStats, type TermUsage } from './engine.js';
+import { countTerms, type AuthorTermEngine, type EngineStats, type RareTermVisitor, type TermUsage } from './engine.js';
 
 type NodeAttributes = { kind: 'author' | 'term'; label: string };
 type EdgeAttributes = { weight: number };
@@ -41,7 +41,7 @@ export class GraphEngine implements AuthorTermEngine {
     return { term: this.graph.getNodeAttribute(node, 'label'), authors: this.graph.degree(node), occurrences };
   }
 
-  async forEachRareTerm(k: number, visit: (term: string, authors: number, occurrences: number) => void): Promise<void> {
+  async forEachRareTerm(k: number, visit: RareTermVisitor): Promise<void> {
     this.graph.forEachNode((node, attrs) => {
       if (attrs.kind !== 'term' || this.graph.degree(node) >= k) return;
       const u = this.usageOf(node);

@@ -1,4 +1,4 @@
-export type { AuthorTermEngine, EngineName, EngineStats, TermUsage } from './engine.js';
+export type { AuthorTermEngine, EngineName, EngineStats, RareTermVisitor, TermUsage } from './engine.js';
 export { CountingEngine } from './countingEngine.js';
 export { GraphEngine } from './graphEngine.js';
 export { DuckdbEngine, RARE_TERMS_SQL } from './duckdbEngine.js';
