@@ -67,6 +67,12 @@ describe('ppmlm deid train / eval / apply', () => {
     expect(rewritten).toMatch(/피해자 ([A-Z])에게 .* 피해자 \1는/);
     expect((await stat(out)).mode & 0o777).toBe(0o600);
     expect((await stat(spans)).mode & 0o777).toBe(0o600);
+    // At threshold 1 no token is sure enough to be PII (P(O) never rounds to 0 here): the text stays as it was.
+    const strictOut = join(dir, 'strict.txt');
+    const s = await cli('--quiet', 'deid', 'apply', '--model', model, '--in', input, '--out', strictOut, '--pii-threshold', '1');
+    expect(s.code, s.stderr).toBe(0);
+    expect(await readFile(strictOut, 'utf8')).toBe(await readFile(input, 'utf8'));
+    expect((await cli('deid', 'apply', '--model', model, '--in', input, '--out', join(dir, 'x.txt'), '--pii-threshold', 'often')).code).toBe(2);
   }, 120_000);
 
   it('rejects a model without a classifier and an unknown split', async () => {
