@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The de-identification results of the README, end to end (about 4 hours on 2 cores):
+# The de-identification results of the README, end to end (about 4.5 hours on 2 cores):
 #   bash bench/experiments/deid-results.sh ../shared/data OUT_DIR
 # Korean judgments: per-epoch vs single replacement, level-2 labels (16 categories), a fresh encoder of
 # hidden 128 / 2 layers, 8 epochs; then per-epoch replacement for 16 epochs, evaluated with disjoint and
@@ -30,7 +30,11 @@ done
 [ -d "$OUT/ko-noise-16" ] || $PPMLM deid train "${KO[@]}" --replacement per-epoch --label-level 2 --epochs 16 "${MODEL[@]}" --outside-noise 0.1 --out "$OUT/ko-noise-16" $(resume "$OUT/ko-noise-16")
 [ -f "$OUT/ko-noise-16-argmax.eval.json" ] || $PPMLM deid eval "${KO[@]}" --model "$OUT/ko-noise-16" --pii-threshold argmax --json > "$OUT/ko-noise-16-argmax.eval.json"
 [ -f "$OUT/ko-noise-16.eval.json" ] || $PPMLM deid eval "${KO[@]}" --model "$OUT/ko-noise-16" --json > "$OUT/ko-noise-16.eval.json"
-# The same with seed 43 (another split, initialisation and order), to see how far a seed moves the figures.
+# Dropout alone and dropout + noise again with seed 43 (another split, initialisation and order), to see
+# how far a seed moves the figures.
+[ -d "$OUT/ko-dropout-16-seed43" ] || $PPMLM deid train "${KO[@]}" --replacement per-epoch --label-level 2 --epochs 16 "${MODEL[@]}" --seed 43 --out "$OUT/ko-dropout-16-seed43" $(resume "$OUT/ko-dropout-16-seed43")
+[ -f "$OUT/ko-dropout-16-seed43-argmax.eval.json" ] || $PPMLM deid eval "${KO[@]}" --model "$OUT/ko-dropout-16-seed43" --pii-threshold argmax --json > "$OUT/ko-dropout-16-seed43-argmax.eval.json"
+[ -f "$OUT/ko-dropout-16-seed43.eval.json" ] || $PPMLM deid eval "${KO[@]}" --model "$OUT/ko-dropout-16-seed43" --json > "$OUT/ko-dropout-16-seed43.eval.json"
 [ -d "$OUT/ko-noise-16-seed43" ] || $PPMLM deid train "${KO[@]}" --replacement per-epoch --label-level 2 --epochs 16 "${MODEL[@]}" --outside-noise 0.1 --seed 43 --out "$OUT/ko-noise-16-seed43" $(resume "$OUT/ko-noise-16-seed43")
 [ -f "$OUT/ko-noise-16-seed43-argmax.eval.json" ] || $PPMLM deid eval "${KO[@]}" --model "$OUT/ko-noise-16-seed43" --pii-threshold argmax --json > "$OUT/ko-noise-16-seed43-argmax.eval.json"
 [ -f "$OUT/ko-noise-16-seed43.eval.json" ] || $PPMLM deid eval "${KO[@]}" --model "$OUT/ko-noise-16-seed43" --json > "$OUT/ko-noise-16-seed43.eval.json"
@@ -45,5 +49,6 @@ npx --prefix "$ROOT" tsx "$ROOT/bench/experiments/deid-table.ts" per-epoch="$OUT
   per-epoch-16-disjoint="$OUT/ko-per-epoch-16-disjoint.eval.json" per-epoch-16="$OUT/ko-per-epoch-16.eval.json" \
   dropout-16-argmax="$OUT/ko-dropout-16-argmax.eval.json" dropout-16="$OUT/ko-dropout-16.eval.json" \
   noise-16-argmax="$OUT/ko-noise-16-argmax.eval.json" noise-16="$OUT/ko-noise-16.eval.json" \
+  dropout-16-seed43-argmax="$OUT/ko-dropout-16-seed43-argmax.eval.json" dropout-16-seed43="$OUT/ko-dropout-16-seed43.eval.json" \
   noise-16-seed43-argmax="$OUT/ko-noise-16-seed43-argmax.eval.json" noise-16-seed43="$OUT/ko-noise-16-seed43.eval.json" --per-label
 npx --prefix "$ROOT" tsx "$ROOT/bench/experiments/deid-table.ts" physionet="$OUT/en-physionet.eval.json" presidio="$OUT/en-presidio.eval.json" --per-label
