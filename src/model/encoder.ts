@@ -37,7 +37,13 @@ export function applyDropout<T extends tf.Tensor>(x: T, rate: number, rng: Rng):
   const keep = 1 - rate;
   const mask = new Float32Array(x.size);
   const scale = 1 / keep;
-  for (let i = 0; i < mask.length; i++) if (rng.next() < keep) mask[i] = scale;
+  // Two 16-bit draws per generator call (keep rate exact to 1/131072): the masks are on the training step's path.
+  const limit = Math.round(keep * 65536);
+  for (let i = 0; i < mask.length; i += 2) {
+    const bits = (rng.next() * 4294967296) >>> 0;
+    if ((bits & 0xffff) < limit) mask[i] = scale;
+    if (bits >>> 16 < limit && i + 1 < mask.length) mask[i + 1] = scale;
+  }
   return tf.mul(x, tf.tensor(mask, x.shape, 'float32')) as T;
 }
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
-import type { Language } from '../../text/index.js';
+import type { AnalyzerChoice, Language } from '../../text/index.js';
 import { analyzerFor } from './blacklist.js';
 
 export interface AuditCommandOptions extends Omit<CorpusFlags, 'corpus'> {
@@ -29,7 +29,7 @@ export interface AuditCommandOptions extends Omit<CorpusFlags, 'corpus'> {
   force?: boolean;
   json?: boolean;
   lang: Language;
-  analyzer: 'auto' | 'mecab' | 'rule';
+  analyzer: AnalyzerChoice;
   backend: BackendRequest;
 }
 

@@ -6,7 +6,7 @@ import { finetune, parseStrategy } from '../../mlm/index.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
-import type { Language } from '../../text/index.js';
+import type { AnalyzerChoice, Language } from '../../text/index.js';
 import { analyzerFor } from './blacklist.js';
 
 export interface FinetuneCommandOptions extends CorpusFlags {
@@ -33,7 +33,7 @@ export interface FinetuneCommandOptions extends CorpusFlags {
   force?: boolean;
   json?: boolean;
   lang: Language;
-  analyzer: 'auto' | 'mecab' | 'rule';
+  analyzer: AnalyzerChoice;
   backend: BackendRequest;
 }
 
