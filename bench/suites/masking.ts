@@ -22,7 +22,7 @@ export const maskingSuite: BenchSuite = {
     const maskRate = (strategy: StrategyName) => {
       const t0 = performance.now();
       let n = 0;
-      for (let r = 0; r < 5; r++) for (let i = 0; i < windows.length; i += 16, n += 16) makeBatch(windows.slice(i, i + 16), strategy, cfg, new Rng(i));
+      for (let r = 0; r < 5; r++) for (let i = 0; i < windows.length; i += 16, n += 16) makeBatch(windows.slice(i, i + 16), strategy, cfg, () => new Rng(i));
       return n / ((performance.now() - t0) / 1000);
     };
     const rows: BenchRow[] = [{ suite: 'masking', case: 'constrained masking alone (windows of 128 tokens)', value: maskRate('constrained'), unit: 'windows/s', baseline: { name: 'standard', value: maskRate('standard') } }];
@@ -36,9 +36,9 @@ export const maskingSuite: BenchSuite = {
     const step = (strategy: StrategyName, s: number) => {
       const t0 = performance.now();
       const picked = windows.slice((s % 20) * 16, (s % 20) * 16 + 16);
-      const b = makeBatch(picked, strategy, cfg, new Rng(s));
+      const b = makeBatch(picked, strategy, cfg, () => new Rng(s));
       if (strategy === 'dp') {
-        const examples = picked.map((w, i) => makeBatch([w], 'dp', cfg, new Rng(s * 100 + i))).filter((e) => e.labels.length > 0);
+        const examples = picked.map((w, i) => makeBatch([w], 'dp', cfg, () => new Rng(s * 100 + i))).filter((e) => e.labels.length > 0);
         const { grads } = dpSgdGradients(params, examples.map(lossOf), { clip: 1, noiseMultiplier: 1, expectedBatchSize: 16 }, new Rng(s));
         tf.dispose([...grads.values()]);
       } else {

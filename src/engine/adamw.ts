@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
+import { readValues, updateVariable } from './heapView.js';
 
 export interface AdamWOptions {
   beta1?: number;
@@ -13,11 +14,15 @@ export const defaultNoDecay = (name: string) => name.endsWith('.bias') || name.i
 
 /**
  * AdamW (Loshchilov & Hutter): Adam moments with bias correction, and weight decay applied to the
- * parameters directly (p -= lr * wd * p), not through the gradient. State is exposed for checkpoints.
+ * parameters directly (p -= lr * wd * p), not through the gradient.
+ *
+ * The moments live in JavaScript memory, outside the backend's heap: for a 110M-parameter model they are
+ * 880 MB that wasm32's 4 GiB heap cannot spare. The update runs one parameter at a time, so the heap
+ * never holds more than one parameter's worth of temporaries. State is exposed for checkpoints.
  */
 export class AdamW {
-  readonly m = new Map<string, tf.Variable>();
-  readonly v = new Map<string, tf.Variable>();
+  readonly m = new Map<string, Float32Array>();
+  readonly v = new Map<string, Float32Array>();
   step = 0;
   private readonly b1: number;
   private readonly b2: number;
@@ -26,7 +31,7 @@ export class AdamW {
   private readonly noDecay: (name: string) => boolean;
 
   constructor(
-    private readonly params: Map<string, tf.Variable>,
+    private readonly params: ReadonlyMap<string, tf.Variable>,
     options: AdamWOptions = {},
   ) {
     this.b1 = options.beta1 ?? 0.9;
@@ -35,57 +40,41 @@ export class AdamW {
     this.wd = options.weightDecay ?? 0.01;
     this.noDecay = options.noDecay ?? defaultNoDecay;
     for (const [name, p] of params) {
-      this.m.set(name, zerosVariable(p));
-      this.v.set(name, zerosVariable(p));
+      this.m.set(name, new Float32Array(p.size));
+      this.v.set(name, new Float32Array(p.size));
     }
   }
 
   /** One update with gradients by parameter name, at learning rate `lr`. */
-  apply(grads: Map<string, tf.Tensor>, lr: number): void {
+  apply(grads: ReadonlyMap<string, Float32Array | tf.Tensor>, lr: number): void {
     this.step++;
-    const c1 = 1 - this.b1 ** this.step;
-    const c2 = 1 - this.b2 ** this.step;
-    tf.tidy(() => {
-      for (const [name, g] of grads) {
-        const p = this.params.get(name)!;
-        const m = this.m.get(name)!;
-        const v = this.v.get(name)!;
-        const m1 = tf.add(tf.mul(m, this.b1), tf.mul(g, 1 - this.b1));
-        const v1 = tf.add(tf.mul(v, this.b2), tf.mul(tf.square(g), 1 - this.b2));
-        m.assign(m1);
-        v.assign(v1);
-        const update = tf.div(tf.div(m1, c1), tf.add(tf.sqrt(tf.div(v1, c2)), this.eps));
-        const decayed = this.noDecay(name) || this.wd === 0 ? p : tf.mul(p, 1 - lr * this.wd);
-        p.assign(tf.sub(decayed, tf.mul(update, lr)));
-      }
-    });
+    const { b1, b2, eps } = this;
+    const c1 = 1 - b1 ** this.step;
+    const c2 = 1 - b2 ** this.step;
+    for (const [name, grad] of grads) {
+      const p = this.params.get(name);
+      if (p === undefined) throw new RangeError(`gradient for ${name}, which is not a parameter`);
+      const g = grad instanceof Float32Array ? grad : Float32Array.from(readValues(grad));
+      const m = this.m.get(name)!;
+      const v = this.v.get(name)!;
+      if (g.length !== m.length) throw new RangeError(`gradient of ${name} has ${g.length} values, not ${m.length}`);
+      const decay = this.noDecay(name) ? 1 : 1 - lr * this.wd;
+      updateVariable(p, (values) => {
+        for (let i = 0; i < values.length; i++) {
+          const gi = g[i]!;
+          const mi = b1 * m[i]! + (1 - b1) * gi;
+          const vi = b2 * v[i]! + (1 - b2) * gi * gi;
+          m[i] = mi;
+          v[i] = vi;
+          values[i] = values[i]! * decay - (lr * (mi / c1)) / (Math.sqrt(vi / c2) + eps);
+        }
+      });
+    }
   }
 
+  /** Releases nothing in the backend (the state is JavaScript memory); kept so callers need not care. */
   dispose(): void {
-    for (const t of [...this.m.values(), ...this.v.values()]) t.dispose();
+    this.m.clear();
+    this.v.clear();
   }
-}
-
-/**
- * Scales gradients so their global L2 norm is at most `maxNorm`; returns the norm before clipping.
- * The caller owns (and disposes) the returned tensors.
- */
-export function clipByGlobalNorm(grads: Map<string, tf.Tensor>, maxNorm: number): { grads: Map<string, tf.Tensor>; norm: number } {
-  const norm = Math.sqrt(tf.tidy(() => tf.addN([...grads.values()].map((g) => tf.sum(tf.square(g)))).dataSync()[0]!));
-  if (!(maxNorm > 0) || norm <= maxNorm) return { grads, norm };
-  const scale = maxNorm / (norm + 1e-6);
-  const out = new Map<string, tf.Tensor>();
-  for (const [name, g] of grads) {
-    out.set(name, tf.mul(g, scale));
-    g.dispose();
-  }
-  return { grads: out, norm };
-}
-
-/** A variable of zeros shaped like `like`; the initial tensor is released (tf.variable copies it). */
-function zerosVariable(like: tf.Tensor): tf.Variable {
-  const zeros = tf.zerosLike(like);
-  const v = tf.variable(zeros, false);
-  zeros.dispose();
-  return v;
 }

@@ -1,19 +1,36 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FormatError } from '../errors.js';
 import { prepareAtomicDir } from '../io/index.js';
-import { AdamW, clipByGlobalNorm, type AdamWOptions } from './adamw.js';
+import { AdamW, type AdamWOptions } from './adamw.js';
+import { clipGlobalNorm, GradientBuffer } from './gradientBuffer.js';
+import { segmentedGradients, type SegmentForward } from './segments.js';
 import { warmupCosine } from './schedule.js';
 
-/** What one batch contributes: a loss closure over the parameters, and counts for the log. */
+/**
+ * What one batch contributes: its loss (a closure, or the same split into segments), and counts for the
+ * log. Exactly one of `loss`, `segments` and `gradients` says how its gradients are computed.
+ */
 export interface BatchStep {
-  loss: () => tf.Scalar;
+  /** The mean loss of the batch as one function of the parameters (small models). */
+  loss?: () => tf.Scalar;
   /**
-   * Computes the gradients itself instead of differentiating `loss` (DP-SGD: per-example clipping and
+   * The same loss split into segments (an encoder's embeddings, each layer, the head and loss), which the
+   * trainer can differentiate one at a time with activation checkpointing (see {@link segmentedGradients}).
+   */
+  segments?: readonly SegmentForward[];
+  /**
+   * Computes the gradients itself instead of differentiating a loss (DP-SGD: per-example clipping and
    * noise). Returns the mean loss and gradients by parameter name, which the trainer disposes.
    */
   gradients?: (params: ReadonlyMap<string, tf.Variable>) => { loss: number; grads: Map<string, tf.Tensor> };
+  /**
+   * How much the batch counts when micro-batches are accumulated into one step (default: its targets).
+   * A loss that is a mean over targets, weighted by targets, makes N accumulated micro-batches give the
+   * gradient of one batch N times as large.
+   */
+  weight?: number;
   tokens: number;
   targets: number;
   protectedTargets: number;
@@ -64,8 +81,10 @@ export interface TrainOptions extends AdamWOptions {
   /** Share of optimizer steps spent warming up (default 0.1). */
   warmupRatio?: number;
   maxGradNorm?: number;
-  /** Batches whose gradients are summed before one optimizer step (default 1). */
+  /** Micro-batches whose gradients are accumulated (weighted by their targets) into one optimizer step (default 1). */
   accumulate?: number;
+  /** Differentiate segmented losses one segment at a time, recomputing its forward (activation checkpointing). */
+  recompute?: boolean;
   seed: number;
   /** Where the latest checkpoint and train_log.jsonl go; no checkpoints without it. */
   checkpointDir?: string;
@@ -82,46 +101,55 @@ export interface TrainOptions extends AdamWOptions {
 
 const CHECKPOINT = 'checkpoint';
 
-function differentiate(loss: () => tf.Scalar, vars: [string, tf.Variable][]): { loss: number; grads: Map<string, tf.Tensor> } {
-  const { value, grads } = tf.variableGrads(loss, vars.map(([, v]) => v));
-  const l = value.dataSync()[0]!;
-  value.dispose();
-  return { loss: l, grads: new Map(vars.map(([name, v]) => [name, grads[v.name]!])) };
+/** Runs one batch's forward and backward, handing its gradients to `buffer`; returns its mean loss. */
+function accumulateBatch(b: BatchStep, params: Map<string, tf.Variable>, buffer: GradientBuffer, recompute: boolean): number {
+  const weight = b.weight ?? b.targets;
+  if (b.gradients) {
+    const { loss, grads } = b.gradients(params);
+    buffer.addAll(grads, weight);
+    return loss;
+  }
+  const segments = b.segments ?? (b.loss ? [() => b.loss!()] : undefined);
+  if (segments === undefined) throw new TypeError('a training batch needs loss, segments or gradients');
+  const loss = segmentedGradients(segments, params, (name, g) => buffer.add(name, g, weight), recompute);
+  buffer.weight += weight;
+  return loss;
 }
 
-/** Writes optimizer moments as raw float32 (one file) so a resumed run continues exactly. */
+/**
+ * Writes optimizer moments as raw float32 (m then v of each parameter, in the order of optimizer.json),
+ * parameter by parameter, so that a resumed run continues exactly and no second copy is made.
+ */
 async function saveOptimizer(dir: string, opt: AdamW): Promise<void> {
   const names = [...opt.m.keys()];
-  const parts: Float32Array[] = [];
-  for (const n of names) parts.push(opt.m.get(n)!.dataSync() as Float32Array, opt.v.get(n)!.dataSync() as Float32Array);
-  const total = parts.reduce((a, p) => a + p.length, 0);
-  const flat = new Float32Array(total);
-  let at = 0;
-  for (const p of parts) {
-    flat.set(p, at);
-    at += p.length;
+  const file = await open(join(dir, 'optimizer.bin'), 'w', 0o600);
+  try {
+    for (const n of names) {
+      for (const values of [opt.m.get(n)!, opt.v.get(n)!]) await file.write(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+    }
+  } finally {
+    await file.close();
   }
-  await writeFile(join(dir, 'optimizer.bin'), new Uint8Array(flat.buffer));
   await writeFile(join(dir, 'optimizer.json'), JSON.stringify({ names, step: opt.step }));
 }
 
 async function loadOptimizer(dir: string, opt: AdamW): Promise<void> {
-  const file = join(dir, 'optimizer.bin');
+  const path = join(dir, 'optimizer.bin');
   const meta = JSON.parse(await readFile(join(dir, 'optimizer.json'), 'utf8')) as { names: string[]; step: number };
-  const bytes = await readFile(file);
-  const flat = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
-  let at = 0;
-  for (const n of meta.names) {
-    for (const map of [opt.m, opt.v]) {
-      const t = map.get(n);
-      if (t === undefined) throw new FormatError(`optimizer state names parameter ${n} that the model lacks; the checkpoint belongs to another model`, { file });
-      const size = t.size;
-      if (at + size > flat.length) throw new FormatError('optimizer state is truncated; delete the checkpoint folder to start over', { file });
-      const value = tf.tensor(flat.subarray(at, at + size), t.shape);
-      t.assign(value);
-      value.dispose();
-      at += size;
+  const file = await open(path, 'r');
+  try {
+    let at = 0;
+    for (const n of meta.names) {
+      for (const map of [opt.m, opt.v]) {
+        const values = map.get(n);
+        if (values === undefined) throw new FormatError(`optimizer state names parameter ${n} that the model lacks; the checkpoint belongs to another model`, { file: path });
+        const { bytesRead } = await file.read(new Uint8Array(values.buffer, values.byteOffset, values.byteLength), 0, values.byteLength, at);
+        if (bytesRead !== values.byteLength) throw new FormatError('optimizer state is truncated; delete the checkpoint folder to start over', { file: path });
+        at += values.byteLength;
+      }
     }
+  } finally {
+    await file.close();
   }
   opt.step = meta.step;
 }
@@ -146,7 +174,8 @@ export const lossCurve = (state: TrainerState): number[] => state.epochLosses.ma
 export const checkpointModelDir = (checkpointDir: string) => join(checkpointDir, CHECKPOINT);
 
 /**
- * The training loop: AdamW with warmup + cosine, global-norm clipping, gradient accumulation. Checkpoints
+ * The training loop: AdamW with warmup + cosine, global-norm clipping, gradient accumulation over
+ * micro-batches, optimizer state and gradient sums outside the backend's heap. Checkpoints
  * (model, optimizer moments, trainer state) are written to a temp folder and renamed, at every epoch end
  * and every `saveSteps` steps; a run killed at any point resumes from the last one and, since each batch
  * is a pure function of (seed, epoch, index), continues exactly where it stopped.
@@ -183,10 +212,9 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
   };
 
   const started = performance.now();
-  const vars = [...params.entries()];
-  let acc: Map<string, tf.Tensor> | undefined;
+  const buffer = new GradientBuffer();
   let accLoss = 0;
-  let accCount = 0;
+  let accWeight = 0;
   let accTokens = 0;
   let windowStart = performance.now();
   try {
@@ -194,36 +222,23 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
       while (state.batch < task.batchesPerEpoch) {
         const b = task.batch(state.epoch, state.batch);
         if (b !== undefined && b.targets > 0) {
-          const { loss, grads: named } = b.gradients ? b.gradients(params) : differentiate(b.loss, vars);
-          if (acc === undefined) acc = named;
-          else {
-            for (const [name, g] of named) {
-              const sum = tf.add(acc.get(name)!, g);
-              acc.get(name)!.dispose();
-              g.dispose();
-              acc.set(name, sum);
-            }
-          }
-          accLoss += loss;
-          accCount++;
+          const weight = b.weight ?? b.targets;
+          accLoss += weight * accumulateBatch(b, params, buffer, options.recompute === true);
+          accWeight += weight;
           accTokens += b.tokens;
           state.targets += b.targets;
           state.protectedTargets += b.protectedTargets;
         } else state.skippedBatches++;
         state.batch++;
         const boundary = state.batch % accumulate === 0 || state.batch === task.batchesPerEpoch;
-        if (!boundary || acc === undefined) continue;
-        const averaged = new Map<string, tf.Tensor>();
-        for (const [name, g] of acc) {
-          averaged.set(name, accCount > 1 ? tf.div(g, accCount) : g);
-          if (accCount > 1) g.dispose();
-        }
-        const { grads: clipped, norm } = clipByGlobalNorm(averaged, options.maxGradNorm ?? 1.0);
+        if (!boundary || buffer.weight === 0) continue;
+        const grads = buffer.mean();
+        const norm = clipGlobalNorm(grads, options.maxGradNorm ?? 1.0);
         const lr = warmupCosine(state.step, options.lr, warmup, totalSteps);
-        opt.apply(clipped, lr);
-        for (const g of clipped.values()) g.dispose();
+        opt.apply(grads, lr);
+        buffer.clear();
         state.step++;
-        state.lastLoss = accLoss / accCount;
+        state.lastLoss = accLoss / accWeight;
         state.epochLossSum += state.lastLoss;
         state.epochSteps++;
         const now = performance.now();
@@ -240,9 +255,8 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
           elapsedSeconds: (now - started) / 1000,
         };
         windowStart = now;
-        acc = undefined;
         accLoss = 0;
-        accCount = 0;
+        accWeight = 0;
         accTokens = 0;
         if (log) await appendFile(log, `${JSON.stringify(entry)}\n`);
         options.onLog?.(entry, state);
@@ -258,7 +272,6 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
       await options.onEpochEnd?.(finished, state);
     }
   } finally {
-    if (acc) for (const g of acc.values()) g.dispose();
     opt.dispose();
   }
   return state;

@@ -11,12 +11,16 @@ export interface MlmBatch extends PaddedBatch {
   tokens: number;
 }
 
-/** Masks windows with one seeded rng and pads them to the longest window of the batch. */
-export function makeBatch(windows: readonly TrainingWindow[], strategy: StrategyName, config: MaskConfig & { padId: number; wholeWord?: boolean }, rng: Rng): MlmBatch {
+/**
+ * Masks windows and pads them to the longest window of the batch. Row j is masked with `rngOf(j)`:
+ * training gives each window a generator of its own (its masks then do not depend on how windows are
+ * grouped into batches, so accumulated micro-batches equal one large batch); `() => rng` shares one.
+ */
+export function makeBatch(windows: readonly TrainingWindow[], strategy: StrategyName, config: MaskConfig & { padId: number; wholeWord?: boolean }, rngOf: (row: number) => Rng): MlmBatch {
   let protectedTargets = 0;
   let tokens = 0;
-  const rows = windows.map((w) => {
-    const masked = mask(w.ids, eligiblePositions(strategy, w), config, rng, config.wholeWord ? w.words : undefined);
+  const rows = windows.map((w, j) => {
+    const masked = mask(w.ids, eligiblePositions(strategy, w), config, rngOf(j), config.wholeWord ? w.words : undefined);
     tokens += w.ids.length;
     const positions: number[] = [];
     const labels: number[] = [];

@@ -5,11 +5,11 @@ import { Rng } from '../engine/random.js';
 import { checkpointModelDir, lossCurve, readCheckpointState, train, type LogEntry, type TrainerState } from '../engine/trainer.js';
 import { assertCanWrite } from '../io/index.js';
 import { BlacklistMatcher, blacklistFingerprint, type Blacklist } from '../identifiers/index.js';
-import { crossEntropy, encode, loadModelDir, mlmLogits, saveModelDir, writeModelFiles, type LoadedModel, type Provenance } from '../model/index.js';
+import { crossEntropy, loadModelDir, lossSegments, mlmLogits, saveModelDir, writeModelFiles, type LoadedModel, type Provenance } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { UsageError } from '../errors.js';
 import { dpSgdEpsilon, noiseForEpsilon } from './accountants/accountant.js';
-import { makeBatch } from './batch.js';
+import { makeBatch, type MlmBatch } from './batch.js';
 import { dpSgdGradients, poissonSample } from './dpsgd.js';
 import { randomPool } from './masking.js';
 import { pseudonymize, type PseudoStyle } from './pseudonymize.js';
@@ -81,8 +81,15 @@ function epochOrder(n: number, seed: number, epoch: number): number[] {
   return new Rng(seed).fork(epoch).shuffle(Array.from({ length: n }, (_, i) => i));
 }
 
-/** The masking generator of one batch, independent of every other batch (so resuming mid-epoch is exact). */
-const batchRng = (seed: number, epoch: number, index: number) => new Rng(seed ^ 0x5bd1e995).fork(epoch * 1_000_003 + index);
+/**
+ * The masking generator of the window at `slot` of an epoch's order, independent of every other window:
+ * resuming mid-epoch is exact, and masks do not depend on the batch size (accumulated micro-batches
+ * equal one large batch).
+ */
+const windowRng = (seed: number, epoch: number, slot: number) => new Rng(seed ^ 0x5bd1e995).fork(epoch * 1_000_003 + slot);
+
+/** The generator of one DP-SGD batch (its Poisson sample, masks and noise). */
+const dpBatchRng = (seed: number, epoch: number, index: number) => new Rng(seed ^ 0x2545f491).fork(epoch * 1_000_003 + index);
 
 /**
  * Fine-tunes a masked LM with one strategy (see mlm/README.md) and writes a Hugging Face model folder with
@@ -122,23 +129,21 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   const orders = new Map<number, number[]>();
   const dp = strategy === 'dp' ? dpSettings(options, windows.length, batchSize, epochs) : undefined;
   if (dp) options.onInfo?.(`DP-SGD: sample rate ${dp.q.toFixed(4)}, noise multiplier ${dp.sigma.toFixed(2)}, clip ${dp.clip}, delta ${dp.delta.toExponential(2)}`);
-  const lossOf = (b: ReturnType<typeof makeBatch>) => () => {
-    const inputIds = tf.tensor2d(b.inputIds, [b.batchSize, b.seqLen], 'int32');
-    const attentionMask = tf.tensor2d(b.attentionMask, [b.batchSize, b.seqLen], 'int32');
-    const hidden = encode(model.params, model.config, { inputIds, attentionMask });
-    return crossEntropy(mlmLogits(model.params, model.config, hidden, tf.tensor1d(b.positions, 'int32')), tf.tensor1d(b.labels, 'int32'));
-  };
+  const mlmLoss = (b: MlmBatch) => (hidden: tf.Tensor2D) => crossEntropy(mlmLogits(model.params, model.config, hidden, tf.tensor1d(b.positions, 'int32')), tf.tensor1d(b.labels, 'int32'));
+  const segmentsOf = (b: MlmBatch) => lossSegments(model.params, model.config, b, mlmLoss(b));
+  const lossOf = (b: MlmBatch) => () => segmentsOf(b).reduce<tf.Tensor | undefined>((x, f) => f(x), undefined) as tf.Scalar;
   const dpTask = dp && {
     batchesPerEpoch: dp.stepsPerEpoch,
     batch(epoch: number, index: number) {
-      const rng = batchRng(seed, epoch, index);
-      const examples = poissonSample(windows.length, dp.q, rng.fork(1)).map((i) => makeBatch([windows[i]!], strategy, maskConfig, rng.fork(100 + i)));
+      const rng = dpBatchRng(seed, epoch, index);
+      const examples = poissonSample(windows.length, dp.q, rng.fork(1)).map((i) => makeBatch([windows[i]!], strategy, maskConfig, () => rng.fork(100 + i)));
       const withTargets = examples.filter((b) => b.labels.length > 0);
       return {
         tokens: examples.reduce((a, b) => a + b.tokens, 0),
         targets: examples.reduce((a, b) => a + b.labels.length, 0),
         protectedTargets: examples.reduce((a, b) => a + b.protectedTargets, 0),
-        loss: lossOf(withTargets[0] ?? examples[0]!),
+        // The noisy sum is already divided by the expected batch size: accumulated DP batches count equally.
+        weight: 1,
         gradients: (params: ReadonlyMap<string, tf.Variable>) => dpSgdGradients(params, withTargets.map(lossOf), { clip: dp.clip, noiseMultiplier: dp.sigma, expectedBatchSize: batchSize }, rng.fork(2)),
       };
     },
@@ -152,8 +157,8 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
         orders.set(epoch, (order = epochOrder(windows.length, seed, epoch)));
       }
       const picked: TrainingWindow[] = order.slice(index * batchSize, (index + 1) * batchSize).map((i) => windows[i]!);
-      const b = makeBatch(picked, strategy, maskConfig, batchRng(seed, epoch, index));
-      return { tokens: b.tokens, targets: b.labels.length, protectedTargets: b.protectedTargets, loss: lossOf(b) };
+      const b = makeBatch(picked, strategy, maskConfig, (j) => windowRng(seed, epoch, index * batchSize + j));
+      return { tokens: b.tokens, targets: b.labels.length, protectedTargets: b.protectedTargets, segments: segmentsOf(b) };
     },
   };
 

@@ -1,6 +1,8 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { Rng } from '../engine/random.js';
+import type { SegmentForward } from '../engine/segments.js';
 import type { EncoderConfig } from './config.js';
+import type { PaddedBatch } from './padding.js';
 import { basePrefix, type Params } from './params.js';
 
 /** A batch of windows: token ids and attention mask, both [batch, seq] int32. */
@@ -117,11 +119,78 @@ export function activation(kind: EncoderConfig['hidden_act'], x: tf.Tensor2D): t
  * Position ids: 0..seq-1 for BERT; for RoBERTa padding_idx+1 onwards at non-padding tokens and
  * padding_idx at padding, as Hugging Face's create_position_ids_from_input_ids does.
  */
-function positionIds(config: EncoderConfig, batch: EncoderBatch): tf.Tensor2D {
-  const [b, s] = batch.inputIds.shape;
+function positionIds(config: EncoderConfig, inputIds: tf.Tensor2D): tf.Tensor2D {
+  const [b, s] = inputIds.shape;
   if (config.model_type !== 'roberta') return tf.tile(tf.reshape(tf.range(0, s, 1, 'int32'), [1, s]), [b, 1]) as tf.Tensor2D;
-  const notPad = tf.cast(tf.notEqual(batch.inputIds, config.pad_token_id), 'int32');
+  const notPad = tf.cast(tf.notEqual(inputIds, config.pad_token_id), 'int32');
   return tf.cast(tf.add(tf.mul(tf.cumsum(notPad, 1), notPad), config.pad_token_id), 'int32') as tf.Tensor2D;
+}
+
+/**
+ * Dropout of one part of the encoder: part 0 is the embeddings, parts 2l + 1 and 2l + 2 the attention and
+ * feed-forward blocks of layer l. Each part draws from
+ * its own fork of the generator (forking does not advance it), so a part computed twice — activation
+ * checkpointing recomputes each layer — draws the same masks.
+ */
+function dropoutPart(dropout: Dropout | undefined, part: number) {
+  const rng = dropout?.rng.fork(part);
+  return <T extends tf.Tensor>(t: T, rate: number): T => (rng ? applyDropout(t, rate, rng) : t);
+}
+
+/**
+ * Rows of an embedding table. tfjs differentiates a gather as transpose → segment sum → transpose, two
+ * copies of the whole [vocab, hidden] gradient for an identity permutation (94 MB each for BERT-base);
+ * the gradient of a row lookup is the segment sum alone.
+ */
+function lookupRows(table: tf.Tensor2D, ids: tf.Tensor1D): tf.Tensor2D {
+  const rows = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+    const [t, save] = args as [tf.Tensor2D, tf.GradSaveFunc];
+    save([ids]);
+    return { value: tf.gather(t, ids), gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => tf.unsortedSegmentSum(dy, saved[0] as tf.Tensor1D, t.shape[0]) };
+  });
+  return rows(table) as tf.Tensor2D;
+}
+
+/** Word + position + token-type embeddings, LayerNorm and dropout: [batch * seq, hidden]. */
+function embeddings(params: Params, config: EncoderConfig, inputIds: tf.Tensor2D, dropout?: Dropout): tf.Tensor2D {
+  const [B, S] = inputIds.shape;
+  const b = basePrefix(config);
+  const words = lookupRows(param(params, `${b}.embeddings.word_embeddings.weight`) as tf.Tensor as tf.Tensor2D, tf.reshape(inputIds, [B * S]));
+  const positions = tf.gather(param(params, `${b}.embeddings.position_embeddings.weight`), tf.reshape(positionIds(config, inputIds), [B * S]));
+  const tokenType = tf.slice(param(params, `${b}.embeddings.token_type_embeddings.weight`), [0, 0], [1, config.hidden_size]);
+  const summed = tf.add(tf.add(words, positions), tokenType) as tf.Tensor2D;
+  return dropoutPart(dropout, 0)(layerNorm(params, `${b}.embeddings.LayerNorm`, summed, config.layer_norm_eps), dropout?.hidden ?? 0);
+}
+
+/** Additive attention mask [batch, 1, 1, seq]: 0 where attended, a large negative number at padding. */
+function attentionBias(attentionMask: tf.Tensor2D): tf.Tensor4D {
+  const [B, S] = attentionMask.shape;
+  return tf.reshape(tf.mul(tf.sub(1, tf.cast(attentionMask, 'float32')), -1e9), [B, 1, 1, S]);
+}
+
+/** The attention block of layer l (post-LayerNorm, as BERT and RoBERTa): [batch * seq, hidden] in and out. */
+function attentionBlock(params: Params, config: EncoderConfig, l: number, x: tf.Tensor2D, bias: tf.Tensor4D, dropout?: Dropout): tf.Tensor2D {
+  const [B, , , S] = bias.shape;
+  const H = config.hidden_size;
+  const nh = config.num_attention_heads;
+  const dh = H / nh;
+  const drop = dropoutPart(dropout, 2 * l + 1);
+  const p = `${basePrefix(config)}.encoder.layer.${l}`;
+  const heads = (name: string) => tf.transpose(tf.reshape(dense(params, `${p}.attention.self.${name}`, x), [B, S, nh, dh]), [0, 2, 1, 3]);
+  const q = heads('query');
+  const k = heads('key');
+  const v = heads('value');
+  const scores = tf.add(tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(dh)), bias);
+  const context = tf.reshape(tf.transpose(tf.matMul(drop(tf.softmax(scores), dropout?.attention ?? 0), v), [0, 2, 1, 3]), [B * S, H]) as tf.Tensor2D;
+  return layerNorm(params, `${p}.attention.output.LayerNorm`, tf.add(drop(dense(params, `${p}.attention.output.dense`, context), dropout?.hidden ?? 0), x), config.layer_norm_eps);
+}
+
+/** The feed-forward block of layer l: [batch * seq, hidden] in and out. */
+function feedForwardBlock(params: Params, config: EncoderConfig, l: number, x: tf.Tensor2D, dropout?: Dropout): tf.Tensor2D {
+  const p = `${basePrefix(config)}.encoder.layer.${l}`;
+  const drop = dropoutPart(dropout, 2 * l + 2);
+  const inter = activation(config.hidden_act, dense(params, `${p}.intermediate.dense`, x));
+  return layerNorm(params, `${p}.output.LayerNorm`, tf.add(drop(dense(params, `${p}.output.dense`, inter), dropout?.hidden ?? 0), x), config.layer_norm_eps);
 }
 
 /**
@@ -129,35 +198,33 @@ function positionIds(config: EncoderConfig, batch: EncoderBatch): tf.Tensor2D {
  * With `dropout` (training) masks are applied as in BERT; without it the encoder is deterministic.
  */
 export function encode(params: Params, config: EncoderConfig, batch: EncoderBatch, dropout?: Dropout): tf.Tensor2D {
-  const [B, S] = batch.inputIds.shape;
-  const H = config.hidden_size;
-  const nh = config.num_attention_heads;
-  const dh = H / nh;
-  const b = basePrefix(config);
-  const eps = config.layer_norm_eps;
-  const flatIds = tf.reshape(batch.inputIds, [B * S]);
-  const words = tf.gather(param(params, `${b}.embeddings.word_embeddings.weight`), flatIds);
-  const positions = tf.gather(param(params, `${b}.embeddings.position_embeddings.weight`), tf.reshape(positionIds(config, batch), [B * S]));
-  const tokenType = tf.slice(param(params, `${b}.embeddings.token_type_embeddings.weight`), [0, 0], [1, H]);
-  const drop = <T extends tf.Tensor>(t: T, rate: number): T => (dropout ? applyDropout(t, rate, dropout.rng) : t);
-  const hiddenRate = dropout?.hidden ?? 0;
-  let x = drop(layerNorm(params, `${b}.embeddings.LayerNorm`, tf.add(tf.add(words, positions), tokenType) as tf.Tensor2D, eps), hiddenRate);
-  // Additive mask: 0 where attended, a large negative number at padding.
-  const maskAdd = tf.reshape(tf.mul(tf.sub(1, tf.cast(batch.attentionMask, 'float32')), -1e9), [B, 1, 1, S]);
-  const scale = 1 / Math.sqrt(dh);
-  for (let l = 0; l < config.num_hidden_layers; l++) {
-    const p = `${b}.encoder.layer.${l}`;
-    const heads = (name: string) => tf.transpose(tf.reshape(dense(params, `${p}.attention.self.${name}`, x), [B, S, nh, dh]), [0, 2, 1, 3]);
-    const q = heads('query');
-    const k = heads('key');
-    const v = heads('value');
-    const scores = tf.add(tf.mul(tf.matMul(q, k, false, true), scale), maskAdd);
-    const context = tf.reshape(tf.transpose(tf.matMul(drop(tf.softmax(scores), dropout?.attention ?? 0), v), [0, 2, 1, 3]), [B * S, H]) as tf.Tensor2D;
-    x = layerNorm(params, `${p}.attention.output.LayerNorm`, tf.add(drop(dense(params, `${p}.attention.output.dense`, context), hiddenRate), x), eps);
-    const inter = activation(config.hidden_act, dense(params, `${p}.intermediate.dense`, x));
-    x = layerNorm(params, `${p}.output.LayerNorm`, tf.add(drop(dense(params, `${p}.output.dense`, inter), hiddenRate), x), eps);
-  }
+  const bias = attentionBias(batch.attentionMask);
+  let x = embeddings(params, config, batch.inputIds, dropout);
+  for (let l = 0; l < config.num_hidden_layers; l++) x = feedForwardBlock(params, config, l, attentionBlock(params, config, l, x, bias, dropout), dropout);
   return x;
+}
+
+/** The loss of a head over the encoder's hidden states [batch * seq, hidden]. */
+export type HeadLoss = (hidden: tf.Tensor2D) => tf.Scalar;
+
+/**
+ * A training loss — the encoder, then `head` — as segments for the trainer: the embeddings, each layer's
+ * attention and feed-forward blocks (two segments per layer halve the activations a recomputed segment
+ * holds), then the head and its loss. Each segment makes its input tensors from the batch's arrays, so it can be
+ * run again at any time (activation checkpointing) and the trainer owns no tensor of the batch.
+ * Running the segments in order computes exactly what `head(encode(...))` does.
+ */
+export function lossSegments(params: Params, config: EncoderConfig, batch: Pick<PaddedBatch, 'batchSize' | 'seqLen' | 'inputIds' | 'attentionMask'>, head: HeadLoss, dropout?: Dropout): SegmentForward[] {
+  const shape: [number, number] = [batch.batchSize, batch.seqLen];
+  const layer = (l: number): SegmentForward[] => [
+    (x) => attentionBlock(params, config, l, x as tf.Tensor2D, attentionBias(tf.tensor2d(batch.attentionMask, shape, 'int32')), dropout),
+    (x) => feedForwardBlock(params, config, l, x as tf.Tensor2D, dropout),
+  ];
+  return [
+    () => embeddings(params, config, tf.tensor2d(batch.inputIds, shape, 'int32'), dropout),
+    ...Array.from({ length: config.num_hidden_layers }, (_, l) => layer(l)).flat(),
+    (x) => head(x as tf.Tensor2D),
+  ];
 }
 
 /**
@@ -171,8 +238,9 @@ export function mlmLogits(params: Params, config: EncoderConfig, hidden: tf.Tens
   const h = tf.gather(hidden, positions);
   const t = activation('gelu', dense(params, roberta ? 'lm_head.dense' : 'cls.predictions.transform.dense', h));
   const normed = layerNorm(params, roberta ? 'lm_head.layer_norm' : 'cls.predictions.transform.LayerNorm', t, config.layer_norm_eps);
-  const embT = tf.transpose(param(params, `${b}.embeddings.word_embeddings.weight`));
-  return tf.add(tf.matMul(normed, embT), param(params, roberta ? 'lm_head.bias' : 'cls.predictions.bias'));
+  // The decoder is the embedding matrix read transposed in place: no [hidden, vocab] copy, and its gradient
+  // comes out as [vocab, hidden] directly.
+  return tf.add(tf.matMul(normed, param(params, `${b}.embeddings.word_embeddings.weight`), false, true), param(params, roberta ? 'lm_head.bias' : 'cls.predictions.bias'));
 }
 
 /**

@@ -102,8 +102,8 @@ describe('makeBatch', () => {
   it('pads windows, flattens target positions and counts protected targets honestly', () => {
     const rng = new Rng(6);
     const windows = [randomWindow(rng, 30), randomWindow(rng, 20)];
-    const std = makeBatch(windows, 'standard', { ...CONFIG, probability: 0.5, padId: 0 }, new Rng(1));
-    const con = makeBatch(windows, 'constrained', { ...CONFIG, probability: 0.5, padId: 0 }, new Rng(1));
+    const std = makeBatch(windows, 'standard', { ...CONFIG, probability: 0.5, padId: 0 }, () => new Rng(1));
+    const con = makeBatch(windows, 'constrained', { ...CONFIG, probability: 0.5, padId: 0 }, () => new Rng(1));
     expect(std.seqLen).toBe(30);
     expect(Array.from(std.attentionMask.slice(30 + 20))).toEqual(new Array(10).fill(0));
     expect(Array.from(std.inputIds.slice(30 + 20))).toEqual(new Array(10).fill(0));

@@ -1,0 +1,77 @@
+import type * as tf from '@tensorflow/tfjs-core';
+import { readValues } from './heapView.js';
+
+/**
+ * Gradient sums kept in JavaScript memory, outside the backend's heap (wasm32 caps that heap at 4 GiB:
+ * a 110M-parameter model's weights, gradients and AdamW moments alone would fill most of it). Each
+ * gradient tensor is read out and disposed as soon as it is computed, so the heap holds at most one
+ * segment's gradients at a time, and micro-batches accumulate here.
+ */
+export class GradientBuffer {
+  /** The sums; they are kept (zeroed) across steps so that no step allocates them again. */
+  readonly sums = new Map<string, Float32Array>();
+  /** Names whose sum holds a value since the last {@link clear}. */
+  private readonly filled = new Set<string>();
+  /** Sum of the weights of the gradients added so far (e.g. targets), by which {@link mean} divides. */
+  weight = 0;
+
+  /** Adds `weight · g` to the sum of `name` and disposes `g`. */
+  add(name: string, g: tf.Tensor, weight = 1): void {
+    const values = readValues(g);
+    let sum = this.sums.get(name);
+    if (sum === undefined) this.sums.set(name, (sum = new Float32Array(values.length)));
+    if (sum.length !== values.length) throw new RangeError(`gradient of ${name} has ${values.length} values, not ${sum.length}`);
+    if (this.filled.has(name)) for (let i = 0; i < sum.length; i++) sum[i]! += weight * values[i]!;
+    else {
+      for (let i = 0; i < sum.length; i++) sum[i] = weight * values[i]!;
+      this.filled.add(name);
+    }
+    g.dispose();
+  }
+
+  /** Adds every gradient of a map (disposing them) with one weight, and counts that weight once. */
+  addAll(grads: ReadonlyMap<string, tf.Tensor>, weight = 1): void {
+    for (const [name, g] of grads) this.add(name, g, weight);
+    this.weight += weight;
+  }
+
+  /**
+   * The weighted mean over micro-batches of every gradient added since the last {@link clear}, computed in
+   * place (parameters that received no gradient are left out).
+   */
+  mean(): Map<string, Float32Array> {
+    const inv = this.weight > 0 ? 1 / this.weight : 0;
+    const out = new Map<string, Float32Array>();
+    for (const name of this.filled) {
+      const sum = this.sums.get(name)!;
+      if (inv !== 1) for (let i = 0; i < sum.length; i++) sum[i]! *= inv;
+      out.set(name, sum);
+    }
+    return out;
+  }
+
+  clear(): void {
+    this.filled.clear();
+    this.weight = 0;
+  }
+}
+
+/** The L2 norm over all gradients together. */
+export function globalNorm(grads: ReadonlyMap<string, Float32Array>): number {
+  let sq = 0;
+  for (const g of grads.values()) for (let i = 0; i < g.length; i++) sq += g[i]! * g[i]!;
+  return Math.sqrt(sq);
+}
+
+/**
+ * Scales gradients in place so that their global L2 norm is at most `maxNorm` (no clipping when
+ * `maxNorm` is 0); returns the norm before clipping.
+ */
+export function clipGlobalNorm(grads: ReadonlyMap<string, Float32Array>, maxNorm: number): number {
+  const norm = globalNorm(grads);
+  if (maxNorm > 0 && norm > maxNorm) {
+    const scale = maxNorm / (norm + 1e-6);
+    for (const g of grads.values()) for (let i = 0; i < g.length; i++) g[i]! *= scale;
+  }
+  return norm;
+}
