@@ -6,5 +6,5 @@ export { registerKernels } from './register.js';
 export { AdamW, clipByGlobalNorm, defaultNoDecay } from './adamw.js';
 export type { AdamWOptions } from './adamw.js';
 export { warmupCosine } from './schedule.js';
-export { train, readCheckpointState, checkpointModelDir, lossCurve } from './trainer.js';
-export type { TrainerTask, TrainerState, TrainOptions, LogEntry, BatchStep } from './trainer.js';
+export { train, readCheckpointState, checkpointModelDir, bestModelDir, epochsToRun, lossCurve } from './trainer.js';
+export type { TrainerTask, TrainerState, TrainOptions, LogEntry, EvalLogEntry, BatchStep } from './trainer.js';
