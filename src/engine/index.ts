@@ -7,4 +7,4 @@ export { AdamW, clipByGlobalNorm, defaultNoDecay } from './adamw.js';
 export type { AdamWOptions } from './adamw.js';
 export { warmupCosine } from './schedule.js';
 export { train, readCheckpointState, checkpointModelDir, bestModelDir, epochsToRun, lossCurve } from './trainer.js';
-export type { TrainerTask, TrainerState, TrainOptions, LogEntry, EvalLogEntry, BatchStep } from './trainer.js';
+export type { TrainerTask, TrainerState, TrainOptions, LogEntry, EvalLogEntry, BatchStep, ScheduleOptions } from './trainer.js';

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError, FormatError } from '../errors.js';
-import { prepareAtomicDir } from '../io/index.js';
+import { writeDirAtomic } from '../io/index.js';
 import { AdamW, clipByGlobalNorm, type AdamWOptions } from './adamw.js';
 import { warmupCosine } from './schedule.js';
 
@@ -68,6 +68,9 @@ export interface EvalLogEntry {
   epoch: number;
   step: number;
 }
+
+/** The optimisation settings a task's own training function passes through to {@link train} unchanged. */
+export type ScheduleOptions = Pick<TrainOptions, 'maxSteps' | 'accumulate' | 'warmupRatio' | 'weightDecay'>;
 
 export interface TrainOptions extends AdamWOptions {
   epochs: number;
@@ -163,8 +166,11 @@ export async function readCheckpointState(checkpointDir: string): Promise<Traine
   }
 }
 
-/** The loss curve of a run for reports and provenance: mean loss per finished epoch, 4 decimals. */
-export const lossCurve = (state: TrainerState): number[] => state.epochLosses.map((l) => Math.round(l * 1e4) / 1e4);
+/**
+ * A loss curve of a run for reports and provenance, 4 decimals: the mean training loss of each epoch, or
+ * with `'evalLosses'` the evaluation loss at each epoch end.
+ */
+export const lossCurve = (state: TrainerState, curve: 'epochLosses' | 'evalLosses' = 'epochLosses'): number[] => state[curve].map((l) => Math.round(l * 1e4) / 1e4);
 
 /** The model folder inside a checkpoint, for loading the parameters to resume from. */
 export const checkpointModelDir = (checkpointDir: string) => join(checkpointDir, CHECKPOINT);
@@ -206,17 +212,15 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
   if (options.checkpointDir) await mkdir(options.checkpointDir, { recursive: true });
 
   /** Writes a folder atomically: the model files, then whatever `extra` adds beside them. */
-  const saveFolder = async (dir: string, extra?: (tmpDir: string) => Promise<void>) => {
-    const target = await prepareAtomicDir(dir, { force: true });
-    try {
-      await options.writeModel(target.tmpDir);
-      await extra?.(target.tmpDir);
-      await target.commit();
-    } catch (err) {
-      await target.abort();
-      throw err;
-    }
-  };
+  const saveFolder = (dir: string, extra?: (tmpDir: string) => Promise<void>) =>
+    writeDirAtomic(
+      dir,
+      async (tmpDir) => {
+        await options.writeModel(tmpDir);
+        await extra?.(tmpDir);
+      },
+      { force: true },
+    );
   const checkpoint = async () => {
     if (!options.checkpointDir) return;
     await saveFolder(checkpointModelDir(options.checkpointDir), async (tmpDir) => {

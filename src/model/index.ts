@@ -6,7 +6,7 @@ export { encode, dropoutOf, applyDropout, mlmLogits, crossEntropy, tokenClassifi
 export type { EncoderBatch, Dropout } from './encoder.js';
 export { parseSafetensors, serializeSafetensors } from './safetensors.js';
 export type { NamedTensor } from './safetensors.js';
-export { saveModelDir, loadModelDir, loadTokenClassifier, writeModelFiles, exportTensors } from './modelDir.js';
+export { saveModelDir, copyModelDir, loadModelDir, loadTokenClassifier, writeModelFiles, exportTensors } from './modelDir.js';
 export type { EncoderModel, Head, Provenance, LoadedModel } from './modelDir.js';
 export { fillMask, encodeWithMasks } from './fillMask.js';
 export type { FillMaskCandidate } from './fillMask.js';
