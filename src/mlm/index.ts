@@ -12,7 +12,7 @@ export type { MlmEvalLossOptions } from './evalLoss.js';
 export { epochFolder, pruneEpochFolders } from './epochFolders.js';
 export { pseudonymize, formatPreservingSurrogate } from './pseudonymize.js';
 export type { PseudoStyle } from './pseudonymize.js';
-export { finetune } from './finetune.js';
+export { finetune, checkFinetuneOptions } from './finetune.js';
 export type { FinetuneOptions, FinetuneResult } from './finetune.js';
 export { RdpAccountant, ACCOUNTANTS, dpSgdEpsilon, noiseForEpsilon } from './accountants/accountant.js';
 export type { Accountant } from './accountants/accountant.js';
