@@ -25,15 +25,20 @@ const PII_THRESHOLD_HELP = 'label a token PII when P(not O) reaches this probabi
 const STRIDE_HELP = 'tokens shared by consecutive windows; each token is labelled where it has most context (default: half a window, 0: disjoint windows)';
 
 /**
- * The options every training command shares (AdamW with 10% warmup and cosine decay, checkpoints in
- * <out>.checkpoint); only the learning rate's default differs, by what the command usually starts from.
+ * The options every training command shares (AdamW with warmup and cosine decay, checkpoints in
+ * <out>.checkpoint), named as Hugging Face's Trainer names them; only the learning rate's default differs,
+ * by what the command usually starts from. Parsed by trainingFlags.ts.
  */
 const trainingOptions = (cmd: Command, defaults: { lr: string }) =>
   cmd
     .option('--epochs <n>', 'epochs', '3')
-    .option('--batch-size <n>', 'windows per batch', '16')
+    .option('--max-steps <n>', 'stop after n optimizer steps, mid-epoch if need be (replaces --epochs)')
+    .option('--batch-size <n>', 'windows per forward pass', '16')
+    .option('--grad-accum <n>', 'batches whose gradients make one optimizer step', '1')
     .option('--seq-len <n>', 'tokens per window, [CLS] and [SEP] included', '128')
-    .option('--lr <x>', 'peak learning rate (10% warmup, cosine decay)', defaults.lr)
+    .option('--lr <x>', 'peak learning rate (warmup, then cosine decay)', defaults.lr)
+    .option('--warmup-ratio <x>', 'share of optimizer steps warming up linearly', '0.1')
+    .option('--weight-decay <x>', 'AdamW decoupled weight decay (none on biases and LayerNorm)', '0.01')
     .option('--resume', 'continue from <out>.checkpoint');
 
 /** Builds the commander program; command modules are imported only when their command runs. */
@@ -164,6 +169,10 @@ export function buildProgram(io: CliIO): Command {
     .option('--target-epsilon <e>', 'DP-SGD: solve the noise multiplier for this epsilon')
     .option('--delta <d>', 'DP delta (default 1/number of training windows)')
     .option('--save-every-epoch', 'also write <out>.epoch-N after each epoch')
+    .option('--save-total-limit <n>', 'with --save-every-epoch: keep only the n most recent <out>.epoch-N (and the best)')
+    .option('--eval-corpus <path>', 'held-out corpus (read with the --corpus flags): masked-LM loss at every epoch end')
+    .option('--eval-split <p>', 'or hold out this share of the individuals (--author-col) of --corpus, seeded by --seed')
+    .option('--load-best-model-at-end', 'with evaluation: --out gets the epoch of the lowest evaluation loss')
     .addOption(langOption())
     .addOption(analyzerOption())
     .option('--force', 'replace an existing output folder')

@@ -9,11 +9,12 @@ export function parseIntFlag(value: string | undefined, flag: string, { min = 0,
   return n;
 }
 
-/** Parses a number flag within [min, max]. */
-export function parseNumberFlag(value: string | undefined, flag: string, { min = -Infinity, max = Infinity } = {}): number {
+/** Parses a number flag within [min, max], or (min, max) with `exclusive` (a share that may be neither 0 nor 1). */
+export function parseNumberFlag(value: string | undefined, flag: string, { min = -Infinity, max = Infinity, exclusive = false } = {}): number {
   const n = Number(value);
-  if (value === undefined || value.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
-    throw new UsageError(`${flag} must be a number between ${min} and ${max}, got "${value}"`);
+  const outside = exclusive ? n <= min || n >= max : n < min || n > max;
+  if (value === undefined || value.trim() === '' || !Number.isFinite(n) || outside) {
+    throw new UsageError(`${flag} must be a number between ${min} and ${max}${exclusive ? ' (exclusive)' : ''}, got "${value}"`);
   }
   return n;
 }

@@ -5,3 +5,5 @@ export { writeCorpus } from './write.js';
 export type { CorpusWriteOptions } from './write.js';
 export { corpusStats } from './stats.js';
 export type { CorpusStats } from './stats.js';
+export { splitByAuthor } from './splitByAuthor.js';
+export type { AuthorSplit } from './splitByAuthor.js';

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { Rng } from '../engine/random.js';
-import { train, type LogEntry, type TrainerState } from '../engine/trainer.js';
+import { epochsToRun, train, type LogEntry, type ScheduleOptions, type TrainerState } from '../engine/trainer.js';
 import { dropoutOf, encode, tokenClassifierLogits, crossEntropy, padBatch, writeModelFiles, type BatchRow, type EncoderModel, type Provenance } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { windowRanges, windowsOf, type Encoding, type Tokenizer } from '../tokenizer/index.js';
@@ -44,7 +44,7 @@ function targetsOf(w: LabelledWindow): BatchRow {
   return { ids: w.ids, positions, labels };
 }
 
-export interface TrainClassifierOptions {
+export interface TrainClassifierOptions extends ScheduleOptions {
   model: EncoderModel;
   tokenizer: Tokenizer;
   labels: readonly string[];
@@ -94,9 +94,11 @@ export async function trainTokenClassifier(options: TrainClassifierOptions): Pro
   const outside = labelIds.get('O')!;
   const specialIds = new Set(Object.values(tokenizer.specials).map((t) => tokenizer.idOf(t)));
   const replacements = Int32Array.from({ length: tokenizer.vocabSize }, (_, i) => i).filter((i) => !specialIds.has(i));
-  const perEpoch: LabelledWindow[][] = [];
-  for (let e = 0; e < options.epochs; e++) perEpoch.push(await labelledWindows(await options.epochTexts(e), tokenizer, labelIds, options.seqLen, options.analyzer));
+  const windowsOf = async (epoch: number) => labelledWindows(await options.epochTexts(epoch), tokenizer, labelIds, options.seqLen, options.analyzer);
+  const perEpoch: LabelledWindow[][] = [await windowsOf(0)];
   const batches = Math.ceil(perEpoch[0]!.length / options.batchSize);
+  // With maxSteps the trainer may run more (or fewer) epochs than `epochs`: prepare the texts of each one it runs.
+  for (let e = 1; e < epochsToRun(batches, options); e++) perEpoch.push(await windowsOf(e));
   const orders = new Map<number, number[]>();
   return train(model.params, {
     batchesPerEpoch: batches,
@@ -121,6 +123,10 @@ export async function trainTokenClassifier(options: TrainClassifierOptions): Pro
     },
   }, {
     epochs: options.epochs,
+    maxSteps: options.maxSteps,
+    accumulate: options.accumulate,
+    warmupRatio: options.warmupRatio,
+    weightDecay: options.weightDecay,
     lr: options.lr,
     seed,
     checkpointDir: options.checkpointDir,

@@ -1,5 +1,5 @@
 import { Rng } from '../engine/random.js';
-import { checkpointModelDir, lossCurve, readCheckpointState, type LogEntry, type TrainerState } from '../engine/trainer.js';
+import { checkpointModelDir, lossCurve, readCheckpointState, type LogEntry, type ScheduleOptions, type TrainerState } from '../engine/trainer.js';
 import { UsageError } from '../errors.js';
 import { defaultConfig, initParams, loadModelDir, parameterShapes, saveModelDir, type EncoderModel, type Provenance } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
@@ -50,7 +50,7 @@ export type DeidSource =
   | { kind: 'annotated'; split: Split; lists: ReplacementLists; resolver: LabelResolver; level: LabelLevel; replacement: ReplacementMode }
   | { kind: 'spans'; split: Split<SpanDocument> };
 
-export interface DeidTrainOptions {
+export interface DeidTrainOptions extends ScheduleOptions {
   source: DeidSource;
   /** A pretrained model folder; without it a tokenizer is trained on the training documents and an encoder initialised. */
   model?: string;
@@ -151,6 +151,10 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     labels,
     epochTexts,
     epochs: options.epochs,
+    maxSteps: options.maxSteps,
+    accumulate: options.accumulate,
+    warmupRatio: options.warmupRatio,
+    weightDecay: options.weightDecay,
     batchSize: options.batchSize,
     seqLen: options.seqLen,
     lr: options.lr,

@@ -131,6 +131,18 @@ function threadsOf(name: BackendName): number {
   return wasmThreadsInUse;
 }
 
+/** wasm32 addresses 4 GiB; code, thread stacks and allocator slack need part of it. */
+const WASM_HEAP_LIMIT = 3.75 * 2 ** 30;
+
+/**
+ * The bytes a training step may take in the backend's memory: wasm32's heap for the wasm backend (and
+ * before any backend is chosen, since wasm is what `auto` ends on without a GPU); unbounded for the
+ * others, whose tensors live in native or JavaScript memory.
+ */
+export function trainingHeapLimit(): number {
+  return current === undefined || current.name === 'wasm' ? WASM_HEAP_LIMIT : Infinity;
+}
+
 /** The backend chosen so far, if any. */
 export function currentBackend(): BackendChoice | undefined {
   return current;

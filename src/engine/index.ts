@@ -1,4 +1,4 @@
-export { selectBackend, currentBackend, setWasmThreads, BACKEND_REQUESTS } from './backend.js';
+export { selectBackend, currentBackend, setWasmThreads, trainingHeapLimit, BACKEND_REQUESTS } from './backend.js';
 export { MAX_WASM_THREADS } from './wasmThreads.js';
 export type { BackendRequest, BackendName, BackendAttempt, BackendChoice } from './backend.js';
 export { Rng } from './random.js';
@@ -10,5 +10,5 @@ export { segmentedGradients } from './segments.js';
 export type { SegmentForward, GradientSink } from './segments.js';
 export type { AdamWOptions } from './adamw.js';
 export { warmupCosine } from './schedule.js';
-export { train, readCheckpointState, checkpointModelDir, lossCurve } from './trainer.js';
-export type { TrainerTask, TrainerState, TrainOptions, LogEntry, BatchStep } from './trainer.js';
+export { train, readCheckpointState, checkpointModelDir, bestModelDir, epochsToRun, lossCurve } from './trainer.js';
+export type { TrainerTask, TrainerState, TrainOptions, LogEntry, EvalLogEntry, BatchStep, ScheduleOptions } from './trainer.js';

@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { appendFile, mkdir, open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FormatError } from '../errors.js';
-import { prepareAtomicDir } from '../io/index.js';
+import { ConfigError, FormatError } from '../errors.js';
+import { writeDirAtomic } from '../io/index.js';
 import { AdamW, type AdamWOptions } from './adamw.js';
 import { clipGlobalNorm, GradientBuffer } from './gradientBuffer.js';
 import { segmentedGradients, type SegmentForward } from './segments.js';
@@ -60,6 +60,10 @@ export interface TrainerState {
   /** Sum and count of the step losses of the epoch in progress (so a resumed run's curve is exact). */
   epochLossSum: number;
   epochSteps: number;
+  /** What `evaluate` returned at each epoch end (and at a `maxSteps` stop), in order. */
+  evalLosses: number[];
+  /** With `keepBest`: the index in `evalLosses` of the lowest one, whose model is in {@link bestModelDir}. */
+  bestEpoch?: number;
 }
 
 export interface LogEntry {
@@ -75,8 +79,23 @@ export interface LogEntry {
   elapsedSeconds: number;
 }
 
+/** The line train_log.jsonl gets after each evaluation; `epoch` is 0-based as in {@link LogEntry}. */
+export interface EvalLogEntry {
+  evalLoss: number;
+  epoch: number;
+  step: number;
+}
+
+/** The optimisation settings a task's own training function passes through to {@link train} unchanged. */
+export type ScheduleOptions = Pick<TrainOptions, 'maxSteps' | 'accumulate' | 'warmupRatio' | 'weightDecay'>;
+
 export interface TrainOptions extends AdamWOptions {
   epochs: number;
+  /**
+   * Stop after this many optimizer steps, mid-epoch if need be: it replaces `epochs` (the schedule decays
+   * to 0 at this step, as Hugging Face's max_steps does).
+   */
+  maxSteps?: number;
   lr: number;
   /** Share of optimizer steps spent warming up (default 0.1). */
   warmupRatio?: number;
@@ -94,12 +113,20 @@ export interface TrainOptions extends AdamWOptions {
   resume?: boolean;
   /** Writes the model files of a checkpoint into a folder. */
   writeModel: (dir: string) => Promise<void>;
-  /** Called after each epoch (e.g. --save-every-epoch). */
+  /**
+   * A loss on held-out data, lower is better; called at every epoch end and at a `maxSteps` stop, before
+   * the checkpoint, so its value is part of the trainer state. It must not change the parameters.
+   */
+  evaluate?: () => Promise<number> | number;
+  /** With `evaluate`: write the model of the lowest evaluation loss to {@link bestModelDir} (needs checkpointDir). */
+  keepBest?: boolean;
+  /** Called after each complete epoch (e.g. --save-every-epoch). */
   onEpochEnd?: (epoch: number, state: TrainerState) => Promise<void>;
   onLog?: (entry: LogEntry, state: TrainerState) => void;
 }
 
 const CHECKPOINT = 'checkpoint';
+const BEST = 'best';
 
 /** Runs one batch's forward and backward, handing its gradients to `buffer`; returns its mean loss. */
 function accumulateBatch(b: BatchStep, params: Map<string, tf.Variable>, buffer: GradientBuffer, recompute: boolean): number {
@@ -161,32 +188,48 @@ export async function readCheckpointState(checkpointDir: string): Promise<Traine
   if (text === undefined) return undefined;
   try {
     // Checkpoints from before the loss curve was recorded resume with an empty one.
-    return { epochLosses: [], epochLossSum: 0, epochSteps: 0, ...(JSON.parse(text) as Partial<TrainerState>) } as TrainerState;
+    return { epochLosses: [], epochLossSum: 0, epochSteps: 0, evalLosses: [], ...(JSON.parse(text) as Partial<TrainerState>) } as TrainerState;
   } catch {
     throw new FormatError('trainer state is not valid JSON; the checkpoint is corrupt (delete it to start over)', { file });
   }
 }
 
-/** The loss curve of a run for reports and provenance: mean loss per finished epoch, 4 decimals. */
-export const lossCurve = (state: TrainerState): number[] => state.epochLosses.map((l) => Math.round(l * 1e4) / 1e4);
+/**
+ * A loss curve of a run for reports and provenance, 4 decimals: the mean training loss of each epoch, or
+ * with `'evalLosses'` the evaluation loss at each epoch end.
+ */
+export const lossCurve = (state: TrainerState, curve: 'epochLosses' | 'evalLosses' = 'epochLosses'): number[] => state[curve].map((l) => Math.round(l * 1e4) / 1e4);
 
 /** The model folder inside a checkpoint, for loading the parameters to resume from. */
 export const checkpointModelDir = (checkpointDir: string) => join(checkpointDir, CHECKPOINT);
+
+/** The model folder of the best evaluation so far (TrainOptions.keepBest), inside a checkpoint folder. */
+export const bestModelDir = (checkpointDir: string) => join(checkpointDir, BEST);
+
+/**
+ * How many epochs `train` runs over a task of `batchesPerEpoch` batches: `epochs`, or with `maxSteps` as
+ * many as those steps take (the last one possibly cut short).
+ */
+export function epochsToRun(batchesPerEpoch: number, options: Pick<TrainOptions, 'epochs' | 'maxSteps' | 'accumulate'>): number {
+  const stepsPerEpoch = Math.ceil(batchesPerEpoch / Math.max(1, options.accumulate ?? 1));
+  return options.maxSteps === undefined ? options.epochs : Math.ceil(options.maxSteps / Math.max(1, stepsPerEpoch));
+}
 
 /**
  * The training loop: AdamW with warmup + cosine, global-norm clipping, gradient accumulation over
  * micro-batches, optimizer state and gradient sums outside the backend's heap. Checkpoints
  * (model, optimizer moments, trainer state) are written to a temp folder and renamed, at every epoch end
- * and every `saveSteps` steps; a run killed at any point resumes from the last one and, since each batch
- * is a pure function of (seed, epoch, index), continues exactly where it stopped.
+ * (and a `maxSteps` stop) and every `saveSteps` steps; a run killed at any point resumes from the last one
+ * and, since each batch is a pure function of (seed, epoch, index), continues exactly where it stopped.
  */
 export async function train(params: Map<string, tf.Variable>, task: TrainerTask, options: TrainOptions): Promise<TrainerState> {
   const accumulate = Math.max(1, options.accumulate ?? 1);
-  const stepsPerEpoch = Math.ceil(task.batchesPerEpoch / accumulate);
-  const totalSteps = stepsPerEpoch * options.epochs;
+  const epochs = epochsToRun(task.batchesPerEpoch, options);
+  const totalSteps = options.maxSteps ?? Math.ceil(task.batchesPerEpoch / accumulate) * epochs;
   const warmup = Math.round((options.warmupRatio ?? 0.1) * totalSteps);
+  if (options.keepBest && !(options.evaluate && options.checkpointDir)) throw new ConfigError('keepBest needs evaluate and checkpointDir');
   const opt = new AdamW(params, options);
-  let state: TrainerState = { step: 0, epoch: 0, batch: 0, totalSteps, seed: options.seed, protectedTargets: 0, targets: 0, skippedBatches: 0, lastLoss: NaN, epochLosses: [], epochLossSum: 0, epochSteps: 0 };
+  let state: TrainerState = { step: 0, epoch: 0, batch: 0, totalSteps, seed: options.seed, protectedTargets: 0, targets: 0, skippedBatches: 0, lastLoss: NaN, epochLosses: [], epochLossSum: 0, epochSteps: 0, evalLosses: [] };
   if (options.resume && options.checkpointDir) {
     const saved = await readCheckpointState(options.checkpointDir);
     if (saved !== undefined) {
@@ -197,17 +240,41 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
   const log = options.checkpointDir ? join(options.checkpointDir, 'train_log.jsonl') : undefined;
   if (options.checkpointDir) await mkdir(options.checkpointDir, { recursive: true });
 
+  /** Writes a folder atomically: the model files, then whatever `extra` adds beside them. */
+  const saveFolder = (dir: string, extra?: (tmpDir: string) => Promise<void>) =>
+    writeDirAtomic(
+      dir,
+      async (tmpDir) => {
+        await options.writeModel(tmpDir);
+        await extra?.(tmpDir);
+      },
+      { force: true },
+    );
   const checkpoint = async () => {
     if (!options.checkpointDir) return;
-    const target = await prepareAtomicDir(join(options.checkpointDir, CHECKPOINT), { force: true });
-    try {
-      await options.writeModel(target.tmpDir);
-      await saveOptimizer(target.tmpDir, opt);
-      await writeFile(join(target.tmpDir, 'trainer_state.json'), JSON.stringify(state, null, 2));
-      await target.commit();
-    } catch (err) {
-      await target.abort();
-      throw err;
+    await saveFolder(checkpointModelDir(options.checkpointDir), async (tmpDir) => {
+      await saveOptimizer(tmpDir, opt);
+      await writeFile(join(tmpDir, 'trainer_state.json'), JSON.stringify(state, null, 2));
+    });
+  };
+  const stopped = () => options.maxSteps !== undefined && state.step >= options.maxSteps;
+
+  /** Closes the epoch in progress, whole or cut short by maxSteps: its mean loss, then its evaluation. */
+  const closeEpoch = async () => {
+    state.epochLosses.push(state.epochSteps > 0 ? state.epochLossSum / state.epochSteps : NaN);
+    state.epochLossSum = 0;
+    state.epochSteps = 0;
+    if (!options.evaluate) return;
+    const evalLoss = await options.evaluate();
+    state.evalLosses.push(evalLoss);
+    const entry: EvalLogEntry = { evalLoss, epoch: state.epoch, step: state.step };
+    if (log) await appendFile(log, `${JSON.stringify(entry)}\n`);
+    const best = state.bestEpoch === undefined ? Infinity : state.evalLosses[state.bestEpoch]!;
+    if (options.keepBest && evalLoss < best) {
+      // Written before the checkpoint that records it: a run killed in between redoes this evaluation on
+      // resume, gets the same loss and rewrites the folder, so the folder and the state always agree.
+      await saveFolder(bestModelDir(options.checkpointDir!));
+      state.bestEpoch = state.evalLosses.length - 1;
     }
   };
 
@@ -218,8 +285,8 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
   let accTokens = 0;
   let windowStart = performance.now();
   try {
-    while (state.epoch < options.epochs) {
-      while (state.batch < task.batchesPerEpoch) {
+    while (state.epoch < epochs && !stopped()) {
+      while (state.batch < task.batchesPerEpoch && !stopped()) {
         const b = task.batch(state.epoch, state.batch);
         if (b !== undefined && b.targets > 0) {
           const weight = b.weight ?? b.targets;
@@ -260,16 +327,18 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
         accTokens = 0;
         if (log) await appendFile(log, `${JSON.stringify(entry)}\n`);
         options.onLog?.(entry, state);
-        if (options.saveSteps && state.step % options.saveSteps === 0 && state.batch < task.batchesPerEpoch) await checkpoint();
+        if (options.saveSteps && state.step % options.saveSteps === 0 && state.batch < task.batchesPerEpoch && !stopped()) await checkpoint();
       }
       const finished = state.epoch;
-      state.epochLosses.push(state.epochSteps > 0 ? state.epochLossSum / state.epochSteps : NaN);
-      state.epochLossSum = 0;
-      state.epochSteps = 0;
-      state.epoch++;
-      state.batch = 0;
+      // A maxSteps stop leaves epoch and batch where training stopped: the state says what was trained.
+      const complete = state.batch === task.batchesPerEpoch;
+      await closeEpoch();
+      if (complete) {
+        state.epoch++;
+        state.batch = 0;
+      }
       await checkpoint();
-      await options.onEpochEnd?.(finished, state);
+      if (complete) await options.onEpochEnd?.(finished, state);
     }
   } finally {
     opt.dispose();

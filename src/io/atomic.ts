@@ -115,3 +115,18 @@ export async function prepareAtomicDir(path: string, options: { force?: boolean 
     },
   };
 }
+
+/**
+ * Fills a temp folder with `fill` and swaps it in as `path`; on any error the temp folder is removed and
+ * an existing `path` is left as it was.
+ */
+export async function writeDirAtomic(path: string, fill: (tmpDir: string) => Promise<void>, options: { force?: boolean } = {}): Promise<void> {
+  const target = await prepareAtomicDir(path, options);
+  try {
+    await fill(target.tmpDir);
+    await target.commit();
+  } catch (err) {
+    await target.abort();
+    throw err;
+  }
+}

@@ -1,5 +1,5 @@
 import type { Rng } from '../engine/random.js';
-import { padBatch, type PaddedBatch } from '../model/index.js';
+import { padBatch, type BatchRow, type PaddedBatch } from '../model/index.js';
 import { IGNORE, mask, type MaskConfig } from './masking.js';
 import { eligiblePositions, type StrategyName } from './strategy.js';
 import type { TrainingWindow } from './windows.js';
@@ -11,26 +11,35 @@ export interface MlmBatch extends PaddedBatch {
   tokens: number;
 }
 
+/** The masking settings of a run: the mask draw, padding, and whether whole words are selected. */
+export type BatchMaskConfig = MaskConfig & { padId: number; wholeWord?: boolean };
+
+/** One masked window as a batch row, with how many of its targets fell on protected positions. */
+export interface MaskedRow extends BatchRow {
+  protectedTargets: number;
+}
+
+/** Masks one window with the strategy's eligible positions, drawing from `rng`. */
+export function maskWindow(w: TrainingWindow, strategy: StrategyName, config: BatchMaskConfig, rng: Rng): MaskedRow {
+  const masked = mask(w.ids, eligiblePositions(strategy, w), config, rng, config.wholeWord ? w.words : undefined);
+  const positions: number[] = [];
+  const labels: number[] = [];
+  let protectedTargets = 0;
+  for (let i = 0; i < w.ids.length; i++) {
+    if (masked.labels[i] === IGNORE) continue;
+    positions.push(i);
+    labels.push(masked.labels[i]!);
+    if (w.protectedMask[i]) protectedTargets++;
+  }
+  return { ids: masked.inputIds, positions, labels, protectedTargets };
+}
+
 /**
  * Masks windows and pads them to the longest window of the batch. Row j is masked with `rngOf(j)`:
  * training gives each window a generator of its own (its masks then do not depend on how windows are
  * grouped into batches, so accumulated micro-batches equal one large batch); `() => rng` shares one.
  */
-export function makeBatch(windows: readonly TrainingWindow[], strategy: StrategyName, config: MaskConfig & { padId: number; wholeWord?: boolean }, rngOf: (row: number) => Rng): MlmBatch {
-  let protectedTargets = 0;
-  let tokens = 0;
-  const rows = windows.map((w, j) => {
-    const masked = mask(w.ids, eligiblePositions(strategy, w), config, rngOf(j), config.wholeWord ? w.words : undefined);
-    tokens += w.ids.length;
-    const positions: number[] = [];
-    const labels: number[] = [];
-    for (let i = 0; i < w.ids.length; i++) {
-      if (masked.labels[i] === IGNORE) continue;
-      positions.push(i);
-      labels.push(masked.labels[i]!);
-      if (w.protectedMask[i]) protectedTargets++;
-    }
-    return { ids: masked.inputIds, positions, labels };
-  });
-  return { ...padBatch(rows, config.padId), protectedTargets, tokens };
+export function makeBatch(windows: readonly TrainingWindow[], strategy: StrategyName, config: BatchMaskConfig, rngOf: (row: number) => Rng): MlmBatch {
+  const rows = windows.map((w, j) => maskWindow(w, strategy, config, rngOf(j)));
+  return { ...padBatch(rows, config.padId), protectedTargets: rows.reduce((a, r) => a + r.protectedTargets, 0), tokens: windows.reduce((a, w) => a + w.ids.length, 0) };
 }

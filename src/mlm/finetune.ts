@@ -1,16 +1,19 @@
-import * as tf from '@tensorflow/tfjs-core';
-import type { Document } from '../corpus/index.js';
+import type * as tf from '@tensorflow/tfjs-core';
+import { splitByAuthor, type Document } from '../corpus/index.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { Rng } from '../engine/random.js';
-import { checkpointModelDir, lossCurve, readCheckpointState, train, type LogEntry, type TrainerState } from '../engine/trainer.js';
+import { bestModelDir, checkpointModelDir, lossCurve, readCheckpointState, train, type LogEntry, type TrainerState } from '../engine/trainer.js';
 import { assertCanWrite } from '../io/index.js';
 import { BlacklistMatcher, blacklistFingerprint, type Blacklist } from '../identifiers/index.js';
-import { crossEntropy, loadModelDir, lossSegments, mlmLogits, saveModelDir, writeModelFiles, type LoadedModel, type Provenance } from '../model/index.js';
+import { checkTrainingMemory, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, writeModelFiles, type LoadedModel, type Provenance } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { UsageError } from '../errors.js';
 import { dpSgdEpsilon, noiseForEpsilon } from './accountants/accountant.js';
 import { makeBatch, type MlmBatch } from './batch.js';
 import { dpSgdGradients, poissonSample } from './dpsgd.js';
+import { epochFolder, pruneEpochFolders } from './epochFolders.js';
+import { mlmEvalLoss } from './evalLoss.js';
+import { mlmLoss, mlmLossSegments } from './loss.js';
 import { randomPool } from './masking.js';
 import { pseudonymize, type PseudoStyle } from './pseudonymize.js';
 import type { StrategyName } from './strategy.js';
@@ -36,15 +39,28 @@ export interface FinetuneOptions {
   /** Keep the random-replacement draw from producing tokens of blacklisted terms. */
   noRandomBlacklisted?: boolean;
   seed?: number;
+  /** Batches (of `batchSize` windows) whose gradients make one optimizer step (default 1). */
   accumulate?: number;
+  /** Stop after this many optimizer steps, mid-epoch if need be; replaces `epochs` (Hugging Face's max_steps). */
+  maxSteps?: number;
+  /** Share of optimizer steps spent warming up (default 0.1). */
   warmupRatio?: number;
+  /** AdamW decoupled weight decay (default 0.01). */
   weightDecay?: number;
+  /** Documents of other individuals to compute an evaluation loss on at every epoch end. */
+  evalDocs?: readonly Document[];
+  /** Or: hold out this share (0 < share < 1) of the individuals of `docs` for evaluation (seeded by `seed`). */
+  evalSplit?: number;
+  /** With evaluation: `out` gets the weights of the epoch with the lowest evaluation loss, not the last. */
+  loadBestModelAtEnd?: boolean;
   /** Where checkpoints go (default `<out>.checkpoint`). */
   checkpointDir?: string;
   saveSteps?: number;
   resume?: boolean;
   /** Also write `<out>.epoch-N` after every epoch. */
   saveEveryEpoch?: boolean;
+  /** With saveEveryEpoch: keep only the N most recent `<out>.epoch-N` folders (and the best one). */
+  saveTotalLimit?: number;
   force?: boolean;
   /** DP-SGD (strategy dp): per-example clipping norm (default 1.0). */
   dpClip?: number;
@@ -65,15 +81,29 @@ export interface FinetuneResult {
   provenance: Provenance;
 }
 
+/**
+ * Refuses evaluation and checkpoint-keeping options that contradict each other, before any data is read
+ * (the CLI calls it too, before loading corpora).
+ */
+export function checkFinetuneOptions(options: Pick<FinetuneOptions, 'evalDocs' | 'evalSplit' | 'loadBestModelAtEnd' | 'saveTotalLimit' | 'saveEveryEpoch'> & { /** The CLI's evaluation corpus path, before it is read. */ evalCorpus?: string }): void {
+  const evalDocs = options.evalDocs ?? options.evalCorpus;
+  if (evalDocs !== undefined && options.evalSplit !== undefined) throw new UsageError('give either --eval-corpus or --eval-split, not both');
+  if (options.loadBestModelAtEnd && evalDocs === undefined && options.evalSplit === undefined) throw new UsageError('--load-best-model-at-end needs an evaluation: --eval-corpus PATH or --eval-split P');
+  if (options.saveTotalLimit !== undefined && !options.saveEveryEpoch) throw new UsageError('--save-total-limit limits the <out>.epoch-N folders of --save-every-epoch; pass that too');
+}
+
 /** DP-SGD settings: the sample rate, steps per epoch, and the noise multiplier given or solved from a target epsilon. */
 function dpSettings(options: FinetuneOptions, n: number, batchSize: number, epochs: number) {
   const q = Math.min(1, batchSize / n);
   const stepsPerEpoch = Math.max(1, Math.round(n / batchSize));
+  // The accountant counts optimizer steps; accumulating several noisy batches per step would under-count releases.
+  if ((options.accumulate ?? 1) > 1) throw new UsageError('--strategy dp takes no --grad-accum: each noisy batch is one release; raise --batch-size (the expected sample) instead');
+  const releases = options.maxSteps ?? stepsPerEpoch * epochs;
   const delta = options.delta ?? 1 / n;
   const clip = options.dpClip ?? 1.0;
   if (options.dpNoise === undefined && options.targetEpsilon === undefined) throw new UsageError('--strategy dp needs --dp-noise S or --target-epsilon E');
-  const sigma = options.dpNoise ?? noiseForEpsilon(options.targetEpsilon!, q, stepsPerEpoch * epochs, delta);
-  return { q, stepsPerEpoch, delta, clip, sigma };
+  const sigma = options.dpNoise ?? noiseForEpsilon(options.targetEpsilon!, q, releases, delta);
+  return { q, stepsPerEpoch, releases, delta, clip, sigma };
 }
 
 /** The window order of an epoch: a seeded shuffle, the same on every run and after a resume. */
@@ -93,10 +123,13 @@ const dpBatchRng = (seed: number, epoch: number, index: number) => new Rng(seed 
 
 /**
  * Fine-tunes a masked LM with one strategy (see mlm/README.md) and writes a Hugging Face model folder with
- * ppmlm.json provenance. Checkpoints every epoch (and every `saveSteps`), resumable with `resume`.
+ * ppmlm.json provenance. Checkpoints every epoch (and every `saveSteps`), resumable with `resume`. With
+ * `evalDocs` or `evalSplit`, a held-out masked-LM loss at every epoch end; with `loadBestModelAtEnd`,
+ * `out` holds the weights of the epoch where it was lowest (the returned state is still the last step's).
  */
 export async function finetune(options: FinetuneOptions): Promise<FinetuneResult> {
   const { strategy, seed = 42, epochs = 3, batchSize = 16, seqLen = 128, lr = 5e-5, maskProb = 0.15 } = options;
+  checkFinetuneOptions(options);
   const checkpointDir = options.checkpointDir ?? `${options.out}.checkpoint`;
   await assertCanWrite(options.out, options.force);
   const resumeFrom = options.resume ? await readCheckpointState(checkpointDir) : undefined;
@@ -104,15 +137,23 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   if (resumeFrom) options.onInfo?.(`resuming from ${checkpointDir} at epoch ${resumeFrom.epoch + 1}, batch ${resumeFrom.batch}`);
   if (loaded.initialized.length > 0) options.onInfo?.(`initialised ${loaded.initialized.length} MLM head tensors missing from ${options.model}`);
   const { model, tokenizer } = loaded;
+  // DP-SGD differentiates one window at a time.
+  const memory = checkTrainingMemory(model.config, { batchSize: strategy === 'dp' ? 1 : batchSize, seqLen, targetShare: maskProb, outputs: model.config.vocab_size });
+  options.onInfo?.(describeTrainingMemory(memory));
 
   const entries = options.blacklist?.entries ?? [];
-  let docs = options.docs;
-  if (strategy === 'pseudonymized') {
-    const matcher = new BlacklistMatcher(entries);
-    const style = options.pseudo ?? 'placeholder';
-    docs = await Promise.all(docs.map(async (d, i) => ({ ...d, text: await pseudonymize(d.text, matcher, entries, { analyzer: options.analyzer, style, rng: new Rng(seed).fork(i) }) })));
-  }
-  const { windows, stats } = await buildWindows(docs, tokenizer, { seqLen, stride: options.stride ?? Math.floor(seqLen / 4), blacklist: entries, analyzer: options.analyzer });
+  /** Training and evaluation text alike: rewritten as the strategy says, then cut into windows. */
+  const windowsOf = async (docs: readonly Document[]) => {
+    if (strategy === 'pseudonymized') {
+      const matcher = new BlacklistMatcher(entries);
+      const style = options.pseudo ?? 'placeholder';
+      docs = await Promise.all(docs.map(async (d, i) => ({ ...d, text: await pseudonymize(d.text, matcher, entries, { analyzer: options.analyzer, style, rng: new Rng(seed).fork(i) }) })));
+    }
+    return buildWindows(docs, tokenizer, { seqLen, stride: options.stride ?? Math.floor(seqLen / 4), blacklist: entries, analyzer: options.analyzer });
+  };
+  const split = options.evalSplit === undefined ? undefined : splitByAuthor(options.docs, options.evalSplit, seed);
+  const evalDocs = split?.heldOut ?? options.evalDocs;
+  const { windows, stats } = await windowsOf(split?.train ?? options.docs);
   options.onInfo?.(`${stats.windows} windows of ${stats.documents} documents, ${stats.tokens} tokens, ${stats.protectedTokens} protected`);
 
   const exclude = new Set(tokenizer.specialIds);
@@ -129,9 +170,12 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   const orders = new Map<number, number[]>();
   const dp = strategy === 'dp' ? dpSettings(options, windows.length, batchSize, epochs) : undefined;
   if (dp) options.onInfo?.(`DP-SGD: sample rate ${dp.q.toFixed(4)}, noise multiplier ${dp.sigma.toFixed(2)}, clip ${dp.clip}, delta ${dp.delta.toExponential(2)}`);
-  const mlmLoss = (b: MlmBatch) => (hidden: tf.Tensor2D) => crossEntropy(mlmLogits(model.params, model.config, hidden, tf.tensor1d(b.positions, 'int32')), tf.tensor1d(b.labels, 'int32'));
-  const segmentsOf = (b: MlmBatch) => lossSegments(model.params, model.config, b, mlmLoss(b));
-  const lossOf = (b: MlmBatch) => () => segmentsOf(b).reduce<tf.Tensor | undefined>((x, f) => f(x), undefined) as tf.Scalar;
+  let evaluate: (() => number) | undefined;
+  if (evalDocs !== undefined) {
+    const held = await windowsOf(evalDocs);
+    options.onInfo?.(`evaluating on ${held.stats.windows} windows of ${held.stats.documents} held-out documents`);
+    evaluate = mlmEvalLoss(model, held.windows, { strategy, mask: maskConfig, batchSize, seed });
+  }
   const dpTask = dp && {
     batchesPerEpoch: dp.stepsPerEpoch,
     batch(epoch: number, index: number) {
@@ -144,7 +188,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
         protectedTargets: examples.reduce((a, b) => a + b.protectedTargets, 0),
         // The noisy sum is already divided by the expected batch size: accumulated DP batches count equally.
         weight: 1,
-        gradients: (params: ReadonlyMap<string, tf.Variable>) => dpSgdGradients(params, withTargets.map(lossOf), { clip: dp.clip, noiseMultiplier: dp.sigma, expectedBatchSize: batchSize }, rng.fork(2)),
+        gradients: (params: ReadonlyMap<string, tf.Variable>) => dpSgdGradients(params, withTargets.map((b) => () => mlmLoss(model, b)), { clip: dp.clip, noiseMultiplier: dp.sigma, expectedBatchSize: batchSize }, rng.fork(2)),
       };
     },
   };
@@ -158,7 +202,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
       }
       const picked: TrainingWindow[] = order.slice(index * batchSize, (index + 1) * batchSize).map((i) => windows[i]!);
       const b = makeBatch(picked, strategy, maskConfig, (j) => windowRng(seed, epoch, index * batchSize + j));
-      return { tokens: b.tokens, targets: b.labels.length, protectedTargets: b.protectedTargets, segments: segmentsOf(b) };
+      return { tokens: b.tokens, targets: b.labels.length, protectedTargets: b.protectedTargets, segments: mlmLossSegments(model, b) };
     },
   };
 
@@ -168,18 +212,24 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
     base: loaded.provenance?.base ?? options.model,
     strategy,
     ...(options.blacklist && { blacklistFingerprint: blacklistFingerprint(options.blacklist), blacklistTerms: entries.length }),
-    epochs: state ? state.epoch : epochs,
+    // What was trained: a maxSteps run may stop mid-epoch, so whole epochs plus the share of the last one.
+    epochs: state ? Math.round((state.epoch + state.batch / task.batchesPerEpoch) * 1e4) / 1e4 : epochs,
+    ...(state && { steps: state.step }),
     seed,
     maskProb,
     wholeWord: options.wholeWord === true,
     targets: state?.targets ?? 0,
     protectedTargets: state?.protectedTargets ?? 0,
     ...(state && { lossByEpoch: lossCurve(state) }),
-    ...(dp && { dp: { epsilon: dpSgdEpsilon(dp.q, dp.sigma, state?.step ?? dp.stepsPerEpoch * epochs, dp.delta), delta: dp.delta, noiseMultiplier: dp.sigma, clip: dp.clip, sampleRate: dp.q, accountant: 'rdp' } }),
+    ...(state && evaluate && { evalLossByEpoch: lossCurve(state, 'evalLosses') }),
+    // 1-based, as the <out>.epoch-N folders are numbered.
+    ...(state?.bestEpoch !== undefined && { bestEpoch: state.bestEpoch + 1, bestEvalLoss: lossCurve(state, 'evalLosses')[state.bestEpoch] }),
+    ...(dp && { dp: { epsilon: dpSgdEpsilon(dp.q, dp.sigma, state?.step ?? dp.releases, dp.delta), delta: dp.delta, noiseMultiplier: dp.sigma, clip: dp.clip, sampleRate: dp.q, accountant: 'rdp' } }),
   });
 
   const state = await train(model.params, task, {
     epochs,
+    maxSteps: options.maxSteps,
     lr,
     seed,
     accumulate: options.accumulate,
@@ -187,18 +237,23 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
     weightDecay: options.weightDecay,
     // DP-SGD clips each example's gradient itself; clipping the noisy mean again would change the mechanism.
     maxGradNorm: dp ? 0 : 1.0,
+    recompute: memory.recompute,
     checkpointDir,
     saveSteps: options.saveSteps,
     resume: options.resume,
     writeModel: (dir) => writeModelFiles(dir, model, tokenizer, provenance()),
+    evaluate,
+    keepBest: options.loadBestModelAtEnd === true,
     onLog: options.onLog,
     onEpochEnd: options.saveEveryEpoch
       ? async (epoch, s) => {
-          await saveModelDir(`${options.out}.epoch-${epoch + 1}`, model, tokenizer, provenance(s), { force: true });
+          await saveModelDir(epochFolder(options.out, epoch + 1), model, tokenizer, provenance(s), { force: true });
+          if (options.saveTotalLimit !== undefined) await pruneEpochFolders(options.out, epoch + 1, options.saveTotalLimit, s.bestEpoch === undefined ? undefined : s.bestEpoch + 1);
         }
       : undefined,
   });
   const final = provenance(state);
-  await saveModelDir(options.out, model, tokenizer, final, { force: options.force });
+  if (state.bestEpoch !== undefined) await copyModelDir(bestModelDir(checkpointDir), options.out, final, { force: options.force });
+  else await saveModelDir(options.out, model, tokenizer, final, { force: options.force });
   return { out: options.out, state, windows: stats, provenance: final };
 }

@@ -6,9 +6,11 @@ export { encode, lossSegments, dropoutOf, applyDropout, mlmLogits, crossEntropy,
 export type { EncoderBatch, Dropout, HeadLoss } from './encoder.js';
 export { parseSafetensors, serializeSafetensors } from './safetensors.js';
 export type { NamedTensor } from './safetensors.js';
-export { saveModelDir, loadModelDir, loadTokenClassifier, writeModelFiles, exportTensors } from './modelDir.js';
+export { saveModelDir, copyModelDir, loadModelDir, loadTokenClassifier, writeModelFiles, exportTensors } from './modelDir.js';
 export type { EncoderModel, Head, Provenance, LoadedModel } from './modelDir.js';
 export { fillMask, encodeWithMasks } from './fillMask.js';
 export type { FillMaskCandidate } from './fillMask.js';
 export { padBatch } from './padding.js';
 export type { BatchRow, PaddedBatch } from './padding.js';
+export { trainingMemory, planTrainingMemory, checkTrainingMemory, describeTrainingMemory } from './memory.js';
+export type { TrainingShape, TrainingMemory } from './memory.js';

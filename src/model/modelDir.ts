@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError, FormatError, UsageError } from '../errors.js';
-import { prepareAtomicDir } from '../io/index.js';
+import { writeDirAtomic } from '../io/index.js';
 import { BpeTokenizer, bpeToTokenizerJson, loadTokenizer, toTokenizerJson, toVocabTxt, WordPieceTokenizer, type Tokenizer } from '../tokenizer/index.js';
 import { validateConfig, type EncoderConfig } from './config.js';
 import { basePrefix, initParams, isLinearWeight, parameterShapes, type Params } from './params.js';
@@ -50,15 +50,25 @@ export function exportTensors(model: EncoderModel): Map<string, NamedTensor> {
  * for WordPiece) and ppmlm.json. `transformers` loads it with AutoModelForMaskedLM.from_pretrained.
  */
 export async function saveModelDir(dir: string, model: EncoderModel, tokenizer: Tokenizer, provenance: Provenance, options: { force?: boolean } = {}): Promise<void> {
-  const target = await prepareAtomicDir(dir, options);
-  try {
-    await writeModelFiles(target.tmpDir, model, tokenizer, provenance);
-    await target.commit();
-  } catch (err) {
-    await target.abort();
-    throw err;
-  }
+  await writeDirAtomic(dir, (tmpDir) => writeModelFiles(tmpDir, model, tokenizer, provenance), options);
 }
+
+/**
+ * Copies a model folder to `dir` atomically with a new ppmlm.json: a run's output can be the weights of
+ * one of its saved epochs (load-best-model-at-end) while the provenance describes the whole run.
+ */
+export async function copyModelDir(from: string, dir: string, provenance: Provenance, options: { force?: boolean } = {}): Promise<void> {
+  await writeDirAtomic(
+    dir,
+    async (tmpDir) => {
+      await cp(from, tmpDir, { recursive: true });
+      await writeProvenance(tmpDir, provenance);
+    },
+    options,
+  );
+}
+
+const writeProvenance = (dir: string, provenance: Provenance) => writeFile(join(dir, 'ppmlm.json'), `${JSON.stringify(provenance, null, 2)}\n`);
 
 /** The files of a model folder, into an existing folder (checkpoints add their own files beside them). */
 export async function writeModelFiles(dir: string, model: EncoderModel, tokenizer: Tokenizer, provenance: Provenance): Promise<void> {
@@ -83,7 +93,7 @@ export async function writeModelFiles(dir: string, model: EncoderModel, tokenize
       `${JSON.stringify({ tokenizer_class: 'BertTokenizer', do_lower_case: tokenizer.options.lowercase, strip_accents: tokenizer.options.stripAccents, unk_token: s.unk, cls_token: s.cls, sep_token: s.sep, pad_token: s.pad, mask_token: s.mask, model_max_length: model.config.max_position_embeddings }, null, 2)}\n`,
     );
   }
-  await writeFile(join(dir, 'ppmlm.json'), `${JSON.stringify(provenance, null, 2)}\n`);
+  await writeProvenance(dir, provenance);
 }
 
 function architecture(model: EncoderModel): string {

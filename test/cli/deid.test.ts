@@ -82,6 +82,19 @@ describe('ppmlm deid train / eval / apply', () => {
     const bad = await cli('deid', 'train', ...INPUTS, '--split', '80/20', '--out', join(await tempDir(), 'x'));
     expect(bad.stderr).toMatch(/--split must look like 80\/10\/10/);
   });
+
+  it('takes the shared training flags: --max-steps beyond --epochs runs the epochs it needs, --grad-accum groups batches', async () => {
+    const model = join(await tempDir(), 'deid');
+    const t = await cli('--quiet', 'deid', 'train', ...INPUTS, '--no-morphemes', '--epochs', '1', '--max-steps', '13', '--grad-accum', '2', '--batch-size', '16', '--hidden', '32', '--layers', '1', '--vocab-size', '500', '--warmup-ratio', '0', '--weight-decay', '0', '--out', model, '--json');
+    expect(t.code, t.stderr).toBe(0);
+    // Step 13 lies past the end of the one epoch asked for: the texts of the next one were prepared too.
+    const summary = JSON.parse(t.stdout);
+    expect(summary.steps).toBe(13);
+    expect(summary.epochs).toBeGreaterThanOrEqual(1);
+    const bad = await cli('deid', 'train', ...INPUTS, '--grad-accum', '0', '--out', join(await tempDir(), 'x'));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--grad-accum must be an integer between 1/);
+  });
 });
 
 describe('a DeID model as a blacklist recogniser', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { cli } from '../helpers/cli.js';
 import { tinySetup } from '../helpers/tinyModel.js';
 
@@ -79,6 +79,91 @@ describe('ppmlm finetune', () => {
     const [a, b] = [JSON.parse(reference.stdout), JSON.parse(resumed.stdout)];
     expect(b.steps).toBe(a.steps);
     expect(b.finalLoss).toBeCloseTo(a.finalLoss, 5);
+  });
+});
+
+describe('ppmlm finetune: Hugging Face Trainer options', () => {
+  const readLog = async (out: string) => (await readFile(join(`${out}.checkpoint`, 'train_log.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+  const small = ['--batch-size', '4', '--seq-len', '32', '--lr', '1e-3', '--json', '--quiet'];
+
+  it('holds out individuals, evaluates every epoch, keeps the best epoch and only the newest epoch folders', async () => {
+    const { dir, corpus, blacklist, model } = await tinySetup(8, 2);
+    const out = join(dir, 'best');
+    const args = ['finetune', '--model', model, '--corpus', corpus, '--blacklist', blacklist, '--out', out, '--epochs', '3', '--grad-accum', '2', '--eval-split', '0.25', '--load-best-model-at-end', '--save-every-epoch', '--save-total-limit', '1', ...small];
+    const r = await cli(...args);
+    expect(r.code, r.stderr).toBe(0);
+    const provenance = JSON.parse(await readFile(join(out, 'ppmlm.json'), 'utf8'));
+    const evals: number[] = provenance.evalLossByEpoch;
+    expect(evals).toHaveLength(3);
+    const best = evals.indexOf(Math.min(...evals)) + 1;
+    expect(provenance).toMatchObject({ epochs: 3, bestEpoch: best, bestEvalLoss: Math.min(...evals) });
+    expect(JSON.parse(r.stdout)).toMatchObject({ evalLossByEpoch: evals, bestEpoch: best, steps: provenance.steps });
+    // --out holds the best epoch's weights, which its kept epoch folder has too; older folders are gone.
+    expect((await readdir(dir)).filter((f) => f.startsWith('best.epoch-')).sort()).toEqual([...new Set([`best.epoch-${best}`, 'best.epoch-3'])].sort());
+    expect((await readFile(join(out, 'model.safetensors'))).equals(await readFile(join(`${out}.epoch-${best}`, 'model.safetensors')))).toBe(true);
+    const log = await readLog(out);
+    expect(log.filter((l) => 'evalLoss' in l).map((l) => l.epoch)).toEqual([0, 1, 2]);
+    // --grad-accum 2: each optimizer step ends on every second batch (or the epoch's last).
+    const steps = log.filter((l) => 'loss' in l);
+    expect(steps).toHaveLength(provenance.steps);
+    const lastBatch = Math.max(...steps.map((l) => l.batch));
+    for (const l of steps) expect(l.batch % 2 === 1 || l.batch === lastBatch).toBe(true);
+    // Resuming the finished run changes nothing and still ends on the best epoch.
+    const again = await cli(...args, '--resume', '--force');
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ bestEpoch: best, evalLossByEpoch: evals, steps: provenance.steps });
+  });
+
+  it('stops after --max-steps mid-epoch, evaluates there on --eval-corpus, and records what was trained', async () => {
+    const { dir, corpus, model } = await tinySetup(6, 2);
+    const held = await tinySetup(3, 1);
+    const out = join(dir, 'capped');
+    const r = await cli('finetune', '--model', model, '--corpus', corpus, '--strategy', 'standard', '--out', out, '--epochs', '50', '--max-steps', '5', '--eval-corpus', held.corpus, '--warmup-ratio', '0', '--weight-decay', '0', ...small, '--batch-size', '32');
+    expect(r.code, r.stderr).toBe(0);
+    const provenance = JSON.parse(await readFile(join(out, 'ppmlm.json'), 'utf8'));
+    expect(provenance.steps).toBe(5);
+    const log = await readLog(out);
+    const steps = log.filter((l) => 'loss' in l);
+    expect(steps).toHaveLength(5);
+    const perEpoch = steps.filter((l) => l.epoch === 0).length;
+    expect(steps[4].epoch).toBeGreaterThan(0);
+    // Whole epochs plus the share of the one cut short; one evaluation per epoch begun, the last at step 5.
+    expect(provenance.epochs).toBeCloseTo(5 / perEpoch, 3);
+    expect(provenance.evalLossByEpoch).toHaveLength(Math.ceil(5 / perEpoch));
+    expect(log.at(-1)).toMatchObject({ step: 5, evalLoss: expect.any(Number) });
+    // No warmup: the first step runs at the peak rate; the schedule reaches 0 at step 5, not at epoch 50.
+    expect(steps[0].lr).toBeCloseTo(1e-3, 12);
+    expect(steps[4].lr).toBeCloseTo(1e-3 * 0.5 * (1 + Math.cos((Math.PI * 4) / 5)), 12);
+    expect(JSON.parse(await readFile(join(`${out}.checkpoint`, 'checkpoint', 'trainer_state.json'), 'utf8'))).toMatchObject({ step: 5 });
+  });
+
+  it('refuses bad or contradictory flags with one line and exit code 2', async () => {
+    const { dir, corpus, model } = await tinySetup(3, 1);
+    const one = join(dir, 'one.jsonl');
+    await writeFile(one, [1, 2].map((i) => JSON.stringify({ id: `d${i}`, author: 'same', text: `note ${i} about the patient` })).join('\n'));
+    const base = ['finetune', '--model', model, '--corpus', corpus, '--strategy', 'standard', '--out', join(dir, 'x'), ...small];
+    const cases: [string[], RegExp][] = [
+      [['--eval-split', '0'], /--eval-split must be a number between 0 and 1 \(exclusive\), got "0"/],
+      [['--eval-split', '1'], /--eval-split must be a number between 0 and 1 \(exclusive\)/],
+      [['--eval-split', '0.2', '--eval-corpus', corpus], /either --eval-corpus or --eval-split, not both/],
+      [['--save-total-limit', '2'], /--save-total-limit .* --save-every-epoch/],
+      [['--save-every-epoch', '--save-total-limit', '0'], /--save-total-limit must be an integer between 1/],
+      [['--load-best-model-at-end'], /--load-best-model-at-end needs an evaluation/],
+      [['--grad-accum', '0'], /--grad-accum must be an integer between 1/],
+      [['--max-steps', '1.5'], /--max-steps must be an integer between 1/],
+      [['--warmup-ratio', '2'], /--warmup-ratio must be a number between 0 and 1/],
+      [['--weight-decay', '-0.1'], /--weight-decay must be a number between 0 and 1/],
+      [['--strategy', 'dp', '--dp-noise', '1', '--grad-accum', '2'], /--strategy dp takes no --grad-accum/],
+    ];
+    for (const [flags, message] of cases) {
+      const r = await cli(...base, ...flags);
+      expect(r.code, flags.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    const single = await cli('finetune', '--model', model, '--corpus', one, '--strategy', 'standard', '--out', join(dir, 'y'), '--eval-split', '0.5', ...small);
+    expect(single.code).toBe(2);
+    expect(single.stderr).toMatch(/at least 2 authors, the corpus has 1/);
   });
 });
 

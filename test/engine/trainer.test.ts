@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { AdamW, lossCurve, Rng, selectBackend, train, warmupCosine, type TrainerTask } from '../../src/engine/index.js';
+import { AdamW, bestModelDir, lossCurve, Rng, selectBackend, train, warmupCosine, type TrainerTask, type TrainOptions } from '../../src/engine/index.js';
 import { tempDir } from '../helpers/tmp.js';
 
 describe('warmupCosine', () => {
@@ -58,8 +58,14 @@ function regression(seed: number, failAt?: { epoch: number; index: number }) {
     const { writeFile } = await import('node:fs/promises');
     await writeFile(join(dir, 'params.json'), JSON.stringify([...params].map(([k, v]) => [k, Array.from(v.dataSync())])));
   };
-  return { params, task, writeModel };
+  // Held-out loss: mean squared error on 16 fresh points, computed without touching the parameters.
+  const heldX = Array.from({ length: 16 }, () => [rng.normal(), rng.normal(), rng.normal()]);
+  const heldY = heldX.map(([a, b, c]) => [2 * a! - b! + 0.5 * c!]);
+  const evaluate = () => tf.tidy(() => tf.mean(tf.square(tf.sub(tf.add(tf.matMul(tf.tensor2d(heldX), params.get('lin.weight')!), params.get('lin.bias')!), tf.tensor2d(heldY)))).dataSync()[0]!);
+  return { params, task, writeModel, evaluate };
 }
+
+const readLog = async (dir: string) => (await readFile(join(dir, 'train_log.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
 
 describe('train', () => {
   it('learns, writes a JSONL log and a checkpoint, and keeps memory flat', async () => {
@@ -102,5 +108,72 @@ describe('train', () => {
     expect(state.lastLoss).toBe(fullState.lastLoss);
     expect(state.epochLosses).toEqual(fullState.epochLosses);
     for (const [name, v] of full.params) expect(Array.from(resumed.params.get(name)!.dataSync())).toEqual(Array.from(v.dataSync()));
+  });
+
+  it('stops after maxSteps optimizer steps, mid-epoch, with the schedule ending there and a final checkpoint', async () => {
+    await selectBackend('wasm');
+    for (const accumulate of [1, 2]) {
+      const dir = await tempDir();
+      const { params, task, writeModel } = regression(3);
+      const epochEnds: number[] = [];
+      const state = await train(params, task, { epochs: 50, maxSteps: 13, lr: 0.05, seed: 3, accumulate, checkpointDir: dir, writeModel, onEpochEnd: async (e) => void epochEnds.push(e) });
+      // 8 batches make 8 / accumulate steps per epoch; step 13 falls inside the second (accumulate 1) or fourth epoch.
+      const perEpoch = 8 / accumulate;
+      expect(state).toMatchObject({ step: 13, totalSteps: 13, epoch: Math.floor(13 / perEpoch), batch: (13 % perEpoch) * accumulate });
+      expect(epochEnds).toEqual(Array.from({ length: Math.floor(13 / perEpoch) }, (_, i) => i));
+      expect(state.epochLosses).toHaveLength(Math.ceil(13 / perEpoch));
+      const log = await readLog(dir);
+      expect(log).toHaveLength(13);
+      expect(log.at(-1).lr).toBeCloseTo(warmupCosine(12, 0.05, 1, 13), 12);
+      expect(JSON.parse(await readFile(join(dir, 'checkpoint', 'trainer_state.json'), 'utf8'))).toMatchObject({ step: 13, epoch: state.epoch, batch: state.batch });
+    }
+  });
+
+  it('evaluates at every epoch end and at a maxSteps stop, logs and records each loss, and keeps the best model', async () => {
+    await selectBackend('wasm');
+    const dir = await tempDir();
+    const { params, task, writeModel } = regression(4);
+    // Scripted losses: the second evaluation is the best; its parameters are kept in best/.
+    const scripted = [3, 1, 2];
+    let calls = 0;
+    const snapshots: string[] = [];
+    const evaluate = () => {
+      snapshots.push(JSON.stringify([...params].map(([k, v]) => [k, Array.from(v.dataSync())])));
+      return scripted[calls++]!;
+    };
+    const state = await train(params, task, { epochs: 9, maxSteps: 20, lr: 0.05, seed: 4, checkpointDir: dir, writeModel, evaluate, keepBest: true });
+    expect(calls).toBe(3);
+    expect(state.evalLosses).toEqual(scripted);
+    expect(state.bestEpoch).toBe(1);
+    expect(await readFile(join(bestModelDir(dir), 'params.json'), 'utf8')).toBe(snapshots[1]);
+    const evals = (await readLog(dir)).filter((l) => 'evalLoss' in l);
+    expect(evals).toEqual([
+      { evalLoss: 3, epoch: 0, step: 8 },
+      { evalLoss: 1, epoch: 1, step: 16 },
+      { evalLoss: 2, epoch: 2, step: 20 },
+    ]);
+    expect(JSON.parse(await readFile(join(dir, 'checkpoint', 'trainer_state.json'), 'utf8'))).toMatchObject({ evalLosses: scripted, bestEpoch: 1 });
+    await expect(train(params, task, { epochs: 1, lr: 0.05, seed: 4, writeModel, evaluate, keepBest: true })).rejects.toThrow(/keepBest needs evaluate and checkpointDir/);
+  });
+
+  it('resumes exactly with maxSteps, evaluation and the best model kept', async () => {
+    await selectBackend('wasm');
+    const options = (dir: string, r: ReturnType<typeof regression>): TrainOptions => ({ epochs: 2, maxSteps: 21, lr: 0.05, seed: 5, checkpointDir: dir, saveSteps: 3, writeModel: r.writeModel, evaluate: r.evaluate, keepBest: true });
+    const full = regression(5);
+    const fullDir = await tempDir();
+    const fullState = await train(full.params, full.task, options(fullDir, full));
+
+    const dir = await tempDir();
+    const crashed = regression(5, { epoch: 2, index: 2 });
+    await expect(train(crashed.params, crashed.task, options(dir, crashed))).rejects.toThrow('killed');
+    const saved = JSON.parse(await readFile(join(dir, 'checkpoint', 'params.json'), 'utf8')) as [string, number[]][];
+    const resumed = regression(5);
+    for (const [name, values] of saved) resumed.params.get(name)!.assign(tf.tensor(values, resumed.params.get(name)!.shape));
+    const state = await train(resumed.params, resumed.task, { ...options(dir, resumed), resume: true });
+    expect(state).toEqual(fullState);
+    expect(state).toMatchObject({ step: 21, epoch: 2, batch: 5 });
+    expect(state.evalLosses).toHaveLength(3);
+    for (const [name, v] of full.params) expect(Array.from(resumed.params.get(name)!.dataSync())).toEqual(Array.from(v.dataSync()));
+    expect(await readFile(join(bestModelDir(dir), 'params.json'), 'utf8')).toBe(await readFile(join(bestModelDir(fullDir), 'params.json'), 'utf8'));
   });
 });

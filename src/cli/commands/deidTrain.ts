@@ -5,8 +5,9 @@ import { createKoreanAnalyzer, type AnalyzerChoice } from '../../text/index.js';
 import { readDeidSource, type DeidSourceFlags } from '../deidInputs.js';
 import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
+import { parseTrainingFlags, type TrainingFlags } from '../trainingFlags.js';
 
-export interface DeidTrainCommandOptions extends DeidSourceFlags {
+export interface DeidTrainCommandOptions extends DeidSourceFlags, TrainingFlags {
   split: string;
   seed: string;
   replacement: ReplacementMode;
@@ -17,16 +18,11 @@ export interface DeidTrainCommandOptions extends DeidSourceFlags {
   heads: string;
   intermediate: string;
   vocabSize: string;
-  epochs: string;
-  batchSize: string;
-  seqLen: string;
-  lr: string;
   dropout?: string;
   outsideNoise: string;
   analyzer: AnalyzerChoice;
   /** False with --no-morphemes: tokenise without morpheme pre-tokenisation. */
   morphemes?: boolean;
-  resume?: boolean;
   out: string;
   force?: boolean;
   json?: boolean;
@@ -38,6 +34,7 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
   const level = parseIntFlag(options.labelLevel, '--label-level', { min: 1, max: 3 }) as LabelLevel;
   const seed = parseIntFlag(options.seed, '--seed');
   const shares = parseSplit(options.split);
+  const training = parseTrainingFlags(options);
   if (!options.resume) await assertCanWrite(options.out, options.force);
   const backend = await selectBackend(options.backend);
   out.info(`backend: ${backend.name}`);
@@ -60,10 +57,7 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
         intermediate: parseIntFlag(options.intermediate, '--intermediate', { min: 8 }),
         vocabSize: parseIntFlag(options.vocabSize, '--vocab-size', { min: 50 }),
       },
-      epochs: parseIntFlag(options.epochs, '--epochs', { min: 1 }),
-      batchSize: parseIntFlag(options.batchSize, '--batch-size', { min: 1 }),
-      seqLen: parseIntFlag(options.seqLen, '--seq-len', { min: 8 }),
-      lr: parseNumberFlag(options.lr, '--lr', { min: 0, max: 1 }),
+      ...training,
       outsideNoise: parseNumberFlag(options.outsideNoise, '--outside-noise', { min: 0, max: 0.5 }),
       ...(options.dropout !== undefined && { dropout: parseNumberFlag(options.dropout, '--dropout', { min: 0, max: 0.9 }) }),
       seed,

@@ -2,22 +2,19 @@ import { loadCorpus } from '../../corpus/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { UsageError } from '../../errors.js';
 import { readBlacklist } from '../../identifiers/index.js';
-import { finetune, parseStrategy } from '../../mlm/index.js';
+import { checkFinetuneOptions, finetune, parseStrategy } from '../../mlm/index.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
+import { parseTrainingFlags, type TrainingFlags } from '../trainingFlags.js';
 import type { AnalyzerChoice, Language } from '../../text/index.js';
 import { analyzerFor } from './blacklist.js';
 
-export interface FinetuneCommandOptions extends CorpusFlags {
+export interface FinetuneCommandOptions extends CorpusFlags, TrainingFlags {
   model: string;
   strategy: string;
   blacklist?: string;
   out: string;
-  epochs: string;
-  batchSize: string;
-  seqLen: string;
-  lr: string;
   maskProb: string;
   wholeWord?: boolean;
   randomBlacklisted: boolean;
@@ -28,8 +25,11 @@ export interface FinetuneCommandOptions extends CorpusFlags {
   dpNoise?: string;
   targetEpsilon?: string;
   delta?: string;
-  resume?: boolean;
   saveEveryEpoch?: boolean;
+  saveTotalLimit?: string;
+  evalCorpus?: string;
+  evalSplit?: string;
+  loadBestModelAtEnd?: boolean;
   force?: boolean;
   json?: boolean;
   lang: Language;
@@ -43,10 +43,7 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
   if ((strategy === 'constrained' || strategy === 'pseudonymized') && !options.blacklist) {
     throw new UsageError(`--strategy ${strategy} needs --blacklist FILE (build one with "ppmlm blacklist build")`);
   }
-  const epochs = parseIntFlag(options.epochs, '--epochs', { min: 1 });
-  const batchSize = parseIntFlag(options.batchSize, '--batch-size', { min: 1 });
-  const seqLen = parseIntFlag(options.seqLen, '--seq-len', { min: 8, max: 4096 });
-  const lr = parseNumberFlag(options.lr, '--lr', { min: 0, max: 1 });
+  const training = parseTrainingFlags(options);
   const maskProb = parseNumberFlag(options.maskProb, '--mask-prob', { min: 0.001, max: 1 });
   const seed = parseIntFlag(options.seed, '--seed');
   const saveSteps = options.saveSteps === undefined ? undefined : parseIntFlag(options.saveSteps, '--save-steps', { min: 1 });
@@ -56,10 +53,19 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
   const dpClip = parseNumberFlag(options.dpClip, '--dp-clip', { min: 1e-6 });
   if (strategy === 'dp' && dpNoise === undefined && targetEpsilon === undefined) throw new UsageError('--strategy dp needs --dp-noise S or --target-epsilon E');
   if (dpNoise !== undefined && targetEpsilon !== undefined) throw new UsageError('give either --dp-noise or --target-epsilon, not both');
+  const evaluation = {
+    evalSplit: options.evalSplit === undefined ? undefined : parseNumberFlag(options.evalSplit, '--eval-split', { min: 0, max: 1, exclusive: true }),
+    loadBestModelAtEnd: options.loadBestModelAtEnd === true,
+    saveEveryEpoch: options.saveEveryEpoch === true,
+    saveTotalLimit: options.saveTotalLimit === undefined ? undefined : parseIntFlag(options.saveTotalLimit, '--save-total-limit', { min: 1 }),
+  };
+  checkFinetuneOptions({ ...evaluation, evalCorpus: options.evalCorpus });
   const blacklist = options.blacklist ? await readBlacklist(options.blacklist) : undefined;
   const backend = await selectBackend(options.backend);
   out.info(`backend: ${backend.name}`);
-  const docs = await loadCorpus(options.corpus, corpusReadOptions(options, (err) => out.warn(`skipped ${err.located}`)));
+  const readOptions = corpusReadOptions(options, (err) => out.warn(`skipped ${err.located}`));
+  const docs = await loadCorpus(options.corpus, readOptions);
+  const evalDocs = options.evalCorpus === undefined ? undefined : await loadCorpus(options.evalCorpus, readOptions);
   const analyzer = blacklist ? analyzerFor(options.lang, options.analyzer, out) : undefined;
   const t0 = Date.now();
   try {
@@ -69,17 +75,15 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
       strategy,
       blacklist,
       out: options.out,
-      epochs,
-      batchSize,
-      seqLen,
-      lr,
+      ...training,
       maskProb,
       wholeWord: options.wholeWord === true,
       noRandomBlacklisted: !options.randomBlacklisted,
       seed,
       saveSteps,
       resume: options.resume === true,
-      saveEveryEpoch: options.saveEveryEpoch === true,
+      ...evaluation,
+      evalDocs,
       dpClip,
       pseudo: options.pseudo,
       dpNoise,
@@ -91,17 +95,19 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
       onLog: (e, s) => {
         const done = s.step / s.totalSteps;
         const eta = done > 0 ? ((Date.now() - t0) / 1000) * (1 / done - 1) : 0;
-        out.progress(`finetune ${strategy}: epoch ${e.epoch + 1}/${epochs} step ${e.step}/${s.totalSteps} loss ${e.loss.toFixed(4)} ${Math.round(e.tokensPerSecond)} tokens/s ETA ${Math.round(eta)}s`);
+        out.progress(`finetune ${strategy}: epoch ${e.epoch + 1}${training.maxSteps === undefined ? `/${training.epochs}` : ''} step ${e.step}/${s.totalSteps} loss ${e.loss.toFixed(4)} ${Math.round(e.tokensPerSecond)} tokens/s ETA ${Math.round(eta)}s`);
       },
     });
     out.progressDone();
     const summary = {
       out: result.out,
       strategy,
-      epochs: result.state.epoch,
+      epochs: result.provenance.epochs,
       steps: result.state.step,
       finalLoss: result.state.lastLoss,
       lossByEpoch: result.provenance.lossByEpoch,
+      ...(result.provenance.evalLossByEpoch !== undefined && { evalLossByEpoch: result.provenance.evalLossByEpoch }),
+      ...(result.provenance.bestEpoch !== undefined && { bestEpoch: result.provenance.bestEpoch, bestEvalLoss: result.provenance.bestEvalLoss }),
       targets: result.state.targets,
       protectedTargets: result.state.protectedTargets,
       protectedTokens: result.windows.protectedTokens,
@@ -113,6 +119,7 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
     else
       out.result(
         `wrote ${result.out}: ${strategy}, ${summary.epochs} epochs, ${summary.steps} steps, final loss ${summary.finalLoss.toFixed(4)}; ` +
+          (summary.bestEpoch !== undefined ? `weights of epoch ${summary.bestEpoch} (lowest evaluation loss, ${summary.bestEvalLoss}); ` : '') +
           `${summary.protectedTargets} of ${summary.targets} MLM targets fell on blacklisted positions` +
           (result.provenance.dp ? `; DP-SGD epsilon ${result.provenance.dp.epsilon.toFixed(2)} at delta ${result.provenance.dp.delta.toExponential(1)}` : ''),
       );

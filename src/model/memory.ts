@@ -1,0 +1,104 @@
+import { UsageError } from '../errors.js';
+import type { EncoderConfig } from './config.js';
+import { parameterShapes } from './params.js';
+import { trainingHeapLimit } from '../engine/backend.js';
+
+/** The shape of the batches a training run feeds the model. */
+export interface TrainingShape {
+  /** Windows per forward pass (a micro-batch when gradients are accumulated). */
+  batchSize: number;
+  seqLen: number;
+  /** Share of positions that are prediction targets (0.15 for MLM, 1 for token classification). */
+  targetShare: number;
+  /** Rows of the output layer the loss is computed over (the vocabulary for MLM, the labels otherwise). */
+  outputs: number;
+}
+
+/** Estimated memory of one training step, in bytes. */
+export interface TrainingMemory {
+  parameters: number;
+  /** The backend's heap: parameters, the fast matmul's packed weight copies and the largest transient. */
+  heap: number;
+  /** JavaScript memory: AdamW's two moments and the gradient sums. */
+  host: number;
+  /** Whether the estimate assumes activation checkpointing. */
+  recompute: boolean;
+}
+
+/** Above this much estimated tape, training recomputes activations: the extra forward pass then pays for itself. */
+const RECOMPUTE_ABOVE = 1.25 * 2 ** 30;
+/** Allocator slack measured on BERT-base (heap 1.29 GB against 1.19 GB counted). */
+const SLACK = 1.1;
+
+/**
+ * Floats alive per block during its backward pass, counted from the ops of {@link encode} (forward
+ * outputs the tape keeps, plus the gradients tfjs holds until the block's backward ends) and checked
+ * against measured heaps (250 MB per BERT-base layer at batch 8 x 128 without checkpointing).
+ */
+function blockFloats(config: EncoderConfig, shape: TrainingShape) {
+  const tokens = shape.batchSize * shape.seqLen;
+  const th = tokens * config.hidden_size;
+  const scores = shape.batchSize * config.num_attention_heads * shape.seqLen * shape.seqLen;
+  const targets = Math.ceil(shape.targetShare * tokens);
+  const table = shape.outputs * config.hidden_size;
+  return {
+    attention: 14 * th + 8 * scores,
+    feedForward: 10 * tokens * config.intermediate_size + 6 * th,
+    // Logits and their softmax gradient, and the [outputs, hidden] gradient of a tied decoder.
+    head: 12 * targets * shape.outputs + 2 * table,
+    // The embedding table's gradient (a segment sum over the whole vocabulary).
+    embeddings: config.vocab_size * config.hidden_size + 10 * th,
+  };
+}
+
+/**
+ * Estimates the memory of training `config` on batches of `shape`, with activation checkpointing or
+ * without. Linear weights count twice in the heap: XNNPACK keeps a packed copy of each for its products.
+ */
+export function trainingMemory(config: EncoderConfig, shape: TrainingShape, recompute: boolean): TrainingMemory {
+  let parameters = 0;
+  let linear = 0;
+  for (const [name, dims] of parameterShapes(config)) {
+    const size = dims.reduce((a, d) => a * d, 1);
+    parameters += size;
+    if (dims.length === 2 && !name.includes('embeddings')) linear += size;
+  }
+  const f = blockFloats(config, shape);
+  const layers = config.num_hidden_layers;
+  const transient = recompute
+    ? Math.max(f.attention, f.feedForward, f.head, f.embeddings) + 2 * layers * shape.batchSize * shape.seqLen * config.hidden_size
+    : layers * (f.attention + f.feedForward) + f.head + f.embeddings;
+  return { parameters: 4 * parameters, heap: SLACK * 4 * (parameters + linear + transient), host: 3 * 4 * parameters, recompute };
+}
+
+/**
+ * Plans a training run's memory: activation checkpointing when the tape would be large, and whether the
+ * result fits the backend's heap at all (wasm32's 4 GiB by default: see {@link trainingHeapLimit}).
+ */
+export function planTrainingMemory(config: EncoderConfig, shape: TrainingShape, heapLimit = trainingHeapLimit()): TrainingMemory & { fits: boolean; heapLimit: number } {
+  const whole = trainingMemory(config, shape, false);
+  const plan = whole.heap - whole.parameters > RECOMPUTE_ABOVE || whole.heap > heapLimit ? trainingMemory(config, shape, true) : whole;
+  return { ...plan, fits: plan.heap <= heapLimit, heapLimit };
+}
+
+const gb = (bytes: number) => (bytes / 2 ** 30).toFixed(1);
+
+/**
+ * The memory plan of a training run, refused before any step when it cannot fit: a one-line error with
+ * the estimate and the flags that shrink it, instead of a run that stalls or dies at the heap's limit.
+ */
+export function checkTrainingMemory(config: EncoderConfig, shape: TrainingShape): TrainingMemory {
+  const plan = planTrainingMemory(config, shape);
+  if (!plan.fits) {
+    throw new UsageError(
+      `training this model (${(plan.parameters / 4 / 1e6).toFixed(0)}M parameters) on batches of ${shape.batchSize} x ${shape.seqLen} tokens needs about ${gb(plan.heap)} GiB of the wasm heap, ` +
+        `which holds ${gb(plan.heapLimit)} GiB; lower --batch-size (add --grad-accum N to keep the effective batch) or --seq-len, or use --backend tensorflow`,
+    );
+  }
+  return plan;
+}
+
+/** A one-line description of a plan for progress messages. */
+export function describeTrainingMemory(plan: TrainingMemory): string {
+  return `memory: ~${gb(plan.heap)} GiB backend heap + ${gb(plan.host)} GiB optimizer state and gradients in JS; activation checkpointing ${plan.recompute ? 'on' : 'off'}`;
+}
