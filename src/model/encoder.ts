@@ -55,9 +55,12 @@ function param(params: Params, name: string): tf.Variable {
   return p;
 }
 
-/** x·W + b for x [n, in], W [in, out]: one fused matMul. */
+/**
+ * x·W + b for x [n, in], W [in, out]. A product and an add rather than tfjs's fused matMul, whose wasm
+ * kernel is XNNPACK's (see engine/kernels/BatchMatMul.ts for why products avoid it).
+ */
 export function dense(params: Params, prefix: string, x: tf.Tensor2D): tf.Tensor2D {
-  return tf.fused.matMul({ a: x, b: param(params, `${prefix}.weight`) as tf.Tensor2D, bias: param(params, `${prefix}.bias`) }) as tf.Tensor2D;
+  return tf.add(tf.matMul(x, param(params, `${prefix}.weight`) as tf.Tensor as tf.Tensor2D), param(params, `${prefix}.bias`));
 }
 
 /**

@@ -5,15 +5,16 @@ import { heapMemory, wrapWasmKernel } from './wasmKernel.js';
 /**
  * tfjs-backend-wasm runs a matMul through XNNPACK only for one unbatched, untransposed product; batched or
  * transposed products take a generic path about ten times slower. Attention and every gradient of a dense
- * layer hit that path. This kernel keeps XNNPACK (multi-threaded) for the plain product and sends the
- * others to ppmlm's own wasm SIMD matmul (native/kernels.c), which reads transposed and broadcast operands
- * through strides in place, with no copies.
+ * layer hit that path. This kernel sends every float32 product to ppmlm's own wasm SIMD matmul
+ * (native/kernels.c), which reads transposed and broadcast operands through strides in place, with no
+ * copies. The plain product goes there too: XNNPACK keeps a packed copy of every weight matrix it
+ * multiplies by for as long as that matrix lives (for RoBERTa-large, 1.2 GB of a 4 GiB heap), and the
+ * native kernel is as fast at encoder shapes (`npm run bench` matmul rows).
  */
 export function fastBatchMatMulConfig(): KernelConfig | undefined {
   return wrapWasmKernel<{ a: TensorInfo; b: TensorInfo }, BatchMatMulAttrs>(BatchMatMul, ({ inputs: { a, b }, attrs: { transposeA, transposeB }, heap }) => {
     const batchA = util.sizeFromShape(a.shape.slice(0, -2));
     const batchB = util.sizeFromShape(b.shape.slice(0, -2));
-    if (batchA <= 1 && batchB <= 1 && !transposeA && !transposeB) return undefined;
     if (a.dtype !== 'float32' || b.dtype !== 'float32' || (batchA !== batchB && batchA !== 1 && batchB !== 1)) return undefined;
 
     const [ra, ca] = a.shape.slice(-2) as [number, number];
