@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { Document } from '../corpus/index.js';
 import { Rng } from '../engine/random.js';
 import { train } from '../engine/trainer.js';
-import { crossEntropy, disposeParams, encode, loadModelDir, padBatch, sequenceClassifierLogits } from '../model/index.js';
+import { checkTrainingMemory, crossEntropy, disposeParams, encode, loadModelDir, lossSegments, padBatch, sequenceClassifierLogits } from '../model/index.js';
 import { windowsOf } from '../tokenizer/index.js';
 import { f1Scores } from './metrics.js';
 
@@ -41,6 +41,7 @@ export async function downstreamF1(modelDir: string, docs: readonly Document[], 
   const padId = tokenizer.idOf(tokenizer.specials.pad)!;
   const rowOf = (d: Document) => ({ ids: windowsOf(tokenizer, tokenizer.tokenize(d.text), { maxLength: seqLen })[0]!.ids, positions: [0], labels: [labels.indexOf(d.label!)] });
   const trainRows = trainDocs.map(rowOf);
+  const memory = checkTrainingMemory(model.config, { batchSize, seqLen, targetShare: 1 / seqLen, outputs: labels.length });
   const logitsOf = (b: ReturnType<typeof padBatch>) => {
     const hidden = encode(model.params, model.config, { inputIds: tf.tensor2d(b.inputIds, [b.batchSize, b.seqLen], 'int32'), attentionMask: tf.tensor2d(b.attentionMask, [b.batchSize, b.seqLen], 'int32') });
     return sequenceClassifierLogits(model.params, model.config, hidden, b.batchSize, b.seqLen);
@@ -50,9 +51,10 @@ export async function downstreamF1(modelDir: string, docs: readonly Document[], 
     batch(epoch, index) {
       const picked = new Rng(seed).fork(epoch).shuffle(trainRows.map((_, i) => i)).slice(index * batchSize, (index + 1) * batchSize).map((i) => trainRows[i]!);
       const b = padBatch(picked, padId);
-      return { tokens: b.inputIds.length, targets: b.batchSize, protectedTargets: 0, loss: () => crossEntropy(logitsOf(b), tf.tensor1d(b.labels, 'int32')) };
+      const head = (hidden: tf.Tensor2D) => crossEntropy(sequenceClassifierLogits(model.params, model.config, hidden, b.batchSize, b.seqLen), tf.tensor1d(b.labels, 'int32'));
+      return { tokens: b.inputIds.length, targets: b.batchSize, protectedTargets: 0, segments: lossSegments(model.params, model.config, b, head) };
     },
-  }, { epochs, lr, seed, writeModel: async () => undefined });
+  }, { epochs, lr, seed, recompute: memory.recompute, writeModel: async () => undefined });
   const predicted: string[] = [];
   for (let i = 0; i < testDocs.length; i += batchSize) {
     const b = padBatch(testDocs.slice(i, i + batchSize).map(rowOf), padId);

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { Rng } from '../engine/random.js';
 import { epochsToRun, train, type LogEntry, type ScheduleOptions, type TrainerState } from '../engine/trainer.js';
-import { dropoutOf, encode, tokenClassifierLogits, crossEntropy, padBatch, writeModelFiles, type BatchRow, type EncoderModel, type Provenance } from '../model/index.js';
+import { checkTrainingMemory, dropoutOf, encode, lossSegments, tokenClassifierLogits, crossEntropy, padBatch, writeModelFiles, type BatchRow, type EncoderModel, type Provenance } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { windowRanges, windowsOf, type Encoding, type Tokenizer } from '../tokenizer/index.js';
 import { tokenMetrics } from './metrics.js';
@@ -100,6 +100,7 @@ export async function trainTokenClassifier(options: TrainClassifierOptions): Pro
   // With maxSteps the trainer may run more (or fewer) epochs than `epochs`: prepare the texts of each one it runs.
   for (let e = 1; e < epochsToRun(batches, options); e++) perEpoch.push(await windowsOf(e));
   const orders = new Map<number, number[]>();
+  const memory = checkTrainingMemory(model.config, { batchSize: options.batchSize, seqLen: options.seqLen, targetShare: 1, outputs: options.labels.length });
   return train(model.params, {
     batchesPerEpoch: batches,
     batch(epoch, index) {
@@ -114,11 +115,13 @@ export async function trainTokenClassifier(options: TrainClassifierOptions): Pro
         tokens: b.inputIds.length,
         targets: b.labels.length,
         protectedTargets: 0,
-        loss: () => {
-          const dropout = dropoutOf(model.config, new Rng(seed ^ DROPOUT_STREAM).fork(epoch).fork(index));
-          const hidden = encode(model.params, model.config, { inputIds: tf.tensor2d(b.inputIds, [b.batchSize, b.seqLen], 'int32'), attentionMask: tf.tensor2d(b.attentionMask, [b.batchSize, b.seqLen], 'int32') }, dropout);
-          return crossEntropy(tokenClassifierLogits(model.params, tf.gather(hidden, tf.tensor1d(b.positions, 'int32'))), tf.tensor1d(b.labels, 'int32'));
-        },
+        segments: lossSegments(
+          model.params,
+          model.config,
+          b,
+          (hidden) => crossEntropy(tokenClassifierLogits(model.params, tf.gather(hidden, tf.tensor1d(b.positions, 'int32'))), tf.tensor1d(b.labels, 'int32')),
+          dropoutOf(model.config, new Rng(seed ^ DROPOUT_STREAM).fork(epoch).fork(index)),
+        ),
       };
     },
   }, {
@@ -131,6 +134,7 @@ export async function trainTokenClassifier(options: TrainClassifierOptions): Pro
     seed,
     checkpointDir: options.checkpointDir,
     resume: options.resume,
+    recompute: memory.recompute,
     writeModel: (dir) => writeModelFiles(dir, model, tokenizer, options.provenance()),
     onLog: options.onLog,
   });

@@ -17,7 +17,7 @@ export interface TrainingShape {
 /** Estimated memory of one training step, in bytes. */
 export interface TrainingMemory {
   parameters: number;
-  /** The backend's heap: parameters, the fast matmul's packed weight copies and the largest transient. */
+  /** The backend's heap: parameters and the largest transient of a step. */
   heap: number;
   /** JavaScript memory: AdamW's two moments and the gradient sums. */
   host: number;
@@ -27,7 +27,7 @@ export interface TrainingMemory {
 
 /** Above this much estimated tape, training recomputes activations: the extra forward pass then pays for itself. */
 const RECOMPUTE_ABOVE = 1.25 * 2 ** 30;
-/** Allocator slack measured on BERT-base (heap 1.29 GB against 1.19 GB counted). */
+/** Allocator slack: the measured BERT-base heap against the floats counted here. */
 const SLACK = 1.1;
 
 /**
@@ -51,24 +51,16 @@ function blockFloats(config: EncoderConfig, shape: TrainingShape) {
   };
 }
 
-/**
- * Estimates the memory of training `config` on batches of `shape`, with activation checkpointing or
- * without. Linear weights count twice in the heap: XNNPACK keeps a packed copy of each for its products.
- */
+/** Estimates the memory of training `config` on batches of `shape`, with activation checkpointing or without. */
 export function trainingMemory(config: EncoderConfig, shape: TrainingShape, recompute: boolean): TrainingMemory {
   let parameters = 0;
-  let linear = 0;
-  for (const [name, dims] of parameterShapes(config)) {
-    const size = dims.reduce((a, d) => a * d, 1);
-    parameters += size;
-    if (dims.length === 2 && !name.includes('embeddings')) linear += size;
-  }
+  for (const dims of parameterShapes(config).values()) parameters += dims.reduce((a, d) => a * d, 1);
   const f = blockFloats(config, shape);
   const layers = config.num_hidden_layers;
   const transient = recompute
     ? Math.max(f.attention, f.feedForward, f.head, f.embeddings) + 2 * layers * shape.batchSize * shape.seqLen * config.hidden_size
     : layers * (f.attention + f.feedForward) + f.head + f.embeddings;
-  return { parameters: 4 * parameters, heap: SLACK * 4 * (parameters + linear + transient), host: 3 * 4 * parameters, recompute };
+  return { parameters: 4 * parameters, heap: SLACK * 4 * (parameters + transient), host: 3 * 4 * parameters, recompute };
 }
 
 /**
