@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { parseSafetensors } from '../../src/model/index.js';
 import { cli } from '../helpers/cli.js';
 import { tinySetup } from '../helpers/tinyModel.js';
 
@@ -183,5 +184,57 @@ describe('ppmlm finetune --strategy dp', () => {
     const far = await cli('finetune', '--model', model, '--corpus', corpus, '--strategy', 'dp', '--target-epsilon', '0.001', '--out', join(dir, 'y'), '--epochs', '50', '--batch-size', '100', '--seq-len', '32');
     expect(far.code).toBe(4);
     expect(far.stderr).toMatch(/out of reach/);
+  });
+});
+
+describe('ppmlm finetune at real sizes', () => {
+  it('gives the same model with --batch-size 4 --grad-accum 2 as with --batch-size 8 (masks are drawn per window)', async () => {
+    const { dir, corpus, blacklist, model } = await tinySetup(6, 3);
+    const weights = async (flags: string[]) => {
+      const out = join(dir, flags.join(''));
+      const r = await cli('--quiet', 'finetune', '--model', model, '--corpus', corpus, '--blacklist', blacklist, '--out', out, '--epochs', '2', '--seq-len', '32', '--lr', '1e-3', '--json', ...flags);
+      expect(r.code, r.stderr).toBe(0);
+      return { summary: JSON.parse(r.stdout), tensors: parseSafetensors(await readFile(join(out, 'model.safetensors')), out).tensors };
+    };
+    const large = await weights(['--batch-size', '8']);
+    const micro = await weights(['--batch-size', '4', '--grad-accum', '2']);
+    expect(micro.summary).toMatchObject({ steps: large.summary.steps, targets: large.summary.targets, protectedTargets: 0 });
+    expect(micro.summary.finalLoss).toBeCloseTo(large.summary.finalLoss, 4);
+    for (const [name, t] of large.tensors) {
+      const a = t.data as Float32Array;
+      const b = micro.tensors.get(name)!.data as Float32Array;
+      for (let i = 0; i < a.length; i++) expect(Math.abs(a[i]! - b[i]!), name).toBeLessThan(1e-4);
+    }
+  });
+
+  it('fine-tunes a BERT-base configuration (110M parameters, 30,522-token vocabulary) in the Hugging Face layout', async () => {
+    const { dir, corpus, blacklist } = await tinySetup(4, 2);
+    // A WordPiece vocabulary of BERT-base's size: the corpus's own pieces, then unused fillers as in BERT's [unused] rows.
+    const tok = join(dir, 'tok');
+    const own = (await readFile(join(tok, 'vocab.txt'), 'utf8')).trim().split('\n');
+    const vocab = join(dir, 'vocab30k');
+    await mkdir(vocab);
+    await writeFile(join(vocab, 'vocab.txt'), [...own, ...Array.from({ length: 30522 - own.length }, (_, i) => `[unused${i}]`)].join('\n'));
+    const base = join(dir, 'bert-base');
+    const init = await cli('--quiet', 'model', 'init', '--vocab', vocab, '--out', base, '--hidden', '768', '--layers', '12', '--heads', '12', '--intermediate', '3072', '--max-positions', '512');
+    expect(init.code, init.stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(base, 'config.json'), 'utf8'))).toMatchObject({ hidden_size: 768, num_hidden_layers: 12, vocab_size: 30522, architectures: ['BertForMaskedLM'] });
+    const out = join(dir, 'tuned');
+    const r = await cli('finetune', '--model', base, '--corpus', corpus, '--blacklist', blacklist, '--strategy', 'constrained', '--max-steps', '2', '--batch-size', '8', '--seq-len', '128', '--out', out, '--json');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/activation checkpointing on/);
+    const summary = JSON.parse(r.stdout);
+    expect(summary).toMatchObject({ steps: 2, protectedTargets: 0 });
+    expect(Number.isFinite(summary.finalLoss)).toBe(true);
+    const { tensors } = parseSafetensors(await readFile(join(out, 'model.safetensors')), out);
+    expect(tensors.get('bert.encoder.layer.11.output.dense.weight')!.shape).toEqual([768, 3072]);
+  }, 300_000);
+
+  it('refuses a batch the wasm heap cannot hold before training, naming the estimate and the flags that help', async () => {
+    const { dir, corpus, model } = await tinySetup(3, 2);
+    const r = await cli('--quiet', 'finetune', '--model', model, '--corpus', corpus, '--strategy', 'standard', '--out', join(dir, 'x'), '--batch-size', '200000', '--seq-len', '64');
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/GiB of the wasm heap.*--batch-size.*--grad-accum N.*--seq-len/);
   });
 });

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import { checkTrainingMemory, defaultConfig, planTrainingMemory, trainingMemory } from '../../src/model/index.js';
+
+const GiB = 2 ** 30;
+const LIMIT = 3.75 * GiB;
+const encoder = (hidden: number, layers: number, vocab: number) =>
+  defaultConfig({ vocab_size: vocab, hidden_size: hidden, num_hidden_layers: layers, num_attention_heads: hidden / 64, intermediate_size: 4 * hidden });
+const mlm = (batchSize: number, vocab: number) => ({ batchSize, seqLen: 128, targetShare: 0.15, outputs: vocab });
+
+describe('training memory plan', () => {
+  it('counts BERT-base as 110M parameters, with optimizer state and gradients outside the heap', () => {
+    const m = trainingMemory(encoder(768, 12, 30522), mlm(8, 30522), true);
+    expect(m.parameters / 4 / 1e6).toBeGreaterThan(109);
+    expect(m.parameters / 4 / 1e6).toBeLessThan(111);
+    expect(m.host).toBe(3 * m.parameters);
+  });
+
+  it('checkpoints activations for BERT-base and RoBERTa-large, not for the small shapes, and fits both in wasm32', () => {
+    const small = planTrainingMemory(encoder(128, 2, 8000), mlm(16, 8000), LIMIT);
+    expect(small).toMatchObject({ recompute: false, fits: true });
+    const base = planTrainingMemory(encoder(768, 12, 30522), mlm(8, 30522), LIMIT);
+    expect(base).toMatchObject({ recompute: true, fits: true });
+    // Without checkpointing the tape of 12 layers alone would not fit.
+    expect(trainingMemory(encoder(768, 12, 30522), mlm(8, 30522), false).heap).toBeGreaterThan(LIMIT);
+    const large = planTrainingMemory(encoder(1024, 24, 50265), mlm(8, 50265), LIMIT);
+    expect(large).toMatchObject({ recompute: true, fits: true });
+    // Depth costs the checkpointed plan only its stored activations.
+    expect(trainingMemory(encoder(768, 24, 30522), mlm(8, 30522), true).heap - base.heap).toBeLessThan(0.5 * GiB);
+  });
+
+  it('never runs out of a heap without a limit, and refuses a batch that cannot fit with the flags that help', () => {
+    expect(planTrainingMemory(encoder(768, 12, 30522), mlm(4096, 30522), Infinity).fits).toBe(true);
+    expect(planTrainingMemory(encoder(768, 12, 30522), mlm(4096, 30522), LIMIT).fits).toBe(false);
+    expect(() => checkTrainingMemory(encoder(768, 12, 30522), mlm(4096, 30522))).toThrow(UsageError);
+    expect(() => checkTrainingMemory(encoder(768, 12, 30522), mlm(4096, 30522))).toThrow(/110M parameters.*4096 x 128 tokens.*GiB of the wasm heap.*--batch-size.*--grad-accum N.*--seq-len/);
+  });
+});
