@@ -8,12 +8,12 @@ import { matmulSuite } from './suites/matmul.js';
 import { csvSuite } from './suites/csv.js';
 import { blacklistSuite } from './suites/blacklist.js';
 import { mecabSuite } from './suites/mecab.js';
-import { trainingSuite } from './suites/training.js';
+import { realModelsSuite, trainingSuite } from './suites/training.js';
 import { maskingSuite } from './suites/masking.js';
 import { MAX_WASM_THREADS, setWasmThreads } from '../src/engine/index.js';
 import { parseIntFlag } from '../src/cli/parseFlags.js';
 
-const SUITES: BenchSuite[] = [matmulSuite, trainingSuite, maskingSuite, csvSuite, blacklistSuite, mecabSuite];
+const SUITES: BenchSuite[] = [matmulSuite, trainingSuite, realModelsSuite, maskingSuite, csvSuite, blacklistSuite, mecabSuite];
 
 const args = process.argv.slice(2);
 const threadsAt = args.indexOf('--threads');

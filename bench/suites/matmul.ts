@@ -8,6 +8,8 @@ interface Product {
   b: number[];
   transposeA?: boolean;
   transposeB?: boolean;
+  /** Through tfjs's fused matMul, whose wasm kernel is still XNNPACK's (ppmlm sends plain matMuls elsewhere). */
+  xnnpack?: boolean;
 }
 
 const square = (n: number): Product => ({ a: [n, n], b: [n, n] });
@@ -21,7 +23,7 @@ async function gflops(backend: 'wasm' | 'cpu', p: Product): Promise<number> {
   const seconds = await bestTime(() => {
     for (let i = 0; i < reps; i++) {
       // Not inside tf.tidy: tidy walks a returned TypedArray element by element looking for tensors.
-      const c = tf.matMul(a, b, p.transposeA, p.transposeB);
+      const c = p.xnnpack ? tf.fused.matMul({ a: a as tf.Tensor2D, b: b as tf.Tensor2D }) : tf.matMul(a, b, p.transposeA, p.transposeB);
       c.dataSync();
       flops = 2 * c.size * (p.transposeA ? p.a.at(-2)! : p.a.at(-1)!);
       c.dispose();
@@ -35,16 +37,28 @@ export const matmulSuite: BenchSuite = {
   name: 'matmul',
   async run(log) {
     const rows: BenchRow[] = [];
-    let plain = 0;
+    let plain: number;
     for (const n of [256, 512]) {
       log(`matmul ${n}x${n}`);
       const cpu = await gflops('cpu', square(n));
       const wasm = await gflops('wasm', square(n));
-      plain = wasm;
-      rows.push({ suite: 'matmul', case: `wasm ${n}x${n}·${n}x${n}`, value: wasm, unit: 'GFLOP/s', baseline: { name: 'tfjs cpu', value: cpu } });
+      rows.push({ suite: 'matmul', case: `wasm ${n}x${n}·${n}x${n} (native kernel)`, value: wasm, unit: 'GFLOP/s', baseline: { name: 'tfjs cpu', value: cpu } });
     }
-    // The products the stock wasm kernel ran on its generic path, now on ppmlm's native kernel, against
-    // XNNPACK's plain 512x512 product measured above.
+    // An encoder's dense layers (BERT-base, 1024 tokens): ppmlm's native kernel, which now takes every
+    // product, against XNNPACK on the same shape (which keeps a packed copy of every weight it multiplies by).
+    const dense: [string, number[], number[]][] = [
+      ['[1024x768]·[768x768]', [1024, 768], [768, 768]],
+      ['[1024x768]·[768x3072]', [1024, 768], [768, 3072]],
+      ['[1024x3072]·[3072x768]', [1024, 3072], [3072, 768]],
+    ];
+    for (const [name, a, b] of dense) {
+      log(`matmul ${name}`);
+      const xnnpack = await gflops('wasm', { a, b, xnnpack: true });
+      rows.push({ suite: 'matmul', case: `wasm dense ${name} (native kernel)`, value: await gflops('wasm', { a, b }), unit: 'GFLOP/s', baseline: { name: 'XNNPACK same shape', value: xnnpack } });
+    }
+    // The products the stock wasm kernel ran on its generic path, on ppmlm's native kernel, against
+    // XNNPACK's plain 512x512 product.
+    plain = await gflops('wasm', { ...square(512), xnnpack: true });
     const native: [string, Product][] = [
       ['attention scores 32 x [128x64]·[128x64]ᵀ', { a: [32, 128, 64], b: [32, 128, 64], transposeB: true }],
       ['attention context 32 x [128x128]·[128x64]', { a: [32, 128, 128], b: [32, 128, 64] }],

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { selectBackend } from '../../src/engine/index.js';
 import { crossEntropy } from '../../src/model/index.js';
-import type { BenchRow, BenchSuite } from '../table.js';
+import { renderTable, type BenchRow, type BenchSuite } from '../table.js';
 
 const run = promisify(execFile);
 const [SEQ, VOCAB] = [128, 8000];
@@ -94,31 +94,51 @@ function lossSpeed(): { fused: number; autodiff: number } {
   return result;
 }
 
+/** The rows' shared setup: the backend's name, and a push that logs each row as it is measured. */
+async function rowsFor(log: (msg: string) => void) {
+  const { threads } = await selectBackend('auto');
+  const rows: BenchRow[] = [];
+  // Each row is logged as it is measured: the real shapes take many minutes, and an interrupted run keeps what it measured.
+  const push = (...measured: BenchRow[]) => {
+    rows.push(...measured);
+    for (const row of measured) log(renderTable([row]).split('\n').at(-1)!);
+  };
+  return { rows, push, backend: `${tf.getBackend()}, ${threads} thread${threads === 1 ? '' : 's'}` };
+}
+
+const noTorch = 'PyTorch n/a (install python3-torch)';
+
 export const trainingSuite: BenchSuite = {
   name: 'training',
   async run(log): Promise<BenchRow[]> {
-    const { threads } = await selectBackend('auto');
-    const rows: BenchRow[] = [];
-    const backend = `${tf.getBackend()}, ${threads} thread${threads === 1 ? '' : 's'}`;
-    const noTorch = 'PyTorch n/a (install python3-torch)';
+    const { rows, push, backend } = await rowsFor(log);
     for (const { hidden, layers, batch } of SMALL) {
       const shape = `H${hidden}/L${layers} seq${SEQ} b${batch} V${VOCAB}`;
-      const ratios: Speed[] = [];
-      let ours: Speed | undefined;
-      let torch: Speed | undefined;
+      const rounds: { ours: Speed; torch?: Speed }[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         log(`MLM step ${shape}, round ${round + 1} of ${ROUNDS}: ppmlm, then PyTorch`);
         const r = await ppmlmRun(hidden, layers, VOCAB, batch, 6);
-        const t = await torchSpeed(hidden, layers, VOCAB, batch, 5);
-        const o = { train: trainSpeed(r, batch * SEQ), infer: r.inferTokensPerSecond };
-        if (t) ratios.push({ train: o.train / t.train, infer: o.infer / t.infer });
-        // The row shows the round with the median training ratio; the note shows the spread of all rounds.
-        if (!t || ratios.length === 1 || o.train / t.train === median(ratios.map((x) => x.train))) [ours, torch] = [o, t];
+        rounds.push({ ours: { train: trainSpeed(r, batch * SEQ), infer: r.inferTokensPerSecond }, torch: await torchSpeed(hidden, layers, VOCAB, batch, 5) });
       }
+      const ratios = rounds.flatMap(({ ours, torch }) => (torch ? [{ train: ours.train / torch.train, infer: ours.infer / torch.infer }] : []));
+      // The row shows the round with the median training ratio; the note shows the spread of all rounds.
+      const { ours, torch } = rounds.find((r) => r.torch && r.ours.train / r.torch.train === median(ratios.map((x) => x.train))) ?? rounds[0]!;
       const spread = (k: keyof Speed) => (ratios.length ? `ratio over ${ratios.length} alternating rounds ${fmt(Math.min(...ratios.map((x) => x[k])))}-${fmt(Math.max(...ratios.map((x) => x[k])))}x, median ${fmt(median(ratios.map((x) => x[k])))}x; PyTorch best of 1 and 2 threads` : noTorch);
-      rows.push({ suite: 'training', case: `${shape}: train step (${backend})`, value: ours!.train, unit: 'tokens/s', ...(torch && { baseline: { name: 'PyTorch', value: torch.train } }), note: spread('train') });
-      rows.push({ suite: 'training', case: `${shape}: inference (${backend})`, value: ours!.infer, unit: 'tokens/s', ...(torch && { baseline: { name: 'PyTorch', value: torch.infer } }), note: spread('infer') });
+      push({ suite: 'training', case: `${shape}: train step (${backend})`, value: ours.train, unit: 'tokens/s', ...(torch && { baseline: { name: 'PyTorch', value: torch.train } }), note: spread('train') });
+      push({ suite: 'training', case: `${shape}: inference (${backend})`, value: ours.infer, unit: 'tokens/s', ...(torch && { baseline: { name: 'PyTorch', value: torch.infer } }), note: spread('infer') });
     }
+    log(`MLM loss forward + backward, ${Math.round(0.15 * 16 * SEQ)} targets x ${VOCAB} words`);
+    const loss = lossSpeed();
+    push({ suite: 'training', case: `MLM loss fwd+bwd, ${Math.round(0.15 * 16 * SEQ)} targets x V${VOCAB} (${backend})`, value: loss.fused, unit: 'ms', lowerIsBetter: true, baseline: { name: 'tfjs autodiff', value: loss.autodiff } });
+    return rows;
+  },
+};
+
+/** `npm run bench -- real-models`: BERT-base, DistilRoBERTa and RoBERTa-large (about 15 minutes on 2 cores). */
+export const realModelsSuite: BenchSuite = {
+  name: 'real-models',
+  async run(log): Promise<BenchRow[]> {
+    const { rows, push, backend } = await rowsFor(log);
     for (const { name, hidden, layers, vocab, batch, steps } of REAL) {
       const shape = `${name} H${hidden}/L${layers} V${vocab} seq${SEQ} b${batch}`;
       log(`${shape}: ${steps} ppmlm training steps, then PyTorch`);
@@ -126,13 +146,13 @@ export const trainingSuite: BenchSuite = {
       const torch = await torchSpeed(hidden, layers, vocab, batch, steps === 2 ? 1 : 2);
       const memory = `${(r.parameters / 1e6).toFixed(0)}M parameters; activation checkpointing ${r.recompute ? 'on' : 'off'}; wasm heap ${r.heapMB?.toFixed(0) ?? 'n/a'} MB`;
       const torchNote = torch ? 'PyTorch CPU, best of 1 and 2 threads' : noTorch;
-      rows.push({ suite: 'training', case: `${shape}: train step (${backend})`, value: trainSpeed(r, batch * SEQ), unit: 'tokens/s', ...(torch && { baseline: { name: 'PyTorch', value: torch.train } }), note: `${torchNote}; steps ${r.stepSeconds.map((x) => x.toFixed(1)).join(', ')} s` });
-      rows.push({ suite: 'training', case: `${shape}: inference (${backend})`, value: r.inferTokensPerSecond, unit: 'tokens/s', ...(torch && { baseline: { name: 'PyTorch', value: torch.infer } }), note: torchNote });
+      push({ suite: 'real-models', case: `${shape}: train step (${backend})`, value: trainSpeed(r, batch * SEQ), unit: 'tokens/s', ...(torch && { baseline: { name: 'PyTorch', value: torch.train } }), note: `${torchNote}; steps ${r.stepSeconds.map((x) => x.toFixed(1)).join(', ')} s` });
+      push({ suite: 'real-models', case: `${shape}: inference (${backend})`, value: r.inferTokensPerSecond, unit: 'tokens/s', ...(torch && { baseline: { name: 'PyTorch', value: torch.infer } }), note: torchNote });
       // No step may be more than 2x slower than the step before it (the stall the memory design removed).
       const slowdown = Math.max(...r.stepSeconds.slice(1).map((x, i) => x / r.stepSeconds[i]!));
-      rows.push({ suite: 'training', case: `${shape}: slowest step / the step before it`, value: slowdown, unit: 'x', lowerIsBetter: true, baseline: { name: 'limit', value: 2 }, note: `steps 1-${steps}: ${r.stepSeconds.map((x) => x.toFixed(1)).join(', ')} s` });
-      rows.push({
-        suite: 'training',
+      push({ suite: 'real-models', case: `${shape}: slowest step / the step before it`, value: slowdown, unit: 'x', lowerIsBetter: true, baseline: { name: 'limit', value: 2 }, note: `steps 1-${steps}: ${r.stepSeconds.map((x) => x.toFixed(1)).join(', ')} s` });
+      push({
+        suite: 'real-models',
         case: `${shape}: peak RSS of the training process`,
         value: r.peakRssMB,
         unit: 'MB',
@@ -141,9 +161,6 @@ export const trainingSuite: BenchSuite = {
         note: memory,
       });
     }
-    log(`MLM loss forward + backward, ${Math.round(0.15 * 16 * SEQ)} targets x ${VOCAB} words`);
-    const loss = lossSpeed();
-    rows.push({ suite: 'training', case: `MLM loss fwd+bwd, ${Math.round(0.15 * 16 * SEQ)} targets x V${VOCAB} (${backend})`, value: loss.fused, unit: 'ms', lowerIsBetter: true, baseline: { name: 'tfjs autodiff', value: loss.autodiff } });
     return rows;
   },
 };
