@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ConfigError } from '../errors.js';
+import { ConfigError, TrainingDivergedError } from '../errors.js';
 import { writeDirAtomic } from '../io/index.js';
 import { bestModelDir, checkpointModelDir, resumeTraining, writeCheckpointFiles } from './checkpoint.js';
 import type { RunConfig } from './runConfig.js';
@@ -191,11 +191,23 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
       },
       { force: true },
     );
+  /** The step of the last checkpoint written or resumed from, for the message of a diverged run. */
+  let lastSaved = options.resume ? state.step : undefined;
   const checkpoint = async () => {
     if (!options.checkpointDir) return;
     await saveFolder(checkpointModelDir(options.checkpointDir), (tmpDir) => writeCheckpointFiles(tmpDir, opt, state, options.runConfig));
+    lastSaved = state.step;
   };
   const stopped = () => options.maxSteps !== undefined && state.step >= options.maxSteps;
+  /**
+   * Stops training before a non-finite loss or gradient reaches the parameters: one NaN step would spoil
+   * every later step and checkpoint, while the last checkpoint written is still good.
+   */
+  const checkFinite = (what: string, value: number) => {
+    if (Number.isFinite(value)) return;
+    const kept = !options.checkpointDir ? '' : lastSaved === undefined ? '; no checkpoint was written before it' : `; the checkpoint of step ${lastSaved} in ${options.checkpointDir} is kept, but resuming would repeat this step`;
+    throw new TrainingDivergedError(`training diverged at step ${state.step + 1} (epoch ${state.epoch + 1}): the ${what} is ${value}${kept}; lower --lr or check the data, then start over with --force`);
+  };
 
   /** Closes the epoch in progress, whole or cut short by maxSteps: its mean loss, then its evaluation. */
   const closeEpoch = async () => {
@@ -228,7 +240,9 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
         const b = task.batch(state.epoch, state.batch);
         if (b !== undefined && b.targets > 0) {
           const weight = b.weight ?? b.targets;
-          accLoss += weight * accumulateBatch(b, params, buffer, options.recompute === true);
+          const loss = accumulateBatch(b, params, buffer, options.recompute === true);
+          checkFinite('loss', loss);
+          accLoss += weight * loss;
           accWeight += weight;
           accTokens += b.tokens;
           state.targets += b.targets;
@@ -239,6 +253,7 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
         if (!boundary || buffer.weight === 0) continue;
         const grads = buffer.mean();
         const norm = clipGlobalNorm(grads, options.maxGradNorm ?? 1.0);
+        checkFinite('gradient norm', norm);
         const lr = warmupCosine(state.step, options.lr, warmup, totalSteps);
         opt.apply(grads, lr);
         buffer.clear();

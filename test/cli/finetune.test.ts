@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { appendFile, mkdir, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
-import { parseSafetensors } from '../../src/model/index.js';
+import { appendFile, cp, mkdir, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { parseSafetensors, serializeSafetensors } from '../../src/model/index.js';
 import { cli } from '../helpers/cli.js';
 import { tinySetup } from '../helpers/tinyModel.js';
 
@@ -168,7 +168,7 @@ describe('ppmlm finetune: Hugging Face Trainer options', () => {
   });
 });
 
-describe('ppmlm finetune: checkpoints of other runs, corrupt or missing ones', () => {
+describe('ppmlm finetune: checkpoints of other runs, corrupt or missing ones, and diverging runs', () => {
   const flags = ['--strategy', 'standard', '--max-steps', '2', '--batch-size', '4', '--seq-len', '32', '--lr', '1e-3', '--json', '--quiet'];
   /** Runs the CLI, expects exit code 2 with one line on stderr, and returns that line. */
   const refused = async (args: string[]) => {
@@ -247,6 +247,20 @@ describe('ppmlm finetune: checkpoints of other runs, corrupt or missing ones', (
     const resumed = await cli(...args, '--resume');
     expect(resumed.code, resumed.stderr).toBe(0);
     expect((await readdir(checkpoint)).sort()).toEqual(['checkpoint', 'train_log.jsonl']);
+  });
+
+  it('stops at a non-finite loss with exit code 2, naming the step, and writes no model', async () => {
+    const { dir, corpus, model } = await tinySetup(3, 2);
+    // A model whose embeddings are NaN: every loss is NaN from the first step on.
+    const poisoned = join(dir, 'poisoned');
+    await cp(model, poisoned, { recursive: true });
+    const weights = join(poisoned, 'model.safetensors');
+    const { tensors, metadata } = parseSafetensors(await readFile(weights), weights);
+    tensors.get([...tensors.keys()].find((n) => n.includes('word_embeddings'))!)!.data.fill(NaN);
+    await writeFile(weights, serializeSafetensors(tensors, metadata));
+    const out = join(dir, 'nan');
+    expect(await refused(['finetune', '--model', poisoned, '--corpus', corpus, '--out', out, ...flags])).toBe('ppmlm: training diverged at step 1 (epoch 1): the loss is NaN; no checkpoint was written before it; lower --lr or check the data, then start over with --force');
+    await expect(stat(out)).rejects.toThrow();
   });
 });
 

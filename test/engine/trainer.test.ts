@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { appendFile, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { AdamW, bestModelDir, lossCurve, Rng, selectBackend, train, warmupCosine, type TrainerTask, type TrainOptions } from '../../src/engine/index.js';
-import { FormatError, UsageError } from '../../src/errors.js';
+import { FormatError, TrainingDivergedError, UsageError } from '../../src/errors.js';
 import { tempDir } from '../helpers/tmp.js';
 
 describe('warmupCosine', () => {
@@ -175,6 +175,29 @@ describe('train', () => {
     expect(state.evalLosses).toHaveLength(3);
     for (const [name, v] of full.params) expect(Array.from(resumed.params.get(name)!.dataSync())).toEqual(Array.from(v.dataSync()));
     expect(await readFile(join(bestModelDir(dir), 'params.json'), 'utf8')).toBe(await readFile(join(bestModelDir(fullDir), 'params.json'), 'utf8'));
+  });
+
+  it('stops at a non-finite loss with the step named, the parameters of the last good step and the checkpoint before it kept', async () => {
+    await selectBackend('wasm');
+    const dir = await tempDir();
+    const { params, task, writeModel } = regression(6);
+    // Epoch 2, batch 3 gives NaN: 8 + 2 good steps, then step 11 diverges; the last checkpoint is step 9 (saveSteps 3).
+    const poisoned: TrainerTask = {
+      batchesPerEpoch: task.batchesPerEpoch,
+      batch(epoch, index) {
+        const b = task.batch(epoch, index)!;
+        return epoch === 1 && index === 2 ? { ...b, loss: () => tf.mul(b.loss!(), NaN) as tf.Scalar } : b;
+      },
+    };
+    let afterStep10 = '';
+    const onLog = () => void (afterStep10 = JSON.stringify([...params].map(([k, v]) => [k, Array.from(v.dataSync())])));
+    const run = train(params, poisoned, { epochs: 3, lr: 0.05, seed: 6, checkpointDir: dir, saveSteps: 3, writeModel, onLog });
+    await expect(run).rejects.toThrow(TrainingDivergedError);
+    await expect(run).rejects.toThrow(/^training diverged at step 11 \(epoch 2\): the loss is NaN; the checkpoint of step 9 in .* is kept/);
+    expect(new TrainingDivergedError('x').code).toBe(2);
+    expect(JSON.stringify([...params].map(([k, v]) => [k, Array.from(v.dataSync())]))).toBe(afterStep10);
+    expect(JSON.parse(await readFile(join(dir, 'checkpoint', 'trainer_state.json'), 'utf8'))).toMatchObject({ step: 9 });
+    expect((await readLog(dir)).map((l) => l.loss).every(Number.isFinite)).toBe(true);
   });
 
   describe('resume', () => {
