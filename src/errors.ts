@@ -61,6 +61,16 @@ export class ConfigError extends PpmlmError {
   }
 }
 
+/**
+ * Training produced a non-finite loss or gradient: the step is not applied, and the checkpoint of the last
+ * good step stays as it was. Resuming repeats the same draws, so the fix is other settings (a lower --lr).
+ */
+export class TrainingDivergedError extends PpmlmError {
+  constructor(message: string, options: PpmlmErrorOptions = {}) {
+    super(message, ExitCode.usage, options);
+  }
+}
+
 /** A requested privacy budget cannot be met. */
 export class BudgetError extends PpmlmError {
   constructor(message: string, options: PpmlmErrorOptions = {}) {

@@ -39,7 +39,7 @@ const trainingOptions = (cmd: Command, defaults: { lr: string }) =>
     .option('--lr <x>', 'peak learning rate (warmup, then cosine decay)', defaults.lr)
     .option('--warmup-ratio <x>', 'share of optimizer steps warming up linearly', '0.1')
     .option('--weight-decay <x>', 'AdamW decoupled weight decay (none on biases and LayerNorm)', '0.01')
-    .option('--resume', 'continue from <out>.checkpoint');
+    .option('--resume', 'continue from <out>.checkpoint, with the settings and data it was written with');
 
 /** Builds the commander program; command modules are imported only when their command runs. */
 export function buildProgram(io: CliIO): Command {
@@ -175,7 +175,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--load-best-model-at-end', 'with evaluation: --out gets the epoch of the lowest evaluation loss')
     .addOption(langOption())
     .addOption(analyzerOption())
-    .option('--force', 'replace an existing output folder')
+    .option('--force', "replace an existing output folder and, without --resume, an earlier run's <out>.checkpoint")
     .option('--json', 'machine-readable summary')
     .action(lazyAction(async () => (await import('./commands/finetune.js')).finetuneCommand));
 
@@ -247,7 +247,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--dropout <p>', "hidden and attention dropout while training (default: the config's, 0.1 for a fresh encoder)")
     .option('--outside-noise <p>', 'share of "O" tokens replaced by random tokens in each training batch, label kept', '0')
     .requiredOption('--out <dir>', 'model folder to write')
-    .option('--force', 'replace an existing folder')
+    .option('--force', "replace an existing folder and, without --resume, an earlier run's <out>.checkpoint")
     .option('--json', 'machine-readable summary')
     .action(lazyAction(async () => (await import('./commands/deidTrain.js')).deidTrain));
   deidInputs(deid.command('eval').description('token-level binary P/R/F1 and micro F1 over labels on annotated judgments'))

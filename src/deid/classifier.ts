@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { Rng } from '../engine/random.js';
 import { epochsToRun, train, type LogEntry, type ScheduleOptions, type TrainerState } from '../engine/trainer.js';
+import type { RunConfig } from '../engine/runConfig.js';
 import { checkTrainingMemory, dropoutOf, encode, lossSegments, tokenClassifierLogits, crossEntropy, padBatch, writeModelFiles, type BatchRow, type EncoderModel, type Provenance } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { windowRanges, windowsOf, type Encoding, type Tokenizer } from '../tokenizer/index.js';
@@ -60,6 +61,8 @@ export interface TrainClassifierOptions extends ScheduleOptions {
   analyzer?: MorphAnalyzer;
   checkpointDir?: string;
   resume?: boolean;
+  /** Stored in each checkpoint; a resume refuses a checkpoint written with another (see {@link RunConfig}). */
+  runConfig?: RunConfig;
   provenance: () => Provenance;
   onLog?: (entry: LogEntry, state: TrainerState) => void;
 }
@@ -134,6 +137,7 @@ export async function trainTokenClassifier(options: TrainClassifierOptions): Pro
     seed,
     checkpointDir: options.checkpointDir,
     resume: options.resume,
+    runConfig: options.runConfig,
     recompute: memory.recompute,
     writeModel: (dir) => writeModelFiles(dir, model, tokenizer, options.provenance()),
     onLog: options.onLog,

@@ -1,5 +1,8 @@
 import { Rng } from '../engine/random.js';
-import { checkpointModelDir, lossCurve, readCheckpointState, type LogEntry, type ScheduleOptions, type TrainerState } from '../engine/trainer.js';
+import { resolve } from 'node:path';
+import { checkpointDirFor, checkpointModelDir, openCheckpoint } from '../engine/checkpoint.js';
+import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
+import { lossCurve, type LogEntry, type ScheduleOptions, type TrainerState } from '../engine/trainer.js';
 import { UsageError } from '../errors.js';
 import { defaultConfig, initParams, loadModelDir, parameterShapes, saveModelDir, type EncoderModel, type Provenance } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
@@ -65,7 +68,9 @@ export interface DeidTrainOptions extends ScheduleOptions {
   outsideNoise?: number;
   seed: number;
   out: string;
+  /** Replace an existing `out`; without `resume`, also delete the checkpoint folder of an earlier run (refused without). */
   force?: boolean;
+  /** Continue the run in `<out>.checkpoint`; refused when there is none or it was written with other settings or data. */
   resume?: boolean;
   analyzer?: MorphAnalyzer;
   onInfo?: (m: string) => void;
@@ -83,6 +88,37 @@ export function trainedOnMorphemes(provenance: Provenance | undefined): boolean 
 /** The PII threshold a model's training chose on its dev split (ppmlm.json `piiThreshold`), if any. */
 export function recordedPiiThreshold(provenance: Provenance | undefined): number | undefined {
   return typeof provenance?.piiThreshold === 'number' ? provenance.piiThreshold : undefined;
+}
+
+/**
+ * What makes a de-identification training run what it is, named by the CLI's flags (`null`: not given):
+ * the data (a fingerprint of the split documents, and of the replacement lists), the labels they give,
+ * the model to start from and the training settings. Checkpointing and output options are left out.
+ */
+function deidRunConfig(options: DeidTrainOptions, labels: readonly string[]): RunConfig {
+  const { source } = options;
+  // Where a judgment was read from does not change what is learned; its text and mentions do.
+  const judged = (docs: readonly AnnotatedDocument[]) => docs.map((d) => [d.id, d.segments]);
+  const data = source.kind === 'annotated' ? { train: judged(source.split.train), dev: judged(source.split.dev), test: judged(source.split.test), lists: [...source.lists] } : source.split;
+  return {
+    [source.kind === 'annotated' ? '--judgments' : '--spans']: contentFingerprint([JSON.stringify(data)]),
+    labels: labels.join(','),
+    ...(source.kind === 'annotated' && { '--label-level': source.level, '--replacement': source.replacement }),
+    '--model': options.model ? resolve(options.model) : null,
+    ...(!options.model && { '--hidden': options.init?.hidden ?? null, '--layers': options.init?.layers ?? null, '--heads': options.init?.heads ?? null, '--intermediate': options.init?.intermediate ?? null, '--vocab-size': options.init?.vocabSize ?? null }),
+    '--epochs': options.epochs,
+    '--max-steps': options.maxSteps ?? null,
+    '--batch-size': options.batchSize,
+    '--grad-accum': options.accumulate ?? null,
+    '--seq-len': options.seqLen,
+    '--lr': options.lr,
+    '--warmup-ratio': options.warmupRatio ?? null,
+    '--weight-decay': options.weightDecay ?? null,
+    '--dropout': options.dropout ?? null,
+    '--outside-noise': options.outsideNoise ?? null,
+    '--seed': options.seed,
+    '--analyzer': options.analyzer?.name ?? null,
+  };
 }
 
 /**
@@ -109,8 +145,9 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
 
   let model: EncoderModel;
   let tokenizer: Tokenizer;
-  const checkpointDir = `${options.out}.checkpoint`;
-  if (options.resume && (await readCheckpointState(checkpointDir))) {
+  const checkpointDir = checkpointDirFor(options.out);
+  const runConfig = deidRunConfig(options, labels);
+  if (await openCheckpoint(checkpointDir, { resume: options.resume, force: options.force, runConfig })) {
     const loaded = await loadModelDir(checkpointModelDir(checkpointDir), { tokenClassification: labels.length }, seed);
     model = loaded.model;
     tokenizer = loaded.tokenizer;
@@ -163,6 +200,7 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     analyzer: options.analyzer,
     checkpointDir,
     resume: options.resume,
+    runConfig,
     provenance: () => provenance(),
     onLog: options.onLog,
   });

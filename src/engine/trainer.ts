@@ -1,8 +1,10 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { appendFile, mkdir, open, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ConfigError, FormatError } from '../errors.js';
+import { ConfigError, TrainingDivergedError } from '../errors.js';
 import { writeDirAtomic } from '../io/index.js';
+import { bestModelDir, checkpointModelDir, resumeTraining, writeCheckpointFiles } from './checkpoint.js';
+import type { RunConfig } from './runConfig.js';
 import { AdamW, type AdamWOptions } from './adamw.js';
 import { clipGlobalNorm, GradientBuffer } from './gradientBuffer.js';
 import { segmentedGradients, type SegmentForward } from './segments.js';
@@ -109,8 +111,13 @@ export interface TrainOptions extends AdamWOptions {
   checkpointDir?: string;
   /** Checkpoint every N optimizer steps, besides every epoch end (default: epoch ends only). */
   saveSteps?: number;
-  /** Continue from the checkpoint in checkpointDir. */
+  /** Continue from the checkpoint in checkpointDir; without one there, a UsageError. */
   resume?: boolean;
+  /**
+   * The settings that make the run what it is (see {@link RunConfig}): stored in each checkpoint, and a
+   * resume refuses a checkpoint written with others (or with none).
+   */
+  runConfig?: RunConfig;
   /** Writes the model files of a checkpoint into a folder. */
   writeModel: (dir: string) => Promise<void>;
   /**
@@ -124,9 +131,6 @@ export interface TrainOptions extends AdamWOptions {
   onEpochEnd?: (epoch: number, state: TrainerState) => Promise<void>;
   onLog?: (entry: LogEntry, state: TrainerState) => void;
 }
-
-const CHECKPOINT = 'checkpoint';
-const BEST = 'best';
 
 /** Runs one batch's forward and backward, handing its gradients to `buffer`; returns its mean loss. */
 function accumulateBatch(b: BatchStep, params: Map<string, tf.Variable>, buffer: GradientBuffer, recompute: boolean): number {
@@ -144,67 +148,10 @@ function accumulateBatch(b: BatchStep, params: Map<string, tf.Variable>, buffer:
 }
 
 /**
- * Writes optimizer moments as raw float32 (m then v of each parameter, in the order of optimizer.json),
- * parameter by parameter, so that a resumed run continues exactly and no second copy is made.
- */
-async function saveOptimizer(dir: string, opt: AdamW): Promise<void> {
-  const names = [...opt.m.keys()];
-  const file = await open(join(dir, 'optimizer.bin'), 'w', 0o600);
-  try {
-    for (const n of names) {
-      for (const values of [opt.m.get(n)!, opt.v.get(n)!]) await file.write(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
-    }
-  } finally {
-    await file.close();
-  }
-  await writeFile(join(dir, 'optimizer.json'), JSON.stringify({ names, step: opt.step }));
-}
-
-async function loadOptimizer(dir: string, opt: AdamW): Promise<void> {
-  const path = join(dir, 'optimizer.bin');
-  const meta = JSON.parse(await readFile(join(dir, 'optimizer.json'), 'utf8')) as { names: string[]; step: number };
-  const file = await open(path, 'r');
-  try {
-    let at = 0;
-    for (const n of meta.names) {
-      for (const map of [opt.m, opt.v]) {
-        const values = map.get(n);
-        if (values === undefined) throw new FormatError(`optimizer state names parameter ${n} that the model lacks; the checkpoint belongs to another model`, { file: path });
-        const { bytesRead } = await file.read(new Uint8Array(values.buffer, values.byteOffset, values.byteLength), 0, values.byteLength, at);
-        if (bytesRead !== values.byteLength) throw new FormatError('optimizer state is truncated; delete the checkpoint folder to start over', { file: path });
-        at += values.byteLength;
-      }
-    }
-  } finally {
-    await file.close();
-  }
-  opt.step = meta.step;
-}
-
-/** Reads the trainer state of a checkpoint folder, or undefined when there is none. */
-export async function readCheckpointState(checkpointDir: string): Promise<TrainerState | undefined> {
-  const file = join(checkpointDir, CHECKPOINT, 'trainer_state.json');
-  const text = await readFile(file, 'utf8').catch(() => undefined);
-  if (text === undefined) return undefined;
-  try {
-    // Checkpoints from before the loss curve was recorded resume with an empty one.
-    return { epochLosses: [], epochLossSum: 0, epochSteps: 0, evalLosses: [], ...(JSON.parse(text) as Partial<TrainerState>) } as TrainerState;
-  } catch {
-    throw new FormatError('trainer state is not valid JSON; the checkpoint is corrupt (delete it to start over)', { file });
-  }
-}
-
-/**
  * A loss curve of a run for reports and provenance, 4 decimals: the mean training loss of each epoch, or
  * with `'evalLosses'` the evaluation loss at each epoch end.
  */
 export const lossCurve = (state: TrainerState, curve: 'epochLosses' | 'evalLosses' = 'epochLosses'): number[] => state[curve].map((l) => Math.round(l * 1e4) / 1e4);
-
-/** The model folder inside a checkpoint, for loading the parameters to resume from. */
-export const checkpointModelDir = (checkpointDir: string) => join(checkpointDir, CHECKPOINT);
-
-/** The model folder of the best evaluation so far (TrainOptions.keepBest), inside a checkpoint folder. */
-export const bestModelDir = (checkpointDir: string) => join(checkpointDir, BEST);
 
 /**
  * How many epochs `train` runs over a task of `batchesPerEpoch` batches: `epochs`, or with `maxSteps` as
@@ -230,13 +177,7 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
   if (options.keepBest && !(options.evaluate && options.checkpointDir)) throw new ConfigError('keepBest needs evaluate and checkpointDir');
   const opt = new AdamW(params, options);
   let state: TrainerState = { step: 0, epoch: 0, batch: 0, totalSteps, seed: options.seed, protectedTargets: 0, targets: 0, skippedBatches: 0, lastLoss: NaN, epochLosses: [], epochLossSum: 0, epochSteps: 0, evalLosses: [] };
-  if (options.resume && options.checkpointDir) {
-    const saved = await readCheckpointState(options.checkpointDir);
-    if (saved !== undefined) {
-      state = saved;
-      await loadOptimizer(checkpointModelDir(options.checkpointDir), opt);
-    }
-  }
+  if (options.resume && options.checkpointDir) state = await resumeTraining(options.checkpointDir, opt, { epochs, batchesPerEpoch: task.batchesPerEpoch, totalSteps, accumulate, seed: options.seed }, options.runConfig);
   const log = options.checkpointDir ? join(options.checkpointDir, 'train_log.jsonl') : undefined;
   if (options.checkpointDir) await mkdir(options.checkpointDir, { recursive: true });
 
@@ -250,14 +191,23 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
       },
       { force: true },
     );
+  /** The step of the last checkpoint written or resumed from, for the message of a diverged run. */
+  let lastSaved = options.resume ? state.step : undefined;
   const checkpoint = async () => {
     if (!options.checkpointDir) return;
-    await saveFolder(checkpointModelDir(options.checkpointDir), async (tmpDir) => {
-      await saveOptimizer(tmpDir, opt);
-      await writeFile(join(tmpDir, 'trainer_state.json'), JSON.stringify(state, null, 2));
-    });
+    await saveFolder(checkpointModelDir(options.checkpointDir), (tmpDir) => writeCheckpointFiles(tmpDir, opt, state, options.runConfig));
+    lastSaved = state.step;
   };
   const stopped = () => options.maxSteps !== undefined && state.step >= options.maxSteps;
+  /**
+   * Stops training before a non-finite loss or gradient reaches the parameters: one NaN step would spoil
+   * every later step and checkpoint, while the last checkpoint written is still good.
+   */
+  const checkFinite = (what: string, value: number) => {
+    if (Number.isFinite(value)) return;
+    const kept = !options.checkpointDir ? '' : lastSaved === undefined ? '; no checkpoint was written before it' : `; the checkpoint of step ${lastSaved} in ${options.checkpointDir} is kept, but resuming would repeat this step`;
+    throw new TrainingDivergedError(`training diverged at step ${state.step + 1} (epoch ${state.epoch + 1}): the ${what} is ${value}${kept}; lower --lr or check the data, then start over with --force`);
+  };
 
   /** Closes the epoch in progress, whole or cut short by maxSteps: its mean loss, then its evaluation. */
   const closeEpoch = async () => {
@@ -290,7 +240,9 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
         const b = task.batch(state.epoch, state.batch);
         if (b !== undefined && b.targets > 0) {
           const weight = b.weight ?? b.targets;
-          accLoss += weight * accumulateBatch(b, params, buffer, options.recompute === true);
+          const loss = accumulateBatch(b, params, buffer, options.recompute === true);
+          checkFinite('loss', loss);
+          accLoss += weight * loss;
           accWeight += weight;
           accTokens += b.tokens;
           state.targets += b.targets;
@@ -301,6 +253,7 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
         if (!boundary || buffer.weight === 0) continue;
         const grads = buffer.mean();
         const norm = clipGlobalNorm(grads, options.maxGradNorm ?? 1.0);
+        checkFinite('gradient norm', norm);
         const lr = warmupCosine(state.step, options.lr, warmup, totalSteps);
         opt.apply(grads, lr);
         buffer.clear();

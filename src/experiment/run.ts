@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { runAudit, writeReport, type AuditReport, type ExposureProbe } from '../audit/index.js';
 import { loadCorpus, type CorpusReadOptions, type Document } from '../corpus/index.js';
 import { readBlacklist, type Blacklist } from '../identifiers/index.js';
+import { checkpointDirFor, hasCheckpoint } from '../engine/index.js';
 import { finetune } from '../mlm/index.js';
 import { disposeParams, loadModelDir, type LoadedModel } from '../model/index.js';
 import { PRIVATE_FILE_MODE, writeFileAtomic } from '../io/index.js';
@@ -117,7 +118,8 @@ async function runCells(options: ExperimentOptions, members: Document[], nonMemb
           epochs: maxEpochs,
           seed,
           saveEveryEpoch: true,
-          resume: true,
+          // A killed run continues; a new one replaces whatever a run that never checkpointed left.
+          resume: await hasCheckpoint(checkpointDirFor(runDir)),
           force: true,
           noRandomBlacklisted: true,
           analyzer,

@@ -1,5 +1,5 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile, chmod, open } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile, chmod, open } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UsageError } from '../errors.js';
@@ -14,19 +14,27 @@ export interface WriteOptions {
   mode?: number;
 }
 
-/** Throws a UsageError when `path` exists and `force` is not set, so nothing is overwritten by accident. */
-export async function assertCanWrite(path: string, force = false): Promise<void> {
-  if (force) return;
-  const exists = await stat(path).then(
+const exists = (path: string) =>
+  stat(path).then(
     () => true,
     () => false,
   );
-  if (exists) throw new UsageError(`${path} already exists; pass --force to replace it or choose another --out`);
+
+/** Throws a UsageError when `path` exists and `force` is not set, so nothing is overwritten by accident. */
+export async function assertCanWrite(path: string, force = false): Promise<void> {
+  if (force) return;
+  if (await exists(path)) throw new UsageError(`${path} already exists; pass --force to replace it or choose another --out`);
 }
 
 function tempPathFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
 }
+
+/** Whether `name` (in the folder of `path`) is a temp path {@link tempPathFor} made, or its `.old` (see {@link prepareAtomicDir}). */
+const isTempOf = (path: string, name: string) => {
+  const prefix = `.${basename(path)}.`;
+  return name.startsWith(prefix) && /^\d+\.[0-9a-f]{8}\.tmp(\.old)?$/.test(name.slice(prefix.length));
+};
 
 /** Writes `data` to a temp file beside `path`, then renames it over `path`: readers never see half a file. */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
@@ -102,18 +110,36 @@ export async function prepareAtomicDir(path: string, options: { force?: boolean 
     tmpDir,
     async commit() {
       const old = `${tmpDir}.old`;
-      const exists = await stat(path).then(
-        () => true,
-        () => false,
-      );
-      if (exists) await rename(path, old);
+      const replaced = await exists(path);
+      if (replaced) await rename(path, old);
       await rename(tmpDir, path);
-      if (exists) await rm(old, { recursive: true, force: true });
+      if (replaced) await rm(old, { recursive: true, force: true });
     },
     async abort() {
       await rm(tmpDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Cleans up after {@link writeDirAtomic} calls on `path` that were killed (SIGKILL, power loss): their temp
+ * folders would otherwise stay beside it for good. A kill between the two renames of `commit()` left `path`
+ * moved aside and the complete new folder not yet in place; that swap is finished first. Call it when no
+ * other process writes `path`, e.g. when a run that owns the folder starts.
+ */
+export async function recoverAtomicDir(path: string): Promise<void> {
+  const parent = dirname(path);
+  const temps = (await readdir(parent).catch(() => [] as string[])).filter((name) => isTempOf(path, name));
+  if (!(await exists(path))) {
+    for (const old of temps.filter((name) => name.endsWith('.old'))) {
+      const complete = join(parent, old.slice(0, -'.old'.length));
+      if (await exists(complete)) {
+        await rename(complete, path);
+        break;
+      }
+    }
+  }
+  for (const name of temps) await rm(join(parent, name), { recursive: true, force: true });
 }
 
 /**

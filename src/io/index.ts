@@ -1,4 +1,4 @@
-export { PRIVATE_FILE_MODE, assertCanWrite, writeFileAtomic, openAtomicWriteStream, prepareAtomicDir, writeDirAtomic } from './atomic.js';
+export { PRIVATE_FILE_MODE, assertCanWrite, writeFileAtomic, openAtomicWriteStream, prepareAtomicDir, writeDirAtomic, recoverAtomicDir } from './atomic.js';
 export type { WriteOptions, AtomicWriteStream } from './atomic.js';
 export { findInvalidUtf8, positionOf, decodeUtf8Strict, Utf8Validator } from './utf8.js';
 export type { DecodeOptions } from './utf8.js';

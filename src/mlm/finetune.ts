@@ -1,8 +1,11 @@
 import type * as tf from '@tensorflow/tfjs-core';
+import { resolve } from 'node:path';
 import { splitByAuthor, type Document } from '../corpus/index.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { Rng } from '../engine/random.js';
-import { bestModelDir, checkpointModelDir, lossCurve, readCheckpointState, train, type LogEntry, type TrainerState } from '../engine/trainer.js';
+import { lossCurve, train, type LogEntry, type TrainerState } from '../engine/trainer.js';
+import { bestModelDir, checkpointDirFor, checkpointModelDir, openCheckpoint } from '../engine/checkpoint.js';
+import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
 import { assertCanWrite } from '../io/index.js';
 import { BlacklistMatcher, blacklistFingerprint, type Blacklist } from '../identifiers/index.js';
 import { checkTrainingMemory, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, writeModelFiles, type LoadedModel, type Provenance } from '../model/index.js';
@@ -56,11 +59,16 @@ export interface FinetuneOptions {
   /** Where checkpoints go (default `<out>.checkpoint`). */
   checkpointDir?: string;
   saveSteps?: number;
+  /**
+   * Continue the run in `checkpointDir`; refused (UsageError) when there is no checkpoint or it was written
+   * with other settings (flags, corpus, blacklist).
+   */
   resume?: boolean;
   /** Also write `<out>.epoch-N` after every epoch. */
   saveEveryEpoch?: boolean;
   /** With saveEveryEpoch: keep only the N most recent `<out>.epoch-N` folders (and the best one). */
   saveTotalLimit?: number;
+  /** Replace an existing `out`; without `resume`, also delete the checkpoint folder of an earlier run (refused without). */
   force?: boolean;
   /** DP-SGD (strategy dp): per-example clipping norm (default 1.0). */
   dpClip?: number;
@@ -90,6 +98,43 @@ export function checkFinetuneOptions(options: Pick<FinetuneOptions, 'evalDocs' |
   if (evalDocs !== undefined && options.evalSplit !== undefined) throw new UsageError('give either --eval-corpus or --eval-split, not both');
   if (options.loadBestModelAtEnd && evalDocs === undefined && options.evalSplit === undefined) throw new UsageError('--load-best-model-at-end needs an evaluation: --eval-corpus PATH or --eval-split P');
   if (options.saveTotalLimit !== undefined && !options.saveEveryEpoch) throw new UsageError('--save-total-limit limits the <out>.epoch-N folders of --save-every-epoch; pass that too');
+}
+
+/** The documents of a corpus as a run configuration records them (see {@link contentFingerprint}). */
+const docsFingerprint = (docs: readonly Document[]) => contentFingerprint(docs.flatMap((d) => [d.id, d.author, d.text, d.label ?? '']));
+
+/**
+ * What makes a fine-tuning run what it is, named by the CLI's flags (`null`: not given, the default): the
+ * options that change what the model learns or how ppmlm.json labels it. Checkpointing, logging and output
+ * options are left out, so a resume may change them.
+ */
+function finetuneRunConfig(options: FinetuneOptions, resolved: { strategy: StrategyName; seed: number; epochs: number; batchSize: number; seqLen: number; lr: number; maskProb: number }): RunConfig {
+  const { strategy } = resolved;
+  return {
+    '--model': resolve(options.model),
+    '--corpus': docsFingerprint(options.docs),
+    '--blacklist': options.blacklist ? blacklistFingerprint(options.blacklist) : null,
+    '--strategy': strategy,
+    '--epochs': resolved.epochs,
+    '--max-steps': options.maxSteps ?? null,
+    '--batch-size': resolved.batchSize,
+    '--grad-accum': options.accumulate ?? null,
+    '--seq-len': resolved.seqLen,
+    stride: options.stride ?? null,
+    '--lr': resolved.lr,
+    '--warmup-ratio': options.warmupRatio ?? null,
+    '--weight-decay': options.weightDecay ?? null,
+    '--mask-prob': resolved.maskProb,
+    '--whole-word': options.wholeWord === true,
+    '--random-blacklisted': options.noRandomBlacklisted !== true,
+    '--seed': resolved.seed,
+    '--analyzer': options.analyzer?.name ?? null,
+    '--eval-corpus': options.evalDocs ? docsFingerprint(options.evalDocs) : null,
+    '--eval-split': options.evalSplit ?? null,
+    '--load-best-model-at-end': options.loadBestModelAtEnd === true,
+    ...(strategy === 'pseudonymized' && { '--pseudo': options.pseudo ?? null }),
+    ...(strategy === 'dp' && { '--dp-clip': options.dpClip ?? null, '--dp-noise': options.dpNoise ?? null, '--target-epsilon': options.targetEpsilon ?? null, '--delta': options.delta ?? null }),
+  };
 }
 
 /** DP-SGD settings: the sample rate, steps per epoch, and the noise multiplier given or solved from a target epsilon. */
@@ -123,16 +168,18 @@ const dpBatchRng = (seed: number, epoch: number, index: number) => new Rng(seed 
 
 /**
  * Fine-tunes a masked LM with one strategy (see mlm/README.md) and writes a Hugging Face model folder with
- * ppmlm.json provenance. Checkpoints every epoch (and every `saveSteps`), resumable with `resume`. With
+ * ppmlm.json provenance. Checkpoints every epoch (and every `saveSteps`), resumable with `resume` under the
+ * same settings (see {@link openCheckpoint}: an earlier run's checkpoint is replaced only with `force`). With
  * `evalDocs` or `evalSplit`, a held-out masked-LM loss at every epoch end; with `loadBestModelAtEnd`,
  * `out` holds the weights of the epoch where it was lowest (the returned state is still the last step's).
  */
 export async function finetune(options: FinetuneOptions): Promise<FinetuneResult> {
   const { strategy, seed = 42, epochs = 3, batchSize = 16, seqLen = 128, lr = 5e-5, maskProb = 0.15 } = options;
   checkFinetuneOptions(options);
-  const checkpointDir = options.checkpointDir ?? `${options.out}.checkpoint`;
+  const checkpointDir = options.checkpointDir ?? checkpointDirFor(options.out);
   await assertCanWrite(options.out, options.force);
-  const resumeFrom = options.resume ? await readCheckpointState(checkpointDir) : undefined;
+  const runConfig = finetuneRunConfig(options, { strategy, seed, epochs, batchSize, seqLen, lr, maskProb });
+  const resumeFrom = await openCheckpoint(checkpointDir, { resume: options.resume, force: options.force, runConfig });
   const loaded: LoadedModel = await loadModelDir(resumeFrom ? checkpointModelDir(checkpointDir) : options.model, 'mlm', seed);
   if (resumeFrom) options.onInfo?.(`resuming from ${checkpointDir} at epoch ${resumeFrom.epoch + 1}, batch ${resumeFrom.batch}`);
   if (loaded.initialized.length > 0) options.onInfo?.(`initialised ${loaded.initialized.length} MLM head tensors missing from ${options.model}`);
@@ -241,6 +288,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
     checkpointDir,
     saveSteps: options.saveSteps,
     resume: options.resume,
+    runConfig,
     writeModel: (dir) => writeModelFiles(dir, model, tokenizer, provenance()),
     evaluate,
     keepBest: options.loadBestModelAtEnd === true,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { DeidModelRecognizer } from '../../src/deid/index.js';
@@ -94,6 +94,25 @@ describe('ppmlm deid train / eval / apply', () => {
     const bad = await cli('deid', 'train', ...INPUTS, '--grad-accum', '0', '--out', join(await tempDir(), 'x'));
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--grad-accum must be an integer between 1/);
+  });
+
+  it('guards its checkpoint as finetune does: no resume without one or under other settings, no overwrite without --force', async () => {
+    const dir = await tempDir();
+    const model = join(dir, 'deid');
+    const args = ['deid', 'train', ...INPUTS, '--no-morphemes', '--max-steps', '2', '--batch-size', '16', '--hidden', '32', '--layers', '1', '--vocab-size', '500', '--out', model, '--quiet'];
+    const refused = async (extra: string[], message: string | RegExp) => {
+      const r = await cli(...args, ...extra);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr.trim()).toMatch(message);
+    };
+    await refused(['--resume'], `ppmlm: no checkpoint in ${model}.checkpoint; run without --resume to start`);
+    expect((await cli(...args)).code).toBe(0);
+    await rm(model, { recursive: true });
+    await refused([], /deid\.checkpoint holds the checkpoint of an earlier run; pass --resume to continue it, or --force to delete it and start over$/);
+    await refused(['--resume', '--lr', '0.01', '--label-level', '2'], /written with other settings \(checkpoint → now\): labels .*, --label-level 3 → 2, --lr 0\.0005 → 0\.01; /);
+    const again = await cli(...args, '--resume');
+    expect(again.code, again.stderr).toBe(0);
   });
 });
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { parseSafetensors } from '../../src/model/index.js';
+import { appendFile, cp, mkdir, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { parseSafetensors, serializeSafetensors } from '../../src/model/index.js';
 import { cli } from '../helpers/cli.js';
 import { tinySetup } from '../helpers/tinyModel.js';
 
@@ -165,6 +165,102 @@ describe('ppmlm finetune: Hugging Face Trainer options', () => {
     const single = await cli('finetune', '--model', model, '--corpus', one, '--strategy', 'standard', '--out', join(dir, 'y'), '--eval-split', '0.5', ...small);
     expect(single.code).toBe(2);
     expect(single.stderr).toMatch(/at least 2 authors, the corpus has 1/);
+  });
+});
+
+describe('ppmlm finetune: checkpoints of other runs, corrupt or missing ones, and diverging runs', () => {
+  const flags = ['--strategy', 'standard', '--max-steps', '2', '--batch-size', '4', '--seq-len', '32', '--lr', '1e-3', '--json', '--quiet'];
+  /** Runs the CLI, expects exit code 2 with one line on stderr, and returns that line. */
+  const refused = async (args: string[]) => {
+    const r = await cli(...args);
+    expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    return r.stderr.trim();
+  };
+  /** A finished 2-step run whose --out is gone again: the checkpoint folder is all a killed run leaves. */
+  const killedRun = async () => {
+    const { dir, corpus, blacklist, model } = await tinySetup(3, 2);
+    const out = join(dir, 'run');
+    const args = ['finetune', '--model', model, '--corpus', corpus, '--out', out, ...flags];
+    const first = await cli(...args);
+    expect(first.code, first.stderr).toBe(0);
+    await rm(out, { recursive: true });
+    return { dir, corpus, blacklist, out, checkpoint: `${out}.checkpoint`, args };
+  };
+
+  it('refuses to resume without a checkpoint, to overwrite one, or to resume one of other settings; --force starts over', async () => {
+    const { dir, corpus, blacklist, out, checkpoint, args } = await killedRun();
+    expect(await refused([...args.map((a) => (a === out ? join(dir, 'new') : a)), '--resume'])).toBe(`ppmlm: no checkpoint in ${join(dir, 'new')}.checkpoint; run without --resume to start`);
+    expect(await refused(args)).toBe(`ppmlm: ${checkpoint} holds the checkpoint of an earlier run; pass --resume to continue it, or --force to delete it and start over`);
+
+    const other = await refused([...args, '--resume', '--strategy', 'constrained', '--blacklist', blacklist, '--lr', '0.01', '--seed', '7']);
+    expect(other).toMatch(new RegExp(`^ppmlm: the checkpoint in ${checkpoint} was written with other settings \\(checkpoint → now\\): `));
+    for (const change of [/--blacklist unset → "[0-9a-f]{16}"/, /--strategy "standard" → "constrained"/, /--lr 0\.001 → 0\.01/, /--seed 42 → 7/]) expect(other).toMatch(change);
+    expect(other).toMatch(/; resume with its settings, or run with --force instead of --resume to start over$/);
+    const fewer = join(dir, 'fewer.jsonl');
+    await writeFile(fewer, (await readFile(corpus, 'utf8')).trim().split('\n').slice(1).join('\n'));
+    expect(await refused([...args.map((a) => (a === corpus ? fewer : a)), '--resume'])).toMatch(/other settings .*: --corpus "[0-9a-f]{16}" → "[0-9a-f]{16}"; /);
+
+    // What does not change the model may differ.
+    const resumed = await cli(...args, '--resume', '--save-steps', '1');
+    expect(resumed.code, resumed.stderr).toBe(0);
+
+    // --force deletes the old checkpoint, log included, before the new run writes its own.
+    const again = await cli(...args, '--lr', '2e-3', '--force');
+    expect(again.code, again.stderr).toBe(0);
+    const log = (await readFile(join(checkpoint, 'train_log.jsonl'), 'utf8')).trim().split('\n');
+    expect(log).toHaveLength(2);
+    expect(JSON.parse(await readFile(join(checkpoint, 'checkpoint', 'run_config.json'), 'utf8'))).toMatchObject({ '--lr': 0.002, '--strategy': 'standard', '--max-steps': 2 });
+
+    await rm(out, { recursive: true });
+    await rm(join(checkpoint, 'checkpoint', 'run_config.json'));
+    expect(await refused([...args, '--lr', '2e-3', '--resume'])).toBe(`ppmlm: the checkpoint in ${checkpoint} predates configuration checks, so it cannot be resumed safely; run with --force instead of --resume to start over`);
+  });
+
+  it('refuses a corrupt checkpoint naming the file and the fix, and removes what a checkpoint write killed midway left', async () => {
+    const { args, checkpoint } = await killedRun();
+    const file = (name: string) => join(checkpoint, 'checkpoint', name);
+    const names = ['trainer_state.json', 'optimizer.json', 'optimizer.bin'];
+    const pristine = new Map(await Promise.all(names.map(async (n) => [n, await readFile(file(n))] as const)));
+    const state = JSON.parse(pristine.get('trainer_state.json')!.toString());
+    const cases: [string, (path: string) => Promise<void>, RegExp][] = [
+      ['trainer_state.json', (f) => writeFile(f, '{}'), /"step" must be an integer ≥ 0, got nothing/],
+      ['trainer_state.json', (f) => writeFile(f, 'null'), /a trainer state must be a JSON object, got null/],
+      ['trainer_state.json', (f) => writeFile(f, JSON.stringify({ ...state, targets: 'many' })), /"targets" must be an integer ≥ 0, got "many"/],
+      ['trainer_state.json', (f) => writeFile(f, JSON.stringify({ ...state, epoch: 99 })), /"epoch" 99 does not fit/],
+      ['trainer_state.json', (f) => writeFile(f, JSON.stringify({ ...state, batch: 99999 })), /"batch" is 99999 but an epoch has \d+ batches/],
+      ['optimizer.json', (f) => rm(f), /optimizer state is missing, the checkpoint is incomplete/],
+      ['optimizer.bin', (f) => truncate(f, 1000), /optimizer moments take 1000 bytes, the model's parameters \d+ \(2 × 4 bytes each\)/],
+      ['optimizer.bin', (f) => appendFile(f, Buffer.alloc(8)), /optimizer moments take \d+ bytes/],
+    ];
+    for (const [name, spoil, message] of cases) {
+      for (const [n, bytes] of pristine) await writeFile(file(n), bytes);
+      await spoil(file(name));
+      const line = await refused([...args, '--resume']);
+      expect(line.startsWith(`ppmlm: ${file(name)}: `), line).toBe(true);
+      expect(line).toMatch(message);
+      expect(line).toMatch(new RegExp(`; delete ${checkpoint} or run with --force instead of --resume to start over$`));
+    }
+    for (const [n, bytes] of pristine) await writeFile(file(n), bytes);
+    // Temp folders of checkpoint writes a SIGKILL interrupted.
+    for (const stale of ['.checkpoint.999999.0badf00d.tmp', '.checkpoint.999998.deadbeef.tmp.old', '.best.999999.0badf00d.tmp']) await mkdir(join(checkpoint, stale, 'x'), { recursive: true });
+    const resumed = await cli(...args, '--resume');
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect((await readdir(checkpoint)).sort()).toEqual(['checkpoint', 'train_log.jsonl']);
+  });
+
+  it('stops at a non-finite loss with exit code 2, naming the step, and writes no model', async () => {
+    const { dir, corpus, model } = await tinySetup(3, 2);
+    // A model whose embeddings are NaN: every loss is NaN from the first step on.
+    const poisoned = join(dir, 'poisoned');
+    await cp(model, poisoned, { recursive: true });
+    const weights = join(poisoned, 'model.safetensors');
+    const { tensors, metadata } = parseSafetensors(await readFile(weights), weights);
+    tensors.get([...tensors.keys()].find((n) => n.includes('word_embeddings'))!)!.data.fill(NaN);
+    await writeFile(weights, serializeSafetensors(tensors, metadata));
+    const out = join(dir, 'nan');
+    expect(await refused(['finetune', '--model', poisoned, '--corpus', corpus, '--out', out, ...flags])).toBe('ppmlm: training diverged at step 1 (epoch 1): the loss is NaN; no checkpoint was written before it; lower --lr or check the data, then start over with --force');
+    await expect(stat(out)).rejects.toThrow();
   });
 });
 

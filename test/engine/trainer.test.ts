@@ -1,8 +1,9 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { readFile } from 'node:fs/promises';
+import { appendFile, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { AdamW, bestModelDir, lossCurve, Rng, selectBackend, train, warmupCosine, type TrainerTask, type TrainOptions } from '../../src/engine/index.js';
+import { FormatError, TrainingDivergedError, UsageError } from '../../src/errors.js';
 import { tempDir } from '../helpers/tmp.js';
 
 describe('warmupCosine', () => {
@@ -55,7 +56,6 @@ function regression(seed: number, failAt?: { epoch: number; index: number }) {
     },
   };
   const writeModel = async (dir: string) => {
-    const { writeFile } = await import('node:fs/promises');
     await writeFile(join(dir, 'params.json'), JSON.stringify([...params].map(([k, v]) => [k, Array.from(v.dataSync())])));
   };
   // Held-out loss: mean squared error on 16 fresh points, computed without touching the parameters.
@@ -176,4 +176,84 @@ describe('train', () => {
     for (const [name, v] of full.params) expect(Array.from(resumed.params.get(name)!.dataSync())).toEqual(Array.from(v.dataSync()));
     expect(await readFile(join(bestModelDir(dir), 'params.json'), 'utf8')).toBe(await readFile(join(bestModelDir(fullDir), 'params.json'), 'utf8'));
   });
+
+  it('stops at a non-finite loss with the step named, the parameters of the last good step and the checkpoint before it kept', async () => {
+    await selectBackend('wasm');
+    const dir = await tempDir();
+    const { params, task, writeModel } = regression(6);
+    // Epoch 2, batch 3 gives NaN: 8 + 2 good steps, then step 11 diverges; the last checkpoint is step 9 (saveSteps 3).
+    const poisoned: TrainerTask = {
+      batchesPerEpoch: task.batchesPerEpoch,
+      batch(epoch, index) {
+        const b = task.batch(epoch, index)!;
+        return epoch === 1 && index === 2 ? { ...b, loss: () => tf.mul(b.loss!(), NaN) as tf.Scalar } : b;
+      },
+    };
+    let afterStep10 = '';
+    const onLog = () => void (afterStep10 = JSON.stringify([...params].map(([k, v]) => [k, Array.from(v.dataSync())])));
+    const run = train(params, poisoned, { epochs: 3, lr: 0.05, seed: 6, checkpointDir: dir, saveSteps: 3, writeModel, onLog });
+    await expect(run).rejects.toThrow(TrainingDivergedError);
+    await expect(run).rejects.toThrow(/^training diverged at step 11 \(epoch 2\): the loss is NaN; the checkpoint of step 9 in .* is kept/);
+    expect(new TrainingDivergedError('x').code).toBe(2);
+    expect(JSON.stringify([...params].map(([k, v]) => [k, Array.from(v.dataSync())]))).toBe(afterStep10);
+    expect(JSON.parse(await readFile(join(dir, 'checkpoint', 'trainer_state.json'), 'utf8'))).toMatchObject({ step: 9 });
+    expect((await readLog(dir)).map((l) => l.loss).every(Number.isFinite)).toBe(true);
+  });
+
+  describe('resume', () => {
+    /** A finished 1-epoch run whose checkpoint records `runConfig`. */
+    const finished = async (runConfig?: Record<string, number>) => {
+      await selectBackend('wasm');
+      const dir = await tempDir();
+      const r = regression(7);
+      const options: TrainOptions = { epochs: 1, lr: 0.05, seed: 7, checkpointDir: dir, writeModel: r.writeModel, ...(runConfig && { runConfig }) };
+      await train(r.params, r.task, options);
+      return { dir, again: (change: Partial<TrainOptions> = {}) => train(r.params, r.task, { ...options, resume: true, ...change }) };
+    };
+    const optimizerFile = (dir: string, name: string) => join(dir, 'checkpoint', name);
+
+    it('refuses to start over quietly when there is no checkpoint', async () => {
+      const { writeModel, params, task } = regression(7);
+      const dir = await tempDir();
+      await expect(train(params, task, { epochs: 1, lr: 0.05, seed: 7, checkpointDir: dir, writeModel, resume: true })).rejects.toThrow(new UsageError(`no checkpoint in ${dir}; run without --resume to start`));
+    });
+
+    it('resumes under the same run configuration and refuses another, or none recorded', async () => {
+      const { dir, again } = await finished({ '--lr': 0.05, '--batch-size': 8 });
+      expect(JSON.parse(await readFile(join(dir, 'checkpoint', 'run_config.json'), 'utf8'))).toEqual({ '--lr': 0.05, '--batch-size': 8 });
+      await expect(again({ runConfig: { '--lr': 0.05, '--batch-size': 8 } })).resolves.toMatchObject({ step: 8 });
+      await expect(again({ runConfig: { '--lr': 0.1, '--batch-size': 8 } })).rejects.toThrow(/written with other settings \(checkpoint → now\): --lr 0\.05 → 0\.1; resume with its settings, or run with --force instead of --resume to start over$/);
+      const old = await finished();
+      await expect(old.again({ runConfig: { '--lr': 0.05 } })).rejects.toThrow(/predates configuration checks.*--force/);
+    });
+
+    it('refuses missing, truncated or oversized optimizer files and a state outside the run, naming the file', async () => {
+      const { dir, again } = await finished();
+      await expect(again()).resolves.toMatchObject({ step: 8 });
+      const cases: [string, (file: string) => Promise<void>, RegExp][] = [
+        // 4 parameter values (3 weights, 1 bias): m and v, float32.
+        ['optimizer.bin', (f) => appendFile(f, Buffer.alloc(4)), /optimizer moments take 36 bytes, the model's parameters 32 \(2 × 4 bytes each\)/],
+        ['optimizer.bin', (f) => truncate(f, 20), /optimizer moments take 20 bytes/],
+        ['optimizer.bin', (f) => rm(f), /optimizer moments are missing/],
+        ['optimizer.json', (f) => rm(f), /optimizer state is missing/],
+        ['optimizer.json', (f) => truncate(f, 10), /optimizer state is not valid JSON/],
+      ];
+      const pristine = new Map<string, Buffer>();
+      for (const name of ['optimizer.bin', 'optimizer.json', 'trainer_state.json']) pristine.set(name, await readFile(optimizerFile(dir, name)));
+      for (const [name, spoil, message] of cases) {
+        for (const [n, bytes] of pristine) await writeFile(optimizerFile(dir, n), bytes);
+        await spoil(optimizerFile(dir, name));
+        const err = await again().then(() => undefined, (e: unknown) => e);
+        expect(err, name).toBeInstanceOf(FormatError);
+        expect((err as FormatError).message).toMatch(message);
+        expect((err as FormatError).message).toMatch(new RegExp(`delete ${dir} or run with --force instead of --resume to start over$`));
+        expect((err as FormatError).file).toBe(optimizerFile(dir, name));
+      }
+      for (const [n, bytes] of pristine) await writeFile(optimizerFile(dir, n), bytes);
+      const state = JSON.parse(pristine.get('trainer_state.json')!.toString());
+      await writeFile(optimizerFile(dir, 'trainer_state.json'), JSON.stringify({ ...state, epoch: 99, epochLosses: Array(99).fill(1) }));
+      await expect(again()).rejects.toThrow(/"epoch" is 99 but the run has 1 epochs/);
+    });
+  });
 });
+
