@@ -28,17 +28,25 @@ const FLAG: Record<keyof ColumnNames, string> = { text: '--text-col', author: '-
 /** Maps each field to its header index (-1 when absent and optional); a required absent column is an error. */
 export function resolveHeader(header: readonly string[], plan: ColumnPlan, file: string, line: number): Record<keyof ColumnNames, number> {
   const dup = header.find((h, i) => header.indexOf(h) !== i);
-  if (dup !== undefined) throw new FormatError(`header names column "${dup}" twice; rename one of them`, { file, line });
+  if (dup !== undefined) throw new FormatError(`header names column ${columnName(dup)} twice; rename one of them`, { file, line });
   const out = {} as Record<keyof ColumnNames, number>;
   for (const key of Object.keys(plan.names) as (keyof ColumnNames)[]) {
     const idx = header.indexOf(plan.names[key]);
     if (idx === -1 && plan.required[key]) {
       throw new FormatError(
-        `no column "${plan.names[key]}" for the ${key}; the columns are: ${header.map((h) => `"${h}"`).join(', ')} (choose one with ${FLAG[key]})`,
+        `no column "${plan.names[key]}" for the ${key}; the columns are: ${header.map(columnName).join(', ')} (choose one with ${FLAG[key]})`,
         { file, line },
       );
     }
     out[key] = idx;
   }
   return out;
+}
+
+/**
+ * A header cell as quoted in an error. A file without a header row makes its first document the header,
+ * and errors must not print document text: long cells are cut.
+ */
+function columnName(cell: string): string {
+  return cell.length > 24 ? `"${cell.slice(0, 16)}…" (${cell.length} characters)` : `"${cell}"`;
 }

@@ -1,14 +1,15 @@
 import { createReadStream } from 'node:fs';
-import { parse } from 'fast-csv';
 import { FormatError } from '../errors.js';
 import { Utf8Validator } from '../io/utf8.js';
 import { planColumns, resolveHeader } from './columns.js';
+import { DelimitedSplitter, type DelimitedRecord } from './csvRecords.js';
 import { makeDocument, type RawRecord } from './validate.js';
-import type { CorpusReadOptions } from './types.js';
+import { DEFAULT_MAX_DOC_CHARS, type CorpusReadOptions } from './types.js';
 
 /**
  * Streams CSV/TSV rows as records. The header is the first non-empty row. Line numbers count the
- * newlines inside quoted fields, so an error names the line an editor shows.
+ * newlines inside quoted fields, so an error names the line an editor shows. A malformed row (a stray
+ * or unterminated quote, a field over `maxDocChars`, the wrong number of fields) goes to `onRowError`.
  */
 export async function* readDelimited(
   file: string,
@@ -19,57 +20,37 @@ export async function* readDelimited(
   const plan = planColumns(options.columns);
   const source = createReadStream(file);
   const validator = new Utf8Validator(file);
+  source.on('error', (err) => validator.destroy(err));
   // TSV files rarely quote; a stray quote in a text must not swallow the rest of the file.
-  const parser = parse({ headers: false, delimiter, quote: delimiter === '\t' ? null : '"', ignoreEmpty: false });
-  let streamError: unknown;
-  const fail = (err: unknown) => {
-    streamError ??= err;
-    parser.destroy(err as Error);
-  };
-  source.on('error', fail);
-  validator.on('error', fail);
-  source.pipe(validator).pipe(parser);
-
-  let line = 1;
+  const splitter = new DelimitedSplitter({ delimiter, quoted: delimiter === ',', maxFieldChars: options.maxDocChars ?? DEFAULT_MAX_DOC_CHARS });
   let cols: ReturnType<typeof resolveHeader> | undefined;
   let width = 0;
-  try {
-    for await (const row of parser as AsyncIterable<string[]>) {
-      const rowLine = line;
-      line += 1 + row.reduce((n, field) => n + countNewlines(field), 0);
-      if (row.length === 0 || (row.length === 1 && row[0] === '')) continue;
+  function* rows(records: DelimitedRecord[]): Generator<RawRecord> {
+    for (const { fields, line, problem } of records) {
+      if (problem !== undefined) {
+        onRowError(new FormatError(problem, { file, line }));
+        continue;
+      }
+      if (fields.length === 1 && fields[0] === '') continue;
       if (cols === undefined) {
-        cols = resolveHeader(row, plan, file, rowLine);
-        width = row.length;
+        cols = resolveHeader(fields, plan, file, line);
+        width = fields.length;
         continue;
       }
-      if (row.length !== width) {
-        onRowError(new FormatError(`row has ${row.length} fields but the header has ${width}; quote fields that contain "${delimiter === '\t' ? '\\t' : delimiter}"`, { file, line: rowLine }));
+      if (fields.length !== width) {
+        onRowError(new FormatError(`row has ${fields.length} fields but the header has ${width}; quote fields that contain "${delimiter === '\t' ? '\\t' : delimiter}"`, { file, line }));
         continue;
       }
-      const get = (i: number) => (i === -1 ? undefined : row[i]);
-      const id = get(cols.id) ?? String(rowLine);
-      yield { doc: makeDocument(id, get(cols.author) ?? id, row[cols.text]!, get(cols.label)), file, line: rowLine };
+      const get = (i: number) => (i === -1 ? undefined : fields[i]);
+      const id = get(cols.id) ?? String(line);
+      yield { doc: makeDocument(id, get(cols.author) ?? id, fields[cols.text]!, get(cols.label)), file, line };
     }
-  } catch (err) {
-    throw translate(streamError ?? err, file, line);
+  }
+  try {
+    // The validator passes whole UTF-8 sequences only, so each chunk decodes on its own.
+    for await (const bytes of source.pipe(validator) as AsyncIterable<Buffer>) yield* rows(splitter.push(bytes.toString('utf8')));
+    yield* rows(splitter.end());
   } finally {
     source.destroy();
   }
-  if (cols === undefined) throw new FormatError('the file is empty; a CSV/TSV corpus needs a header row and at least one document', { file, line: 1 });
-}
-
-function translate(err: unknown, file: string, line: number): unknown {
-  if (err instanceof FormatError) return err;
-  const e = err as NodeJS.ErrnoException;
-  if (typeof e?.message === 'string' && e.message.includes('missing closing')) {
-    return new FormatError('unterminated quoted field starts here; close the quote or escape it as ""', { file, line });
-  }
-  return err;
-}
-
-function countNewlines(s: string): number {
-  let n = 0;
-  for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
-  return n;
 }

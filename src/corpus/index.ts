@@ -1,6 +1,8 @@
 export type { Document, CorpusFormat, ColumnNames, CorpusReadOptions } from './types.js';
 export { CORPUS_FORMATS, DEFAULT_COLUMNS, DEFAULT_MAX_DOC_CHARS } from './types.js';
 export { readCorpus, loadCorpus, detectFormat } from './read.js';
+export { readJsonObjects } from './jsonl.js';
+export type { JsonLine } from './jsonl.js';
 export { writeCorpus } from './write.js';
 export type { CorpusWriteOptions } from './write.js';
 export { corpusStats } from './stats.js';

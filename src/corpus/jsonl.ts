@@ -1,28 +1,42 @@
 import { FormatError } from '../errors.js';
+import { isJsonObject, jsonErrorPosition } from '../io/json.js';
 import { readLines } from '../io/lines.js';
 import { planColumns } from './columns.js';
 import { makeDocument, type RawRecord } from './validate.js';
 import type { ColumnNames, CorpusReadOptions } from './types.js';
 
-/** Streams one JSON object per line; blank lines are skipped. */
-export async function* readJsonl(file: string, options: CorpusReadOptions, onRowError: (err: FormatError) => void): AsyncGenerator<RawRecord> {
-  const plan = planColumns(options.columns);
-  let any = false;
+/** One JSON object of a JSONL file and its line. */
+export interface JsonLine {
+  value: Record<string, unknown>;
+  line: number;
+}
+
+/**
+ * Streams the objects of a JSONL file, one per line; blank lines are skipped but still counted, so
+ * line numbers are the editor's. A line that is not a JSON object goes to `onRowError`.
+ */
+export async function* readJsonObjects(file: string, onRowError: (err: FormatError) => void): AsyncGenerator<JsonLine> {
   for await (const { text, line } of readLines(file)) {
     if (text.trim() === '') continue;
-    any = true;
-    let obj: unknown;
+    let value: unknown;
     try {
-      obj = JSON.parse(text);
+      value = JSON.parse(text);
     } catch (err) {
-      onRowError(new FormatError(`not valid JSON (${(err as Error).message}); each line must be one JSON object`, { file, line }));
+      onRowError(new FormatError(`not valid JSON${jsonErrorPosition(err)}; each line must be one JSON object`, { file, line }));
       continue;
     }
-    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
+    if (!isJsonObject(value)) {
       onRowError(new FormatError('line is not a JSON object; each line must look like {"id": ..., "author": ..., "text": ...}', { file, line }));
       continue;
     }
-    const record = obj as Record<string, unknown>;
+    yield { value, line };
+  }
+}
+
+/** Streams one document per JSON object line. */
+export async function* readJsonl(file: string, options: CorpusReadOptions, onRowError: (err: FormatError) => void): AsyncGenerator<RawRecord> {
+  const plan = planColumns(options.columns);
+  for await (const { value: record, line } of readJsonObjects(file, onRowError)) {
     const field = (key: keyof ColumnNames): string | undefined | FormatError => {
       const value = record[plan.names[key]];
       if (value === undefined || value === null) {
@@ -43,5 +57,4 @@ export async function* readJsonl(file: string, options: CorpusReadOptions, onRow
     const id = (idValue as string | undefined) ?? String(line);
     yield { doc: makeDocument(id, (authorValue as string | undefined) ?? id, textValue as string, labelValue as string | undefined), file, line };
   }
-  if (!any) throw new FormatError('the file is empty; a JSONL corpus needs at least one document', { file, line: 1 });
 }

@@ -32,7 +32,7 @@ export async function detectFormat(path: string, explicit?: CorpusFormat): Promi
 /**
  * Streams the documents of a corpus file or folder. Every format gets the same checks (non-empty
  * text, bounded size, unique ids); a bad row throws a FormatError naming file:line, or with
- * `skipBadRows` is passed to `onBadRow` and skipped.
+ * `skipBadRows` is passed to `onBadRow` and skipped. A corpus without documents is a FormatError.
  *
  * @example
  * for await (const doc of readCorpus('notes.csv', { columns: { author: 'patient_id' } })) console.log(doc.id);
@@ -46,14 +46,18 @@ export async function* readCorpus(path: string, options: CorpusReadOptions = {})
   const checker = new DocumentChecker(options.maxDocChars);
   const records: AsyncGenerator<RawRecord> =
     format === 'folder' ? readFolder(path) : format === 'jsonl' ? readJsonl(path, options, onRowError) : readDelimited(path, format === 'csv' ? ',' : '\t', options, onRowError);
+  let count = 0;
   for await (const record of records) {
     const problem = checker.check(record);
     if (problem !== undefined) {
       onRowError(problem);
       continue;
     }
+    count++;
     yield record.doc;
   }
+  // Every command needs documents: an empty corpus would train 0 steps or write a blacklist that protects nothing.
+  if (count === 0) throw new FormatError('the corpus has no documents (an empty file, a header row only, or every row skipped); give at least one document', { file: path });
 }
 
 /** Reads a whole corpus into memory; for the commands that need random access (training splits). */

@@ -27,8 +27,8 @@ function lineAt(text: string, index: number): number {
 
 /**
  * Parses the Thunder-DeID annotation format `<<<LABEL>>>PLACEHOLDER<<</LABEL>>>`. Adjacent mentions are
- * fine; a nested tag, a closing tag without its opening one, a mismatched or missing closing tag, or an
- * empty label is a FormatError at file:line.
+ * fine; a nested tag, a closing tag without its opening one, a mismatched or missing closing tag, an
+ * empty label or an empty placeholder is a FormatError at file:line.
  */
 export function parseAnnotated(text: string, file: string, id = file): AnnotatedDocument {
   const segments: (string | Mention)[] = [];
@@ -57,6 +57,8 @@ export function parseAnnotated(text: string, file: string, id = file): Annotated
       }
     }
     const placeholder = text.slice(labelEnd + CLOSE.length, end);
+    // An empty mention has no characters to label, so it would train nothing and mislead the span offsets.
+    if (placeholder.trim() === '') throw new FormatError(`<<<${label}>>><<</${label}>>> is empty; put the placeholder between the tags or remove them`, { file, line });
     segments.push({ label, placeholder, line });
     at = end + closing.length;
   }

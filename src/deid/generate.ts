@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { FormatError, UsageError } from '../errors.js';
 import { Rng } from '../engine/random.js';
-import { decodeUtf8Strict } from '../io/index.js';
+import { decodeUtf8Strict, jsonErrorPosition } from '../io/index.js';
 import { parseAnnotated, type AnnotatedDocument } from './annotated.js';
 import { agreeParticle, GENERATED } from './surrogates.js';
 import type { LabelPath, LabelResolver } from './taxonomy.js';
@@ -48,12 +48,15 @@ export async function readReplacementLists(dir: string): Promise<ReplacementList
       data = JSON.parse(decodeUtf8Strict(await readFile(path), path));
     } catch (err) {
       if (err instanceof FormatError) throw err;
-      throw new FormatError(`not valid JSON (${(err as Error).message}); a replacement list is {"label": ["value", ...]}`, { file: path });
+      throw new FormatError(`not valid JSON${jsonErrorPosition(err)}; a replacement list is {"label": ["value", ...]}`, { file: path });
     }
     if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new FormatError('a replacement list is a JSON object {"label": ["value", ...]}', { file: path });
     for (const [label, values] of Object.entries(data)) {
       if (!Array.isArray(values)) throw new FormatError(`"${label}" must map to an array of values`, { file: path });
-      lists.set(label, [...(lists.get(label) ?? []), ...values.map(String).filter((v) => v.trim() !== '')]);
+      // String() of an object would become the surrogate "[object Object]" in generated training text.
+      const bad = values.findIndex((v) => typeof v !== 'string');
+      if (bad !== -1) throw new FormatError(`"${label}"[${bad}] is ${values[bad] === null ? 'null' : typeof values[bad]}; replacement values must be strings`, { file: path });
+      lists.set(label, [...(lists.get(label) ?? []), ...(values as string[]).filter((v) => v.trim() !== '')]);
     }
   }
   return lists;

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FormatError, UsageError } from '../errors.js';
-import { decodeUtf8Strict, readLines } from '../io/index.js';
+import { decodeUtf8Strict, jsonErrorPosition, readLines } from '../io/index.js';
 import type { LabelledText } from './classifier.js';
 
 /** A document with gold PHI/PII spans (English de-identification data has real text, not placeholders). */
@@ -30,7 +30,7 @@ async function readJsonFile(path: string): Promise<unknown> {
     return JSON.parse(decodeUtf8Strict(bytes, path));
   } catch (err) {
     if (err instanceof FormatError) throw err;
-    throw new FormatError(`not valid JSON (${(err as Error).message})`, { file: path });
+    throw new FormatError(`not valid JSON${jsonErrorPosition(err)}`, { file: path });
   }
 }
 
@@ -49,7 +49,7 @@ export async function readSpanCorpus(path: string, format: SpanFormat): Promise<
       try {
         obj = JSON.parse(text) as typeof obj;
       } catch (err) {
-        throw new FormatError(`not valid JSON (${(err as Error).message})`, { file: path, line });
+        throw new FormatError(`not valid JSON${jsonErrorPosition(err)}`, { file: path, line });
       }
       if (typeof obj.text !== 'string' || !Array.isArray(obj.spans)) throw new FormatError('each line needs "text" (string) and "spans" (array of {start, end, label})', { file: path, line });
       docs.push(checkSpans({ id: String(obj.id ?? line), text: obj.text, spans: obj.spans as SpanDocument['spans'] }, path, line));

@@ -4,3 +4,4 @@ export { findInvalidUtf8, positionOf, decodeUtf8Strict, Utf8Validator } from './
 export type { DecodeOptions } from './utf8.js';
 export { readLines } from './lines.js';
 export type { Line } from './lines.js';
+export { isJsonObject, jsonErrorPosition } from './json.js';

@@ -1,4 +1,5 @@
-import { ConfigError } from '../errors.js';
+import { ConfigError, FormatError } from '../errors.js';
+import { isJsonObject } from '../io/index.js';
 
 /** The fields of a Hugging Face BERT/RoBERTa config.json that the encoder uses. */
 export interface EncoderConfig {
@@ -43,16 +44,43 @@ export function defaultConfig(overrides: Partial<EncoderConfig> & Pick<EncoderCo
   };
 }
 
-/** Checks what the encoder relies on; each problem names the field and the fix. */
-export function validateConfig(config: Partial<EncoderConfig>, file = 'config.json'): EncoderConfig {
-  const need = ['vocab_size', 'hidden_size', 'num_hidden_layers', 'num_attention_heads', 'intermediate_size', 'max_position_embeddings'] as const;
-  for (const key of need) {
+/** Upper bounds on sizes, far above any BERT/RoBERTa: a larger value is a corrupt file, not a model to allocate. */
+const MAX_SIZE = 1 << 20;
+const MAX_PARAMETERS = 2e9;
+
+/**
+ * Checks what the encoder relies on; each problem names the field and the fix. A value of the wrong type
+ * or out of range is a FormatError (the file is malformed); a well-formed but unsupported model is a ConfigError.
+ */
+export function validateConfig(raw: unknown, file = 'config.json'): EncoderConfig {
+  if (!isJsonObject(raw)) throw new FormatError('config.json must be a JSON object', { file });
+  const config = raw as Partial<EncoderConfig>;
+  const bad = (key: string, what: string) => new FormatError(`"${key}" must be ${what}, got ${JSON.stringify(config[key])}`, { file });
+  const integer = (key: string, min: number, max: number, required = false) => {
     const v = config[key];
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new ConfigError(`"${key}" must be a positive integer, got ${JSON.stringify(v)}`, { file });
+    if ((required || v !== undefined) && (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)) throw bad(key, `an integer from ${min} to ${max}`);
+  };
+  for (const key of ['vocab_size', 'hidden_size', 'num_hidden_layers', 'num_attention_heads', 'intermediate_size', 'max_position_embeddings']) integer(key, 1, MAX_SIZE, true);
+  const number = (key: string, min: number, max: number, what: string) => {
+    const v = config[key];
+    if (v !== undefined && (typeof v !== 'number' || !(v >= min && v <= max))) throw bad(key, what);
+  };
+  integer('type_vocab_size', 1, MAX_SIZE);
+  integer('pad_token_id', 0, config.vocab_size! - 1);
+  number('layer_norm_eps', Number.MIN_VALUE, 1, 'a positive number at most 1');
+  number('initializer_range', 0, 10, 'a number from 0 to 10');
+  number('hidden_dropout_prob', 0, 0.999, 'a probability below 1');
+  number('attention_probs_dropout_prob', 0, 0.999, 'a probability below 1');
+  if (config.architectures !== undefined && (!Array.isArray(config.architectures) || !config.architectures.every((a) => typeof a === 'string'))) throw bad('architectures', 'an array of strings');
+  if (config.id2label !== undefined && (!isJsonObject(config.id2label) || !Object.entries(config.id2label).every(([k, v]) => /^\d+$/.test(k) && typeof v === 'string'))) {
+    throw bad('id2label', 'an object mapping label ids to names');
   }
+  const { vocab_size: v, hidden_size: h, num_hidden_layers: l, intermediate_size: i, max_position_embeddings: p } = config as EncoderConfig;
+  const parameters = (v + p) * h + l * (4 * h * h + 2 * h * i);
+  if (parameters > MAX_PARAMETERS) throw new ConfigError(`the sizes describe a model of ${parameters.toExponential(1)} parameters, more than ppmlm can hold (${MAX_PARAMETERS.toExponential(0)}); check the sizes`, { file });
   if (config.model_type !== 'bert' && config.model_type !== 'roberta') throw new ConfigError(`model_type "${String(config.model_type)}" is not supported; ppmlm runs BERT and RoBERTa encoders`, { file });
   if (config.hidden_size! % config.num_attention_heads! !== 0) throw new ConfigError(`hidden_size ${config.hidden_size} is not a multiple of num_attention_heads ${config.num_attention_heads}`, { file });
   const act = config.hidden_act ?? 'gelu';
-  if (act !== 'gelu' && act !== 'gelu_new' && act !== 'relu') throw new ConfigError(`hidden_act "${act}" is not supported (gelu, gelu_new, relu)`, { file });
+  if (act !== 'gelu' && act !== 'gelu_new' && act !== 'relu') throw new ConfigError(`hidden_act "${String(act)}" is not supported (gelu, gelu_new, relu)`, { file });
   return defaultConfig({ ...config, hidden_act: act } as EncoderConfig);
 }

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError, FormatError, UsageError } from '../errors.js';
-import { writeDirAtomic } from '../io/index.js';
+import { jsonErrorPosition, writeDirAtomic } from '../io/index.js';
 import { BpeTokenizer, bpeToTokenizerJson, loadTokenizer, toTokenizerJson, toVocabTxt, WordPieceTokenizer, type Tokenizer } from '../tokenizer/index.js';
 import { validateConfig, type EncoderConfig } from './config.js';
 import { basePrefix, initParams, isLinearWeight, parameterShapes, type Params } from './params.js';
@@ -117,7 +117,7 @@ async function readJson(path: string, what: string): Promise<unknown> {
   try {
     return JSON.parse(bytes.toString('utf8'));
   } catch (err) {
-    throw new FormatError(`not valid JSON (${(err as Error).message}); the file is corrupt`, { file: path });
+    throw new FormatError(`not valid JSON${jsonErrorPosition(err)}; the file is corrupt`, { file: path });
   }
 }
 
@@ -128,8 +128,7 @@ async function readJson(path: string, what: string): Promise<unknown> {
  */
 export async function loadModelDir(dir: string, head: Head = 'mlm', seed = 0): Promise<LoadedModel> {
   const configPath = join(dir, 'config.json');
-  const raw = (await readJson(configPath, 'Create one with "ppmlm model init".')) as Partial<EncoderConfig>;
-  const config = validateConfig(raw, configPath);
+  const config = validateConfig(await readJson(configPath, 'Create one with "ppmlm model init".'), configPath);
   const weightsPath = join(dir, 'model.safetensors');
   const bytes = await readFile(weightsPath).catch(() => {
     throw new UsageError(`${weightsPath}: no such file; ppmlm reads safetensors weights (convert pytorch_model.bin with transformers' save_pretrained(safe_serialization=True))`);
@@ -166,8 +165,7 @@ export async function loadModelDir(dir: string, head: Head = 'mlm', seed = 0): P
 /** Loads a token-classification model folder; its labels come from config.json's id2label. */
 export async function loadTokenClassifier(dir: string): Promise<LoadedModel & { labels: string[] }> {
   const configPath = join(dir, 'config.json');
-  const raw = (await readJson(configPath, 'Train one with "ppmlm deid train".')) as Partial<EncoderConfig>;
-  const id2label = raw.id2label;
+  const id2label = validateConfig(await readJson(configPath, 'Train one with "ppmlm deid train".'), configPath).id2label;
   if (!id2label || Object.keys(id2label).length === 0) throw new ConfigError('config.json has no id2label: this is not a token-classification model (train one with "ppmlm deid train")', { file: configPath });
   const labels = Object.entries(id2label).sort((a, b) => Number(a[0]) - Number(b[0])).map(([, l]) => l);
   const loaded = await loadModelDir(dir, { tokenClassification: labels.length });

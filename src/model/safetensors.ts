@@ -1,4 +1,5 @@
 import { FormatError } from '../errors.js';
+import { isJsonObject, jsonErrorPosition } from '../io/index.js';
 
 /** One tensor of a safetensors file, as float32. */
 export interface NamedTensor {
@@ -23,6 +24,19 @@ function f16ToF32(h: number): number {
   return sign * 2 ** (exp - 15) * (1 + frac / 1024);
 }
 
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+/** A tensor's header entry, checked field by field so a corrupt file names what is wrong rather than crashing. */
+function headerEntry(name: string, entry: unknown, file: string): HeaderEntry {
+  if (!isJsonObject(entry)) throw new FormatError(`tensor ${name}: the header entry is not an object; the file is corrupt`, { file });
+  const { dtype, shape, data_offsets: offsets } = entry;
+  if (typeof dtype !== 'string') throw new FormatError(`tensor ${name}: "dtype" must be a string; the file is corrupt`, { file });
+  if (!Array.isArray(shape) || !shape.every(isCount)) throw new FormatError(`tensor ${name}: "shape" must be an array of non-negative integers; the file is corrupt`, { file });
+  const [begin, end] = Array.isArray(offsets) && offsets.length === 2 ? offsets : [];
+  if (!isCount(begin) || !isCount(end) || begin > end) throw new FormatError(`tensor ${name}: "data_offsets" must be [begin, end] with 0 <= begin <= end; the file is corrupt`, { file });
+  return { dtype, shape, data_offsets: [begin, end] };
+}
+
 /**
  * Parses the safetensors format (8-byte little-endian header length, JSON header, raw little-endian data),
  * converting F16 and BF16 to float32. Corruption is reported with what is wrong.
@@ -32,21 +46,23 @@ export function parseSafetensors(bytes: Uint8Array, file: string): { tensors: Ma
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const headerLength = Number(view.getBigUint64(0, true));
   if (headerLength <= 0 || 8 + headerLength > bytes.length) throw new FormatError(`header length ${headerLength} exceeds the file size ${bytes.length}; the file is truncated or not safetensors`, { file });
-  let header: Record<string, HeaderEntry | Record<string, string>>;
+  let header: unknown;
   try {
-    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(8, 8 + headerLength))) as typeof header;
+    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(8, 8 + headerLength)));
   } catch (err) {
-    throw new FormatError(`header is not valid JSON (${(err as Error).message}); the file is corrupt`, { file });
+    throw new FormatError(`header is not valid JSON${jsonErrorPosition(err)}; the file is corrupt`, { file });
   }
+  if (!isJsonObject(header)) throw new FormatError('header is not a JSON object; the file is corrupt', { file });
   const dataStart = 8 + headerLength;
   const tensors = new Map<string, NamedTensor>();
   let metadata: Record<string, string> = {};
   for (const [name, entry] of Object.entries(header)) {
     if (name === '__metadata__') {
+      if (!isJsonObject(entry) || Object.values(entry).some((v) => typeof v !== 'string')) throw new FormatError('__metadata__ must map names to strings', { file });
       metadata = entry as Record<string, string>;
       continue;
     }
-    const { dtype, shape, data_offsets: [begin, end] } = entry as HeaderEntry;
+    const { dtype, shape, data_offsets: [begin, end] } = headerEntry(name, entry, file);
     const width = BYTES[dtype];
     if (width === undefined) throw new FormatError(`tensor ${name} has dtype ${dtype}; ppmlm reads F32, F16 and BF16`, { file });
     const count = shape.reduce((a, d) => a * d, 1);

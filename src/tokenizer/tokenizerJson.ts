@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError, FormatError } from '../errors.js';
-import { decodeUtf8Strict } from '../io/index.js';
+import { decodeUtf8Strict, isJsonObject, jsonErrorPosition } from '../io/index.js';
 import { BpeTokenizer } from './bpe.js';
 import { DEFAULT_WORDPIECE_OPTIONS, WordPieceTokenizer } from './wordpiece.js';
 import type { Tokenizer } from './types.js';
@@ -70,32 +70,66 @@ export function bpeToTokenizerJson(tok: BpeTokenizer): TokenizerJson {
   };
 }
 
-function vocabArray(vocabMap: Record<string, number>, file: string): string[] {
-  const vocab: string[] = [];
-  for (const [t, i] of Object.entries(vocabMap)) vocab[i] = t;
-  if (vocab.some((t) => t === undefined) || vocab.length !== Object.keys(vocabMap).length) throw new FormatError('vocabulary ids are not 0..n-1 without gaps', { file });
-  return vocab;
+/**
+ * The vocabulary as an array by id. Ids must be exactly 0..n-1: checked before anything is indexed by id,
+ * so a corrupt id (1e9) is an error at once rather than a billion-slot sparse array.
+ */
+function vocabArray(vocabMap: unknown, file: string): string[] {
+  if (!isJsonObject(vocabMap)) throw new FormatError('"model.vocab" must be an object mapping tokens to ids', { file });
+  const entries = Object.entries(vocabMap);
+  const vocab = new Array<string | undefined>(entries.length).fill(undefined);
+  for (const [token, id] of entries) {
+    if (typeof id !== 'number' || !Number.isInteger(id) || id < 0 || id >= entries.length) {
+      throw new FormatError(`"model.vocab" gives ${JSON.stringify(token)} the id ${JSON.stringify(id)}; ids must be the integers 0..${entries.length - 1}`, { file });
+    }
+    if (vocab[id] !== undefined) throw new FormatError(`"model.vocab" gives the id ${id} twice; ids must be 0..n-1 without gaps`, { file });
+    vocab[id] = token;
+  }
+  return vocab as string[];
 }
 
-/** Builds a tokenizer from tokenizer.json; unsupported models and normalisers are named in the error. */
-export function fromTokenizerJson(json: TokenizerJson, file: string): Tokenizer {
-  if (json.model?.type === 'BPE') {
-    const model = json.model as unknown as { vocab: Record<string, number>; merges: (string | [string, string])[] };
+/** BPE merges as pairs: `"a b"` strings (tokenizers before 0.20) or `["a", "b"]` arrays. */
+function mergePairs(merges: unknown, file: string): [string, string][] {
+  if (!Array.isArray(merges)) throw new FormatError('"model.merges" must be an array; a BPE tokenizer needs its merges', { file });
+  return merges.map((m, i) => {
+    const pair = typeof m === 'string' ? m.split(' ') : m;
+    if (!Array.isArray(pair) || pair.length !== 2 || !pair.every((t) => typeof t === 'string' && t !== '')) {
+      throw new FormatError(`"model.merges"[${i}] must be "a b" or ["a", "b"]`, { file });
+    }
+    return pair as [string, string];
+  });
+}
+
+/** Builds a tokenizer from tokenizer.json; malformed fields and unsupported models and normalisers are named in the error. */
+export function fromTokenizerJson(raw: unknown, file: string): Tokenizer {
+  if (!isJsonObject(raw)) throw new FormatError('tokenizer.json must be a JSON object', { file });
+  if (!isJsonObject(raw.model) || typeof raw.model.type !== 'string') throw new FormatError('"model" must be an object with a "type" (WordPiece, BPE)', { file });
+  if (raw.normalizer !== undefined && raw.normalizer !== null && !isJsonObject(raw.normalizer)) throw new FormatError('"normalizer" must be an object or null', { file });
+  if (raw.pre_tokenizer !== undefined && raw.pre_tokenizer !== null && !isJsonObject(raw.pre_tokenizer)) throw new FormatError('"pre_tokenizer" must be an object or null', { file });
+  const json = raw as unknown as TokenizerJson;
+  if (json.model.type === 'BPE') {
+    const model = json.model as unknown as { vocab: unknown; merges: unknown };
     if (json.pre_tokenizer?.type !== 'ByteLevel') throw new ConfigError(`BPE with pre-tokenizer "${json.pre_tokenizer?.type}" is not supported (byte-level BPE is)`, { file });
-    const merges = model.merges.map((m) => (Array.isArray(m) ? m : (m.split(' ') as [string, string])));
     const vocab = vocabArray(model.vocab, file);
-    const has = (t: string) => model.vocab[t] !== undefined;
+    const merges = mergePairs(model.merges, file);
+    const has = (t: string) => vocab.includes(t);
     const specials = has('<s>') ? { unk: '<unk>', cls: '<s>', sep: '</s>', pad: '<pad>', mask: '<mask>' } : undefined;
     if (!specials) throw new ConfigError('byte-level BPE without the RoBERTa special tokens (<s>, </s>, <pad>, <unk>, <mask>) is not supported', { file });
-    return new BpeTokenizer(vocab, merges, { addPrefixSpace: (json.pre_tokenizer as { add_prefix_space?: boolean }).add_prefix_space ?? false, specials });
+    return inFile(file, () => new BpeTokenizer(vocab, merges, { addPrefixSpace: (json.pre_tokenizer as { add_prefix_space?: boolean }).add_prefix_space ?? false, specials }));
   }
-  if (json.model?.type !== 'WordPiece') throw new ConfigError(`tokenizer model "${json.model?.type}" is not supported yet (WordPiece and byte-level BPE are); convert the tokenizer or train one with "ppmlm tokenizer train"`, { file });
-  const vocab = vocabArray(json.model.vocab as Record<string, number>, file);
+  if (json.model.type !== 'WordPiece') throw new ConfigError(`tokenizer model "${json.model.type}" is not supported yet (WordPiece and byte-level BPE are); convert the tokenizer or train one with "ppmlm tokenizer train"`, { file });
+  const vocab = vocabArray(json.model.vocab, file);
+  const m = json.model as Record<string, unknown>;
+  for (const key of ['unk_token', 'continuing_subword_prefix'] as const) {
+    if (m[key] !== undefined && typeof m[key] !== 'string') throw new FormatError(`"model.${key}" must be a string`, { file });
+  }
+  const maxChars = m.max_input_chars_per_word;
+  if (maxChars !== undefined && (typeof maxChars !== 'number' || !Number.isInteger(maxChars) || maxChars < 1)) throw new FormatError('"model.max_input_chars_per_word" must be a positive integer', { file });
   const n = json.normalizer;
   if (n !== null && n !== undefined && n.type !== 'BertNormalizer') throw new ConfigError(`normalizer "${n.type}" is not supported (BertNormalizer is)`, { file });
   const lowercase = n?.lowercase ?? false;
   const specials = { ...DEFAULT_WORDPIECE_OPTIONS.specials, unk: json.model.unk_token ?? '[UNK]' };
-  return new WordPieceTokenizer(vocab, {
+  return inFile(file, () => new WordPieceTokenizer(vocab, {
     lowercase,
     // Hugging Face: strip_accents null means "follow lowercase".
     stripAccents: n?.strip_accents ?? lowercase,
@@ -103,7 +137,17 @@ export function fromTokenizerJson(json: TokenizerJson, file: string): Tokenizer 
     continuingPrefix: json.model.continuing_subword_prefix ?? '##',
     maxInputCharsPerWord: json.model.max_input_chars_per_word ?? 100,
     specials,
-  });
+  }));
+}
+
+/** Runs a tokenizer constructor, whose own checks (special tokens present) cannot name the file they read. */
+function inFile<T>(file: string, make: () => T): T {
+  try {
+    return make();
+  } catch (err) {
+    if (err instanceof ConfigError && err.file === undefined) throw new ConfigError(err.message, { file, cause: err });
+    throw err;
+  }
 }
 
 /** vocab.txt: one token per line, the line number is the id. */
@@ -119,12 +163,12 @@ export async function loadTokenizer(dir: string): Promise<Tokenizer> {
   const jsonPath = join(dir, 'tokenizer.json');
   const json = await readFile(jsonPath).catch(() => undefined);
   if (json !== undefined) {
-    let parsed: TokenizerJson;
+    let parsed: unknown;
     try {
-      parsed = JSON.parse(decodeUtf8Strict(json, jsonPath)) as TokenizerJson;
+      parsed = JSON.parse(decodeUtf8Strict(json, jsonPath));
     } catch (err) {
       if (err instanceof FormatError) throw err;
-      throw new FormatError(`not valid JSON (${(err as Error).message}); the file is corrupt, re-save the tokenizer`, { file: jsonPath });
+      throw new FormatError(`not valid JSON${jsonErrorPosition(err)}; the file is corrupt, re-save the tokenizer`, { file: jsonPath });
     }
     return fromTokenizerJson(parsed, jsonPath);
   }
@@ -134,5 +178,5 @@ export async function loadTokenizer(dir: string): Promise<Tokenizer> {
   });
   const tokens = decodeUtf8Strict(vocab, vocabPath).split('\n');
   if (tokens.at(-1) === '') tokens.pop();
-  return new WordPieceTokenizer(tokens, { ...DEFAULT_WORDPIECE_OPTIONS, stripAccents: true });
+  return inFile(vocabPath, () => new WordPieceTokenizer(tokens, { ...DEFAULT_WORDPIECE_OPTIONS, stripAccents: true }));
 }

@@ -92,6 +92,16 @@ describe('ppmlm blacklist', () => {
       expect(r.stderr).toMatch(message);
     }
   });
+
+  it('build refuses a header-only corpus rather than writing an empty blacklist', async () => {
+    const dir = await tempDir();
+    const corpus = join(dir, 'h.csv');
+    await writeFile(corpus, 'id,author,text\n');
+    const r = await cli('blacklist', 'build', '--corpus', corpus, '--out', join(dir, 'bl.tsv'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`ppmlm: ${corpus}: the corpus has no documents (an empty file, a header row only, or every row skipped); give at least one document\n`);
+    await expect(stat(join(dir, 'bl.tsv'))).rejects.toThrow(/ENOENT/);
+  });
 });
 
 describe('shipped blacklists', () => {

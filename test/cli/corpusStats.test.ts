@@ -41,6 +41,24 @@ describe('ppmlm corpus stats', () => {
     expect(stderr).toMatch(/skipped .*c\.csv:3: document "2" has empty text/);
   });
 
+  it('exits 2 on a stray quote, or skips and counts it with --skip-bad-rows', async () => {
+    const path = await tempFile('c.csv', 'id,author,text\n1,a,"Alice Smith" seen today\n2,b,ok\n');
+    const failed = await cli('corpus', 'stats', '--corpus', path);
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toBe(`ppmlm: ${path}:2: text after a closing quote; quote the whole field and write a quote inside it as ""\n`);
+    const skipped = await cli('corpus', 'stats', '--corpus', path, '--skip-bad-rows', '--json');
+    expect(skipped.code, skipped.stderr).toBe(0);
+    expect(JSON.parse(skipped.stdout)).toMatchObject({ documents: 1, skipped: 1 });
+    expect(skipped.stderr).not.toContain('Alice');
+  });
+
+  it('exits 2 on a header-only corpus, naming the file', async () => {
+    const path = await tempFile('h.csv', 'id,author,text\n');
+    const { code, stderr } = await cli('corpus', 'stats', '--corpus', path);
+    expect(code).toBe(2);
+    expect(stderr).toBe(`ppmlm: ${path}: the corpus has no documents (an empty file, a header row only, or every row skipped); give at least one document\n`);
+  });
+
   it('exits 2 on a missing required flag and on a bad number', async () => {
     expect((await cli('corpus', 'stats')).code).toBe(2);
     const r = await cli('corpus', 'stats', '--corpus', corpus('notes.csv'), '--max-doc-chars', 'lots');

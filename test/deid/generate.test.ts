@@ -70,6 +70,13 @@ describe('ppmlm deid generate', () => {
     expect(nameSpans.every((n: string) => names.has(n))).toBe(true);
   });
 
+  it('refuses replacement values that are not strings, naming the file and the key', async () => {
+    const path = await tempFile('names.json', JSON.stringify({ 내국인이름: ['홍길동', { first: '길동' }] }));
+    await expect(readReplacementLists(join(path, '..'))).rejects.toSatisfy(
+      (err: FormatError) => err instanceof FormatError && err.located === `${path}: "내국인이름"[1] is object; replacement values must be strings`,
+    );
+  });
+
   it('stops on a malformed judgment with file:line, or skips it with --skip-bad-docs', async () => {
     const dir = await tempDir();
     const { writeFile } = await import('node:fs/promises');

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { formatBlacklist, parseBlacklist, readBlacklist, writeBlacklist, type Blacklist } from '../../src/identifiers/index.js';
 import { FormatError, UsageError } from '../../src/errors.js';
+import { thrown } from '../helpers/errors.js';
 import { tempDir, tempFile } from '../helpers/tmp.js';
 
 const LIST: Blacklist = {
@@ -52,6 +53,52 @@ describe('blacklist file format', () => {
     }
     expect(() => parseBlacklist('term\tkind\n', 'b.tsv')).toThrow(/lacks column\(s\) category, authors, occurrences, sources/);
     expect(() => parseBlacklist(`# version: 9\n${head}`, 'b.tsv')).toThrow(/version 9 is newer/);
+  });
+
+  it('recognises the column header whatever its case and spaces, and CRLF line ends', () => {
+    const list = parseBlacklist('# k: 2\r\nTerm \t KIND\tCategory\tauthors\toccurrences\tsources\r\nalice smith\tdirect\tPERSON\t1\t2\trule:name\r\n', 'b.tsv');
+    expect(list.header.k).toBe(2);
+    expect(list.entries).toEqual([{ term: 'alice smith', kind: 'direct', category: 'PERSON', authors: 1, occurrences: 2, sources: ['rule:name'] }]);
+  });
+
+  it('refuses a header without tabs and a plain list with tabs, naming the line and the expected header', () => {
+    const located = (text: string) => {
+      const err = thrown(() => parseBlacklist(text, 'b.tsv'));
+      expect(err).toBeInstanceOf(FormatError);
+      return err.located;
+    };
+    expect(located('# ppmlm blacklist\nterm kind category authors occurrences sources\nalice\n')).toBe(
+      'b.tsv:2: this looks like the column header but is not tab-separated; expected: term<TAB>kind<TAB>category<TAB>authors<TAB>occurrences<TAB>sources',
+    );
+    expect(located('term,kind,category\n')).toMatch(/^b\.tsv:1: this looks like the column header/);
+    expect(located('alice\nbob\tdirect\tPERSON\n')).toMatch(/^b\.tsv:2: a tab in a plain list .* starts with the header term<TAB>kind/);
+  });
+
+  it('reads repeated rows once', () => {
+    const head = 'term\tkind\tcategory\tauthors\toccurrences\tsources\n';
+    const rows = Array.from({ length: 100_000 }, () => 'alice\tdirect\tPERSON\t1\t1\trule:name\n').join('');
+    expect(parseBlacklist(`${head}${rows}alice\tdirect\tPERSON\t1\t1\tgraph:k=2\n`, 'b.tsv').entries).toEqual([
+      { term: 'alice', kind: 'direct', category: 'PERSON', authors: 1, occurrences: 1, sources: ['rule:name', 'graph:k=2'] },
+    ]);
+    expect(parseBlacklist('bob\nBob\nbob\r\n', 'names.txt').entries).toHaveLength(1);
+  });
+
+  it('refuses counts that are not non-negative integers or contradict the header, with file:line', () => {
+    const head = '# k: 2\nterm\tkind\tcategory\tauthors\toccurrences\tsources\n';
+    const cases: [string, string][] = [
+      ['x\tdirect\tA\t-1\t1\ts', 'b.tsv:3: authors must be a non-negative integer, got "-1"'],
+      ['x\tdirect\tA\t1\t1.5\ts', 'b.tsv:3: occurrences must be a non-negative integer, got "1.5"'],
+      ['x\tdirect\tA\t\t1\ts', 'b.tsv:3: authors must be a non-negative integer, got ""'],
+      ['x\tdirect\tA\t1e300\t1\ts', 'b.tsv:3: authors must be a non-negative integer, got "1e300"'],
+      ['x\tdirect\tA\t5\t2\ts', 'b.tsv:3: authors 5 exceeds occurrences 2; each author uses a term at least once'],
+      ['x\tindirect\tRARE\t1000\t1000\ts', 'b.tsv:3: indirect term with 1000 authors, not fewer than k = 2'],
+    ];
+    for (const [row, message] of cases) {
+      const err = thrown(() => parseBlacklist(`${head}${row}\n`, 'b.tsv'));
+      expect(err).toBeInstanceOf(FormatError);
+      expect(err.located).toBe(message);
+    }
+    expect(() => parseBlacklist('# k: two\nterm\tkind\tcategory\tauthors\toccurrences\tsources\n', 'b.tsv')).toThrow(/k must be a non-negative integer, got "two"/);
   });
 
   it('rejects a missing or empty blacklist with the fix', async () => {

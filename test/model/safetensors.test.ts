@@ -4,6 +4,7 @@ import { cp, writeFile, readFile } from 'node:fs/promises';
 import { loadModelDir, parseSafetensors, serializeSafetensors, validateConfig } from '../../src/model/index.js';
 import { FormatError } from '../../src/errors.js';
 import { selectBackend } from '../../src/engine/index.js';
+import { thrown } from '../helpers/errors.js';
 import { FIXTURES, tempDir } from '../helpers/tmp.js';
 
 function raw(header: object, data: Uint8Array): Uint8Array {
@@ -48,6 +49,28 @@ describe('safetensors', () => {
     badJson[8] = 0x7b;
     expect(() => parseSafetensors(badJson, 'm.safetensors')).toThrow(FormatError);
     expect(() => parseSafetensors(raw({ a: { dtype: 'I64', shape: [1], data_offsets: [0, 8] } }, new Uint8Array(8)), 'm')).toThrow(/dtype I64; ppmlm reads F32, F16 and BF16/);
+  });
+
+  it('names the field of a malformed header entry in a one-line FormatError', () => {
+    const cases: [unknown, RegExp][] = [
+      [null, /^header is not a JSON object/],
+      [[1, 2], /^header is not a JSON object/],
+      [{ a: null }, /^tensor a: the header entry is not an object/],
+      [{ a: { dtype: 'F32', shape: [1] } }, /^tensor a: "data_offsets" must be \[begin, end\]/],
+      [{ a: { dtype: 'F32', shape: 4, data_offsets: [0, 4] } }, /^tensor a: "shape" must be an array of non-negative integers/],
+      [{ a: { dtype: 'F32', shape: [-1], data_offsets: [0, 4] } }, /^tensor a: "shape" must be an array/],
+      [{ a: { dtype: 'F32', shape: [1], data_offsets: [-4, 0] } }, /^tensor a: "data_offsets" must be \[begin, end\] with 0 <= begin <= end/],
+      [{ a: { dtype: 'F32', shape: [1], data_offsets: [4, 0] } }, /^tensor a: "data_offsets"/],
+      [{ a: { dtype: 7, shape: [1], data_offsets: [0, 4] } }, /^tensor a: "dtype" must be a string/],
+      [{ a: { dtype: 'F32', shape: [1e9, 1e9], data_offsets: [0, 4] } }, /^tensor a: data offsets \[0, 4\] do not fit shape/],
+      [{ __metadata__: null }, /^__metadata__ must map names to strings/],
+    ];
+    for (const [header, message] of cases) {
+      const err = thrown(() => parseSafetensors(raw(header as object, new Uint8Array(4)), 'm.safetensors'));
+      expect(err, JSON.stringify(header)).toBeInstanceOf(FormatError);
+      expect(err.message).toMatch(message);
+      expect(err.located).toMatch(/^m\.safetensors: [^\n]+$/);
+    }
   });
 });
 

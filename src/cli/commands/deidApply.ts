@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { readJsonObjects } from '../../corpus/index.js';
 import { entitySpans, predictLabels, replaceEntities, type ReplaceStyle } from '../../deid/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
-import { UsageError } from '../../errors.js';
+import { FormatError, UsageError } from '../../errors.js';
 import { assertCanWrite, decodeUtf8Strict, PRIVATE_FILE_MODE, writeFileAtomic } from '../../io/index.js';
 import { loadTokenClassifier } from '../../model/index.js';
 import type { AnalyzerChoice } from '../../text/index.js';
@@ -30,17 +32,9 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
   const flags = predictionFlags(options);
   await selectBackend(options.backend);
   const { model, tokenizer, labels, provenance } = await loadTokenClassifier(options.model);
-  const input = decodeUtf8Strict(await readFile(options.in).catch(() => {
-    throw new UsageError(`${options.in}: no such file; check --in`);
-  }), options.in);
+  if (!existsSync(options.in)) throw new UsageError(`${options.in}: no such file; check --in`);
   const records: { text: string; rest?: Record<string, unknown> }[] =
-    options.format === 'text'
-      ? [{ text: input }]
-      : input.split('\n').filter((l) => l.trim()).map((line, i) => {
-          const obj = JSON.parse(line) as Record<string, unknown>;
-          if (typeof obj.text !== 'string') throw new UsageError(`${options.in}:${i + 1}: each line needs a "text" string`);
-          return { text: obj.text, rest: obj };
-        });
+    options.format === 'text' ? [{ text: decodeUtf8Strict(await readFile(options.in), options.in) }] : await readJsonRecords(options.in);
   const analyzer = analyzerForModel(provenance, options.analyzer, out);
   const predictOptions = predictOptionsFor(flags, provenance, analyzer);
   const rewritten: string[] = [];
@@ -61,4 +55,15 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
   await writeFileAtomic(options.out, options.format === 'text' ? rewritten[0]! : `${rewritten.join('\n')}\n`, { force: options.force, mode: PRIVATE_FILE_MODE });
   if (options.spansOut) await writeFileAtomic(options.spansOut, `${allSpans.map((s) => JSON.stringify(s)).join('\n')}\n`, { force: options.force, mode: PRIVATE_FILE_MODE });
   out.result(`wrote ${options.out}: ${records.length} record(s), ${entities} entity mentions replaced${options.spansOut ? `; original spans in ${options.spansOut} (mode 0600)` : ''}`);
+}
+
+/** JSONL records through the corpus reader (file:line errors, blank lines counted); other keys are kept for the output. */
+async function readJsonRecords(path: string): Promise<{ text: string; rest: Record<string, unknown> }[]> {
+  const records: { text: string; rest: Record<string, unknown> }[] = [];
+  for await (const { value, line } of readJsonObjects(path, (err) => { throw err; })) {
+    if (typeof value.text !== 'string') throw new FormatError('each line needs a "text" string', { file: path, line });
+    records.push({ text: value.text, rest: value });
+  }
+  if (records.length === 0) throw new FormatError('no records; each line must be a JSON object with a "text" string', { file: path });
+  return records;
 }

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { selectBackend } from '../../src/engine/index.js';
+import { defaultConfig, initParams, parameterShapes, saveModelDir } from '../../src/model/index.js';
+import { WordPieceTokenizer } from '../../src/tokenizer/index.js';
+import { cli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const LABELS = ['O', 'B-PERSON', 'I-PERSON'];
+
+/** A randomly initialised token classifier: enough to run `deid apply`, whose input handling is under test. */
+async function tinyClassifier(): Promise<string> {
+  await selectBackend('wasm');
+  const dir = join(await tempDir(), 'deid');
+  const head = { tokenClassification: LABELS.length };
+  const config = defaultConfig({ vocab_size: 8, hidden_size: 8, num_hidden_layers: 1, num_attention_heads: 2, intermediate_size: 16, max_position_embeddings: 32, id2label: Object.fromEntries(LABELS.map((l, i) => [String(i), l])) });
+  const tokenizer = new WordPieceTokenizer(['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', 'alice', 'saw', 'bob']);
+  await saveModelDir(dir, { config, params: initParams(parameterShapes(config, head), config, 1), head }, tokenizer, { ppmlm: 'test', createdAt: '2026-12-02T00:00:00.000Z' });
+  return dir;
+}
+
+describe('ppmlm deid apply --format jsonl', () => {
+  it('reads JSONL through the corpus reader: file:line after blank lines, no text in errors, other keys kept', async () => {
+    const model = await tinyClassifier();
+    const dir = await tempDir();
+    const input = join(dir, 'in.jsonl');
+    const run = (name: string) => cli('deid', 'apply', '--model', model, '--in', input, '--out', join(dir, name), '--format', 'jsonl', '--seq-len', '16');
+
+    await writeFile(input, '{"id": 1, "text": "alice saw bob"}\n\n\n{"id": 2, "text": "Alice Smith" private}\n');
+    const bad = await run('a.jsonl');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.startsWith(`ppmlm: ${input}:4: not valid JSON`)).toBe(true);
+    expect(bad.stderr).toMatch(/; each line must be one JSON object\n$/);
+    expect(bad.stderr).not.toMatch(/Alice|at .*\.ts:/);
+
+    await writeFile(input, '{"id": 1, "text": "alice saw bob"}\n\n{"id": 2, "body": "bob"}\n');
+    const noText = await run('b.jsonl');
+    expect(noText.code).toBe(2);
+    expect(noText.stderr).toBe(`ppmlm: ${input}:3: each line needs a "text" string\n`);
+
+    await writeFile(input, '\n\n');
+    expect((await run('c.jsonl')).stderr).toMatch(/in\.jsonl: no records; each line must be a JSON object with a "text" string/);
+
+    await writeFile(input, '{"id": 1, "text": "alice saw bob", "meta": {"ward": 3}}\r\n\r\n{"id": 2, "text": "bob"}\r\n');
+    const ok = await run('d.jsonl');
+    expect(ok.code, ok.stderr).toBe(0);
+    const rows = (await readFile(join(dir, 'd.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows.map((r) => [r.id, r.meta])).toEqual([[1, { ward: 3 }], [2, undefined]]);
+  }, 60_000);
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { validateConfig } from '../../src/model/index.js';
+import { ConfigError, FormatError } from '../../src/errors.js';
+import { thrown } from '../helpers/errors.js';
+
+const GOOD = { model_type: 'bert', vocab_size: 100, hidden_size: 16, num_hidden_layers: 1, num_attention_heads: 2, intermediate_size: 32, max_position_embeddings: 64 };
+
+const located = (config: unknown) => thrown(() => validateConfig(config, 'm/config.json'));
+
+describe('validateConfig', () => {
+  it('accepts a BERT config and fills the defaults', () => {
+    expect(validateConfig(GOOD)).toMatchObject({ ...GOOD, hidden_act: 'gelu', type_vocab_size: 2 });
+  });
+
+  it('refuses a config that is not an object', () => {
+    for (const value of [null, [], 'bert', 3]) {
+      const err = located(value);
+      expect(err).toBeInstanceOf(FormatError);
+      expect(err.located).toBe('m/config.json: config.json must be a JSON object');
+    }
+  });
+
+  it('names the field of a wrong type or out-of-range value', () => {
+    const cases: [object, string][] = [
+      [{ hidden_size: '16' }, '"hidden_size" must be an integer from 1 to 1048576, got "16"'],
+      [{ vocab_size: null }, '"vocab_size" must be an integer from 1 to 1048576, got null'],
+      [{ num_hidden_layers: 1.5 }, '"num_hidden_layers" must be an integer from 1 to 1048576, got 1.5'],
+      [{ max_position_embeddings: 1e9 }, '"max_position_embeddings" must be an integer from 1 to 1048576, got 1000000000'],
+      [{ pad_token_id: 100 }, '"pad_token_id" must be an integer from 0 to 99, got 100'],
+      [{ pad_token_id: -1 }, '"pad_token_id" must be an integer from 0 to 99, got -1'],
+      [{ layer_norm_eps: 0 }, '"layer_norm_eps" must be a positive number at most 1, got 0'],
+      [{ hidden_dropout_prob: 1 }, '"hidden_dropout_prob" must be a probability below 1, got 1'],
+      [{ type_vocab_size: 'two' }, '"type_vocab_size" must be an integer from 1 to 1048576, got "two"'],
+      [{ architectures: 'BertForMaskedLM' }, '"architectures" must be an array of strings, got "BertForMaskedLM"'],
+      [{ id2label: { '0': 'O', '1': 5 } }, '"id2label" must be an object mapping label ids to names, got {"0":"O","1":5}'],
+    ];
+    for (const [patch, message] of cases) {
+      const err = located({ ...GOOD, ...patch });
+      expect(err, message).toBeInstanceOf(FormatError);
+      expect(err.located).toBe(`m/config.json: ${message}`);
+    }
+  });
+
+  it('refuses sizes that describe a model too large to hold', () => {
+    const err = located({ ...GOOD, vocab_size: 1_000_000, hidden_size: 65_536, num_attention_heads: 1 });
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err.message).toMatch(/a model of 8\.3e\+10 parameters, more than ppmlm can hold/);
+  });
+});

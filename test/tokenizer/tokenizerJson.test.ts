@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { BpeTokenizer, bpeToTokenizerJson, fromTokenizerJson, loadTokenizer, toTokenizerJson, WordPieceTokenizer } from '../../src/tokenizer/index.js';
+import { FormatError } from '../../src/errors.js';
+import { thrown } from '../helpers/errors.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const WORDPIECE = toTokenizerJson(new WordPieceTokenizer(['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', 'alice', '##s']));
+const BPE = bpeToTokenizerJson(new BpeTokenizer(['<s>', '<pad>', '</s>', '<unk>', '<mask>', 'a', 'b', 'ab'], [['a', 'b']], { addPrefixSpace: false, specials: { unk: '<unk>', cls: '<s>', sep: '</s>', pad: '<pad>', mask: '<mask>' } }));
+
+const errorOf = (json: unknown) => thrown(() => fromTokenizerJson(json, 't/tokenizer.json'));
+
+describe('fromTokenizerJson on malformed files', () => {
+  it('names the field in a one-line FormatError', () => {
+    const vocab = WORDPIECE.model.vocab as Record<string, number>;
+    const cases: [unknown, string][] = [
+      [null, 'tokenizer.json must be a JSON object'],
+      [{ ...WORDPIECE, model: null }, '"model" must be an object with a "type" (WordPiece, BPE)'],
+      [{ ...WORDPIECE, model: { type: 'WordPiece' } }, '"model.vocab" must be an object mapping tokens to ids'],
+      [{ ...WORDPIECE, model: { ...WORDPIECE.model, vocab: { ...vocab, alice: -1 } } }, '"model.vocab" gives "alice" the id -1; ids must be the integers 0..6'],
+      [{ ...WORDPIECE, model: { ...WORDPIECE.model, vocab: { ...vocab, alice: 2.5 } } }, '"model.vocab" gives "alice" the id 2.5; ids must be the integers 0..6'],
+      [{ ...WORDPIECE, model: { ...WORDPIECE.model, vocab: { ...vocab, alice: '5' } } }, '"model.vocab" gives "alice" the id "5"; ids must be the integers 0..6'],
+      [{ ...WORDPIECE, model: { ...WORDPIECE.model, vocab: { ...vocab, alice: 0 } } }, '"model.vocab" gives the id 0 twice; ids must be 0..n-1 without gaps'],
+      [{ ...WORDPIECE, model: { ...WORDPIECE.model, unk_token: 1 } }, '"model.unk_token" must be a string'],
+      [{ ...WORDPIECE, normalizer: 'lowercase' }, '"normalizer" must be an object or null'],
+      [{ ...BPE, model: { ...BPE.model, merges: undefined } }, '"model.merges" must be an array; a BPE tokenizer needs its merges'],
+      [{ ...BPE, model: { ...BPE.model, merges: ['a b c'] } }, '"model.merges"[0] must be "a b" or ["a", "b"]'],
+    ];
+    for (const [json, message] of cases) {
+      const err = errorOf(json);
+      expect(err, message).toBeInstanceOf(FormatError);
+      expect(err.located).toBe(`t/tokenizer.json: ${message}`);
+    }
+  });
+
+  it('refuses an id of 1e9 at once rather than allocating for it', () => {
+    const vocab = { ...(WORDPIECE.model.vocab as Record<string, number>), alice: 1e9 };
+    const t0 = performance.now();
+    expect(errorOf({ ...WORDPIECE, model: { ...WORDPIECE.model, vocab } }).message).toMatch(/gives "alice" the id 1000000000/);
+    expect(performance.now() - t0).toBeLessThan(1000);
+  });
+
+  it('loadTokenizer gives a one-line error without the file text for invalid JSON', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'tokenizer.json'), '{"model": {"type": "WordPiece", "vocab": {"secret": 0,}}}');
+    await expect(loadTokenizer(dir)).rejects.toSatisfy((err: FormatError) => err instanceof FormatError && /not valid JSON/.test(err.message) && !err.message.includes('secret'));
+  });
+});
