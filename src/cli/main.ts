@@ -100,7 +100,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--keep-numbers', 'also consider n-grams made only of numbers')
     .addOption(new Option('--engine <name>', 'author-term engine').choices(['auto', 'counting', 'graph', 'duckdb']).default('auto'))
     .option('--graph-out <file>', 'also write the author-term graph (.gexf or .json, mode 0600)')
-    .option('--export-pairs <file>', 'also write the (author, term, n) table as Parquet, for the same SQL elsewhere')
+    .option('--export-pairs <file>', 'also write the (author, term, n) table as Parquet (mode 0600), for the same SQL elsewhere')
     .option('--force', 'overwrite existing outputs')
     .option('--json', 'machine-readable summary')
     .action(lazyAction(async () => (await import('./commands/blacklist.js')).blacklistBuild));
@@ -218,7 +218,7 @@ export function buildProgram(io: CliIO): Command {
     .addOption(new Option('--unknown-label <policy>', 'a label outside the taxonomy is an error, or OTHER').choices(['error', 'other']).default('error'))
     .option('--seed <n>', 'seed of the surrogates', '42')
     .option('--skip-bad-docs', 'skip malformed judgments instead of stopping')
-    .requiredOption('--out <file>', 'JSONL to write')
+    .requiredOption('--out <file>', 'JSONL to write (mode 0600)')
     .option('--force', 'replace an existing file')
     .action(lazyAction(async () => (await import('./commands/deidGenerate.js')).deidGenerate));
 

@@ -45,7 +45,7 @@ describe('ppmlm finetune', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--strategy constrained needs --blacklist FILE/);
     const missing = await cli('finetune', '--model', model, '--corpus', corpus, '--blacklist', join(dir, 'nope.tsv'), '--out', join(dir, 'c'));
-    expect(missing.stderr).toMatch(/nope\.tsv: no such file; check the --blacklist path/);
+    expect(missing.stderr).toMatch(/nope\.tsv: no such file or folder; check the --blacklist path/);
     const exists = await cli('finetune', '--model', model, '--corpus', corpus, '--strategy', 'standard', '--out', join(dir, 's'));
     expect(exists.stderr).toMatch(/already exists; pass --force/);
   });

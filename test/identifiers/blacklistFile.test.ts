@@ -56,7 +56,7 @@ describe('blacklist file format', () => {
 
   it('rejects a missing or empty blacklist with the fix', async () => {
     await expect(readBlacklist('/nope/bl.tsv')).rejects.toThrow(UsageError);
-    await expect(readBlacklist('/nope/bl.tsv')).rejects.toThrow(/no such file; check the --blacklist path/);
+    await expect(readBlacklist('/nope/bl.tsv')).rejects.toThrow(/no such file or folder; check the --blacklist path/);
     const empty = await tempFile('empty.txt', '\n# nothing\n');
     await expect(readBlacklist(empty)).rejects.toThrow(/has no terms; it would protect nothing/);
     const bad = await tempFile('bad.tsv', Buffer.from([0x61, 0xff]));

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { FormatError, UsageError } from '../../errors.js';
-import { decodeUtf8Strict } from '../../io/index.js';
+import { FormatError } from '../../errors.js';
+import { decodeUtf8Strict, fileSystemError } from '../../io/index.js';
 import { normalizeTerm } from '../../text/index.js';
 import { BLACKLIST_COLUMNS, BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry, type BlacklistHeader } from './types.js';
 
@@ -70,8 +70,8 @@ export function parseBlacklist(text: string, file: string): Blacklist {
 
 /** Reads a blacklist file (either format). An empty list is an error: it would protect nothing. */
 export async function readBlacklist(path: string): Promise<Blacklist> {
-  const bytes = await readFile(path).catch((err: NodeJS.ErrnoException) => {
-    throw new UsageError(`${path}: ${err.code === 'ENOENT' ? 'no such file' : err.message}; check the --blacklist path (build one with "ppmlm blacklist build")`);
+  const bytes = await readFile(path).catch((err: unknown) => {
+    throw fileSystemError(err, path, 'check the --blacklist path (build one with "ppmlm blacklist build")');
   });
   const list = parseBlacklist(decodeUtf8Strict(bytes, path), path);
   if (list.entries.length === 0) throw new FormatError('the blacklist has no terms; it would protect nothing (build one with "ppmlm blacklist build")', { file: path });
