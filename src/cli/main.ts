@@ -295,7 +295,9 @@ export function buildProgram(io: CliIO): Command {
 
 /**
  * Runs the CLI and returns the exit code; the only place that catches errors. Typed errors print
- * one line and map to their code; anything else is a bug and says so.
+ * one line and map to their code; anything else is a bug and says so. An internal error's message and
+ * stack may quote the documents being processed (a parser's snippet of a row, a value), so they are
+ * printed only with --verbose, which already may show identifiers.
  */
 export async function runCli(argv: readonly string[], io: CliIO = processIO): Promise<number> {
   const program = buildProgram(io);
@@ -310,8 +312,9 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
       io.stderr(`ppmlm: ${err.located}\n`);
       return err.code;
     }
-    const e = err as Error;
-    io.stderr(`ppmlm: internal error: ${e?.stack ?? String(err)}\nThis is a bug; please report it with the command you ran.\n`);
+    if ((program.opts() as Partial<GlobalOptions>).verbose === true) {
+      io.stderr(`ppmlm: internal error: ${(err as Error)?.stack ?? String(err)}\nThis is a bug; please report it with the command you ran.\n`);
+    } else io.stderr('ppmlm: internal error, please report it with the command you ran; rerun with --verbose for details (they may quote your documents)\n');
     return ExitCode.internal;
   }
 }

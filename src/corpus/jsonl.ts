@@ -1,5 +1,6 @@
 import { FormatError } from '../errors.js';
 import { readLines } from '../io/lines.js';
+import { jsonSyntaxError } from '../io/jsonError.js';
 import { planColumns } from './columns.js';
 import { makeDocument, type RawRecord } from './validate.js';
 import type { ColumnNames, CorpusReadOptions } from './types.js';
@@ -15,7 +16,7 @@ export async function* readJsonl(file: string, options: CorpusReadOptions, onRow
     try {
       obj = JSON.parse(text);
     } catch (err) {
-      onRowError(new FormatError(`not valid JSON (${(err as Error).message}); each line must be one JSON object`, { file, line }));
+      onRowError(new FormatError(`${jsonSyntaxError(err)}; each line must be one JSON object`, { file, line }));
       continue;
     }
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { FormatError, UsageError } from '../errors.js';
 import { Rng } from '../engine/random.js';
-import { decodeUtf8Strict, fileSystemError } from '../io/index.js';
+import { decodeUtf8Strict, fileSystemError, jsonSyntaxError } from '../io/index.js';
 import { parseAnnotated, type AnnotatedDocument } from './annotated.js';
 import { agreeParticle, GENERATED } from './surrogates.js';
 import type { LabelPath, LabelResolver } from './taxonomy.js';
@@ -48,7 +48,7 @@ export async function readReplacementLists(dir: string): Promise<ReplacementList
       data = JSON.parse(decodeUtf8Strict(await readFile(path), path));
     } catch (err) {
       if (err instanceof FormatError) throw err;
-      throw new FormatError(`not valid JSON (${(err as Error).message}); a replacement list is {"label": ["value", ...]}`, { file: path });
+      throw new FormatError(`${jsonSyntaxError(err)}; a replacement list is {"label": ["value", ...]}`, { file: path });
     }
     if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new FormatError('a replacement list is a JSON object {"label": ["value", ...]}', { file: path });
     for (const [label, values] of Object.entries(data)) {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FormatError, UsageError } from '../errors.js';
-import { decodeUtf8Strict, readLines } from '../io/index.js';
+import { decodeUtf8Strict, jsonSyntaxError, readLines } from '../io/index.js';
 import type { LabelledText } from './classifier.js';
 
 /** A document with gold PHI/PII spans (English de-identification data has real text, not placeholders). */
@@ -15,9 +15,9 @@ export const SPAN_FORMATS: readonly SpanFormat[] = ['jsonl', 'presidio', 'physio
 function checkSpans(doc: SpanDocument, file: string, line?: number): SpanDocument {
   for (const s of doc.spans) {
     if (!(Number.isInteger(s.start) && Number.isInteger(s.end)) || s.start < 0 || s.end > doc.text.length || s.start >= s.end) {
-      throw new FormatError(`span [${s.start}, ${s.end}) of document "${doc.id}" is outside its text (length ${doc.text.length}) or empty`, { file, line });
+      throw new FormatError(`span [${s.start}, ${s.end}) is outside its document's text (length ${doc.text.length}) or empty`, { file, line });
     }
-    if (typeof s.label !== 'string' || s.label === '') throw new FormatError(`a span of document "${doc.id}" has no label`, { file, line });
+    if (typeof s.label !== 'string' || s.label === '') throw new FormatError('a span has no label', { file, line });
   }
   return doc;
 }
@@ -30,7 +30,7 @@ async function readJsonFile(path: string): Promise<unknown> {
     return JSON.parse(decodeUtf8Strict(bytes, path));
   } catch (err) {
     if (err instanceof FormatError) throw err;
-    throw new FormatError(`not valid JSON (${(err as Error).message})`, { file: path });
+    throw new FormatError(jsonSyntaxError(err), { file: path });
   }
 }
 
@@ -49,7 +49,7 @@ export async function readSpanCorpus(path: string, format: SpanFormat): Promise<
       try {
         obj = JSON.parse(text) as typeof obj;
       } catch (err) {
-        throw new FormatError(`not valid JSON (${(err as Error).message})`, { file: path, line });
+        throw new FormatError(jsonSyntaxError(err), { file: path, line });
       }
       if (typeof obj.text !== 'string' || !Array.isArray(obj.spans)) throw new FormatError('each line needs "text" (string) and "spans" (array of {start, end, label})', { file: path, line });
       docs.push(checkSpans({ id: String(obj.id ?? line), text: obj.text, spans: obj.spans as SpanDocument['spans'] }, path, line));

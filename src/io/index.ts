@@ -3,5 +3,6 @@ export type { WriteOptions, AtomicWriteStream } from './atomic.js';
 export { findInvalidUtf8, positionOf, decodeUtf8Strict, Utf8Validator } from './utf8.js';
 export type { DecodeOptions } from './utf8.js';
 export { readLines } from './lines.js';
+export { jsonSyntaxError } from './jsonError.js';
 export { fileSystemError } from './fsErrors.js';
 export type { Line } from './lines.js';

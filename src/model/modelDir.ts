@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError, FormatError, UsageError } from '../errors.js';
-import { writeDirAtomic } from '../io/index.js';
+import { jsonSyntaxError, writeDirAtomic } from '../io/index.js';
 import { BpeTokenizer, bpeToTokenizerJson, loadTokenizer, toTokenizerJson, toVocabTxt, WordPieceTokenizer, type Tokenizer } from '../tokenizer/index.js';
 import { validateConfig, type EncoderConfig } from './config.js';
 import { basePrefix, initParams, isLinearWeight, parameterShapes, type Params } from './params.js';
@@ -117,7 +117,7 @@ async function readJson(path: string, what: string): Promise<unknown> {
   try {
     return JSON.parse(bytes.toString('utf8'));
   } catch (err) {
-    throw new FormatError(`not valid JSON (${(err as Error).message}); the file is corrupt`, { file: path });
+    throw new FormatError(`${jsonSyntaxError(err)}; the file is corrupt`, { file: path });
   }
 }
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError, FormatError } from '../errors.js';
-import { decodeUtf8Strict } from '../io/index.js';
+import { decodeUtf8Strict, jsonSyntaxError } from '../io/index.js';
 import { BpeTokenizer } from './bpe.js';
 import { DEFAULT_WORDPIECE_OPTIONS, WordPieceTokenizer } from './wordpiece.js';
 import type { Tokenizer } from './types.js';
@@ -124,7 +124,7 @@ export async function loadTokenizer(dir: string): Promise<Tokenizer> {
       parsed = JSON.parse(decodeUtf8Strict(json, jsonPath)) as TokenizerJson;
     } catch (err) {
       if (err instanceof FormatError) throw err;
-      throw new FormatError(`not valid JSON (${(err as Error).message}); the file is corrupt, re-save the tokenizer`, { file: jsonPath });
+      throw new FormatError(`${jsonSyntaxError(err)}; the file is corrupt, re-save the tokenizer`, { file: jsonPath });
     }
     return fromTokenizerJson(parsed, jsonPath);
   }

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { entitySpans, predictLabels, replaceEntities, type ReplaceStyle } from '../../deid/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
-import { UsageError } from '../../errors.js';
-import { assertCanWrite, decodeUtf8Strict, PRIVATE_FILE_MODE, writeFileAtomic } from '../../io/index.js';
+import { FormatError, UsageError } from '../../errors.js';
+import { assertCanWrite, decodeUtf8Strict, jsonSyntaxError, PRIVATE_FILE_MODE, writeFileAtomic } from '../../io/index.js';
 import { loadTokenClassifier } from '../../model/index.js';
 import type { AnalyzerChoice } from '../../text/index.js';
 import { analyzerForModel, predictionFlags, predictOptionsFor } from '../deidInputs.js';
@@ -37,8 +37,13 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
     options.format === 'text'
       ? [{ text: input }]
       : input.split('\n').filter((l) => l.trim()).map((line, i) => {
-          const obj = JSON.parse(line) as Record<string, unknown>;
-          if (typeof obj.text !== 'string') throw new UsageError(`${options.in}:${i + 1}: each line needs a "text" string`);
+          let obj: Record<string, unknown>;
+          try {
+            obj = JSON.parse(line) as Record<string, unknown>;
+          } catch (err) {
+            throw new FormatError(jsonSyntaxError(err), { file: options.in, line: i + 1 });
+          }
+          if (typeof obj?.text !== 'string') throw new FormatError('each line needs a "text" string', { file: options.in, line: i + 1 });
           return { text: obj.text, rest: obj };
         });
   const analyzer = analyzerForModel(provenance, options.analyzer, out);

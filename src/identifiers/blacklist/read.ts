@@ -49,7 +49,7 @@ export function parseBlacklist(text: string, file: string): Blacklist {
       const f = line.split('\t');
       if (f.length !== columnRow.length) throw new FormatError(`row has ${f.length} fields but the header has ${columnRow.length}; fields are separated by single tabs`, { file, line: n + 1 });
       const kind = f[col.kind]!;
-      if (kind !== 'direct' && kind !== 'indirect') throw new FormatError(`kind must be direct or indirect, got "${kind}"`, { file, line: n + 1 });
+      if (kind !== 'direct' && kind !== 'indirect') throw new FormatError(`the kind column (field ${col.kind + 1}) must be direct or indirect`, { file, line: n + 1 });
       const authors = Number(f[col.authors]);
       const occurrences = Number(f[col.occurrences]);
       if (!Number.isInteger(authors) || !Number.isInteger(occurrences)) throw new FormatError('authors and occurrences must be integers', { file, line: n + 1 });
