@@ -5,7 +5,7 @@ import { Rng } from '../engine/random.js';
 import { bestModelDir, checkpointModelDir, lossCurve, readCheckpointState, train, type LogEntry, type TrainerState } from '../engine/trainer.js';
 import { assertCanWrite } from '../io/index.js';
 import { BlacklistMatcher, blacklistFingerprint, type Blacklist } from '../identifiers/index.js';
-import { checkTrainingMemory, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, writeModelFiles, type LoadedModel, type Provenance } from '../model/index.js';
+import { assertSeqLenFits, checkTrainingMemory, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, writeModelFiles, type LoadedModel, type Provenance } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { UsageError } from '../errors.js';
 import { dpSgdEpsilon, noiseForEpsilon } from './accountants/accountant.js';
@@ -137,6 +137,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   if (resumeFrom) options.onInfo?.(`resuming from ${checkpointDir} at epoch ${resumeFrom.epoch + 1}, batch ${resumeFrom.batch}`);
   if (loaded.initialized.length > 0) options.onInfo?.(`initialised ${loaded.initialized.length} MLM head tensors missing from ${options.model}`);
   const { model, tokenizer } = loaded;
+  assertSeqLenFits(model.config, seqLen, '--seq-len', options.model);
   // DP-SGD differentiates one window at a time.
   const memory = checkTrainingMemory(model.config, { batchSize: strategy === 'dp' ? 1 : batchSize, seqLen, targetShare: maskProb, outputs: model.config.vocab_size });
   options.onInfo?.(describeTrainingMemory(memory));

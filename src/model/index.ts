@@ -1,5 +1,5 @@
 export type { EncoderConfig } from './config.js';
-export { defaultConfig, validateConfig } from './config.js';
+export { defaultConfig, validateConfig, usablePositions, assertSeqLenFits } from './config.js';
 export type { Params } from './params.js';
 export { initParams, parameterShapes, disposeParams, isLinearWeight, basePrefix } from './params.js';
 export { encode, lossSegments, dropoutOf, applyDropout, mlmLogits, crossEntropy, tokenClassifierLogits, sequenceClassifierLogits, dense, layerNorm, activation } from './encoder.js';
@@ -14,3 +14,4 @@ export { padBatch } from './padding.js';
 export type { BatchRow, PaddedBatch } from './padding.js';
 export { trainingMemory, planTrainingMemory, checkTrainingMemory, describeTrainingMemory } from './memory.js';
 export type { TrainingShape, TrainingMemory } from './memory.js';
+export { firstNonFinite, assertNoNaN } from './finite.js';

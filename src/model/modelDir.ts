@@ -7,6 +7,7 @@ import { BpeTokenizer, bpeToTokenizerJson, loadTokenizer, toTokenizerJson, toVoc
 import { validateConfig, type EncoderConfig } from './config.js';
 import { basePrefix, initParams, isLinearWeight, parameterShapes, type Params } from './params.js';
 import { parseSafetensors, serializeSafetensors, type NamedTensor } from './safetensors.js';
+import { firstNonFinite } from './finite.js';
 
 export type Head = 'mlm' | { tokenClassification: number } | { sequenceClassification: number };
 
@@ -150,6 +151,9 @@ export async function loadModelDir(dir: string, head: Head = 'mlm', seed = 0): P
     }
     const hfShape = isLinearWeight(name) ? [shape[1]!, shape[0]!] : shape;
     if (t.shape.join('x') !== hfShape.join('x')) throw new FormatError(`tensor ${name} has shape [${t.shape}] but config.json implies [${hfShape}]`, { file: weightsPath });
+    // A NaN weight would train on at loss NaN and hang every metric that sorts scores.
+    const bad = firstNonFinite(t.data);
+    if (bad >= 0) throw new FormatError(`tensor ${name} holds ${t.data[bad]} at element ${bad}; the weights are corrupt (a NaN from training, or a bad value in the file)`, { file: weightsPath });
     const value = tf.tidy(() => {
       const loaded = tf.tensor(t.data, t.shape);
       return isLinearWeight(name) ? tf.transpose(loaded) : loaded;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { parseSafetensors } from '../../src/model/index.js';
+import { parseSafetensors, serializeSafetensors } from '../../src/model/index.js';
 import { cli } from '../helpers/cli.js';
 import { tinySetup } from '../helpers/tinyModel.js';
 
@@ -236,5 +236,33 @@ describe('ppmlm finetune at real sizes', () => {
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/GiB of the wasm heap.*--batch-size.*--grad-accum N.*--seq-len/);
+  });
+});
+
+describe('ppmlm finetune: what the model ships', () => {
+  const small = ['--epochs', '1', '--batch-size', '4', '--seq-len', '32', '--lr', '1e-3', '--json', '--quiet'];
+  it('refuses --seq-len beyond the model\'s positions before any work, naming the limit', async () => {
+    const { dir, corpus, model } = await tinySetup(3, 1);
+    const r = await cli('--quiet', 'finetune', '--model', model, '--corpus', corpus, '--strategy', 'standard', '--out', join(dir, 'x'));
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/--seq-len 128 exceeds the 64 positions of .*; pass --seq-len 64 or less/);
+  });
+
+  it('refuses weights holding NaN at load, naming the file and the tensor', async () => {
+    const { dir, corpus, model } = await tinySetup(3, 1);
+    const file = join(model, 'model.safetensors');
+    const { tensors } = parseSafetensors(await readFile(file), file);
+    tensors.get('bert.encoder.layer.0.output.dense.bias')!.data[3] = NaN;
+    await writeFile(file, serializeSafetensors(tensors));
+    for (const args of [
+      ['finetune', '--model', model, '--corpus', corpus, '--strategy', 'standard', '--out', join(dir, 'x'), ...small],
+      ['fill-mask', '--model', model, '--text', 'seen for [MASK].'],
+    ]) {
+      const r = await cli(...args);
+      expect(r.code, args[0]).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/model\.safetensors: tensor bert\.encoder\.layer\.0\.output\.dense\.bias holds NaN at element 3/);
+    }
   });
 });

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { cli } from '../helpers/cli.js';
 import { FIXTURES, tempDir } from '../helpers/tmp.js';
 import { parseSafetensors } from '../../src/model/index.js';
+import { tinySetup } from '../helpers/tinyModel.js';
 
 const CORPUS = join(FIXTURES, 'corpus', 'notes.jsonl');
 const run = promisify(execFile);
@@ -53,5 +54,15 @@ describe('ppmlm tokenizer train / model init / fill-mask', () => {
     expect(badHeads.stderr).toMatch(/--hidden 10 must be a multiple of --heads 3/);
     const exists = await cli('model', 'init', '--vocab', tok, '--out', model);
     expect(exists.stderr).toMatch(/already exists; pass --force/);
+  });
+});
+
+describe('ppmlm fill-mask', () => {
+  it('says a mask beyond the model\'s positions is beyond them, with exit 2', async () => {
+    const { model } = await tinySetup(3, 1);
+    const r = await cli('fill-mask', '--model', model, '--text', `${'seen '.repeat(80)}[MASK].`);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/\[MASK\] #1 is token \d+ of the text, beyond the model's 64 positions/);
   });
 });

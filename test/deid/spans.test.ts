@@ -58,7 +58,7 @@ describe('span-annotated corpora', () => {
     const t = await cli('--quiet', 'deid', 'train', '--spans', spans, '--epochs', '4', '--hidden', '32', '--layers', '1', '--vocab-size', '300', '--lr', '3e-3', '--seq-len', '48', '--out', model, '--json');
     expect(t.code, t.stderr).toBe(0);
     expect(JSON.parse(t.stdout)).toMatchObject({ labels: 4 });
-    const e = await cli('--quiet', 'deid', 'eval', '--model', model, '--spans', spans, '--json');
+    const e = await cli('--quiet', 'deid', 'eval', '--model', model, '--spans', spans, '--seq-len', '48', '--json');
     expect(e.code, e.stderr).toBe(0);
     const m = JSON.parse(e.stdout);
     expect(m.documents).toBe(20);
