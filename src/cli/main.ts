@@ -125,6 +125,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--vocab-size <n>', 'vocabulary size', '8000')
     .option('--min-frequency <n>', 'pairs seen fewer times are not merged', '2')
     .option('--morphemes', 'pre-tokenize Korean into morphemes (mecab, or the rule analyser)')
+    .option('--blacklist <file>', 'learn no token that spells a blacklisted word or number (the vocabulary ships with every model)')
     .addOption(analyzerOption())
     .option('--force', 'replace an existing folder')
     .action(lazyAction(async () => (await import('./commands/tokenizerTrain.js')).tokenizerTrain));
@@ -161,6 +162,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--mask-prob <p>', 'share of eligible tokens selected as targets', '0.15')
     .option('--whole-word', 'select whole words, then all their subwords')
     .option('--random-blacklisted', 'allow random replacements to draw blacklisted terms\' tokens (default: never)')
+    .option('--allow-vocabulary-identifiers', 'write the model even when vocabulary tokens are --blacklist terms (recorded in ppmlm.json; default: refuse)')
     .option('--seed <n>', 'seed for data order and masking', '42')
     .option('--save-steps <n>', 'also checkpoint every n optimizer steps')
     .addOption(new Option('--pseudo <style>', 'pseudonymized: [CATEGORY] placeholders or format-preserving surrogates').choices(['placeholder', 'surrogate']).default('placeholder'))
