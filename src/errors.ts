@@ -77,3 +77,15 @@ export class BudgetError extends PpmlmError {
     super(message, ExitCode.budget, options);
   }
 }
+
+/**
+ * A model export would ship vocabulary tokens that are blacklisted terms. Carries only their number:
+ * the tokens are identifiers and never go into a message.
+ */
+export class VocabularyIdentifiersError extends UsageError {
+  constructor(readonly count: number) {
+    super(
+      `the tokenizer's vocabulary has ${count} token${count === 1 ? '' : 's'} that ${count === 1 ? 'is a blacklisted term' : 'are blacklisted terms'} and would ship with the model; retrain the tokenizer with "ppmlm tokenizer train --blacklist FILE", or pass --allow-vocabulary-identifiers to export anyway (recorded in ppmlm.json)`,
+    );
+  }
+}

@@ -26,7 +26,7 @@ node -e '
   fs.writeFileSync(process.argv[2] + "/non-members.csv", part(false));
 ' "$EX/judgments.csv" "$OUT"
 npx ppmlm blacklist build --corpus "$OUT/members.csv" --lang ko --deid-model "$OUT/deid" --out "$OUT/blacklist.tsv" --force
-npx ppmlm tokenizer train --corpus "$OUT/members.csv" --morphemes --vocab-size 1500 --out "$OUT/tokenizer" --force
+npx ppmlm tokenizer train --corpus "$OUT/members.csv" --blacklist "$OUT/blacklist.tsv" --morphemes --vocab-size 1500 --out "$OUT/tokenizer" --force
 npx ppmlm model init --vocab "$OUT/tokenizer" --out "$OUT/init" --hidden 64 --layers 2 --heads 2 --intermediate 256 --max-positions 128 --force
 for strategy in standard constrained; do
   npx ppmlm finetune --model "$OUT/init" --corpus "$OUT/members.csv" --strategy "$strategy" --blacklist "$OUT/blacklist.tsv" --lang ko \

@@ -194,13 +194,13 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   const membership: MembershipResult = {
     members: options.members.length,
     nonMembers: options.nonMembers.length,
-    loss: roc(targetLoss.m.map((l) => -l), targetLoss.n.map((l) => -l)),
+    loss: roc(targetLoss.m.map((l) => -l), targetLoss.n.map((l) => -l), "the loss attack's scores (the target model's losses)"),
     meanLoss: { members: mean(targetLoss.m), nonMembers: mean(targetLoss.n) },
   };
   let referenceUtility: number | undefined;
   if (reference) {
     const refLoss = { m: documentLosses(reference.model, memberQ, padId), n: documentLosses(reference.model, nonMemberQ, padId) };
-    membership.calibrated = roc(targetLoss.m.map((l, i) => refLoss.m[i]! - l), targetLoss.n.map((l, i) => refLoss.n[i]! - l));
+    membership.calibrated = roc(targetLoss.m.map((l, i) => refLoss.m[i]! - l), targetLoss.n.map((l, i) => refLoss.n[i]! - l), "the calibrated attack's scores (reference minus target losses)");
   }
 
   // Utility: fill-mask on non-blacklisted tokens of non-members.

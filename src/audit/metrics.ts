@@ -1,3 +1,5 @@
+import { assertNoNaN } from '../model/index.js';
+
 /** ROC analysis for membership inference: higher score = "member". */
 export interface RocResult {
   auc: number;
@@ -10,12 +12,15 @@ export interface RocResult {
 
 /**
  * ROC curve, AUC (ties count half, as the Mann-Whitney statistic) and TPR at fixed FPR. TPR at an FPR
- * below 1/negatives is reported as measured (usually 0): such a threshold is not meaningful.
+ * below 1/negatives is reported as measured (usually 0): such a threshold is not meaningful. A NaN score is
+ * a FormatError naming `source` (NaN equals nothing, so ties could never be grouped); ±Infinity sorts.
  */
-export function roc(memberScores: readonly number[], nonMemberScores: readonly number[]): RocResult {
+export function roc(memberScores: readonly number[], nonMemberScores: readonly number[], source = 'ROC scores'): RocResult {
   const P = memberScores.length;
   const N = nonMemberScores.length;
   if (P === 0 || N === 0) throw new RangeError('ROC needs at least one member and one non-member');
+  assertNoNaN(memberScores, `${source} (members)`);
+  assertNoNaN(nonMemberScores, `${source} (non-members)`);
   const all = [...memberScores.map((s) => [s, 1] as const), ...nonMemberScores.map((s) => [s, 0] as const)].sort((a, b) => b[0] - a[0]);
   const curve: [number, number][] = [[0, 0]];
   let tp = 0;

@@ -100,7 +100,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--keep-numbers', 'also consider n-grams made only of numbers')
     .addOption(new Option('--engine <name>', 'author-term engine').choices(['auto', 'counting', 'graph', 'duckdb']).default('auto'))
     .option('--graph-out <file>', 'also write the author-term graph (.gexf or .json, mode 0600)')
-    .option('--export-pairs <file>', 'also write the (author, term, n) table as Parquet, for the same SQL elsewhere')
+    .option('--export-pairs <file>', 'also write the (author, term, n) table as Parquet (mode 0600), for the same SQL elsewhere')
     .option('--force', 'overwrite existing outputs')
     .option('--json', 'machine-readable summary')
     .action(lazyAction(async () => (await import('./commands/blacklist.js')).blacklistBuild));
@@ -125,6 +125,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--vocab-size <n>', 'vocabulary size', '8000')
     .option('--min-frequency <n>', 'pairs seen fewer times are not merged', '2')
     .option('--morphemes', 'pre-tokenize Korean into morphemes (mecab, or the rule analyser)')
+    .option('--blacklist <file>', 'learn no token that spells a blacklisted word or number (the vocabulary ships with every model)')
     .addOption(analyzerOption())
     .option('--force', 'replace an existing folder')
     .action(lazyAction(async () => (await import('./commands/tokenizerTrain.js')).tokenizerTrain));
@@ -161,6 +162,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--mask-prob <p>', 'share of eligible tokens selected as targets', '0.15')
     .option('--whole-word', 'select whole words, then all their subwords')
     .option('--random-blacklisted', 'allow random replacements to draw blacklisted terms\' tokens (default: never)')
+    .option('--allow-vocabulary-identifiers', 'write the model even when vocabulary tokens are --blacklist terms (recorded in ppmlm.json; default: refuse)')
     .option('--seed <n>', 'seed for data order and masking', '42')
     .option('--save-steps <n>', 'also checkpoint every n optimizer steps')
     .addOption(new Option('--pseudo <style>', 'pseudonymized: [CATEGORY] placeholders or format-preserving surrogates').choices(['placeholder', 'surrogate']).default('placeholder'))
@@ -218,7 +220,7 @@ export function buildProgram(io: CliIO): Command {
     .addOption(new Option('--unknown-label <policy>', 'a label outside the taxonomy is an error, or OTHER').choices(['error', 'other']).default('error'))
     .option('--seed <n>', 'seed of the surrogates', '42')
     .option('--skip-bad-docs', 'skip malformed judgments instead of stopping')
-    .requiredOption('--out <file>', 'JSONL to write')
+    .requiredOption('--out <file>', 'JSONL to write (mode 0600)')
     .option('--force', 'replace an existing file')
     .action(lazyAction(async () => (await import('./commands/deidGenerate.js')).deidGenerate));
 
@@ -295,7 +297,9 @@ export function buildProgram(io: CliIO): Command {
 
 /**
  * Runs the CLI and returns the exit code; the only place that catches errors. Typed errors print
- * one line and map to their code; anything else is a bug and says so.
+ * one line and map to their code; anything else is a bug and says so. An internal error's message and
+ * stack may quote the documents being processed (a parser's snippet of a row, a value), so they are
+ * printed only with --verbose, which already may show identifiers.
  */
 export async function runCli(argv: readonly string[], io: CliIO = processIO): Promise<number> {
   const program = buildProgram(io);
@@ -310,8 +314,9 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
       io.stderr(`ppmlm: ${err.located}\n`);
       return err.code;
     }
-    const e = err as Error;
-    io.stderr(`ppmlm: internal error: ${e?.stack ?? String(err)}\nThis is a bug; please report it with the command you ran.\n`);
+    if ((program.opts() as Partial<GlobalOptions>).verbose === true) {
+      io.stderr(`ppmlm: internal error: ${(err as Error)?.stack ?? String(err)}\nThis is a bug; please report it with the command you ran.\n`);
+    } else io.stderr('ppmlm: internal error, please report it with the command you ran; rerun with --verbose for details (they may quote your documents)\n');
     return ExitCode.internal;
   }
 }

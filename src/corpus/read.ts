@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { FormatError, UsageError } from '../errors.js';
+import { fileSystemError } from '../io/fsErrors.js';
 import { readDelimited } from './csv.js';
 import { readFolder } from './folder.js';
 import { readJsonl } from './jsonl.js';
@@ -11,8 +12,8 @@ const EXTENSIONS: Record<string, CorpusFormat> = { '.csv': 'csv', '.tsv': 'tsv',
 
 /** The format of `path`: the explicit one, else from the extension, else `folder` for a directory. */
 export async function detectFormat(path: string, explicit?: CorpusFormat): Promise<CorpusFormat> {
-  const info = await stat(path).catch((err: NodeJS.ErrnoException) => {
-    throw new UsageError(`${path}: ${err.code === 'ENOENT' ? 'no such file or folder' : err.message}; check the --corpus path`);
+  const info = await stat(path).catch((err: unknown) => {
+    throw fileSystemError(err, path, 'check the --corpus path');
   });
   if (explicit !== undefined) {
     if (!CORPUS_FORMATS.includes(explicit)) throw new UsageError(`unknown corpus format "${explicit}"; use one of ${CORPUS_FORMATS.join(', ')}`);

@@ -29,7 +29,7 @@ export async function writeCorpus(path: string, docs: Iterable<Document> | Async
       formatter.pipe(out.stream, { end: false });
       for (const doc of rows) {
         if (options.format === 'tsv' && /[\t\n\r]/.test(doc.text)) {
-          throw new UsageError(`document "${doc.id}" contains a tab or newline, which TSV cannot hold unquoted; write CSV or JSONL instead`);
+          throw new UsageError(`document ${count + 1} contains a tab or newline, which TSV cannot hold unquoted; write CSV or JSONL instead`);
         }
         count++;
         formatter.write(withLabel ? [doc.id, doc.author, doc.text, doc.label ?? ''] : [doc.id, doc.author, doc.text]);

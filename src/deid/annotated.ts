@@ -39,7 +39,7 @@ export function parseAnnotated(text: string, file: string, id = file): Annotated
     if (open > at) segments.push(text.slice(at, open));
     const line = lineAt(text, open);
     const labelEnd = text.indexOf(CLOSE, open + OPEN.length);
-    if (labelEnd === -1) throw new FormatError(`tag "${text.slice(open, open + 20)}" is never closed with ">>>"`, { file, line });
+    if (labelEnd === -1) throw new FormatError(`the <<< at column ${open - text.lastIndexOf('\n', open - 1)} is never closed with ">>>"`, { file, line });
     const label = text.slice(open + OPEN.length, labelEnd);
     if (label.startsWith('/')) throw new FormatError(`closing tag <<<${label}>>> without an opening <<<${label.slice(1)}>>>`, { file, line });
     if (label.trim() === '' || label.includes('\n')) throw new FormatError('empty or multi-line label in <<<...>>>', { file, line });

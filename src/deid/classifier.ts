@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { Rng } from '../engine/random.js';
 import { epochsToRun, train, type LogEntry, type ScheduleOptions, type TrainerState } from '../engine/trainer.js';
 import type { RunConfig } from '../engine/runConfig.js';
-import { checkTrainingMemory, dropoutOf, encode, lossSegments, tokenClassifierLogits, crossEntropy, padBatch, writeModelFiles, type BatchRow, type EncoderModel, type Provenance } from '../model/index.js';
+import { assertNoNaN, checkTrainingMemory, dropoutOf, encode, lossSegments, tokenClassifierLogits, crossEntropy, padBatch, writeModelFiles, type BatchRow, type EncoderModel, type Provenance } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { windowRanges, windowsOf, type Encoding, type Tokenizer } from '../tokenizer/index.js';
 import { tokenMetrics } from './metrics.js';
@@ -230,6 +230,7 @@ function decide(row: Float32Array, outside: number, piiThreshold: number | undef
 export function bestPiiThreshold(gold: ArrayLike<boolean>, piiProbability: ArrayLike<number>): { threshold: number; f1: number } {
   const n = piiProbability.length;
   if (gold.length !== n) throw new RangeError(`gold has ${gold.length} tokens, probabilities ${n}`);
+  assertNoNaN(piiProbability, 'PII probabilities of the dev split');
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => piiProbability[b]! - piiProbability[a]!);
   let positives = 0;
   for (let i = 0; i < n; i++) if (gold[i]) positives++;

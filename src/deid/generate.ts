@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { FormatError, UsageError } from '../errors.js';
 import { Rng } from '../engine/random.js';
-import { decodeUtf8Strict, jsonErrorPosition } from '../io/index.js';
+import { decodeUtf8Strict, fileSystemError, jsonErrorPosition } from '../io/index.js';
 import { parseAnnotated, type AnnotatedDocument } from './annotated.js';
 import { agreeParticle, GENERATED } from './surrogates.js';
 import type { LabelPath, LabelResolver } from './taxonomy.js';
@@ -28,8 +28,8 @@ export type ReplacementMode = 'per-epoch' | 'single';
 export type ReplacementLists = Map<string, string[]>;
 
 async function* walk(dir: string, ext: RegExp): AsyncGenerator<string> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
-    throw new UsageError(`${dir}: ${err.code === 'ENOENT' ? 'no such folder' : err.message}`);
+  const entries = await readdir(dir, { withFileTypes: true }).catch((err: unknown) => {
+    throw fileSystemError(err, dir);
   });
   for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const path = join(dir, e.name);

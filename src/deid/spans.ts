@@ -15,9 +15,9 @@ export const SPAN_FORMATS: readonly SpanFormat[] = ['jsonl', 'presidio', 'physio
 function checkSpans(doc: SpanDocument, file: string, line?: number): SpanDocument {
   for (const s of doc.spans) {
     if (!(Number.isInteger(s.start) && Number.isInteger(s.end)) || s.start < 0 || s.end > doc.text.length || s.start >= s.end) {
-      throw new FormatError(`span [${s.start}, ${s.end}) of document "${doc.id}" is outside its text (length ${doc.text.length}) or empty`, { file, line });
+      throw new FormatError(`span [${s.start}, ${s.end}) is outside its document's text (length ${doc.text.length}) or empty`, { file, line });
     }
-    if (typeof s.label !== 'string' || s.label === '') throw new FormatError(`a span of document "${doc.id}" has no label`, { file, line });
+    if (typeof s.label !== 'string' || s.label === '') throw new FormatError('a span has no label', { file, line });
   }
   return doc;
 }

@@ -4,7 +4,7 @@ import { checkpointDirFor, checkpointModelDir, openCheckpoint } from '../engine/
 import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
 import { lossCurve, type LogEntry, type ScheduleOptions, type TrainerState } from '../engine/trainer.js';
 import { UsageError } from '../errors.js';
-import { defaultConfig, initParams, loadModelDir, parameterShapes, saveModelDir, type EncoderModel, type Provenance } from '../model/index.js';
+import { assertSeqLenFits, defaultConfig, initParams, loadModelDir, parameterShapes, saveModelDir, type EncoderModel, type Provenance } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { trainWordPiece, type Tokenizer } from '../tokenizer/index.js';
 import { PACKAGE_VERSION } from '../version.js';
@@ -165,6 +165,7 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     model = { config, params: initParams(parameterShapes(config, { tokenClassification: labels.length }), config, seed), head: { tokenClassification: labels.length } };
     options.onInfo?.(`tokenizer trained on the training documents (${tokenizer.vocabSize} tokens${analyzer ? `, ${analyzer.name} morphemes` : ''}); encoder initialised`);
   }
+  assertSeqLenFits(model.config, options.seqLen, '--seq-len', options.model ?? checkpointDir);
   if (options.dropout !== undefined) model.config = { ...model.config, hidden_dropout_prob: options.dropout, attention_probs_dropout_prob: options.dropout };
   model.config = { ...model.config, id2label: Object.fromEntries(labels.map((l, i) => [String(i), l])), label2id: Object.fromEntries(labels.map((l, i) => [l, i])) };
   const provenance = (state?: TrainerState): Provenance => ({

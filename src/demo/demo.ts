@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import { buildBlacklist, patternRecognizers, writeBlacklist } from '../identifiers/index.js';
 import { finetune, type StrategyName } from '../mlm/index.js';
 import { defaultConfig, disposeParams, initParams, loadModelDir, parameterShapes, saveModelDir } from '../model/index.js';
-import { trainWordPiece } from '../tokenizer/index.js';
+import { BlacklistedTerms, trainWordPiece } from '../tokenizer/index.js';
 import { PACKAGE_VERSION } from '../version.js';
 
 /** How much compute the demo spends; `small` is for tests and quick looks. */
@@ -78,11 +78,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   log(`    ${built.stats.direct} direct + ${built.stats.indirect} indirect terms → ${join(out, 'blacklist.tsv')} (mode 0600)`);
 
   log('2/5 tokenizer and encoder, pretrained on the public notes');
-  const tokenizer = await trainWordPiece(pretrainDocs.map((d) => d.text), { vocabSize: 2000 });
+  // The vocabulary ships with every model: it learns no token that spells a blacklisted term.
+  const blacklisted = new BlacklistedTerms(blacklist.entries.map((e) => e.term));
+  const tokenizer = await trainWordPiece(pretrainDocs.map((d) => d.text), { vocabSize: 2000, blacklisted });
   const config = defaultConfig({ vocab_size: tokenizer.vocabSize, hidden_size: budget.hidden, num_hidden_layers: budget.layers, num_attention_heads: 2, intermediate_size: budget.hidden * 4, max_position_embeddings: budget.seqLen, pad_token_id: tokenizer.idOf(tokenizer.specials.pad)! });
   const params = initParams(parameterShapes(config), config, 1);
   const initDir = join(out, 'init');
-  await saveModelDir(initDir, { config, params, head: 'mlm' }, tokenizer, { ppmlm: PACKAGE_VERSION, createdAt: new Date().toISOString(), base: 'random-init', seed: 1 }, { force: true });
+  await saveModelDir(initDir, { config, params, head: 'mlm' }, tokenizer, { ppmlm: PACKAGE_VERSION, createdAt: new Date().toISOString(), base: 'random-init', seed: 1 }, { force: true, vocabulary: { blacklisted } });
   disposeParams(params);
   const step = (what: string) => (e: { epoch: number; step: number; loss: number; tokensPerSecond: number }, s: { totalSteps: number }) =>
     options.progress?.(`    ${what}: epoch ${e.epoch + 1}, step ${e.step}/${s.totalSteps}, loss ${e.loss.toFixed(3)}, ${Math.round(e.tokensPerSecond)} tokens/s`);

@@ -1,8 +1,10 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, writeFile, chmod, open } from 'node:fs/promises';
-import { dirname, basename, join } from 'node:path';
+import { constants } from 'node:fs';
+import { access, mkdir, readdir, rename, rm, stat, writeFile, chmod, open } from 'node:fs/promises';
+import { dirname, basename, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UsageError } from '../errors.js';
+import { fileSystemError } from './fsErrors.js';
 
 /** Files holding personal data (blacklists, audit reports, de-identification spans) get this mode. */
 export const PRIVATE_FILE_MODE = 0o600;
@@ -20,10 +22,37 @@ const exists = (path: string) =>
     () => false,
   );
 
-/** Throws a UsageError when `path` exists and `force` is not set, so nothing is overwritten by accident. */
+/**
+ * Throws a UsageError when `path` exists and `force` is not set, so nothing is overwritten by accident, or
+ * when it could not be written: its nearest existing folder is a file or not writable. Commands call it
+ * for every output before their long computations, so a bad path fails in a second, not after an hour.
+ */
 export async function assertCanWrite(path: string, force = false): Promise<void> {
-  if (force) return;
-  if (await exists(path)) throw new UsageError(`${path} already exists; pass --force to replace it or choose another --out`);
+  if (!force && (await exists(path))) throw new UsageError(`${path} already exists; pass --force to replace it or choose another --out`);
+  let dir = dirname(resolve(path));
+  for (;;) {
+    const info = await stat(dir).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return undefined;
+      throw fileSystemError(err, path);
+    });
+    if (info !== undefined) {
+      if (!info.isDirectory()) throw fileSystemError(Object.assign(new Error('not a folder'), { code: 'ENOTDIR' }), path);
+      await access(dir, constants.W_OK).catch((err: unknown) => {
+        throw fileSystemError(err, path);
+      });
+      return;
+    }
+    dir = dirname(dir);
+  }
+}
+
+/** Runs a write to `path`, turning file-system errors into UsageErrors that name it. */
+async function writingTo<T>(path: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    throw fileSystemError(err, path);
+  }
 }
 
 function tempPathFor(path: string): string {
@@ -39,19 +68,48 @@ const isTempOf = (path: string, name: string) => {
 /** Writes `data` to a temp file beside `path`, then renames it over `path`: readers never see half a file. */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
   await assertCanWrite(path, options.force);
-  await mkdir(dirname(path), { recursive: true });
+  await writingTo(path, () => mkdir(dirname(path), { recursive: true }));
   const tmp = tempPathFor(path);
   const mode = options.mode ?? 0o644;
   try {
-    await writeFile(tmp, data, { mode });
-    // The process umask may have narrowed the mode; personal data must be exactly what was asked.
-    await chmod(tmp, mode);
-    await syncFile(tmp);
-    await rename(tmp, path);
+    await writingTo(path, () => writeFile(tmp, data, { mode }));
+    await moveIntoPlace(tmp, path, mode);
   } catch (err) {
     await rm(tmp, { force: true });
     throw err;
   }
+}
+
+/**
+ * Atomic writes for writers that only take a path (DuckDB's `COPY … TO`): `write` gets a path inside a
+ * fresh folder (mode 0700) beside `path`, so the half-written file is never readable by others whatever
+ * mode the writer creates it with; it then gets `mode` and is renamed over `path` (same file system, so
+ * atomic). On any error the temp folder is removed and an existing `path` is left as it was.
+ *
+ * @example
+ * await writeThroughTempPath('pairs.parquet', (tmp) => db.run(`COPY t TO '${tmp}' (FORMAT parquet)`), { mode: PRIVATE_FILE_MODE });
+ */
+export async function writeThroughTempPath(path: string, write: (tmpPath: string) => Promise<void>, options: WriteOptions = {}): Promise<void> {
+  await assertCanWrite(path, options.force);
+  const tmpDir = tempPathFor(path);
+  await writingTo(path, () => mkdir(tmpDir, { recursive: true, mode: 0o700 }));
+  const tmp = join(tmpDir, basename(path));
+  try {
+    await write(tmp);
+    await moveIntoPlace(tmp, path, options.mode ?? 0o644);
+  } finally {
+    await rm(tmpDir, { recursive: true, force: true });
+  }
+}
+
+/** Gives a finished temp file its mode, flushes it to disk and renames it over `path`. */
+async function moveIntoPlace(tmp: string, path: string, mode: number): Promise<void> {
+  await writingTo(path, async () => {
+    // The process umask (or the writer) may have narrowed or widened the mode; personal data must be exactly what was asked.
+    await chmod(tmp, mode);
+    await syncFile(tmp);
+    await rename(tmp, path);
+  });
 }
 
 async function syncFile(path: string): Promise<void> {
@@ -72,7 +130,7 @@ export interface AtomicWriteStream {
 
 export async function openAtomicWriteStream(path: string, options: WriteOptions = {}): Promise<AtomicWriteStream> {
   await assertCanWrite(path, options.force);
-  await mkdir(dirname(path), { recursive: true });
+  await writingTo(path, () => mkdir(dirname(path), { recursive: true }));
   const tmp = tempPathFor(path);
   const mode = options.mode ?? 0o644;
   const stream = createWriteStream(tmp, { mode });
@@ -84,10 +142,8 @@ export async function openAtomicWriteStream(path: string, options: WriteOptions 
     stream,
     async commit() {
       stream.end();
-      await closed;
-      await chmod(tmp, mode);
-      await syncFile(tmp);
-      await rename(tmp, path);
+      await writingTo(path, () => closed);
+      await moveIntoPlace(tmp, path, mode);
     },
     async abort() {
       stream.destroy();
@@ -103,16 +159,17 @@ export async function openAtomicWriteStream(path: string, options: WriteOptions 
  */
 export async function prepareAtomicDir(path: string, options: { force?: boolean } = {}): Promise<{ tmpDir: string; commit(): Promise<void>; abort(): Promise<void> }> {
   await assertCanWrite(path, options.force);
-  await mkdir(dirname(path), { recursive: true });
   const tmpDir = tempPathFor(path);
-  await mkdir(tmpDir, { recursive: true });
+  await writingTo(path, () => mkdir(tmpDir, { recursive: true }));
   return {
     tmpDir,
     async commit() {
       const old = `${tmpDir}.old`;
       const replaced = await exists(path);
-      if (replaced) await rename(path, old);
-      await rename(tmpDir, path);
+      await writingTo(path, async () => {
+        if (replaced) await rename(path, old);
+        await rename(tmpDir, path);
+      });
       if (replaced) await rm(old, { recursive: true, force: true });
     },
     async abort() {

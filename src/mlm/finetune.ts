@@ -8,7 +8,8 @@ import { bestModelDir, checkpointDirFor, checkpointModelDir, openCheckpoint } fr
 import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
 import { assertCanWrite } from '../io/index.js';
 import { BlacklistMatcher, blacklistFingerprint, type Blacklist } from '../identifiers/index.js';
-import { checkTrainingMemory, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, writeModelFiles, type LoadedModel, type Provenance } from '../model/index.js';
+import { assertSeqLenFits, checkTrainingMemory, checkVocabulary, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, writeModelFiles, type LoadedModel, type Provenance, type VocabularyCheck } from '../model/index.js';
+import { BlacklistedTerms } from '../tokenizer/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { UsageError } from '../errors.js';
 import { dpSgdEpsilon, noiseForEpsilon } from './accountants/accountant.js';
@@ -39,6 +40,8 @@ export interface FinetuneOptions {
   wholeWord?: boolean;
   /** pseudonymized: replace direct identifiers by `[CATEGORY]` placeholders (default) or format-preserving surrogates. */
   pseudo?: PseudoStyle;
+  /** Export even when vocabulary tokens are blacklisted terms (recorded in ppmlm.json); default: refuse. */
+  allowVocabularyIdentifiers?: boolean;
   /** Keep the random-replacement draw from producing tokens of blacklisted terms. */
   noRandomBlacklisted?: boolean;
   seed?: number;
@@ -184,6 +187,10 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   if (resumeFrom) options.onInfo?.(`resuming from ${checkpointDir} at epoch ${resumeFrom.epoch + 1}, batch ${resumeFrom.batch}`);
   if (loaded.initialized.length > 0) options.onInfo?.(`initialised ${loaded.initialized.length} MLM head tensors missing from ${options.model}`);
   const { model, tokenizer } = loaded;
+  assertSeqLenFits(model.config, seqLen, '--seq-len', options.model);
+  const vocabulary: VocabularyCheck | undefined = options.blacklist && { blacklisted: new BlacklistedTerms(options.blacklist.entries.map((e) => e.term)), allowIdentifiers: options.allowVocabularyIdentifiers };
+  // Every export would refuse this vocabulary: say so before training rather than after.
+  checkVocabulary(tokenizer, vocabulary);
   // DP-SGD differentiates one window at a time.
   const memory = checkTrainingMemory(model.config, { batchSize: strategy === 'dp' ? 1 : batchSize, seqLen, targetShare: maskProb, outputs: model.config.vocab_size });
   options.onInfo?.(describeTrainingMemory(memory));
@@ -289,19 +296,19 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
     saveSteps: options.saveSteps,
     resume: options.resume,
     runConfig,
-    writeModel: (dir) => writeModelFiles(dir, model, tokenizer, provenance()),
+    writeModel: (dir) => writeModelFiles(dir, model, tokenizer, provenance(), vocabulary),
     evaluate,
     keepBest: options.loadBestModelAtEnd === true,
     onLog: options.onLog,
     onEpochEnd: options.saveEveryEpoch
       ? async (epoch, s) => {
-          await saveModelDir(epochFolder(options.out, epoch + 1), model, tokenizer, provenance(s), { force: true });
+          await saveModelDir(epochFolder(options.out, epoch + 1), model, tokenizer, provenance(s), { force: true, vocabulary });
           if (options.saveTotalLimit !== undefined) await pruneEpochFolders(options.out, epoch + 1, options.saveTotalLimit, s.bestEpoch === undefined ? undefined : s.bestEpoch + 1);
         }
       : undefined,
   });
   const final = provenance(state);
   if (state.bestEpoch !== undefined) await copyModelDir(bestModelDir(checkpointDir), options.out, final, { force: options.force });
-  else await saveModelDir(options.out, model, tokenizer, final, { force: options.force });
+  else await saveModelDir(options.out, model, tokenizer, final, { force: options.force, vocabulary });
   return { out: options.out, state, windows: stats, provenance: final };
 }

@@ -1,4 +1,4 @@
-import { ConfigError, FormatError } from '../errors.js';
+import { ConfigError, FormatError, UsageError } from '../errors.js';
 import { isJsonObject } from '../io/index.js';
 
 /** The fields of a Hugging Face BERT/RoBERTa config.json that the encoder uses. */
@@ -83,4 +83,25 @@ export function validateConfig(raw: unknown, file = 'config.json'): EncoderConfi
   const act = config.hidden_act ?? 'gelu';
   if (act !== 'gelu' && act !== 'gelu_new' && act !== 'relu') throw new ConfigError(`hidden_act "${String(act)}" is not supported (gelu, gelu_new, relu)`, { file });
   return defaultConfig({ ...config, hidden_act: act } as EncoderConfig);
+}
+
+/**
+ * Tokens per sequence the model has positions for, [CLS] and [SEP] included. RoBERTa numbers positions
+ * from `pad_token_id + 1` (Hugging Face's create_position_ids_from_input_ids), so it has
+ * `max_position_embeddings - pad_token_id - 1` (512 of 514 for roberta-base).
+ */
+export function usablePositions(config: EncoderConfig): number {
+  return config.model_type === 'roberta' ? config.max_position_embeddings - config.pad_token_id - 1 : config.max_position_embeddings;
+}
+
+/**
+ * Throws a UsageError when windows of `seqLen` tokens would index past the model's position embeddings,
+ * before any work (otherwise a gather fails mid-run with an index error).
+ *
+ * @example
+ * assertSeqLenFits(model.config, 128, '--seq-len', 'models/tiny');
+ */
+export function assertSeqLenFits(config: EncoderConfig, seqLen: number, flag: string, model: string): void {
+  const limit = usablePositions(config);
+  if (seqLen > limit) throw new UsageError(`${flag} ${seqLen} exceeds the ${limit} positions of ${model} (config.json max_position_embeddings); pass ${flag} ${limit} or less`);
 }

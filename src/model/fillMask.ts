@@ -1,5 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
+import { UsageError } from '../errors.js';
 import type { Tokenizer } from '../tokenizer/index.js';
+import { usablePositions } from './config.js';
 import { encode, mlmLogits } from './encoder.js';
 import type { EncoderModel } from './modelDir.js';
 
@@ -26,18 +28,22 @@ export function encodeWithMasks(tokenizer: Tokenizer, text: string): { ids: numb
 }
 
 /**
- * The Hugging Face fill-mask pipeline: for each mask token in `text`, the `topK` most probable tokens.
+ * The Hugging Face fill-mask pipeline: for each mask token in `text`, the `topK` most probable tokens. A mask
+ * beyond the model's positions is a UsageError (the text after the last position is cut off).
  *
  * @example fillMask(model, tokenizer, 'The patient was seen by Dr. [MASK].', 5)
  */
 export function fillMask(model: EncoderModel, tokenizer: Tokenizer, text: string, topK = 5): FillMaskCandidate[][] {
   const { ids, maskPositions } = encodeWithMasks(tokenizer, text);
   if (maskPositions.length === 0) return [];
-  const ids2d = ids.slice(0, model.config.max_position_embeddings);
+  const limit = usablePositions(model.config);
+  const beyond = maskPositions.findIndex((p) => p >= limit);
+  if (beyond >= 0) throw new UsageError(`${tokenizer.specials.mask} #${beyond + 1} is token ${maskPositions[beyond]! + 1} of the text, beyond the model's ${limit} positions; shorten the text before it`);
+  const ids2d = ids.slice(0, limit);
   const [values, indices] = tf.tidy(() => {
     const inputIds = tf.tensor2d(ids2d, [1, ids2d.length], 'int32');
     const hidden = encode(model.params, model.config, { inputIds, attentionMask: tf.onesLike(inputIds) as tf.Tensor2D });
-    const logits = mlmLogits(model.params, model.config, hidden, tf.tensor1d(maskPositions.filter((p) => p < ids2d.length), 'int32'));
+    const logits = mlmLogits(model.params, model.config, hidden, tf.tensor1d(maskPositions, 'int32'));
     const { values, indices } = tf.topk(tf.softmax(logits), topK);
     return [values.arraySync() as number[][], indices.arraySync() as number[][]];
   });

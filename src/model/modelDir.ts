@@ -7,6 +7,8 @@ import { BpeTokenizer, bpeToTokenizerJson, loadTokenizer, toTokenizerJson, toVoc
 import { validateConfig, type EncoderConfig } from './config.js';
 import { basePrefix, initParams, isLinearWeight, parameterShapes, type Params } from './params.js';
 import { parseSafetensors, serializeSafetensors, type NamedTensor } from './safetensors.js';
+import { checkVocabulary, type VocabularyCheck } from './vocabularyCheck.js';
+import { firstNonFinite } from './finite.js';
 
 export type Head = 'mlm' | { tokenClassification: number } | { sequenceClassification: number };
 
@@ -45,12 +47,18 @@ export function exportTensors(model: EncoderModel): Map<string, NamedTensor> {
   return out;
 }
 
+export interface SaveModelOptions {
+  force?: boolean;
+  /** The run's blacklist, when it has one: the export refuses a vocabulary that spells its terms. */
+  vocabulary?: VocabularyCheck;
+}
+
 /**
  * Writes a Hugging Face model folder atomically: config.json, model.safetensors, tokenizer.json (+ vocab.txt
  * for WordPiece) and ppmlm.json. `transformers` loads it with AutoModelForMaskedLM.from_pretrained.
  */
-export async function saveModelDir(dir: string, model: EncoderModel, tokenizer: Tokenizer, provenance: Provenance, options: { force?: boolean } = {}): Promise<void> {
-  await writeDirAtomic(dir, (tmpDir) => writeModelFiles(tmpDir, model, tokenizer, provenance), options);
+export async function saveModelDir(dir: string, model: EncoderModel, tokenizer: Tokenizer, provenance: Provenance, options: SaveModelOptions = {}): Promise<void> {
+  await writeDirAtomic(dir, (tmpDir) => writeModelFiles(tmpDir, model, tokenizer, provenance, options.vocabulary), options);
 }
 
 /**
@@ -70,8 +78,14 @@ export async function copyModelDir(from: string, dir: string, provenance: Proven
 
 const writeProvenance = (dir: string, provenance: Provenance) => writeFile(join(dir, 'ppmlm.json'), `${JSON.stringify(provenance, null, 2)}\n`);
 
-/** The files of a model folder, into an existing folder (checkpoints add their own files beside them). */
-export async function writeModelFiles(dir: string, model: EncoderModel, tokenizer: Tokenizer, provenance: Provenance): Promise<void> {
+/**
+ * The files of a model folder, into an existing folder (checkpoints add their own files beside them). With a
+ * vocabulary check, refuses before writing when vocabulary tokens are blacklisted terms, and records an
+ * override in ppmlm.json.
+ */
+export async function writeModelFiles(dir: string, model: EncoderModel, tokenizer: Tokenizer, provenance: Provenance, vocabulary?: VocabularyCheck): Promise<void> {
+  const vocabularyIdentifiers = checkVocabulary(tokenizer, vocabulary);
+  if (vocabularyIdentifiers > 0) provenance = { ...provenance, allowVocabularyIdentifiers: true, vocabularyIdentifiers };
   const config = { ...model.config, architectures: [architecture(model)] };
   await writeFile(join(dir, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
   await writeFile(join(dir, 'model.safetensors'), serializeSafetensors(exportTensors(model)));
@@ -149,6 +163,9 @@ export async function loadModelDir(dir: string, head: Head = 'mlm', seed = 0): P
     }
     const hfShape = isLinearWeight(name) ? [shape[1]!, shape[0]!] : shape;
     if (t.shape.join('x') !== hfShape.join('x')) throw new FormatError(`tensor ${name} has shape [${t.shape}] but config.json implies [${hfShape}]`, { file: weightsPath });
+    // A NaN weight would train on at loss NaN and hang every metric that sorts scores.
+    const bad = firstNonFinite(t.data);
+    if (bad >= 0) throw new FormatError(`tensor ${name} holds ${t.data[bad]} at element ${bad}; the weights are corrupt (a NaN from training, or a bad value in the file)`, { file: weightsPath });
     const value = tf.tidy(() => {
       const loaded = tf.tensor(t.data, t.shape);
       return isLinearWeight(name) ? tf.transpose(loaded) : loaded;

@@ -17,3 +17,4 @@ export { trainBpe } from './trainBpe.js';
 export type { TrainBpeOptions } from './trainBpe.js';
 export { bpeToTokenizerJson } from './tokenizerJson.js';
 export { learnMerges } from './merges.js';
+export { BlacklistedTerms, blacklistedTokens, tokenSurface } from './blacklistedTokens.js';

@@ -4,6 +4,8 @@
  * counts of the affected words only, until `budget` merges or no pair reaches `minFrequency`.
  *
  * @param join how a pair becomes one symbol (WordPiece drops the `##` of the right part; BPE concatenates).
+ * @param allow whether a merged symbol may exist (e.g. not a blacklisted word); a refused pair stays split
+ *   in every word and the next most frequent pair is merged instead.
  */
 export function learnMerges(
   words: string[][],
@@ -12,6 +14,7 @@ export function learnMerges(
   minFrequency: number,
   join: (a: string, b: string) => string,
   onMerge?: (merged: string, a: string, b: string) => void,
+  allow: (merged: string) => boolean = () => true,
 ): [string, string][] {
   const key = (a: string, b: string) => `${a}\u0000${b}`;
   const pairCount = new Map<string, number>();
@@ -30,13 +33,18 @@ export function learnMerges(
   };
   words.forEach((_, wi) => countWord(wi, 1));
   const merges: [string, string][] = [];
+  const refused = new Set<string>();
   while (merges.length < budget) {
     let best: string | undefined;
     let bestCount = minFrequency - 1;
-    for (const [k, c] of pairCount) if (c > bestCount || (c === bestCount && best !== undefined && k < best)) [best, bestCount] = [k, c];
+    for (const [k, c] of pairCount) if (!refused.has(k) && (c > bestCount || (c === bestCount && best !== undefined && k < best))) [best, bestCount] = [k, c];
     if (best === undefined || bestCount < minFrequency) break;
     const [a, b] = best.split('\u0000') as [string, string];
     const merged = join(a, b);
+    if (!allow(merged)) {
+      refused.add(best);
+      continue;
+    }
     merges.push([a, b]);
     onMerge?.(merged, a, b);
     for (const wi of pairWords.get(best) ?? []) {

@@ -1,3 +1,4 @@
+import { tokenSurface, type BlacklistedTerms } from './blacklistedTokens.js';
 import { BpeTokenizer, ROBERTA_SPECIALS } from './bpe.js';
 import { BYTE_TO_CHAR, byteLevelPieces } from './byteLevel.js';
 import { learnMerges } from './merges.js';
@@ -9,6 +10,8 @@ export interface TrainBpeOptions {
   /** Pieces to train on instead of GPT-2's pre-tokenisation (e.g. Korean morphemes, each with its leading space). */
   preTokenize?: (text: string) => string[] | Promise<string[]>;
   onProgress?: (vocab: number) => void;
+  /** Terms no learned token may spell, leading space aside (the vocabulary ships with the model). */
+  blacklisted?: BlacklistedTerms;
 }
 
 /**
@@ -29,13 +32,23 @@ export async function trainBpe(texts: AsyncIterable<string> | Iterable<string>, 
   const words = entries.map(([w]) => [...w]);
   const freqs = entries.map(([, c]) => c);
   const seen = new Set(vocab);
-  const merges = learnMerges(words, freqs, Math.max(0, options.vocabSize - vocab.length - 1), options.minFrequency ?? 2, (a, b) => a + b, (merged) => {
-    if (!seen.has(merged)) {
-      seen.add(merged);
-      vocab.push(merged);
-    }
-    if (vocab.length % 500 === 0) options.onProgress?.(vocab.length);
-  });
+  const blacklisted = options.blacklisted;
+  const allow = blacklisted ? (merged: string) => !blacklisted.has(tokenSurface('bpe', merged)) : undefined;
+  const merges = learnMerges(
+    words,
+    freqs,
+    Math.max(0, options.vocabSize - vocab.length - 1),
+    options.minFrequency ?? 2,
+    (a, b) => a + b,
+    (merged) => {
+      if (!seen.has(merged)) {
+        seen.add(merged);
+        vocab.push(merged);
+      }
+      if (vocab.length % 500 === 0) options.onProgress?.(vocab.length);
+    },
+    allow,
+  );
   vocab.push(ROBERTA_SPECIALS.mask);
   return new BpeTokenizer(vocab, merges, { addPrefixSpace, specials: ROBERTA_SPECIALS });
 }

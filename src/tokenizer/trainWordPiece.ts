@@ -1,4 +1,5 @@
 import { bertPreTokenize } from './bertText.js';
+import { tokenSurface, type BlacklistedTerms } from './blacklistedTokens.js';
 import { learnMerges } from './merges.js';
 import { DEFAULT_WORDPIECE_OPTIONS, WordPieceTokenizer, type WordPieceOptions } from './wordpiece.js';
 
@@ -12,6 +13,8 @@ export interface TrainWordPieceOptions {
   /** Pre-tokens to train on instead of BERT's pre-tokeniser (e.g. Korean morphemes). */
   preTokenize?: (text: string) => string[] | Promise<string[]>;
   onProgress?: (vocab: number) => void;
+  /** Terms no learned token may spell, `##` pieces included (the vocabulary ships with the model). */
+  blacklisted?: BlacklistedTerms;
 }
 
 /**
@@ -53,9 +56,19 @@ export async function trainWordPiece(texts: AsyncIterable<string> | Iterable<str
   for (const symbols of words) for (const s of symbols) add(s);
 
   const minFrequency = options.minFrequency ?? 2;
-  learnMerges(words, freqs, Math.max(0, options.vocabSize - vocab.length), minFrequency, (a, b) => a + (b.startsWith(prefix) ? b.slice(prefix.length) : b), (merged) => {
-    add(merged);
-    if (vocab.length % 500 === 0) options.onProgress?.(vocab.length);
-  });
+  const blacklisted = options.blacklisted;
+  const allow = blacklisted ? (merged: string) => !blacklisted.has(tokenSurface('wordpiece', merged, prefix)) : undefined;
+  learnMerges(
+    words,
+    freqs,
+    Math.max(0, options.vocabSize - vocab.length),
+    minFrequency,
+    (a, b) => a + (b.startsWith(prefix) ? b.slice(prefix.length) : b),
+    (merged) => {
+      add(merged);
+      if (vocab.length % 500 === 0) options.onProgress?.(vocab.length);
+    },
+    allow,
+  );
   return new WordPieceTokenizer(vocab, tokOptions);
 }

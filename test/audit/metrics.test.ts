@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bootstrapMean, f1Scores, roc } from '../../src/audit/index.js';
 import { Rng } from '../../src/engine/index.js';
+import { FormatError } from '../../src/errors.js';
 
 describe('roc', () => {
   it('computes AUC as the probability that a member outscores a non-member (ties half)', () => {
@@ -24,6 +25,12 @@ describe('roc', () => {
 
   it('rejects empty groups', () => {
     expect(() => roc([], [1])).toThrow(/at least one member and one non-member/);
+  });
+
+  it('refuses a NaN score, naming what produced it, instead of looping forever; infinite scores sort', () => {
+    expect(() => roc([1, NaN], [0], 'the loss attack')).toThrow(FormatError);
+    expect(() => roc([1], [0, 2, NaN], 'the loss attack')).toThrow(/^the loss attack \(non-members\): value 3 of 3 is NaN/);
+    expect(roc([Infinity, 1], [-Infinity, 0]).auc).toBe(1);
   });
 });
 

@@ -41,3 +41,13 @@ describe('ppmlm audit', () => {
     expect(again.stderr).toMatch(/report\.json already exists; pass --force/);
   }, 120_000);
 });
+
+describe('ppmlm audit on a model it cannot run', () => {
+  it('refuses the default --seq-len 128 on a 64-position model before any work, naming the limit', async () => {
+    const { dir, corpus, blacklist, model } = await tinySetup(3, 1);
+    const r = await cli('--quiet', 'audit', '--model', model, '--members', corpus, '--non-members', corpus, '--blacklist', blacklist, '--out', join(dir, 'audit'));
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/--seq-len 128 exceeds the 64 positions of .*init \(config\.json max_position_embeddings\); pass --seq-len 64 or less/);
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { cli } from '../helpers/cli.js';
 import { FIXTURES, tempDir } from '../helpers/tmp.js';
 
@@ -77,6 +77,37 @@ describe('ppmlm blacklist', () => {
     const r = await cli('blacklist', 'build', '--corpus', CORPUS, '--out', join(dir, 'b.tsv'), '--engine', 'duckdb', '--export-pairs', pairs, '--recognizers', 'none');
     expect(r.code).toBe(0);
     expect((await readFile(pairs)).subarray(0, 4).toString()).toBe('PAR1');
+  });
+
+  it('writes the pairs 0600 and atomically, refusing to replace them without --force', async () => {
+    const dir = await tempDir();
+    const pairs = join(dir, 'pairs.parquet');
+    const args = ['blacklist', 'build', '--corpus', CORPUS, '--export-pairs', pairs, '--recognizers', 'none'];
+    expect((await cli(...args, '--out', join(dir, 'a.tsv'))).code).toBe(0);
+    expect((await stat(pairs)).mode & 0o777).toBe(0o600);
+    const again = await cli(...args, '--out', join(dir, 'b.tsv'));
+    expect(again.code).toBe(2);
+    expect(again.stderr.trim().split('\n')).toHaveLength(1);
+    expect(again.stderr).toMatch(/pairs\.parquet already exists; pass --force/);
+    expect((await cli(...args, '--out', join(dir, 'b.tsv'), '--force')).code).toBe(0);
+    expect((await stat(pairs)).mode & 0o777).toBe(0o600);
+    // Only the outputs: no temp file or folder is left beside them.
+    expect((await readdir(dir)).sort()).toEqual(['a.tsv', 'b.tsv', 'pairs.parquet']);
+  });
+
+  it('refuses an output it could not write before building, naming the path and the fix', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'file');
+    await writeFile(file, '');
+    for (const flag of ['--out', '--export-pairs']) {
+      const outputs = { '--out': join(dir, 'bl.tsv'), '--export-pairs': join(dir, 'p.parquet'), [flag]: join(file, 'x') };
+      const r = await cli('blacklist', 'build', '--corpus', CORPUS, ...Object.entries(outputs).flat());
+      expect(r.code, flag).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/file\/x: part of the path is a file, not a folder; choose another path/);
+      expect(r.stderr).not.toMatch(/ENOTDIR/);
+    }
+    expect(await readdir(dir)).toEqual(['file']);
   });
 
   it('rejects bad flags with exit 2 and a one-line reason', async () => {

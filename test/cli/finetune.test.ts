@@ -45,7 +45,7 @@ describe('ppmlm finetune', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--strategy constrained needs --blacklist FILE/);
     const missing = await cli('finetune', '--model', model, '--corpus', corpus, '--blacklist', join(dir, 'nope.tsv'), '--out', join(dir, 'c'));
-    expect(missing.stderr).toMatch(/nope\.tsv: no such file; check the --blacklist path/);
+    expect(missing.stderr).toMatch(/nope\.tsv: no such file or folder; check the --blacklist path/);
     const exists = await cli('finetune', '--model', model, '--corpus', corpus, '--strategy', 'standard', '--out', join(dir, 's'));
     expect(exists.stderr).toMatch(/already exists; pass --force/);
   });
@@ -332,5 +332,55 @@ describe('ppmlm finetune at real sizes', () => {
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/GiB of the wasm heap.*--batch-size.*--grad-accum N.*--seq-len/);
+  });
+});
+
+describe('ppmlm finetune: what the model ships', () => {
+  const small = ['--epochs', '1', '--batch-size', '4', '--seq-len', '32', '--lr', '1e-3', '--json', '--quiet'];
+  it('refuses a vocabulary that spells blacklisted terms before training, naming only how many, unless overridden', async () => {
+    const { dir, corpus, blacklist } = await tinySetup(3, 2);
+    // A tokenizer trained on the private corpus without --blacklist learns its names and numbers.
+    const tok = join(dir, 'leaky-tok');
+    const model = join(dir, 'leaky');
+    expect((await cli('--quiet', 'tokenizer', 'train', '--corpus', corpus, '--out', tok, '--vocab-size', '400')).code).toBe(0);
+    expect((await cli('--quiet', 'model', 'init', '--vocab', tok, '--out', model, '--hidden', '16', '--layers', '1', '--heads', '2', '--intermediate', '32', '--max-positions', '64')).code).toBe(0);
+    const args = ['finetune', '--model', model, '--corpus', corpus, '--blacklist', blacklist, '--strategy', 'constrained', ...small];
+    const refused = await cli(...args, '--out', join(dir, 'x'));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    // The message is fixed but for the count: it names no term.
+    expect(refused.stderr.replace(/ \d+ /, ' N ')).toBe(
+      'ppmlm: the tokenizer\'s vocabulary has N tokens that are blacklisted terms and would ship with the model; retrain the tokenizer with "ppmlm tokenizer train --blacklist FILE", or pass --allow-vocabulary-identifiers to export anyway (recorded in ppmlm.json)\n',
+    );
+    await expect(stat(join(dir, 'x'))).rejects.toThrow();
+
+    const allowed = await cli('--quiet', ...args, '--out', join(dir, 'y'), '--allow-vocabulary-identifiers');
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, 'y', 'ppmlm.json'), 'utf8'))).toMatchObject({ allowVocabularyIdentifiers: true, vocabularyIdentifiers: expect.any(Number) });
+  });
+
+  it('refuses --seq-len beyond the model\'s positions before any work, naming the limit', async () => {
+    const { dir, corpus, model } = await tinySetup(3, 1);
+    const r = await cli('--quiet', 'finetune', '--model', model, '--corpus', corpus, '--strategy', 'standard', '--out', join(dir, 'x'));
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/--seq-len 128 exceeds the 64 positions of .*; pass --seq-len 64 or less/);
+  });
+
+  it('refuses weights holding NaN at load, naming the file and the tensor', async () => {
+    const { dir, corpus, model } = await tinySetup(3, 1);
+    const file = join(model, 'model.safetensors');
+    const { tensors } = parseSafetensors(await readFile(file), file);
+    tensors.get('bert.encoder.layer.0.output.dense.bias')!.data[3] = NaN;
+    await writeFile(file, serializeSafetensors(tensors));
+    for (const args of [
+      ['finetune', '--model', model, '--corpus', corpus, '--strategy', 'standard', '--out', join(dir, 'x'), ...small],
+      ['fill-mask', '--model', model, '--text', 'seen for [MASK].'],
+    ]) {
+      const r = await cli(...args);
+      expect(r.code, args[0]).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/model\.safetensors: tensor bert\.encoder\.layer\.0\.output\.dense\.bias holds NaN at element 3/);
+    }
   });
 });

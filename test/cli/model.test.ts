@@ -6,6 +6,8 @@ import { promisify } from 'node:util';
 import { cli } from '../helpers/cli.js';
 import { FIXTURES, tempDir } from '../helpers/tmp.js';
 import { parseSafetensors } from '../../src/model/index.js';
+import { tokenSurface } from '../../src/tokenizer/index.js';
+import { tinySetup } from '../helpers/tinyModel.js';
 
 const CORPUS = join(FIXTURES, 'corpus', 'notes.jsonl');
 const run = promisify(execFile);
@@ -53,5 +55,38 @@ describe('ppmlm tokenizer train / model init / fill-mask', () => {
     expect(badHeads.stderr).toMatch(/--hidden 10 must be a multiple of --heads 3/);
     const exists = await cli('model', 'init', '--vocab', tok, '--out', model);
     expect(exists.stderr).toMatch(/already exists; pass --force/);
+  });
+});
+
+describe('ppmlm tokenizer train --blacklist', () => {
+  it('learns no token that is a blacklisted word or number, ## pieces included, and prints none', async () => {
+    const { dir, corpus, blacklist } = await tinySetup(6, 3);
+    const terms = (await readFile(blacklist, 'utf8')).split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t')[0]!).filter((t) => !t.includes(' ') && [...t].length > 1);
+    for (const type of ['wordpiece', 'bpe']) {
+      const out = join(dir, `tok-${type}`);
+      const leaky = await cli('--quiet', 'tokenizer', 'train', '--type', type, '--corpus', corpus, '--out', `${out}-leaky`, '--vocab-size', '600');
+      expect(leaky.code, leaky.stderr).toBe(0);
+      const r = await cli('tokenizer', 'train', '--type', type, '--corpus', corpus, '--blacklist', blacklist, '--out', out, '--vocab-size', '600');
+      expect(r.code, r.stderr).toBe(0);
+      const surfaces = async (folder: string) => {
+        const vocab = Object.keys(JSON.parse(await readFile(join(folder, 'tokenizer.json'), 'utf8')).model.vocab as Record<string, number>);
+        return new Set(vocab.map((t) => tokenSurface(type as 'wordpiece' | 'bpe', t).toLowerCase()));
+      };
+      const before = await surfaces(`${out}-leaky`);
+      const after = await surfaces(out);
+      expect(terms.filter((t) => before.has(t)).length, type).toBeGreaterThan(0);
+      expect(terms.filter((t) => after.has(t)), type).toEqual([]);
+      for (const t of terms) expect(r.stdout + r.stderr).not.toContain(t);
+    }
+  });
+});
+
+describe('ppmlm fill-mask', () => {
+  it('says a mask beyond the model\'s positions is beyond them, with exit 2', async () => {
+    const { model } = await tinySetup(3, 1);
+    const r = await cli('fill-mask', '--model', model, '--text', `${'seen '.repeat(80)}[MASK].`);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/\[MASK\] #1 is token \d+ of the text, beyond the model's 64 positions/);
   });
 });

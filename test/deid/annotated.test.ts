@@ -21,7 +21,8 @@ describe('parseAnnotated', () => {
       ['ok\nok\n<<</은행>>>', /a\.md:3: closing tag <<<\/은행>>> without an opening <<<은행>>>/],
       ['<<<주소>>>A <<<건물>>>B<<</건물>>><<</주소>>>', /a\.md:1: <<<건물>>> is nested inside <<<주소>>>; nested tags are not supported/],
       ['<<<주소>>>A<<</건물>>> <<</주소>>>', /a\.md:1: <<<주소>>> is closed by <<<\/건물>>>; the tags do not match/],
-      ['<<<주소 A', /a\.md:1: tag "<<<주소 A" is never closed with ">>>"/],
+      // The position, not the text after the tag (it is the judgment's own text).
+      ['<<<주소 A', /a\.md:1: the <<< at column 1 is never closed with ">>>"$/],
       ['ok\n<<<L>>><<</L>>>', /a\.md:2: <<<L>>><<<\/L>>> is empty; put the placeholder between the tags/],
     ];
     for (const [text, message] of cases) {

@@ -93,4 +93,23 @@ describe('ppmlm deid generate', () => {
     expect(skip.stdout).toMatch(/1 documents .* skipped 1 malformed/);
     expect((await readAnnotatedFolder(dir, () => undefined)).map((d) => d.id)).toEqual(['ok']);
   });
+
+  it('writes its output 0600 and atomically, refusing to replace it without --force', async () => {
+    const dir = await tempDir();
+    const { writeFile, readdir, stat } = await import('node:fs/promises');
+    await writeFile(join(dir, 'ok.md'), '피해자 <<<내국인이름>>>B<<</내국인이름>>>');
+    const listDir = join(await tempFile('names.json', JSON.stringify({ 내국인이름: ['홍길동'] })), '..');
+    const outDir = await tempDir();
+    const out = join(outDir, 'o.jsonl');
+    const args = ['deid', 'generate', '--judgments', dir, '--replacements', listDir, '--out', out];
+    expect((await cli(...args)).code).toBe(0);
+    expect((await stat(out)).mode & 0o777).toBe(0o600);
+    const again = await cli(...args);
+    expect(again.code).toBe(2);
+    expect(again.stderr.trim().split('\n')).toHaveLength(1);
+    expect(again.stderr).toMatch(/o\.jsonl already exists; pass --force/);
+    expect((await cli(...args, '--force')).code).toBe(0);
+    expect((await stat(out)).mode & 0o777).toBe(0o600);
+    expect(await readdir(outDir)).toEqual(['o.jsonl']);
+  });
 });

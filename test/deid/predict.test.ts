@@ -106,4 +106,8 @@ describe('the PII threshold', () => {
     expect(bestPiiThreshold([true, false], [0.5, 0.5])).toEqual({ threshold: 0.5, f1: 2 / 3 });
     expect(() => bestPiiThreshold([true], [0.5, 0.4])).toThrow(RangeError);
   });
+
+  it('refuses NaN probabilities, which cannot be sorted, naming where they came from', () => {
+    expect(() => bestPiiThreshold([true, false], [0.5, NaN])).toThrow(/^PII probabilities of the dev split: value 2 of 2 is NaN/);
+  });
 });

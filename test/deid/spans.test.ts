@@ -45,7 +45,7 @@ describe('span-annotated corpora', () => {
     const physionet = await readSpanCorpus(dir, 'physionet');
     expect(physionet[0]!.spans.map((s) => physionet[0]!.text.slice(s.start, s.end))).toEqual(['SMITH', '7/22']);
     const bad = await tempFile('b.jsonl', '{"text": "abc", "spans": [{"start": 2, "end": 9, "label": "X"}]}\n');
-    await expect(readSpanCorpus(bad, 'jsonl')).rejects.toMatchObject({ line: 1, message: expect.stringMatching(/outside its text/) });
+    await expect(readSpanCorpus(bad, 'jsonl')).rejects.toMatchObject({ line: 1, message: expect.stringMatching(/span \[2, 9\) is outside its document's text/) });
     await mkdir(join(dir, 'empty'));
     await expect(readSpanCorpus(join(dir, 'empty'), 'physionet')).rejects.toThrow(/needs the folder with id\.text and id-phi\.phrase/);
   });
@@ -58,7 +58,7 @@ describe('span-annotated corpora', () => {
     const t = await cli('--quiet', 'deid', 'train', '--spans', spans, '--epochs', '4', '--hidden', '32', '--layers', '1', '--vocab-size', '300', '--lr', '3e-3', '--seq-len', '48', '--out', model, '--json');
     expect(t.code, t.stderr).toBe(0);
     expect(JSON.parse(t.stdout)).toMatchObject({ labels: 4 });
-    const e = await cli('--quiet', 'deid', 'eval', '--model', model, '--spans', spans, '--json');
+    const e = await cli('--quiet', 'deid', 'eval', '--model', model, '--spans', spans, '--seq-len', '48', '--json');
     expect(e.code, e.stderr).toBe(0);
     const m = JSON.parse(e.stdout);
     expect(m.documents).toBe(20);

@@ -14,7 +14,7 @@ export async function tinySetup(patients = 8, notes = 3): Promise<{ dir: string;
   const model = join(dir, 'init');
   for (const args of [
     ['blacklist', 'build', '--corpus', corpus, '--out', blacklist],
-    ['tokenizer', 'train', '--corpus', corpus, '--out', join(dir, 'tok'), '--vocab-size', '400'],
+    ['tokenizer', 'train', '--corpus', corpus, '--blacklist', blacklist, '--out', join(dir, 'tok'), '--vocab-size', '400'],
     ['model', 'init', '--vocab', join(dir, 'tok'), '--out', model, '--hidden', '32', '--layers', '1', '--heads', '2', '--intermediate', '64', '--max-positions', '64'],
   ]) {
     const r = await cli('--quiet', ...args);

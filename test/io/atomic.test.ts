@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
-import { PRIVATE_FILE_MODE, prepareAtomicDir, recoverAtomicDir, writeFileAtomic } from '../../src/io/index.js';
+import { PRIVATE_FILE_MODE, assertCanWrite, fileSystemError, prepareAtomicDir, recoverAtomicDir, writeFileAtomic, writeThroughTempPath } from '../../src/io/index.js';
+import { UsageError } from '../../src/errors.js';
 import { tempDir } from '../helpers/tmp.js';
 
 describe('writeFileAtomic', () => {
@@ -68,5 +69,43 @@ describe('recoverAtomicDir', () => {
     await recoverAtomicDir(target);
     expect(await readdir(root)).toEqual(['checkpoint']);
     expect(await readFile(join(target, 'f'), 'utf8')).toBe('new');
+  });
+});
+
+describe('output paths that cannot be written', () => {
+  it('are one-line UsageErrors naming the path and the fix, checked before any write (ENOTDIR, EISDIR)', async () => {
+    const root = await tempDir();
+    const file = join(root, 'file');
+    await writeFile(file, '');
+    await expect(assertCanWrite(join(file, 'out.tsv'))).rejects.toThrow(new UsageError(`${join(file, 'out.tsv')}: part of the path is a file, not a folder; choose another path`));
+    await expect(writeFileAtomic(join(file, 'a', 'b'), 'x')).rejects.toThrow(UsageError);
+    const folder = join(root, 'folder');
+    await mkdir(join(folder, 'inside'), { recursive: true });
+    await expect(writeFileAtomic(folder, 'x', { force: true })).rejects.toThrow(/folder: is a folder where a file is needed; give a file name/);
+    expect((await readdir(root)).sort()).toEqual(['file', 'folder']);
+  });
+});
+
+describe('writeThroughTempPath', () => {
+  it('lets a path-taking writer write atomically with the mode asked, and cleans up on failure', async () => {
+    const root = await tempDir();
+    const path = join(root, 'pairs.parquet');
+    await writeThroughTempPath(path, (tmp) => writeFile(tmp, 'PAR1'), { mode: PRIVATE_FILE_MODE });
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    await expect(writeThroughTempPath(path, (tmp) => writeFile(tmp, 'x'))).rejects.toThrow(/already exists; pass --force/);
+    await expect(writeThroughTempPath(path, async () => Promise.reject(new Error('copy failed')), { force: true })).rejects.toThrow('copy failed');
+    expect(await readdir(root)).toEqual(['pairs.parquet']);
+    expect(await readFile(path, 'utf8')).toBe('PAR1');
+  });
+});
+
+describe('fileSystemError', () => {
+  it('maps errno codes to one line with the fix, and leaves other errors as they are', () => {
+    const eacces = Object.assign(new Error("EACCES: permission denied, open '/x'"), { code: 'EACCES' });
+    const mapped = fileSystemError(eacces, '/x', 'check --out');
+    expect(mapped).toBeInstanceOf(UsageError);
+    expect((mapped as UsageError).message).toBe('/x: permission denied; choose a path you may use, or change its permissions; check --out');
+    const other = new Error('bug');
+    expect(fileSystemError(other, '/x')).toBe(other);
   });
 });

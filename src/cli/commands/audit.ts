@@ -2,7 +2,7 @@ import { loadCorpus } from '../../corpus/index.js';
 import { downstreamF1, runAudit, writeReport, type AuditReport } from '../../audit/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { readBlacklist } from '../../identifiers/index.js';
-import { loadModelDir } from '../../model/index.js';
+import { assertSeqLenFits, loadModelDir } from '../../model/index.js';
 import { assertCanWrite } from '../../io/index.js';
 import { join } from 'node:path';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
@@ -60,6 +60,8 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
   out.info(`backend: ${backend.name}`);
   const target = await loadModelDir(options.model, 'mlm');
   const reference = options.reference ? await loadModelDir(options.reference, 'mlm') : undefined;
+  assertSeqLenFits(target.model.config, seqLen, '--seq-len', options.model);
+  if (reference) assertSeqLenFits(reference.model.config, seqLen, '--seq-len', options.reference!);
   const members = await loadCorpus(options.members, corpusReadOptions({ ...options, corpus: options.members }));
   const nonMembers = await loadCorpus(options.nonMembers, corpusReadOptions({ ...options, corpus: options.nonMembers }));
   const analyzer = analyzerFor(options.lang, options.analyzer, out);

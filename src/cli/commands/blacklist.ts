@@ -120,7 +120,7 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
       }
       if (options.exportPairs) {
         const engine = result.engine instanceof DuckdbEngine ? result.engine : await moveToDuckdb(result.engine as GraphEngine | CountingEngine);
-        await engine.exportPairs(options.exportPairs);
+        await engine.exportPairs(options.exportPairs, { force: options.force });
         if (engine !== result.engine) await engine.close();
       }
     } finally {

@@ -5,7 +5,7 @@ import { entitySpans, predictLabels, replaceEntities, type ReplaceStyle } from '
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { FormatError, UsageError } from '../../errors.js';
 import { assertCanWrite, decodeUtf8Strict, PRIVATE_FILE_MODE, writeFileAtomic } from '../../io/index.js';
-import { loadTokenClassifier } from '../../model/index.js';
+import { assertSeqLenFits, loadTokenClassifier } from '../../model/index.js';
 import type { AnalyzerChoice } from '../../text/index.js';
 import { analyzerForModel, predictionFlags, predictOptionsFor } from '../deidInputs.js';
 import type { Reporter } from '../reporter.js';
@@ -32,6 +32,7 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
   const flags = predictionFlags(options);
   await selectBackend(options.backend);
   const { model, tokenizer, labels, provenance } = await loadTokenClassifier(options.model);
+  assertSeqLenFits(model.config, flags.seqLen, '--seq-len', options.model);
   if (!existsSync(options.in)) throw new UsageError(`${options.in}: no such file; check --in`);
   const records: { text: string; rest?: Record<string, unknown> }[] =
     options.format === 'text' ? [{ text: decodeUtf8Strict(await readFile(options.in), options.in) }] : await readJsonRecords(options.in);

@@ -1,7 +1,7 @@
 import { Rng } from '../../engine/random.js';
 import { labelledText, predictLabels, alignLabels, tokenMetrics, type AnnotatedDocument, type LabelLevel, type SpanDocument } from '../../deid/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
-import { loadTokenClassifier } from '../../model/index.js';
+import { assertSeqLenFits, loadTokenClassifier } from '../../model/index.js';
 import type { AnalyzerChoice } from '../../text/index.js';
 import { analyzerForModel, readDeidSource, predictionFlags, predictOptionsFor, type DeidSourceFlags } from '../deidInputs.js';
 import { parseIntFlag } from '../parseFlags.js';
@@ -25,6 +25,7 @@ export async function deidEval(options: DeidEvalOptions, out: Reporter): Promise
   const seed = parseIntFlag(options.seed, '--seed');
   await selectBackend(options.backend);
   const { model, tokenizer, labels, provenance } = await loadTokenClassifier(options.model);
+  assertSeqLenFits(model.config, flags.seqLen, '--seq-len', options.model);
   const level = (provenance?.level ?? 3) as LabelLevel;
   const input = await readDeidSource(options, out);
   const docs: { id: string }[] = input.docs;

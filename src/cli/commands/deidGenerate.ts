@@ -1,6 +1,6 @@
 import { generateDocuments, type ReplacementMode } from '../../deid/index.js';
 import { readDeidInputs, type DeidInputFlags } from '../deidInputs.js';
-import { openAtomicWriteStream } from '../../io/index.js';
+import { assertCanWrite, openAtomicWriteStream, PRIVATE_FILE_MODE } from '../../io/index.js';
 import { parseIntFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
 
@@ -12,12 +12,16 @@ export interface DeidGenerateOptions extends DeidInputFlags {
   force?: boolean;
 }
 
-/** `ppmlm deid generate`: annotated judgments + replacement lists → surrogate-filled documents with labelled spans (JSONL). */
+/**
+ * `ppmlm deid generate`: annotated judgments + replacement lists → surrogate-filled documents with labelled
+ * spans (JSONL, mode 0600: the judgments' own text around the surrogates is private).
+ */
 export async function deidGenerate(options: DeidGenerateOptions, out: Reporter): Promise<void> {
   const replicas = parseIntFlag(options.replicas, '--replicas', { min: 1, max: 1000 });
   const seed = parseIntFlag(options.seed, '--seed');
+  await assertCanWrite(options.out, options.force);
   const { resolver, lists, docs, skipped } = await readDeidInputs(options, out);
-  const file = await openAtomicWriteStream(options.out, { force: options.force });
+  const file = await openAtomicWriteStream(options.out, { force: options.force, mode: PRIVATE_FILE_MODE });
   let written = 0;
   let spans = 0;
   try {

@@ -18,6 +18,7 @@ export interface FinetuneCommandOptions extends CorpusFlags, TrainingFlags {
   maskProb: string;
   wholeWord?: boolean;
   randomBlacklisted: boolean;
+  allowVocabularyIdentifiers?: boolean;
   seed: string;
   saveSteps?: string;
   dpClip: string;
@@ -79,6 +80,7 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
       maskProb,
       wholeWord: options.wholeWord === true,
       noRandomBlacklisted: !options.randomBlacklisted,
+      allowVocabularyIdentifiers: options.allowVocabularyIdentifiers === true,
       seed,
       saveSteps,
       resume: options.resume === true,

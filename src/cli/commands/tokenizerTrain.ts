@@ -2,7 +2,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readCorpus } from '../../corpus/index.js';
 import { prepareAtomicDir } from '../../io/index.js';
-import { bpeToTokenizerJson, toTokenizerJson, toVocabTxt, trainBpe, trainWordPiece } from '../../tokenizer/index.js';
+import { BlacklistedTerms, bpeToTokenizerJson, toTokenizerJson, toVocabTxt, trainBpe, trainWordPiece } from '../../tokenizer/index.js';
+import { readBlacklist } from '../../identifiers/index.js';
 import { UsageError } from '../../errors.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag } from '../parseFlags.js';
@@ -14,6 +15,7 @@ export interface TokenizerTrainOptions extends CorpusFlags {
   vocabSize: string;
   minFrequency: string;
   morphemes?: boolean;
+  blacklist?: string;
   analyzer: AnalyzerChoice;
   out: string;
   force?: boolean;
@@ -24,6 +26,7 @@ export async function tokenizerTrain(options: TokenizerTrainOptions, out: Report
   if (options.type !== 'wordpiece' && options.type !== 'bpe') throw new UsageError(`--type must be wordpiece or bpe, got "${options.type}"`);
   const vocabSize = parseIntFlag(options.vocabSize, '--vocab-size', { min: 10 });
   const minFrequency = parseIntFlag(options.minFrequency, '--min-frequency', { min: 1 });
+  const blacklisted = options.blacklist === undefined ? undefined : new BlacklistedTerms((await readBlacklist(options.blacklist)).entries.map((e) => e.term));
   const target = await prepareAtomicDir(options.out, { force: options.force });
   const analyzer = options.morphemes ? createKoreanAnalyzer(options.analyzer, (why) => out.info(why)) : undefined;
   try {
@@ -38,14 +41,14 @@ export async function tokenizerTrain(options: TokenizerTrainOptions, out: Report
     if (options.type === 'bpe') {
       // Byte-level BPE pieces keep their leading space, so morphemes are given back with theirs.
       const bpePre = analyzer ? async (text: string) => (await analyzer.analyze(text)).map((m) => (m.start > 0 && /\s/.test(text[m.start - 1]!) ? ` ${m.surface}` : m.surface)) : undefined;
-      const tok = await trainBpe(texts, { vocabSize, minFrequency, preTokenize: bpePre, onProgress });
+      const tok = await trainBpe(texts, { vocabSize, minFrequency, preTokenize: bpePre, onProgress, blacklisted });
       await writeFile(join(target.tmpDir, 'tokenizer.json'), JSON.stringify(bpeToTokenizerJson(tok)));
       out.progressDone();
       await target.commit();
       out.result(`wrote ${options.out}: byte-level BPE, ${tok.vocabSize} tokens`);
       return;
     }
-    const tok = await trainWordPiece(texts, { vocabSize, minFrequency, preTokenize, onProgress });
+    const tok = await trainWordPiece(texts, { vocabSize, minFrequency, preTokenize, onProgress, blacklisted });
     out.progressDone();
     await writeFile(join(target.tmpDir, 'tokenizer.json'), JSON.stringify(toTokenizerJson(tok)));
     await writeFile(join(target.tmpDir, 'vocab.txt'), toVocabTxt(tok));

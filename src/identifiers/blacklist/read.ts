@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { FormatError, UsageError } from '../../errors.js';
-import { decodeUtf8Strict } from '../../io/index.js';
+import { FormatError } from '../../errors.js';
+import { decodeUtf8Strict, fileSystemError } from '../../io/index.js';
 import { normalizeTerm } from '../../text/index.js';
 import { BLACKLIST_COLUMNS, BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry, type BlacklistHeader } from './types.js';
 
@@ -73,7 +73,7 @@ function parseTable(lines: string[], headerAt: number, cells: string[], header: 
     const f = lines[n]!.split('\t');
     if (f.length !== cells.length) throw new FormatError(`row has ${f.length} fields but the header has ${cells.length}; fields are separated by single tabs`, { file, line });
     const kind = f[col.kind]!;
-    if (kind !== 'direct' && kind !== 'indirect') throw new FormatError(`kind must be direct or indirect, got "${kind}"`, { file, line });
+    if (kind !== 'direct' && kind !== 'indirect') throw new FormatError(`the kind column (field ${col.kind + 1}) must be direct or indirect`, { file, line });
     const authors = count(f[col.authors], 'authors', file, line);
     const occurrences = count(f[col.occurrences], 'occurrences', file, line);
     if (authors > occurrences) throw new FormatError(`authors ${authors} exceeds occurrences ${occurrences}; each author uses a term at least once`, { file, line });
@@ -114,8 +114,8 @@ function dedupe(entries: BlacklistEntry[]): BlacklistEntry[] {
 
 /** Reads a blacklist file (either format). An empty list is an error: it would protect nothing. */
 export async function readBlacklist(path: string): Promise<Blacklist> {
-  const bytes = await readFile(path).catch((err: NodeJS.ErrnoException) => {
-    throw new UsageError(`${path}: ${err.code === 'ENOENT' ? 'no such file' : err.message}; check the --blacklist path (build one with "ppmlm blacklist build")`);
+  const bytes = await readFile(path).catch((err: unknown) => {
+    throw fileSystemError(err, path, 'check the --blacklist path (build one with "ppmlm blacklist build")');
   });
   const list = parseBlacklist(decodeUtf8Strict(bytes, path), path);
   if (list.entries.length === 0) throw new FormatError('the blacklist has no terms; it would protect nothing (build one with "ppmlm blacklist build")', { file: path });

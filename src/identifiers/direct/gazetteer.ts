@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { UsageError } from '../../errors.js';
-import { decodeUtf8Strict } from '../../io/index.js';
+import { decodeUtf8Strict, fileSystemError } from '../../io/index.js';
 import { contentWords, type MorphAnalyzer } from '../../text/index.js';
 import { BlacklistMatcher } from '../blacklist/matcher.js';
 import { canonicalTerm } from '../blacklist/read.js';
@@ -69,8 +68,8 @@ function capitalized(span: string): boolean {
  * may carry extra columns, keep the first column.
  */
 export async function readGazetteer(path: string): Promise<string[]> {
-  const bytes = await readFile(path).catch((err: NodeJS.ErrnoException) => {
-    throw new UsageError(`${path}: ${err.code === 'ENOENT' ? 'no such file' : err.message}; check the --gazetteer path`);
+  const bytes = await readFile(path).catch((err: unknown) => {
+    throw fileSystemError(err, path, 'check the --gazetteer path');
   });
   return decodeUtf8Strict(bytes, path)
     .split('\n')

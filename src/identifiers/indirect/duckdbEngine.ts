@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PRIVATE_FILE_MODE, writeThroughTempPath } from '../../io/index.js';
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { ngramTerms, type ContentWord, type NgramOptions } from '../../text/index.js';
 import { countTerms, type AuthorTermEngine, type EngineStats, type RareTermVisitor, type TermUsage } from './engine.js';
@@ -96,11 +97,19 @@ export class DuckdbEngine implements AuthorTermEngine {
     return { authors: Number(r.a), terms: Number(r.t), edges: Number(r.e) };
   }
 
-  /** Writes the aggregated (author, term, n) table as Parquet, for running the same SQL elsewhere. */
-  async exportPairs(path: string): Promise<void> {
+  /**
+   * Writes the aggregated (author, term, n) table as Parquet, for running the same SQL elsewhere: mode 0600
+   * (it pairs individuals with their identifiers) and atomically, refusing to replace a file unless `force`.
+   */
+  async exportPairs(path: string, options: { force?: boolean } = {}): Promise<void> {
     await this.flush();
-    const quoted = path.replace(/'/g, "''");
-    await this.connection.run(`COPY (SELECT author, term, SUM(n) AS n FROM pairs GROUP BY author, term ORDER BY term, author) TO '${quoted}' (FORMAT parquet)`);
+    await writeThroughTempPath(
+      path,
+      async (tmp) => {
+        await this.connection.run(`COPY (SELECT author, term, SUM(n) AS n FROM pairs GROUP BY author, term ORDER BY term, author) TO '${tmp.replace(/'/g, "''")}' (FORMAT parquet)`);
+      },
+      { force: options.force, mode: PRIVATE_FILE_MODE },
+    );
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,24 @@
+import { VocabularyIdentifiersError } from '../errors.js';
+import { blacklistedTokens, type BlacklistedTerms, type Tokenizer } from '../tokenizer/index.js';
+
+/** What a model export checks its vocabulary against: the run's blacklist, and whether the user overrode it. */
+export interface VocabularyCheck {
+  blacklisted: BlacklistedTerms;
+  /** Export even when vocabulary tokens are blacklisted terms (`--allow-vocabulary-identifiers`). */
+  allowIdentifiers?: boolean;
+}
+
+/**
+ * How many vocabulary tokens are blacklisted terms; throws {@link VocabularyIdentifiersError} when there are
+ * any and the check does not allow them. The vocabulary is part of the shared model, so a tokenizer trained
+ * on the private corpus without `--blacklist` would publish its names and numbers.
+ *
+ * @example
+ * checkVocabulary(tokenizer, { blacklisted: new BlacklistedTerms(entries.map((e) => e.term)) });
+ */
+export function checkVocabulary(tokenizer: Tokenizer, check: VocabularyCheck | undefined): number {
+  if (check === undefined) return 0;
+  const count = blacklistedTokens(tokenizer, check.blacklisted).length;
+  if (count > 0 && check.allowIdentifiers !== true) throw new VocabularyIdentifiersError(count);
+  return count;
+}

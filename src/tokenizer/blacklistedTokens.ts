@@ -1,0 +1,55 @@
+import { normalizeTerm } from '../text/index.js';
+import { fromByteLevel } from './byteLevel.js';
+import type { Tokenizer } from './types.js';
+
+/**
+ * Blacklisted words and numbers in the form vocabulary tokens are compared in: NFKC + case folding, as
+ * blacklist terms already are, so an uncased WordPiece token and a cased BPE token both compare. Only
+ * terms of more than one character count: single characters spell every word and cannot be left out.
+ *
+ * @example
+ * const terms = new BlacklistedTerms(['john', 'mrn 12345', '12345']);
+ * terms.has('John'); // true
+ */
+export class BlacklistedTerms {
+  private readonly terms: ReadonlySet<string>;
+
+  constructor(terms: Iterable<string>) {
+    const words = new Set<string>();
+    // A token never holds whitespace, so multi-word terms cannot equal one; their words alone are not identifiers.
+    for (const t of terms) {
+      const term = normalizeTerm(t);
+      if (!/\s/u.test(term) && [...term].length > 1) words.add(term);
+    }
+    this.terms = words;
+  }
+
+  get size(): number {
+    return this.terms.size;
+  }
+
+  /** Whether a token's surface (its text without `##` or leading space) is a blacklisted term. */
+  has(surface: string): boolean {
+    return this.terms.has(normalizeTerm(surface));
+  }
+}
+
+/**
+ * The text a vocabulary token stands for: WordPiece continuation pieces without their prefix (`##smith`
+ * spells `smith`), byte-level BPE tokens decoded and without the leading space they carry.
+ */
+export function tokenSurface(type: Tokenizer['type'], token: string, continuingPrefix = '##'): string {
+  if (type === 'bpe') return fromByteLevel(token).trim();
+  return token.startsWith(continuingPrefix) ? token.slice(continuingPrefix.length) : token;
+}
+
+/** The vocabulary tokens (special tokens aside) whose surface is a blacklisted term; empty when none. */
+export function blacklistedTokens(tokenizer: Tokenizer, terms: BlacklistedTerms): string[] {
+  const found: string[] = [];
+  if (terms.size === 0) return found;
+  for (let id = 0; id < tokenizer.vocabSize; id++) {
+    const token = tokenizer.tokenOf(id);
+    if (!tokenizer.specialIds.has(id) && terms.has(tokenSurface(tokenizer.type, token))) found.push(token);
+  }
+  return found;
+}
