@@ -251,12 +251,12 @@ describe('ppmlm finetune: checkpoints of other runs, corrupt or missing ones, an
 
   it('stops at a non-finite loss with exit code 2, naming the step, and writes no model', async () => {
     const { dir, corpus, model } = await tinySetup(3, 2);
-    // A model whose embeddings are NaN: every loss is NaN from the first step on.
+    // Finite weights (NaN ones are refused at load) that overflow float32 in the first LayerNorm: every loss is NaN.
     const poisoned = join(dir, 'poisoned');
     await cp(model, poisoned, { recursive: true });
     const weights = join(poisoned, 'model.safetensors');
     const { tensors, metadata } = parseSafetensors(await readFile(weights), weights);
-    tensors.get([...tensors.keys()].find((n) => n.includes('word_embeddings'))!)!.data.fill(NaN);
+    tensors.get([...tensors.keys()].find((n) => n.includes('word_embeddings'))!)!.data.fill(3e38);
     await writeFile(weights, serializeSafetensors(tensors, metadata));
     const out = join(dir, 'nan');
     expect(await refused(['finetune', '--model', poisoned, '--corpus', corpus, '--out', out, ...flags])).toBe('ppmlm: training diverged at step 1 (epoch 1): the loss is NaN; no checkpoint was written before it; lower --lr or check the data, then start over with --force');

@@ -144,7 +144,7 @@ describe('readCorpus errors', () => {
     // V8's own message quotes the line; the error names the position only.
     const quoting = await tempFile('q.jsonl', '{"text": "Okonkwo Adaeze, MRN 48213377" oops}\n');
     const err = await errorOf(loadCorpus(quoting));
-    expect(err.located).toMatch(/q\.jsonl:1: not valid JSON at character 41; each line must be one JSON object/);
+    expect(err.located).toMatch(/q\.jsonl:1: not valid JSON at position 40; each line must be one JSON object/);
     expect(err.located).not.toMatch(/Okonkwo|48213377/);
     const num = await tempFile('d.jsonl', '{"text": 5}\n');
     expect((await errorOf(loadCorpus(num))).located).toMatch(/d\.jsonl:1: key "text" must be a string/);
