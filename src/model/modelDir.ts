@@ -6,7 +6,7 @@ import { jsonErrorPosition, writeDirAtomic } from '../io/index.js';
 import { BpeTokenizer, bpeToTokenizerJson, loadTokenizer, toTokenizerJson, toVocabTxt, WordPieceTokenizer, type Tokenizer } from '../tokenizer/index.js';
 import { validateConfig, type EncoderConfig } from './config.js';
 import { basePrefix, initParams, isLinearWeight, parameterShapes, type Params } from './params.js';
-import { parseSafetensors, serializeSafetensors, type NamedTensor } from './safetensors.js';
+import { parseSafetensors, writeSafetensors, type NamedTensor, type TensorSource } from './safetensors.js';
 import { checkVocabulary, type VocabularyCheck } from './vocabularyCheck.js';
 import { firstNonFinite } from './finite.js';
 
@@ -37,14 +37,26 @@ export interface Provenance {
 }
 
 /** Parameters as Hugging Face names and layouts them (Linear weights [out, in]). */
+/** The model's tensors as Hugging Face stores them (linear weights back to [out, in]), each read when asked for. */
+export function exportTensorSources(model: EncoderModel): Map<string, TensorSource> {
+  return new Map(
+    [...model.params].map(([name, v]) => {
+      const shape = isLinearWeight(name) ? [...v.shape].reverse() : v.shape;
+      const read = () => {
+        if (!isLinearWeight(name)) return v.dataSync() as Float32Array;
+        const t = tf.transpose(v);
+        const data = t.dataSync() as Float32Array;
+        t.dispose();
+        return data;
+      };
+      return [name, { shape, read }];
+    }),
+  );
+}
+
+/** The model's tensors as Hugging Face stores them, all read now. */
 export function exportTensors(model: EncoderModel): Map<string, NamedTensor> {
-  const out = new Map<string, NamedTensor>();
-  for (const [name, v] of model.params) {
-    const t = isLinearWeight(name) ? tf.tidy(() => tf.transpose(v)) : v;
-    out.set(name, { shape: t.shape, data: t.dataSync() as Float32Array });
-    if (t !== v) t.dispose();
-  }
-  return out;
+  return new Map([...exportTensorSources(model)].map(([name, t]) => [name, { shape: t.shape, data: t.read() }]));
 }
 
 export interface SaveModelOptions {
@@ -88,7 +100,7 @@ export async function writeModelFiles(dir: string, model: EncoderModel, tokenize
   if (vocabularyIdentifiers > 0) provenance = { ...provenance, allowVocabularyIdentifiers: true, vocabularyIdentifiers };
   const config = { ...model.config, architectures: [architecture(model)] };
   await writeFile(join(dir, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
-  await writeFile(join(dir, 'model.safetensors'), serializeSafetensors(exportTensors(model)));
+  await writeSafetensors(join(dir, 'model.safetensors'), exportTensorSources(model));
   if (tokenizer instanceof BpeTokenizer) {
     await writeFile(join(dir, 'tokenizer.json'), JSON.stringify(bpeToTokenizerJson(tokenizer)));
     await writeFile(join(dir, 'vocab.json'), JSON.stringify(Object.fromEntries(tokenizer.vocab.map((t, i) => [t, i]))));
@@ -151,14 +163,18 @@ export async function loadModelDir(dir: string, head: Head = 'mlm', seed = 0): P
   const prefix = basePrefix(config);
   const lookup = (name: string): NamedTensor | undefined => tensors.get(name) ?? (name.startsWith(`${prefix}.`) ? tensors.get(name.slice(prefix.length + 1)) : undefined);
   const shapes = parameterShapes(config, head);
-  const fresh = initParams(shapes, config, seed);
-  const initialized: string[] = [];
+  // Only the tensors the file lacks (a new head) are initialised: drawing and uploading 110M random values
+  // to overwrite them doubled the heap's high-water mark, which it never gives back.
+  const missing = new Map([...shapes].filter(([name]) => lookup(name) === undefined));
+  for (const name of missing.keys()) {
+    if (name.startsWith(`${prefix}.`) && !name.includes('pooler')) throw new FormatError(`missing tensor ${name}; the weights do not match config.json`, { file: weightsPath });
+  }
+  const fresh = initParams(missing, config, seed);
+  const params: Params = new Map();
   for (const [name, shape] of shapes) {
     const t = lookup(name);
-    const isHead = !name.startsWith(`${prefix}.`) || name.includes('pooler');
     if (t === undefined) {
-      if (!isHead) throw new FormatError(`missing tensor ${name}; the weights do not match config.json`, { file: weightsPath });
-      initialized.push(name);
+      params.set(name, fresh.get(name)!);
       continue;
     }
     const hfShape = isLinearWeight(name) ? [shape[1]!, shape[0]!] : shape;
@@ -170,13 +186,14 @@ export async function loadModelDir(dir: string, head: Head = 'mlm', seed = 0): P
       const loaded = tf.tensor(t.data, t.shape);
       return isLinearWeight(name) ? tf.transpose(loaded) : loaded;
     });
-    fresh.get(name)!.assign(value);
+    params.set(name, tf.variable(value, true));
     value.dispose();
   }
+  const initialized = [...missing.keys()];
   const tokenizer = await loadTokenizer(dir);
   if (tokenizer.vocabSize > config.vocab_size) throw new ConfigError(`the tokenizer has ${tokenizer.vocabSize} tokens but vocab_size is ${config.vocab_size}`, { file: configPath });
   const provenance = (await readJson(join(dir, 'ppmlm.json'), '').catch(() => undefined)) as Provenance | undefined;
-  return { model: { config, params: fresh, head }, tokenizer, provenance, initialized };
+  return { model: { config, params, head }, tokenizer, provenance, initialized };
 }
 
 /** Loads a token-classification model folder; its labels come from config.json's id2label. */
