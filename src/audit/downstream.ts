@@ -46,22 +46,25 @@ export async function downstreamF1(modelDir: string, docs: readonly Document[], 
     const hidden = encode(model.params, model.config, { inputIds: tf.tensor2d(b.inputIds, [b.batchSize, b.seqLen], 'int32'), attentionMask: tf.tensor2d(b.attentionMask, [b.batchSize, b.seqLen], 'int32') });
     return sequenceClassifierLogits(model.params, model.config, hidden, b.batchSize, b.seqLen);
   };
-  await train(model.params, {
-    batchesPerEpoch: Math.ceil(trainRows.length / batchSize),
-    batch(epoch, index) {
-      const picked = new Rng(seed).fork(epoch).shuffle(trainRows.map((_, i) => i)).slice(index * batchSize, (index + 1) * batchSize).map((i) => trainRows[i]!);
-      const b = padBatch(picked, padId);
-      const head = (hidden: tf.Tensor2D) => crossEntropy(sequenceClassifierLogits(model.params, model.config, hidden, b.batchSize, b.seqLen), tf.tensor1d(b.labels, 'int32'));
-      return { tokens: b.inputIds.length, targets: b.batchSize, protectedTargets: 0, segments: lossSegments(model.params, model.config, b, head) };
-    },
-  }, { epochs, lr, seed, recompute: memory.recompute, writeModel: async () => undefined });
   const predicted: string[] = [];
-  for (let i = 0; i < testDocs.length; i += batchSize) {
-    const b = padBatch(testDocs.slice(i, i + batchSize).map(rowOf), padId);
-    const ids = tf.tidy(() => tf.argMax(logitsOf(b), 1).dataSync() as Int32Array);
-    for (const id of ids) predicted.push(labels[id]!);
+  try {
+    await train(model.params, {
+      batchesPerEpoch: Math.ceil(trainRows.length / batchSize),
+      batch(epoch, index) {
+        const picked = new Rng(seed).fork(epoch).shuffle(trainRows.map((_, i) => i)).slice(index * batchSize, (index + 1) * batchSize).map((i) => trainRows[i]!);
+        const b = padBatch(picked, padId);
+        const head = (hidden: tf.Tensor2D) => crossEntropy(sequenceClassifierLogits(model.params, model.config, hidden, b.batchSize, b.seqLen), tf.tensor1d(b.labels, 'int32'));
+        return { tokens: b.inputIds.length, targets: b.batchSize, protectedTargets: 0, segments: lossSegments(model.params, model.config, b, head) };
+      },
+    }, { epochs, lr, seed, recompute: memory.recompute, writeModel: async () => undefined });
+    for (let i = 0; i < testDocs.length; i += batchSize) {
+      const b = padBatch(testDocs.slice(i, i + batchSize).map(rowOf), padId);
+      const ids = tf.tidy(() => tf.argMax(logitsOf(b), 1).dataSync() as Int32Array);
+      for (const id of ids) predicted.push(labels[id]!);
+    }
+  } finally {
+    disposeParams(model.params);
   }
-  disposeParams(model.params);
   const scores = f1Scores(testDocs.map((d) => d.label!), predicted);
   return { macroF1: scores.macro, microF1: scores.micro, train: trainDocs.length, test: testDocs.length, labels };
 }

@@ -182,7 +182,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   const checkpointDir = options.checkpointDir ?? checkpointDirFor(options.out);
   await assertCanWrite(options.out, options.force);
   const runConfig = finetuneRunConfig(options, { strategy, seed, epochs, batchSize, seqLen, lr, maskProb });
-  const resumeFrom = await openCheckpoint(checkpointDir, { resume: options.resume, force: options.force, runConfig });
+  const resumeFrom = options.resume ? await openCheckpoint(checkpointDir, { resume: true, runConfig }) : undefined;
   const loaded: LoadedModel = await loadModelDir(resumeFrom ? checkpointModelDir(checkpointDir) : options.model, 'mlm', seed);
   if (resumeFrom) options.onInfo?.(`resuming from ${checkpointDir} at epoch ${resumeFrom.epoch + 1}, batch ${resumeFrom.batch}`);
   if (loaded.initialized.length > 0) options.onInfo?.(`initialised ${loaded.initialized.length} MLM head tensors missing from ${options.model}`);
@@ -190,10 +190,12 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   assertSeqLenFits(model.config, seqLen, '--seq-len', options.model);
   const vocabulary: VocabularyCheck | undefined = options.blacklist && { blacklisted: new BlacklistedTerms(options.blacklist.entries.map((e) => e.term)), allowIdentifiers: options.allowVocabularyIdentifiers };
   // Every export would refuse this vocabulary: say so before training rather than after.
-  checkVocabulary(tokenizer, vocabulary);
+  const vocabularyIdentifiers = checkVocabulary(tokenizer, vocabulary);
   // DP-SGD differentiates one window at a time.
   const memory = checkTrainingMemory(model.config, { batchSize: strategy === 'dp' ? 1 : batchSize, seqLen, targetShare: maskProb, outputs: model.config.vocab_size });
   options.onInfo?.(describeTrainingMemory(memory));
+  // Only now, every check passed, may a fresh run (with --force) delete an earlier run's checkpoint.
+  if (!options.resume) await openCheckpoint(checkpointDir, { resume: false, force: options.force, runConfig });
 
   const entries = options.blacklist?.entries ?? [];
   /** Training and evaluation text alike: rewritten as the strategy says, then cut into windows. */
@@ -279,6 +281,8 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
     // 1-based, as the <out>.epoch-N folders are numbered.
     ...(state?.bestEpoch !== undefined && { bestEpoch: state.bestEpoch + 1, bestEvalLoss: lossCurve(state, 'evalLosses')[state.bestEpoch] }),
     ...(dp && { dp: { epsilon: dpSgdEpsilon(dp.q, dp.sigma, state?.step ?? dp.releases, dp.delta), delta: dp.delta, noiseMultiplier: dp.sigma, clip: dp.clip, sampleRate: dp.q, accountant: 'rdp' } }),
+    // Here as well as in writeModelFiles: --load-best-model-at-end copies a saved folder with this provenance.
+    ...(vocabularyIdentifiers > 0 && { allowVocabularyIdentifiers: true, vocabularyIdentifiers }),
   });
 
   const state = await train(model.params, task, {

@@ -36,7 +36,6 @@ export interface Provenance {
   [key: string]: unknown;
 }
 
-/** Parameters as Hugging Face names and layouts them (Linear weights [out, in]). */
 /** The model's tensors as Hugging Face stores them (linear weights back to [out, in]), each read when asked for. */
 export function exportTensorSources(model: EncoderModel): Map<string, TensorSource> {
   return new Map(
@@ -52,11 +51,6 @@ export function exportTensorSources(model: EncoderModel): Map<string, TensorSour
       return [name, { shape, read }];
     }),
   );
-}
-
-/** The model's tensors as Hugging Face stores them, all read now. */
-export function exportTensors(model: EncoderModel): Map<string, NamedTensor> {
-  return new Map([...exportTensorSources(model)].map(([name, t]) => [name, { shape: t.shape, data: t.read() }]));
 }
 
 export interface SaveModelOptions {

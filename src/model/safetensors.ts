@@ -87,14 +87,13 @@ export function parseSafetensors(bytes: Uint8Array, file: string): { tensors: Ma
   return { tensors, metadata };
 }
 
-/** Serialises float32 tensors as safetensors, names sorted, header padded to 8 bytes as Hugging Face does. */
 /** A tensor to be written, read only when its turn comes (so a writer holds one tensor's values at a time). */
 export interface TensorSource {
   shape: number[];
   read: () => Float32Array;
 }
 
-/** The header of a safetensors file (length prefix included) for tensors of these shapes, in name order. */
+/** The header of a safetensors file (length prefix included), names sorted and padded to 8 bytes as Hugging Face does. */
 function safetensorsHeader(shapes: ReadonlyMap<string, number[]>, metadata: Record<string, string>): { names: string[]; header: Uint8Array; dataBytes: number } {
   const names = [...shapes.keys()].sort();
   const header: Record<string, unknown> = { __metadata__: metadata };

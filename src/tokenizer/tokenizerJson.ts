@@ -78,9 +78,10 @@ function vocabArray(vocabMap: unknown, file: string): string[] {
   if (!isJsonObject(vocabMap)) throw new FormatError('"model.vocab" must be an object mapping tokens to ids', { file });
   const entries = Object.entries(vocabMap);
   const vocab = new Array<string | undefined>(entries.length).fill(undefined);
-  for (const [token, id] of entries) {
+  for (const [n, [token, id]] of entries.entries()) {
     if (typeof id !== 'number' || !Number.isInteger(id) || id < 0 || id >= entries.length) {
-      throw new FormatError(`"model.vocab" gives ${JSON.stringify(token)} the id ${JSON.stringify(id)}; ids must be the integers 0..${entries.length - 1}`, { file });
+      // The token is not shown: a vocabulary trained on private text may hold identifiers.
+      throw new FormatError(`"model.vocab" entry ${n + 1} has the id ${JSON.stringify(id)}; ids must be the integers 0..${entries.length - 1}`, { file });
     }
     if (vocab[id] !== undefined) throw new FormatError(`"model.vocab" gives the id ${id} twice; ids must be 0..n-1 without gaps`, { file });
     vocab[id] = token;

@@ -357,6 +357,10 @@ describe('ppmlm finetune: what the model ships', () => {
     const allowed = await cli('--quiet', ...args, '--out', join(dir, 'y'), '--allow-vocabulary-identifiers');
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(JSON.parse(await readFile(join(dir, 'y', 'ppmlm.json'), 'utf8'))).toMatchObject({ allowVocabularyIdentifiers: true, vocabularyIdentifiers: expect.any(Number) });
+    // The best epoch's folder is copied out with the run's provenance: the override must survive the copy.
+    const best = await cli('--quiet', ...args, '--out', join(dir, 'z'), '--allow-vocabulary-identifiers', '--epochs', '2', '--eval-split', '0.34', '--load-best-model-at-end');
+    expect(best.code, best.stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, 'z', 'ppmlm.json'), 'utf8'))).toMatchObject({ allowVocabularyIdentifiers: true, vocabularyIdentifiers: expect.any(Number), bestEpoch: expect.any(Number) });
   });
 
   it('refuses --seq-len beyond the model\'s positions before any work, naming the limit', async () => {

@@ -18,9 +18,9 @@ describe('fromTokenizerJson on malformed files', () => {
       [null, 'tokenizer.json must be a JSON object'],
       [{ ...WORDPIECE, model: null }, '"model" must be an object with a "type" (WordPiece, BPE)'],
       [{ ...WORDPIECE, model: { type: 'WordPiece' } }, '"model.vocab" must be an object mapping tokens to ids'],
-      [{ ...WORDPIECE, model: { ...WORDPIECE.model, vocab: { ...vocab, alice: -1 } } }, '"model.vocab" gives "alice" the id -1; ids must be the integers 0..6'],
-      [{ ...WORDPIECE, model: { ...WORDPIECE.model, vocab: { ...vocab, alice: 2.5 } } }, '"model.vocab" gives "alice" the id 2.5; ids must be the integers 0..6'],
-      [{ ...WORDPIECE, model: { ...WORDPIECE.model, vocab: { ...vocab, alice: '5' } } }, '"model.vocab" gives "alice" the id "5"; ids must be the integers 0..6'],
+      [{ ...WORDPIECE, model: { ...WORDPIECE.model, vocab: { ...vocab, alice: -1 } } }, '"model.vocab" entry 6 has the id -1; ids must be the integers 0..6'],
+      [{ ...WORDPIECE, model: { ...WORDPIECE.model, vocab: { ...vocab, alice: 2.5 } } }, '"model.vocab" entry 6 has the id 2.5; ids must be the integers 0..6'],
+      [{ ...WORDPIECE, model: { ...WORDPIECE.model, vocab: { ...vocab, alice: '5' } } }, '"model.vocab" entry 6 has the id "5"; ids must be the integers 0..6'],
       [{ ...WORDPIECE, model: { ...WORDPIECE.model, vocab: { ...vocab, alice: 0 } } }, '"model.vocab" gives the id 0 twice; ids must be 0..n-1 without gaps'],
       [{ ...WORDPIECE, model: { ...WORDPIECE.model, unk_token: 1 } }, '"model.unk_token" must be a string'],
       [{ ...WORDPIECE, normalizer: 'lowercase' }, '"normalizer" must be an object or null'],
@@ -37,7 +37,7 @@ describe('fromTokenizerJson on malformed files', () => {
   it('refuses an id of 1e9 at once rather than allocating for it', () => {
     const vocab = { ...(WORDPIECE.model.vocab as Record<string, number>), alice: 1e9 };
     const t0 = performance.now();
-    expect(errorOf({ ...WORDPIECE, model: { ...WORDPIECE.model, vocab } }).message).toMatch(/gives "alice" the id 1000000000/);
+    expect(errorOf({ ...WORDPIECE, model: { ...WORDPIECE.model, vocab } }).message).toMatch(/entry 6 has the id 1000000000/);
     expect(performance.now() - t0).toBeLessThan(1000);
   });
 

@@ -2,7 +2,7 @@ import { loadCorpus } from '../../corpus/index.js';
 import { downstreamF1, runAudit, writeReport, type AuditReport } from '../../audit/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { readBlacklist } from '../../identifiers/index.js';
-import { assertSeqLenFits, loadModelDir } from '../../model/index.js';
+import { assertSeqLenFits, disposeParams, loadModelDir } from '../../model/index.js';
 import { assertCanWrite } from '../../io/index.js';
 import { join } from 'node:path';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
@@ -80,6 +80,9 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
       analyzer,
       onProgress: (stage) => out.progress(`audit: ${stage}`, true),
     });
+    // The downstream task loads each model again to train a head: the audited copies must not stay in the heap beside them.
+    disposeParams(target.model.params);
+    if (reference) disposeParams(reference.model.params);
     if (options.task) {
       const taskDocs = await loadCorpus(options.task, corpusReadOptions({ corpus: options.task, labelCol: options.taskLabelCol, skipBadRows: options.skipBadRows }));
       const taskOptions = { epochs: parseIntFlag(options.taskEpochs, '--task-epochs', { min: 1 }), seqLen, seed };

@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { readJsonObjects } from '../../corpus/index.js';
 import { entitySpans, predictLabels, replaceEntities, type ReplaceStyle } from '../../deid/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
-import { FormatError, UsageError } from '../../errors.js';
-import { assertCanWrite, decodeUtf8Strict, PRIVATE_FILE_MODE, writeFileAtomic } from '../../io/index.js';
+import { FormatError } from '../../errors.js';
+import { assertCanWrite, decodeUtf8Strict, fileSystemError, PRIVATE_FILE_MODE, writeFileAtomic } from '../../io/index.js';
 import { assertSeqLenFits, loadTokenClassifier } from '../../model/index.js';
 import type { AnalyzerChoice } from '../../text/index.js';
 import { analyzerForModel, predictionFlags, predictOptionsFor } from '../deidInputs.js';
@@ -33,9 +32,12 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
   await selectBackend(options.backend);
   const { model, tokenizer, labels, provenance } = await loadTokenClassifier(options.model);
   assertSeqLenFits(model.config, flags.seqLen, '--seq-len', options.model);
-  if (!existsSync(options.in)) throw new UsageError(`${options.in}: no such file; check --in`);
+  const inputError = (err: unknown) => {
+    throw fileSystemError(err, options.in, 'check --in');
+  };
+  if ((await stat(options.in).catch(inputError)).isDirectory()) inputError(Object.assign(new Error('a folder'), { code: 'EISDIR' }));
   const records: { text: string; rest?: Record<string, unknown> }[] =
-    options.format === 'text' ? [{ text: decodeUtf8Strict(await readFile(options.in), options.in) }] : await readJsonRecords(options.in);
+    options.format === 'text' ? [{ text: decodeUtf8Strict(await readFile(options.in).catch(inputError), options.in) }] : await readJsonRecords(options.in);
   const analyzer = analyzerForModel(provenance, options.analyzer, out);
   const predictOptions = predictOptionsFor(flags, provenance, analyzer);
   const rewritten: string[] = [];

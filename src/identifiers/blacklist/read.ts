@@ -19,7 +19,7 @@ const EXPECTED_HEADER = BLACKLIST_COLUMNS.join('<TAB>');
 
 /** A count: a non-negative integer of at most 15 digits (anything else is a damaged or hand-edited file). */
 function count(value: string | undefined, name: string, file: string, line: number): number {
-  if (!/^\d{1,15}$/.test(value ?? '')) throw new FormatError(`${name} must be a non-negative integer, got "${value}"`, { file, line });
+  if (!/^\d{1,15}$/.test(value ?? '')) throw new FormatError(`${name} must be a non-negative integer (a cell of the wrong column may hold a term, so it is not shown)`, { file, line });
   return Number(value);
 }
 
