@@ -192,7 +192,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   // Every export would refuse this vocabulary: say so before training rather than after.
   const vocabularyIdentifiers = checkVocabulary(tokenizer, vocabulary);
   // DP-SGD differentiates one window at a time.
-  const memory = checkTrainingMemory(model.config, { batchSize: strategy === 'dp' ? 1 : batchSize, seqLen, targetShare: maskProb, outputs: model.config.vocab_size });
+  const memory = checkTrainingMemory(model.config, { batchSize: strategy === 'dp' ? 1 : batchSize, seqLen, targetShare: maskProb, outputs: model.config.vocab_size, perExampleGradients: strategy === 'dp' });
   options.onInfo?.(describeTrainingMemory(memory));
   // Only now, every check passed, may a fresh run (with --force) delete an earlier run's checkpoint.
   if (!options.resume) await openCheckpoint(checkpointDir, { resume: false, force: options.force, runConfig });

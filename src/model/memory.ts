@@ -12,6 +12,11 @@ export interface TrainingShape {
   targetShare: number;
   /** Rows of the output layer the loss is computed over (the vocabulary for MLM, the labels otherwise). */
   outputs: number;
+  /**
+   * DP-SGD: each window is differentiated on its own under one tape (no checkpointing), and the heap also
+   * holds that window's gradient and the running sum of clipped gradients, two parameter-sized copies.
+   */
+  perExampleGradients?: boolean;
 }
 
 /** Estimated memory of one training step, in bytes. */
@@ -23,6 +28,7 @@ export interface TrainingMemory {
   host: number;
   /** Whether the estimate assumes activation checkpointing. */
   recompute: boolean;
+  perExampleGradients: boolean;
 }
 
 /** Above this much estimated tape, training recomputes activations: the extra forward pass then pays for itself. */
@@ -60,7 +66,9 @@ export function trainingMemory(config: EncoderConfig, shape: TrainingShape, reco
   const transient = recompute
     ? Math.max(f.attention, f.feedForward, f.head, f.embeddings) + 2 * layers * shape.batchSize * shape.seqLen * config.hidden_size
     : layers * (f.attention + f.feedForward) + f.head + f.embeddings;
-  return { parameters: 4 * parameters, heap: SLACK * 4 * (parameters + transient), host: 3 * 4 * parameters, recompute };
+  const perExampleGradients = shape.perExampleGradients === true;
+  const gradientCopies = perExampleGradients ? 2 * parameters : 0;
+  return { parameters: 4 * parameters, heap: SLACK * 4 * (parameters + gradientCopies + transient), host: 3 * 4 * parameters, recompute, perExampleGradients };
 }
 
 /**
@@ -69,7 +77,8 @@ export function trainingMemory(config: EncoderConfig, shape: TrainingShape, reco
  */
 export function planTrainingMemory(config: EncoderConfig, shape: TrainingShape, heapLimit = trainingHeapLimit()): TrainingMemory & { fits: boolean; heapLimit: number } {
   const whole = trainingMemory(config, shape, false);
-  const plan = whole.heap - whole.parameters > RECOMPUTE_ABOVE || whole.heap > heapLimit ? trainingMemory(config, shape, true) : whole;
+  const checkpoint = shape.perExampleGradients !== true && (whole.heap - whole.parameters > RECOMPUTE_ABOVE || whole.heap > heapLimit);
+  const plan = checkpoint ? trainingMemory(config, shape, true) : whole;
   return { ...plan, fits: plan.heap <= heapLimit, heapLimit };
 }
 
@@ -92,5 +101,6 @@ export function checkTrainingMemory(config: EncoderConfig, shape: TrainingShape)
 
 /** A one-line description of a plan for progress messages. */
 export function describeTrainingMemory(plan: TrainingMemory): string {
-  return `memory: ~${gb(plan.heap)} GiB backend heap + ${gb(plan.host)} GiB optimizer state and gradients in JS; activation checkpointing ${plan.recompute ? 'on' : 'off'}`;
+  const how = plan.perExampleGradients ? 'per-example gradients (DP-SGD), no activation checkpointing' : `activation checkpointing ${plan.recompute ? 'on' : 'off'}`;
+  return `memory: ~${gb(plan.heap)} GiB backend heap + ${gb(plan.host)} GiB optimizer state and gradients in JS; ${how}`;
 }

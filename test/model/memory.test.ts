@@ -29,6 +29,15 @@ describe('training memory plan', () => {
     expect(trainingMemory(encoder(768, 24, 30522), mlm(8, 30522), true).heap - base.heap).toBeLessThan(0.5 * GiB);
   });
 
+  it('counts DP-SGD\'s per-example gradient and running sum, and never checkpoints for it', () => {
+    const dp = trainingMemory(encoder(768, 12, 30522), { ...mlm(1, 30522), perExampleGradients: true }, false);
+    const plain = trainingMemory(encoder(768, 12, 30522), mlm(1, 30522), false);
+    expect(dp.heap - plain.heap).toBeCloseTo(1.1 * 2 * plain.parameters, -3);
+    expect(planTrainingMemory(encoder(768, 12, 30522), { ...mlm(1, 30522), perExampleGradients: true }, LIMIT)).toMatchObject({ recompute: false, perExampleGradients: true, fits: true });
+    // RoBERTa-large's weights and two gradient copies alone are 4.3 GB: refused before training.
+    expect(planTrainingMemory(encoder(1024, 24, 50265), { ...mlm(1, 50265), perExampleGradients: true }, LIMIT).fits).toBe(false);
+  });
+
   it('never runs out of a heap without a limit, and refuses a batch that cannot fit with the flags that help', () => {
     expect(planTrainingMemory(encoder(768, 12, 30522), mlm(4096, 30522), Infinity).fits).toBe(true);
     expect(planTrainingMemory(encoder(768, 12, 30522), mlm(4096, 30522), LIMIT).fits).toBe(false);
