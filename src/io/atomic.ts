@@ -112,13 +112,24 @@ async function moveIntoPlace(tmp: string, path: string, mode: number): Promise<v
   });
 }
 
-async function syncFile(path: string): Promise<void> {
-  const handle = await open(path, 'r+');
+/** fsync of a file (opened 'r+') or a folder (opened 'r', which Linux allows for this). */
+async function syncPath(path: string, flags: 'r' | 'r+'): Promise<void> {
+  const handle = await open(path, flags);
   try {
     await handle.sync();
   } finally {
     await handle.close();
   }
+}
+
+const syncFile = (path: string) => syncPath(path, 'r+');
+
+/** fsync of every file below `dir`, then of its folders. */
+async function syncTree(dir: string): Promise<void> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  for (const e of entries) if (e.isFile()) await syncFile(join(e.parentPath ?? e.path, e.name));
+  for (const e of entries) if (e.isDirectory()) await syncPath(join(e.parentPath ?? e.path, e.name), 'r');
+  await syncPath(dir, 'r');
 }
 
 /** A write stream to a temp file; `commit()` renames it into place, `abort()` removes it. */
@@ -166,9 +177,13 @@ export async function prepareAtomicDir(path: string, options: { force?: boolean 
     async commit() {
       const old = `${tmpDir}.old`;
       const replaced = await exists(path);
+      // On disk before the swap, and the swap on disk before the old folder goes: otherwise a power loss
+      // (not a kill) could leave an empty file in the new folder with the old one already removed.
+      await writingTo(path, () => syncTree(tmpDir));
       await writingTo(path, async () => {
         if (replaced) await rename(path, old);
         await rename(tmpDir, path);
+        await syncPath(dirname(path), 'r');
       });
       if (replaced) await rm(old, { recursive: true, force: true });
     },
