@@ -147,7 +147,7 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
   let tokenizer: Tokenizer;
   const checkpointDir = checkpointDirFor(options.out);
   const runConfig = deidRunConfig(options, labels);
-  if (await openCheckpoint(checkpointDir, { resume: options.resume, force: options.force, runConfig })) {
+  if (options.resume && (await openCheckpoint(checkpointDir, { resume: true, runConfig }))) {
     const loaded = await loadModelDir(checkpointModelDir(checkpointDir), { tokenClassification: labels.length }, seed);
     model = loaded.model;
     tokenizer = loaded.tokenizer;
@@ -166,6 +166,8 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     options.onInfo?.(`tokenizer trained on the training documents (${tokenizer.vocabSize} tokens${analyzer ? `, ${analyzer.name} morphemes` : ''}); encoder initialised`);
   }
   assertSeqLenFits(model.config, options.seqLen, '--seq-len', options.model ?? checkpointDir);
+  // Only after the model and its flags checked out may a fresh run (with --force) delete an earlier checkpoint.
+  if (!options.resume) await openCheckpoint(checkpointDir, { resume: false, force: options.force, runConfig });
   if (options.dropout !== undefined) model.config = { ...model.config, hidden_dropout_prob: options.dropout, attention_probs_dropout_prob: options.dropout };
   model.config = { ...model.config, id2label: Object.fromEntries(labels.map((l, i) => [String(i), l])), label2id: Object.fromEntries(labels.map((l, i) => [l, i])) };
   const provenance = (state?: TrainerState): Provenance => ({
