@@ -12,8 +12,8 @@ export { trainTokenClassifier, predictLabels, labelledWindows, noisyOutside, bes
 export type { LabelledText, TrainClassifierOptions, PredictOptions, Prediction } from './classifier.js';
 export { entitySpans, letterFor, replaceEntities } from './apply.js';
 export type { EntitySpan, ReplaceStyle } from './apply.js';
-export { trainDeid, trainedOnMorphemes, recordedPiiThreshold, splitDocuments, parseSplit, labelledText } from './train.js';
-export type { DeidTrainOptions, DeidSource, Split } from './train.js';
+export { trainDeid, trainedOnMorphemes, recordedPiiThreshold, splitDocuments, parseSplit, splitRecord, recordedPart, labelledText } from './train.js';
+export type { DeidTrainOptions, DeidSource, Split, SplitRecord, SplitShares } from './train.js';
 export { DeidModelRecognizer } from './recognizer.js';
 export { readSpanCorpus, SPAN_FORMATS } from './spans.js';
 export type { SpanDocument, SpanFormat } from './spans.js';

@@ -24,7 +24,7 @@ export interface Split<T extends { id: string } = AnnotatedDocument> {
 const DEV_SURROGATES = 0x6a09e667;
 
 /** A seeded split of documents by shares (e.g. 80/10/10). */
-export function splitDocuments<T extends { id: string }>(docs: readonly T[], shares: [number, number, number], seed: number): Split<T> {
+export function splitDocuments<T extends { id: string }>(docs: readonly T[], shares: SplitShares, seed: number): Split<T> {
   const total = shares[0] + shares[1] + shares[2];
   const order = new Rng(seed).shuffle([...docs].sort((a, b) => (a.id < b.id ? -1 : 1)));
   const nTrain = Math.round((order.length * shares[0]) / total);
@@ -32,11 +32,46 @@ export function splitDocuments<T extends { id: string }>(docs: readonly T[], sha
   return { train: order.slice(0, nTrain), dev: order.slice(nTrain, nTrain + nDev), test: order.slice(nTrain + nDev) };
 }
 
+/** Train/dev/test shares, e.g. [80, 10, 10]. */
+export type SplitShares = [number, number, number];
+
+/**
+ * What ppmlm.json records of a split: how to draw it again and a fingerprint of each part's ids, never the
+ * ids themselves (a judgment's id can be its case number, and the model folder is shared).
+ */
+export interface SplitRecord {
+  seed: number;
+  shares: SplitShares;
+  documents: { train: number; dev: number; test: number };
+  fingerprints: { train: string; dev: string; test: string };
+}
+
+const PARTS = ['train', 'dev', 'test'] as const;
+const partFingerprint = (docs: readonly { id: string }[]) => contentFingerprint(docs.map((d) => d.id).sort());
+
+export function splitRecord(split: Split<{ id: string }>, shares: SplitShares, seed: number): SplitRecord {
+  return {
+    seed,
+    shares,
+    documents: { train: split.train.length, dev: split.dev.length, test: split.test.length },
+    fingerprints: { train: partFingerprint(split.train), dev: partFingerprint(split.dev), test: partFingerprint(split.test) },
+  };
+}
+
+/**
+ * The documents of `docs` that a recorded split put in `part`, drawn again from its seed and shares; undefined
+ * when `docs` are not the documents it was drawn from (the fingerprint differs).
+ */
+export function recordedPart<T extends { id: string }>(docs: readonly T[], record: SplitRecord, part: (typeof PARTS)[number]): T[] | undefined {
+  const drawn = splitDocuments(docs, record.shares, record.seed);
+  return PARTS.every((p) => partFingerprint(drawn[p]) === record.fingerprints[p]) ? drawn[part] : undefined;
+}
+
 /** Parses `--split 80/10/10`. */
-export function parseSplit(value: string): [number, number, number] {
+export function parseSplit(value: string): SplitShares {
   const parts = value.split('/').map(Number);
   if (parts.length !== 3 || parts.some((p) => !Number.isFinite(p) || p < 0) || parts[0]! <= 0) throw new UsageError(`--split must look like 80/10/10, got "${value}"`);
-  return parts as [number, number, number];
+  return parts as SplitShares;
 }
 
 /** One surrogate-filled document as labelled text at a level. */
@@ -49,9 +84,10 @@ export function labelledText(doc: AnnotatedDocument, lists: ReplacementLists, re
  * What a de-identification model learns from: annotated judgments filled with surrogates (Thunder-DeID), or
  * documents with gold spans (English PHI data).
  */
-export type DeidSource =
+export type DeidSource = { shares: SplitShares } & (
   | { kind: 'annotated'; split: Split; lists: ReplacementLists; resolver: LabelResolver; level: LabelLevel; replacement: ReplacementMode }
-  | { kind: 'spans'; split: Split<SpanDocument> };
+  | { kind: 'spans'; split: Split<SpanDocument> }
+);
 
 export interface DeidTrainOptions extends ScheduleOptions {
   source: DeidSource;
@@ -182,7 +218,7 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     ...(options.outsideNoise && { outsideNoise: options.outsideNoise }),
     seed,
     ...(state && { lossByEpoch: lossCurve(state) }),
-    split: { train: split.train.map((d) => d.id), dev: split.dev.map((d) => d.id), test: split.test.map((d) => d.id) },
+    split: splitRecord(split, source.shares, seed),
   });
   options.onInfo?.(`${split.train.length} training documents, ${labels.length - 1} labels`);
   const state = await trainTokenClassifier({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { DeidModelRecognizer } from '../../src/deid/index.js';
@@ -19,8 +19,13 @@ describe('ppmlm deid train / eval / apply', () => {
     expect(config.architectures).toEqual(['BertForTokenClassification']);
     expect(config.id2label['0']).toBe('O');
     expect([config.hidden_dropout_prob, config.attention_probs_dropout_prob]).toEqual([0.05, 0.05]);
-    const provenance = JSON.parse(await readFile(join(model, 'ppmlm.json'), 'utf8'));
-    expect(provenance.split.test).toHaveLength(20);
+    const provenanceText = await readFile(join(model, 'ppmlm.json'), 'utf8');
+    const provenance = JSON.parse(provenanceText);
+    // The split is recorded as seed, shares, counts and fingerprints: no judgment id (it can be a case number).
+    expect(provenance.split).toMatchObject({ seed: 42, shares: [80, 10, 10], documents: { train: 160, dev: 20, test: 20 }, fingerprints: { test: expect.stringMatching(/^[0-9a-f]{16}$/) } });
+    const ids = (await readdir('examples/legal-ko/judgments', { recursive: true })).filter((f) => /\.(md|txt)$/.test(f)).map((f) => f.replace(/\.(md|txt)$/, ''));
+    expect(ids.length).toBe(200);
+    for (const id of ids) expect(provenanceText).not.toContain(id);
     expect(provenance.morphemes).toBe(true);
     expect(provenance.outsideNoise).toBe(0.05);
     // The PII threshold was chosen on the 20 dev judgments.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSplit, splitDocuments, trainedOnMorphemes } from '../../src/deid/index.js';
+import { parseSplit, splitDocuments, splitRecord, recordedPart, trainedOnMorphemes } from '../../src/deid/index.js';
 
 describe('trainedOnMorphemes', () => {
   it('follows the record in ppmlm.json, and for older models the kind of training data', () => {
@@ -19,5 +19,24 @@ describe('splitDocuments', () => {
     expect(new Set([...a.train, ...a.dev, ...a.test].map((d) => d.id)).size).toBe(50);
     expect(splitDocuments(docs, parseSplit('80/10/10'), 3)).toEqual(a);
     expect(splitDocuments(docs, parseSplit('80/10/10'), 4).test).not.toEqual(a.test);
+  });
+});
+
+describe('splitRecord / recordedPart', () => {
+  const docs = Array.from({ length: 30 }, (_, i) => ({ id: `2021고단${1000 + i}` }));
+
+  it('records seed, shares, counts and fingerprints, never an id, and draws the same parts again', () => {
+    const split = splitDocuments(docs, [80, 10, 10], 7);
+    const record = splitRecord(split, [80, 10, 10], 7);
+    expect(JSON.stringify(record)).not.toMatch(/고단/);
+    expect(record.documents).toEqual({ train: 24, dev: 3, test: 3 });
+    expect(recordedPart([...docs].reverse(), record, 'test')).toEqual(split.test);
+    expect(recordedPart(docs, record, 'dev')).toEqual(split.dev);
+  });
+
+  it('refuses documents the split was not drawn from', () => {
+    const record = splitRecord(splitDocuments(docs, [80, 10, 10], 7), [80, 10, 10], 7);
+    expect(recordedPart(docs.slice(1), record, 'test')).toBeUndefined();
+    expect(recordedPart(docs, { ...record, seed: 8 }, 'test')).toBeUndefined();
   });
 });

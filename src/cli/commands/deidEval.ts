@@ -1,5 +1,6 @@
 import { Rng } from '../../engine/random.js';
-import { labelledText, predictLabels, alignLabels, tokenMetrics, type AnnotatedDocument, type LabelLevel, type SpanDocument } from '../../deid/index.js';
+import { labelledText, predictLabels, alignLabels, recordedPart, tokenMetrics, type AnnotatedDocument, type LabelLevel, type SpanDocument, type SplitRecord } from '../../deid/index.js';
+import { UsageError } from '../../errors.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { assertSeqLenFits, loadTokenClassifier } from '../../model/index.js';
 import type { AnalyzerChoice } from '../../text/index.js';
@@ -29,11 +30,13 @@ export async function deidEval(options: DeidEvalOptions, out: Reporter): Promise
   const level = (provenance?.level ?? 3) as LabelLevel;
   const input = await readDeidSource(options, out);
   const docs: { id: string }[] = input.docs;
-  const split = provenance?.split as Record<string, string[]> | undefined;
-  const wanted = options.split === 'all' || !split ? undefined : new Set(split[options.split]);
-  const evalDocs = wanted ? docs.filter((d) => wanted.has(d.id)) : docs;
-  if (wanted && evalDocs.length === 0) out.warn(`none of the judgments is in the model's ${options.split} split; pass --split all to evaluate them all`);
-  out.info(`evaluating ${evalDocs.length} judgments (${wanted ? `${options.split} split` : 'all'}) at level ${level}`);
+  const record = provenance?.split as SplitRecord | undefined;
+  const part = options.split === 'all' || record === undefined ? undefined : recordedPart(docs, record, options.split);
+  if (options.split !== 'all' && record !== undefined && part === undefined) {
+    throw new UsageError(`these judgments do not reproduce the ${options.split} split ${options.model} was trained with (other files, or other ids); pass the training inputs, or --split all`);
+  }
+  const evalDocs = part ?? docs;
+  out.info(`evaluating ${evalDocs.length} judgments (${part ? `${options.split} split` : 'all'}) at level ${level}`);
   const analyzer = analyzerForModel(provenance, options.analyzer, out);
   const predictOptions = predictOptionsFor(flags, provenance, analyzer);
   const gold: string[] = [];

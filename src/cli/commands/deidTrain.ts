@@ -41,8 +41,8 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
   const input = await readDeidSource(options, out);
   const source: DeidSource =
     input.kind === 'spans'
-      ? { kind: 'spans', split: splitDocuments(input.docs, shares, seed) }
-      : { kind: 'annotated', split: splitDocuments(input.docs, shares, seed), lists: input.lists, resolver: input.resolver, level, replacement: options.replacement };
+      ? { kind: 'spans', shares, split: splitDocuments(input.docs, shares, seed) }
+      : { kind: 'annotated', shares, split: splitDocuments(input.docs, shares, seed), lists: input.lists, resolver: input.resolver, level, replacement: options.replacement };
   const split = source.split;
   const analyzer = options.morphemes === false || input.kind === 'spans' ? undefined : createKoreanAnalyzer(options.analyzer, (why) => out.info(why));
   const t0 = Date.now();
