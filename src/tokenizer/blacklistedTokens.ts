@@ -3,9 +3,17 @@ import { fromByteLevel } from './byteLevel.js';
 import type { Tokenizer } from './types.js';
 
 /**
- * Blacklisted words and numbers in the form vocabulary tokens are compared in: NFKC + case folding, as
- * blacklist terms already are, so an uncased WordPiece token and a cased BPE token both compare. Only
- * terms of more than one character count: single characters spell every word and cannot be left out.
+ * The form terms and tokens are compared in: accents stripped (NFD without combining marks), then NFKC and
+ * case folding. A tokenizer that strips accents holds "jose" for "José", and one that decomposes Hangul
+ * holds jamo sequences for "김민서"; both compare equal to the blacklisted term here (recomposed by NFKC).
+ * Stripping errs towards refusing: a term and a different word that differ only in accents match.
+ */
+const comparable = (s: string) => normalizeTerm(s.normalize('NFD').replace(/\p{M}/gu, ''));
+
+/**
+ * Blacklisted words and numbers in the form vocabulary tokens are compared in (see {@link comparable}), so
+ * an uncased WordPiece token, an accent-stripped one and a cased BPE token all compare. Only terms of more
+ * than one character count: single characters spell every word and cannot be left out.
  *
  * @example
  * const terms = new BlacklistedTerms(['john', 'mrn 12345', '12345']);
@@ -18,7 +26,7 @@ export class BlacklistedTerms {
     const words = new Set<string>();
     // A token never holds whitespace, so multi-word terms cannot equal one; their words alone are not identifiers.
     for (const t of terms) {
-      const term = normalizeTerm(t);
+      const term = comparable(t);
       if (!/\s/u.test(term) && [...term].length > 1) words.add(term);
     }
     this.terms = words;
@@ -30,7 +38,7 @@ export class BlacklistedTerms {
 
   /** Whether a token's surface (its text without `##` or leading space) is a blacklisted term. */
   has(surface: string): boolean {
-    return this.terms.has(normalizeTerm(surface));
+    return this.terms.has(comparable(surface));
   }
 }
 

@@ -13,6 +13,14 @@ describe('BlacklistedTerms', () => {
     expect(terms.size).toBe(1);
   });
 
+  it('matches tokens of tokenizers that strip accents or decompose Hangul, which other tokenizers hold', () => {
+    const terms = new BlacklistedTerms(['José', '김민서']);
+    expect(terms.has('jose')).toBe(true);
+    expect(terms.has('JOSÉ')).toBe(true);
+    expect(terms.has('김민서'.normalize('NFD'))).toBe(true);
+    expect(terms.has('김민수')).toBe(false);
+  });
+
   it('reads a token as the text it spells: ## pieces without the prefix, BPE pieces decoded without the space', () => {
     expect(tokenSurface('wordpiece', '##konkwo')).toBe('konkwo');
     expect(tokenSurface('bpe', 'ĠOkonkwo')).toBe('Okonkwo');
