@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { DeidModelRecognizer } from '../../src/deid/index.js';
@@ -59,6 +59,17 @@ describe('ppmlm deid train / eval / apply', () => {
     const badStride = await cli('deid', 'eval', '--model', model, ...INPUTS, '--seq-len', '16', '--stride', '14');
     expect(badStride.code).toBe(2);
     expect(badStride.stderr).toMatch(/--stride must be an integer between 0 and 13, got "14"/);
+    // Other judgments than training's do not reproduce the split; a model of an older ppmlm lists its ids.
+    const fewer = join(dir, 'fewer');
+    await cp('examples/legal-ko/judgments', fewer, { recursive: true, filter: (src) => !src.endsWith(`${ids[0]}.md`) });
+    const other = await cli('deid', 'eval', '--model', model, '--judgments', fewer, '--replacements', 'examples/legal-ko/replacements');
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/do not reproduce the test split/);
+    await writeFile(join(model, 'ppmlm.json'), JSON.stringify({ ...provenance, split: { train: [], dev: [], test: ids.slice(0, 3) } }));
+    const legacy = await cli('--quiet', 'deid', 'eval', '--model', model, ...INPUTS, '--json');
+    expect(legacy.code, legacy.stderr).toBe(0);
+    expect(JSON.parse(legacy.stdout).documents).toBe(3);
+    await writeFile(join(model, 'ppmlm.json'), provenanceText);
 
     const input = join(dir, 'in.txt');
     await writeFile(input, '피고인은 2021. 3. 14. 주식회사 누리상사 사무실에서 피해자 김민서에게 거짓말하였다. 피해자 김민서는 국민은행 창구에서 송금하였다.');

@@ -30,9 +30,15 @@ export async function deidEval(options: DeidEvalOptions, out: Reporter): Promise
   const level = (provenance?.level ?? 3) as LabelLevel;
   const input = await readDeidSource(options, out);
   const docs: { id: string }[] = input.docs;
-  const record = provenance?.split as SplitRecord | undefined;
-  const part = options.split === 'all' || record === undefined ? undefined : recordedPart(docs, record, options.split);
-  if (options.split !== 'all' && record !== undefined && part === undefined) {
+  const record = provenance?.split as SplitRecord | Record<'train' | 'dev' | 'test', string[]> | undefined;
+  const part =
+    options.split === 'all' || record === undefined
+      ? undefined
+      : 'fingerprints' in record
+        ? recordedPart(docs, record, options.split)
+        : // Models trained before the split was fingerprinted list the ids themselves.
+          docs.filter((d) => new Set(record[options.split as 'train' | 'dev' | 'test']).has(d.id));
+  if (options.split !== 'all' && record !== undefined && (part === undefined || part.length === 0)) {
     throw new UsageError(`these judgments do not reproduce the ${options.split} split ${options.model} was trained with (other files, or other ids); pass the training inputs, or --split all`);
   }
   const evalDocs = part ?? docs;
