@@ -84,7 +84,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const config = defaultConfig({ vocab_size: tokenizer.vocabSize, hidden_size: budget.hidden, num_hidden_layers: budget.layers, num_attention_heads: 2, intermediate_size: budget.hidden * 4, max_position_embeddings: budget.seqLen, pad_token_id: tokenizer.idOf(tokenizer.specials.pad)! });
   const params = initParams(parameterShapes(config), config, 1);
   const initDir = join(out, 'init');
-  await saveModelDir(initDir, { config, params, head: 'mlm' }, tokenizer, { ppmlm: PACKAGE_VERSION, createdAt: new Date().toISOString(), base: 'random-init', seed: 1 }, { force: true, vocabulary: { blacklisted } });
+  await saveModelDir(initDir, { config, params, head: 'mlm' }, tokenizer, { ppmlm: PACKAGE_VERSION, createdAt: new Date().toISOString(), base: 'random-init', seed: 1 }, { force: true });
   disposeParams(params);
   const step = (what: string) => (e: { epoch: number; step: number; loss: number; tokensPerSecond: number }, s: { totalSteps: number }) =>
     options.progress?.(`    ${what}: epoch ${e.epoch + 1}, step ${e.step}/${s.totalSteps}, loss ${e.loss.toFixed(3)}, ${Math.round(e.tokensPerSecond)} tokens/s`);

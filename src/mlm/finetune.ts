@@ -189,7 +189,8 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   const { model, tokenizer } = loaded;
   assertSeqLenFits(model.config, seqLen, '--seq-len', options.model);
   const vocabulary: VocabularyCheck | undefined = options.blacklist && { blacklisted: new BlacklistedTerms(options.blacklist.entries.map((e) => e.term)), allowIdentifiers: options.allowVocabularyIdentifiers };
-  // Every export would refuse this vocabulary: say so before training rather than after.
+  // The tokenizer is fixed for the run: checked once, before training, and the override (if any) recorded in
+  // the provenance every export of the run writes (checkpoints, epoch folders, the best model's copy).
   const vocabularyIdentifiers = checkVocabulary(tokenizer, vocabulary);
   // DP-SGD differentiates one window at a time.
   const memory = checkTrainingMemory(model.config, { batchSize: strategy === 'dp' ? 1 : batchSize, seqLen, targetShare: maskProb, outputs: model.config.vocab_size, perExampleGradients: strategy === 'dp' });
@@ -281,7 +282,6 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
     // 1-based, as the <out>.epoch-N folders are numbered.
     ...(state?.bestEpoch !== undefined && { bestEpoch: state.bestEpoch + 1, bestEvalLoss: lossCurve(state, 'evalLosses')[state.bestEpoch] }),
     ...(dp && { dp: { epsilon: dpSgdEpsilon(dp.q, dp.sigma, state?.step ?? dp.releases, dp.delta), delta: dp.delta, noiseMultiplier: dp.sigma, clip: dp.clip, sampleRate: dp.q, accountant: 'rdp' } }),
-    // Here as well as in writeModelFiles: --load-best-model-at-end copies a saved folder with this provenance.
     ...(vocabularyIdentifiers > 0 && { allowVocabularyIdentifiers: true, vocabularyIdentifiers }),
   });
 
@@ -300,19 +300,19 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
     saveSteps: options.saveSteps,
     resume: options.resume,
     runConfig,
-    writeModel: (dir) => writeModelFiles(dir, model, tokenizer, provenance(), vocabulary),
+    writeModel: (dir) => writeModelFiles(dir, model, tokenizer, provenance()),
     evaluate,
     keepBest: options.loadBestModelAtEnd === true,
     onLog: options.onLog,
     onEpochEnd: options.saveEveryEpoch
       ? async (epoch, s) => {
-          await saveModelDir(epochFolder(options.out, epoch + 1), model, tokenizer, provenance(s), { force: true, vocabulary });
+          await saveModelDir(epochFolder(options.out, epoch + 1), model, tokenizer, provenance(s), { force: true });
           if (options.saveTotalLimit !== undefined) await pruneEpochFolders(options.out, epoch + 1, options.saveTotalLimit, s.bestEpoch === undefined ? undefined : s.bestEpoch + 1);
         }
       : undefined,
   });
   const final = provenance(state);
   if (state.bestEpoch !== undefined) await copyModelDir(bestModelDir(checkpointDir), options.out, final, { force: options.force });
-  else await saveModelDir(options.out, model, tokenizer, final, { force: options.force, vocabulary });
+  else await saveModelDir(options.out, model, tokenizer, final, { force: options.force });
   return { out: options.out, state, windows: stats, provenance: final };
 }

@@ -7,7 +7,6 @@ import { BpeTokenizer, bpeToTokenizerJson, loadTokenizer, toTokenizerJson, toVoc
 import { validateConfig, type EncoderConfig } from './config.js';
 import { basePrefix, initParams, isLinearWeight, parameterShapes, type Params } from './params.js';
 import { parseSafetensors, writeSafetensors, type NamedTensor, type TensorSource } from './safetensors.js';
-import { checkVocabulary, type VocabularyCheck } from './vocabularyCheck.js';
 import { firstNonFinite } from './finite.js';
 
 export type Head = 'mlm' | { tokenClassification: number } | { sequenceClassification: number };
@@ -55,8 +54,6 @@ export function exportTensorSources(model: EncoderModel): Map<string, TensorSour
 
 export interface SaveModelOptions {
   force?: boolean;
-  /** The run's blacklist, when it has one: the export refuses a vocabulary that spells its terms. */
-  vocabulary?: VocabularyCheck;
 }
 
 /**
@@ -64,7 +61,7 @@ export interface SaveModelOptions {
  * for WordPiece) and ppmlm.json. `transformers` loads it with AutoModelForMaskedLM.from_pretrained.
  */
 export async function saveModelDir(dir: string, model: EncoderModel, tokenizer: Tokenizer, provenance: Provenance, options: SaveModelOptions = {}): Promise<void> {
-  await writeDirAtomic(dir, (tmpDir) => writeModelFiles(tmpDir, model, tokenizer, provenance, options.vocabulary), options);
+  await writeDirAtomic(dir, (tmpDir) => writeModelFiles(tmpDir, model, tokenizer, provenance), options);
 }
 
 /**
@@ -84,14 +81,8 @@ export async function copyModelDir(from: string, dir: string, provenance: Proven
 
 const writeProvenance = (dir: string, provenance: Provenance) => writeFile(join(dir, 'ppmlm.json'), `${JSON.stringify(provenance, null, 2)}\n`);
 
-/**
- * The files of a model folder, into an existing folder (checkpoints add their own files beside them). With a
- * vocabulary check, refuses before writing when vocabulary tokens are blacklisted terms, and records an
- * override in ppmlm.json.
- */
-export async function writeModelFiles(dir: string, model: EncoderModel, tokenizer: Tokenizer, provenance: Provenance, vocabulary?: VocabularyCheck): Promise<void> {
-  const vocabularyIdentifiers = checkVocabulary(tokenizer, vocabulary);
-  if (vocabularyIdentifiers > 0) provenance = { ...provenance, allowVocabularyIdentifiers: true, vocabularyIdentifiers };
+/** The files of a model folder, into an existing folder (checkpoints add their own files beside them). */
+export async function writeModelFiles(dir: string, model: EncoderModel, tokenizer: Tokenizer, provenance: Provenance): Promise<void> {
   const config = { ...model.config, architectures: [architecture(model)] };
   await writeFile(join(dir, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
   await writeSafetensors(join(dir, 'model.safetensors'), exportTensorSources(model));
