@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { readValues, updateVariable } from './heapView.js';
+import { updateVariable } from './heapView.js';
 
 export interface AdamWOptions {
   beta1?: number;
@@ -46,15 +46,14 @@ export class AdamW {
   }
 
   /** One update with gradients by parameter name, at learning rate `lr`. */
-  apply(grads: ReadonlyMap<string, Float32Array | tf.Tensor>, lr: number): void {
+  apply(grads: ReadonlyMap<string, Float32Array>, lr: number): void {
     this.step++;
     const { b1, b2, eps } = this;
     const c1 = 1 - b1 ** this.step;
     const c2 = 1 - b2 ** this.step;
-    for (const [name, grad] of grads) {
+    for (const [name, g] of grads) {
       const p = this.params.get(name);
       if (p === undefined) throw new RangeError(`gradient for ${name}, which is not a parameter`);
-      const g = grad instanceof Float32Array ? grad : Float32Array.from(readValues(grad));
       const m = this.m.get(name)!;
       const v = this.v.get(name)!;
       if (g.length !== m.length) throw new RangeError(`gradient of ${name} has ${g.length} values, not ${m.length}`);

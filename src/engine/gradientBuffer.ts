@@ -12,7 +12,7 @@ export class GradientBuffer {
   readonly sums = new Map<string, Float32Array>();
   /** Names whose sum holds a value since the last {@link clear}. */
   private readonly filled = new Set<string>();
-  /** Sum of the weights of the gradients added so far (e.g. targets), by which {@link mean} divides. */
+  /** Sum of the weights of the micro-batches added so far (e.g. their targets), by which {@link mean} divides; the caller counts each once. */
   weight = 0;
 
   /** Adds `weight · g` to the sum of `name` and disposes `g`. */
@@ -27,12 +27,6 @@ export class GradientBuffer {
       this.filled.add(name);
     }
     g.dispose();
-  }
-
-  /** Adds every gradient of a map (disposing them) with one weight, and counts that weight once. */
-  addAll(grads: ReadonlyMap<string, tf.Tensor>, weight = 1): void {
-    for (const [name, g] of grads) this.add(name, g, weight);
-    this.weight += weight;
   }
 
   /**

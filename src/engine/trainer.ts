@@ -132,17 +132,18 @@ export interface TrainOptions extends AdamWOptions {
   onLog?: (entry: LogEntry, state: TrainerState) => void;
 }
 
-/** Runs one batch's forward and backward, handing its gradients to `buffer`; returns its mean loss. */
-function accumulateBatch(b: BatchStep, params: Map<string, tf.Variable>, buffer: GradientBuffer, recompute: boolean): number {
-  const weight = b.weight ?? b.targets;
+/** Runs one batch's forward and backward, adding its gradients to `buffer` with `weight`; returns its mean loss. */
+function accumulateBatch(b: BatchStep, weight: number, params: Map<string, tf.Variable>, buffer: GradientBuffer, recompute: boolean): number {
+  let loss: number;
   if (b.gradients) {
-    const { loss, grads } = b.gradients(params);
-    buffer.addAll(grads, weight);
-    return loss;
+    const computed = b.gradients(params);
+    for (const [name, g] of computed.grads) buffer.add(name, g, weight);
+    loss = computed.loss;
+  } else {
+    const segments = b.segments ?? (b.loss ? [b.loss] : undefined);
+    if (segments === undefined) throw new TypeError('a training batch needs loss, segments or gradients');
+    loss = segmentedGradients(segments, params, (name, g) => buffer.add(name, g, weight), recompute);
   }
-  const segments = b.segments ?? (b.loss ? [() => b.loss!()] : undefined);
-  if (segments === undefined) throw new TypeError('a training batch needs loss, segments or gradients');
-  const loss = segmentedGradients(segments, params, (name, g) => buffer.add(name, g, weight), recompute);
   buffer.weight += weight;
   return loss;
 }
@@ -231,7 +232,6 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
   const started = performance.now();
   const buffer = new GradientBuffer();
   let accLoss = 0;
-  let accWeight = 0;
   let accTokens = 0;
   let windowStart = performance.now();
   try {
@@ -240,10 +240,9 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
         const b = task.batch(state.epoch, state.batch);
         if (b !== undefined && b.targets > 0) {
           const weight = b.weight ?? b.targets;
-          const loss = accumulateBatch(b, params, buffer, options.recompute === true);
+          const loss = accumulateBatch(b, weight, params, buffer, options.recompute === true);
           checkFinite('loss', loss);
           accLoss += weight * loss;
-          accWeight += weight;
           accTokens += b.tokens;
           state.targets += b.targets;
           state.protectedTargets += b.protectedTargets;
@@ -251,6 +250,8 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
         state.batch++;
         const boundary = state.batch % accumulate === 0 || state.batch === task.batchesPerEpoch;
         if (!boundary || buffer.weight === 0) continue;
+        // The step's loss, weighted as its gradient is: the buffer's weight is the micro-batches' total.
+        state.lastLoss = accLoss / buffer.weight;
         const grads = buffer.mean();
         const norm = clipGlobalNorm(grads, options.maxGradNorm ?? 1.0);
         checkFinite('gradient norm', norm);
@@ -258,7 +259,6 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
         opt.apply(grads, lr);
         buffer.clear();
         state.step++;
-        state.lastLoss = accLoss / accWeight;
         state.epochLossSum += state.lastLoss;
         state.epochSteps++;
         const now = performance.now();
@@ -276,7 +276,6 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
         };
         windowStart = now;
         accLoss = 0;
-        accWeight = 0;
         accTokens = 0;
         if (log) await appendFile(log, `${JSON.stringify(entry)}\n`);
         options.onLog?.(entry, state);

@@ -23,7 +23,7 @@ describe('AdamW', () => {
       ['w.bias', tf.variable(tf.tensor1d([0.5]))],
     ]);
     const opt = new AdamW(params, { weightDecay: 0.1 });
-    opt.apply(new Map([['w.weight', tf.tensor1d([0.2, -0.4])], ['w.bias', tf.tensor1d([1])]]), 0.01);
+    opt.apply(new Map([['w.weight', Float32Array.of(0.2, -0.4)], ['w.bias', Float32Array.of(1)]]), 0.01);
     // Step 1: m̂ = g, v̂ = g², update = g / (|g| + eps) = sign(g); decay: p·(1 - lr·wd).
     const w = params.get('w.weight')!.dataSync();
     expect(w[0]).toBeCloseTo(1 * (1 - 0.001) - 0.01, 6);
