@@ -1,4 +1,4 @@
-import * as tf from '@tensorflow/tfjs-core';
+import type * as tf from '@tensorflow/tfjs-core';
 import { updateVariable } from './heapView.js';
 
 export interface AdamWOptions {

@@ -140,25 +140,11 @@ function dropoutPart(dropout: Dropout | undefined, part: number) {
   return <T extends tf.Tensor>(t: T, rate: number): T => (rng ? applyDropout(t, rate, rng) : t);
 }
 
-/**
- * Rows of an embedding table. tfjs differentiates a gather as transpose → segment sum → transpose, two
- * copies of the whole [vocab, hidden] gradient for an identity permutation (94 MB each for BERT-base);
- * the gradient of a row lookup is the segment sum alone.
- */
-function lookupRows(table: tf.Tensor2D, ids: tf.Tensor1D): tf.Tensor2D {
-  const rows = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
-    const [t, save] = args as [tf.Tensor2D, tf.GradSaveFunc];
-    save([ids]);
-    return { value: tf.gather(t, ids), gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => tf.unsortedSegmentSum(dy, saved[0] as tf.Tensor1D, t.shape[0]) };
-  });
-  return rows(table) as tf.Tensor2D;
-}
-
 /** Word + position + token-type embeddings, LayerNorm and dropout: [batch * seq, hidden]. */
 function embeddings(params: Params, config: EncoderConfig, inputIds: tf.Tensor2D, dropout?: Dropout): tf.Tensor2D {
   const [B, S] = inputIds.shape;
   const b = basePrefix(config);
-  const words = lookupRows(param(params, `${b}.embeddings.word_embeddings.weight`) as tf.Tensor as tf.Tensor2D, tf.reshape(inputIds, [B * S]));
+  const words = tf.gather(param(params, `${b}.embeddings.word_embeddings.weight`), tf.reshape(inputIds, [B * S]));
   const positions = tf.gather(param(params, `${b}.embeddings.position_embeddings.weight`), tf.reshape(positionIds(config, inputIds), [B * S]));
   const tokenType = tf.slice(param(params, `${b}.embeddings.token_type_embeddings.weight`), [0, 0], [1, config.hidden_size]);
   const summed = tf.add(tf.add(words, positions), tokenType) as tf.Tensor2D;
