@@ -45,8 +45,8 @@ export class AdamW {
     }
   }
 
-  /** One update with gradients by parameter name, at learning rate `lr`. */
-  apply(grads: ReadonlyMap<string, Float32Array>, lr: number): void {
+  /** One update with gradients by parameter name, each multiplied by `gradScale`, at learning rate `lr`. */
+  apply(grads: ReadonlyMap<string, Float32Array>, lr: number, gradScale = 1): void {
     this.step++;
     const { b1, b2, eps } = this;
     const c1 = 1 - b1 ** this.step;
@@ -60,7 +60,7 @@ export class AdamW {
       const decay = this.noDecay(name) ? 1 : 1 - lr * this.wd;
       updateVariable(p, (values) => {
         for (let i = 0; i < values.length; i++) {
-          const gi = g[i]!;
+          const gi = g[i]! * gradScale;
           const mi = b1 * m[i]! + (1 - b1) * gi;
           const vi = b2 * v[i]! + (1 - b2) * gi * gi;
           m[i] = mi;

@@ -30,18 +30,12 @@ export class GradientBuffer {
   }
 
   /**
-   * The weighted mean over micro-batches of every gradient added since the last {@link clear}, computed in
-   * place (parameters that received no gradient are left out).
+   * The sums of every gradient added since the last {@link clear} (parameters that received none left out),
+   * unscaled: the trainer folds the division by {@link weight} and the clipping into the optimizer's one
+   * pass over them.
    */
-  mean(): Map<string, Float32Array> {
-    const inv = this.weight > 0 ? 1 / this.weight : 0;
-    const out = new Map<string, Float32Array>();
-    for (const name of this.filled) {
-      const sum = this.sums.get(name)!;
-      if (inv !== 1) for (let i = 0; i < sum.length; i++) sum[i]! *= inv;
-      out.set(name, sum);
-    }
-    return out;
+  collected(): Map<string, Float32Array> {
+    return new Map([...this.filled].map((name) => [name, this.sums.get(name)!]));
   }
 
   clear(): void {
@@ -57,15 +51,7 @@ export function globalNorm(grads: ReadonlyMap<string, Float32Array>): number {
   return Math.sqrt(sq);
 }
 
-/**
- * Scales gradients in place so that their global L2 norm is at most `maxNorm` (no clipping when
- * `maxNorm` is 0); returns the norm before clipping.
- */
-export function clipGlobalNorm(grads: ReadonlyMap<string, Float32Array>, maxNorm: number): number {
-  const norm = globalNorm(grads);
-  if (maxNorm > 0 && norm > maxNorm) {
-    const scale = maxNorm / (norm + 1e-6);
-    for (const g of grads.values()) for (let i = 0; i < g.length; i++) g[i]! *= scale;
-  }
-  return norm;
+/** The factor that brings a gradient of L2 norm `norm` down to at most `maxNorm` (1 when `maxNorm` is 0 or not exceeded). */
+export function clipFactor(norm: number, maxNorm: number): number {
+  return maxNorm > 0 && norm > maxNorm ? maxNorm / (norm + 1e-6) : 1;
 }

@@ -5,7 +5,7 @@ export { Rng } from './random.js';
 export { registerKernels } from './register.js';
 export { AdamW, defaultNoDecay } from './adamw.js';
 export { readValues, updateVariable } from './heapView.js';
-export { GradientBuffer, clipGlobalNorm, globalNorm } from './gradientBuffer.js';
+export { GradientBuffer, clipFactor, globalNorm } from './gradientBuffer.js';
 export { segmentedGradients } from './segments.js';
 export type { SegmentForward, GradientSink } from './segments.js';
 export type { AdamWOptions } from './adamw.js';

@@ -6,7 +6,7 @@ import { writeDirAtomic } from '../io/index.js';
 import { bestModelDir, checkpointModelDir, resumeTraining, writeCheckpointFiles } from './checkpoint.js';
 import type { RunConfig } from './runConfig.js';
 import { AdamW, type AdamWOptions } from './adamw.js';
-import { clipGlobalNorm, GradientBuffer } from './gradientBuffer.js';
+import { clipFactor, globalNorm, GradientBuffer } from './gradientBuffer.js';
 import { segmentedGradients, type SegmentForward } from './segments.js';
 import { warmupCosine } from './schedule.js';
 
@@ -250,13 +250,15 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
         state.batch++;
         const boundary = state.batch % accumulate === 0 || state.batch === task.batchesPerEpoch;
         if (!boundary || buffer.weight === 0) continue;
-        // The step's loss, weighted as its gradient is: the buffer's weight is the micro-batches' total.
-        state.lastLoss = accLoss / buffer.weight;
-        const grads = buffer.mean();
-        const norm = clipGlobalNorm(grads, options.maxGradNorm ?? 1.0);
+        // The step's loss and gradient are means over the micro-batches, weighted alike (the buffer's weight is
+        // their total). The division and the clipping are one factor applied in AdamW's pass over the sums.
+        const mean = 1 / buffer.weight;
+        state.lastLoss = accLoss * mean;
+        const sums = buffer.collected();
+        const norm = globalNorm(sums) * mean;
         checkFinite('gradient norm', norm);
         const lr = warmupCosine(state.step, options.lr, warmup, totalSteps);
-        opt.apply(grads, lr);
+        opt.apply(sums, lr, mean * clipFactor(norm, options.maxGradNorm ?? 1.0));
         buffer.clear();
         state.step++;
         state.epochLossSum += state.lastLoss;

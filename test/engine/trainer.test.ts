@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { appendFile, readFile, rm, truncate, writeFile } from 'node:fs/promises';
-import { AdamW, bestModelDir, lossCurve, Rng, selectBackend, train, warmupCosine, type TrainerTask, type TrainOptions } from '../../src/engine/index.js';
+import { AdamW, bestModelDir, clipFactor, globalNorm, lossCurve, Rng, selectBackend, train, warmupCosine, type TrainerTask, type TrainOptions } from '../../src/engine/index.js';
 import { FormatError, TrainingDivergedError, UsageError } from '../../src/errors.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -30,6 +30,29 @@ describe('AdamW', () => {
     expect(w[1]).toBeCloseTo(-2 * (1 - 0.001) + 0.01, 6);
     expect(params.get('w.bias')!.dataSync()[0]).toBeCloseTo(0.5 - 0.01, 6);
     opt.dispose();
+  });
+});
+
+describe('clipping and the gradient scale', () => {
+  it('scales a gradient whose norm exceeds the bound down to it, and leaves others alone', () => {
+    expect(clipFactor(10, 1)).toBeCloseTo(0.1, 6);
+    expect(clipFactor(0.5, 1)).toBe(1);
+    expect(clipFactor(10, 0)).toBe(1);
+    expect(globalNorm(new Map([['a', Float32Array.of(3)], ['b', Float32Array.of(4)]]))).toBe(5);
+  });
+
+  it('AdamW with a gradient scale takes the step of the pre-scaled gradient', async () => {
+    await selectBackend('cpu');
+    const run = (g: Float32Array, scale: number) => {
+      const params = new Map([['w.weight', tf.variable(tf.tensor1d([1, -2]))]]);
+      const opt = new AdamW(params, { weightDecay: 0.1 });
+      opt.apply(new Map([['w.weight', g]]), 0.01, scale);
+      opt.apply(new Map([['w.weight', g]]), 0.01, scale);
+      return Array.from(params.get('w.weight')!.dataSync());
+    };
+    const scaled = run(Float32Array.of(2, -4), 0.25);
+    const pre = run(Float32Array.of(0.5, -1), 1);
+    for (let i = 0; i < 2; i++) expect(scaled[i]).toBeCloseTo(pre[i]!, 6);
   });
 });
 
