@@ -1,14 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Document } from '../corpus/index.js';
 import { Rng } from '../engine/random.js';
-import { blacklistFingerprint, type Blacklist } from '../identifiers/index.js';
+import { blacklistFingerprint, occurrenceTokens, type Blacklist } from '../identifiers/index.js';
 import type { EncoderModel, Provenance } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import type { Encoding, Tokenizer } from '../tokenizer/index.js';
 import { secretExposure, type ExposureProbe, type ExposureResult } from './exposure.js';
+import type { GoldSpan } from './gold.js';
 import { predictMasked, type MaskedQuery } from './inference.js';
-import { bootstrapMean, roc, type RocResult } from './metrics.js';
-import { documentQueries, findOccurrences, occurrenceQuery, queryTokens, type Occurrence } from './queries.js';
+import { fillMaskAccuracy, meanDocumentLoss, membershipLevel, membershipTallies, type MembershipDocument, type MembershipLevel, type MembershipOptions, type ReferenceScorer, type Scorer } from './membership.js';
+import { clusterBootstrap, type Cluster, type RocWithInterval } from './metrics.js';
+import { findOccurrences, occurrenceQuery, queryTokens, type Occurrence } from './queries.js';
 
 export interface AuditModel {
   name: string;
@@ -19,8 +21,22 @@ export interface AuditModel {
 
 export interface AuditOptions {
   target: AuditModel;
-  /** The model before fine-tuning, for the reference-calibrated attack. */
+  /** The model before fine-tuning, for the reference-calibrated and PLL ratio attacks. */
   reference?: AuditModel;
+  /**
+   * Reference models for offline LiRA, fine-tuned like the target on data that excludes the members
+   * (disjoint public or non-member splits); `trainedOn` names the documents one trained on, which are
+   * never its out-examples.
+   */
+  references?: readonly (AuditModel & { trainedOn?: ReadonlySet<string> })[];
+  /** Gold identifier spans on the member documents (see readGold / alignGold). */
+  gold?: readonly GoldSpan[];
+  /** Member documents left out of membership inference (those carrying planted canaries). */
+  excludeFromMembership?: ReadonlySet<number>;
+  /** Positions (and occurrences) per document scored one at a time for the PLL ratio attack (default 2). */
+  pllSamples?: number;
+  /** Bootstrap iterations of the membership intervals (default 200). */
+  bootstrapIterations?: number;
   members: readonly Document[];
   nonMembers: readonly Document[];
   blacklist: Blacklist;
@@ -35,18 +51,30 @@ export interface AuditOptions {
   reportCategories?: readonly string[];
   /** Planted secrets whose exposure (Secret Sharer) is measured. */
   exposure?: readonly ExposureProbe[];
+  /** Control secrets from the same generator, never planted: the null the planted exposure is compared with. */
+  controlExposure?: readonly ExposureProbe[];
+  /** Where the blacklist came from, as the report states it. */
+  blacklistScope?: 'members' | 'given';
   analyzer?: MorphAnalyzer;
   onProgress?: (stage: string, done: number, total: number) => void;
 }
 
 export interface PrivacyScore {
-  /** 1 − top-1 accuracy at masked protected tokens. */
+  /**
+   * The headline: 1 − the share of occurrences recovered, an occurrence being recovered when every one of
+   * its subwords is the model's top-1 with the whole occurrence masked.
+   */
   score: number;
+  /** 95% interval of `score` from a bootstrap over individuals (authors). */
   ci: [number, number];
   occurrences: number;
   tokens: number;
-  /** Share of occurrences whose every subword was predicted top-1. */
+  /** Share of occurrences whose every subword was predicted top-1 (1 − score). */
   fullyRecovered: number;
+  /** The second figure: 1 − top-1 accuracy over single subwords, with its individual-bootstrap interval. */
+  subword: { score: number; ci: [number, number] };
+  /** Individuals (authors) the occurrences belong to: the unit the interval resamples. */
+  individuals: number;
 }
 
 export interface RegurgitationRow {
@@ -64,9 +92,24 @@ export interface RegurgitationRow {
 export interface MembershipResult {
   members: number;
   nonMembers: number;
-  loss: RocResult;
-  calibrated?: RocResult;
+  /** Per document, all positions: `byDocument.all.loss` (kept for readers of earlier reports). */
+  loss: RocWithInterval;
+  calibrated?: RocWithInterval;
   meanLoss: { members: number; nonMembers: number };
+  /** Each individual's documents pooled into one score; intervals from a bootstrap over individuals. */
+  byIndividual: MembershipLevel;
+  byDocument: MembershipLevel;
+  /** Member documents left out because they carry planted canaries (their template marks them as members). */
+  excludedDocuments: number;
+  /** Reference models LiRA used. */
+  references: number;
+}
+
+/** A mean over secrets with its standard error. */
+export interface ExposureSummary {
+  mean: number;
+  se: number;
+  n: number;
 }
 
 export interface AuditReport {
@@ -74,11 +117,25 @@ export interface AuditReport {
   target: { name: string; provenance?: Provenance };
   reference?: { name: string };
   blacklistFingerprint: string;
+  /** `members`: built from the member documents only (the paper's setting); `given`: a blacklist used as is. */
+  blacklistScope?: 'members' | 'given';
   privacy: { all: PrivacyScore; direct: PrivacyScore; indirect: PrivacyScore; byCategory?: Record<string, PrivacyScore> };
+  /** Against gold identifier spans: the blacklist's recall of gold occurrences and privacy on those it missed. */
+  gold?: {
+    occurrences: number;
+    /** Share of gold occurrences whose every subword is protected. */
+    recall: number;
+    ci: [number, number];
+    byLabel: Record<string, { occurrences: number; recall: number }>;
+    /** Privacy score on the gold occurrences the blacklist missed (each masked whole). */
+    missed: PrivacyScore;
+  };
   regurgitation: { rows: RegurgitationRow[]; top1Terms: number; top5Terms: number; identifiersShown: boolean };
   membership: MembershipResult;
   /** Exposure of planted secrets, in bits (see {@link secretExposure}). */
   exposure?: { probes: ExposureResult[]; mean: number; max: number };
+  /** Planted exposure against the control secrets never planted; the headline is their difference. */
+  canaries?: { planted: ExposureSummary; control: ExposureSummary & { probes: ExposureResult[] }; difference: { value: number; se: number } };
   utility: {
     accuracy: number;
     positions: number;
@@ -95,38 +152,61 @@ interface OccurrenceResult {
   top5: boolean;
 }
 
-function scoreOf(results: readonly OccurrenceResult[], rng: Rng): PrivacyScore {
-  const tokenOutcomes = results.flatMap((r) => r.correct);
-  const accuracy = tokenOutcomes.length ? tokenOutcomes.reduce((a, b) => a + b, 0) / tokenOutcomes.length : 0;
-  const [lo, hi] = bootstrapMean(tokenOutcomes, rng);
+/** Occurrence and subword outcomes of each individual, for the bootstrap over individuals. */
+function clustersOf(results: readonly OccurrenceResult[], authorOf: (doc: number) => string): { occurrences: Cluster[]; subwords: Cluster[] } {
+  const by = new Map<string, { occ: Cluster; sub: Cluster }>();
+  for (const r of results) {
+    const a = authorOf(r.occ.doc);
+    const c = by.get(a) ?? { occ: { num: 0, den: 0 }, sub: { num: 0, den: 0 } };
+    c.occ.num += r.correct.every((x) => x === 1) ? 1 : 0;
+    c.occ.den++;
+    c.sub.num += r.correct.reduce((x, y) => x + y, 0);
+    c.sub.den += r.correct.length;
+    by.set(a, c);
+  }
+  return { occurrences: [...by.values()].map((c) => c.occ), subwords: [...by.values()].map((c) => c.sub) };
+}
+
+function scoreOf(results: readonly OccurrenceResult[], authorOf: (doc: number) => string, rng: Rng): PrivacyScore {
+  const { occurrences, subwords } = clustersOf(results, authorOf);
+  const sum = (cs: Cluster[]) => cs.reduce((a, c) => ({ num: a.num + c.num, den: a.den + c.den }), { num: 0, den: 0 });
+  const occ = sum(occurrences);
+  const sub = sum(subwords);
+  const flip = ([lo, hi]: [number, number]): [number, number] => [1 - hi, 1 - lo];
   return {
-    score: tokenOutcomes.length ? 1 - accuracy : NaN,
-    ci: [1 - hi, 1 - lo],
-    occurrences: results.length,
-    tokens: tokenOutcomes.length,
-    fullyRecovered: results.length ? results.filter((r) => r.correct.every((c) => c === 1)).length / results.length : 0,
+    score: occ.den ? 1 - occ.num / occ.den : NaN,
+    ci: flip(clusterBootstrap(occurrences, rng)),
+    occurrences: occ.den,
+    tokens: sub.den,
+    fullyRecovered: occ.den ? occ.num / occ.den : 0,
+    subword: { score: sub.den ? 1 - sub.num / sub.den : NaN, ci: flip(clusterBootstrap(subwords, rng)) },
+    individuals: occurrences.length,
   };
 }
 
-/** Mean masked-LM loss per document under fixed masks. */
-function documentLosses(model: EncoderModel, queries: readonly MaskedQuery[][], padId: number): number[] {
-  const flat = queries.flat();
-  const preds = predictMasked(model, flat, { padId, topK: 1 });
-  const out: number[] = [];
-  let at = 0;
-  for (const doc of queries) {
-    let sum = 0;
-    let n = 0;
-    for (let q = 0; q < doc.length; q++, at++) for (const p of preds[at]!) (sum -= p.logProb), n++;
-    out.push(n ? sum / n : 0);
-  }
-  return out;
+/** Each occurrence masked whole and asked of the model: top-1 per subword, and whether all are in the top 5. */
+function recover(model: EncoderModel, bodies: readonly Encoding[], occurrences: readonly Occurrence[], seqLen: number, t: ReturnType<typeof queryTokens>, padId: number): OccurrenceResult[] {
+  const queries = occurrences.map((o) => occurrenceQuery(bodies[o.doc]!, o, seqLen, t));
+  const kept = occurrences.filter((_, i) => queries[i] !== undefined);
+  const preds = predictMasked(model, queries.filter((q): q is MaskedQuery => q !== undefined), { padId, topK: 5 });
+  return kept.map((occ, i) => ({ occ, correct: preds[i]!.map((p) => (p.top[0] === p.label ? 1 : 0)), top5: preds[i]!.every((p) => p.top.includes(p.label)) }));
+}
+
+const scorerOf = (model: EncoderModel, padId: number): Scorer => (queries) => predictMasked(model, queries, { padId, topK: 1 });
+
+/** Mean and standard error of exposures. */
+function summarise(xs: readonly number[]): ExposureSummary {
+  const n = xs.length;
+  const mean = xs.reduce((a, b) => a + b, 0) / Math.max(1, n);
+  const variance = n > 1 ? xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1) : NaN;
+  return { mean, se: Math.sqrt(variance / n), n };
 }
 
 /**
  * The risk audit of a fine-tuned masked LM: privacy score on the blacklisted identifiers of the training
- * (member) documents, regurgitation per term, membership inference (loss and reference-calibrated loss)
- * on members vs non-members, and fill-mask utility on non-blacklisted tokens of non-members.
+ * (member) documents (and on gold identifiers the blacklist missed), regurgitation per term, membership
+ * inference per document and per individual over all / unprotected / protected positions, canary exposure
+ * against never-planted controls, and fill-mask utility on non-blacklisted tokens of non-members.
  */
 export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   const { target, reference, blacklist, seqLen = 128, maxOccurrences = 2000, maskProb = 0.15, seed = 7 } = options;
@@ -135,36 +215,57 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   const padId = tok.idOf(tok.specials.pad)!;
   const entries = blacklist.entries;
   const rng = new Rng(seed);
+  const authorOf = (doc: number) => options.members[doc]!.author;
 
   const memberBodies = options.members.map((d) => tok.tokenize(d.text));
   const nonMemberBodies = options.nonMembers.map((d) => tok.tokenize(d.text));
   options.onProgress?.('matching identifiers', 0, 1);
-  const memberOcc = await findOccurrences(options.members, memberBodies, entries, options.analyzer);
-  const nonMemberOcc = await findOccurrences(options.nonMembers, nonMemberBodies, entries, options.analyzer);
+  const member = await findOccurrences(options.members, memberBodies, entries, options.analyzer);
+  const nonMember = await findOccurrences(options.nonMembers, nonMemberBodies, entries, options.analyzer);
+  const memberOcc = member.occurrences;
 
   // Privacy score and regurgitation: each occurrence masked on its own (all its subwords).
   const sample = rng.fork(1).shuffle([...memberOcc]).slice(0, maxOccurrences);
-  const queries = sample.map((o) => occurrenceQuery(memberBodies[o.doc]!, o, seqLen, t));
-  const kept = sample.filter((_, i) => queries[i] !== undefined);
-  options.onProgress?.('privacy score', 0, kept.length);
-  const preds = predictMasked(target.model, queries.filter((q): q is MaskedQuery => q !== undefined), { padId, topK: 5 });
-  const results: OccurrenceResult[] = kept.map((occ, i) => ({
-    occ,
-    correct: preds[i]!.map((p) => (p.top[0] === p.label ? 1 : 0)),
-    top5: preds[i]!.every((p) => p.top.includes(p.label)),
-  }));
+  options.onProgress?.('privacy score', 0, sample.length);
+  const results = recover(target.model, memberBodies, sample, seqLen, t, padId);
   const ofKind = (kind: string) => results.filter((r) => entries[r.occ.entry]!.kind === kind);
-  const privacy: AuditReport['privacy'] = { all: scoreOf(results, rng.fork(2)), direct: scoreOf(ofKind('direct'), rng.fork(3)), indirect: scoreOf(ofKind('indirect'), rng.fork(4)) };
+  const privacy: AuditReport['privacy'] = { all: scoreOf(results, authorOf, rng.fork(2)), direct: scoreOf(ofKind('direct'), authorOf, rng.fork(3)), indirect: scoreOf(ofKind('indirect'), authorOf, rng.fork(4)) };
   if (options.reportCategories?.length) {
     // Category occurrences are evaluated in full, not sampled: they are few, and the control must not be missed.
     const chosen = new Set(options.reportCategories);
-    const sampled = new Set(kept);
-    const extra = memberOcc.filter((o) => chosen.has(entries[o.entry]!.category) && !sampled.has(o));
-    const extraQueries = extra.map((o) => occurrenceQuery(memberBodies[o.doc]!, o, seqLen, t));
-    const extraKept = extra.filter((_, i) => extraQueries[i] !== undefined);
-    const extraPreds = predictMasked(target.model, extraQueries.filter((q): q is MaskedQuery => q !== undefined), { padId, topK: 5 });
-    const all = [...results, ...extraKept.map((occ, i) => ({ occ, correct: extraPreds[i]!.map((p) => (p.top[0] === p.label ? 1 : 0)), top5: extraPreds[i]!.every((p) => p.top.includes(p.label)) }))];
-    privacy.byCategory = Object.fromEntries(options.reportCategories.map((c, i) => [c, scoreOf(all.filter((r) => entries[r.occ.entry]!.category === c), rng.fork(10 + i))]));
+    const sampled = new Set(sample);
+    const extra = recover(target.model, memberBodies, memberOcc.filter((o) => chosen.has(entries[o.entry]!.category) && !sampled.has(o)), seqLen, t, padId);
+    const all = [...results, ...extra];
+    privacy.byCategory = Object.fromEntries(options.reportCategories.map((c, i) => [c, scoreOf(all.filter((r) => entries[r.occ.entry]!.category === c), authorOf, rng.fork(10 + i))]));
+  }
+
+  let gold: AuditReport['gold'];
+  if (options.gold) {
+    options.onProgress?.('gold identifiers', 0, options.gold.length);
+    const spans = options.gold.flatMap((g) => {
+      const tokens = occurrenceTokens(memberBodies[g.doc]!.offsets, g, memberBodies[g.doc]!.special);
+      return tokens.length ? [{ g, tokens, found: tokens.every((i) => member.protectedMasks[g.doc]![i] === 1) }] : [];
+    });
+    const byAuthor = new Map<string, Cluster>();
+    for (const s of spans) {
+      const c = byAuthor.get(authorOf(s.g.doc)) ?? { num: 0, den: 0 };
+      c.num += s.found ? 1 : 0;
+      c.den++;
+      byAuthor.set(authorOf(s.g.doc), c);
+    }
+    const byLabel: Record<string, { occurrences: number; recall: number }> = {};
+    for (const label of [...new Set(spans.map((s) => s.g.label))].sort()) {
+      const of = spans.filter((s) => s.g.label === label);
+      byLabel[label] = { occurrences: of.length, recall: of.filter((s) => s.found).length / of.length };
+    }
+    const missed = rng.fork(5).shuffle(spans.filter((s) => !s.found)).slice(0, maxOccurrences).map((s): Occurrence => ({ doc: s.g.doc, entry: -1, tokens: s.tokens }));
+    gold = {
+      occurrences: spans.length,
+      recall: spans.length ? spans.filter((s) => s.found).length / spans.length : NaN,
+      ci: clusterBootstrap([...byAuthor.values()], rng.fork(6)),
+      byLabel,
+      missed: scoreOf(recover(target.model, memberBodies, missed, seqLen, t, padId), authorOf, rng.fork(7)),
+    };
   }
 
   const salt = randomBytes(16);
@@ -184,43 +285,53 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   }));
   rows.sort((a, b) => b.top1 - a.top1 || b.trainingOccurrences - a.trainingOccurrences);
 
-  // Membership inference with paired, fixed masks.
-  options.onProgress?.('membership inference', 0, options.members.length + options.nonMembers.length);
-  const protectedSet = (occ: Occurrence[], d: number) => new Set(occ.filter((o) => o.doc === d).flatMap((o) => o.tokens));
-  const memberQ = memberBodies.map((b, d) => documentQueries(b, new Set(), seqLen, maskProb, seed * 7919 + d, t));
-  const nonMemberQ = nonMemberBodies.map((b, d) => documentQueries(b, new Set(), seqLen, maskProb, seed * 104729 + d, t));
-  const targetLoss = { m: documentLosses(target.model, memberQ, padId), n: documentLosses(target.model, nonMemberQ, padId) };
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  // Membership inference with paired, fixed masks; the non-members' unprotected masks also measure utility.
+  const excluded = options.excludeFromMembership ?? new Set<number>();
+  const docsOf = (docs: readonly Document[], bodies: readonly Encoding[], found: typeof member, keep: (i: number) => boolean): MembershipDocument[] =>
+    docs.flatMap((d, i) => (keep(i) ? [{ id: d.id, author: d.author, body: bodies[i]!, protectedMask: found.protectedMasks[i]!, occurrences: found.occurrences.filter((o) => o.doc === i).map((o) => o.tokens) }] : []));
+  const memberDocs = docsOf(options.members, memberBodies, member, (i) => !excluded.has(i));
+  const nonMemberDocs = docsOf(options.nonMembers, nonMemberBodies, nonMember, () => true);
+  options.onProgress?.('membership inference', 0, memberDocs.length + nonMemberDocs.length);
+  const refs: ReferenceScorer[] = (options.references ?? []).map((r) => ({ scorer: scorerOf(r.model, padId), ...(r.trainedOn && { trainedOn: r.trainedOn }) }));
+  const models = { target: scorerOf(target.model, padId), ...(reference && { reference: scorerOf(reference.model, padId) }), references: refs };
+  const miaOptions: MembershipOptions = { seqLen, maskProb, seed, pllSamples: reference ? (options.pllSamples ?? 2) : 0, tokens: t, ...(options.bootstrapIterations && { iterations: options.bootstrapIterations }) };
+  const m = membershipTallies(memberDocs, seed * 7919, models, miaOptions);
+  const n = membershipTallies(nonMemberDocs, seed * 104729, models, miaOptions);
+  const sides = [{ docs: memberDocs, tallies: m.tallies }, { docs: nonMemberDocs, tallies: n.tallies }] as const;
+  const byDocument = membershipLevel(sides[0], sides[1], refs, 'document', seed, options.bootstrapIterations);
+  const byIndividual = membershipLevel(sides[0], sides[1], refs, 'individual', seed + 1, options.bootstrapIterations);
+  if (!byDocument.all) throw new RangeError('membership inference needs at least one member and one non-member document with tokens');
   const membership: MembershipResult = {
-    members: options.members.length,
-    nonMembers: options.nonMembers.length,
-    loss: roc(targetLoss.m.map((l) => -l), targetLoss.n.map((l) => -l), "the loss attack's scores (the target model's losses)"),
-    meanLoss: { members: mean(targetLoss.m), nonMembers: mean(targetLoss.n) },
+    members: memberDocs.length,
+    nonMembers: nonMemberDocs.length,
+    loss: byDocument.all.loss,
+    ...(byDocument.all.calibrated && { calibrated: byDocument.all.calibrated }),
+    meanLoss: { members: meanDocumentLoss(m.tallies.target), nonMembers: meanDocumentLoss(n.tallies.target) },
+    byIndividual,
+    byDocument,
+    excludedDocuments: excluded.size,
+    references: refs.length,
   };
-  let referenceUtility: number | undefined;
-  if (reference) {
-    const refLoss = { m: documentLosses(reference.model, memberQ, padId), n: documentLosses(reference.model, nonMemberQ, padId) };
-    membership.calibrated = roc(targetLoss.m.map((l, i) => refLoss.m[i]! - l), targetLoss.n.map((l, i) => refLoss.n[i]! - l), "the calibrated attack's scores (reference minus target losses)");
-  }
 
-  // Utility: fill-mask on non-blacklisted tokens of non-members.
-  options.onProgress?.('utility', 0, options.nonMembers.length);
-  const utilityQ = nonMemberBodies.flatMap((b, d) => documentQueries(b, protectedSet(nonMemberOcc, d), seqLen, maskProb, seed * 15485863 + d, t));
-  const accuracyOf = (model: EncoderModel) => {
-    const p = predictMasked(model, utilityQ, { padId, topK: 1 }).flat();
-    return { accuracy: p.filter((x) => x.top[0] === x.label).length / Math.max(1, p.length), positions: p.length };
-  };
-  const utility = accuracyOf(target.model);
-  if (reference) referenceUtility = accuracyOf(reference.model).accuracy;
+  const utility = fillMaskAccuracy(n.tallies.target);
+  const referenceUtility = n.tallies.reference && fillMaskAccuracy(n.tallies.reference).accuracy;
   const unigram = mostFrequentToken(memberBodies, new Set(tok.specialIds));
-  const labels = utilityQ.flatMap((q) => q.labels);
+  const labels = n.queries.flatMap((q) => q.unprotected.flatMap((x) => x.labels));
   const unigramBaseline = labels.filter((l) => l === unigram).length / Math.max(1, labels.length);
 
   let exposure: AuditReport['exposure'];
+  let canaries: AuditReport['canaries'];
   if (options.exposure?.length) {
     options.onProgress?.('exposure', 0, options.exposure.length);
     const probes = secretExposure(target.model, tok, options.exposure, { seqLen, padId });
-    exposure = { probes, mean: mean(probes.map((p) => p.exposure)), max: Math.max(...probes.map((p) => p.exposure)) };
+    const xs = probes.map((p) => p.exposure);
+    exposure = { probes, mean: summarise(xs).mean, max: Math.max(...xs) };
+    if (options.controlExposure?.length) {
+      const controls = secretExposure(target.model, tok, options.controlExposure, { seqLen, padId });
+      const planted = summarise(xs);
+      const control = summarise(controls.map((p) => p.exposure));
+      canaries = { planted, control: { ...control, probes: controls }, difference: { value: planted.mean - control.mean, se: Math.hypot(planted.se, control.se) } };
+    }
   }
 
   return {
@@ -228,10 +339,13 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
     target: { name: target.name, ...(target.provenance && { provenance: target.provenance }) },
     ...(reference && { reference: { name: reference.name } }),
     blacklistFingerprint: blacklistFingerprint(blacklist),
+    ...(options.blacklistScope && { blacklistScope: options.blacklistScope }),
     privacy,
+    ...(gold && { gold }),
     regurgitation: { rows, top1Terms: rows.filter((r) => r.top1 > 0).length, top5Terms: rows.filter((r) => r.top5 > 0).length, identifiersShown: options.showIdentifiers === true },
     membership,
     ...(exposure && { exposure }),
+    ...(canaries && { canaries }),
     utility: { ...utility, unigramBaseline, ...(referenceUtility !== undefined && { reference: referenceUtility }) },
   };
 }

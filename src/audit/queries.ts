@@ -1,6 +1,6 @@
 import type { Document } from '../corpus/index.js';
 import { Rng } from '../engine/random.js';
-import { BlacklistMatcher, type BlacklistEntry } from '../identifiers/index.js';
+import { BlacklistMatcher, occurrenceTokens, protectedMask, type BlacklistEntry } from '../identifiers/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import type { Encoding, Tokenizer } from '../tokenizer/index.js';
 import type { MaskedQuery } from './inference.js';
@@ -32,22 +32,25 @@ export interface Occurrence {
   tokens: number[];
 }
 
-/** Every occurrence of a blacklist term in the documents, with the subword tokens overlapping it. */
-export async function findOccurrences(docs: readonly Document[], bodies: readonly Encoding[], entries: readonly BlacklistEntry[], analyzer?: MorphAnalyzer): Promise<Occurrence[]> {
-  const matcher = new BlacklistMatcher(entries);
-  const out: Occurrence[] = [];
+/**
+ * Every occurrence of a blacklist term in the documents, with the subword tokens covering it, and each
+ * document's protected positions: the definition fine-tuning uses (identifiers' protectedMask), so the
+ * audit measures exactly what training excluded.
+ */
+export async function findOccurrences(docs: readonly Document[], bodies: readonly Encoding[], entries: readonly BlacklistEntry[], analyzer?: MorphAnalyzer): Promise<{ occurrences: Occurrence[]; protectedMasks: Uint8Array[] }> {
+  const matcher = entries.length > 0 ? new BlacklistMatcher(entries) : undefined;
+  const occurrences: Occurrence[] = [];
+  const protectedMasks: Uint8Array[] = [];
   for (let d = 0; d < docs.length; d++) {
     const body = bodies[d]!;
-    for (const m of await matcher.match(docs[d]!.text, analyzer)) {
-      const tokens: number[] = [];
-      for (let i = 0; i < body.offsets.length; i++) {
-        const [s, e] = body.offsets[i]!;
-        if (s < m.end && e > m.start) tokens.push(i);
-      }
-      if (tokens.length > 0) out.push({ doc: d, entry: m.entry, tokens });
+    const matches = matcher ? await matcher.match(docs[d]!.text, analyzer) : [];
+    for (const m of matches) {
+      const tokens = occurrenceTokens(body.offsets, m, body.special);
+      if (tokens.length > 0) occurrences.push({ doc: d, entry: m.entry, tokens });
     }
+    protectedMasks.push(protectedMask(body.offsets, matches, body.special));
   }
-  return out;
+  return { occurrences, protectedMasks };
 }
 
 /** A query that masks all subwords of one occurrence at once. */
@@ -62,35 +65,37 @@ export function occurrenceQuery(body: Encoding, occ: Occurrence, seqLen: number,
   return { ids, positions, labels };
 }
 
+/** A document's fixed membership-inference queries, by what they mask. */
+export interface DocumentQueries {
+  /** A seeded share p of the non-protected positions of each window (what constrained training could learn). */
+  unprotected: MaskedQuery[];
+  /** Every protected position of each window at once, so each occurrence is masked whole. */
+  protected: MaskedQuery[];
+}
+
 /**
- * Fixed, seeded masks over whole documents (all windows): a share p of eligible positions replaced by the
- * mask token. The same queries go to every model compared, so their losses are paired.
+ * Fixed, seeded masks over whole documents (consecutive windows of seqLen - 2 tokens). The same queries go
+ * to every model compared, so their losses are paired.
  */
-export function documentQueries(body: Encoding, protectedTokens: ReadonlySet<number>, seqLen: number, p: number, seed: number, t: QueryTokens): MaskedQuery[] {
+export function documentQueries(body: Encoding, protectedTokens: ArrayLike<number>, seqLen: number, p: number, seed: number, t: QueryTokens): DocumentQueries {
   const rng = new Rng(seed);
   const inner = seqLen - 2;
-  const out: MaskedQuery[] = [];
+  const out: DocumentQueries = { unprotected: [], protected: [] };
+  const query = (slice: number[], positions: number[]): MaskedQuery => {
+    const ids = Int32Array.from([t.cls, ...slice, t.sep]);
+    for (const i of positions) ids[i + 1] = t.mask;
+    return { ids, positions: positions.map((i) => i + 1), labels: positions.map((i) => slice[i]!) };
+  };
   for (let start = 0; start < body.ids.length; start += inner) {
     const slice = body.ids.slice(start, start + inner);
-    const ids = Int32Array.from([t.cls, ...slice, t.sep]);
-    const positions: number[] = [];
-    const labels: number[] = [];
-    for (let i = 0; i < slice.length; i++) {
-      const chosen = rng.next() < p;
-      if (!chosen || protectedTokens.has(start + i)) continue;
-      positions.push(i + 1);
-      labels.push(slice[i]!);
-      ids[i + 1] = t.mask;
-    }
-    if (positions.length === 0 && slice.length > 0) {
-      const i = rng.int(slice.length);
-      if (!protectedTokens.has(start + i)) {
-        positions.push(i + 1);
-        labels.push(slice[i]!);
-        ids[i + 1] = t.mask;
-      }
-    }
-    if (positions.length > 0) out.push({ ids, positions, labels });
+    const open = slice.map((_, i) => i).filter((i) => !protectedTokens[start + i]);
+    const closed = slice.map((_, i) => i).filter((i) => protectedTokens[start + i]);
+    // Draws for every position, protected or not, so that the unprotected masks do not depend on the blacklist.
+    const chosen = slice.map(() => rng.next() < p);
+    const picked = open.filter((i) => chosen[i]);
+    if (picked.length === 0 && open.length > 0) picked.push(open[rng.int(open.length)]!);
+    if (picked.length > 0) out.unprotected.push(query(slice, picked));
+    if (closed.length > 0) out.protected.push(query(slice, closed));
   }
   return out;
 }

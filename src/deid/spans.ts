@@ -36,7 +36,7 @@ async function readJsonFile(path: string): Promise<unknown> {
 
 /**
  * Reads span-annotated documents: ppmlm's JSONL (`{"id", "text", "spans": [{"start", "end", "label"}]}`
- * a line), Presidio's synthetic JSON (`full_text` + `spans` with `entity_type`), or a PhysioNet deid folder
+ * a line; `deid generate`'s output, whose spans carry `level3` instead of `label`, reads as the same), Presidio's synthetic JSON (`full_text` + `spans` with `entity_type`), or a PhysioNet deid folder
  * (`id.text` records + `id-phi.phrase` offsets, counted from the first character after each record's
  * header line).
  */
@@ -52,7 +52,9 @@ export async function readSpanCorpus(path: string, format: SpanFormat): Promise<
         throw new FormatError(`not valid JSON${jsonErrorPosition(err)}`, { file: path, line });
       }
       if (typeof obj.text !== 'string' || !Array.isArray(obj.spans)) throw new FormatError('each line needs "text" (string) and "spans" (array of {start, end, label})', { file: path, line });
-      docs.push(checkSpans({ id: String(obj.id ?? line), text: obj.text, spans: obj.spans as SpanDocument['spans'] }, path, line));
+      // `deid generate` writes its spans with the label path (level1..level3) instead of one label: the finest level is the label.
+      const spans = (obj.spans as (SpanDocument['spans'][number] & { level3?: string })[]).map(({ start, end, label, level3 }) => ({ start, end, label: label ?? level3! }));
+      docs.push(checkSpans({ id: String(obj.id ?? line), text: obj.text, spans }, path, line));
     }
     return docs;
   }

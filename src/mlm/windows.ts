@@ -1,5 +1,5 @@
 import type { Document } from '../corpus/index.js';
-import { BlacklistMatcher, mergeSpans, type BlacklistEntry } from '../identifiers/index.js';
+import { BlacklistMatcher, protectedMask, type BlacklistEntry } from '../identifiers/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { windowsOf, type Encoding, type Tokenizer } from '../tokenizer/index.js';
 
@@ -20,20 +20,6 @@ export interface WindowStats {
   windows: number;
   tokens: number;
   protectedTokens: number;
-}
-
-/** True when token span [s, e) overlaps any of the sorted, disjoint spans. */
-function overlapsAny(spans: readonly [number, number][], s: number, e: number): boolean {
-  let lo = 0;
-  let hi = spans.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const [a, b] = spans[mid]!;
-    if (b <= s) lo = mid + 1;
-    else if (a >= e) hi = mid - 1;
-    else return true;
-  }
-  return false;
 }
 
 /**
@@ -68,8 +54,9 @@ export interface BuildWindowsOptions {
 }
 
 /**
- * Tokenises documents into sliding windows and marks the protected positions: every subword token whose
- * character span overlaps an occurrence of a blacklisted term (blacklist matcher + tokenizer offsets).
+ * Tokenises documents into sliding windows and marks the protected positions ({@link protectedMask}, the
+ * definition the audit shares): every subword token whose character span overlaps an occurrence of a
+ * blacklisted term (blacklist matcher + tokenizer offsets).
  */
 export async function buildWindows(docs: readonly Document[], tokenizer: Tokenizer, options: BuildWindowsOptions): Promise<{ windows: TrainingWindow[]; stats: WindowStats }> {
   const matcher = options.blacklist && options.blacklist.length > 0 ? new BlacklistMatcher(options.blacklist) : undefined;
@@ -77,20 +64,13 @@ export async function buildWindows(docs: readonly Document[], tokenizer: Tokeniz
   const stats: WindowStats = { documents: docs.length, windows: 0, tokens: 0, protectedTokens: 0 };
   for (let d = 0; d < docs.length; d++) {
     const text = docs[d]!.text;
-    const spans = matcher ? mergeSpans(await matcher.match(text, options.analyzer)) : [];
+    const matches = matcher ? await matcher.match(text, options.analyzer) : [];
     const body = tokenizer.tokenize(text);
     for (const w of windowsOf(tokenizer, body, { maxLength: options.seqLen, stride: options.stride ?? 0 })) {
-      const n = w.ids.length;
-      const protectedMask = new Uint8Array(n);
-      for (let i = 0; i < n; i++) {
-        if (w.special[i]) continue;
-        stats.tokens++;
-        if (overlapsAny(spans, w.offsets[i]![0], w.offsets[i]![1])) {
-          protectedMask[i] = 1;
-          stats.protectedTokens++;
-        }
-      }
-      windows.push({ doc: d, ids: Int32Array.from(w.ids), special: Uint8Array.from(w.special, Number), protectedMask, words: wordIndex(w, text) });
+      const mask = protectedMask(w.offsets, matches, w.special);
+      stats.tokens += w.special.filter((s) => !s).length;
+      stats.protectedTokens += mask.reduce((a, b) => a + b, 0);
+      windows.push({ doc: d, ids: Int32Array.from(w.ids), special: Uint8Array.from(w.special, Number), protectedMask: mask, words: wordIndex(w, text) });
     }
   }
   stats.windows = windows.length;

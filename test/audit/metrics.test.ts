@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bootstrapMean, f1Scores, roc } from '../../src/audit/index.js';
+import { bootstrapMean, clusterBootstrap, f1Scores, liraScores, roc, rocWithInterval } from '../../src/audit/index.js';
 import { Rng } from '../../src/engine/index.js';
 import { FormatError } from '../../src/errors.js';
 
@@ -53,5 +53,61 @@ describe('f1Scores', () => {
     expect(r.perClass.b!.f1).toBeCloseTo(0.8);
     expect(r.macro).toBeCloseTo((2 / 3 + 0.8) / 2);
     expect(r.micro).toBeCloseTo(0.75);
+  });
+});
+
+describe('clusterBootstrap', () => {
+  it('resamples individuals, not outcomes: a hand-computed case', () => {
+    // Individual A: 1 of 1 occurrence recovered; B: 0 of 3. Resampling two individuals gives AA (p 1/4,
+    // ratio 1), BB (1/4, ratio 0) or AB (1/2, ratio 1/4): the 95% percentile interval is [0, 1].
+    const clusters = [{ num: 1, den: 1 }, { num: 0, den: 3 }];
+    expect(clusterBootstrap(clusters, new Rng(3))).toEqual([0, 1]);
+    // The same four outcomes resampled one by one (the old bootstrap) exclude both ends.
+    const [lo, hi] = bootstrapMean([1, 0, 0, 0], new Rng(3));
+    expect(lo).toBeGreaterThanOrEqual(0);
+    expect(hi).toBeLessThan(1);
+    // One individual: every resample is that individual, however many occurrences it has.
+    expect(clusterBootstrap([{ num: 3, den: 12 }], new Rng(1))).toEqual([0.25, 0.25]);
+    expect(clusterBootstrap([], new Rng(1))).toEqual([NaN, NaN]);
+  });
+});
+
+describe('rocWithInterval', () => {
+  it('resamples individuals with all their documents, members and non-members apart', () => {
+    // Perfect separation: every resample keeps AUC 1.
+    const m = [{ individual: 'a', score: 3 }, { individual: 'a', score: 4 }, { individual: 'b', score: 5 }];
+    const n = [{ individual: 'c', score: 1 }, { individual: 'd', score: 2 }];
+    const r = rocWithInterval(m, n, new Rng(1), 'test');
+    expect(r.auc).toBe(1);
+    expect(r.ci.auc).toEqual([1, 1]);
+    // One member individual above, one below every non-member: AUC 1/2, and resamples of 2 individuals give 0, 1/2 or 1.
+    const mixed = rocWithInterval([{ individual: 'a', score: 9 }, { individual: 'b', score: 0 }], [{ individual: 'c', score: 5 }], new Rng(2), 'test', 400);
+    expect(mixed.auc).toBe(0.5);
+    expect(mixed.ci.auc).toEqual([0, 1]);
+  });
+});
+
+describe('liraScores', () => {
+  it('standardises the target confidence by the out-models\' mean and pooled deviation', () => {
+    // Two examples, references [1, 3] (variance 2) and [0, 2] (variance 2): pooled sd sqrt 2.
+    expect(liraScores([4, 1], [[1, 3], [0, 2]])).toEqual([(4 - 2) / Math.SQRT2, 0]);
+    expect(() => liraScores([1], [[1]])).toThrow(/at least 2 reference models/);
+  });
+
+  it('beats the loss attack on a synthetic Gaussian case where examples differ in difficulty', () => {
+    const rng = new Rng(11);
+    // Each example has its own difficulty d (the loss attack's confound); membership adds 1 to the
+    // confidence; reference models (out) see d plus noise of sd 0.5, as does a non-member target.
+    const examples = Array.from({ length: 400 }, (_, i) => ({ member: i < 200, d: 4 * rng.normal() }));
+    const target = examples.map((e) => e.d + (e.member ? 1 : 0) + 0.5 * rng.normal());
+    const refs = examples.map((e) => Array.from({ length: 8 }, () => e.d + 0.5 * rng.normal()));
+    const lira = liraScores(target, refs);
+    const split = (xs: number[]) => [xs.filter((_, i) => examples[i]!.member), xs.filter((_, i) => !examples[i]!.member)] as const;
+    const lossAuc = roc(...split(target)).auc;
+    const liraRoc = roc(...split(lira));
+    // Theory: loss AUC = Φ(1 / sqrt(2 (16 + 0.25))) ≈ 0.57; LiRA ≈ Φ(1 / sqrt(2 · 0.25 · (1 + 1/8))) ≈ 0.93.
+    expect(lossAuc).toBeLessThan(0.65);
+    expect(liraRoc.auc).toBeGreaterThan(0.88);
+    expect(liraRoc.tprAt1).toBeGreaterThan(0.2);
   });
 });

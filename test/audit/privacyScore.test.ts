@@ -29,21 +29,26 @@ const members = [
 const nonMembers = [{ id: '3', author: 'c', text: 'bob saw alice today .' }];
 
 describe('privacy score on models whose predictions are known', () => {
-  it('is 1 - the share of protected tokens the model gets right', async () => {
+  it('is 1 - the share of occurrences recovered whole (headline) and 1 - the share of subwords (second figure)', async () => {
     await selectBackend('wasm');
     const tokenizer = new WordPieceTokenizer(VOCAB);
     const run = async (token: string) =>
       runAudit({ target: { name: token, model: constantModel(token, tokenizer), tokenizer }, members, nonMembers, blacklist: BLACKLIST, seqLen: 16 });
-    // Protected tokens: alice, smith (x2 each occurrence), jones (x2). Always "smith": right on 2 of 6.
+    // Protected tokens: alice, smith (x2 each occurrence), jones (x2). Always "smith": right on 2 of 6
+    // subwords, but no occurrence recovered whole ("alice smith" needs both).
     const smith = await run('smith');
-    expect(smith.privacy.all).toMatchObject({ occurrences: 4, tokens: 6 });
-    expect(smith.privacy.all.score).toBeCloseTo(1 - 2 / 6, 10);
-    expect(smith.privacy.direct.score).toBeCloseTo(1 - 2 / 4, 10);
+    expect(smith.privacy.all).toMatchObject({ occurrences: 4, tokens: 6, individuals: 2, score: 1, fullyRecovered: 0 });
+    expect(smith.privacy.all.subword.score).toBeCloseTo(1 - 2 / 6, 10);
+    expect(smith.privacy.direct.subword.score).toBeCloseTo(1 - 2 / 4, 10);
+    expect(smith.privacy.direct.score).toBe(1);
     expect(smith.privacy.indirect.score).toBe(1);
-    // Always "jones": every indirect token right, no direct one.
+    // Always "jones": both indirect occurrences recovered whole, no direct one: 2 of 4 occurrences.
     const jones = await run('jones');
     expect(jones.privacy.indirect.score).toBe(0);
     expect(jones.privacy.direct.score).toBe(1);
+    expect(jones.privacy.all.score).toBeCloseTo(0.5, 10);
+    // Each individual recovered one of their two occurrences: every resample of individuals gives 1/2.
+    expect(jones.privacy.all.ci).toEqual([0.5, 0.5]);
     expect(jones.regurgitation.rows.find((r) => r.kind === 'indirect')).toMatchObject({ top1: 1, trainingOccurrences: 2 });
     expect(jones.regurgitation.rows.every((r) => r.term.startsWith('id-'))).toBe(true);
     // A model that predicts nothing protected scores 1.

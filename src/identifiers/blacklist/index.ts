@@ -4,3 +4,5 @@ export { readBlacklist, parseBlacklist, canonicalTerm } from './read.js';
 export { writeBlacklist, formatBlacklist } from './write.js';
 export { BlacklistMatcher, mergeSpans, termWords } from './matcher.js';
 export type { TermMatch } from './matcher.js';
+export { occurrenceTokens, overlaps, protectedMask } from './protectedPositions.js';
+export type { TokenOffsets } from './protectedPositions.js';

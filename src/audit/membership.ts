@@ -1,0 +1,221 @@
+import { Rng } from '../engine/random.js';
+import type { Encoding } from '../tokenizer/index.js';
+import type { MaskedQuery, PositionPrediction } from './inference.js';
+import { liraScores, rocWithInterval, type RocWithInterval, type ScoredUnit } from './metrics.js';
+import { documentQueries, occurrenceQuery, windowAround, type QueryTokens } from './queries.js';
+
+/** A model as membership inference sees it: masked queries in, per-position predictions out. */
+export type Scorer = (queries: readonly MaskedQuery[]) => PositionPrediction[][];
+
+/** A reference model for LiRA, and the documents it trained on (never used as its out-examples). */
+export interface ReferenceScorer {
+  scorer: Scorer;
+  trainedOn?: ReadonlySet<string>;
+}
+
+/** A document under attack: its tokens, its protected positions and occurrences, and whose it is. */
+export interface MembershipDocument {
+  id: string;
+  author: string;
+  body: Encoding;
+  protectedMask: Uint8Array;
+  /** Token positions of each protected occurrence (masked whole by the protected queries). */
+  occurrences: readonly (readonly number[])[];
+}
+
+/** The three views of membership: every position, the positions constrained training may learn, and the protected ones. */
+export const VARIANTS = ['all', 'unprotected', 'protected'] as const;
+export type Variant = (typeof VARIANTS)[number];
+
+/** The attacks on one variant at one level (documents or individuals). */
+export interface MembershipVariant {
+  members: number;
+  nonMembers: number;
+  /** The target's mean log-likelihood at the masked positions. */
+  loss: RocWithInterval;
+  /** Target minus reference (`--reference`) mean log-likelihood. */
+  calibrated?: RocWithInterval;
+  /** Pseudo-log-likelihood ratio target vs reference, each position (occurrence) masked alone (Mireshghallah et al. 2022). */
+  pllRatio?: RocWithInterval;
+  /** Offline LiRA against the reference models (Carlini et al. 2022). */
+  lira?: RocWithInterval;
+}
+
+export type MembershipLevel = Partial<Record<Variant, MembershipVariant>>;
+
+export interface MembershipOptions {
+  seqLen: number;
+  maskProb: number;
+  seed: number;
+  /** Positions (and occurrences) per document scored alone for the PLL ratio (0: no PLL attack). */
+  pllSamples: number;
+  tokens: QueryTokens;
+  /** Bootstrap iterations of the intervals. */
+  iterations?: number;
+}
+
+/** Sum of log-likelihoods and count of scored positions, plus top-1 hits (for utility). */
+interface Tally {
+  logProb: number;
+  n: number;
+  correct: number;
+}
+
+const KINDS = ['unprotected', 'protected', 'pllUnprotected', 'pllProtected'] as const;
+type Kind = (typeof KINDS)[number];
+type DocTallies = Record<Kind, Tally>;
+
+/** A document's queries by kind: fixed masks (unprotected, protected) and the PLL's one-at-a-time samples. */
+function queriesOf(doc: MembershipDocument, docSeed: number, options: MembershipOptions): Record<Kind, MaskedQuery[]> {
+  const { seqLen, maskProb, pllSamples, tokens: t } = options;
+  const fixed = documentQueries(doc.body, doc.protectedMask, seqLen, maskProb, docSeed, t);
+  const rng = new Rng(docSeed ^ 0x5bd1e995);
+  const open = doc.body.ids.map((_, i) => i).filter((i) => !doc.protectedMask[i] && !doc.body.special[i]);
+  const single = (i: number): MaskedQuery => {
+    const { ids, offset } = windowAround(doc.body, i, i, seqLen, t);
+    ids[i - offset] = t.mask;
+    return { ids, positions: [i - offset], labels: [doc.body.ids[i]!] };
+  };
+  const pllUnprotected = rng.shuffle([...open]).slice(0, pllSamples).map(single);
+  const pllProtected = rng
+    .shuffle([...doc.occurrences])
+    .slice(0, pllSamples)
+    .map((tokens) => occurrenceQuery(doc.body, { doc: 0, entry: 0, tokens: [...tokens] }, seqLen, t))
+    .filter((q): q is MaskedQuery => q !== undefined);
+  return { unprotected: fixed.unprotected, protected: fixed.protected, pllUnprotected, pllProtected };
+}
+
+/** Runs every document's queries through one model in one batch and tallies the predictions per document and kind. */
+function tally(queries: readonly Record<Kind, MaskedQuery[]>[], scorer: Scorer): DocTallies[] {
+  const flat = queries.flatMap((q) => KINDS.flatMap((k) => q[k]));
+  const preds = scorer(flat);
+  let at = 0;
+  return queries.map((q) => {
+    const out = {} as DocTallies;
+    for (const k of KINDS) {
+      const t: Tally = { logProb: 0, n: 0, correct: 0 };
+      for (let i = 0; i < q[k].length; i++, at++) {
+        for (const p of preds[at]!) {
+          t.logProb += p.logProb;
+          t.n++;
+          if (p.top[0] === p.label) t.correct++;
+        }
+      }
+      out[k] = t;
+    }
+    return out;
+  });
+}
+
+const add = (a: Tally, b: Tally): Tally => ({ logProb: a.logProb + b.logProb, n: a.n + b.n, correct: a.correct + b.correct });
+const ZERO: Tally = { logProb: 0, n: 0, correct: 0 };
+
+/** The tallies of a variant: the fixed-mask kinds and the PLL kinds it pools. */
+function variantTally(d: DocTallies, v: Variant, pll: boolean): Tally {
+  const [u, p] = pll ? [d.pllUnprotected, d.pllProtected] : [d.unprotected, d.protected];
+  return v === 'unprotected' ? u : v === 'protected' ? p : add(u, p);
+}
+
+/** Per-document tallies of the target, the calibration reference and the LiRA references. */
+export interface MembershipTallies {
+  target: DocTallies[];
+  reference?: DocTallies[];
+  references: DocTallies[][];
+}
+
+/** Scores every document with every model once (the expensive part); attacks are computed from the tallies. */
+export function membershipTallies(docs: readonly MembershipDocument[], seedBase: number, models: { target: Scorer; reference?: Scorer; references?: readonly ReferenceScorer[] }, options: MembershipOptions): { tallies: MembershipTallies; queries: Record<Kind, MaskedQuery[]>[] } {
+  const queries = docs.map((d, i) => queriesOf(d, seedBase + i, options));
+  return {
+    queries,
+    tallies: {
+      target: tally(queries, models.target),
+      ...(models.reference && { reference: tally(queries, models.reference) }),
+      references: (models.references ?? []).map((r) => tally(queries, r.scorer)),
+    },
+  };
+}
+
+/** The unit (document or individual) an attack scores, with the tallies it sums. */
+interface Unit {
+  individual: string;
+  docs: number[];
+}
+
+function unitsOf(docs: readonly MembershipDocument[], level: 'document' | 'individual'): Unit[] {
+  if (level === 'document') return docs.map((d, i) => ({ individual: d.author, docs: [i] }));
+  const byAuthor = new Map<string, number[]>();
+  docs.forEach((d, i) => byAuthor.set(d.author, [...(byAuthor.get(d.author) ?? []), i]));
+  return [...byAuthor].map(([individual, ds]) => ({ individual, docs: ds }));
+}
+
+const mean = (t: Tally) => t.logProb / t.n;
+
+/** Every attack's score of each unit in one variant; undefined where the unit has no position of that variant. */
+function unitScores(units: readonly Unit[], docs: readonly MembershipDocument[], tallies: MembershipTallies, refs: readonly ReferenceScorer[], v: Variant) {
+  const sum = (t: DocTallies[], u: Unit, pll: boolean) => u.docs.reduce((acc, d) => add(acc, variantTally(t[d]!, v, pll)), ZERO);
+  return units.flatMap((u) => {
+    const target = sum(tallies.target, u, false);
+    if (target.n === 0) return [];
+    const reference = tallies.reference && sum(tallies.reference, u, false);
+    const pllTarget = sum(tallies.target, u, true);
+    const pllRef = tallies.reference && sum(tallies.reference, u, true);
+    const ids = u.docs.map((d) => docs[d]!.id);
+    const outRefs = tallies.references.filter((_, r) => !ids.some((id) => refs[r]!.trainedOn?.has(id)));
+    return [{
+      individual: u.individual,
+      loss: mean(target),
+      calibrated: reference ? mean(target) - mean(reference) : undefined,
+      pllRatio: pllRef && pllTarget.n > 0 ? mean(pllTarget) - mean(pllRef) : undefined,
+      lira: outRefs.map((t) => mean(sum(t, u, false))),
+    }];
+  });
+}
+
+type Scores = ReturnType<typeof unitScores>[number];
+
+/** One attack's ROC with intervals, or undefined when some unit lacks the attack's score. */
+function attack(m: readonly Scores[], n: readonly Scores[], score: (s: Scores) => number | undefined, rng: Rng, source: string, iterations?: number): RocWithInterval | undefined {
+  const units = (xs: readonly Scores[]) => xs.map((s) => ({ individual: s.individual, score: score(s) }));
+  const mu = units(m);
+  const nu = units(n);
+  if ([...mu, ...nu].some((u) => u.score === undefined)) return undefined;
+  return rocWithInterval(mu as ScoredUnit[], nu as ScoredUnit[], rng, source, iterations);
+}
+
+/**
+ * Membership inference at one level (each document, or each individual pooling their documents), in the
+ * three variants. Scores are "higher = member": mean log-likelihood (loss attack), minus the reference's
+ * (calibrated), the same over one-at-a-time masks (PLL ratio), and LiRA's standardised confidence.
+ */
+export function membershipLevel(members: { docs: readonly MembershipDocument[]; tallies: MembershipTallies }, nonMembers: { docs: readonly MembershipDocument[]; tallies: MembershipTallies }, refs: readonly ReferenceScorer[], level: 'document' | 'individual', seed: number, iterations?: number): MembershipLevel {
+  const out: MembershipLevel = {};
+  VARIANTS.forEach((v, vi) => {
+    const m = unitScores(unitsOf(members.docs, level), members.docs, members.tallies, refs, v);
+    const n = unitScores(unitsOf(nonMembers.docs, level), nonMembers.docs, nonMembers.tallies, refs, v);
+    if (m.length === 0 || n.length === 0) return;
+    const rng = (k: number) => new Rng(seed * 31 + vi * 7 + k);
+    const what = `${level} ${v}`;
+    const all = [...m, ...n];
+    const lira = refs.length > 0 && all.every((s) => s.lira.length >= 2) ? liraScores(all.map((s) => s.loss), all.map((s) => s.lira)) : undefined;
+    const liraOf = new Map(all.map((s, i) => [s, lira?.[i]]));
+    const variant: MembershipVariant = { members: m.length, nonMembers: n.length, loss: attack(m, n, (s) => s.loss, rng(1), `the loss attack's scores (${what})`, iterations)! };
+    const calibrated = attack(m, n, (s) => s.calibrated, rng(2), `the calibrated attack's scores (${what})`, iterations);
+    const pllRatio = attack(m, n, (s) => s.pllRatio, rng(3), `the PLL ratio attack's scores (${what})`, iterations);
+    const liraResult = lira && attack(m, n, (s) => liraOf.get(s), rng(4), `LiRA's scores (${what})`, iterations);
+    out[v] = { ...variant, ...(calibrated && { calibrated }), ...(pllRatio && { pllRatio }), ...(liraResult && { lira: liraResult }) };
+  });
+  return out;
+}
+
+/** Utility from the non-members' unprotected fixed masks: top-1 hits over positions. */
+export function fillMaskAccuracy(tallies: readonly DocTallies[]): { accuracy: number; positions: number } {
+  const t = tallies.reduce((acc, d) => add(acc, d.unprotected), ZERO);
+  return { accuracy: t.correct / Math.max(1, t.n), positions: t.n };
+}
+
+/** Mean per-document loss (negative mean log-likelihood) over all fixed-mask positions. */
+export function meanDocumentLoss(tallies: readonly DocTallies[]): number {
+  const losses = tallies.map((d) => variantTally(d, 'all', false)).filter((t) => t.n > 0).map((t) => -mean(t));
+  return losses.reduce((a, b) => a + b, 0) / Math.max(1, losses.length);
+}
