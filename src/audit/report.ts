@@ -1,11 +1,27 @@
 import { join } from 'node:path';
 import { PRIVATE_FILE_MODE, writeFileAtomic } from '../io/index.js';
 import type { AuditReport } from './audit.js';
-import type { RocResult } from './metrics.js';
+import type { MembershipLevel } from './membership.js';
+import { VARIANTS } from './membership.js';
+import type { RocResult, RocWithInterval } from './metrics.js';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : 'n/a');
 const num = (x: number, d = 3) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
+const interval = ([lo, hi]: [number, number], f: (x: number) => string = num) => `${f(lo)} – ${f(hi)}`;
+const ATTACKS = [['loss', 'loss'], ['calibrated', 'reference-calibrated'], ['pllRatio', 'PLL ratio'], ['lira', 'LiRA (offline)']] as const;
+
+/** One membership level (documents or individuals) as table rows: variant × attack, each figure with its interval. */
+function membershipRows(level: MembershipLevel): string {
+  return VARIANTS.flatMap((v) => {
+    const result = level[v];
+    if (!result) return [`<tr><td>${v}</td><td colspan="5">no position of this kind</td></tr>`];
+    return ATTACKS.flatMap(([key, name]) => {
+      const r = result[key] as RocWithInterval | undefined;
+      return r ? [`<tr><td>${v}</td><td>${name}</td><td>${result.members} / ${result.nonMembers}</td><td>${num(r.auc)} <small>[${interval(r.ci.auc)}]</small></td><td>${pct(r.tprAt1)} <small>[${interval(r.ci.tprAt1, pct)}]</small></td><td>${pct(r.tprAt01)} <small>[${interval(r.ci.tprAt01, pct)}]</small></td></tr>`] : [];
+    });
+  }).join('');
+}
 
 const W = 360;
 const H = 260;
@@ -27,7 +43,8 @@ export function rocSvg(curves: { name: string; color: string; roc: RocResult }[]
   const minLog = -3;
   const sx = (fpr: number) => M.l + ((Math.log10(Math.max(fpr, 10 ** minLog)) - minLog) / -minLog) * (W - M.l - M.r);
   const sy = (tpr: number) => H - M.b - tpr * (H - M.t - M.b);
-  const lines = curves.map(({ color, roc }) => `<polyline fill="none" stroke="${color}" stroke-width="2" points="${roc.curve.map(([f, t]) => `${sx(f).toFixed(1)},${sy(t).toFixed(1)}`).join(' ')}"/>`);
+  // Drawn last to first, so that the first curve (the loss attack) stays on top where curves coincide.
+  const lines = [...curves].reverse().map(({ color, roc }) => `<polyline fill="none" stroke="${color}" stroke-width="2" points="${roc.curve.map(([f, t]) => `${sx(f).toFixed(1)},${sy(t).toFixed(1)}`).join(' ')}"/>`);
   const diag = Array.from({ length: 31 }, (_, i) => 10 ** (minLog + (i / 30) * -minLog)).map((f) => `${sx(f).toFixed(1)},${sy(f).toFixed(1)}`).join(' ');
   const legend = curves.map(({ name, color, roc }, i) => `<text x="${M.l + 8}" y="${M.t + 12 + i * 14}" font-size="11" fill="${color}">${esc(name)} (AUC ${num(roc.auc)})</text>`);
   return `<svg class="plot roc" xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" role="img" aria-label="ROC curve">${axes('false positive rate (log)', 'true positive rate', [[sx(0.001), '0.001'], [sx(0.01), '0.01'], [sx(0.1), '0.1'], [sx(1), '1']], [[sy(0), '0'], [sy(0.5), '0.5'], [sy(1), '1']])}<polyline fill="none" stroke="#aaa" stroke-dasharray="4 3" points="${diag}"/>${lines.join('')}${legend.join('')}</svg>`;
@@ -46,26 +63,43 @@ export function regurgitationSvg(rows: AuditReport['regurgitation']['rows']): st
 export function reportHtml(report: AuditReport): string {
   const p = report.privacy;
   const m = report.membership;
-  const curves = [{ name: 'loss attack', color: '#c0392b', roc: m.loss }, ...(m.calibrated ? [{ name: 'reference-calibrated', color: '#8e44ad', roc: m.calibrated }] : [])];
-  const row = (name: string, s: typeof p.all) => `<tr><td>${name}</td><td>${num(s.score)}</td><td>${num(s.ci[0])} – ${num(s.ci[1])}</td><td>${s.occurrences}</td><td>${s.tokens}</td><td>${pct(s.fullyRecovered)}</td></tr>`;
+  const all = m.byDocument.all;
+  const curves = [
+    { name: 'loss attack (documents)', color: '#c0392b', roc: m.loss },
+    ...(m.calibrated ? [{ name: 'reference-calibrated', color: '#8e44ad', roc: m.calibrated }] : []),
+    ...(all?.pllRatio ? [{ name: 'PLL ratio', color: '#16a085', roc: all.pllRatio }] : []),
+    ...(all?.lira ? [{ name: 'LiRA', color: '#d68910', roc: all.lira }] : []),
+  ];
+  const row = (name: string, s: typeof p.all) => `<tr><td>${name}</td><td>${num(s.score)}</td><td>${interval(s.ci)}</td><td>${num(s.subword.score)}</td><td>${interval(s.subword.ci)}</td><td>${s.occurrences}</td><td>${s.tokens}</td><td>${s.individuals}</td></tr>`;
+  const scope = report.blacklistScope === 'members' ? ' The blacklist was built from the member documents only (the paper\'s setting).' : report.blacklistScope === 'given' ? ' The blacklist was given and used as is.' : '';
+  const g = report.gold;
+  const c = report.canaries;
+  const miaHead = '<tr><th>positions</th><th>attack</th><th>members / non-members</th><th>AUC [95% CI]</th><th>TPR @ 1% FPR</th><th>TPR @ 0.1% FPR</th></tr>';
   const top = report.regurgitation.rows.slice(0, 25).map((r) => `<tr><td>${esc(r.term)}</td><td>${r.kind}</td><td>${esc(r.category)}</td><td>${r.trainingOccurrences}</td><td>${r.evaluated}</td><td>${pct(r.top1)}</td><td>${pct(r.top5)}</td></tr>`);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>ppmlm audit: ${esc(report.target.name)}</title>
 <style>body{font:14px/1.4 system-ui,sans-serif;max-width:980px;margin:24px auto;padding:0 16px;color:#222}table{border-collapse:collapse;margin:8px 0 20px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}.plots{display:flex;gap:24px;flex-wrap:wrap}.warn{color:#a04000}</style></head>
 <body><h1>Risk audit of ${esc(report.target.name)}</h1>
 <p>Created ${esc(report.createdAt)}. Strategy: <b>${esc(String(report.target.provenance?.strategy ?? 'unknown'))}</b>. Blacklist fingerprint ${esc(report.blacklistFingerprint)}.${report.reference ? ` Reference model: ${esc(report.reference.name)}.` : ''}</p>
-<h2>Privacy score</h2><p>1 − top-1 accuracy at blacklisted tokens of the training documents, each occurrence masked whole. 1 means no identifier token was recovered.</p>
-<table><tr><th>identifiers</th><th>score</th><th>95% CI</th><th>occurrences</th><th>tokens</th><th>fully recovered</th></tr>${row('all', p.all)}${row('direct', p.direct)}${row('indirect', p.indirect)}${Object.entries(p.byCategory ?? {}).map(([c, sc]) => row(esc(c), sc)).join('')}</table>
+<h2>Privacy score</h2><p>Each blacklisted occurrence of the training documents masked whole (all its subwords). <b>Per occurrence</b> (the headline): 1 − the share of occurrences the model recovers entirely top-1; <b>per subword</b>: 1 − top-1 accuracy over their subwords. 1 means nothing recovered. Intervals: 95% percentile bootstrap over individuals (authors).${scope}</p>
+<table><tr><th>identifiers</th><th>per occurrence</th><th>95% CI</th><th>per subword</th><th>95% CI</th><th>occurrences</th><th>subwords</th><th>individuals</th></tr>${row('all', p.all)}${row('direct', p.direct)}${row('indirect', p.indirect)}${Object.entries(p.byCategory ?? {}).map(([cat, sc]) => row(esc(cat), sc)).join('')}</table>
+${g ? `<h2>Gold identifiers</h2><p>The blacklist protects <b>${pct(g.recall)}</b> <small>[${interval(g.ci, pct)}]</small> of ${g.occurrences} gold identifier occurrences (every subword protected). On the ${g.missed.occurrences} it missed, which training did not protect, the privacy score is <b>${num(g.missed.score)}</b> per occurrence <small>[${interval(g.missed.ci)}]</small>, ${num(g.missed.subword.score)} per subword <small>[${interval(g.missed.subword.ci)}]</small>.</p>
+<table><tr><th>gold label</th><th>occurrences</th><th>blacklist recall</th></tr>${Object.entries(g.byLabel).map(([l, x]) => `<tr><td>${esc(l)}</td><td>${x.occurrences}</td><td>${pct(x.recall)}</td></tr>`).join('')}</table>` : ''}
+${c ? `<h2>Canaries against controls</h2><p>Exposure of the planted secrets minus that of control secrets from the same generator that were never planted: <b>${num(c.difference.value)} ± ${num(c.difference.se)}</b> bits (± one standard error). Planted ${num(c.planted.mean)} ± ${num(c.planted.se)} bits over ${c.planted.n} secrets; control ${num(c.control.mean)} ± ${num(c.control.se)} over ${c.control.n}. A difference within two standard errors of 0 means no measurable memorisation of the planted secrets.</p>` : ''}
 ${report.exposure ? `<h2>Exposure of planted secrets</h2><p>Rank of each secret, by the model's likelihood in its training text, among fresh values of the same form (Secret Sharer): exposure log2(candidates + 1) − log2(rank) bits; 0 means no more likely than a fresh value. Mean <b>${num(report.exposure.mean)}</b> bits, max ${num(report.exposure.max)}.</p>
 <table><tr><th>secret</th><th>rank</th><th>candidates</th><th>exposure (bits)</th></tr>${report.exposure.probes.map((x) => `<tr><td>${esc(x.label)}</td><td>${x.rank}</td><td>${x.candidates}</td><td>${num(x.exposure)}</td></tr>`).join('')}</table>` : ''}
-<h2>Membership inference</h2><p>${m.members} members (training documents) vs ${m.nonMembers} non-members; per-document masked-LM loss under fixed masks.${m.nonMembers < 400 ? ' <span class="warn">Fewer than 400 non-members: TPR at 1% FPR rests on few documents.</span>' : ''}</p>
-<table><tr><th>attack</th><th>AUC</th><th>TPR @ 1% FPR</th><th>TPR @ 0.1% FPR</th></tr>${curves.map((c) => `<tr><td>${c.name}</td><td>${num(c.roc.auc)}</td><td>${pct(c.roc.tprAt1)}</td><td>${pct(c.roc.tprAt01)}</td></tr>`).join('')}</table>
-<p>Mean loss: members ${num(m.meanLoss.members)}, non-members ${num(m.meanLoss.nonMembers)}.</p>
+<h2>Membership inference</h2><p>${m.members} member documents (training) vs ${m.nonMembers} non-member documents under fixed seeded masks: over <i>unprotected</i> positions (a share of the tokens constrained training may learn), <i>protected</i> positions (each occurrence masked whole), and <i>all</i> of them pooled. Scores: mean log-likelihood (loss attack), minus the reference model's (calibrated), the same with one position or occurrence masked at a time (PLL ratio, Mireshghallah et al. 2022), and offline LiRA against ${m.references} reference models (Carlini et al. 2022). Intervals: 95% bootstrap over individuals.${m.excludedDocuments ? ` ${m.excludedDocuments} member documents carrying planted canaries are left out (their template alone would mark them as members).` : ''}${m.nonMembers < 400 ? ' <span class="warn">Fewer than 400 non-members: TPR at 1% FPR rests on few documents.</span>' : ''}</p>
 <div class="plots">${rocSvg(curves)}${regurgitationSvg(report.regurgitation.rows)}</div>
+<h3>Per individual</h3><p>Each individual's documents pooled into one score: the unit of privacy.</p>
+<table>${miaHead}${membershipRows(m.byIndividual)}</table>
+<h3>Per document</h3>
+<table>${miaHead}${membershipRows(m.byDocument)}</table>
+<p>Mean loss: members ${num(m.meanLoss.members)}, non-members ${num(m.meanLoss.nonMembers)}.</p>
 <h2>Utility</h2><p>Fill-mask top-1 accuracy on non-blacklisted tokens of non-member documents: <b>${pct(report.utility.accuracy)}</b> over ${report.utility.positions} positions (most-frequent-token baseline ${pct(report.utility.unigramBaseline)}${report.utility.reference !== undefined ? `; reference model ${pct(report.utility.reference)}` : ''}).</p>
 ${report.utility.downstream ? `<p>Downstream classification (${report.utility.downstream.train} training, ${report.utility.downstream.test} test documents): macro F1 <b>${num(report.utility.downstream.macroF1)}</b>, micro F1 ${num(report.utility.downstream.microF1)}${report.utility.downstream.reference ? `; reference model macro F1 ${num(report.utility.downstream.reference.macroF1)}` : ''}.</p>` : ''}
 <h2>Regurgitation</h2><p>${report.regurgitation.top1Terms} terms recovered top-1 at least once, ${report.regurgitation.top5Terms} within the top 5. ${report.regurgitation.identifiersShown ? 'Terms shown in clear (--show-identifiers).' : 'Terms shown as salted hashes; pass --show-identifiers to see them.'}</p>
 <table><tr><th>term</th><th>kind</th><th>category</th><th>in training</th><th>evaluated</th><th>top-1</th><th>top-5</th></tr>${top.join('')}</table>
+<h2>What this audit cannot see</h2><p>The privacy score covers the blacklist's occurrences${g ? ' and the gold identifiers' : ''}; an identifier neither marks is not measured. Recovery is tested top-1 with the occurrence masked in its own training text, not by free generation or by an attacker with side knowledge. Membership figures are lower bounds for these attacks on these non-members; intervals treat individuals as independent draws and say nothing about another population.</p>
 </body></html>
 `;
 }
