@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Document } from '../corpus/index.js';
+import { UsageError } from '../errors.js';
 import { Rng } from '../engine/random.js';
 import { blacklistFingerprint, occurrenceTokens, type Blacklist } from '../identifiers/index.js';
 import type { EncoderModel, Provenance } from '../model/index.js';
@@ -215,6 +216,10 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   const padId = tok.idOf(tok.specials.pad)!;
   const entries = blacklist.entries;
   const rng = new Rng(seed);
+  for (const r of [...(reference ? [reference] : []), ...(options.references ?? [])]) {
+    if (r.tokenizer.vocabSize !== tok.vocabSize) throw new UsageError(`${r.name}: its vocabulary (${r.tokenizer.vocabSize} tokens) is not the audited model's (${tok.vocabSize}); reference models must share the tokenizer`);
+  }
+  if (options.references?.length === 1) throw new UsageError(`${options.references[0]!.name}: LiRA needs at least 2 reference models; pass more with --references`);
   const authorOf = (doc: number) => options.members[doc]!.author;
 
   const memberBodies = options.members.map((d) => tok.tokenize(d.text));

@@ -1,24 +1,11 @@
-import * as tf from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { runAudit, secretExposure } from '../../src/audit/index.js';
 import { selectBackend } from '../../src/engine/index.js';
 import type { Blacklist } from '../../src/identifiers/index.js';
-import { defaultConfig, initParams, parameterShapes, type EncoderModel } from '../../src/model/index.js';
 import { WordPieceTokenizer } from '../../src/tokenizer/index.js';
+import { constantModel } from '../helpers/constantModel.js';
 
 const VOCAB = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', 'alice', 'smith', 'saw', 'bob', 'jones', 'today', '.'];
-
-/** A model that predicts `token` at every position whatever the input: all weights 0, output bias one-hot. */
-function constantModel(token: string, tokenizer: WordPieceTokenizer): EncoderModel {
-  const config = defaultConfig({ vocab_size: VOCAB.length, hidden_size: 8, num_hidden_layers: 1, num_attention_heads: 2, intermediate_size: 16, max_position_embeddings: 32 });
-  const params = initParams(parameterShapes(config), config, 0);
-  for (const [name, v] of params) {
-    const bias = name === 'cls.predictions.bias' ? tf.oneHot([tokenizer.idOf(token)!], VOCAB.length).reshape([VOCAB.length]).mul(10) : tf.zerosLike(v);
-    v.assign(bias as tf.Tensor);
-    bias.dispose();
-  }
-  return { config, params, head: 'mlm' };
-}
 
 const entry = (term: string, kind: 'direct' | 'indirect') => ({ term, kind, category: kind === 'direct' ? 'PERSON' : 'RARE', authors: 1, occurrences: 1, sources: [] });
 const BLACKLIST: Blacklist = { header: { version: 1, extra: {} }, entries: [entry('alice smith', 'direct'), entry('jones', 'indirect')] };

@@ -42,6 +42,46 @@ describe('ppmlm audit', () => {
   }, 120_000);
 });
 
+describe('ppmlm audit --gold --references', () => {
+  it('scores gold identifiers the blacklist missed and runs offline LiRA against reference models', async () => {
+    const { dir, corpus, blacklist, model } = await tinySetup(6, 2);
+    const nonMembers = join(dir, 'held.jsonl');
+    await writeFile(nonMembers, generateClinicalNotes(99, 6, 2).map((d) => JSON.stringify({ ...d, id: `h${d.id}` })).join('\n'));
+    const finetune = async (docs: string, out: string) => expect((await cli('--quiet', 'finetune', '--model', model, '--corpus', docs, '--strategy', 'constrained', '--blacklist', blacklist, '--out', out, '--epochs', '1', '--seq-len', '32')).code).toBe(0);
+    await finetune(corpus, join(dir, 'target'));
+    // References: the same recipe on public notes of other patients, two disjoint halves.
+    for (const [i, seed] of [77, 78].entries()) {
+      const pub = join(dir, `public${i}.jsonl`);
+      await writeFile(pub, generateClinicalNotes(seed, 4, 2).map((d) => JSON.stringify({ ...d, id: `p${i}${d.id}` })).join('\n'));
+      await finetune(pub, join(dir, `ref${i}`));
+    }
+    // Gold: every capitalised word, a much wider net than the blacklist: some are protected, some missed.
+    const gold = join(dir, 'gold.jsonl');
+    const docs = generateClinicalNotes(11, 6, 2);
+    await writeFile(gold, docs.map((d) => JSON.stringify({ id: d.id, text: d.text, spans: [...d.text.matchAll(/\b[A-Z][a-z]+\b/g)].map((m) => ({ start: m.index, end: m.index + m[0].length, label: 'CAPITAL' })) })).join('\n'));
+    const out = join(dir, 'audit');
+    const r = await cli('audit', '--model', join(dir, 'target'), '--reference', model, '--references', join(dir, 'ref0'), join(dir, 'ref1'), '--gold', gold, '--members', corpus, '--non-members', nonMembers, '--blacklist', blacklist, '--out', out, '--seq-len', '32');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^gold\s+blacklist recall \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] of \d+ gold occurrences; privacy on the missed \d\.\d{3}/m);
+    expect(r.stdout).toMatch(/per individual: loss AUC \d\.\d{3} \[[\d.]+, [\d.]+\]; LiRA AUC/);
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
+    expect(report.gold.occurrences).toBeGreaterThan(0);
+    expect(report.gold.recall).toBeGreaterThan(0);
+    expect(report.gold.recall).toBeLessThan(1);
+    expect(report.membership.references).toBe(2);
+    for (const level of ['byIndividual', 'byDocument']) {
+      for (const v of ['all', 'unprotected', 'protected']) {
+        for (const a of ['loss', 'calibrated', 'pllRatio', 'lira']) expect(report.membership[level][v][a].ci.auc).toHaveLength(2);
+      }
+    }
+    expect(report.membership.byIndividual.all).toMatchObject({ members: 6, nonMembers: 6 });
+    expect(report.membership.byDocument.all).toMatchObject({ members: 12, nonMembers: 12 });
+    const one = await cli('--quiet', 'audit', '--model', join(dir, 'target'), '--references', join(dir, 'ref0'), '--members', corpus, '--non-members', nonMembers, '--blacklist', blacklist, '--out', out, '--seq-len', '32', '--force');
+    expect(one.code).toBe(2);
+    expect(one.stderr).toMatch(/ref0: LiRA needs at least 2 reference models; pass more with --references/);
+  }, 180_000);
+});
+
 describe('ppmlm audit on a model it cannot run', () => {
   it('refuses the default --seq-len 128 on a 64-position model before any work, naming the limit', async () => {
     const { dir, corpus, blacklist, model } = await tinySetup(3, 1);

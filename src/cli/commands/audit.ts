@@ -1,5 +1,5 @@
 import { loadCorpus } from '../../corpus/index.js';
-import { downstreamF1, runAudit, writeReport, type AuditReport } from '../../audit/index.js';
+import { alignGold, downstreamF1, readGold, runAudit, writeReport, type AuditReport } from '../../audit/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { readBlacklist } from '../../identifiers/index.js';
 import { assertSeqLenFits, disposeParams, loadModelDir } from '../../model/index.js';
@@ -14,6 +14,9 @@ import { analyzerFor } from './blacklist.js';
 export interface AuditCommandOptions extends Omit<CorpusFlags, 'corpus'> {
   model: string;
   reference?: string;
+  references?: string[];
+  gold?: string;
+  pllSamples: string;
   members: string;
   nonMembers: string;
   blacklist: string;
@@ -38,9 +41,14 @@ export function auditSummary(report: AuditReport, html: string): string {
   const p = report.privacy;
   const m = report.membership;
   const f = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
+  const ind = m.byIndividual.all;
+  const interval = (ci: [number, number]) => `[${f(ci[0])}, ${f(ci[1])}]`;
   return [
-    `privacy score   all ${f(p.all.score)} [${f(p.all.ci[0])}, ${f(p.all.ci[1])}]  direct ${f(p.direct.score)}  indirect ${f(p.indirect.score)}  (${p.all.occurrences} occurrences)`,
-    `membership      loss attack AUC ${f(m.loss.auc)}, TPR@1%FPR ${f(m.loss.tprAt1)}` + (m.calibrated ? `; calibrated AUC ${f(m.calibrated.auc)}, TPR@1%FPR ${f(m.calibrated.tprAt1)}` : ''),
+    `privacy score   all ${f(p.all.score)} ${interval(p.all.ci)}  direct ${f(p.direct.score)}  indirect ${f(p.indirect.score)}  (per occurrence, ${p.all.occurrences} occurrences of ${p.all.individuals} individuals; per subword ${f(p.all.subword.score)} ${interval(p.all.subword.ci)})`,
+    ...(report.gold ? [`gold            blacklist recall ${f(report.gold.recall)} ${interval(report.gold.ci)} of ${report.gold.occurrences} gold occurrences; privacy on the missed ${f(report.gold.missed.score)} ${interval(report.gold.missed.ci)}`] : []),
+    `membership      loss attack AUC ${f(m.loss.auc)}, TPR@1%FPR ${f(m.loss.tprAt1)}` + (m.calibrated ? `; calibrated AUC ${f(m.calibrated.auc)}, TPR@1%FPR ${f(m.calibrated.tprAt1)}` : '') + ' (per document)',
+    ...(ind ? [`                per individual: loss AUC ${f(ind.loss.auc)} ${interval(ind.loss.ci.auc)}` + (ind.lira ? `; LiRA AUC ${f(ind.lira.auc)} ${interval(ind.lira.ci.auc)}, TPR@1%FPR ${f(ind.lira.tprAt1)}` : '') + (m.byIndividual.protected ? `; protected positions only: loss AUC ${f(m.byIndividual.protected.loss.auc)}` : '')] : []),
+    ...(report.canaries ? [`canaries        exposure minus control ${f(report.canaries.difference.value)} ± ${f(report.canaries.difference.se)} bits`] : []),
     `utility         fill-mask top-1 ${f(report.utility.accuracy)} on non-blacklisted tokens (unigram baseline ${f(report.utility.unigramBaseline)})` +
       (report.utility.downstream ? `; downstream macro F1 ${f(report.utility.downstream.macroF1)}, micro F1 ${f(report.utility.downstream.microF1)}` : ''),
     `regurgitation   ${report.regurgitation.top1Terms} terms recovered top-1`,
@@ -54,6 +62,7 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
   const maxOccurrences = parseIntFlag(options.maxOccurrences, '--max-occurrences', { min: 1 });
   const maskProb = parseNumberFlag(options.maskProb, '--mask-prob', { min: 0.001, max: 1 });
   const seed = parseIntFlag(options.seed, '--seed');
+  const pllSamples = parseIntFlag(options.pllSamples, '--pll-samples', { min: 0 });
   for (const f of ['report.json', 'report.html']) await assertCanWrite(join(options.out, f), options.force);
   const blacklist = await readBlacklist(options.blacklist);
   const backend = await selectBackend(options.backend);
@@ -64,11 +73,21 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
   if (reference) assertSeqLenFits(reference.model.config, seqLen, '--seq-len', options.reference!);
   const members = await loadCorpus(options.members, corpusReadOptions({ ...options, corpus: options.members }));
   const nonMembers = await loadCorpus(options.nonMembers, corpusReadOptions({ ...options, corpus: options.nonMembers }));
+  const gold = options.gold ? alignGold(await readGold(options.gold), members, options.gold) : undefined;
+  const references = [];
+  for (const dir of options.references ?? []) {
+    const loaded = await loadModelDir(dir, 'mlm');
+    assertSeqLenFits(loaded.model.config, seqLen, '--seq-len', dir);
+    references.push({ name: dir, model: loaded.model, tokenizer: loaded.tokenizer });
+  }
   const analyzer = analyzerFor(options.lang, options.analyzer, out);
   try {
     const report = await runAudit({
       target: { name: options.model, model: target.model, tokenizer: target.tokenizer, provenance: target.provenance },
       reference: reference && { name: options.reference!, model: reference.model, tokenizer: reference.tokenizer },
+      references,
+      ...(gold && { gold }),
+      pllSamples,
       members,
       nonMembers,
       blacklist,
@@ -83,6 +102,7 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
     // The downstream task loads each model again to train a head: the audited copies must not stay in the heap beside them.
     disposeParams(target.model.params);
     if (reference) disposeParams(reference.model.params);
+    for (const r of references) disposeParams(r.model.params);
     if (options.task) {
       const taskDocs = await loadCorpus(options.task, corpusReadOptions({ corpus: options.task, labelCol: options.taskLabelCol, skipBadRows: options.skipBadRows }));
       const taskOptions = { epochs: parseIntFlag(options.taskEpochs, '--task-epochs', { min: 1 }), seqLen, seed };
