@@ -14,7 +14,19 @@ export interface ExperimentConfig {
   nonMembers: string;
   /** Column names when the corpora are CSV/TSV/JSONL with other names. */
   columns?: { text?: string; author?: string; id?: string; label?: string };
-  blacklist: string;
+  /**
+   * A blacklist used as is; without it, one is built from the members only (the paper's setting: the
+   * individuals whose data trains the model), with the pattern recognisers and k = 2.
+   */
+  blacklist?: string;
+  /** Gold identifier spans of the members (span JSONL or PhysioNet), for the audit's gold figures. */
+  gold?: string;
+  /**
+   * Offline LiRA: `references` reference models per strategy and seed, fine-tuned like the target on
+   * disjoint splits (by individual) of `corpus` (public documents), or of the non-members when no corpus is
+   * given (a non-member is then never scored against the reference that trained on it).
+   */
+  lira?: { references: number; corpus?: string };
   strategies: StrategyName[];
   /** Epoch counts to audit: each (strategy, seed) trains once to the largest and is audited after each listed epoch. */
   epochs: number[];
@@ -46,7 +58,7 @@ export async function readExperimentConfig(path: string): Promise<ExperimentConf
   const need = (key: keyof ExperimentConfig) => {
     if (raw[key] === undefined) throw new ConfigError(`missing "${key}"`, { file: path });
   };
-  (['model', 'members', 'nonMembers', 'blacklist', 'strategies', 'epochs'] as const).forEach(need);
+  (['model', 'members', 'nonMembers', 'strategies', 'epochs'] as const).forEach(need);
   const unknown = raw.strategies!.filter((s) => !STRATEGIES.includes(s));
   if (unknown.length) throw new ConfigError(`unknown strategies ${unknown.join(', ')}; use ${STRATEGIES.join(', ')}`, { file: path });
   if (!raw.epochs!.every((e) => Number.isInteger(e) && e > 0)) throw new ConfigError('"epochs" must be positive integers', { file: path });
@@ -57,7 +69,13 @@ export async function readExperimentConfig(path: string): Promise<ExperimentConf
   if (raw.analyzer !== undefined && !ANALYZER_CHOICES.includes(raw.analyzer)) throw new ConfigError(`unknown analyzer "${raw.analyzer}"; use ${ANALYZER_CHOICES.join(', ')}`, { file: path });
   const language = raw.canaries?.language;
   if (language !== undefined && !CANARY_LANGUAGES.includes(language)) throw new ConfigError(`unknown canaries.language "${language}"; use ${CANARY_LANGUAGES.join(' or ')}`, { file: path });
+  const { lira, canaries } = raw;
+  if (lira !== undefined && !(Number.isInteger(lira.references) && lira.references >= 2)) throw new ConfigError('"lira.references" must be an integer of at least 2 (LiRA fits a Gaussian to the reference models)', { file: path });
+  for (const key of ['count', 'repeats'] as const) {
+    const v = canaries?.[key];
+    if (v !== undefined && !(Number.isInteger(v) && v > 0)) throw new ConfigError(`"canaries.${key}" must be a positive integer`, { file: path });
+  }
   const base = dirname(resolve(path));
   const rel = (p: string) => resolve(base, p);
-  return { ...(raw as ExperimentConfig), model: rel(raw.model!), members: rel(raw.members!), nonMembers: rel(raw.nonMembers!), blacklist: rel(raw.blacklist!), seeds: raw.seeds ?? [42], epochs: [...raw.epochs!].sort((a, b) => a - b) };
+  return { ...(raw as ExperimentConfig), model: rel(raw.model!), members: rel(raw.members!), nonMembers: rel(raw.nonMembers!), ...(raw.blacklist !== undefined && { blacklist: rel(raw.blacklist) }), ...(raw.gold !== undefined && { gold: rel(raw.gold) }), ...(lira?.corpus !== undefined && { lira: { ...lira, corpus: rel(lira.corpus) } }), seeds: raw.seeds ?? [42], epochs: [...raw.epochs!].sort((a, b) => a - b) };
 }

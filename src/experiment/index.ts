@@ -1,8 +1,8 @@
 export { readExperimentConfig } from './config.js';
 export type { ExperimentConfig } from './config.js';
-export { runExperiment } from './run.js';
+export { checkCanaries, runExperiment } from './run.js';
 export type { ExperimentOptions } from './run.js';
 export { resultsCsv, resultsMarkdown, resultsSvg } from './results.js';
 export type { ResultRow } from './results.js';
 export { plantCanaries } from './canaries.js';
-export type { CanaryConfig, CanaryLanguage } from './canaries.js';
+export type { CanaryConfig, CanaryLanguage, PlantedCanaries, PlantedSpan } from './canaries.js';

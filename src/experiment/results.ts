@@ -21,9 +21,24 @@ export interface ResultRow {
   canaryExposure: number;
   /** DP epsilon when the strategy is dp. */
   epsilon: number;
+  /** Mean exposure of the never-planted control secrets (NaN without canaries). */
+  canaryControl: number;
+  /** Planted minus control exposure, and its standard error: the canary headline. */
+  canaryExcess: number;
+  canaryExcessSe: number;
+  /** Loss-attack AUC per individual, over all positions and over protected positions only. */
+  miaIndividualAuc: number;
+  miaProtectedAuc: number;
+  /** Offline LiRA AUC per individual (NaN without `lira`). */
+  liraAuc: number;
+  /** The privacy score per subword (privacyAll is per occurrence). */
+  privacySubword: number;
+  /** The blacklist's recall of gold occurrences and the privacy score on those it missed (NaN without `gold`). */
+  goldRecall: number;
+  privacyGoldMissed: number;
 }
 
-const COLUMNS: (keyof ResultRow)[] = ['strategy', 'epochs', 'seed', 'privacyAll', 'privacyDirect', 'privacyIndirect', 'privacyCanary', 'canaryExposure', 'miaAuc', 'miaTpr1', 'calibratedAuc', 'calibratedTpr1', 'utility', 'utilityBase', 'utilityBaseline', 'epsilon'];
+const COLUMNS: (keyof ResultRow)[] = ['strategy', 'epochs', 'seed', 'privacyAll', 'privacyDirect', 'privacyIndirect', 'privacyCanary', 'canaryExposure', 'miaAuc', 'miaTpr1', 'calibratedAuc', 'calibratedTpr1', 'utility', 'utilityBase', 'utilityBaseline', 'epsilon', 'privacySubword', 'canaryControl', 'canaryExcess', 'canaryExcessSe', 'miaIndividualAuc', 'miaProtectedAuc', 'liraAuc', 'goldRecall', 'privacyGoldMissed'];
 const cell = (v: string | number) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : Number.isFinite(v) ? v.toFixed(4) : '') : v);
 
 export function resultsCsv(rows: readonly ResultRow[]): string {
@@ -31,7 +46,7 @@ export function resultsCsv(rows: readonly ResultRow[]): string {
 }
 
 export function resultsMarkdown(rows: readonly ResultRow[]): string {
-  const head = ['strategy', 'epochs', 'seed', 'privacy (all)', 'privacy (direct)', 'privacy (indirect)', 'privacy (canaries)', 'canary exposure (bits)', 'MIA AUC', 'MIA TPR@1%FPR', 'calibrated AUC', 'calibrated TPR@1%FPR', 'utility', 'utility (base model)', 'utility (most frequent token)', 'DP ε'];
+  const head = ['strategy', 'epochs', 'seed', 'privacy (all, per occurrence)', 'privacy (direct)', 'privacy (indirect)', 'privacy (canaries)', 'canary exposure (bits)', 'MIA AUC', 'MIA TPR@1%FPR', 'calibrated AUC', 'calibrated TPR@1%FPR', 'utility', 'utility (base model)', 'utility (most frequent token)', 'DP ε', 'privacy (per subword)', 'control exposure (bits)', 'canary exposure − control', '± SE', 'MIA AUC per individual', 'MIA AUC per individual (protected)', 'LiRA AUC per individual', 'gold recall', 'privacy (gold missed)'];
   return `${[`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 3 ? '---' : '---:')).join('|')}|`, ...rows.map((r) => `| ${COLUMNS.map((c) => cell(r[c])).join(' | ')} |`)].join('\n')}\n`;
 }
 

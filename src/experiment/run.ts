@@ -1,14 +1,16 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runAudit, writeReport, type AuditReport, type ExposureProbe } from '../audit/index.js';
+import { alignGold, readGold, runAudit, writeReport, type AuditModel, type AuditOptions, type AuditReport, type GoldSpan } from '../audit/index.js';
 import { loadCorpus, type CorpusReadOptions, type Document } from '../corpus/index.js';
-import { readBlacklist, type Blacklist } from '../identifiers/index.js';
+import { BlacklistMatcher, buildBlacklist, occurrenceTokens, patternRecognizers, protectedMask, readBlacklist, type Blacklist } from '../identifiers/index.js';
+import type { StrategyName } from '../mlm/index.js';
 import { checkpointDirFor, hasCheckpoint } from '../engine/index.js';
 import { finetune } from '../mlm/index.js';
 import { disposeParams, loadModelDir, type LoadedModel } from '../model/index.js';
 import { PRIVATE_FILE_MODE, writeFileAtomic } from '../io/index.js';
 import { analyzerForLanguage, type MorphAnalyzer } from '../text/index.js';
-import { plantCanaries } from './canaries.js';
+import type { Tokenizer } from '../tokenizer/index.js';
+import { assertCanariesProtected, canaryCounts, plantCanaries, type PlantedCanaries, type PlantedSpan } from './canaries.js';
 import type { ExperimentConfig } from './config.js';
 import { resultsCsv, resultsMarkdown, resultsSvg, type ResultRow } from './results.js';
 
@@ -38,8 +40,31 @@ function resultRow(strategy: string, epochs: number, seed: number, report: Audit
     utilityBaseline: report.utility.unigramBaseline,
     privacyCanary: report.privacy.byCategory?.CANARY?.score ?? NaN,
     canaryExposure: report.exposure?.mean ?? NaN,
+    canaryControl: report.canaries?.control.mean ?? NaN,
+    canaryExcess: report.canaries?.difference.value ?? NaN,
+    canaryExcessSe: report.canaries?.difference.se ?? NaN,
+    miaIndividualAuc: report.membership.byIndividual?.all?.loss.auc ?? NaN,
+    miaProtectedAuc: report.membership.byIndividual?.protected?.loss.auc ?? NaN,
+    liraAuc: report.membership.byIndividual?.all?.lira?.auc ?? NaN,
+    privacySubword: report.privacy.all.subword?.score ?? NaN,
+    goldRecall: report.gold?.recall ?? NaN,
+    privacyGoldMissed: report.gold?.missed.score ?? NaN,
     epsilon: (report.target.provenance?.dp as { epsilon?: number } | undefined)?.epsilon ?? NaN,
   };
+}
+
+/** What every cell is audited against: the corpora, the blacklist and where it came from, canaries, gold. */
+interface Setting {
+  members: Document[];
+  nonMembers: Document[];
+  blacklist: Blacklist;
+  scope: 'members' | 'given';
+  canaries?: PlantedCanaries;
+  gold?: GoldSpan[];
+  /** LiRA's reference pool split by individual, and whether it is the non-members (then excluded per reference). */
+  liraSplits: Document[][];
+  liraOnNonMembers: boolean;
+  analyzer: MorphAnalyzer | undefined;
 }
 
 /**
@@ -49,54 +74,133 @@ function resultRow(strategy: string, epochs: number, seed: number, report: Audit
  * exists is not recomputed, so a killed experiment resumes.
  */
 export async function runExperiment(options: ExperimentOptions): Promise<ResultRow[]> {
-  const { config, out, log } = options;
+  const { config, log } = options;
   const read: CorpusReadOptions = { columns: config.columns ?? {} };
-  let members = await loadCorpus(config.members, read);
-  let probes: ExposureProbe[] = [];
+  const original = await loadCorpus(config.members, read);
   const nonMembers = await loadCorpus(config.nonMembers, read);
-  const blacklist = await readBlacklist(config.blacklist);
-  if (config.canaries) {
-    const planted = plantCanaries(members, config.canaries);
-    members = planted.docs;
-    probes = planted.probes;
-    blacklist.entries.push(...planted.entries);
-    log(`planted ${config.canaries.count} canaries ${config.canaries.repeats} times each`);
-  }
   const analyzer = analyzerForLanguage(config.lang ?? 'auto', config.analyzer, log);
   try {
-    return await runCells(options, members, nonMembers, blacklist, probes, analyzer);
+    // Without a blacklist, it comes from the members alone: what a data holder can build from the data it shares.
+    const blacklist = config.blacklist ? await readBlacklist(config.blacklist) : (await buildBlacklist(original, { recognizers: patternRecognizers(), ...(analyzer && { analyzer }) })).blacklist;
+    log(config.blacklist ? `blacklist ${config.blacklist}, used as is` : `blacklist built from the ${original.length} member documents only: ${blacklist.entries.length} terms`);
+    // Gold spans are placed on the members as read: canaries are appended after the text, so offsets hold.
+    const gold = config.gold ? alignGold(await readGold(config.gold), original, config.gold) : undefined;
+    let canaries: PlantedCanaries | undefined;
+    if (config.canaries) {
+      canaries = plantCanaries(original, config.canaries);
+      blacklist.entries.push(...canaries.entries);
+      const { count, repeats } = canaryCounts(config.canaries);
+      log(`planted ${count} canaries ${repeats} times each, with ${count} never-planted controls`);
+    }
+    const pool = config.lira?.corpus ? await loadCorpus(config.lira.corpus, read) : nonMembers;
+    const setting: Setting = {
+      members: canaries?.docs ?? original,
+      nonMembers,
+      blacklist,
+      scope: config.blacklist ? 'given' : 'members',
+      ...(canaries && { canaries }),
+      ...(gold && { gold }),
+      liraSplits: config.lira ? splitByIndividual(pool, config.lira.references) : [],
+      liraOnNonMembers: config.lira !== undefined && !config.lira.corpus,
+      analyzer,
+    };
+    return await runCells(options, setting);
   } finally {
     await analyzer?.close();
   }
 }
 
-async function runCells(options: ExperimentOptions, members: Document[], nonMembers: Document[], blacklist: Blacklist, probes: ExposureProbe[], analyzer: MorphAnalyzer | undefined): Promise<ResultRow[]> {
+/** Disjoint splits of a corpus by individual (round robin over the sorted authors). */
+function splitByIndividual(docs: readonly Document[], parts: number): Document[][] {
+  const authors = [...new Set(docs.map((d) => d.author))].sort();
+  if (authors.length < parts) throw new RangeError(`lira: ${parts} reference models need at least ${parts} individuals in their corpus, found ${authors.length}`);
+  const part = new Map(authors.map((a, i) => [a, i % parts]));
+  return Array.from({ length: parts }, (_, r) => docs.filter((d) => part.get(d.author) === r));
+}
+
+/** Stops the experiment unless every planted canary occurrence is matched by the blacklist and all its tokens are protected. */
+export async function checkCanaries(canaries: PlantedCanaries, docs: readonly Document[], blacklist: Blacklist, tokenizer: Tokenizer, analyzer: MorphAnalyzer | undefined, expected: number): Promise<void> {
+  const matcher = new BlacklistMatcher(blacklist.entries);
+  const ok = new Set<PlantedSpan>();
+  for (const d of new Set(canaries.spans.map((s) => s.doc))) {
+    const text = docs[d]!.text;
+    const body = tokenizer.tokenize(text);
+    const matches = await matcher.match(text, analyzer);
+    const mask = protectedMask(body.offsets, matches, body.special);
+    for (const s of canaries.spans.filter((x) => x.doc === d)) {
+      const tokens = occurrenceTokens(body.offsets, s, body.special);
+      const matched = matches.some((m) => m.start <= s.start && m.end >= s.end);
+      if (matched && tokens.length > 0 && tokens.every((t) => mask[t] === 1)) ok.add(s);
+    }
+  }
+  assertCanariesProtected(canaries.spans, expected, (s) => ok.has(s));
+}
+
+async function runCells(options: ExperimentOptions, setting: Setting): Promise<ResultRow[]> {
   const { config, out, log } = options;
+  const { members, nonMembers, blacklist, analyzer } = setting;
   const maxEpochs = config.epochs.at(-1)!;
   const rows: ResultRow[] = [];
   const reference = await loadModelDir(config.model, 'mlm');
+  if (setting.canaries) {
+    const { count, repeats } = canaryCounts(config.canaries!);
+    await checkCanaries(setting.canaries, members, blacklist, reference.tokenizer, analyzer, count * repeats * 2);
+  }
   const cellDir = (strategy: string, epochs: number, seed: number) => join(out, 'cells', `${strategy}-e${epochs}-s${seed}`);
   /** A cell's stored report, or a fresh audit of the model `load` gives (then stored). */
-  const cellReport = async (strategy: string, epochs: number, seed: number, load: () => Promise<LoadedModel>): Promise<AuditReport> => {
+  const cellReport = async (strategy: string, epochs: number, seed: number, load: () => Promise<LoadedModel>, references: () => Promise<AuditOptions['references']> = async () => []): Promise<AuditReport> => {
     const dir = cellDir(strategy, epochs, seed);
     if (await exists(join(dir, 'report.json'))) return JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as AuditReport;
     log(`audit ${strategy} after ${epochs} epochs, seed ${seed}`);
     const target = await load();
+    const refs = (await references()) ?? [];
     const report = await runAudit({
       target: { name: `${strategy} e${epochs} s${seed}`, model: target.model, tokenizer: target.tokenizer, provenance: target.provenance },
       reference: { name: 'base', model: reference.model, tokenizer: reference.tokenizer },
+      references: refs,
       members,
       nonMembers,
       blacklist,
+      blacklistScope: setting.scope,
       seqLen: config.audit?.seqLen ?? config.finetune?.seqLen ?? 128,
       maxOccurrences: config.audit?.maxOccurrences ?? 2000,
       seed,
       analyzer,
-      ...(config.canaries && { reportCategories: ['CANARY'], exposure: probes }),
+      ...(setting.gold && { gold: setting.gold }),
+      ...(setting.canaries && { reportCategories: ['CANARY'], exposure: setting.canaries.probes, controlExposure: setting.canaries.controls, excludeFromMembership: setting.canaries.carriers }),
     });
     if (target !== reference) disposeParams(target.model.params);
+    for (const r of refs) disposeParams(r.model.params);
     await writeReport(dir, report, { force: true });
     return report;
+  };
+  /** Fine-tunes `docs` with `strategy` to the largest epoch count, saving every epoch, unless its snapshots exist. */
+  const train = async (strategy: StrategyName, docs: Document[], runDir: string, seed: number, what = '') => {
+    if (await exists(`${runDir}.epoch-${maxEpochs}`)) return;
+    log(`fine-tune ${strategy}, seed ${seed}, ${maxEpochs} epochs${what}`);
+    const f = config.finetune ?? {};
+    await finetune({
+      model: config.model,
+      docs,
+      strategy,
+      blacklist,
+      out: runDir,
+      epochs: maxEpochs,
+      seed,
+      saveEveryEpoch: true,
+      // A killed run continues; a new one replaces whatever a run that never checkpointed left.
+      resume: await hasCheckpoint(checkpointDirFor(runDir)),
+      force: true,
+      noRandomBlacklisted: true,
+      analyzer,
+      ...(f.seqLen && { seqLen: f.seqLen }),
+      ...(f.batchSize && { batchSize: f.batchSize }),
+      ...(f.lr && { lr: f.lr }),
+      ...(f.maskProb && { maskProb: f.maskProb }),
+      ...(f.dpNoise && { dpNoise: f.dpNoise }),
+      ...(f.targetEpsilon && { targetEpsilon: f.targetEpsilon }),
+      ...(f.dpClip && { dpClip: f.dpClip }),
+    });
   };
   for (const seed of config.seeds) {
     // The base model audited like the fine-tuned ones: what it predicts before any fine-tuning (public
@@ -104,35 +208,20 @@ async function runCells(options: ExperimentOptions, members: Document[], nonMemb
     rows.push(resultRow('base', 0, seed, await cellReport('base', 0, seed, async () => reference)));
     for (const strategy of config.strategies) {
       const runDir = join(out, 'runs', `${strategy}-s${seed}`);
-      const snapshot = (e: number) => `${runDir}.epoch-${e}`;
+      const snapshot = (dir: string, e: number) => `${dir}.epoch-${e}`;
+      const liraDirs = setting.liraSplits.map((_, r) => join(out, 'runs', `lira-${strategy}-s${seed}-r${r}`));
       const done = await Promise.all(config.epochs.map((e) => exists(join(cellDir(strategy, e, seed), 'report.json'))));
-      if (done.includes(false) && !(await exists(snapshot(maxEpochs)))) {
-        log(`fine-tune ${strategy}, seed ${seed}, ${maxEpochs} epochs`);
-        const f = config.finetune ?? {};
-        await finetune({
-          model: config.model,
-          docs: members,
-          strategy,
-          blacklist,
-          out: runDir,
-          epochs: maxEpochs,
-          seed,
-          saveEveryEpoch: true,
-          // A killed run continues; a new one replaces whatever a run that never checkpointed left.
-          resume: await hasCheckpoint(checkpointDirFor(runDir)),
-          force: true,
-          noRandomBlacklisted: true,
-          analyzer,
-          ...(f.seqLen && { seqLen: f.seqLen }),
-          ...(f.batchSize && { batchSize: f.batchSize }),
-          ...(f.lr && { lr: f.lr }),
-          ...(f.maskProb && { maskProb: f.maskProb }),
-          ...(f.dpNoise && { dpNoise: f.dpNoise }),
-          ...(f.targetEpsilon && { targetEpsilon: f.targetEpsilon }),
-          ...(f.dpClip && { dpClip: f.dpClip }),
-        });
+      if (done.includes(false)) {
+        await train(strategy, members, runDir, seed);
+        // LiRA's reference models: the target's recipe on disjoint splits that hold no member.
+        for (const [r, split] of setting.liraSplits.entries()) await train(strategy, split, liraDirs[r]!, seed + 1000 * (r + 1), ` (LiRA reference ${r + 1} of ${liraDirs.length})`);
       }
-      for (const e of config.epochs) rows.push(resultRow(strategy, e, seed, await cellReport(strategy, e, seed, () => loadModelDir(snapshot(e), 'mlm'))));
+      const references = (e: number) => async () =>
+        Promise.all(liraDirs.map(async (dir, r): Promise<AuditModel & { trainedOn?: ReadonlySet<string> }> => {
+          const loaded = await loadModelDir(snapshot(dir, e), 'mlm');
+          return { name: `LiRA reference ${r + 1}`, model: loaded.model, tokenizer: loaded.tokenizer, ...(setting.liraOnNonMembers && { trainedOn: new Set(setting.liraSplits[r]!.map((d) => d.id)) }) };
+        }));
+      for (const e of config.epochs) rows.push(resultRow(strategy, e, seed, await cellReport(strategy, e, seed, () => loadModelDir(snapshot(runDir, e), 'mlm'), references(e))));
     }
   }
   disposeParams(reference.model.params);

@@ -16,10 +16,10 @@ describe('ppmlm experiment', () => {
     const out = join(dir, 'exp');
     const r = await cli('--quiet', 'experiment', '--config', config, '--out', out);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/\| standard \| 1 \| 3 \| \d\.\d{4} /);
+    expect(r.stdout).toMatch(/\| standard \| 1 \| 3 \| (1|0\.\d{4}) /);
     expect(r.stdout).toMatch(/\| constrained \| 1 \| 3 \|/);
     const csv = (await readFile(join(out, 'results.csv'), 'utf8')).trim().split('\n');
-    expect(csv[0]).toBe('strategy,epochs,seed,privacyAll,privacyDirect,privacyIndirect,privacyCanary,canaryExposure,miaAuc,miaTpr1,calibratedAuc,calibratedTpr1,utility,utilityBase,utilityBaseline,epsilon');
+    expect(csv[0]).toBe('strategy,epochs,seed,privacyAll,privacyDirect,privacyIndirect,privacyCanary,canaryExposure,miaAuc,miaTpr1,calibratedAuc,calibratedTpr1,utility,utilityBase,utilityBaseline,epsilon,privacySubword,canaryControl,canaryExcess,canaryExcessSe,miaIndividualAuc,miaProtectedAuc,liraAuc,goldRecall,privacyGoldMissed');
     expect(csv).toHaveLength(4);
     // The base model's own row comes first: 0 epochs, its utility is every cell's utilityBase.
     const baseRow = csv[1]!.split(',');
@@ -42,6 +42,15 @@ describe('ppmlm experiment', () => {
       expect(p.exposure).toBeCloseTo(Math.log2(21) - Math.log2(p.rank), 10);
     }
     expect(JSON.stringify(canaryReport.exposure)).not.toMatch(/Emergency|[A-Z][a-z]+ [A-Z][a-z]+/);
+    // Controls: as many secrets never planted, their exposure beside the planted one; the headline is the difference.
+    expect(canaryReport.canaries.control.n).toBe(4);
+    expect(canaryReport.canaries.difference.value).toBeCloseTo(canaryReport.canaries.planted.mean - canaryReport.canaries.control.mean, 10);
+    expect(canaryReport.canaries.difference.se).toBeGreaterThan(0);
+    expect(JSON.stringify(canaryReport.canaries)).not.toMatch(/Emergency|[A-Z][a-z]+ [A-Z][a-z]+/);
+    // Documents carrying canaries are left out of membership inference; the blacklist was given.
+    expect(canaryReport.membership.excludedDocuments).toBeGreaterThan(0);
+    expect(canaryReport.membership.byDocument.all.members).toBe(15 - canaryReport.membership.excludedDocuments);
+    expect(canaryReport.blacklistScope).toBe('given');
     expect(await readFile(join(out, 'plots.html'), 'utf8')).toMatch(/<svg class="plot privacy"[\s\S]*<svg class="plot mia"[\s\S]*<svg class="plot tradeoff"/);
     const report = join(out, 'cells', 'standard-e1-s3', 'report.json');
     const before = (await stat(report)).mtimeMs;
@@ -50,6 +59,32 @@ describe('ppmlm experiment', () => {
     expect((await stat(report)).mtimeMs).toBe(before);
     expect(again.stdout).toBe(r.stdout);
   }, 120_000);
+
+  it('builds the blacklist from the members when none is given, scores gold spans and runs offline LiRA', async () => {
+    const { dir, corpus, model } = await tinySetup(4, 2);
+    const nonMembers = join(dir, 'held.jsonl');
+    await writeFile(nonMembers, generateClinicalNotes(99, 4, 2).map((d) => JSON.stringify({ ...d, id: `h${d.id}` })).join('\n'));
+    const gold = join(dir, 'gold.jsonl');
+    await writeFile(gold, generateClinicalNotes(11, 4, 2).map((d) => JSON.stringify({ id: d.id, text: d.text, spans: [...d.text.matchAll(/\b[A-Z][a-z]+\b/g)].map((m) => ({ start: m.index, end: m.index + m[0].length, label: 'CAPITAL' })) })).join('\n'));
+    const config = join(dir, 'lira.json');
+    await writeFile(config, JSON.stringify({ model, members: corpus, nonMembers, gold, strategies: ['constrained'], epochs: [1], seeds: [2], lira: { references: 3 }, finetune: { seqLen: 32, batchSize: 8 }, audit: { maxOccurrences: 100 } }));
+    const out = join(dir, 'exp');
+    const r = await cli('experiment', '--config', config, '--out', out);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr + r.stdout).toMatch(/blacklist built from the 8 member documents only: \d+ terms/);
+    expect(r.stderr + r.stdout).toMatch(/fine-tune constrained, seed 3002, 1 epochs \(LiRA reference 3 of 3\)/);
+    const report = JSON.parse(await readFile(join(out, 'cells', 'constrained-e1-s2', 'report.json'), 'utf8'));
+    expect(report.blacklistScope).toBe('members');
+    expect(report.gold.occurrences).toBeGreaterThan(0);
+    expect(report.membership.references).toBe(3);
+    // The references trained on thirds of the non-members (by individual): a non-member is scored against
+    // the two that never saw it, a member against all three.
+    for (const v of ['all', 'unprotected', 'protected']) expect(report.membership.byIndividual[v].lira.ci.auc).toHaveLength(2);
+    const csv = (await readFile(join(out, 'results.csv'), 'utf8')).trim().split('\n').map((l) => l.split(','));
+    const col = (name: string) => csv[0]!.indexOf(name);
+    expect(Number(csv[2]![col('goldRecall')])).toBeGreaterThan(0);
+    expect(csv[2]![col('liraAuc')]).toMatch(/^(0|1|0\.\d{4})$/);
+  }, 180_000);
 
   it('matches blacklist terms inside Korean words with lang auto or ko, not with en', async () => {
     const { dir, model } = await tinySetup(2, 1);
@@ -83,5 +118,11 @@ describe('ppmlm experiment', () => {
     expect(lang.stderr).toMatch(/bad\.json: unknown canaries\.language "fr"; use en or ko/);
     await writeFile(config, JSON.stringify({ model: 'm', members: 'a', nonMembers: 'b', blacklist: 'c', strategies: ['standard'], epochs: [1], lang: 'kr' }));
     expect((await cli('experiment', '--config', config, '--out', join(dir, 'z'))).stderr).toMatch(/bad\.json: unknown lang "kr"; use auto, en, ko/);
+    await writeFile(config, JSON.stringify({ model: 'm', members: 'a', nonMembers: 'b', strategies: ['standard'], epochs: [1], lira: { references: 1 } }));
+    const lira = await cli('experiment', '--config', config, '--out', join(dir, 'l'));
+    expect(lira.code).toBe(2);
+    expect(lira.stderr).toMatch(/bad\.json: "lira\.references" must be an integer of at least 2/);
+    await writeFile(config, JSON.stringify({ model: 'm', members: 'a', nonMembers: 'b', strategies: ['standard'], epochs: [1], canaries: { count: 0 } }));
+    expect((await cli('experiment', '--config', config, '--out', join(dir, 'c'))).stderr).toMatch(/bad\.json: "canaries\.count" must be a positive integer/);
   });
 });

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { plantCanaries } from '../../src/experiment/index.js';
+import { checkCanaries, plantCanaries } from '../../src/experiment/index.js';
+import { ConfigError } from '../../src/errors.js';
+import type { Blacklist } from '../../src/identifiers/index.js';
+import { trainWordPiece } from '../../src/tokenizer/index.js';
 import { generateClinicalNotes } from '../../examples/clinical-en/generate.js';
 
 describe('plantCanaries', () => {
@@ -49,5 +52,44 @@ describe('plantCanaries', () => {
     expect(docs.map((d) => copies(d.text)).sort()).toEqual([0, 3]);
     expect(copies(probe!.text)).toBe(1);
     expect(docs.some((d) => d.text.startsWith(probe!.text))).toBe(true);
+  });
+
+  it('draws as many never-planted control secrets from the same generator, after member documents as trained on', () => {
+    const members = generateClinicalNotes(5, 6, 4);
+    const { docs, probes, controls } = plantCanaries(members, { count: 3, repeats: 2, candidates: 10 });
+    expect(controls.map((p) => p.label)).toEqual(['control 1 name', 'control 1 reference', 'control 2 name', 'control 2 reference', 'control 3 name', 'control 3 reference']);
+    const planted = new Set(probes.map((p) => p.secret));
+    for (const c of controls) {
+      expect(c.secret).toMatch(c.label.endsWith('name') ? /^[A-Z][a-z]+ [A-Z][a-z]+$/ : /^\d{8}$/);
+      expect(planted.has(c.secret)).toBe(false);
+      expect(docs.every((d) => !d.text.includes(c.secret))).toBe(true);
+      expect(docs.some((d) => c.text.startsWith(d.text) && c.text.slice(d.text.length).startsWith(' Emergency contact '))).toBe(true);
+      expect(c.candidates).toHaveLength(10);
+    }
+  });
+
+  it('plans 50 canaries by default and records every planted occurrence and the documents carrying them', () => {
+    const members = generateClinicalNotes(5, 6, 4);
+    const { docs, spans, carriers, probes } = plantCanaries(members, { candidates: 2 });
+    expect(probes).toHaveLength(100);
+    // 50 canaries x 5 repeats x (name, reference).
+    expect(spans).toHaveLength(500);
+    for (const s of spans) expect(docs[s.doc]!.text.slice(s.start, s.end)).toMatch(s.label.endsWith('name') ? /^[A-Z][a-z]+ [A-Z][a-z]+$/ : /^\d{8}$/);
+    expect([...carriers].sort((a, b) => a - b)).toEqual([...new Set(spans.map((s) => s.doc))].sort((a, b) => a - b));
+  });
+
+  it('stops the experiment when a planted occurrence is not matched and protected', async () => {
+    const members = generateClinicalNotes(5, 6, 4);
+    const planted = plantCanaries(members, { count: 3, repeats: 2, candidates: 2 });
+    const tokenizer = await trainWordPiece(planted.docs.map((d) => d.text), { vocabSize: 300, minFrequency: 2 });
+    const blacklist: Blacklist = { header: { version: 1, extra: {} }, entries: planted.entries };
+    await expect(checkCanaries(planted, planted.docs, blacklist, tokenizer, undefined, 12)).resolves.toBeUndefined();
+    // The second canary's name is missing from the blacklist: its 2 occurrences are neither matched nor protected.
+    const without = { ...blacklist, entries: planted.entries.filter((_, i) => i !== 2) };
+    const err = await checkCanaries(planted, planted.docs, without, tokenizer, undefined, 12).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as Error).message).toMatch(/^10 of 12 planted canary occurrences are matched and protected \(not: canary 2 name, canary 2 name\)/);
+    // A count that disagrees with what was planted stops it too.
+    await expect(checkCanaries(planted, planted.docs, blacklist, tokenizer, undefined, 14)).rejects.toThrow(/12 of 14 planted canary occurrences/);
   });
 });
