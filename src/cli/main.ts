@@ -181,6 +181,16 @@ export function buildProgram(io: CliIO): Command {
     .option('--json', 'machine-readable summary')
     .action(lazyAction(async () => (await import('./commands/finetune.js')).finetuneCommand));
 
+  const exportCmd = program.command('export').description('models for other runtimes');
+  exportCmd
+    .command('onnx')
+    .description('a model folder with its head (masked LM, token or sequence classification) → onnx/model.onnx + config and tokenizer, as transformers.js loads them')
+    .requiredOption('--model <dir>', 'model folder (config.json, model.safetensors, tokenizer)')
+    .requiredOption('--out <dir>', 'folder to write')
+    .option('--force', 'replace an existing folder')
+    .option('--json', 'machine-readable summary')
+    .action(lazyAction(async () => (await import('./commands/exportOnnx.js')).exportOnnxCommand));
+
   const auditCmd = program
     .command('audit')
     .description('privacy score, regurgitation, membership inference, utility → report.json + report.html (mode 0600)')
