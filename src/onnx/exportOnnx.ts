@@ -27,7 +27,8 @@ export interface ExportOnnxOptions {
 
 export interface OnnxExport {
   out: string;
-  head: 'fill-mask' | 'token-classification' | 'text-classification';
+  /** The transformers.js pipeline task the head serves. */
+  task: 'fill-mask' | 'token-classification' | 'text-classification';
   opset: number;
   inputs: string[];
   /** The `logits` output's shape, dynamic axes by name. */
@@ -36,8 +37,8 @@ export interface OnnxExport {
   bytes: number;
 }
 
-/** The transformers.js pipeline a head serves. */
-const taskOf = (head: Head): OnnxExport['head'] => (head === 'mlm' ? 'fill-mask' : 'tokenClassification' in head ? 'token-classification' : 'text-classification');
+/** The transformers.js pipeline task a head serves. */
+const taskOf = (head: Head): OnnxExport['task'] => (head === 'mlm' ? 'fill-mask' : 'tokenClassification' in head ? 'token-classification' : 'text-classification');
 
 /**
  * The export's ppmlm.json: the model's provenance (which names its blacklist only by fingerprint) and
@@ -76,7 +77,7 @@ export async function exportOnnx(modelDir: string, out: string, options: ExportO
       },
       options,
     );
-    return { out, head: taskOf(model.head), opset: OPSET, inputs: graph.inputs.map((i) => i.name), logits: graph.outputs[0]!.shape, bytes: proto.length };
+    return { out, task: taskOf(model.head), opset: OPSET, inputs: graph.inputs.map((i) => i.name), logits: graph.outputs[0]!.shape, bytes: proto.length };
   } finally {
     disposeParams(model.params);
   }

@@ -39,7 +39,7 @@ describe('ppmlm export onnx', () => {
     expect(again.stderr).toMatch(/^ppmlm: .*onnx-export already exists; pass --force/);
     const json = await cli('export', 'onnx', '--model', model, '--out', out, '--force', '--json');
     expect(json.code, json.stderr).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ out, head: 'fill-mask', opset: 17, inputs: ['input_ids', 'attention_mask', 'token_type_ids'] });
+    expect(JSON.parse(json.stdout)).toMatchObject({ out, task: 'fill-mask', opset: 17, inputs: ['input_ids', 'attention_mask', 'token_type_ids'] });
   });
 
   it('refuses a model without a supported head in one line naming config.json and the fix (exit 2)', async () => {

@@ -15,5 +15,5 @@ export async function exportOnnxCommand(options: ExportOnnxCommandOptions, out: 
   await selectBackend(options.backend);
   const done = await exportOnnx(options.model, options.out, { force: options.force });
   if (options.json) return out.result(JSON.stringify(done, null, 2));
-  out.result(`wrote ${done.out}/onnx/model.onnx (${(done.bytes / 1e6).toFixed(1)} MB, opset ${done.opset}, ${done.head}): ${done.inputs.join(', ')} → logits [${done.logits.join(', ')}]`);
+  out.result(`wrote ${done.out}/onnx/model.onnx (${(done.bytes / 1e6).toFixed(1)} MB, opset ${done.opset}, ${done.task}): ${done.inputs.join(', ')} → logits [${done.logits.join(', ')}]`);
 }
