@@ -3,8 +3,8 @@ import { basePrefix } from '../model/index.js';
 import { ELEMENT_TYPE, float32Raw, int64Raw, type OnnxAttribute, type OnnxGraph, type OnnxNode, type OnnxTensor, type OnnxValueInfo } from './modelProto.js';
 
 /**
- * The opset the graph is written against: 17 has LayerNormalization as one op; onnxruntime 1.14 and later
- * (transformers.js ships one) run it.
+ * The opset the graph is written against: 17 (ONNX 1.12) has LayerNormalization as one op; onnxruntime
+ * runs it from 1.13 on, and every onnxruntime-web that transformers.js ships is newer.
  */
 export const OPSET = 17;
 
