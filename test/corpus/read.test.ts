@@ -99,6 +99,18 @@ describe('readCorpus errors', () => {
     expect(explicit.message).toMatch(/no column "patient" for the author.*--author-col/);
   });
 
+  it('describes a first row that is a document instead of a header by its shape, never its text', async () => {
+    const path = await tempFile('c.csv', '1,Okonkwo Adaeze,"Seen for asthma, MRN 48213377, follow up in two weeks."\n2,b,x\n');
+    const err = await errorOf(loadCorpus(path));
+    expect(err.located).toBe(
+      `${path}:1: no column "text" for the text; the first row looks like a document, not a header (3 cells of 1, 14 and 54 characters; not printed, as it may hold personal data): add a header row naming the columns, such as text, id, author, label (choose one with --text-col)`,
+    );
+    const tsv = await tempFile('c.tsv', '7\t7\tshort\n');
+    expect((await errorOf(loadCorpus(tsv))).located).toMatch(/c\.tsv:1: the first row looks like a document, not a header \(3 cells of 1, 1 and 5 characters;/);
+    const dup = await tempFile('d.csv', 'text,text\n');
+    expect((await errorOf(loadCorpus(dup))).located).toBe(`${dup}:1: header names column "text" twice; rename one of them`);
+  });
+
   it('reports an unterminated quote at the line where it starts', async () => {
     const path = await tempFile('c.csv', 'id,author,text\n1,a,fine\n2,b,"never closed\n3,c,more\n');
     const err = await errorOf(loadCorpus(path));
