@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BlacklistMatcher, mergeSpans } from '../../src/identifiers/index.js';
 import { RuleAnalyzer, createKoreanAnalyzer, endsInConsonant, locateMecab, type MorphAnalyzer } from '../../src/text/index.js';
 
-const spans = async (terms: string[], text: string, analyzer?: RuleAnalyzer) =>
+const spans = async (terms: string[], text: string, analyzer?: MorphAnalyzer) =>
   (await new BlacklistMatcher(terms.map((term) => ({ term }))).match(text, analyzer)).map((m) => [text.slice(m.start, m.end), terms[m.entry]]);
 
 describe('BlacklistMatcher', () => {
