@@ -1,6 +1,6 @@
 export { mask, randomPool, IGNORE } from './masking.js';
 export type { MaskConfig, MaskedExample } from './masking.js';
-export { eligiblePositions, parseStrategy, parseAxes, resolveAxes, axesName, STRATEGIES, PRESETS, MASKING_POLICIES, INPUT_REWRITES, PRIVACY_MECHANISMS } from './strategy.js';
+export { eligiblePositions, parseAxes, resolveAxes, axesName, STRATEGIES, PRESETS, MASKING_POLICIES, INPUT_REWRITES, PRIVACY_MECHANISMS } from './strategy.js';
 export type { StrategyName, TrainingAxes, MaskingPolicy, InputRewrite, PrivacyMechanism } from './strategy.js';
 export { buildWindows, wordIndex } from './windows.js';
 export type { TrainingWindow, WindowStats, BuildWindowsOptions } from './windows.js';

@@ -57,18 +57,13 @@ export function parseAxes(value: string, what = '--strategy'): TrainingAxes {
   return { masking: parts.includes('constrained') ? 'constrained' : 'standard', input: parts.includes('pseudonymized') ? 'pseudonymized' : 'original', privacy: parts.includes('dp') ? 'dp' : 'none' };
 }
 
-/** The preset a strategy name means (a UsageError naming the presets otherwise). */
-export function parseStrategy(value: string): StrategyName {
-  if (!(STRATEGIES as readonly string[]).includes(value)) throw new UsageError(`unknown --strategy "${value}"; use one of ${STRATEGIES.join(', ')}`);
-  return value as StrategyName;
-}
-
 /**
- * The axes of a run from `--strategy` and the per-axis flags: each given axis flag overrides the preset's
- * value on its axis (`--strategy constrained --privacy dp` is constrained + dp).
+ * The axes of a run from `--strategy` (a preset or a combination, see {@link parseAxes}) and the per-axis
+ * flags: each given axis flag overrides the strategy's value on its axis (`--strategy constrained
+ * --privacy dp` is `constrained+dp`).
  */
 export function resolveAxes(strategy: string, overrides: Partial<TrainingAxes> = {}): TrainingAxes {
-  const axes = { ...PRESETS[parseStrategy(strategy)] };
+  const axes = parseAxes(strategy);
   const check = <T extends string>(value: T | undefined, allowed: readonly T[], flag: string) => {
     if (value !== undefined && !allowed.includes(value)) throw new UsageError(`unknown ${flag} "${value}"; use one of ${allowed.join(', ')}`);
     return value;
