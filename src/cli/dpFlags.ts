@@ -41,7 +41,7 @@ export function parseDpFlags(flags: DpFlags, privacy: 'none' | 'dp'): DpOptions 
   if (flags.dpNoise !== undefined && flags.targetEpsilon !== undefined) throw new UsageError('give either --dp-noise or --target-epsilon, not both');
   if (flags.dpNoise === undefined && flags.targetEpsilon === undefined) throw new UsageError('--privacy dp needs --dp-noise S or --target-epsilon E');
   const unit = flags.dpUnit as DpUnit | undefined;
-  if (unit === 'window' && flags.dpMaxWindows !== undefined) throw new UsageError('--dp-max-windows is for --dp-unit author; a window unit is one window');
+  if (unit === 'window' && flags.dpMaxWindows !== undefined) throw new UsageError('--dp-max-windows is for --dp-unit author or document; a window unit is one window');
   return {
     unit,
     clip: flags.dpClip === undefined ? undefined : parseNumberFlag(flags.dpClip, '--dp-clip', { min: 1e-6 }),

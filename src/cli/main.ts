@@ -44,12 +44,12 @@ const trainingOptions = (cmd: Command, defaults: { lr: string }) =>
 /** Declares the DP-SGD flags of a training command (parsed by dpFlags.ts; none has a default, so given means asked for). */
 const dpOptions = (cmd: Command) =>
   cmd
-    .option('--dp-unit <unit>', 'DP: who epsilon protects: author (an individual, all their windows; default) | window (one window, for comparison only)')
+    .option('--dp-unit <unit>', 'DP: who epsilon protects: author (an individual, all their windows; finetune\'s default) | document (deid train\'s default) | window (one window, for comparison only)')
     .option('--dp-clip <c>', 'DP: L2 bound on one unit\'s summed gradient (default 1.0)')
     .option('--dp-noise <s>', 'DP: noise multiplier')
     .option('--target-epsilon <e>', 'DP: solve the noise multiplier for this epsilon (per --dp-unit)')
     .option('--delta <d>', 'DP: delta (default min(1e-5, 1/(10 x units)))')
-    .option('--dp-max-windows <n>', 'DP, unit author: at most n windows of a sampled individual per release (random subset; default 4)')
+    .option('--dp-max-windows <n>', 'DP, unit author or document: at most n windows of a sampled unit per release (random subset; default 4)')
     .option('--accountant <name>', 'DP: rdp (default) | prv (Gopi et al. 2021, tighter)')
     .option('--dp-insecure-seeded-noise', 'DP: draw sampling and noise from --seed (tests only: NO privacy; recorded and warned)')
     .option('--dp-release-stats', 'DP: also write the loss curve and target counts into the model folder (outside the guarantee)');
@@ -248,7 +248,8 @@ export function buildProgram(io: CliIO): Command {
       .addOption(new Option('--unknown-label <policy>', 'unknown labels: error, or OTHER').choices(['error', 'other']).default('error'))
       .option('--skip-bad-docs', 'skip malformed judgments')
       .addOption(analyzerOption('Korean analyser for morpheme pre-tokenisation (used where the model was trained with it)'));
-  trainingOptions(deidInputs(deid.command('train').description('train a token classifier on surrogate-filled annotated judgments')), { lr: '5e-4' })
+  dpOptions(trainingOptions(deidInputs(deid.command('train').description('train a token classifier on surrogate-filled annotated judgments')), { lr: '5e-4' }))
+    .option('--privacy <mechanism>', 'none | dp (DP-SGD per document by default; the --dp-* flags)')
     .option('--no-morphemes', 'tokenise without morpheme pre-tokenisation (recorded in the model; eval and apply follow it)')
     .option('--split <shares>', 'train/dev/test shares of the judgments', '80/10/10')
     .option('--seed <n>', 'seed of split, surrogates, order', '42')

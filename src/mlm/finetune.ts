@@ -12,7 +12,7 @@ import { assertSeqLenFits, checkTrainingMemory, checkVocabulary, copyModelDir, d
 import { BlacklistedTerms } from '../tokenizer/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { UsageError } from '../errors.js';
-import { describeDp, dpRecord, groupUnits, makeAccountant, makePrivate, planDp, releaseAccountant, releaseRandom, type DpOptions } from '../privacy/index.js';
+import { describeDp, dpRecord, INSECURE_NOISE_WARNING, groupUnits, makeAccountant, makePrivate, planDp, releaseAccountant, releaseRandom, type DpOptions, type DpUnit } from '../privacy/index.js';
 import { makeBatch } from './batch.js';
 import { epochFolder, pruneEpochFolders } from './epochFolders.js';
 import { mlmEvalLoss } from './evalLoss.js';
@@ -152,12 +152,13 @@ function finetuneRunConfig(options: FinetuneOptions, resolved: { axes: TrainingA
 }
 
 /**
- * The privacy units of the training windows: one per author (all of that individual's windows), or one per
- * window. A corpus read without an author column makes every document its own author, which would
- * silently turn "per individual" into "per document": refused.
+ * The privacy units of the training windows: one per author (all of that individual's windows), per
+ * document, or per window. A corpus read without an author column makes every document its own author,
+ * which would silently turn "per individual" into "per document": refused.
  */
-function privacyUnits(docs: readonly Document[], windows: readonly TrainingWindow[], unit: 'author' | 'window'): number[][] {
+function privacyUnits(docs: readonly Document[], windows: readonly TrainingWindow[], unit: DpUnit): number[][] {
   if (unit === 'window') return windows.map((_, i) => [i]);
+  if (unit === 'document') return groupUnits(windows.map((w) => String(w.doc)));
   if (docs.length > 1 && docs.every((d) => d.author === d.id)) {
     throw new UsageError(`--dp-unit author needs the corpus's author column: each of its ${docs.length} documents is its own author; pass --author-col NAME (or --dp-unit window, a guarantee per window, not per person)`);
   }
@@ -242,7 +243,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   const dp = units && planDp(options.dp ?? {}, units.length, batchSize, { epochs, maxSteps: options.maxSteps, accumulate: options.accumulate });
   const accountant = dp && makeAccountant(dp.accountant);
   if (dp) options.onInfo?.(describeDp(dp));
-  if (dp && !dp.secureNoise) options.onWarn?.('--dp-insecure-seeded-noise: DP sampling and noise come from the seed, so anyone with the seed can replay them: this run has NO differential privacy (recorded as secureNoise: false)');
+  if (dp && !dp.secureNoise) options.onWarn?.(INSECURE_NOISE_WARNING);
   let evaluate: (() => number) | undefined;
   if (evalDocs !== undefined) {
     const held = await windowsOf(evalDocs);
@@ -253,7 +254,8 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
     dp &&
     makePrivate(
       {
-        units: units!,
+        units: units!.length,
+        examplesOf: (u) => units![u]!,
         example(i, epoch) {
           // Masks stay seeded per (epoch, window): the guarantee rests on the sampling and noise, not on them.
           const b = makeBatch([windows[i]!], axes.masking, maskConfig, () => windowRng(seed, epoch, i));

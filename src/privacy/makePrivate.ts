@@ -4,8 +4,10 @@ import type { Accountant } from './accountants/history.js';
 
 /** A training task seen one example at a time, with the privacy unit of each example. */
 export interface PrivateData {
-  /** The examples (e.g. windows) of each unit (an individual, or one window each), as indices for {@link example}. */
-  units: readonly (readonly number[])[];
+  /** How many units (individuals, documents or windows) the data holds: the population Poisson sampling draws from. */
+  units: number;
+  /** The examples (e.g. windows) of a unit in an epoch, as indices for {@link example} (they may change by epoch, e.g. fresh surrogates). */
+  examplesOf(unit: number, epoch: number): readonly number[];
   /**
    * Example `index` as a batch of one in release (epoch, release), e.g. a masked window; undefined when it
    * holds no target. Its own randomness (masks) may be seeded: DP does not rest on it.
@@ -32,13 +34,13 @@ export interface PrivateTaskOptions {
  * examples (at most `maxExamples`, drawn at random) summed and clipped together, then noised.
  */
 export function makePrivate(data: PrivateData, options: PrivateTaskOptions): TrainerTask {
-  const gradient = new PrivateGradient({ clip: options.clip, noiseMultiplier: options.noiseMultiplier, expectedUnits: Math.max(options.sampleRate * data.units.length, 1e-12) }, options.recompute === true);
+  const gradient = new PrivateGradient({ clip: options.clip, noiseMultiplier: options.noiseMultiplier, expectedUnits: Math.max(options.sampleRate * data.units, 1e-12) }, options.recompute === true);
   return {
     batchesPerEpoch: options.releasesPerEpoch,
     batch(epoch, index): BatchStep {
       const rng = options.random(epoch, index);
-      const sampled = poissonSample(data.units.length, options.sampleRate, rng).map((u) =>
-        randomSubset(data.units[u]!, options.maxExamples, rng)
+      const sampled = poissonSample(data.units, options.sampleRate, rng).map((u) =>
+        randomSubset(data.examplesOf(u, epoch), options.maxExamples, rng)
           .map((i) => data.example(i, epoch, index))
           .filter((e) => e !== undefined),
       );

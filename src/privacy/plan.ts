@@ -4,13 +4,16 @@ import type { Accountant } from './accountants/history.js';
 import { noiseForEpsilon, type AccountantName } from './accountants/registry.js';
 import { SecureRng } from './secureRandom.js';
 
-/** Who the guarantee protects: an individual (all the windows of one author) or one window (for comparison). */
-export type DpUnit = 'author' | 'window';
-export const DP_UNITS: readonly DpUnit[] = ['author', 'window'];
+/**
+ * Who the guarantee protects: an individual (all the windows of one author), a document (all its windows;
+ * for data without authors, e.g. court judgments), or one window (for comparison only).
+ */
+export type DpUnit = 'author' | 'document' | 'window';
+export const DP_UNITS: readonly DpUnit[] = ['author', 'document', 'window'];
 
 /** The privacy options of a DP run, as the CLI's --dp-* flags name them. */
 export interface DpOptions {
-  /** Default `author`. */
+  /** Default `author` (fine-tuning) or `document` (de-identification training). */
   unit?: DpUnit;
   /** L2 bound on one unit's contribution (default 1.0). */
   clip?: number;
@@ -54,8 +57,8 @@ export const defaultDelta = (units: number) => Math.min(1e-5, 1 / (10 * units));
  * expectation, and the noise given or solved for `targetEpsilon` over the planned releases (each batch
  * of an accumulated step is a release of its own).
  */
-export function planDp(options: DpOptions, units: number, expectedUnits: number, run: { epochs: number; maxSteps?: number; accumulate?: number }): DpPlan {
-  const unit = options.unit ?? 'author';
+export function planDp(options: DpOptions, units: number, expectedUnits: number, run: { epochs: number; maxSteps?: number; accumulate?: number }, defaultUnit: DpUnit = 'author'): DpPlan {
+  const unit = options.unit ?? defaultUnit;
   if (units < 1) throw new UsageError('a DP run needs at least one training unit');
   if (options.noiseMultiplier === undefined && options.targetEpsilon === undefined) throw new UsageError('--privacy dp needs --dp-noise S or --target-epsilon E');
   if (options.noiseMultiplier !== undefined && options.targetEpsilon !== undefined) throw new UsageError('give either --dp-noise or --target-epsilon, not both');
@@ -122,8 +125,15 @@ export function dpRecord(plan: DpPlan, accountant: Accountant): DpRecord {
   };
 }
 
+/** What stderr says of a run with --dp-insecure-seeded-noise. */
+export const INSECURE_NOISE_WARNING = '--dp-insecure-seeded-noise: DP sampling and noise come from the seed, so anyone with the seed can replay them: this run has NO differential privacy (recorded as secureNoise: false)';
+
 /** One line saying what a DP run's epsilon is about, for the log and the CLI. */
 export function describeDp(plan: DpPlan): string {
-  const who = plan.unit === 'author' ? `per individual (${plan.individuals} authors, at most ${plan.maxWindows} windows each per release)` : `per window (${plan.individuals} windows; NOT per individual: one person's windows add up)`;
+  const who = {
+    author: `per individual (${plan.individuals} authors, at most ${plan.maxWindows} windows each per release)`,
+    document: `per document (${plan.individuals} documents, at most ${plan.maxWindows} windows each per release; NOT per individual where one person has several documents)`,
+    window: `per window (${plan.individuals} windows; NOT per individual: one person's windows add up)`,
+  }[plan.unit];
   return `DP-SGD ${who}: sample rate ${plan.sampleRate.toFixed(4)}, noise multiplier ${plan.noiseMultiplier.toFixed(2)}, clip ${plan.clip}, delta ${plan.delta.toExponential(2)}, ${plan.releases} releases, ${plan.accountant} accountant${plan.secureNoise ? '' : ', INSECURE seeded noise'}`;
 }

@@ -156,10 +156,10 @@ describe('ppmlm finetune: Hugging Face Trainer options', () => {
       [['--weight-decay', '-0.1'], /--weight-decay must be a number between 0 and 1/],
       [['--dp-noise', '1'], /--dp-noise needs --privacy dp \(or --strategy dp\)/],
       [['--strategy', 'dp', '--privacy', 'none', '--dp-insecure-seeded-noise'], /--dp-insecure-seeded-noise needs --privacy dp/],
-      [['--privacy', 'dp', '--dp-unit', 'person', '--dp-noise', '1'], /unknown --dp-unit "person"; use one of author, window/],
+      [['--privacy', 'dp', '--dp-unit', 'person', '--dp-noise', '1'], /unknown --dp-unit "person"; use one of author, document, window/],
       [['--privacy', 'dp', '--dp-noise', '1', '--target-epsilon', '3'], /either --dp-noise or --target-epsilon, not both/],
       [['--privacy', 'dp', '--dp-noise', '1', '--accountant', 'gdp'], /unknown --accountant "gdp"; use one of rdp, prv/],
-      [['--privacy', 'dp', '--dp-noise', '1', '--dp-unit', 'window', '--dp-max-windows', '2'], /--dp-max-windows is for --dp-unit author/],
+      [['--privacy', 'dp', '--dp-noise', '1', '--dp-unit', 'window', '--dp-max-windows', '2'], /--dp-max-windows is for --dp-unit author or document/],
       [['--privacy', 'maybe'], /unknown --privacy "maybe"; use one of none, dp/],
       [['--strategy', 'constrained+standard'], /unknown --strategy "constrained\+standard"/],
     ];

@@ -31,7 +31,8 @@ describe('per-individual DP-SGD', () => {
     const seen = new Array<number>(12).fill(0);
     let current = new Set<number>();
     const data: PrivateData = {
-      units,
+      units: units.length,
+      examplesOf: (u) => units[u]!,
       example(i) {
         current.add(Math.floor(i / 100));
         return { tokens: 1, targets: 1, protectedTargets: 0, loss: () => tf.scalar(0) };
@@ -89,7 +90,7 @@ describe('per-individual DP-SGD', () => {
     await selectBackend('cpu');
     const params = new Map([['big', tf.variable(tf.zeros([20000]))]]);
     const pg = new PrivateGradient({ clip: 2, noiseMultiplier: 1.5, expectedUnits: 4 });
-    let out = new Float32Array();
+    let out: Float32Array = new Float32Array();
     pg.release(params, new SecureRng(), (_, v) => (out = v));
     const mean = out.reduce((a, x) => a + x, 0) / out.length;
     const sd = Math.sqrt(out.reduce((a, x) => a + (x - mean) ** 2, 0) / out.length);
@@ -132,7 +133,7 @@ describe('per-individual DP-SGD', () => {
     const units = Array.from({ length: 16 }, (_, u) => [2 * u, 2 * u + 1]);
     const run = async (dir: string, options: { killAt?: number; resume?: boolean } = {}) => {
       const { params, example } = regression(32, 4);
-      const data: PrivateData = { units, example: (i) => ({ tokens: 1, targets: 1, protectedTargets: 0, ...example(i) }) };
+      const data: PrivateData = { units: units.length, examplesOf: (u) => units[u]!, example: (i) => ({ tokens: 1, targets: 1, protectedTargets: 0, ...example(i) }) };
       const inner = makePrivate(data, { clip: 1, noiseMultiplier: 1.1, sampleRate: 0.25, maxExamples: 2, releasesPerEpoch: 6, random: releaseRandom({ secureNoise: false }, 9) });
       let calls = 0;
       const task: TrainerTask = {
