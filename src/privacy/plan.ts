@@ -128,12 +128,21 @@ export function dpRecord(plan: DpPlan, accountant: Accountant): DpRecord {
 /** What stderr says of a run with --dp-insecure-seeded-noise. */
 export const INSECURE_NOISE_WARNING = '--dp-insecure-seeded-noise: DP sampling and noise come from the seed, so anyone with the seed can replay them: this run has NO differential privacy (recorded as secureNoise: false)';
 
+/**
+ * What an epsilon is per, for every place that prints one: "per individual (12 authors)". Takes a record as
+ * read back from any ppmlm.json, whose unit may be one this version does not know.
+ */
+export function epsilonUnitLabel(record: { unit: string; individuals: number }): string {
+  const labels: Record<string, string> = {
+    author: `per individual (${record.individuals} authors)`,
+    document: `per document (${record.individuals} documents; not per individual where one person has several)`,
+    window: `per window (${record.individuals} windows; NOT per individual: one person's windows add up)`,
+  };
+  return labels[record.unit] ?? `per ${record.unit} (${record.individuals})`;
+}
+
 /** One line saying what a DP run's epsilon is about, for the log and the CLI. */
 export function describeDp(plan: DpPlan): string {
-  const who = {
-    author: `per individual (${plan.individuals} authors, at most ${plan.maxWindows} windows each per release)`,
-    document: `per document (${plan.individuals} documents, at most ${plan.maxWindows} windows each per release; NOT per individual where one person has several documents)`,
-    window: `per window (${plan.individuals} windows; NOT per individual: one person's windows add up)`,
-  }[plan.unit];
+  const who = `${epsilonUnitLabel(plan)}${plan.unit === 'window' ? '' : `, at most ${plan.maxWindows} windows each per release`}`;
   return `DP-SGD ${who}: sample rate ${plan.sampleRate.toFixed(4)}, noise multiplier ${plan.noiseMultiplier.toFixed(2)}, clip ${plan.clip}, delta ${plan.delta.toExponential(2)}, ${plan.releases} releases, ${plan.accountant} accountant${plan.secureNoise ? '' : ', INSECURE seeded noise'}`;
 }

@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import { readBlacklist } from '../../identifiers/index.js';
 import { axesName, checkFinetuneOptions, finetune, resolveAxes, type TrainingAxes } from '../../mlm/index.js';
 import { parseDpFlags, type DpFlags } from '../dpFlags.js';
+import { epsilonUnitLabel } from '../../privacy/index.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
@@ -121,7 +122,7 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
         `wrote ${result.out}: ${strategy}, ${summary.epochs} epochs, ${summary.steps} steps, final loss ${summary.finalLoss.toFixed(4)}; ` +
           (summary.bestEpoch !== undefined ? `weights of epoch ${summary.bestEpoch} (lowest evaluation loss, ${summary.bestEvalLoss}); ` : '') +
           `${summary.protectedTargets} of ${summary.targets} MLM targets fell on blacklisted positions` +
-          (result.provenance.dp ? `; DP-SGD epsilon ${result.provenance.dp.epsilon.toFixed(2)} at delta ${result.provenance.dp.delta.toExponential(1)} ${result.provenance.dp.unit === 'author' ? `per individual (${result.provenance.dp.individuals} authors)` : `per window (${result.provenance.dp.individuals} windows; not per individual)`}` : ''),
+          (result.provenance.dp ? `; DP-SGD epsilon ${result.provenance.dp.epsilon.toFixed(2)} at delta ${result.provenance.dp.delta.toExponential(1)} ${epsilonUnitLabel(result.provenance.dp)}` : ''),
       );
   } finally {
     await analyzer?.close();
