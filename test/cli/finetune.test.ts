@@ -342,6 +342,40 @@ describe('ppmlm finetune with --privacy dp', () => {
     expect(provenance.dp.individuals).toBeGreaterThan(4);
   });
 
+  it('resumes a DP run killed mid-epoch: its accountant continues, and with seeded noise the model is the same', async () => {
+    const { dir, corpus, model } = await tinySetup(10, 2);
+    const args = (out: string) => ['finetune', '--model', model, '--corpus', corpus, '--strategy', 'dp', '--dp-noise', '1', '--dp-insecure-seeded-noise', '--out', out, '--epochs', '2', '--batch-size', '1', '--seq-len', '32', '--lr', '1e-2', '--save-steps', '2', '--json', '--quiet'];
+    const reference = await cli(...args(join(dir, 'ref')));
+    expect(reference.code, reference.stderr).toBe(0);
+    const out = join(dir, 'run');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args(out)], { stdio: 'ignore' });
+    const state = join(`${out}.checkpoint`, 'checkpoint', 'trainer_state.json');
+    const killedAt = await new Promise<{ releases: number; accountant: unknown }>((resolve, reject) => {
+      const poll = setInterval(async () => {
+        const s = await readFile(state, 'utf8').then(JSON.parse, () => undefined);
+        if (s && s.epoch === 0 && s.batch >= 4) {
+          clearInterval(poll);
+          child.kill('SIGKILL');
+          resolve(s);
+        }
+      }, 20);
+      child.on('exit', () => {
+        clearInterval(poll);
+        reject(new Error('finished before it could be killed'));
+      });
+    });
+    await new Promise((r) => child.once('exit', r));
+    // 10 individuals at an expected 1 per release: 10 releases an epoch; the checkpoint holds the ledger so far.
+    expect(killedAt.releases).toBeGreaterThanOrEqual(4);
+    expect(killedAt.accountant).toMatchObject({ mechanism: 'rdp', history: [{ sigma: 1, q: 0.1, steps: killedAt.releases }] });
+    const resumed = await cli(...args(out), '--resume');
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const [a, b] = await Promise.all([join(dir, 'ref'), out].map(async (o) => JSON.parse(await readFile(join(o, 'ppmlm.json'), 'utf8')).dp));
+    expect(b).toEqual(a);
+    expect(b.releases).toBe(20);
+    expect((await readFile(join(out, 'model.safetensors'))).equals(await readFile(join(dir, 'ref', 'model.safetensors')))).toBe(true);
+  });
+
   it('refuses --dp-unit author on a corpus read without an author column, naming the fix', async () => {
     const { dir, model } = await tinySetup(3, 1);
     const anonymous = join(dir, 'anonymous.jsonl');
