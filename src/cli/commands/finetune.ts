@@ -47,7 +47,7 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
   const axes = resolveAxes(options.strategy, { masking: options.masking, input: options.input, privacy: options.privacy });
   const strategy = axesName(axes);
   if ((axes.masking === 'constrained' || axes.input === 'pseudonymized') && !options.blacklist) {
-    throw new UsageError(`${axes.masking === 'constrained' ? 'constrained masking' : 'pseudonymized input'} (${strategy}) needs --blacklist FILE (build one with "ppmlm blacklist build")`);
+    throw new UsageError(`--strategy ${strategy} needs --blacklist FILE for its ${axes.masking === 'constrained' ? 'constrained masking' : 'pseudonymized input'} (build one with "ppmlm blacklist build")`);
   }
   const dp = parseDpFlags(options, axes.privacy);
   const training = parseTrainingFlags(options);
