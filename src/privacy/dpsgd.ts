@@ -79,9 +79,4 @@ export class PrivateGradient {
     }
     this.total.clear();
   }
-
-  /** The release's sum so far, before noise (for tests of the clipping bound). */
-  clippedSum(): ReadonlyMap<string, Float32Array> {
-    return this.total.collected();
-  }
 }

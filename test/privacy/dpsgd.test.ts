@@ -70,20 +70,26 @@ describe('per-individual DP-SGD', () => {
   it("never lets an individual's clipped contribution exceed the clip, however many windows it has", async () => {
     await selectBackend('cpu');
     const { params, example } = regression(40);
+    /** The release of `units` without noise and undivided: the sum of their clipped contributions. */
+    const released = (units: ExampleLoss[][]) => {
+      const pg = new PrivateGradient({ clip: 0.5, noiseMultiplier: 0, expectedUnits: 1 });
+      const added = units.map((u) => pg.addUnit(params, u));
+      const sums = new Map<string, Float32Array>();
+      pg.release(params, new Rng(1), (name, v) => sums.set(name, v));
+      return { added, norm: norm(sums) };
+    };
     for (const windows of [1, 3, 40]) {
       for (const scale of [0.01, 1, 100]) {
-        const pg = new PrivateGradient({ clip: 0.5, noiseMultiplier: 0, expectedUnits: 1 });
-        const { norm: contributed, clipped } = pg.addUnit(params, Array.from({ length: windows }, (_, i) => example(i, scale)));
-        expect(contributed).toBeLessThanOrEqual(0.5 + 1e-6);
-        expect(norm(pg.clippedSum())).toBeCloseTo(contributed, 4);
-        if (!clipped) expect(norm(pg.clippedSum())).toBeLessThan(0.5);
+        const { added, norm: sum } = released([Array.from({ length: windows }, (_, i) => example(i, scale))]);
+        expect(added[0]!.norm).toBeLessThanOrEqual(0.5 + 1e-6);
+        expect(sum).toBeCloseTo(added[0]!.norm, 4);
+        if (!added[0]!.clipped) expect(sum).toBeLessThan(0.5);
       }
     }
-    // Two individuals: the sum of their clipped contributions is bounded by 2 x clip.
-    const pg = new PrivateGradient({ clip: 0.5, noiseMultiplier: 0, expectedUnits: 2 });
-    pg.addUnit(params, Array.from({ length: 20 }, (_, i) => example(i, 50)));
-    pg.addUnit(params, Array.from({ length: 20 }, (_, i) => example(20 + i, 50)));
-    expect(norm(pg.clippedSum())).toBeLessThanOrEqual(1 + 1e-6);
+    // Two individuals of 20 windows with large gradients: their sum is bounded by 2 x clip.
+    const two = released([Array.from({ length: 20 }, (_, i) => example(i, 50)), Array.from({ length: 20 }, (_, i) => example(20 + i, 50))]);
+    expect(two.added.every((a) => a.clipped)).toBe(true);
+    expect(two.norm).toBeLessThanOrEqual(1 + 1e-6);
   });
 
   it('adds noise of sigma x clip to every parameter, divided by the expected number of individuals', async () => {

@@ -6,6 +6,7 @@
  * distribution is the T-fold convolution, computed on a grid by FFT, from which δ(ε) = E[(1 - e^{ε-Y})⁺]
  * follows exactly up to the grid's error, which the grid is sized to bound (εerr, δerr).
  */
+import { UsageError } from '../../errors.js';
 import { erfc } from './rdpMath.js';
 import { fft } from './fft.js';
 import type { Release } from './history.js';
@@ -48,7 +49,7 @@ export function prvGrid(history: readonly Release[], epsError: number, deltaErro
   const o = Math.floor(-L / dt);
   const points = Math.ceil(L / dt) - o + 1;
   // A million-point grid is about 60 MB of working arrays; beyond a few million the accountant is unusable.
-  if (points > 1 << 24) throw new RangeError(`the PRV grid needs ${points} points (L = ${L.toFixed(1)}, mesh ${dt.toExponential(2)}); use the rdp accountant for so many releases`);
+  if (points > 1 << 24) throw new UsageError(`the PRV accountant's grid would need ${points} points for ${total} releases (L = ${L.toFixed(1)}, mesh ${dt.toExponential(2)}); use --accountant rdp for so many releases`);
   return { dt, o, size: 2 ** Math.ceil(Math.log2(points)) };
 }
 
