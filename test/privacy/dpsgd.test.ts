@@ -134,6 +134,22 @@ describe('per-individual DP-SGD', () => {
     expect(() => planDp({ targetEpsilon: 1e-3 }, 10, 10, { epochs: 100 })).toThrow(BudgetError);
   });
 
+  it('applies a release that sampled nobody: pure noise, still counted by the accountant', async () => {
+    await selectBackend('cpu');
+    const { params, example } = regression(8);
+    const units = Array.from({ length: 8 }, (_, u) => [u]);
+    const data: PrivateData = { units: units.length, examplesOf: (u) => units[u]!, example: (i) => ({ tokens: 1, targets: 1, protectedTargets: 0, ...example(i) }) };
+    // Sample rate 1e-9: every release is empty.
+    const task = makePrivate(data, { clip: 1, noiseMultiplier: 1, sampleRate: 1e-9, maxExamples: 1, releasesPerEpoch: 3, random: releaseRandom({ secureNoise: false }, 2) });
+    expect(task.batch(0, 0)).toMatchObject({ release: true, targets: 0 });
+    const accountant = makeAccountant('rdp');
+    const state = await train(params, task, { epochs: 1, lr: 0.01, seed: 2, maxGradNorm: 0, writeModel: async () => undefined, accountant: releaseAccountant(accountant, 1, 1e-9) });
+    expect(state.releases).toBe(3);
+    expect(state.skippedBatches).toBe(0);
+    expect(accountant.releases).toBe(3);
+    expect(Array.from(params.get('lin.weight')!.dataSync()).some((w) => w !== 0)).toBe(true);
+  });
+
   it('counts one release per noisy batch with gradient accumulation, and a resumed run continues its accountant', async () => {
     await selectBackend('cpu');
     const units = Array.from({ length: 16 }, (_, u) => [2 * u, 2 * u + 1]);
