@@ -6,6 +6,7 @@ import { lossCurve, type LogEntry, type ScheduleOptions, type TrainerState } fro
 import { UsageError } from '../errors.js';
 import { assertSeqLenFits, checkVocabulary, defaultConfig, initParams, loadModelDir, parameterShapes, saveModelDir, vocabularyProvenance, type EncoderModel, type Provenance, type VocabularyCheck } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
+import type { DpOptions, DpRecord } from '../privacy/index.js';
 import { trainWordPiece, type Tokenizer } from '../tokenizer/index.js';
 import { PACKAGE_VERSION } from '../version.js';
 import type { AnnotatedDocument } from './annotated.js';
@@ -114,6 +115,8 @@ export interface DeidTrainOptions extends ScheduleOptions {
    * terms, and a pretrained or resumed one that holds any is refused unless the check allows it.
    */
   vocabulary?: VocabularyCheck;
+  /** Train with DP-SGD (per document by default; see privacy/); the model folder then holds no loss curve unless `dp.releaseStats`. */
+  dp?: DpOptions;
   onInfo?: (m: string) => void;
   onLog?: (entry: LogEntry, state: TrainerState) => void;
 }
@@ -159,6 +162,16 @@ function deidRunConfig(options: DeidTrainOptions, labels: readonly string[]): Ru
     '--outside-noise': options.outsideNoise ?? null,
     '--seed': options.seed,
     '--analyzer': options.analyzer?.name ?? null,
+    ...(options.dp && {
+      '--dp-unit': options.dp.unit ?? null,
+      '--dp-clip': options.dp.clip ?? null,
+      '--dp-noise': options.dp.noiseMultiplier ?? null,
+      '--target-epsilon': options.dp.targetEpsilon ?? null,
+      '--delta': options.dp.delta ?? null,
+      '--dp-max-windows': options.dp.maxWindows ?? null,
+      '--accountant': options.dp.accountant ?? null,
+      '--dp-insecure-seeded-noise': options.dp.insecureSeededNoise === true,
+    }),
   };
 }
 
@@ -217,7 +230,9 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
   if (!options.resume) await openCheckpoint(checkpointDir, { resume: false, force: options.force, runConfig });
   if (options.dropout !== undefined) model.config = { ...model.config, hidden_dropout_prob: options.dropout, attention_probs_dropout_prob: options.dropout };
   model.config = { ...model.config, id2label: Object.fromEntries(labels.map((l, i) => [String(i), l])), label2id: Object.fromEntries(labels.map((l, i) => [l, i])) };
-  const provenance = (state?: TrainerState): Provenance => ({
+  // A DP run's model folder carries no statistic of its training documents unless asked (--dp-release-stats).
+  const releaseStats = !options.dp || options.dp.releaseStats === true;
+  const provenance = (state?: TrainerState, dp?: DpRecord): Provenance => ({
     ppmlm: PACKAGE_VERSION,
     createdAt: new Date().toISOString(),
     task: 'deid',
@@ -228,12 +243,14 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     epochs: state?.epoch ?? options.epochs,
     ...(options.outsideNoise && { outsideNoise: options.outsideNoise }),
     seed,
-    ...(state && { lossByEpoch: lossCurve(state) }),
+    ...(state && releaseStats && { lossByEpoch: lossCurve(state) }),
     split: splitRecord(split, source.shares, seed),
     ...vocabularyProvenance(vocabularyIdentifiers),
+    privacy: options.dp ? 'dp' : 'none',
+    ...(dp && { dp, ...(releaseStats && { dpReleasedStats: true }) }),
   });
   options.onInfo?.(`${split.train.length} training documents, ${labels.length - 1} labels`);
-  const state = await trainTokenClassifier({
+  const { state, dp } = await trainTokenClassifier({
     model,
     tokenizer,
     labels,
@@ -252,10 +269,11 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     checkpointDir,
     resume: options.resume,
     runConfig,
-    provenance: () => provenance(),
+    provenance: (record) => provenance(undefined, record),
+    dp: options.dp,
     onLog: options.onLog,
   });
-  let final = provenance(state);
+  let final = provenance(state, dp);
   if (devTexts.length > 0) {
     options.onInfo?.(`choosing the PII threshold on ${devTexts.length} dev documents`);
     const c = await calibratePiiThreshold(model, tokenizer, labels, devTexts, { seqLen: options.seqLen, analyzer: options.analyzer });

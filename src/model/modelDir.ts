@@ -31,7 +31,8 @@ export interface Provenance {
   seed?: number;
   /** Mean training loss of each epoch of the run that wrote the folder. */
   lossByEpoch?: number[];
-  dp?: { epsilon: number; delta: number; noiseMultiplier: number; clip: number; sampleRate: number; accountant: string };
+  /** A DP run's guarantee (privacy/plan.ts DpRecord): epsilon per `unit` (author = individual, or window). */
+  dp?: { unit: string; epsilon: number; delta: number; individuals: number; noiseMultiplier: number; clip: number; sampleRate: number; releases: number; accountant: string; secureNoise: boolean };
   [key: string]: unknown;
 }
 

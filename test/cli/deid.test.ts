@@ -112,6 +112,25 @@ describe('ppmlm deid train / eval / apply', () => {
     expect(bad.stderr).toMatch(/--grad-accum must be an integer between 1/);
   });
 
+  it('trains with DP-SGD per judgment: epsilon per document in ppmlm.json, no loss curve, 0600 log; refuses the author unit and DP flags without --privacy dp', async () => {
+    const dir = await tempDir();
+    const model = join(dir, 'deid-dp');
+    const t = await cli('deid', 'train', ...INPUTS, '--no-morphemes', '--privacy', 'dp', '--dp-noise', '1', '--dp-max-windows', '2', '--max-steps', '2', '--batch-size', '4', '--hidden', '32', '--layers', '1', '--vocab-size', '500', '--out', model, '--json', '--quiet');
+    expect(t.code, t.stderr).toBe(0);
+    const provenance = JSON.parse(await readFile(join(model, 'ppmlm.json'), 'utf8'));
+    expect(provenance).toMatchObject({ task: 'deid', privacy: 'dp', dp: { unit: 'document', releases: 2, secureNoise: true, accountant: 'rdp', noiseMultiplier: 1 } });
+    expect(provenance.dp.individuals).toBe(provenance.split.documents.train);
+    expect(provenance.dp.epsilon).toBeGreaterThan(0);
+    expect(provenance).not.toHaveProperty('lossByEpoch');
+    expect((await stat(join(`${model}.checkpoint`, 'train_log.jsonl'))).mode & 0o777).toBe(0o600);
+    const author = await cli('deid', 'train', ...INPUTS, '--no-morphemes', '--privacy', 'dp', '--dp-unit', 'author', '--dp-noise', '1', '--max-steps', '1', '--hidden', '32', '--layers', '1', '--vocab-size', '500', '--out', join(dir, 'x'), '--quiet');
+    expect(author.code).toBe(2);
+    expect(author.stderr).toMatch(/--dp-unit author: de-identification training data has no author column; use --dp-unit document/);
+    const flag = await cli('deid', 'train', ...INPUTS, '--dp-noise', '1', '--out', join(dir, 'y'));
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/--dp-noise needs --privacy dp/);
+  });
+
   it('guards its checkpoint as finetune does: no resume without one or under other settings, no overwrite without --force', async () => {
     const dir = await tempDir();
     const model = join(dir, 'deid');
