@@ -5,6 +5,7 @@ import { BACKEND_REQUESTS, setWasmThreads, type BackendRequest } from '../engine
 import { MAX_WASM_THREADS } from '../engine/wasmThreads.js';
 import { parseIntFlag } from './parseFlags.js';
 import { addCorpusOptions } from './corpusOptions.js';
+import { addVocabularyOptions } from './vocabularyOptions.js';
 import { Reporter, processIO, type CliIO } from './reporter.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { ANALYZER_CHOICES, LANGUAGES } from '../text/index.js';
@@ -40,6 +41,19 @@ const trainingOptions = (cmd: Command, defaults: { lr: string }) =>
     .option('--warmup-ratio <x>', 'share of optimizer steps warming up linearly', '0.1')
     .option('--weight-decay <x>', 'AdamW decoupled weight decay (none on biases and LayerNorm)', '0.01')
     .option('--resume', 'continue from <out>.checkpoint, with the settings and data it was written with');
+
+/** Declares the DP-SGD flags of a training command (parsed by dpFlags.ts; none has a default, so given means asked for). */
+const dpOptions = (cmd: Command) =>
+  cmd
+    .option('--dp-unit <unit>', 'DP: who epsilon protects: author (an individual, all their windows; finetune\'s default) | document (deid train\'s default) | window (one window, for comparison only)')
+    .option('--dp-clip <c>', 'DP: L2 bound on one unit\'s summed gradient (default 1.0)')
+    .option('--dp-noise <s>', 'DP: noise multiplier')
+    .option('--target-epsilon <e>', 'DP: solve the noise multiplier for this epsilon (per --dp-unit)')
+    .option('--delta <d>', 'DP: delta (default min(1e-5, 1/(10 x units)))')
+    .option('--dp-max-windows <n>', 'DP, unit author or document: at most n windows of a sampled unit per release (random subset; default 4)')
+    .option('--accountant <name>', 'DP: rdp (default) | prv (Gopi et al. 2021, tighter)')
+    .option('--dp-insecure-seeded-noise', 'DP: draw sampling and noise from --seed (tests only: NO privacy; recorded and warned)')
+    .option('--dp-release-stats', 'DP: also write the loss curve and target counts into the model folder (outside the guarantee)');
 
 /** Builds the commander program; command modules are imported only when their command runs. */
 export function buildProgram(io: CliIO): Command {
@@ -131,8 +145,7 @@ export function buildProgram(io: CliIO): Command {
     .action(lazyAction(async () => (await import('./commands/tokenizerTrain.js')).tokenizerTrain));
 
   const modelCmd = program.command('model').description('encoder models (Hugging Face folders)');
-  modelCmd
-    .command('init')
+  addVocabularyOptions(modelCmd.command('init'), 'check the tokenizer\'s vocabulary against this blacklist before writing (refused when a token is a term)')
     .description('a randomly initialised BERT masked LM (std 0.02) for a tokenizer')
     .requiredOption('--vocab <dir>', 'folder with tokenizer.json or vocab.txt')
     .requiredOption('--out <dir>', 'model folder to write')
@@ -154,22 +167,23 @@ export function buildProgram(io: CliIO): Command {
     .option('--json', 'machine-readable output')
     .action(lazyAction(async () => (await import('./commands/fillMask.js')).fillMaskCommand));
 
-  trainingOptions(addCorpusOptions(program.command('finetune').description('masked-LM fine-tuning: standard | constrained (PPmlm) | pseudonymized | dp (DP-SGD)')), { lr: '5e-5' })
-    .requiredOption('--model <dir>', 'model folder to start from')
-    .requiredOption('--out <dir>', 'model folder to write')
-    .option('--strategy <name>', 'standard | constrained | pseudonymized | dp', 'constrained')
-    .option('--blacklist <file>', 'blacklist TSV or plain list (required for constrained and pseudonymized)')
-    .option('--mask-prob <p>', 'share of eligible tokens selected as targets', '0.15')
-    .option('--whole-word', 'select whole words, then all their subwords')
-    .option('--random-blacklisted', 'allow random replacements to draw blacklisted terms\' tokens (default: never)')
-    .option('--allow-vocabulary-identifiers', 'write the model even when vocabulary tokens are --blacklist terms (recorded in ppmlm.json; default: refuse)')
-    .option('--seed <n>', 'seed for data order and masking', '42')
-    .option('--save-steps <n>', 'also checkpoint every n optimizer steps')
-    .addOption(new Option('--pseudo <style>', 'pseudonymized: [CATEGORY] placeholders or format-preserving surrogates').choices(['placeholder', 'surrogate']).default('placeholder'))
-    .option('--dp-clip <c>', 'DP-SGD per-example gradient norm bound', '1.0')
-    .option('--dp-noise <s>', 'DP-SGD noise multiplier')
-    .option('--target-epsilon <e>', 'DP-SGD: solve the noise multiplier for this epsilon')
-    .option('--delta <d>', 'DP delta (default 1/number of training windows)')
+  dpOptions(
+    trainingOptions(addCorpusOptions(program.command('finetune').description('masked-LM fine-tuning on three axes: masking (standard | constrained, PPmlm), input (original | pseudonymized), privacy (none | dp, DP-SGD per individual)')), { lr: '5e-5' })
+      .requiredOption('--model <dir>', 'model folder to start from')
+      .requiredOption('--out <dir>', 'model folder to write')
+      .option('--strategy <name>', 'preset of the three axes: standard | constrained | pseudonymized | dp (= standard masking + original input + dp)', 'constrained')
+      .option('--masking <policy>', "standard | constrained (overrides the preset's masking)")
+      .option('--input <rewrite>', "original | pseudonymized (overrides the preset's input)")
+      .option('--privacy <mechanism>', "none | dp (overrides the preset's privacy; e.g. --strategy constrained --privacy dp)")
+      .option('--blacklist <file>', 'blacklist TSV or plain list (required for constrained masking and pseudonymized input)')
+      .option('--mask-prob <p>', 'share of eligible tokens selected as targets', '0.15')
+      .option('--whole-word', 'select whole words, then all their subwords')
+      .option('--random-blacklisted', 'allow random replacements to draw blacklisted terms\' tokens (default: never)')
+      .option('--allow-vocabulary-identifiers', 'write the model even when vocabulary tokens are --blacklist terms (recorded in ppmlm.json; default: refuse)')
+      .option('--seed <n>', 'seed for data order and masking (never DP sampling or noise, unless --dp-insecure-seeded-noise)', '42')
+      .option('--save-steps <n>', 'also checkpoint every n optimizer steps')
+      .addOption(new Option('--pseudo <style>', 'pseudonymized: [CATEGORY] placeholders or format-preserving surrogates').choices(['placeholder', 'surrogate']).default('placeholder')),
+  )
     .option('--save-every-epoch', 'also write <out>.epoch-N after each epoch')
     .option('--save-total-limit <n>', 'with --save-every-epoch: keep only the n most recent <out>.epoch-N (and the best)')
     .option('--eval-corpus <path>', 'held-out corpus (read with the --corpus flags): masked-LM loss at every epoch end')
@@ -180,6 +194,16 @@ export function buildProgram(io: CliIO): Command {
     .option('--force', "replace an existing output folder and, without --resume, an earlier run's <out>.checkpoint")
     .option('--json', 'machine-readable summary')
     .action(lazyAction(async () => (await import('./commands/finetune.js')).finetuneCommand));
+
+  const exportCmd = program.command('export').description('models for other runtimes');
+  exportCmd
+    .command('onnx')
+    .description('a model folder with its head (masked LM, token or sequence classification) → onnx/model.onnx + config and tokenizer, as transformers.js loads them')
+    .requiredOption('--model <dir>', 'model folder (config.json, model.safetensors, tokenizer)')
+    .requiredOption('--out <dir>', 'folder to write')
+    .option('--force', 'replace an existing folder')
+    .option('--json', 'machine-readable summary')
+    .action(lazyAction(async () => (await import('./commands/exportOnnx.js')).exportOnnxCommand));
 
   const auditCmd = program
     .command('audit')
@@ -237,7 +261,9 @@ export function buildProgram(io: CliIO): Command {
       .addOption(new Option('--unknown-label <policy>', 'unknown labels: error, or OTHER').choices(['error', 'other']).default('error'))
       .option('--skip-bad-docs', 'skip malformed judgments')
       .addOption(analyzerOption('Korean analyser for morpheme pre-tokenisation (used where the model was trained with it)'));
-  trainingOptions(deidInputs(deid.command('train').description('train a token classifier on surrogate-filled annotated judgments')), { lr: '5e-4' })
+  const deidTrainCmd = deid.command('train').description('train a token classifier on surrogate-filled annotated judgments');
+  addVocabularyOptions(dpOptions(trainingOptions(deidInputs(deidTrainCmd), { lr: '5e-4' })), 'keep these terms out of a fresh tokenizer, and refuse a --model whose vocabulary holds them')
+    .option('--privacy <mechanism>', 'none | dp (DP-SGD per document by default; the --dp-* flags)')
     .option('--no-morphemes', 'tokenise without morpheme pre-tokenisation (recorded in the model; eval and apply follow it)')
     .option('--split <shares>', 'train/dev/test shares of the judgments', '80/10/10')
     .option('--seed <n>', 'seed of split, surrogates, order', '42')

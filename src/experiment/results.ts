@@ -19,8 +19,10 @@ export interface ResultRow {
   privacyCanary: number;
   /** Mean exposure of the canaries' secrets in bits (NaN without canaries). */
   canaryExposure: number;
-  /** DP epsilon when the strategy is dp. */
+  /** DP epsilon when the strategy has privacy dp. */
   epsilon: number;
+  /** What that epsilon protects: `author` (an individual) or `window`; empty without DP. */
+  epsilonUnit: string;
   /** Mean exposure of the never-planted control secrets (NaN without canaries). */
   canaryControl: number;
   /** Planted minus control exposure, and its standard error: the canary headline. */
@@ -38,7 +40,7 @@ export interface ResultRow {
   privacyGoldMissed: number;
 }
 
-const COLUMNS: (keyof ResultRow)[] = ['strategy', 'epochs', 'seed', 'privacyAll', 'privacyDirect', 'privacyIndirect', 'privacyCanary', 'canaryExposure', 'miaAuc', 'miaTpr1', 'calibratedAuc', 'calibratedTpr1', 'utility', 'utilityBase', 'utilityBaseline', 'epsilon', 'privacySubword', 'canaryControl', 'canaryExcess', 'canaryExcessSe', 'miaIndividualAuc', 'miaProtectedAuc', 'liraAuc', 'goldRecall', 'privacyGoldMissed'];
+const COLUMNS: (keyof ResultRow)[] = ['strategy', 'epochs', 'seed', 'privacyAll', 'privacyDirect', 'privacyIndirect', 'privacyCanary', 'canaryExposure', 'miaAuc', 'miaTpr1', 'calibratedAuc', 'calibratedTpr1', 'utility', 'utilityBase', 'utilityBaseline', 'epsilon', 'epsilonUnit', 'privacySubword', 'canaryControl', 'canaryExcess', 'canaryExcessSe', 'miaIndividualAuc', 'miaProtectedAuc', 'liraAuc', 'goldRecall', 'privacyGoldMissed'];
 const cell = (v: string | number) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : Number.isFinite(v) ? v.toFixed(4) : '') : v);
 
 export function resultsCsv(rows: readonly ResultRow[]): string {
@@ -46,7 +48,7 @@ export function resultsCsv(rows: readonly ResultRow[]): string {
 }
 
 export function resultsMarkdown(rows: readonly ResultRow[]): string {
-  const head = ['strategy', 'epochs', 'seed', 'privacy (all, per occurrence)', 'privacy (direct)', 'privacy (indirect)', 'privacy (canaries)', 'canary exposure (bits)', 'MIA AUC', 'MIA TPR@1%FPR', 'calibrated AUC', 'calibrated TPR@1%FPR', 'utility', 'utility (base model)', 'utility (most frequent token)', 'DP ε', 'privacy (per subword)', 'control exposure (bits)', 'canary exposure − control', '± SE', 'MIA AUC per individual', 'MIA AUC per individual (protected)', 'LiRA AUC per individual', 'gold recall', 'privacy (gold missed)'];
+  const head = ['strategy', 'epochs', 'seed', 'privacy (all, per occurrence)', 'privacy (direct)', 'privacy (indirect)', 'privacy (canaries)', 'canary exposure (bits)', 'MIA AUC', 'MIA TPR@1%FPR', 'calibrated AUC', 'calibrated TPR@1%FPR', 'utility', 'utility (base model)', 'utility (most frequent token)', 'DP ε', 'ε per', 'privacy (per subword)', 'control exposure (bits)', 'canary exposure − control', '± SE', 'MIA AUC per individual', 'MIA AUC per individual (protected)', 'LiRA AUC per individual', 'gold recall', 'privacy (gold missed)'];
   return `${[`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 3 ? '---' : '---:')).join('|')}|`, ...rows.map((r) => `| ${COLUMNS.map((c) => cell(r[c])).join(' | ')} |`)].join('\n')}\n`;
 }
 

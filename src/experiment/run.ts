@@ -3,9 +3,8 @@ import { join } from 'node:path';
 import { alignGold, readGold, runAudit, writeReport, type AuditModel, type AuditOptions, type AuditReport, type GoldSpan } from '../audit/index.js';
 import { loadCorpus, type CorpusReadOptions, type Document } from '../corpus/index.js';
 import { BlacklistMatcher, buildBlacklist, occurrenceTokens, patternRecognizers, protectedMask, readBlacklist, type Blacklist } from '../identifiers/index.js';
-import type { StrategyName } from '../mlm/index.js';
 import { checkpointDirFor, hasCheckpoint } from '../engine/index.js';
-import { finetune } from '../mlm/index.js';
+import { finetune, parseAxes } from '../mlm/index.js';
 import { disposeParams, loadModelDir, type LoadedModel } from '../model/index.js';
 import { PRIVATE_FILE_MODE, writeFileAtomic } from '../io/index.js';
 import { analyzerForLanguage, type MorphAnalyzer } from '../text/index.js';
@@ -49,7 +48,8 @@ function resultRow(strategy: string, epochs: number, seed: number, report: Audit
     privacySubword: report.privacy.all.subword?.score ?? NaN,
     goldRecall: report.gold?.recall ?? NaN,
     privacyGoldMissed: report.gold?.missed.score ?? NaN,
-    epsilon: (report.target.provenance?.dp as { epsilon?: number } | undefined)?.epsilon ?? NaN,
+    epsilon: report.target.provenance?.dp?.epsilon ?? NaN,
+    epsilonUnit: report.target.provenance?.dp?.unit ?? '',
   };
 }
 
@@ -175,7 +175,7 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
     return report;
   };
   /** Fine-tunes `docs` with `strategy` to the largest epoch count, saving every epoch, unless its snapshots exist. */
-  const train = async (strategy: StrategyName, docs: Document[], runDir: string, seed: number, what = '') => {
+  const train = async (strategy: string, docs: Document[], runDir: string, seed: number, what = '') => {
     if (await exists(`${runDir}.epoch-${maxEpochs}`)) return;
     log(`fine-tune ${strategy}, seed ${seed}, ${maxEpochs} epochs${what}`);
     const f = config.finetune ?? {};
@@ -197,9 +197,9 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
       ...(f.batchSize && { batchSize: f.batchSize }),
       ...(f.lr && { lr: f.lr }),
       ...(f.maskProb && { maskProb: f.maskProb }),
-      ...(f.dpNoise && { dpNoise: f.dpNoise }),
-      ...(f.targetEpsilon && { targetEpsilon: f.targetEpsilon }),
-      ...(f.dpClip && { dpClip: f.dpClip }),
+      ...(parseAxes(strategy).privacy === 'dp' && {
+        dp: { noiseMultiplier: f.dpNoise, targetEpsilon: f.targetEpsilon, clip: f.dpClip, unit: f.dpUnit, maxWindows: f.dpMaxWindows, delta: f.delta, accountant: f.accountant },
+      }),
     });
   };
   for (const seed of config.seeds) {

@@ -3,12 +3,12 @@ import { Rng } from '../engine/random.js';
 import { padBatch, type EncoderModel, type PaddedBatch } from '../model/index.js';
 import { maskWindow, type BatchMaskConfig } from './batch.js';
 import { mlmLoss } from './loss.js';
-import type { StrategyName } from './strategy.js';
+import type { MaskingPolicy } from './strategy.js';
 import type { TrainingWindow } from './windows.js';
 
 export interface MlmEvalLossOptions {
-  /** The training strategy: its eligible positions (constrained never targets a protected one) apply here too. */
-  strategy: StrategyName;
+  /** The training run's masking policy: its eligible positions (constrained never targets a protected one) apply here too. */
+  masking: MaskingPolicy;
   mask: BatchMaskConfig;
   /** Windows per forward pass. */
   batchSize: number;
@@ -26,12 +26,12 @@ const EVAL_STREAM = 0x1b873593;
  * dropout, no gradients, each batch in its own `tf.tidy`.
  *
  * @example
- * const evaluate = mlmEvalLoss(model, evalWindows, { strategy: 'constrained', mask, batchSize: 16, seed: 42 });
+ * const evaluate = mlmEvalLoss(model, evalWindows, { masking: 'constrained', mask, batchSize: 16, seed: 42 });
  * const loss = evaluate();
  */
 export function mlmEvalLoss(model: Pick<EncoderModel, 'params' | 'config'>, windows: readonly TrainingWindow[], options: MlmEvalLossOptions): () => number {
   const rng = new Rng(options.seed ^ EVAL_STREAM);
-  const rows = windows.map((w, i) => maskWindow(w, options.strategy, options.mask, rng.fork(i)));
+  const rows = windows.map((w, i) => maskWindow(w, options.masking, options.mask, rng.fork(i)));
   const batches: PaddedBatch[] = [];
   for (let i = 0; i < rows.length; i += options.batchSize) {
     const b = padBatch(rows.slice(i, i + options.batchSize), options.mask.padId);

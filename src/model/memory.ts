@@ -13,8 +13,9 @@ export interface TrainingShape {
   /** Rows of the output layer the loss is computed over (the vocabulary for MLM, the labels otherwise). */
   outputs: number;
   /**
-   * DP-SGD: each window is differentiated on its own under one tape (no checkpointing), and the heap also
-   * holds that window's gradient and the running sum of clipped gradients, two parameter-sized copies.
+   * DP-SGD: each window is differentiated on its own (segment by segment like any batch), and JS memory
+   * also holds the sampled unit's gradient sum and the release's sum of clipped contributions, two more
+   * parameter-sized copies beside the optimizer's (privacy/dpsgd.ts).
    */
   perExampleGradients?: boolean;
 }
@@ -67,8 +68,7 @@ export function trainingMemory(config: EncoderConfig, shape: TrainingShape, reco
     ? Math.max(f.attention, f.feedForward, f.head, f.embeddings) + 2 * layers * shape.batchSize * shape.seqLen * config.hidden_size
     : layers * (f.attention + f.feedForward) + f.head + f.embeddings;
   const perExampleGradients = shape.perExampleGradients === true;
-  const gradientCopies = perExampleGradients ? 2 * parameters : 0;
-  return { parameters: 4 * parameters, heap: SLACK * 4 * (parameters + gradientCopies + transient), host: 3 * 4 * parameters, recompute, perExampleGradients };
+  return { parameters: 4 * parameters, heap: SLACK * 4 * (parameters + transient), host: (perExampleGradients ? 5 : 3) * 4 * parameters, recompute, perExampleGradients };
 }
 
 /**
@@ -77,7 +77,7 @@ export function trainingMemory(config: EncoderConfig, shape: TrainingShape, reco
  */
 export function planTrainingMemory(config: EncoderConfig, shape: TrainingShape, heapLimit = trainingHeapLimit()): TrainingMemory & { fits: boolean; heapLimit: number } {
   const whole = trainingMemory(config, shape, false);
-  const checkpoint = shape.perExampleGradients !== true && (whole.heap - whole.parameters > RECOMPUTE_ABOVE || whole.heap > heapLimit);
+  const checkpoint = whole.heap - whole.parameters > RECOMPUTE_ABOVE || whole.heap > heapLimit;
   const plan = checkpoint ? trainingMemory(config, shape, true) : whole;
   return { ...plan, fits: plan.heap <= heapLimit, heapLimit };
 }

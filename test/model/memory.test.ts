@@ -29,13 +29,14 @@ describe('training memory plan', () => {
     expect(trainingMemory(encoder(768, 24, 30522), mlm(8, 30522), true).heap - base.heap).toBeLessThan(0.5 * GiB);
   });
 
-  it('counts DP-SGD\'s per-example gradient and running sum, and never checkpoints for it', () => {
+  it("keeps DP-SGD's per-unit and per-release gradient sums in JS memory, not the heap", () => {
     const dp = trainingMemory(encoder(768, 12, 30522), { ...mlm(1, 30522), perExampleGradients: true }, false);
     const plain = trainingMemory(encoder(768, 12, 30522), mlm(1, 30522), false);
-    expect(dp.heap - plain.heap).toBeCloseTo(1.1 * 2 * plain.parameters, -3);
-    expect(planTrainingMemory(encoder(768, 12, 30522), { ...mlm(1, 30522), perExampleGradients: true }, LIMIT)).toMatchObject({ recompute: false, perExampleGradients: true, fits: true });
-    // RoBERTa-large's weights and two gradient copies alone are 4.3 GB: refused before training.
-    expect(planTrainingMemory(encoder(1024, 24, 50265), { ...mlm(1, 50265), perExampleGradients: true }, LIMIT).fits).toBe(false);
+    expect(dp.heap).toBe(plain.heap);
+    expect(dp.host - plain.host).toBe(2 * plain.parameters);
+    expect(planTrainingMemory(encoder(768, 12, 30522), { ...mlm(1, 30522), perExampleGradients: true }, LIMIT)).toMatchObject({ perExampleGradients: true, fits: true });
+    // RoBERTa-large, one window at a time, fits the heap too: its gradient sums are outside it.
+    expect(planTrainingMemory(encoder(1024, 24, 50265), { ...mlm(1, 50265), perExampleGradients: true }, LIMIT).fits).toBe(true);
   });
 
   it('never runs out of a heap without a limit, and refuses a batch that cannot fit with the flags that help', () => {
