@@ -34,7 +34,7 @@ export interface AuditOptions {
   gold?: readonly GoldSpan[];
   /** Member documents left out of membership inference (those carrying planted canaries). */
   excludeFromMembership?: ReadonlySet<number>;
-  /** Positions (and occurrences) per document scored one at a time for the PLL ratio attack (default 2). */
+  /** Positions (and occurrences) per document scored one at a time for the PLL ratio attack (default 1; 0 turns it off). */
   pllSamples?: number;
   /** Bootstrap iterations of the membership intervals (default 200). */
   bootstrapIterations?: number;
@@ -299,7 +299,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   options.onProgress?.('membership inference', 0, memberDocs.length + nonMemberDocs.length);
   const refs: ReferenceScorer[] = (options.references ?? []).map((r) => ({ scorer: scorerOf(r.model, padId), ...(r.trainedOn && { trainedOn: r.trainedOn }) }));
   const models = { target: scorerOf(target.model, padId), ...(reference && { reference: scorerOf(reference.model, padId) }), references: refs };
-  const miaOptions: MembershipOptions = { seqLen, maskProb, seed, pllSamples: reference ? (options.pllSamples ?? 2) : 0, tokens: t, ...(options.bootstrapIterations && { iterations: options.bootstrapIterations }) };
+  const miaOptions: MembershipOptions = { seqLen, maskProb, seed, pllSamples: reference ? (options.pllSamples ?? 1) : 0, tokens: t, ...(options.bootstrapIterations && { iterations: options.bootstrapIterations }) };
   const m = membershipTallies(memberDocs, seed * 7919, models, miaOptions);
   const n = membershipTallies(nonMemberDocs, seed * 104729, models, miaOptions);
   const sides = [{ docs: memberDocs, tallies: m.tallies }, { docs: nonMemberDocs, tallies: n.tallies }] as const;

@@ -34,8 +34,11 @@ export function predictMasked(model: EncoderModel, queries: readonly MaskedQuery
     const [logProbs, top] = tf.tidy(() => {
       const hidden = encode(model.params, model.config, { inputIds: tf.tensor2d(ids, [batch.length, S], 'int32'), attentionMask: tf.tensor2d(attention, [batch.length, S], 'int32') });
       const lp = tf.logSoftmax(mlmLogits(model.params, model.config, hidden, tf.tensor1d(positions, 'int32')));
-      const picked = tf.sum(tf.mul(lp, tf.oneHot(tf.tensor1d(labels, 'int32'), lp.shape[1])), 1);
-      return [picked.dataSync() as Float32Array, tf.topk(lp, topK).indices.dataSync() as Int32Array];
+      // The label's log-probability gathered from the flat [positions x vocab] matrix (one read per position,
+      // where a one-hot product made three passes over it), and argMax when only the top-1 is asked.
+      const V = lp.shape[1];
+      const picked = tf.gather(lp.reshape([-1]), tf.tensor1d(labels.map((l, i) => i * V + l), 'int32'));
+      return [picked.dataSync() as Float32Array, (topK === 1 ? tf.argMax(lp, 1) : tf.topk(lp, topK).indices).dataSync() as Int32Array];
     });
     let at = 0;
     for (const q of batch) {

@@ -63,10 +63,14 @@ interface Tally {
 
 const KINDS = ['unprotected', 'protected', 'pllUnprotected', 'pllProtected'] as const;
 type Kind = (typeof KINDS)[number];
-type DocTallies = Record<Kind, Tally>;
+/** Per kind, plus `protectedSampled`: the protected positions drawn with the unprotected ones' probability. */
+type DocTallies = Record<Kind | 'protectedSampled', Tally>;
+
+/** A document's queries by kind, and which protected positions (in query order) the `all` variant samples. */
+type DocQueries = Record<Kind, MaskedQuery[]> & { protectedSample: boolean[] };
 
 /** A document's queries by kind: fixed masks (unprotected, protected) and the PLL's one-at-a-time samples. */
-function queriesOf(doc: MembershipDocument, docSeed: number, options: MembershipOptions): Record<Kind, MaskedQuery[]> {
+function queriesOf(doc: MembershipDocument, docSeed: number, options: MembershipOptions): DocQueries {
   const { seqLen, maskProb, pllSamples, tokens: t } = options;
   const fixed = documentQueries(doc.body, doc.protectedMask, seqLen, maskProb, docSeed, t);
   const rng = new Rng(docSeed ^ 0x5bd1e995);
@@ -82,23 +86,31 @@ function queriesOf(doc: MembershipDocument, docSeed: number, options: Membership
     .slice(0, pllSamples)
     .map((tokens) => occurrenceQuery(doc.body, { doc: 0, entry: 0, tokens: [...tokens] }, seqLen, t))
     .filter((q): q is MaskedQuery => q !== undefined);
-  return { unprotected: fixed.unprotected, protected: fixed.protected, pllUnprotected, pllProtected };
+  // The `all` variant gives every position the same chance p, as a generic attack's random masks would;
+  // protected positions are scored from the queries that mask their occurrences whole.
+  const protectedSample = fixed.protected.flatMap((q) => q.positions.map(() => rng.next() < maskProb));
+  return { unprotected: fixed.unprotected, protected: fixed.protected, pllUnprotected, pllProtected, protectedSample };
 }
 
 /** Runs every document's queries through one model in one batch and tallies the predictions per document and kind. */
-function tally(queries: readonly Record<Kind, MaskedQuery[]>[], scorer: Scorer): DocTallies[] {
+function tally(queries: readonly DocQueries[], scorer: Scorer): DocTallies[] {
   const flat = queries.flatMap((q) => KINDS.flatMap((k) => q[k]));
   const preds = scorer(flat);
   let at = 0;
+  const count = (t: Tally, p: PositionPrediction) => {
+    t.logProb += p.logProb;
+    t.n++;
+    if (p.top[0] === p.label) t.correct++;
+  };
   return queries.map((q) => {
-    const out = {} as DocTallies;
+    const out = { protectedSampled: { logProb: 0, n: 0, correct: 0 } } as DocTallies;
     for (const k of KINDS) {
       const t: Tally = { logProb: 0, n: 0, correct: 0 };
+      let position = 0;
       for (let i = 0; i < q[k].length; i++, at++) {
         for (const p of preds[at]!) {
-          t.logProb += p.logProb;
-          t.n++;
-          if (p.top[0] === p.label) t.correct++;
+          count(t, p);
+          if (k === 'protected' && q.protectedSample[position++]) count(out.protectedSampled, p);
         }
       }
       out[k] = t;
@@ -110,10 +122,13 @@ function tally(queries: readonly Record<Kind, MaskedQuery[]>[], scorer: Scorer):
 const add = (a: Tally, b: Tally): Tally => ({ logProb: a.logProb + b.logProb, n: a.n + b.n, correct: a.correct + b.correct });
 const ZERO: Tally = { logProb: 0, n: 0, correct: 0 };
 
-/** The tallies of a variant: the fixed-mask kinds and the PLL kinds it pools. */
+/**
+ * The tallies of a variant. `all` pools the unprotected masks with the protected positions sampled at the
+ * same rate (fixed masks), or the equally many one-at-a-time samples of each kind (PLL).
+ */
 function variantTally(d: DocTallies, v: Variant, pll: boolean): Tally {
   const [u, p] = pll ? [d.pllUnprotected, d.pllProtected] : [d.unprotected, d.protected];
-  return v === 'unprotected' ? u : v === 'protected' ? p : add(u, p);
+  return v === 'unprotected' ? u : v === 'protected' ? p : add(u, pll ? p : d.protectedSampled);
 }
 
 /** Per-document tallies of the target, the calibration reference and the LiRA references. */
@@ -124,7 +139,7 @@ export interface MembershipTallies {
 }
 
 /** Scores every document with every model once (the expensive part); attacks are computed from the tallies. */
-export function membershipTallies(docs: readonly MembershipDocument[], seedBase: number, models: { target: Scorer; reference?: Scorer; references?: readonly ReferenceScorer[] }, options: MembershipOptions): { tallies: MembershipTallies; queries: Record<Kind, MaskedQuery[]>[] } {
+export function membershipTallies(docs: readonly MembershipDocument[], seedBase: number, models: { target: Scorer; reference?: Scorer; references?: readonly ReferenceScorer[] }, options: MembershipOptions): { tallies: MembershipTallies; queries: DocQueries[] } {
   const queries = docs.map((d, i) => queriesOf(d, seedBase + i, options));
   return {
     queries,

@@ -224,7 +224,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--max-occurrences <n>', 'identifier occurrences evaluated (seeded sample)', '2000')
     .option('--mask-prob <p>', 'share of tokens masked for membership inference and utility', '0.15')
     .option('--seed <n>', 'seed of the fixed masks', '7')
-    .option('--pll-samples <n>', 'positions and occurrences per document scored one at a time for the PLL ratio attack (with --reference)', '2')
+    .option('--pll-samples <n>', 'positions and occurrences per document scored one at a time for the PLL ratio attack (with --reference)', '1')
     .option('--show-identifiers', 'show terms in clear in the report (default: salted hashes)')
     .option('--task <path>', 'labelled corpus: fine-tune a classification head and report macro/micro F1')
     .option('--task-label-col <name>', 'label column/key of --task', 'label')

@@ -125,11 +125,12 @@ export function summaryTable(reports: DemoResult['reports']): string {
   const names = Object.keys(reports);
   const f = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
   const rows: [string, (r: AuditReport) => string][] = [
-    ['privacy score (all identifiers)', (r) => f(r.privacy.all.score)],
-    ['privacy score (direct)', (r) => f(r.privacy.direct.score)],
-    ['privacy score (indirect)', (r) => f(r.privacy.indirect.score)],
-    ['identifier occurrences recovered whole', (r) => f(r.privacy.all.fullyRecovered)],
-    ['MIA loss attack AUC', (r) => f(r.membership.loss.auc)],
+    ['privacy score (all identifiers), per occurrence', (r) => f(r.privacy.all.score)],
+    ['privacy score (all identifiers), per subword', (r) => f(r.privacy.all.subword.score)],
+    ['privacy score (direct), per subword', (r) => f(r.privacy.direct.subword.score)],
+    ['privacy score (indirect), per subword', (r) => f(r.privacy.indirect.subword.score)],
+    ['MIA loss attack AUC, per patient', (r) => f(r.membership.byIndividual.all?.loss.auc ?? NaN)],
+    ['MIA loss attack AUC, per document', (r) => f(r.membership.loss.auc)],
     ['MIA TPR @ 1% FPR', (r) => f(r.membership.loss.tprAt1)],
     ['MIA calibrated TPR @ 1% FPR', (r) => f(r.membership.calibrated?.tprAt1 ?? NaN)],
     ['utility: fill-mask top-1 (non-members)', (r) => f(r.utility.accuracy)],
