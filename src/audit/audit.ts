@@ -305,7 +305,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   const sides = [{ docs: memberDocs, tallies: m.tallies }, { docs: nonMemberDocs, tallies: n.tallies }] as const;
   const byDocument = membershipLevel(sides[0], sides[1], refs, 'document', seed, options.bootstrapIterations);
   const byIndividual = membershipLevel(sides[0], sides[1], refs, 'individual', seed + 1, options.bootstrapIterations);
-  if (!byDocument.all) throw new RangeError('membership inference needs at least one member and one non-member document with tokens');
+  if (!byDocument.all) throw new UsageError(`membership inference needs a member and a non-member document with tokens (${memberDocs.length} members${excluded.size ? ` after leaving out ${excluded.size} carrying canaries` : ''}, ${nonMemberDocs.length} non-members); check --members and --non-members`);
   const membership: MembershipResult = {
     members: memberDocs.length,
     nonMembers: nonMemberDocs.length,

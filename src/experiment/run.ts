@@ -4,6 +4,7 @@ import { alignGold, readGold, runAudit, writeReport, type AuditModel, type Audit
 import { loadCorpus, type CorpusReadOptions, type Document } from '../corpus/index.js';
 import { BlacklistMatcher, buildBlacklist, occurrenceTokens, patternRecognizers, protectedMask, readBlacklist, type Blacklist } from '../identifiers/index.js';
 import { checkpointDirFor, hasCheckpoint } from '../engine/index.js';
+import { ConfigError } from '../errors.js';
 import { finetune, parseAxes } from '../mlm/index.js';
 import { disposeParams, loadModelDir, type LoadedModel } from '../model/index.js';
 import { PRIVATE_FILE_MODE, writeFileAtomic } from '../io/index.js';
@@ -113,7 +114,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
 /** Disjoint splits of a corpus by individual (round robin over the sorted authors). */
 function splitByIndividual(docs: readonly Document[], parts: number): Document[][] {
   const authors = [...new Set(docs.map((d) => d.author))].sort();
-  if (authors.length < parts) throw new RangeError(`lira: ${parts} reference models need at least ${parts} individuals in their corpus, found ${authors.length}`);
+  if (authors.length < parts) throw new ConfigError(`"lira.references" is ${parts}, but its corpus has ${authors.length} individuals to split between them; lower it or give "lira.corpus"`);
   const part = new Map(authors.map((a, i) => [a, i % parts]));
   return Array.from({ length: parts }, (_, r) => docs.filter((d) => part.get(d.author) === r));
 }

@@ -92,6 +92,11 @@ describe('ppmlm experiment', () => {
     const col = (name: string) => csv[0]!.indexOf(name);
     expect(Number(csv[2]![col('goldRecall')])).toBeGreaterThan(0);
     expect(csv[2]![col('liraAuc')]).toMatch(/^(0|1|0\.\d{4})$/);
+    // More references than non-member individuals to split between them: named before any training.
+    await writeFile(config, JSON.stringify({ model, members: corpus, nonMembers, strategies: ['constrained'], epochs: [1], lira: { references: 9 } }));
+    const tooMany = await cli('experiment', '--config', config, '--out', join(dir, 'too-many'));
+    expect(tooMany.code).toBe(2);
+    expect(tooMany.stderr).toMatch(/"lira\.references" is 9, but its corpus has 4 individuals to split between them; lower it or give "lira\.corpus"/);
   }, 180_000);
 
   it('matches blacklist terms inside Korean words with lang auto or ko, not with en', async () => {
