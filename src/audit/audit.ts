@@ -290,7 +290,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   }));
   rows.sort((a, b) => b.top1 - a.top1 || b.trainingOccurrences - a.trainingOccurrences);
 
-  // Membership inference with paired, fixed masks; the non-members' unprotected masks also measure utility.
+  // Membership inference with paired, fixed masks; the non-members' unprotected positions also measure utility.
   const excluded = options.excludeFromMembership ?? new Set<number>();
   const docsOf = (docs: readonly Document[], bodies: readonly Encoding[], found: typeof member, keep: (i: number) => boolean): MembershipDocument[] =>
     docs.flatMap((d, i) => (keep(i) ? [{ id: d.id, author: d.author, body: bodies[i]!, protectedMask: found.protectedMasks[i]!, occurrences: found.occurrences.filter((o) => o.doc === i).map((o) => o.tokens) }] : []));
@@ -321,7 +321,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   const utility = fillMaskAccuracy(n.tallies.target);
   const referenceUtility = n.tallies.reference && fillMaskAccuracy(n.tallies.reference).accuracy;
   const unigram = mostFrequentToken(memberBodies, new Set(tok.specialIds));
-  const labels = n.queries.flatMap((q) => q.unprotected.flatMap((x) => x.labels));
+  const labels = n.queries.flatMap((q) => q.fixed.queries.flatMap((x, i) => x.labels.filter((_, k) => !q.fixed.protectedAt[i]![k])));
   const unigramBaseline = labels.filter((l) => l === unigram).length / Math.max(1, labels.length);
 
   let exposure: AuditReport['exposure'];

@@ -2,7 +2,7 @@ import { Rng } from '../engine/random.js';
 import type { Encoding } from '../tokenizer/index.js';
 import type { MaskedQuery, PositionPrediction } from './inference.js';
 import { liraScores, rocWithInterval, type RocWithInterval, type ScoredUnit } from './metrics.js';
-import { documentQueries, occurrenceQuery, windowAround, type QueryTokens } from './queries.js';
+import { documentQueries, occurrenceQuery, windowAround, type DocumentQueries, type QueryTokens } from './queries.js';
 
 /** A model as membership inference sees it: masked queries in, per-position predictions out. */
 export type Scorer = (queries: readonly MaskedQuery[]) => PositionPrediction[][];
@@ -61,18 +61,20 @@ interface Tally {
   correct: number;
 }
 
-const KINDS = ['unprotected', 'protected', 'pllUnprotected', 'pllProtected'] as const;
-type Kind = (typeof KINDS)[number];
-/** Per kind, plus `protectedSampled`: the protected positions drawn with the unprotected ones' probability. */
-type DocTallies = Record<Kind | 'protectedSampled', Tally>;
+/** What the tallies separate: the fixed masks' unprotected and protected positions, and the PLL's samples. */
+const TALLIES = ['unprotected', 'protected', 'pllUnprotected', 'pllProtected'] as const;
+type DocTallies = Record<(typeof TALLIES)[number], Tally>;
 
-/** A document's queries by kind, and which protected positions (in query order) the `all` variant samples. */
-type DocQueries = Record<Kind, MaskedQuery[]> & { protectedSample: boolean[] };
+/** A document's queries: fixed masks (one per window) with their protected flags, and the PLL's one-at-a-time samples. */
+interface DocQueries {
+  fixed: DocumentQueries;
+  pllUnprotected: MaskedQuery[];
+  pllProtected: MaskedQuery[];
+}
 
-/** A document's queries by kind: fixed masks (unprotected, protected) and the PLL's one-at-a-time samples. */
 function queriesOf(doc: MembershipDocument, docSeed: number, options: MembershipOptions): DocQueries {
   const { seqLen, maskProb, pllSamples, tokens: t } = options;
-  const fixed = documentQueries(doc.body, doc.protectedMask, seqLen, maskProb, docSeed, t);
+  const fixed = documentQueries(doc.body, doc.protectedMask, doc.occurrences, seqLen, maskProb, docSeed, t);
   const rng = new Rng(docSeed ^ 0x5bd1e995);
   const open = doc.body.ids.map((_, i) => i).filter((i) => !doc.protectedMask[i] && !doc.body.special[i]);
   const single = (i: number): MaskedQuery => {
@@ -86,15 +88,12 @@ function queriesOf(doc: MembershipDocument, docSeed: number, options: Membership
     .slice(0, pllSamples)
     .map((tokens) => occurrenceQuery(doc.body, { doc: 0, entry: 0, tokens: [...tokens] }, seqLen, t))
     .filter((q): q is MaskedQuery => q !== undefined);
-  // The `all` variant gives every position the same chance p, as a generic attack's random masks would;
-  // protected positions are scored from the queries that mask their occurrences whole.
-  const protectedSample = fixed.protected.flatMap((q) => q.positions.map(() => rng.next() < maskProb));
-  return { unprotected: fixed.unprotected, protected: fixed.protected, pllUnprotected, pllProtected, protectedSample };
+  return { fixed, pllUnprotected, pllProtected };
 }
 
-/** Runs every document's queries through one model in one batch and tallies the predictions per document and kind. */
+/** Runs every document's queries through one model in one batch and tallies the predictions per document. */
 function tally(queries: readonly DocQueries[], scorer: Scorer): DocTallies[] {
-  const flat = queries.flatMap((q) => KINDS.flatMap((k) => q[k]));
+  const flat = queries.flatMap((q) => [...q.fixed.queries, ...q.pllUnprotected, ...q.pllProtected]);
   const preds = scorer(flat);
   let at = 0;
   const count = (t: Tally, p: PositionPrediction) => {
@@ -103,18 +102,9 @@ function tally(queries: readonly DocQueries[], scorer: Scorer): DocTallies[] {
     if (p.top[0] === p.label) t.correct++;
   };
   return queries.map((q) => {
-    const out = { protectedSampled: { logProb: 0, n: 0, correct: 0 } } as DocTallies;
-    for (const k of KINDS) {
-      const t: Tally = { logProb: 0, n: 0, correct: 0 };
-      let position = 0;
-      for (let i = 0; i < q[k].length; i++, at++) {
-        for (const p of preds[at]!) {
-          count(t, p);
-          if (k === 'protected' && q.protectedSample[position++]) count(out.protectedSampled, p);
-        }
-      }
-      out[k] = t;
-    }
+    const out = Object.fromEntries(TALLIES.map((k) => [k, { logProb: 0, n: 0, correct: 0 }])) as DocTallies;
+    q.fixed.queries.forEach((_, i) => preds[at++]!.forEach((p, k) => count(q.fixed.protectedAt[i]![k] ? out.protected : out.unprotected, p)));
+    for (const k of ['pllUnprotected', 'pllProtected'] as const) for (let i = 0; i < q[k].length; i++) for (const p of preds[at++]!) count(out[k], p);
     return out;
   });
 }
@@ -122,13 +112,10 @@ function tally(queries: readonly DocQueries[], scorer: Scorer): DocTallies[] {
 const add = (a: Tally, b: Tally): Tally => ({ logProb: a.logProb + b.logProb, n: a.n + b.n, correct: a.correct + b.correct });
 const ZERO: Tally = { logProb: 0, n: 0, correct: 0 };
 
-/**
- * The tallies of a variant. `all` pools the unprotected masks with the protected positions sampled at the
- * same rate (fixed masks), or the equally many one-at-a-time samples of each kind (PLL).
- */
+/** The tallies of a variant: `all` pools the unprotected and protected positions of the same queries. */
 function variantTally(d: DocTallies, v: Variant, pll: boolean): Tally {
   const [u, p] = pll ? [d.pllUnprotected, d.pllProtected] : [d.unprotected, d.protected];
-  return v === 'unprotected' ? u : v === 'protected' ? p : add(u, pll ? p : d.protectedSampled);
+  return v === 'unprotected' ? u : v === 'protected' ? p : add(u, p);
 }
 
 /** Per-document tallies of the target, the calibration reference and the LiRA references. */

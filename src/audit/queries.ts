@@ -65,37 +65,42 @@ export function occurrenceQuery(body: Encoding, occ: Occurrence, seqLen: number,
   return { ids, positions, labels };
 }
 
-/** A document's fixed membership-inference queries, by what they mask. */
+/** A document's fixed membership-inference queries, and which asked positions are protected. */
 export interface DocumentQueries {
-  /** A seeded share p of the non-protected positions of each window (what constrained training could learn). */
-  unprotected: MaskedQuery[];
-  /** Every protected position of each window at once, so each occurrence is masked whole. */
-  protected: MaskedQuery[];
+  queries: MaskedQuery[];
+  /** Per query and asked position: true where the position is protected (part of a masked occurrence). */
+  protectedAt: boolean[][];
 }
 
 /**
- * Fixed, seeded masks over whole documents (consecutive windows of seqLen - 2 tokens). The same queries go
- * to every model compared, so their losses are paired.
+ * Fixed, seeded masks over whole documents (consecutive windows of seqLen - 2 tokens), one query per
+ * window: a share p of the unprotected positions and a share p of the occurrences, each occurrence masked
+ * whole (all its tokens), as whole-word masking would; a window with positions of a kind but none drawn
+ * gets one. The same queries go to every model compared, so their losses are paired.
  */
-export function documentQueries(body: Encoding, protectedTokens: ArrayLike<number>, seqLen: number, p: number, seed: number, t: QueryTokens): DocumentQueries {
+export function documentQueries(body: Encoding, protectedTokens: ArrayLike<number>, occurrences: readonly (readonly number[])[], seqLen: number, p: number, seed: number, t: QueryTokens): DocumentQueries {
   const rng = new Rng(seed);
   const inner = seqLen - 2;
-  const out: DocumentQueries = { unprotected: [], protected: [] };
-  const query = (slice: number[], positions: number[]): MaskedQuery => {
-    const ids = Int32Array.from([t.cls, ...slice, t.sep]);
-    for (const i of positions) ids[i + 1] = t.mask;
-    return { ids, positions: positions.map((i) => i + 1), labels: positions.map((i) => slice[i]!) };
-  };
+  const out: DocumentQueries = { queries: [], protectedAt: [] };
+  // One draw per token, protected or not, so that a token's draw does not depend on the blacklist.
+  const chosen = body.ids.map(() => rng.next() < p);
+  const drawn = occurrences.map(() => rng.next() < p);
   for (let start = 0; start < body.ids.length; start += inner) {
-    const slice = body.ids.slice(start, start + inner);
-    const open = slice.map((_, i) => i).filter((i) => !protectedTokens[start + i]);
-    const closed = slice.map((_, i) => i).filter((i) => protectedTokens[start + i]);
-    // Draws for every position, protected or not, so that the unprotected masks do not depend on the blacklist.
-    const chosen = slice.map(() => rng.next() < p);
+    const end = Math.min(body.ids.length, start + inner);
+    const open: number[] = [];
+    for (let i = start; i < end; i++) if (!protectedTokens[i]) open.push(i);
     const picked = open.filter((i) => chosen[i]);
     if (picked.length === 0 && open.length > 0) picked.push(open[rng.int(open.length)]!);
-    if (picked.length > 0) out.unprotected.push(query(slice, picked));
-    if (closed.length > 0) out.protected.push(query(slice, closed));
+    const here = occurrences.flatMap((tokens, o) => (tokens.some((i) => i >= start && i < end) ? [o] : []));
+    const occ = here.filter((o) => drawn[o]);
+    if (occ.length === 0 && here.length > 0) occ.push(here[rng.int(here.length)]!);
+    const masked = new Set(occ.flatMap((o) => occurrences[o]!.filter((i) => i >= start && i < end)));
+    const positions = [...picked, ...masked].sort((a, b) => a - b);
+    if (positions.length === 0) continue;
+    const ids = Int32Array.from([t.cls, ...body.ids.slice(start, end), t.sep]);
+    for (const i of positions) ids[i - start + 1] = t.mask;
+    out.queries.push({ ids, positions: positions.map((i) => i - start + 1), labels: positions.map((i) => body.ids[i]!) });
+    out.protectedAt.push(positions.map((i) => masked.has(i)));
   }
   return out;
 }

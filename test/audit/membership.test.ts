@@ -48,7 +48,7 @@ describe('membership inference in three variants, on oracle models', () => {
         expect(level.protected![a]!.auc).toBe(1);
         expect(level.unprotected![a]!.auc).toBe(0.5);
       }
-      // All positions sample the protected ones at the rate of the others: part of the signal.
+      // All positions pool the protected ones with the rest: part of the signal.
       expect(level.all!.loss.auc).toBeGreaterThan(0.5);
       expect(level.protected!.loss.ci.auc).toEqual([1, 1]);
       expect(level.protected!.loss.tprAt1).toBe(1);
