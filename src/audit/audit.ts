@@ -321,7 +321,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   const utility = fillMaskAccuracy(n.tallies.target);
   const referenceUtility = n.tallies.reference && fillMaskAccuracy(n.tallies.reference).accuracy;
   const unigram = mostFrequentToken(memberBodies, new Set(tok.specialIds));
-  const labels = n.queries.flatMap((q) => q.fixed.queries.flatMap((x, i) => x.labels.filter((_, k) => !q.fixed.protectedAt[i]![k])));
+  const labels = n.queries.flatMap((q) => q.fixed.queries.flatMap((x, i) => x.labels.filter((_, k) => q.fixed.kinds[i]![k] === 'unprotected')));
   const unigramBaseline = labels.filter((l) => l === unigram).length / Math.max(1, labels.length);
 
   let exposure: AuditReport['exposure'];

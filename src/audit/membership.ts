@@ -62,14 +62,16 @@ interface Tally {
 }
 
 /** What the tallies separate: the fixed masks' unprotected and protected positions, and the PLL's samples. */
-const TALLIES = ['unprotected', 'protected', 'pllUnprotected', 'pllProtected'] as const;
+const TALLIES = ['unprotected', 'protected', 'protectedExtra', 'pllUnprotected', 'pllProtected', 'pllAll'] as const;
 type DocTallies = Record<(typeof TALLIES)[number], Tally>;
 
-/** A document's queries: fixed masks (one per window) with their protected flags, and the PLL's one-at-a-time samples. */
+/** A document's queries: fixed masks (one per window) with the kind of each asked position, and the PLL's one-at-a-time samples. */
 interface DocQueries {
   fixed: DocumentQueries;
   pllUnprotected: MaskedQuery[];
   pllProtected: MaskedQuery[];
+  /** Tokens drawn uniformly from the whole document, a protected one asked with its occurrence whole. */
+  pllAll: MaskedQuery[];
 }
 
 function queriesOf(doc: MembershipDocument, docSeed: number, options: MembershipOptions): DocQueries {
@@ -83,17 +85,24 @@ function queriesOf(doc: MembershipDocument, docSeed: number, options: Membership
     return { ids, positions: [i - offset], labels: [doc.body.ids[i]!] };
   };
   const pllUnprotected = rng.shuffle([...open]).slice(0, pllSamples).map(single);
+  const whole = (tokens: readonly number[]) => occurrenceQuery(doc.body, { doc: 0, entry: 0, tokens: [...tokens] }, seqLen, t);
   const pllProtected = rng
     .shuffle([...doc.occurrences])
     .slice(0, pllSamples)
-    .map((tokens) => occurrenceQuery(doc.body, { doc: 0, entry: 0, tokens: [...tokens] }, seqLen, t))
+    .map(whole)
     .filter((q): q is MaskedQuery => q !== undefined);
-  return { fixed, pllUnprotected, pllProtected };
+  const tokens = doc.body.ids.map((_, i) => i).filter((i) => !doc.body.special[i]);
+  const pllAll = rng
+    .shuffle(tokens)
+    .slice(0, pllSamples)
+    .map((i) => (doc.protectedMask[i] ? whole(doc.occurrences.find((o) => o.includes(i)) ?? [i]) : single(i)))
+    .filter((q): q is MaskedQuery => q !== undefined);
+  return { fixed, pllUnprotected, pllProtected, pllAll };
 }
 
 /** Runs every document's queries through one model in one batch and tallies the predictions per document. */
 function tally(queries: readonly DocQueries[], scorer: Scorer): DocTallies[] {
-  const flat = queries.flatMap((q) => [...q.fixed.queries, ...q.pllUnprotected, ...q.pllProtected]);
+  const flat = queries.flatMap((q) => [...q.fixed.queries, ...q.pllUnprotected, ...q.pllProtected, ...q.pllAll]);
   const preds = scorer(flat);
   let at = 0;
   const count = (t: Tally, p: PositionPrediction) => {
@@ -103,8 +112,8 @@ function tally(queries: readonly DocQueries[], scorer: Scorer): DocTallies[] {
   };
   return queries.map((q) => {
     const out = Object.fromEntries(TALLIES.map((k) => [k, { logProb: 0, n: 0, correct: 0 }])) as DocTallies;
-    q.fixed.queries.forEach((_, i) => preds[at++]!.forEach((p, k) => count(q.fixed.protectedAt[i]![k] ? out.protected : out.unprotected, p)));
-    for (const k of ['pllUnprotected', 'pllProtected'] as const) for (let i = 0; i < q[k].length; i++) for (const p of preds[at++]!) count(out[k], p);
+    q.fixed.queries.forEach((_, i) => preds[at++]!.forEach((p, k) => count(out[q.fixed.kinds[i]![k]!], p)));
+    for (const k of ['pllUnprotected', 'pllProtected', 'pllAll'] as const) for (let i = 0; i < q[k].length; i++) for (const p of preds[at++]!) count(out[k], p);
     return out;
   });
 }
@@ -112,10 +121,14 @@ function tally(queries: readonly DocQueries[], scorer: Scorer): DocTallies[] {
 const add = (a: Tally, b: Tally): Tally => ({ logProb: a.logProb + b.logProb, n: a.n + b.n, correct: a.correct + b.correct });
 const ZERO: Tally = { logProb: 0, n: 0, correct: 0 };
 
-/** The tallies of a variant: `all` pools the unprotected and protected positions of the same queries. */
+/**
+ * The tallies of a variant. `all` pools the unprotected and the drawn protected positions (one rate for every
+ * token; for the PLL, tokens drawn from the whole document); `protected` adds the occurrences asked only so
+ * that each window with one has one.
+ */
 function variantTally(d: DocTallies, v: Variant, pll: boolean): Tally {
-  const [u, p] = pll ? [d.pllUnprotected, d.pllProtected] : [d.unprotected, d.protected];
-  return v === 'unprotected' ? u : v === 'protected' ? p : add(u, p);
+  if (pll) return v === 'unprotected' ? d.pllUnprotected : v === 'protected' ? d.pllProtected : d.pllAll;
+  return v === 'unprotected' ? d.unprotected : v === 'protected' ? add(d.protected, d.protectedExtra) : add(d.unprotected, d.protected);
 }
 
 /** Per-document tallies of the target, the calibration reference and the LiRA references. */

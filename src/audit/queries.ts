@@ -65,11 +65,18 @@ export function occurrenceQuery(body: Encoding, occ: Occurrence, seqLen: number,
   return { ids, positions, labels };
 }
 
-/** A document's fixed membership-inference queries, and which asked positions are protected. */
+/**
+ * What an asked position is: unprotected, protected (its occurrence drawn like any token), or protected and
+ * added only so that a window with occurrences asks about one (counted for the protected variant alone, so
+ * that the `all` variant keeps one rate for every token: the blacklist may cover members and non-members
+ * unequally).
+ */
+export type PositionKind = 'unprotected' | 'protected' | 'protectedExtra';
+
+/** A document's fixed membership-inference queries, and what each asked position is. */
 export interface DocumentQueries {
   queries: MaskedQuery[];
-  /** Per query and asked position: true where the position is protected (part of a masked occurrence). */
-  protectedAt: boolean[][];
+  kinds: PositionKind[][];
 }
 
 /**
@@ -81,26 +88,28 @@ export interface DocumentQueries {
 export function documentQueries(body: Encoding, protectedTokens: ArrayLike<number>, occurrences: readonly (readonly number[])[], seqLen: number, p: number, seed: number, t: QueryTokens): DocumentQueries {
   const rng = new Rng(seed);
   const inner = seqLen - 2;
-  const out: DocumentQueries = { queries: [], protectedAt: [] };
+  const out: DocumentQueries = { queries: [], kinds: [] };
   // One draw per token, protected or not, so that a token's draw does not depend on the blacklist.
   const chosen = body.ids.map(() => rng.next() < p);
   const drawn = occurrences.map(() => rng.next() < p);
+  const within = (start: number, end: number) => (i: number) => i >= start && i < end;
   for (let start = 0; start < body.ids.length; start += inner) {
     const end = Math.min(body.ids.length, start + inner);
+    const inside = within(start, end);
     const open: number[] = [];
     for (let i = start; i < end; i++) if (!protectedTokens[i]) open.push(i);
     const picked = open.filter((i) => chosen[i]);
     if (picked.length === 0 && open.length > 0) picked.push(open[rng.int(open.length)]!);
-    const here = occurrences.flatMap((tokens, o) => (tokens.some((i) => i >= start && i < end) ? [o] : []));
-    const occ = here.filter((o) => drawn[o]);
-    if (occ.length === 0 && here.length > 0) occ.push(here[rng.int(here.length)]!);
-    const masked = new Set(occ.flatMap((o) => occurrences[o]!.filter((i) => i >= start && i < end)));
-    const positions = [...picked, ...masked].sort((a, b) => a - b);
+    const here = occurrences.flatMap((tokens, o) => (tokens.some(inside) ? [o] : []));
+    const kinds = new Map<number, PositionKind>(picked.map((i) => [i, 'unprotected']));
+    for (const o of here.filter((x) => drawn[x])) for (const i of occurrences[o]!.filter(inside)) kinds.set(i, 'protected');
+    if (here.length > 0 && !here.some((x) => drawn[x])) for (const i of occurrences[here[rng.int(here.length)]!]!.filter(inside)) kinds.set(i, 'protectedExtra');
+    const positions = [...kinds.keys()].sort((a, b) => a - b);
     if (positions.length === 0) continue;
     const ids = Int32Array.from([t.cls, ...body.ids.slice(start, end), t.sep]);
     for (const i of positions) ids[i - start + 1] = t.mask;
     out.queries.push({ ids, positions: positions.map((i) => i - start + 1), labels: positions.map((i) => body.ids[i]!) });
-    out.protectedAt.push(positions.map((i) => masked.has(i)));
+    out.kinds.push(positions.map((i) => kinds.get(i)!));
   }
   return out;
 }
