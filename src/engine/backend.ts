@@ -1,12 +1,13 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { availableParallelism } from 'node:os';
 import { UsageError } from '../errors.js';
-import './register.js';
+import { registerKernels } from './register.js';
 import { MAX_WASM_THREADS, setWasmBackend } from './wasmThreads.js';
+import { loadWebGpu, type GpuAdapter } from './webgpu.js';
 
-export type BackendRequest = 'auto' | 'tensorflow' | 'wasm' | 'cpu';
-export const BACKEND_REQUESTS: readonly BackendRequest[] = ['auto', 'tensorflow', 'wasm', 'cpu'];
-export type BackendName = 'tensorflow' | 'wasm' | 'cpu';
+export type BackendRequest = 'auto' | 'tensorflow' | 'webgpu' | 'wasm' | 'cpu';
+export const BACKEND_REQUESTS: readonly BackendRequest[] = ['auto', 'tensorflow', 'webgpu', 'wasm', 'cpu'];
+export type BackendName = 'tensorflow' | 'webgpu' | 'wasm' | 'cpu';
 
 export interface BackendAttempt {
   backend: BackendName;
@@ -21,10 +22,12 @@ export interface BackendChoice {
   /** Threads the backend computes with. */
   threads: number;
   simd: boolean;
+  /** The WebGPU adapter, when the backend is webgpu. */
+  adapter?: GpuAdapter;
 }
 
-/** Imports a backend package; returns a short description, or throws. */
-type Loader = () => Promise<string>;
+/** Imports a backend package; returns a short description, or throws. `auto` says whether the user named it. */
+type Loader = (auto: boolean) => Promise<string>;
 
 /** The threads the wasm backend starts with unless told otherwise: every core, up to tfjs's 8 workers. */
 let wasmThreads = Math.min(availableParallelism(), MAX_WASM_THREADS);
@@ -53,6 +56,15 @@ const LOADERS: Record<BackendName, Loader> = {
     }
     return 'tfjs-node-gpu (libtensorflow, CUDA when a GPU is visible)';
   },
+  async webgpu(auto) {
+    const adapter = await loadWebGpu();
+    // A software renderer computes correctly but slower than wasm: auto passes it by, a user may name it.
+    if (auto && adapter.software) throw new Error(`only a software renderer (${adapter.description}), slower than wasm; ask for it with --backend webgpu`);
+    webgpuAdapter = adapter;
+    // The backend's own kernels are registered now; ppmlm's fill in only what it lacks.
+    registerKernels();
+    return `tfjs-backend-webgpu on ${adapter.description}${adapter.software ? ' (software renderer: for correctness, not speed)' : ''}`;
+  },
   async wasm() {
     let threads: number;
     let note = '';
@@ -80,9 +92,12 @@ function firstLine(s: string): string {
   return String(s).split('\n')[0] ?? '';
 }
 
-async function tryBackend(name: BackendName): Promise<BackendAttempt> {
+/** The adapter the webgpu loader found. */
+let webgpuAdapter: GpuAdapter | undefined;
+
+async function tryBackend(name: BackendName, auto: boolean): Promise<BackendAttempt> {
   try {
-    const what = await LOADERS[name]();
+    const what = await LOADERS[name](auto);
     // The wasm loader initialises its backend itself (threads need setup around the initialisation).
     const ok = name === 'wasm' || (await tf.setBackend(name));
     if (!ok) return { backend: name, usable: false, reason: `${what}: failed to initialise` };
@@ -96,8 +111,8 @@ async function tryBackend(name: BackendName): Promise<BackendAttempt> {
 let current: BackendChoice | undefined;
 
 /**
- * Selects and initialises the tfjs backend. `auto` tries tfjs-node-gpu, then wasm; it never falls
- * back to the pure-JS `cpu` backend, which must be asked for by name.
+ * Selects and initialises the tfjs backend. `auto` tries tfjs-node-gpu, then webgpu (a hardware adapter
+ * only), then wasm; it never falls back to the pure-JS `cpu` backend, which must be asked for by name.
  *
  * @example
  * const { name, attempts } = await selectBackend('auto');
@@ -107,27 +122,30 @@ export async function selectBackend(request: BackendRequest = 'auto'): Promise<B
     throw new UsageError(`unknown backend "${request}"; use one of ${BACKEND_REQUESTS.join(', ')}`);
   }
   if (current !== undefined && (request === 'auto' || request === current.name)) return current;
-  const order: BackendName[] = request === 'auto' ? ['tensorflow', 'wasm'] : [request];
+  const order: BackendName[] = request === 'auto' ? ['tensorflow', 'webgpu', 'wasm'] : [request];
   const attempts: BackendAttempt[] = [];
   for (const name of order) {
-    const attempt = await tryBackend(name);
+    const attempt = await tryBackend(name, request === 'auto');
     attempts.push(attempt);
     if (attempt.usable) {
-      current = { name, attempts, threads: threadsOf(name), simd: name === 'wasm' ? tf.env().getBool('WASM_HAS_SIMD_SUPPORT') : name === 'tensorflow' };
+      const adapter = name === 'webgpu' ? webgpuAdapter : undefined;
+      current = { name, attempts, threads: threadsOf(name), simd: name === 'wasm' ? tf.env().getBool('WASM_HAS_SIMD_SUPPORT') : name === 'tensorflow', ...(adapter && { adapter }) };
       return current;
     }
   }
   const tried = attempts.map((a) => `${a.backend}: ${a.reason}`).join('; ');
-  const hint =
-    request === 'tensorflow'
-      ? 'install @tensorflow/tfjs-node-gpu (its install downloads libtensorflow) or use --backend wasm'
-      : 'run "npm ci" again, or pass --backend cpu for small jobs';
-  throw new UsageError(`no usable backend (${tried}); ${hint}`);
+  throw new UsageError(`no usable backend (${tried}); ${HINTS[request] ?? HINTS.auto}`);
 }
 
+const HINTS: Partial<Record<BackendRequest, string>> = {
+  auto: 'run "npm ci" again, or pass --backend cpu for small jobs',
+  tensorflow: 'install @tensorflow/tfjs-node-gpu (its install downloads libtensorflow) or use --backend wasm',
+  webgpu: 'use --backend wasm until it is there',
+};
+
 function threadsOf(name: BackendName): number {
-  // libtensorflow runs its intra-op pool on every core.
-  if (name !== 'wasm') return name === 'cpu' ? 1 : availableParallelism();
+  // libtensorflow runs its intra-op pool on every core; webgpu computes on the GPU from one thread.
+  if (name !== 'wasm') return name === 'tensorflow' ? availableParallelism() : 1;
   return wasmThreadsInUse;
 }
 

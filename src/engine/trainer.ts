@@ -5,9 +5,10 @@ import { ConfigError, TrainingDivergedError } from '../errors.js';
 import { writeDirAtomic } from '../io/index.js';
 import { bestModelDir, checkpointModelDir, resumeTraining, writeCheckpointFiles } from './checkpoint.js';
 import type { RunConfig } from './runConfig.js';
-import { AdamW, type AdamWOptions } from './adamw.js';
-import { clipFactor, globalNorm, GradientBuffer } from './gradientBuffer.js';
-import { segmentedGradients, type SegmentForward } from './segments.js';
+import type { AdamWOptions } from './adamw.js';
+import { clipFactor } from './gradientBuffer.js';
+import { gradientStore, type GradientStore } from './gradientStore.js';
+import { segmentedLoss, type SegmentForward } from './segments.js';
 import { warmupCosine } from './schedule.js';
 
 /**
@@ -133,16 +134,19 @@ export interface TrainOptions extends AdamWOptions {
 }
 
 /** Runs one batch's forward and backward, adding its gradients to `buffer` with `weight`; returns its mean loss. */
-function accumulateBatch(b: BatchStep, weight: number, params: Map<string, tf.Variable>, buffer: GradientBuffer, recompute: boolean): number {
+async function accumulateBatch(b: BatchStep, weight: number, params: Map<string, tf.Variable>, buffer: GradientStore, recompute: boolean): Promise<number> {
   let loss: number;
   if (b.gradients) {
+    if (buffer.onDevice) throw new ConfigError(`DP-SGD does not run on the ${tf.getBackend()} backend yet (its per-example clipping reads each gradient norm back synchronously); use --backend wasm`);
     const computed = b.gradients(params);
     for (const [name, g] of computed.grads) buffer.add(name, g, weight);
     loss = computed.loss;
   } else {
     const segments = b.segments ?? (b.loss ? [b.loss] : undefined);
     if (segments === undefined) throw new TypeError('a training batch needs loss, segments or gradients');
-    loss = segmentedGradients(segments, params, (name, g) => buffer.add(name, g, weight), recompute);
+    const value = segmentedLoss(segments, params, (name, g) => buffer.add(name, g, weight), recompute);
+    loss = (await value.data())[0]!;
+    value.dispose();
   }
   buffer.weight += weight;
   return loss;
@@ -165,7 +169,7 @@ export function epochsToRun(batchesPerEpoch: number, options: Pick<TrainOptions,
 
 /**
  * The training loop: AdamW with warmup + cosine, global-norm clipping, gradient accumulation over
- * micro-batches, optimizer state and gradient sums outside the backend's heap. Checkpoints
+ * micro-batches, optimizer state and gradient sums outside a wasm heap or on a GPU (see {@link GradientStore}). Checkpoints
  * (model, optimizer moments, trainer state) are written to a temp folder and renamed, at every epoch end
  * (and a `maxSteps` stop) and every `saveSteps` steps; a run killed at any point resumes from the last one
  * and, since each batch is a pure function of (seed, epoch, index), continues exactly where it stopped.
@@ -176,9 +180,13 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
   const totalSteps = options.maxSteps ?? Math.ceil(task.batchesPerEpoch / accumulate) * epochs;
   const warmup = Math.round((options.warmupRatio ?? 0.1) * totalSteps);
   if (options.keepBest && !(options.evaluate && options.checkpointDir)) throw new ConfigError('keepBest needs evaluate and checkpointDir');
-  const opt = new AdamW(params, options);
+  const buffer = gradientStore(params, options);
+  const opt = buffer.optimizer;
   let state: TrainerState = { step: 0, epoch: 0, batch: 0, totalSteps, seed: options.seed, protectedTargets: 0, targets: 0, skippedBatches: 0, lastLoss: NaN, epochLosses: [], epochLossSum: 0, epochSteps: 0, evalLosses: [] };
-  if (options.resume && options.checkpointDir) state = await resumeTraining(options.checkpointDir, opt, { epochs, batchesPerEpoch: task.batchesPerEpoch, totalSteps, accumulate, seed: options.seed }, options.runConfig);
+  if (options.resume && options.checkpointDir) {
+    state = await resumeTraining(options.checkpointDir, opt, { epochs, batchesPerEpoch: task.batchesPerEpoch, totalSteps, accumulate, seed: options.seed }, options.runConfig);
+    buffer.afterResume();
+  }
   const log = options.checkpointDir ? join(options.checkpointDir, 'train_log.jsonl') : undefined;
   if (options.checkpointDir) await mkdir(options.checkpointDir, { recursive: true });
 
@@ -196,6 +204,7 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
   let lastSaved = options.resume ? state.step : undefined;
   const checkpoint = async () => {
     if (!options.checkpointDir) return;
+    await buffer.beforeCheckpoint();
     await saveFolder(checkpointModelDir(options.checkpointDir), (tmpDir) => writeCheckpointFiles(tmpDir, opt, state, options.runConfig));
     lastSaved = state.step;
   };
@@ -230,7 +239,6 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
   };
 
   const started = performance.now();
-  const buffer = new GradientBuffer();
   let accLoss = 0;
   let accTokens = 0;
   let windowStart = performance.now();
@@ -240,7 +248,7 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
         const b = task.batch(state.epoch, state.batch);
         if (b !== undefined && b.targets > 0) {
           const weight = b.weight ?? b.targets;
-          const loss = accumulateBatch(b, weight, params, buffer, options.recompute === true);
+          const loss = await accumulateBatch(b, weight, params, buffer, options.recompute === true);
           checkFinite('loss', loss);
           accLoss += weight * loss;
           accTokens += b.tokens;
@@ -254,12 +262,10 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
         // their total). The division and the clipping are one factor applied in AdamW's pass over the sums.
         const mean = 1 / buffer.weight;
         state.lastLoss = accLoss * mean;
-        const sums = buffer.collected();
-        const norm = globalNorm(sums) * mean;
+        const norm = (await buffer.norm()) * mean;
         checkFinite('gradient norm', norm);
         const lr = warmupCosine(state.step, options.lr, warmup, totalSteps);
-        opt.apply(sums, lr, mean * clipFactor(norm, options.maxGradNorm ?? 1.0));
-        buffer.clear();
+        buffer.step(lr, mean * clipFactor(norm, options.maxGradNorm ?? 1.0));
         state.step++;
         state.epochLossSum += state.lastLoss;
         state.epochSteps++;
@@ -295,7 +301,7 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
       if (complete) await options.onEpochEnd?.(finished, state);
     }
   } finally {
-    opt.dispose();
+    buffer.dispose();
   }
   return state;
 }
