@@ -155,10 +155,20 @@ const WASM_HEAP_LIMIT = 3.75 * 2 ** 30;
 /**
  * The bytes a training step may take in the backend's memory: wasm32's heap for the wasm backend (and
  * before any backend is chosen, since wasm is what `auto` ends on without a GPU); unbounded for the
- * others, whose tensors live in native or JavaScript memory.
+ * others, whose tensors live in native or JavaScript memory or on a GPU whose size WebGPU does not report.
  */
 export function trainingHeapLimit(): number {
   return current === undefined || current.name === 'wasm' ? WASM_HEAP_LIMIT : Infinity;
+}
+
+/**
+ * The largest tensor a training step may create, in bytes: on webgpu the adapter's largest storage-buffer
+ * binding (each tensor is one buffer bound whole; past it Dawn rejects the shader). WebGPU reports no
+ * memory size, so {@link trainingHeapLimit} cannot bound a GPU's memory; an out-of-memory GPU fails at its
+ * first step.
+ */
+export function trainingTensorLimit(): number {
+  return current?.adapter?.maxStorageBufferBindingSize ?? Infinity;
 }
 
 /** The backend chosen so far, if any. */
