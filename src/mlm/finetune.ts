@@ -227,7 +227,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   const orders = new Map<number, number[]>();
   const dp = strategy === 'dp' ? dpSettings(options, windows.length, batchSize, epochs) : undefined;
   if (dp) options.onInfo?.(`DP-SGD: sample rate ${dp.q.toFixed(4)}, noise multiplier ${dp.sigma.toFixed(2)}, clip ${dp.clip}, delta ${dp.delta.toExponential(2)}`);
-  let evaluate: (() => number) | undefined;
+  let evaluate: (() => Promise<number>) | undefined;
   if (evalDocs !== undefined) {
     const held = await windowsOf(evalDocs);
     options.onInfo?.(`evaluating on ${held.stats.windows} windows of ${held.stats.documents} held-out documents`);
