@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { UsageError } from '../errors.js';
 import { registerKernels } from './register.js';
 import { MAX_WASM_THREADS, setWasmBackend } from './wasmThreads.js';
-import { loadWebGpu, type GpuAdapter } from './webgpu.js';
+import { guardSyncReads, loadWebGpu, type GpuAdapter } from './webgpu.js';
 
 export type BackendRequest = 'auto' | 'tensorflow' | 'webgpu' | 'wasm' | 'cpu';
 export const BACKEND_REQUESTS: readonly BackendRequest[] = ['auto', 'tensorflow', 'webgpu', 'wasm', 'cpu'];
@@ -102,6 +102,7 @@ async function tryBackend(name: BackendName, auto: boolean): Promise<BackendAtte
     const ok = name === 'wasm' || (await tf.setBackend(name));
     if (!ok) return { backend: name, usable: false, reason: `${what}: failed to initialise` };
     await tf.ready();
+    if (name === 'webgpu') guardSyncReads(tf.backend());
     return { backend: name, usable: true, reason: what };
   } catch (err) {
     return { backend: name, usable: false, reason: (err as Error).message };

@@ -137,7 +137,6 @@ export interface TrainOptions extends AdamWOptions {
 async function accumulateBatch(b: BatchStep, weight: number, params: Map<string, tf.Variable>, buffer: GradientStore, recompute: boolean): Promise<number> {
   let loss: number;
   if (b.gradients) {
-    if (buffer.onDevice) throw new ConfigError(`DP-SGD does not run on the ${tf.getBackend()} backend yet (its per-example clipping reads each gradient norm back synchronously); use --backend wasm`);
     const computed = b.gradients(params);
     for (const [name, g] of computed.grads) buffer.add(name, g, weight);
     loss = computed.loss;

@@ -1,3 +1,5 @@
+import { UsageError } from '../errors.js';
+
 /** The WebGPU adapter Dawn found, as `ppmlm info` reports it. */
 export interface GpuAdapter {
   vendor: string;
@@ -72,4 +74,27 @@ export async function loadWebGpu(): Promise<GpuAdapter> {
     maxStorageBufferBindingSize: limits.maxStorageBufferBindingSize,
   };
   return loaded;
+}
+
+const guarded = new WeakSet<object>();
+
+/**
+ * Makes a synchronous read of a GPU tensor (`dataSync`, `arraySync`) fail with a one-line error that names
+ * the way out: tfjs-backend-webgpu reads synchronously through an OffscreenCanvas, which Node lacks, and
+ * its own error ("OffscreenCanvas is not defined") says nothing to a user. Training, evaluation and model
+ * export read asynchronously; a command that still reads synchronously does not run on webgpu yet.
+ */
+export function guardSyncReads(backend: object): void {
+  if (guarded.has(backend)) return;
+  guarded.add(backend);
+  const b = backend as { readSync: (dataId: object) => unknown };
+  const readSync = b.readSync.bind(backend);
+  b.readSync = (dataId) => {
+    try {
+      return readSync(dataId);
+    } catch (err) {
+      if (typeof (globalThis as { OffscreenCanvas?: unknown }).OffscreenCanvas !== 'undefined') throw err;
+      throw new UsageError('this step reads a tensor synchronously, which Node cannot do on the webgpu backend (fine-tuning can; DP-SGD, inference, de-identification and audits cannot yet); use --backend wasm for it');
+    }
+  };
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Rng, selectBackend, train, type BatchStep, type TrainOptions } from '../../src/engine/index.js';
 import { crossEntropy, defaultConfig, initParams, lossSegments, mlmLogits, parameterShapes, tokenClassifierLogits, type EncoderConfig, type Params } from '../../src/model/index.js';
+import { UsageError } from '../../src/errors.js';
 import { webgpuUnavailable } from '../helpers/webgpu.js';
 
 // Toy shapes: lavapipe runs every shader on the CPU.
@@ -130,11 +131,29 @@ describe.skipIf(unavailable !== undefined)(`training on webgpu against the cpu b
     expectSameModel(straight, await trained('cpu', 'mlm', { steps: 4, accumulate: 2, recompute: true }));
   });
 
-  it('refuses DP-SGD on the device with a one-line error instead of a failed synchronous read', async () => {
+  it('fails a synchronous read of a GPU tensor (DP-SGD\'s, inference\'s) with a one-line usage error naming the way out', async () => {
     await selectBackend('webgpu');
+    const a = tf.randomNormal([8, 8]);
+    const product = tf.matMul(a, a);
+    expect(() => product.dataSync()).toThrow(UsageError);
+    expect(() => product.dataSync()).toThrow(/reads a tensor synchronously, which Node cannot do on the webgpu backend.*use --backend wasm/);
+    // Through the trainer, as DP-SGD's per-example clipping reads each norm.
     const params = initParams(parameterShapes(CONFIG), CONFIG, 1);
-    const task = { batchesPerEpoch: 1, batch: (): BatchStep => ({ tokens: 1, targets: 1, protectedTargets: 0, gradients: () => ({ loss: 0, grads: new Map() }) }) };
-    await expect(train(params, task, { epochs: 1, lr: 1e-3, seed: 1, writeModel: async () => undefined })).rejects.toThrow(/DP-SGD does not run on the webgpu backend/);
-    for (const p of params.values()) p.dispose();
+    const task = { batchesPerEpoch: 1, batch: (): BatchStep => ({ tokens: 1, targets: 1, protectedTargets: 0, gradients: () => ({ loss: tf.sum(product).dataSync()[0]!, grads: new Map() }) }) };
+    await expect(train(params, task, { epochs: 1, lr: 1e-3, seed: 1, writeModel: async () => undefined })).rejects.toThrow(UsageError);
+    tf.dispose([a, product, ...params.values()]);
+  });
+});
+
+describe.skipIf(unavailable !== undefined)(`AddN on webgpu${unavailable ? ` (SKIPPED: ${unavailable})` : ''}`, () => {
+  it('adds more inputs than one shader binds (tfjs-backend-webgpu\'s own kernel gets them wrong), without leaking', async () => {
+    await selectBackend('webgpu');
+    const inputs = Array.from({ length: 23 }, (_, i) => tf.fill([3, 5], i + 1));
+    const before = tf.memory().numTensors;
+    const sum = tf.addN(inputs);
+    expect(Array.from(await sum.data())).toEqual(new Array(15).fill((23 * 24) / 2));
+    sum.dispose();
+    expect(tf.memory().numTensors).toBe(before);
+    tf.dispose(inputs);
   });
 });
