@@ -119,7 +119,7 @@ export function checkTrainingMemory(config: EncoderConfig, shape: TrainingShape)
   if (!plan.fits) {
     throw new UsageError(
       `training this model (${(plan.parameters / 4 / 1e6).toFixed(0)}M parameters) on batches of ${shape.batchSize} x ${shape.seqLen} tokens needs about ${gb(plan.heap)} GiB of the wasm heap, ` +
-        `which holds ${gb(plan.heapLimit)} GiB; lower --batch-size (add --grad-accum N to keep the effective batch) or --seq-len, or use --backend tensorflow`,
+        `which holds ${gb(plan.heapLimit)} GiB; lower --batch-size (add --grad-accum N to keep the effective batch) or --seq-len, or use a GPU backend (--backend webgpu or tensorflow)`,
     );
   }
   return plan;

@@ -8,7 +8,7 @@ interface WebGpuBackend {
 
 /**
  * tfjs-backend-webgpu's AddN binds every input to one shader; past the device's storage-buffer limit
- * (8 on most adapters, one of them the output) the shader is invalid and its result wrong without an
+ * (8 on the device tfjs creates, one of them the output) the shader is invalid and its result wrong without an
  * error (a global gradient norm over 42 parameters came out 4x too small). This kernel adds at most as
  * many inputs at a time as a shader may bind, then adds the partial sums the same way.
  */
