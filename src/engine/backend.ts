@@ -111,22 +111,34 @@ async function tryBackend(name: BackendName, auto: boolean): Promise<BackendAtte
 
 let current: BackendChoice | undefined;
 
+export interface SelectOptions {
+  /**
+   * Whether the caller's work runs on webgpu: fine-tuning does; code that reads tensors synchronously
+   * (DP-SGD, inference, de-identification, audits) does not, and `auto` then passes webgpu by, saying why.
+   */
+  runsOnWebgpu?: boolean;
+}
+
+const NOT_ON_WEBGPU = 'not for this command: it reads tensors synchronously, which Node cannot do on webgpu (ppmlm finetune without DP-SGD can)';
+
 /**
  * Selects and initialises the tfjs backend. `auto` tries tfjs-node-gpu, then webgpu (a hardware adapter
- * only), then wasm; it never falls back to the pure-JS `cpu` backend, which must be asked for by name.
+ * only, and only for work that runs there: see {@link SelectOptions}), then wasm; it never falls back to
+ * the pure-JS `cpu` backend, which must be asked for by name.
  *
  * @example
  * const { name, attempts } = await selectBackend('auto');
  */
-export async function selectBackend(request: BackendRequest = 'auto'): Promise<BackendChoice> {
+export async function selectBackend(request: BackendRequest = 'auto', options: SelectOptions = {}): Promise<BackendChoice> {
   if (!BACKEND_REQUESTS.includes(request)) {
     throw new UsageError(`unknown backend "${request}"; use one of ${BACKEND_REQUESTS.join(', ')}`);
   }
-  if (current !== undefined && (request === 'auto' || request === current.name)) return current;
+  const skipWebgpu = request === 'auto' && options.runsOnWebgpu !== true;
+  if (current !== undefined && ((request === 'auto' && !(skipWebgpu && current.name === 'webgpu')) || request === current.name)) return current;
   const order: BackendName[] = request === 'auto' ? ['tensorflow', 'webgpu', 'wasm'] : [request];
   const attempts: BackendAttempt[] = [];
   for (const name of order) {
-    const attempt = await tryBackend(name, request === 'auto');
+    const attempt = name === 'webgpu' && skipWebgpu ? { backend: name, usable: false, reason: NOT_ON_WEBGPU } : await tryBackend(name, request === 'auto');
     attempts.push(attempt);
     if (attempt.usable) {
       const adapter = name === 'webgpu' ? webgpuAdapter : undefined;

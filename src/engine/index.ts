@@ -1,6 +1,6 @@
 export { selectBackend, currentBackend, setWasmThreads, trainingHeapLimit, trainingTensorLimit, BACKEND_REQUESTS } from './backend.js';
 export { MAX_WASM_THREADS } from './wasmThreads.js';
-export type { BackendRequest, BackendName, BackendAttempt, BackendChoice } from './backend.js';
+export type { BackendRequest, BackendName, BackendAttempt, BackendChoice, SelectOptions } from './backend.js';
 export type { GpuAdapter } from './webgpu.js';
 export { Rng } from './random.js';
 export { registerKernels } from './register.js';

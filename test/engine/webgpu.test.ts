@@ -104,7 +104,23 @@ function expectSameModel(gpu: Awaited<ReturnType<typeof trained>>, cpu: Awaited<
   expect(maxDiff(cpu.values, gpu.values)).toBeLessThan(5e-5);
 }
 
+// Before anything selects a backend in this file: auto's own choice.
+const autoChoice = await selectBackend('auto');
 const unavailable = await webgpuUnavailable();
+
+describe('auto and webgpu', () => {
+  it('passes webgpu by for work that reads tensors synchronously, saying why', () => {
+    expect(autoChoice.name).not.toBe('webgpu');
+    if (autoChoice.name === 'tensorflow') return;
+    expect(autoChoice.attempts.find((a) => a.backend === 'webgpu')).toMatchObject({ usable: false, reason: expect.stringMatching(/reads tensors synchronously, which Node cannot do on webgpu/) });
+  });
+
+  it.skipIf(unavailable !== undefined)('does not hand such work the webgpu backend a training run selected before it', async () => {
+    await selectBackend('webgpu');
+    expect((await selectBackend('auto')).name).not.toBe('webgpu');
+    expect((await selectBackend('auto', { runsOnWebgpu: true })).name).not.toBe('webgpu');
+  });
+});
 if (unavailable) console.warn(`webgpu tests skipped: ${unavailable}`);
 
 describe.skipIf(unavailable !== undefined)(`training on webgpu against the cpu backend${unavailable ? ` (SKIPPED: ${unavailable})` : ''}`, () => {

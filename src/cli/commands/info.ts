@@ -10,9 +10,10 @@ export interface InfoOptions {
   json?: boolean;
 }
 
-/** `ppmlm info`: versions, the backend `--backend` picks here, and why each tried backend was (not) usable. */
+/** `ppmlm info`: versions, the backend `--backend` picks here for fine-tuning, and why each tried backend was (not) usable. */
 export async function info(options: InfoOptions, out: Reporter): Promise<void> {
-  const choice = await selectBackend(options.backend);
+  // What fine-tuning would run on: the one command `auto` sends to webgpu.
+  const choice = await selectBackend(options.backend, { runsOnWebgpu: true });
   const report = {
     ppmlm: PACKAGE_VERSION,
     node: process.versions.node,
