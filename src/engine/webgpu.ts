@@ -87,7 +87,9 @@ const guarded = new WeakSet<object>();
 export function guardSyncReads(backend: object): void {
   if (guarded.has(backend)) return;
   guarded.add(backend);
-  const b = backend as { readSync: (dataId: object) => unknown };
+  const b = backend as { readSync: (dataId: object) => unknown; hasReadSyncWarned?: boolean };
+  // Its warning that synchronous reads are slow would precede our error, which says more.
+  b.hasReadSyncWarned = true;
   const readSync = b.readSync.bind(backend);
   b.readSync = (dataId) => {
     try {
