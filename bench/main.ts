@@ -10,10 +10,11 @@ import { blacklistSuite } from './suites/blacklist.js';
 import { mecabSuite } from './suites/mecab.js';
 import { realModelsSuite, trainingSuite } from './suites/training.js';
 import { maskingSuite } from './suites/masking.js';
+import { webgpuSuite } from './suites/webgpu.js';
 import { MAX_WASM_THREADS, setWasmThreads } from '../src/engine/index.js';
 import { parseIntFlag } from '../src/cli/parseFlags.js';
 
-const SUITES: BenchSuite[] = [matmulSuite, trainingSuite, realModelsSuite, maskingSuite, csvSuite, blacklistSuite, mecabSuite];
+const SUITES: BenchSuite[] = [matmulSuite, trainingSuite, realModelsSuite, webgpuSuite, maskingSuite, csvSuite, blacklistSuite, mecabSuite];
 
 const args = process.argv.slice(2);
 const threadsAt = args.indexOf('--threads');

@@ -244,7 +244,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   const accountant = dp && makeAccountant(dp.accountant);
   if (dp) options.onInfo?.(describeDp(dp));
   if (dp && !dp.secureNoise) options.onWarn?.(INSECURE_NOISE_WARNING);
-  let evaluate: (() => number) | undefined;
+  let evaluate: (() => Promise<number>) | undefined;
   if (evalDocs !== undefined) {
     const held = await windowsOf(evalDocs);
     options.onInfo?.(`evaluating on ${held.stats.windows} windows of ${held.stats.documents} held-out documents`);

@@ -41,10 +41,10 @@ export function exportTensorSources(model: EncoderModel): Map<string, TensorSour
   return new Map(
     [...model.params].map(([name, v]) => {
       const shape = isLinearWeight(name) ? [...v.shape].reverse() : v.shape;
-      const read = () => {
-        if (!isLinearWeight(name)) return v.dataSync() as Float32Array;
+      const read = async () => {
+        if (!isLinearWeight(name)) return (await v.data()) as Float32Array;
         const t = tf.transpose(v);
-        const data = t.dataSync() as Float32Array;
+        const data = (await t.data()) as Float32Array;
         t.dispose();
         return data;
       };
