@@ -6,3 +6,5 @@ export { readLines } from './lines.js';
 export { fileSystemError } from './fsErrors.js';
 export type { Line } from './lines.js';
 export { isJsonObject, jsonErrorPosition } from './json.js';
+export { openDuckdb, withDuckdb, sqlString, sqlIdentifier } from './duckdb.js';
+export type { DuckdbSession } from './duckdb.js';
