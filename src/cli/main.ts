@@ -181,6 +181,25 @@ export function buildProgram(io: CliIO): Command {
     .option('--json', 'machine-readable summary')
     .action(lazyAction(async () => (await import('./commands/finetune.js')).finetuneCommand));
 
+  addCorpusOptions(program.command('export-dataset').description('tokenised windows as Parquet shards for Hugging Face Trainer: special_tokens_mask = special ∪ protected (mode 0600)'))
+    .requiredOption('--model <dir>', 'model folder whose tokenizer cuts the windows')
+    .requiredOption('--blacklist <file>', 'blacklist TSV or plain list: its occurrences are the protected positions')
+    .requiredOption('--out <dir>', 'dataset folder to write (data/train-*.parquet, ppmlm_dataset.json)')
+    .option('--seq-len <n>', 'tokens per window, [CLS] and [SEP] included; rows are padded to it', '128')
+    .option('--stride <n>', 'tokens shared by consecutive windows (default: a quarter window, as finetune)')
+    .option('--premasked <epochs>', "also write splits epoch_1..epoch_E with ppmlm's own constrained masks (labels -100 elsewhere)")
+    .option('--seed <n>', 'seed of the premasked masks, as finetune --seed', '42')
+    .option('--mask-prob <p>', 'premasked: share of eligible tokens selected as targets', '0.15')
+    .option('--whole-word', 'premasked: select whole words, then all their subwords')
+    .option('--random-blacklisted', "premasked: allow random replacements to draw blacklisted terms' tokens (default: never)")
+    .option('--allow-vocabulary-identifiers', 'export even when vocabulary tokens are --blacklist terms (recorded in ppmlm_dataset.json)')
+    .option('--shard-rows <n>', 'rows per Parquet shard', '10000')
+    .addOption(langOption())
+    .addOption(analyzerOption())
+    .option('--force', 'replace an existing folder')
+    .option('--json', 'machine-readable summary')
+    .action(lazyAction(async () => (await import('./commands/exportDataset.js')).exportDatasetCommand));
+
   const auditCmd = program
     .command('audit')
     .description('privacy score, regurgitation, membership inference, utility → report.json + report.html (mode 0600)')

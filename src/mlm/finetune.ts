@@ -18,7 +18,7 @@ import { dpSgdGradients, poissonSample } from './dpsgd.js';
 import { epochFolder, pruneEpochFolders } from './epochFolders.js';
 import { mlmEvalLoss } from './evalLoss.js';
 import { mlmLoss, mlmLossSegments } from './loss.js';
-import { randomPool } from './masking.js';
+import { epochOrder, maskConfigFor, trainingStride, windowRng } from './schedule.js';
 import { pseudonymize, type PseudoStyle } from './pseudonymize.js';
 import type { StrategyName } from './strategy.js';
 import { buildWindows, type TrainingWindow, type WindowStats } from './windows.js';
@@ -154,18 +154,6 @@ function dpSettings(options: FinetuneOptions, n: number, batchSize: number, epoc
   return { q, stepsPerEpoch, releases, delta, clip, sigma };
 }
 
-/** The window order of an epoch: a seeded shuffle, the same on every run and after a resume. */
-function epochOrder(n: number, seed: number, epoch: number): number[] {
-  return new Rng(seed).fork(epoch).shuffle(Array.from({ length: n }, (_, i) => i));
-}
-
-/**
- * The masking generator of the window at `slot` of an epoch's order, independent of every other window:
- * resuming mid-epoch is exact, and masks do not depend on the batch size (accumulated micro-batches
- * equal one large batch).
- */
-const windowRng = (seed: number, epoch: number, slot: number) => new Rng(seed ^ 0x5bd1e995).fork(epoch * 1_000_003 + slot);
-
 /** The generator of one DP-SGD batch (its Poisson sample, masks and noise). */
 const dpBatchRng = (seed: number, epoch: number, index: number) => new Rng(seed ^ 0x2545f491).fork(epoch * 1_000_003 + index);
 
@@ -206,24 +194,14 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
       const style = options.pseudo ?? 'placeholder';
       docs = await Promise.all(docs.map(async (d, i) => ({ ...d, text: await pseudonymize(d.text, matcher, entries, { analyzer: options.analyzer, style, rng: new Rng(seed).fork(i) }) })));
     }
-    return buildWindows(docs, tokenizer, { seqLen, stride: options.stride ?? Math.floor(seqLen / 4), blacklist: entries, analyzer: options.analyzer });
+    return buildWindows(docs, tokenizer, { seqLen, stride: trainingStride(seqLen, options.stride), blacklist: entries, analyzer: options.analyzer });
   };
   const split = options.evalSplit === undefined ? undefined : splitByAuthor(options.docs, options.evalSplit, seed);
   const evalDocs = split?.heldOut ?? options.evalDocs;
   const { windows, stats } = await windowsOf(split?.train ?? options.docs);
   options.onInfo?.(`${stats.windows} windows of ${stats.documents} documents, ${stats.tokens} tokens, ${stats.protectedTokens} protected`);
 
-  const exclude = new Set(tokenizer.specialIds);
-  if (options.noRandomBlacklisted) {
-    for (const e of entries) for (const id of tokenizer.tokenize(e.term).ids) exclude.add(id);
-  }
-  const maskConfig = {
-    probability: maskProb,
-    maskId: tokenizer.idOf(tokenizer.specials.mask)!,
-    randomPool: randomPool(tokenizer.vocabSize, exclude),
-    padId: tokenizer.idOf(tokenizer.specials.pad)!,
-    wholeWord: options.wholeWord === true,
-  };
+  const maskConfig = maskConfigFor(tokenizer, entries, { maskProb, wholeWord: options.wholeWord, noRandomBlacklisted: options.noRandomBlacklisted });
   const orders = new Map<number, number[]>();
   const dp = strategy === 'dp' ? dpSettings(options, windows.length, batchSize, epochs) : undefined;
   if (dp) options.onInfo?.(`DP-SGD: sample rate ${dp.q.toFixed(4)}, noise multiplier ${dp.sigma.toFixed(2)}, clip ${dp.clip}, delta ${dp.delta.toExponential(2)}`);

@@ -20,3 +20,5 @@ export { rdpSampledGaussian, epsilonFromRdp, DEFAULT_ORDERS, erfc, logErfc } fro
 export type { Conversion } from './accountants/rdpMath.js';
 export { dpSgdGradients, poissonSample } from './dpsgd.js';
 export type { DpSgdConfig } from './dpsgd.js';
+export { trainingStride, epochOrder, windowRng, maskConfigFor } from './schedule.js';
+export type { MaskSettings } from './schedule.js';

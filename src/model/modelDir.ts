@@ -132,6 +132,12 @@ async function readJson(path: string, what: string): Promise<unknown> {
   }
 }
 
+/** The validated config.json of a model folder, without loading its weights. */
+export async function readModelConfig(dir: string): Promise<EncoderConfig> {
+  const configPath = join(dir, 'config.json');
+  return validateConfig(await readJson(configPath, 'Create one with "ppmlm model init".'), configPath);
+}
+
 /**
  * Loads a model folder: ppmlm's own or one downloaded from the Hugging Face Hub (BERT/RoBERTa, safetensors,
  * with or without the `bert.` prefix, tied decoder present or not). Unknown tensors (pooler, NSP head) are
@@ -139,7 +145,7 @@ async function readJson(path: string, what: string): Promise<unknown> {
  */
 export async function loadModelDir(dir: string, head: Head = 'mlm', seed = 0): Promise<LoadedModel> {
   const configPath = join(dir, 'config.json');
-  const config = validateConfig(await readJson(configPath, 'Create one with "ppmlm model init".'), configPath);
+  const config = await readModelConfig(dir);
   const weightsPath = join(dir, 'model.safetensors');
   const bytes = await readFile(weightsPath).catch(() => {
     throw new UsageError(`${weightsPath}: no such file; ppmlm reads safetensors weights (convert pytorch_model.bin with transformers' save_pretrained(safe_serialization=True))`);

@@ -1,0 +1,72 @@
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DuckDBConnection, DuckDBType } from '@duckdb/node-api';
+import { PRIVATE_FILE_MODE, sqlString, withDuckdb, writeDirAtomic } from '../io/index.js';
+import { MANIFEST_FILE, shardName, type DatasetExample, type DatasetManifest, type DatasetSplit } from './types.js';
+
+export interface WriteDatasetOptions {
+  /** Rows per Parquet shard (default 10 000). */
+  shardRows?: number;
+  force?: boolean;
+}
+
+type Column = keyof DatasetExample;
+const COLUMNS: readonly Column[] = ['input_ids', 'attention_mask', 'special_tokens_mask', 'labels'];
+
+/**
+ * Writes a dataset folder atomically: each split's rows as Parquet shards under data/ (the layout
+ * `datasets.load_dataset(dir)` reads, one split per file-name prefix) and ppmlm_dataset.json. The rows
+ * are the training text itself: the folder is 0700 and every file 0600, and an existing folder is replaced
+ * only with `force`. Returns the manifest with its `splits` filled in.
+ *
+ * @example
+ * await writeDataset('out/ds', [{ name: 'train', examples }], manifest, { force: true });
+ */
+export async function writeDataset(dir: string, splits: readonly DatasetSplit[], manifest: Omit<DatasetManifest, 'splits'>, options: WriteDatasetOptions = {}): Promise<DatasetManifest> {
+  const shardRows = options.shardRows ?? 10_000;
+  const written: DatasetManifest = { ...manifest, splits: {} };
+  await writeDirAtomic(
+    dir,
+    async (tmp) => {
+      await chmod(tmp, 0o700);
+      await mkdir(join(tmp, 'data'), { mode: 0o700 });
+      await withDuckdb(async (db) => {
+        const types = await columnTypes();
+        for (const split of splits) {
+          const columns = COLUMNS.filter((c) => split.examples[0]?.[c] !== undefined);
+          const count = Math.max(1, Math.ceil(split.examples.length / shardRows));
+          written.splits[split.name] = [];
+          for (let i = 0; i < count; i++) {
+            const file = shardName(split.name, i, count);
+            await writeShard(db, join(tmp, file), split.examples.slice(i * shardRows, (i + 1) * shardRows), columns, types);
+            written.splits[split.name]!.push(file);
+          }
+        }
+      });
+      await writeFile(join(tmp, MANIFEST_FILE), `${JSON.stringify(written, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
+    },
+    { force: options.force },
+  );
+  return written;
+}
+
+/** Parquet types of the columns: int32 ids and labels, int8 masks (what `datasets` maps to int32/int8 sequences). */
+async function columnTypes(): Promise<Record<Column, { sql: string; type: DuckDBType }>> {
+  const { INTEGER, LIST, TINYINT } = await import('@duckdb/node-api');
+  const ids = { sql: 'INTEGER[]', type: LIST(INTEGER) };
+  const flags = { sql: 'TINYINT[]', type: LIST(TINYINT) };
+  return { input_ids: ids, labels: ids, attention_mask: flags, special_tokens_mask: flags };
+}
+
+async function writeShard(db: DuckDBConnection, path: string, rows: readonly DatasetExample[], columns: readonly Column[], types: Record<Column, { sql: string; type: DuckDBType }>): Promise<void> {
+  await db.run(`CREATE OR REPLACE TEMP TABLE shard (${columns.map((c) => `${c} ${types[c].sql}`).join(', ')})`);
+  const appender = await db.createAppender('shard');
+  for (const row of rows) {
+    for (const c of columns) appender.appendList(row[c]!, types[c].type as never);
+    appender.endRow();
+  }
+  appender.flushSync();
+  appender.closeSync();
+  await db.run(`COPY shard TO ${sqlString(path)} (FORMAT parquet)`);
+  await chmod(path, PRIVATE_FILE_MODE);
+}
