@@ -19,6 +19,7 @@ export * as tokenizer from './tokenizer/index.js';
 export * as engine from './engine/index.js';
 export * as model from './model/index.js';
 export * as mlm from './mlm/index.js';
+export * as dataset from './dataset/index.js';
 export * as deid from './deid/index.js';
 export * as audit from './audit/index.js';
 export * as experiment from './experiment/index.js';

@@ -223,6 +223,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--task-epochs <n>', 'epochs of the classification fine-tuning', '3')
     .addOption(langOption())
     .addOption(analyzerOption())
+    .option('--no-model-card', "leave the model folder's README.md (model card) without the headline figures")
     .option('--force', 'replace existing reports')
     .option('--json', 'print the whole report as JSON')
     .action(lazyAction(async () => (await import('./commands/audit.js')).auditCommand));

@@ -8,6 +8,7 @@ import { validateConfig, type EncoderConfig } from './config.js';
 import { basePrefix, initParams, isLinearWeight, parameterShapes, type Params } from './params.js';
 import { parseSafetensors, writeSafetensors, type NamedTensor, type TensorSource } from './safetensors.js';
 import { firstNonFinite } from './finite.js';
+import { writeModelCard } from './modelCard.js';
 
 export type Head = 'mlm' | { tokenClassification: number } | { sequenceClassification: number };
 
@@ -79,7 +80,11 @@ export async function copyModelDir(from: string, dir: string, provenance: Proven
   );
 }
 
-const writeProvenance = (dir: string, provenance: Provenance) => writeFile(join(dir, 'ppmlm.json'), `${JSON.stringify(provenance, null, 2)}\n`);
+/** ppmlm.json and the model card made from it: the two always describe the same run. */
+async function writeProvenance(dir: string, provenance: Provenance): Promise<void> {
+  await writeFile(join(dir, 'ppmlm.json'), `${JSON.stringify(provenance, null, 2)}\n`);
+  await writeModelCard(dir, await readModelConfig(dir));
+}
 
 /** The files of a model folder, into an existing folder (checkpoints add their own files beside them). */
 export async function writeModelFiles(dir: string, model: EncoderModel, tokenizer: Tokenizer, provenance: Provenance): Promise<void> {

@@ -79,5 +79,7 @@ describe('ppmlm export-dataset', () => {
     const report = JSON.parse(r.stdout);
     expect(report.privacy.all.occurrences).toBeGreaterThan(0);
     expect(report.utility.accuracy).toEqual(expect.any(Number));
+    // The folder gets a card: its training unknown here, the audit's figures known.
+    expect(await readFile(join(hf, 'README.md'), 'utf8')).toMatch(/No ppmlm\.json[\s\S]*privacy score, all protected occurrences/);
   }, 60_000);
 });

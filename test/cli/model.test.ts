@@ -26,7 +26,7 @@ describe('ppmlm tokenizer train / model init / fill-mask', () => {
     const model = join(dir, 'model');
     const m = await cli('model', 'init', '--vocab', tok, '--out', model, '--hidden', '16', '--layers', '1', '--heads', '2', '--intermediate', '32', '--max-positions', '64');
     expect(m.code, m.stderr).toBe(0);
-    expect((await readdir(model)).sort()).toEqual(['config.json', 'model.safetensors', 'ppmlm.json', 'tokenizer.json', 'tokenizer_config.json', 'vocab.txt']);
+    expect((await readdir(model)).sort()).toEqual(['README.md', 'config.json', 'model.safetensors', 'ppmlm.json', 'tokenizer.json', 'tokenizer_config.json', 'vocab.txt']);
     const config = JSON.parse(await readFile(join(model, 'config.json'), 'utf8'));
     expect(config).toMatchObject({ model_type: 'bert', architectures: ['BertForMaskedLM'], hidden_size: 16, num_hidden_layers: 1, vocab_size: json.model.vocab ? Object.keys(json.model.vocab).length : 0 });
     const { tensors } = parseSafetensors(await readFile(join(model, 'model.safetensors')), 'm');
