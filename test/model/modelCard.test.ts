@@ -21,12 +21,14 @@ function frontMatter(card: string): Record<string, string | string[]> {
   return out;
 }
 
+const config = (architectures = ['BertForMaskedLM']) => defaultConfig({ vocab_size: 100, architectures });
+
 const provenance: Provenance = { ppmlm: '0.1.0', createdAt: '2026-12-02T00:00:00Z', base: 'google-bert/bert-base-uncased', strategy: 'constrained', epochs: 3, seed: 42, maskProb: 0.15, blacklistFingerprint: '0123456789abcdef', blacklistTerms: 17, targets: 900, protectedTargets: 0 };
 const headline: AuditHeadline = { privacy: { all: 0.91, ci: [0.88, 0.94], direct: 0.95, indirect: 0.9, occurrences: 210 }, membership: { lossAuc: 0.52, calibratedAuc: 0.55 }, utility: { accuracy: 0.41 }, regurgitatedTerms: 3, auditedAt: '2026-12-02T01:00:00Z' };
 
 describe('modelCard', () => {
   it('has the Hub front matter: license, tags, base_model, library_name, pipeline_tag', () => {
-    const card = modelCard(defaultConfig({ architectures: ['BertForMaskedLM'] }), provenance);
+    const card = modelCard(config(['BertForMaskedLM']), provenance);
     expect(frontMatter(card)).toEqual({
       license: 'unknown',
       library_name: 'transformers',
@@ -41,16 +43,16 @@ describe('modelCard', () => {
 
   it('names the pipeline of a token classifier, tags DP, and gives no base_model for a local path or a random init', () => {
     const dp = { ...provenance, strategy: 'dp', base: 'models/../init', dp: { epsilon: 3.2, delta: 1e-5, noiseMultiplier: 1.1, clip: 1, sampleRate: 0.01, accountant: 'rdp' } };
-    const card = modelCard(defaultConfig({ architectures: ['BertForTokenClassification'] }), dp);
+    const card = modelCard(config(['BertForTokenClassification']), dp);
     const front = frontMatter(card);
     expect(front).toMatchObject({ pipeline_tag: 'token-classification', tags: expect.arrayContaining(['differential-privacy', 'ppmlm-dp']) });
     expect(front.base_model).toBeUndefined();
-    expect(frontMatter(modelCard(defaultConfig(), { ...provenance, base: 'random-init' })).base_model).toBeUndefined();
+    expect(frontMatter(modelCard(config(), { ...provenance, base: 'random-init' })).base_model).toBeUndefined();
     expect(card).toMatch(/ε = 3\.20, δ = 1\.0e-5/);
   });
 
   it("shows the audit's headline figures", () => {
-    const card = modelCard(defaultConfig(), provenance, headline);
+    const card = modelCard(config(), provenance, headline);
     expect(card).toMatch(/privacy score, all protected occurrences .*\| 0\.910 \[0\.880, 0\.940\] over 210 occurrences \|/);
     expect(card).toMatch(/membership inference AUC \(loss attack \/ calibrated\) \| 0\.520 \/ 0\.550 \|/);
     expect(card).toMatch(/fill-mask top-1 accuracy on non-blacklisted tokens \| 0\.410 \|/);
@@ -60,11 +62,11 @@ describe('modelCard', () => {
   it("replaces its own card but keeps a README someone else wrote", async () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'ppmlm.json'), JSON.stringify(provenance));
-    expect(await writeModelCard(dir, defaultConfig())).toBe('written');
-    expect(await writeModelCard(dir, defaultConfig(), headline)).toBe('written');
+    expect(await writeModelCard(dir, config())).toBe('written');
+    expect(await writeModelCard(dir, config(), headline)).toBe('written');
     expect(await readFile(join(dir, 'README.md'), 'utf8')).toMatch(/0\.910 \[0\.880, 0\.940\]/);
     await writeFile(join(dir, 'README.md'), '# my own card\n');
-    expect(await writeModelCard(dir, defaultConfig(), headline)).toBe('kept-foreign-readme');
+    expect(await writeModelCard(dir, config(), headline)).toBe('kept-foreign-readme');
     expect(await readFile(join(dir, 'README.md'), 'utf8')).toBe('# my own card\n');
   });
 });
