@@ -116,6 +116,7 @@ export function buildProgram(io: CliIO): Command {
     .requiredOption('--text <file>', 'a UTF-8 text file')
     .addOption(langOption())
     .addOption(analyzerOption())
+    .option('--json', 'the protected spans (start, end, text) and the marked text as JSON')
     .action(lazyAction(async () => (await import('./commands/blacklist.js')).blacklistShow));
 
   const tokenizerCmd = program.command('tokenizer').description('subword tokenizers');
@@ -128,6 +129,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--blacklist <file>', 'learn no token that spells a blacklisted word or number (the vocabulary ships with every model)')
     .addOption(analyzerOption())
     .option('--force', 'replace an existing folder')
+    .option('--json', 'machine-readable summary')
     .action(lazyAction(async () => (await import('./commands/tokenizerTrain.js')).tokenizerTrain));
 
   const modelCmd = program.command('model').description('encoder models (Hugging Face folders)');
@@ -143,6 +145,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--max-positions <n>', 'longest sequence', '512')
     .option('--seed <n>', 'initialisation seed', '42')
     .option('--force', 'replace an existing folder')
+    .option('--json', 'machine-readable summary')
     .action(lazyAction(async () => (await import('./commands/modelInit.js')).modelInit));
 
   program
@@ -242,6 +245,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--skip-bad-docs', 'skip malformed judgments instead of stopping')
     .requiredOption('--out <file>', 'JSONL to write (mode 0600)')
     .option('--force', 'replace an existing file')
+    .option('--json', 'machine-readable summary')
     .action(lazyAction(async () => (await import('./commands/deidGenerate.js')).deidGenerate));
 
   const deidInputs = (cmd: Command) =>
@@ -295,6 +299,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--pii-threshold <p>', PII_THRESHOLD_HELP)
     .addOption(analyzerOption('Korean analyser, where the model was trained on morphemes'))
     .option('--force', 'replace existing outputs')
+    .option('--json', 'machine-readable summary (counts only; spans go to --spans-out)')
     .action(lazyAction(async () => (await import('./commands/deidApply.js')).deidApply));
 
   program
@@ -302,6 +307,7 @@ export function buildProgram(io: CliIO): Command {
     .description('the paper\'s comparison: strategies x epochs x seeds, fine-tuned and audited → results.csv/.md + plots.html')
     .requiredOption('--config <file>', 'experiment config (JSON; see the README)')
     .requiredOption('--out <dir>', 'folder for runs, cells, results (resumable: finished cells are kept)')
+    .option('--json', 'the result rows as JSON')
     .action(lazyAction(async () => (await import('./commands/experiment.js')).experimentCommand));
 
   program
@@ -310,6 +316,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--out <dir>', 'where the blacklist, models and reports go', 'ppmlm-demo')
     .addOption(new Option('--budget <size>', 'compute budget').choices(['full', 'small']).default('full'))
     .option('--force', 'replace a previous run')
+    .option('--json', 'machine-readable summary: headline figures and report paths')
     .action(lazyAction(async () => (await import('./commands/demo.js')).demoCommand));
 
   return program;

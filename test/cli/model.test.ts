@@ -35,11 +35,16 @@ describe('ppmlm tokenizer train / model init / fill-mask', () => {
 
     const f = await cli('fill-mask', '--model', model, '--text', 'Alice [MASK] seen for asthma.', '--top-k', '3', '--json');
     expect(f.code, f.stderr).toBe(0);
+    // Hugging Face's pipeline shape: one mask → a flat list of {score, token (id), token_str, sequence}.
     const result = JSON.parse(f.stdout);
-    expect(result).toHaveLength(1);
-    expect(result[0]).toHaveLength(3);
-    expect(result[0][0].score).toBeGreaterThanOrEqual(result[0][1].score);
-    expect(typeof result[0][0].token).toBe('string');
+    expect(result).toHaveLength(3);
+    expect(result[0].score).toBeGreaterThanOrEqual(result[1].score);
+    const top = result[0];
+    expect(top).toMatchObject({ token: expect.any(Number), token_str: expect.any(String), sequence: expect.any(String), id: top.token });
+    expect(top.sequence.replace(top.token_str, '[MASK]')).toBe('alice [MASK] seen for asthma.');
+    const twoMasks = await cli('fill-mask', '--model', model, '--text', 'Alice [MASK] seen for [MASK].', '--top-k', '2', '--json');
+    const both = JSON.parse(twoMasks.stdout);
+    expect(both.map((c: unknown[]) => c.length)).toEqual([2, 2]);
 
     // The threaded wasm build (a subprocess each: the backend initialises once per process) gives the
     // same answer as one thread, and the process exits when done.

@@ -109,7 +109,7 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
     out.progressDone();
     const { html } = await writeReport(options.out, report, { force: options.force });
     if (options.modelCard) await updateCard(options.model, target.model.config, auditHeadline(report), out);
-    out.result(options.json ? JSON.stringify({ ...report, report: html }, null, 2) : auditSummary(report, html));
+    out.summary(options.json, { ...report, report: html }, () => auditSummary(report, html));
   } finally {
     await analyzer?.close();
   }

@@ -26,10 +26,7 @@ export async function info(options: InfoOptions, out: Reporter): Promise<void> {
     simd: choice.simd,
     attempts: choice.attempts,
   };
-  if (options.json) {
-    out.result(JSON.stringify(report, null, 2));
-    return;
-  }
+  if (options.json) return out.json(report);
   const lines = [
     `ppmlm ${report.ppmlm}  node ${report.node}  tfjs ${report.tfjs}  ${report.platform}`,
     `cpu: ${report.cpu} (${report.cores} cores, ${report.memoryGiB} GiB)`,
