@@ -31,16 +31,24 @@ async function parquetFiles(path: string): Promise<string[]> {
   return train.map((n) => join(dataDir, n));
 }
 
-/** Column names and DuckDB types of a Parquet file; a file DuckDB cannot read is a FormatError naming it. */
-async function schemaOf(db: DuckDBConnection, file: string): Promise<Map<string, string>> {
+/**
+ * Runs a DuckDB read of `file`; any failure (no magic bytes, a truncated footer, a corrupt page) is a
+ * FormatError naming the file. Only DuckDB's own calls go through here, never the code consuming rows.
+ */
+async function reading<T>(file: string, read: () => Promise<T>): Promise<T> {
   try {
-    const rows = (await db.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${sqlString(file)})`)).getRowObjectsJS();
-    return new Map(rows.map((r) => [String(r.column_name), String(r.column_type)]));
+    return await read();
   } catch (err) {
-    // DuckDB's message says why (no magic bytes, a truncated footer); its first line quotes no data.
+    // DuckDB's message says why; its first line quotes no data.
     const why = String((err as Error).message ?? err).split('\n')[0]!.replace(/^[A-Za-z ]*Error: /, '').slice(0, 160);
     throw new FormatError(`not a readable Parquet file (${why}); give a Parquet file written by pandas, pyarrow, DuckDB or datasets, or convert the corpus to CSV/JSONL`, { file, cause: err });
   }
+}
+
+/** Column names and DuckDB types of a Parquet file. */
+async function schemaOf(db: DuckDBConnection, file: string): Promise<Map<string, string>> {
+  const rows = await reading(file, async () => (await db.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${sqlString(file)})`)).getRowObjectsJS());
+  return new Map(rows.map((r) => [String(r.column_name), String(r.column_type)]));
 }
 
 const isText = (type: string) => type === 'VARCHAR';
@@ -66,10 +74,12 @@ export async function* readParquet(path: string, options: CorpusReadOptions): As
         cols[key] === -1 ? `NULL AS ${key}` : `CAST(${sqlIdentifier(plan.names[key])} AS VARCHAR) AS ${key}`,
       );
       const prefix = files.length > 1 ? `${basename(file, '.parquet')}:` : '';
-      const result = await session.connection.stream(`SELECT ${select.join(', ')}, file_row_number + 1 AS row FROM read_parquet(${sqlString(file)}, file_row_number = true)`);
+      const result = await reading(file, () => session.connection.stream(`SELECT ${select.join(', ')}, file_row_number + 1 AS row FROM read_parquet(${sqlString(file)}, file_row_number = true)`));
       // DuckDB hands over chunks of 2048 rows: the reader holds one chunk of documents at a time.
-      for await (const rows of result.yieldRowsJs()) {
-        for (const [text, id, author, label, row] of rows) {
+      for (;;) {
+        const chunk = await reading(file, () => result.fetchChunk());
+        if (chunk === null || chunk.rowCount === 0) break;
+        for (const [text, id, author, label, row] of chunk.getRows()) {
           const line = Number(row);
           const docId = (id as string | null) ?? `${prefix}${line}`;
           yield { doc: makeDocument(docId, (author as string | null) ?? docId, (text as string | null) ?? '', (label as string | null) ?? undefined), file, line };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { detectFormat, loadCorpus, type Document } from '../../src/corpus/index.js';
 import { FormatError } from '../../src/errors.js';
 import { FIXTURES, tempDir } from '../helpers/tmp.js';
@@ -80,6 +80,22 @@ describe('Parquet corpora', () => {
     expect(err.file).toBe(path);
     expect(err.located.split('\n')).toHaveLength(1);
     expect(err.message).toMatch(/^not a readable Parquet file \(.+\); give a Parquet file/);
+  });
+
+  it('refuses a truncated file and one with corrupt pages as unreadable, never as an internal error', async () => {
+    const dir = await tempDir();
+    const good = await readFile(await writeParquet(join(dir, 'good.parquet'), `SELECT 'd' || range AS id, 'text number ' || range || repeat(' words', 20) AS text FROM range(5000)`));
+    const truncated = join(dir, 'truncated.parquet');
+    await writeFile(truncated, good.subarray(0, Math.floor(good.length / 2)));
+    const corrupt = join(dir, 'corrupt.parquet');
+    const bytes = Buffer.from(good);
+    for (let i = 64; i < bytes.length * 0.8; i += 97) bytes[i] = bytes[i]! ^ 0x5a;
+    await writeFile(corrupt, bytes);
+    for (const path of [truncated, corrupt]) {
+      const err = await formatError(loadCorpus(path));
+      expect(err.file).toBe(path);
+      expect(err.message).toMatch(/^not a readable Parquet file \(.+\); /);
+    }
   });
 
   it('refuses a dataset folder without a training split, naming what it found', async () => {
