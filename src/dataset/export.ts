@@ -59,19 +59,25 @@ export function collatorExample(w: TrainingWindow, seqLen: number, padId: number
 
 /**
  * Epoch `epoch` (0-based) of a constrained run as `finetune` draws it — the same window order and the same
- * per-window generators — as rows with masked inputs and labels (-100 where no target).
+ * per-window generators — as rows with masked inputs and labels (-100 where no target). Row `slot` is the
+ * window at that place of the epoch's order.
  */
-export function premaskedEpoch(windows: readonly TrainingWindow[], epoch: number, seqLen: number, tokenizer: Tokenizer, blacklist: Blacklist | undefined, options: PremaskOptions): DatasetExample[] {
+export function premaskedEpoch(windows: readonly TrainingWindow[], epoch: number, seqLen: number, tokenizer: Tokenizer, blacklist: Blacklist | undefined, options: PremaskOptions): DatasetSplit {
   const config = maskConfigFor(tokenizer, blacklist?.entries ?? [], { maskProb: options.maskProb, wholeWord: options.wholeWord, noRandomBlacklisted: options.randomBlacklisted !== true });
-  return epochOrder(windows.length, options.seed, epoch).map((index, slot) => {
-    const w = windows[index]!;
-    const masked = mask(w.ids, eligiblePositions('constrained', w), config, windowRng(options.seed, epoch, slot), config.wholeWord ? w.words : undefined);
-    return {
-      input_ids: padded(masked.inputIds, seqLen, config.padId),
-      attention_mask: padded(new Uint8Array(w.ids.length).fill(1), seqLen, 0),
-      labels: padded(masked.labels, seqLen, IGNORE),
-    };
-  });
+  const order = epochOrder(windows.length, options.seed, epoch);
+  return {
+    name: `epoch_${epoch + 1}`,
+    rows: order.length,
+    row(slot) {
+      const w = windows[order[slot]!]!;
+      const masked = mask(w.ids, eligiblePositions('constrained', w), config, windowRng(options.seed, epoch, slot), config.wholeWord ? w.words : undefined);
+      return {
+        input_ids: padded(masked.inputIds, seqLen, config.padId),
+        attention_mask: padded(new Uint8Array(w.ids.length).fill(1), seqLen, 0),
+        labels: padded(masked.labels, seqLen, IGNORE),
+      };
+    },
+  };
 }
 
 /**
@@ -88,10 +94,10 @@ export async function exportDataset(options: ExportDatasetOptions): Promise<Data
   const stride = trainingStride(seqLen, options.stride);
   const { windows, stats } = await buildWindows(options.docs, tokenizer, { seqLen, stride, blacklist: blacklist?.entries ?? [], analyzer: options.analyzer });
   const padId = tokenizer.idOf(tokenizer.specials.pad)!;
-  const splits: DatasetSplit[] = [{ name: 'train', examples: windows.map((w) => collatorExample(w, seqLen, padId)) }];
+  const splits: DatasetSplit[] = [{ name: 'train', rows: windows.length, row: (i) => collatorExample(windows[i]!, seqLen, padId) }];
   const premasked = options.premasked;
   if (premasked) {
-    for (let e = 0; e < premasked.epochs; e++) splits.push({ name: `epoch_${e + 1}`, examples: premaskedEpoch(windows, e, seqLen, tokenizer, blacklist, premasked) });
+    for (let e = 0; e < premasked.epochs; e++) splits.push(premaskedEpoch(windows, e, seqLen, tokenizer, blacklist, premasked));
   }
   const manifest = {
     ppmlm: PACKAGE_VERSION,

@@ -15,10 +15,14 @@ export interface DatasetExample {
   labels?: number[];
 }
 
-/** A split of the dataset: `train`, or `epoch_N` for ppmlm's own masks of epoch N (1-based). */
+/**
+ * A split of the dataset: `train`, or `epoch_N` for ppmlm's own masks of epoch N (1-based). Rows are made
+ * when their shard is written, so only one shard's rows exist at a time beside the windows.
+ */
 export interface DatasetSplit {
   name: string;
-  examples: readonly DatasetExample[];
+  rows: number;
+  row(index: number): DatasetExample;
 }
 
 /** ppmlm_dataset.json: how the dataset was made. Like a model's ppmlm.json it names the blacklist only by fingerprint. */
