@@ -1,7 +1,7 @@
 import type { Document } from '../corpus/index.js';
 import { blacklistFingerprint, type Blacklist } from '../identifiers/index.js';
 import { checkVocabulary } from '../model/index.js';
-import { buildWindows, eligiblePositions, epochOrder, IGNORE, mask, maskConfigFor, trainingStride, windowRng, type TrainingWindow } from '../mlm/index.js';
+import { buildWindows, eligiblePositions, epochOrder, IGNORE, mask, maskConfigFor, trainingStride, windowRng, type BatchMaskConfig, type TrainingWindow } from '../mlm/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { BlacklistedTerms, type Tokenizer } from '../tokenizer/index.js';
 import { PACKAGE_VERSION } from '../version.js';
@@ -58,19 +58,18 @@ export function collatorExample(w: TrainingWindow, seqLen: number, padId: number
 }
 
 /**
- * Epoch `epoch` (0-based) of a constrained run as `finetune` draws it — the same window order and the same
+ * Epoch `epoch` (0-based) of a constrained run as `finetune` draws it with `config` (mlm's maskConfigFor) — the same window order and the same
  * per-window generators — as rows with masked inputs and labels (-100 where no target). Row `slot` is the
  * window at that place of the epoch's order.
  */
-export function premaskedEpoch(windows: readonly TrainingWindow[], epoch: number, seqLen: number, tokenizer: Tokenizer, blacklist: Blacklist | undefined, options: PremaskOptions): DatasetSplit {
-  const config = maskConfigFor(tokenizer, blacklist?.entries ?? [], { maskProb: options.maskProb, wholeWord: options.wholeWord, noRandomBlacklisted: options.randomBlacklisted !== true });
-  const order = epochOrder(windows.length, options.seed, epoch);
+export function premaskedEpoch(windows: readonly TrainingWindow[], epoch: number, seqLen: number, config: BatchMaskConfig, seed: number): DatasetSplit {
+  const order = epochOrder(windows.length, seed, epoch);
   return {
     name: `epoch_${epoch + 1}`,
     rows: order.length,
     row(slot) {
       const w = windows[order[slot]!]!;
-      const masked = mask(w.ids, eligiblePositions('constrained', w), config, windowRng(options.seed, epoch, slot), config.wholeWord ? w.words : undefined);
+      const masked = mask(w.ids, eligiblePositions('constrained', w), config, windowRng(seed, epoch, slot), config.wholeWord ? w.words : undefined);
       return {
         input_ids: padded(masked.inputIds, seqLen, config.padId),
         attention_mask: padded(new Uint8Array(w.ids.length).fill(1), seqLen, 0),
@@ -97,7 +96,9 @@ export async function exportDataset(options: ExportDatasetOptions): Promise<Data
   const splits: DatasetSplit[] = [{ name: 'train', rows: windows.length, row: (i) => collatorExample(windows[i]!, seqLen, padId) }];
   const premasked = options.premasked;
   if (premasked) {
-    for (let e = 0; e < premasked.epochs; e++) splits.push(premaskedEpoch(windows, e, seqLen, tokenizer, blacklist, premasked));
+    // Once for all epochs: with random replacements kept off blacklisted tokens it tokenises every term.
+    const config = maskConfigFor(tokenizer, blacklist?.entries ?? [], { maskProb: premasked.maskProb, wholeWord: premasked.wholeWord, noRandomBlacklisted: premasked.randomBlacklisted !== true });
+    for (let e = 0; e < premasked.epochs; e++) splits.push(premaskedEpoch(windows, e, seqLen, config, premasked.seed));
   }
   const manifest = {
     ppmlm: PACKAGE_VERSION,
