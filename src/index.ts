@@ -18,6 +18,7 @@ export * as identifiers from './identifiers/index.js';
 export * as tokenizer from './tokenizer/index.js';
 export * as engine from './engine/index.js';
 export * as model from './model/index.js';
+export * as onnx from './onnx/index.js';
 export * as mlm from './mlm/index.js';
 export * as dataset from './dataset/index.js';
 export * as deid from './deid/index.js';

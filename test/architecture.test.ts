@@ -20,6 +20,7 @@ const ALLOWED: Record<string, string[]> = {
   model: ['errors', 'io', 'engine', 'tokenizer'],
   mlm: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model'],
   deid: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model'],
+  onnx: ['errors', 'io', 'model'],
   audit: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model', 'mlm', 'deid'],
   demo: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model', 'mlm', 'deid', 'audit'],
   experiment: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model', 'mlm', 'deid', 'audit'],

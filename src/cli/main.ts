@@ -5,6 +5,7 @@ import { BACKEND_REQUESTS, setWasmThreads, type BackendRequest } from '../engine
 import { MAX_WASM_THREADS } from '../engine/wasmThreads.js';
 import { parseIntFlag } from './parseFlags.js';
 import { addCorpusOptions } from './corpusOptions.js';
+import { addVocabularyOptions } from './vocabularyOptions.js';
 import { Reporter, processIO, type CliIO } from './reporter.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { ANALYZER_CHOICES, LANGUAGES } from '../text/index.js';
@@ -133,8 +134,7 @@ export function buildProgram(io: CliIO): Command {
     .action(lazyAction(async () => (await import('./commands/tokenizerTrain.js')).tokenizerTrain));
 
   const modelCmd = program.command('model').description('encoder models (Hugging Face folders)');
-  modelCmd
-    .command('init')
+  addVocabularyOptions(modelCmd.command('init'), 'check the tokenizer\'s vocabulary against this blacklist before writing (refused when a token is a term)')
     .description('a randomly initialised BERT masked LM (std 0.02) for a tokenizer')
     .requiredOption('--vocab <dir>', 'folder with tokenizer.json or vocab.txt')
     .requiredOption('--out <dir>', 'model folder to write')
@@ -203,6 +203,16 @@ export function buildProgram(io: CliIO): Command {
     .option('--json', 'machine-readable summary')
     .action(lazyAction(async () => (await import('./commands/exportDataset.js')).exportDatasetCommand));
 
+  const exportCmd = program.command('export').description('models for other runtimes');
+  exportCmd
+    .command('onnx')
+    .description('a model folder with its head (masked LM, token or sequence classification) → onnx/model.onnx + config and tokenizer, as transformers.js loads them')
+    .requiredOption('--model <dir>', 'model folder (config.json, model.safetensors, tokenizer)')
+    .requiredOption('--out <dir>', 'folder to write')
+    .option('--force', 'replace an existing folder')
+    .option('--json', 'machine-readable summary')
+    .action(lazyAction(async () => (await import('./commands/exportOnnx.js')).exportOnnxCommand));
+
   const auditCmd = program
     .command('audit')
     .description('privacy score, regurgitation, membership inference, utility → report.json + report.html (mode 0600)')
@@ -258,7 +268,8 @@ export function buildProgram(io: CliIO): Command {
       .addOption(new Option('--unknown-label <policy>', 'unknown labels: error, or OTHER').choices(['error', 'other']).default('error'))
       .option('--skip-bad-docs', 'skip malformed judgments')
       .addOption(analyzerOption('Korean analyser for morpheme pre-tokenisation (used where the model was trained with it)'));
-  trainingOptions(deidInputs(deid.command('train').description('train a token classifier on surrogate-filled annotated judgments')), { lr: '5e-4' })
+  const deidTrainCmd = deid.command('train').description('train a token classifier on surrogate-filled annotated judgments');
+  addVocabularyOptions(trainingOptions(deidInputs(deidTrainCmd), { lr: '5e-4' }), 'keep these terms out of a fresh tokenizer, and refuse a --model whose vocabulary holds them')
     .option('--no-morphemes', 'tokenise without morpheme pre-tokenisation (recorded in the model; eval and apply follow it)')
     .option('--split <shares>', 'train/dev/test shares of the judgments', '80/10/10')
     .option('--seed <n>', 'seed of split, surrogates, order', '42')

@@ -52,14 +52,19 @@ export async function* readCorpus(path: string, options: CorpusReadOptions = {})
   const checker = new DocumentChecker(options.maxDocChars);
   const records = recordsOf(path, format, options, onRowError);
   let count = 0;
-  for await (const record of records) {
-    const problem = checker.check(record);
-    if (problem !== undefined) {
-      onRowError(problem);
-      continue;
+  try {
+    for await (const record of records) {
+      const problem = checker.check(record);
+      if (problem !== undefined) {
+        onRowError(problem);
+        continue;
+      }
+      count++;
+      yield record.doc;
     }
-    count++;
-    yield record.doc;
+  } catch (err) {
+    // An unreadable file (EACCES, EISDIR...) is the user's to fix, not an internal error.
+    throw fileSystemError(err, (err as NodeJS.ErrnoException).path ?? path, 'check the --corpus path and its permissions');
   }
   // Every command needs documents: an empty corpus would train 0 steps or write a blacklist that protects nothing.
   if (count === 0) throw new FormatError('the corpus has no documents (an empty file, a header row only, or every row skipped); give at least one document', { file: path });

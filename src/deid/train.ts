@@ -4,7 +4,7 @@ import { checkpointDirFor, checkpointModelDir, openCheckpoint } from '../engine/
 import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
 import { lossCurve, type LogEntry, type ScheduleOptions, type TrainerState } from '../engine/trainer.js';
 import { UsageError } from '../errors.js';
-import { assertSeqLenFits, defaultConfig, initParams, loadModelDir, parameterShapes, saveModelDir, type EncoderModel, type Provenance } from '../model/index.js';
+import { assertSeqLenFits, checkVocabulary, defaultConfig, initParams, loadModelDir, parameterShapes, saveModelDir, vocabularyProvenance, type EncoderModel, type Provenance, type VocabularyCheck } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { trainWordPiece, type Tokenizer } from '../tokenizer/index.js';
 import { PACKAGE_VERSION } from '../version.js';
@@ -109,6 +109,11 @@ export interface DeidTrainOptions extends ScheduleOptions {
   /** Continue the run in `<out>.checkpoint`; refused when there is none or it was written with other settings or data. */
   resume?: boolean;
   analyzer?: MorphAnalyzer;
+  /**
+   * The blacklist the vocabulary is checked against before training: a fresh tokenizer learns none of its
+   * terms, and a pretrained or resumed one that holds any is refused unless the check allows it.
+   */
+  vocabulary?: VocabularyCheck;
   onInfo?: (m: string) => void;
   onLog?: (entry: LogEntry, state: TrainerState) => void;
 }
@@ -196,12 +201,18 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     const init = options.init ?? { hidden: 128, layers: 2, heads: 2, intermediate: 512, vocabSize: 8000 };
     const texts = (await epochTexts(0)).map((t) => t.text);
     const analyzer = options.analyzer;
-    tokenizer = await trainWordPiece(texts, { vocabSize: init.vocabSize, ...(analyzer && { preTokenize: async (t: string) => (await analyzer.analyze(t)).map((m) => m.surface.toLowerCase()) }) });
+    tokenizer = await trainWordPiece(texts, {
+      vocabSize: init.vocabSize,
+      ...(analyzer && { preTokenize: async (t: string) => (await analyzer.analyze(t)).map((m) => m.surface.toLowerCase()) }),
+      ...(options.vocabulary && { blacklisted: options.vocabulary.blacklisted }),
+    });
     const config = defaultConfig({ vocab_size: tokenizer.vocabSize, hidden_size: init.hidden, num_hidden_layers: init.layers, num_attention_heads: init.heads, intermediate_size: init.intermediate, max_position_embeddings: Math.max(options.seqLen, 64), pad_token_id: tokenizer.idOf(tokenizer.specials.pad)! });
     model = { config, params: initParams(parameterShapes(config, { tokenClassification: labels.length }), config, seed), head: { tokenClassification: labels.length } };
     options.onInfo?.(`tokenizer trained on the training documents (${tokenizer.vocabSize} tokens${analyzer ? `, ${analyzer.name} morphemes` : ''}); encoder initialised`);
   }
   assertSeqLenFits(model.config, options.seqLen, '--seq-len', options.model ?? checkpointDir);
+  // The vocabulary ships with every export (checkpoints included): checked once, before training.
+  const vocabularyIdentifiers = checkVocabulary(tokenizer, options.vocabulary);
   // Only after the model and its flags checked out may a fresh run (with --force) delete an earlier checkpoint.
   if (!options.resume) await openCheckpoint(checkpointDir, { resume: false, force: options.force, runConfig });
   if (options.dropout !== undefined) model.config = { ...model.config, hidden_dropout_prob: options.dropout, attention_probs_dropout_prob: options.dropout };
@@ -219,6 +230,7 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     seed,
     ...(state && { lossByEpoch: lossCurve(state) }),
     split: splitRecord(split, source.shares, seed),
+    ...vocabularyProvenance(vocabularyIdentifiers),
   });
   options.onInfo?.(`${split.train.length} training documents, ${labels.length - 1} labels`);
   const state = await trainTokenClassifier({

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { ConfigError, UsageError } from '../errors.js';
+import { ConfigError } from '../errors.js';
+import { isJsonObject, readJsonFile } from '../io/index.js';
 import { STRATEGIES, type StrategyName } from '../mlm/index.js';
 import { ANALYZER_CHOICES, LANGUAGES, type AnalyzerChoice, type Language } from '../text/index.js';
 import { CANARY_LANGUAGES, type CanaryConfig } from './canaries.js';
@@ -34,15 +34,9 @@ export interface ExperimentConfig {
 
 /** Reads and checks an experiment config; relative paths are relative to the config file. */
 export async function readExperimentConfig(path: string): Promise<ExperimentConfig> {
-  const text = await readFile(path, 'utf8').catch(() => {
-    throw new UsageError(`${path}: no such file; check --config`);
-  });
-  let raw: Partial<ExperimentConfig>;
-  try {
-    raw = JSON.parse(text) as Partial<ExperimentConfig>;
-  } catch (err) {
-    throw new ConfigError(`not valid JSON (${(err as Error).message})`, { file: path });
-  }
+  const parsed = await readJsonFile(path, { fix: 'an experiment config is one JSON object (see bench/experiments/*/config.json)', hint: 'check --config' });
+  if (!isJsonObject(parsed)) throw new ConfigError('an experiment config is one JSON object (see bench/experiments/*/config.json)', { file: path });
+  const raw = parsed as Partial<ExperimentConfig>;
   const need = (key: keyof ExperimentConfig) => {
     if (raw[key] === undefined) throw new ConfigError(`missing "${key}"`, { file: path });
   };

@@ -132,6 +132,42 @@ describe('ppmlm deid train / eval / apply', () => {
   });
 });
 
+describe('ppmlm deid train --blacklist', () => {
+  it('keeps blacklisted terms out of a fresh tokenizer and refuses a --model whose vocabulary holds them', async () => {
+    // Gold-span data holds real identifiers: a tokenizer trained on it learns the frequent names.
+    const dir = await tempDir();
+    const names = ['whitfield', 'okonkwo', 'lindqvist', 'haldane'];
+    const lines = Array.from({ length: 40 }, (_, i) => {
+      const name = names[i % names.length]!;
+      const text = `Patient ${name} seen today, ${name} reports pain.`;
+      return JSON.stringify({ id: String(i), text, spans: [{ start: 8, end: 8 + name.length, label: 'NAME' }] });
+    });
+    const spans = join(dir, 'phi.jsonl');
+    await writeFile(spans, `${lines.join('\n')}\n`);
+    const blacklist = join(dir, 'bl.txt');
+    await writeFile(blacklist, `${names.join('\n')}\n`);
+    const args = (out: string, ...extra: string[]) => ['--quiet', 'deid', 'train', '--spans', spans, '--max-steps', '1', '--batch-size', '8', '--hidden', '16', '--layers', '1', '--heads', '2', '--intermediate', '32', '--vocab-size', '200', '--seq-len', '32', '--out', join(dir, out), ...extra];
+    const vocabulary = async (out: string) => new Set(Object.keys(JSON.parse(await readFile(join(dir, out, 'tokenizer.json'), 'utf8')).model.vocab as Record<string, number>));
+
+    expect((await cli(...args('leaky'))).code).toBe(0);
+    const leaked = await vocabulary('leaky');
+    expect(names.filter((n) => leaked.has(n)).length).toBeGreaterThan(0);
+
+    const clean = await cli(...args('clean', '--blacklist', blacklist));
+    expect(clean.code, clean.stderr).toBe(0);
+    const kept = await vocabulary('clean');
+    expect(names.filter((n) => kept.has(n))).toEqual([]);
+
+    const refused = await cli(...args('x', '--model', join(dir, 'leaky'), '--blacklist', blacklist));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^ppmlm: the tokenizer's vocabulary has \d+ tokens? that (is a blacklisted term|are blacklisted terms) and would ship with the model; .*--allow-vocabulary-identifiers/);
+    for (const n of names) expect(refused.stderr).not.toContain(n);
+    const allowed = await cli(...args('y', '--model', join(dir, 'leaky'), '--blacklist', blacklist, '--allow-vocabulary-identifiers'));
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, 'y', 'ppmlm.json'), 'utf8'))).toMatchObject({ allowVocabularyIdentifiers: true, vocabularyIdentifiers: expect.any(Number) });
+  });
+});
+
 describe('a DeID model as a blacklist recogniser', () => {
   it('adds its entities as direct identifiers with source model:<dir>', async () => {
     const dir = await tempDir();

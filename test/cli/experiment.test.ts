@@ -88,5 +88,10 @@ describe('ppmlm experiment', () => {
     expect(lang.stderr).toMatch(/bad\.json: unknown canaries\.language "fr"; use en or ko/);
     await writeFile(config, JSON.stringify({ model: 'm', members: 'a', nonMembers: 'b', blacklist: 'c', strategies: ['standard'], epochs: [1], lang: 'kr' }));
     expect((await cli('experiment', '--config', config, '--out', join(dir, 'z'))).stderr).toMatch(/bad\.json: unknown lang "kr"; use auto, en, ko/);
+    // A syntax error names line and column and what the file must be, never V8's message quoting the text.
+    await writeFile(config, '{\n  "model": "m",\n  "members": secret-name\n}');
+    const syntax = await cli('experiment', '--config', config, '--out', join(dir, 'w'));
+    expect(syntax.code).toBe(2);
+    expect(syntax.stderr.trim()).toBe(`ppmlm: ${config}:3: not valid JSON at column 14; an experiment config is one JSON object (see bench/experiments/*/config.json)`);
   });
 });

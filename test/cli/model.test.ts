@@ -86,6 +86,31 @@ describe('ppmlm tokenizer train --blacklist', () => {
   });
 });
 
+describe('ppmlm model init --blacklist', () => {
+  it('refuses a vocabulary that spells blacklisted terms, naming only how many, unless overridden (recorded)', async () => {
+    const { dir, corpus, blacklist } = await tinySetup(3, 2);
+    const leaky = join(dir, 'leaky-tok');
+    expect((await cli('--quiet', 'tokenizer', 'train', '--corpus', corpus, '--out', leaky, '--vocab-size', '400')).code).toBe(0);
+    const init = (tok: string, out: string, ...flags: string[]) => cli('model', 'init', '--vocab', tok, '--out', join(dir, out), '--hidden', '16', '--layers', '1', '--heads', '2', '--intermediate', '32', '--max-positions', '64', ...flags);
+    const refused = await init(leaky, 'x', '--blacklist', blacklist);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.replace(/ \d+ /, ' N ')).toBe(
+      'ppmlm: the tokenizer\'s vocabulary has N tokens that are blacklisted terms and would ship with the model; retrain the tokenizer with "ppmlm tokenizer train --blacklist FILE", or pass --allow-vocabulary-identifiers to export anyway (recorded in ppmlm.json)\n',
+    );
+    await expect(readdir(join(dir, 'x'))).rejects.toThrow();
+    const allowed = await init(leaky, 'y', '--blacklist', blacklist, '--allow-vocabulary-identifiers');
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, 'y', 'ppmlm.json'), 'utf8'))).toMatchObject({ allowVocabularyIdentifiers: true, vocabularyIdentifiers: expect.any(Number) });
+    // tinySetup's tokenizer was trained with the blacklist: it passes, and nothing is recorded.
+    const clean = await init(join(dir, 'tok'), 'z', '--blacklist', blacklist);
+    expect(clean.code, clean.stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, 'z', 'ppmlm.json'), 'utf8'))).not.toHaveProperty('allowVocabularyIdentifiers');
+    const lone = await init(leaky, 'w', '--allow-vocabulary-identifiers');
+    expect(lone.code).toBe(2);
+    expect(lone.stderr).toMatch(/--allow-vocabulary-identifiers overrides the check against --blacklist; give --blacklist FILE/);
+  });
+});
+
 describe('ppmlm fill-mask', () => {
   it('says a mask beyond the model\'s positions is beyond them, with exit 2', async () => {
     const { model } = await tinySetup(3, 1);

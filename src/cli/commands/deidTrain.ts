@@ -6,8 +6,9 @@ import { readDeidSource, type DeidSourceFlags } from '../deidInputs.js';
 import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
 import { parseTrainingFlags, type TrainingFlags } from '../trainingFlags.js';
+import { vocabularyCheckOf, type VocabularyFlags } from '../vocabularyOptions.js';
 
-export interface DeidTrainCommandOptions extends DeidSourceFlags, TrainingFlags {
+export interface DeidTrainCommandOptions extends DeidSourceFlags, TrainingFlags, VocabularyFlags {
   split: string;
   seed: string;
   replacement: ReplacementMode;
@@ -35,6 +36,7 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
   const seed = parseIntFlag(options.seed, '--seed');
   const shares = parseSplit(options.split);
   const training = parseTrainingFlags(options);
+  const vocabulary = await vocabularyCheckOf(options);
   if (!options.resume) await assertCanWrite(options.out, options.force);
   const backend = await selectBackend(options.backend);
   out.info(`backend: ${backend.name}`);
@@ -61,6 +63,7 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
       outsideNoise: parseNumberFlag(options.outsideNoise, '--outside-noise', { min: 0, max: 0.5 }),
       ...(options.dropout !== undefined && { dropout: parseNumberFlag(options.dropout, '--dropout', { min: 0, max: 0.9 }) }),
       seed,
+      ...(vocabulary && { vocabulary }),
       out: options.out,
       force: options.force,
       resume: options.resume,

@@ -1,12 +1,13 @@
-import { defaultConfig, initParams, parameterShapes, saveModelDir, disposeParams } from '../../model/index.js';
+import { checkVocabulary, defaultConfig, disposeParams, initParams, parameterShapes, saveModelDir, vocabularyProvenance } from '../../model/index.js';
 import { loadTokenizer } from '../../tokenizer/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { PACKAGE_VERSION } from '../../version.js';
 import { UsageError } from '../../errors.js';
 import { parseIntFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
+import { vocabularyCheckOf, type VocabularyFlags } from '../vocabularyOptions.js';
 
-export interface ModelInitOptions {
+export interface ModelInitOptions extends VocabularyFlags {
   vocab: string;
   out: string;
   hidden: string;
@@ -24,6 +25,8 @@ export interface ModelInitOptions {
 export async function modelInit(options: ModelInitOptions, out: Reporter): Promise<void> {
   await selectBackend(options.backend);
   const tokenizer = await loadTokenizer(options.vocab);
+  // The vocabulary ships with the model: checked before anything is written.
+  const vocabularyIdentifiers = checkVocabulary(tokenizer, await vocabularyCheckOf(options));
   // A byte-level BPE tokenizer means RoBERTa: position ids start after the padding id, one token type.
   const roberta = tokenizer.type === 'bpe';
   const maxPositions = parseIntFlag(options.maxPositions, '--max-positions', { min: 8 });
@@ -41,7 +44,7 @@ export async function modelInit(options: ModelInitOptions, out: Reporter): Promi
   const seed = parseIntFlag(options.seed, '--seed');
   const params = initParams(parameterShapes(config), config, seed);
   try {
-    await saveModelDir(options.out, { config, params, head: 'mlm' }, tokenizer, { ppmlm: PACKAGE_VERSION, createdAt: new Date().toISOString(), base: 'random-init', seed }, { force: options.force });
+    await saveModelDir(options.out, { config, params, head: 'mlm' }, tokenizer, { ppmlm: PACKAGE_VERSION, createdAt: new Date().toISOString(), base: 'random-init', seed, ...vocabularyProvenance(vocabularyIdentifiers) }, { force: options.force });
   } finally {
     disposeParams(params);
   }
