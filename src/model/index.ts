@@ -18,4 +18,4 @@ export { trainingMemory, planTrainingMemory, checkTrainingMemory, describeTraini
 export type { TrainingShape, TrainingMemory } from './memory.js';
 export { firstNonFinite, assertNoNaN } from './finite.js';
 export { modelCard, writeModelCard, isPpmlmCard } from './modelCard.js';
-export type { AuditHeadline, CardUpdate } from './modelCard.js';
+export type { AuditHeadline, CardUpdate, CardLibrary } from './modelCard.js';

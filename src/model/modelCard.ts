@@ -33,6 +33,9 @@ function pipelineTag(config: EncoderConfig): string {
 /** A base model the Hub can link: `owner/name`, not a local path or ppmlm's `random-init`. */
 const hubId = (base: unknown): string | undefined => (typeof base === 'string' && /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(base) ? base : undefined);
 
+/** Which library loads the folder: `transformers` (safetensors weights) or `transformers.js` (an ONNX export). */
+export type CardLibrary = 'transformers' | 'transformers.js';
+
 const AUTO_CLASS: Record<string, string> = { 'fill-mask': 'AutoModelForMaskedLM', 'token-classification': 'AutoModelForTokenClassification', 'text-classification': 'AutoModelForSequenceClassification' };
 
 const yamlString = (s: string) => JSON.stringify(s);
@@ -64,14 +67,14 @@ function provenanceRows(p: Provenance): [string, string][] {
  * @example
  * modelCard(config, provenance, headline)
  */
-export function modelCard(config: EncoderConfig, provenance: Provenance | undefined, audit?: AuditHeadline): string {
+export function modelCard(config: EncoderConfig, provenance: Provenance | undefined, audit?: AuditHeadline, library: CardLibrary = 'transformers'): string {
   const strategy = typeof provenance?.strategy === 'string' ? provenance.strategy : undefined;
-  const tags = ['ppmlm', 'privacy', config.model_type, ...(strategy ? [`ppmlm-${strategy}`] : []), ...(provenance?.dp ? ['differential-privacy'] : [])];
+  const tags = ['ppmlm', 'privacy', config.model_type, ...(library === 'transformers.js' ? ['onnx'] : []), ...(strategy ? [`ppmlm-${strategy}`] : []), ...(provenance?.dp ? ['differential-privacy'] : [])];
   const base = hubId(provenance?.base);
   const front = [
     '---',
     'license: unknown',
-    'library_name: transformers',
+    `library_name: ${library}`,
     `pipeline_tag: ${pipelineTag(config)}`,
     ...(base ? [`base_model: ${yamlString(base)}`] : []),
     'tags:',
@@ -85,7 +88,9 @@ export function modelCard(config: EncoderConfig, provenance: Provenance | undefi
     `# ${arch}${strategy ? ` fine-tuned with ppmlm (${strategy})` : ''}`,
     '',
     `A ${arch} (${config.num_hidden_layers} layers, hidden size ${config.hidden_size}, vocabulary ${config.vocab_size}) in the Hugging Face layout, written by ppmlm (privacy-preserving masked-LM fine-tuning).`,
-    `It loads with \`transformers\` (\`${AUTO_CLASS[pipelineTag(config)]}.from_pretrained\`) and with ppmlm.`,
+    library === 'transformers'
+      ? `It loads with \`transformers\` (\`${AUTO_CLASS[pipelineTag(config)]}.from_pretrained\`) and with ppmlm.`
+      : `An ONNX export (\`onnx/model.onnx\`): it loads with transformers.js (\`pipeline('${pipelineTag(config)}', …)\`) and onnxruntime.`,
     '',
     '## How it was made',
     '',
@@ -123,7 +128,7 @@ export type CardUpdate = 'written' | 'kept-foreign-readme';
  * Writes README.md of a model folder from its config.json and ppmlm.json (and an audit's headline), atomically.
  * A README that ppmlm did not write is left alone: it is someone's own card.
  */
-export async function writeModelCard(dir: string, config: EncoderConfig, audit?: AuditHeadline): Promise<CardUpdate> {
+export async function writeModelCard(dir: string, config: EncoderConfig, audit?: AuditHeadline, library: CardLibrary = 'transformers'): Promise<CardUpdate> {
   const path = join(dir, 'README.md');
   const existing = await readFile(path, 'utf8').catch(() => undefined);
   if (existing !== undefined && !isPpmlmCard(existing)) return 'kept-foreign-readme';
@@ -131,6 +136,6 @@ export async function writeModelCard(dir: string, config: EncoderConfig, audit?:
     (t) => JSON.parse(t) as Provenance,
     () => undefined,
   );
-  await writeFileAtomic(path, modelCard(config, provenance, audit), { force: true });
+  await writeFileAtomic(path, modelCard(config, provenance, audit, library), { force: true });
   return 'written';
 }
