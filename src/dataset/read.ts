@@ -28,6 +28,7 @@ export async function readDatasetSplit(dir: string, split: string): Promise<Data
   const manifest = await readDatasetManifest(dir);
   const files = manifest.splits[split];
   if (files === undefined) throw new UsageError(`${dir} has no split "${split}"; its splits are ${Object.keys(manifest.splits).join(', ')}`);
+  if (files.length === 0) return [];
   const list = `[${files.map((f) => sqlString(join(dir, f))).join(', ')}]`;
   return withDuckdb(async (db) => (await db.runAndReadAll(`SELECT * FROM read_parquet(${list})`)).getRowObjectsJS() as unknown as DatasetExample[]);
 }

@@ -32,9 +32,10 @@ export async function writeDataset(dir: string, splits: readonly DatasetSplit[],
       await mkdir(join(tmp, 'data'), { mode: 0o700 });
       await withDuckdb(async (db) => {
         for (const split of splits) {
-          const columns = split.rows === 0 ? [] : COLUMNS.filter((c) => split.row(0)[c] !== undefined);
-          const count = Math.max(1, Math.ceil(split.rows / shardRows));
           written.splits[split.name] = [];
+          if (split.rows === 0) continue;
+          const columns = COLUMNS.filter((c) => split.row(0)[c] !== undefined);
+          const count = Math.ceil(split.rows / shardRows);
           for (let i = 0; i < count; i++) {
             const file = shardName(split.name, i, count);
             const end = Math.min(split.rows, (i + 1) * shardRows);

@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { readdir, stat } from 'node:fs/promises';
 import { generateClinicalNotes } from '../../examples/clinical-en/generate.js';
-import { exportDataset, readDatasetManifest, readDatasetSplit, type DatasetExample } from '../../src/dataset/index.js';
+import { exportDataset, readDatasetManifest, readDatasetSplit, writeDataset, type DatasetExample } from '../../src/dataset/index.js';
 import { readBlacklist } from '../../src/identifiers/index.js';
 import { buildWindows, epochOrder, IGNORE, maskConfigFor, maskWindow, windowRng } from '../../src/mlm/index.js';
 import { loadTokenizer } from '../../src/tokenizer/index.js';
 import { readParquetRows } from '../helpers/parquet.js';
 import { tinySetup } from '../helpers/tinyModel.js';
+import { tempDir } from '../helpers/tmp.js';
 
 async function setup() {
   const { dir, blacklist, model } = await tinySetup(4, 2);
@@ -77,5 +78,19 @@ describe('exportDataset', () => {
     await expect(exportDataset({ docs, tokenizer, model, blacklist, seqLen: SEQ, out })).rejects.toThrow(/already exists; pass --force/);
     await exportDataset({ docs, tokenizer, model, blacklist, seqLen: SEQ, out, force: true });
     expect(Object.keys((await readDatasetManifest(out)).splits)).toEqual(['train']);
+  });
+});
+
+describe('writeDataset / readDatasetSplit', () => {
+  it('reads back what it wrote, across shards and in order; an empty split has no shard', async () => {
+    const rows: DatasetExample[] = Array.from({ length: 7 }, (_, i) => ({ input_ids: [2, 100 + i, 3, 0], attention_mask: [1, 1, 1, 0], labels: [-100, 100 + i, -100, -100] }));
+    const dir = join(await tempDir(), 'ds');
+    const manifest = { ppmlm: 't', createdAt: 'now', model: 'm', seqLen: 4, stride: 1, documents: 7, windows: 7, tokens: 7, protectedTokens: 0 };
+    const written = await writeDataset(dir, [{ name: 'epoch_1', rows: rows.length, row: (i) => rows[i]! }, { name: 'train', rows: 0, row: () => rows[0]! }], manifest, { shardRows: 3 });
+    expect(written.splits).toEqual({ epoch_1: ['data/epoch_1-00000-of-00003.parquet', 'data/epoch_1-00001-of-00003.parquet', 'data/epoch_1-00002-of-00003.parquet'], train: [] });
+    expect(await readDatasetManifest(dir)).toEqual(written);
+    expect(await readDatasetSplit(dir, 'epoch_1')).toEqual(rows);
+    expect(await readDatasetSplit(dir, 'train')).toEqual([]);
+    await expect(readDatasetSplit(dir, 'test')).rejects.toThrow(/has no split "test"; its splits are epoch_1, train/);
   });
 });
