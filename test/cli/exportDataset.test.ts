@@ -38,6 +38,19 @@ describe('ppmlm export-dataset', () => {
     expect(text.stdout).toMatch(/^wrote .*ds2 \(mode 0600\): \d+ windows of 8 documents, \d+ of \d+ tokens protected; splits train$/m);
   });
 
+  it("--premasked holds the very targets finetune draws: as many, epoch for epoch, with the same flags", async () => {
+    const { dir, corpus, blacklist, model } = await tinySetup(4, 2);
+    const ft = await cli('--quiet', 'finetune', '--model', model, '--corpus', corpus, '--blacklist', blacklist, '--strategy', 'constrained', '--out', join(dir, 'ft'), '--epochs', '2', '--seq-len', '32', '--batch-size', '4', '--mask-prob', '0.3', '--seed', '5', '--json');
+    expect(ft.code, ft.stderr).toBe(0);
+    const { targets } = JSON.parse(ft.stdout);
+    const out = join(dir, 'ds');
+    const ex = await cli('--quiet', 'export-dataset', '--model', model, '--corpus', corpus, '--blacklist', blacklist, '--out', out, '--seq-len', '32', '--premasked', '2', '--mask-prob', '0.3', '--seed', '5');
+    expect(ex.code, ex.stderr).toBe(0);
+    const rows = await readParquetRows(join(out, 'data', 'epoch_*.parquet'));
+    expect(rows.reduce((a, r) => a + (r.labels as number[]).filter((l) => l !== -100).length, 0)).toBe(targets);
+    expect(targets).toBeGreaterThan(0);
+  }, 60_000);
+
   it('exits 2 with one line on bad input: an existing --out, a missing blacklist, a --seq-len beyond the model, a bad --premasked', async () => {
     const { dir, corpus, blacklist, model } = await tinySetup(2, 1);
     const out = join(dir, 'ds');
