@@ -116,7 +116,7 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
       seconds: (Date.now() - t0) / 1000,
       ...(result.provenance.dp && { dp: result.provenance.dp }),
     };
-    if (options.json) out.result(JSON.stringify(summary, null, 2));
+    if (options.json) out.json(summary);
     else
       out.result(
         `wrote ${result.out}: ${strategy}, ${summary.epochs} epochs, ${summary.steps} steps, final loss ${summary.finalLoss.toFixed(4)}; ` +

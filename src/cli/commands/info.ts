@@ -29,10 +29,7 @@ export async function info(options: InfoOptions, out: Reporter): Promise<void> {
     attempts: choice.attempts,
     ...(choice.adapter && { adapter: choice.adapter }),
   };
-  if (options.json) {
-    out.result(JSON.stringify(report, null, 2));
-    return;
-  }
+  if (options.json) return out.json(report);
   const lines = [
     `ppmlm ${report.ppmlm}  node ${report.node}  tfjs ${report.tfjs}  ${report.platform}`,
     `cpu: ${report.cpu} (${report.cores} cores, ${report.memoryGiB} GiB)`,
