@@ -1,3 +1,7 @@
+import { rangeClass, WHITESPACE_CLASS } from './bertText.js';
+import { LETTER_ONLY_IN_HF, LETTER_UNKNOWN_TO_HF, NUMBER_ONLY_IN_HF, NUMBER_UNKNOWN_TO_HF } from './hfUnicode.js';
+import type { NormalizedText } from './normalizer.js';
+
 /**
  * GPT-2's byte-level alphabet: every byte maps to one printable character, so any text becomes a string
  * over 256 symbols and BPE never meets an unknown character.
@@ -16,23 +20,37 @@ function buildByteToChar(): string[] {
 export const BYTE_TO_CHAR: readonly string[] = buildByteToChar();
 export const CHAR_TO_BYTE: ReadonlyMap<string, number> = new Map(BYTE_TO_CHAR.map((c, b) => [c, b]));
 
-/** GPT-2's pre-tokenisation pattern: contractions, letter runs, digit runs, other runs, each with a leading space. */
-export const BYTE_LEVEL_SPLIT = /'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+/gu;
+/**
+ * GPT-2's pre-tokenisation pattern: contractions, letter runs, digit runs, other runs, each with a leading
+ * space. Whitespace is Unicode White_Space as in Hugging Face's regex engine (JavaScript's `\s` would also
+ * take U+FEFF and miss U+0085).
+ */
+const S = `[${WHITESPACE_CLASS}]`;
+const NOT_S = `[^${WHITESPACE_CLASS}]`;
+// Letters and digits as Hugging Face's (older) tables have them.
+const L = `[[\\p{L}--[${rangeClass(LETTER_UNKNOWN_TO_HF)}]]${rangeClass(LETTER_ONLY_IN_HF)}]`;
+const N = `[[\\p{N}--[${rangeClass(NUMBER_UNKNOWN_TO_HF)}]]${rangeClass(NUMBER_ONLY_IN_HF)}]`;
+export const BYTE_LEVEL_SPLIT = new RegExp(`'s|'t|'re|'ve|'m|'ll|'d| ?${L}+| ?${N}+| ?[^${WHITESPACE_CLASS}${L}${N}]+|${S}+(?!${NOT_S})|${S}+`, 'gv');
 
 export interface ByteLevelPiece {
   /** The piece in the byte-level alphabet. */
   text: string;
-  /** For each byte-level character, the offset of the original character it came from, and the end. */
+  /** For each byte-level character, the [start, end) in the original text of the character it came from. */
   charStart: number[];
   charEnd: number[];
 }
 
 const encoder = new TextEncoder();
 
-/** Splits a text GPT-2 style and maps each piece to byte-level characters with character offsets. */
-export function byteLevelPieces(text: string, addPrefixSpace: boolean): ByteLevelPiece[] {
-  const source = addPrefixSpace && !text.startsWith(' ') ? ` ${text}` : text;
-  const shift = source.length - text.length;
+/**
+ * Splits a (normalised) text GPT-2 style and maps each piece to byte-level characters with offsets into
+ * the original text. The prefix space, when added, is aligned with the first character, as in Hugging Face.
+ */
+export function byteLevelPieces(n: NormalizedText, addPrefixSpace: boolean): ByteLevelPiece[] {
+  const prefixed = addPrefixSpace && n.text !== '' && !n.text.startsWith(' ');
+  const source = prefixed ? ` ${n.text}` : n.text;
+  const starts = prefixed ? [n.starts[0]!, ...n.starts] : n.starts;
+  const ends = prefixed ? [n.ends[0]!, ...n.ends] : n.ends;
   const out: ByteLevelPiece[] = [];
   for (const m of source.matchAll(BYTE_LEVEL_SPLIT)) {
     let chars = '';
@@ -40,8 +58,8 @@ export function byteLevelPieces(text: string, addPrefixSpace: boolean): ByteLeve
     const charEnd: number[] = [];
     let i = m.index;
     for (const ch of m[0]) {
-      const start = Math.max(0, i - shift);
-      const end = Math.max(0, i + ch.length - shift);
+      const start = starts[i]!;
+      const end = ends[i + ch.length - 1]!;
       for (const byte of encoder.encode(ch)) {
         chars += BYTE_TO_CHAR[byte];
         charStart.push(start);
