@@ -105,21 +105,24 @@ export class BpeTokenizer extends Vocabulary implements Tokenizer {
         }
       }
     }
-    if (this.options.trimOffsets ?? true) this.trimOffsets(enc, tokens);
+    if (this.options.trimOffsets ?? true) this.trimOffsets(text, enc, tokens);
     return enc;
   }
 
-  /** Hugging Face's `process_offsets`: a prefix space it added itself stays in the first token's span. */
-  private trimOffsets(enc: Encoding, tokens: readonly string[]): void {
+  /**
+   * Hugging Face's `process_offsets`: as many characters (code points) off each end as the token has spaces
+   * there; a prefix space it added itself stays in the first token's span.
+   */
+  private trimOffsets(text: string, enc: Encoding, tokens: readonly string[]): void {
     enc.offsets.forEach((offsets, i) => {
       let [start, end] = offsets;
       let leading = spaces(tokens[i]!, false);
       const trailing = spaces(tokens[i]!, true);
       if (leading > 0) {
         if ((i === 0 || start === 0) && this.options.addPrefixSpace && leading === 1) leading = 0;
-        start = Math.min(start + leading, end);
+        start = Math.min(codePointsAfter(text, start, leading), end);
       }
-      if (trailing > 0 && end >= trailing) end = Math.max(end - trailing, start);
+      if (trailing > 0 && end >= trailing) end = Math.max(codePointsBefore(text, end, trailing), start);
       enc.offsets[i] = [start, end];
     });
   }
@@ -127,4 +130,16 @@ export class BpeTokenizer extends Vocabulary implements Tokenizer {
   decode(ids: readonly number[]): string {
     return fromByteLevel(ids.filter((id) => !this.specialIds.has(id)).map((id) => this.tokenOf(id)).join(''));
   }
+}
+
+/** The UTF-16 index `n` code points after `at`. */
+function codePointsAfter(text: string, at: number, n: number): number {
+  for (let k = 0; k < n && at < text.length; k++) at += (text.codePointAt(at) ?? 0) > 0xffff ? 2 : 1;
+  return at;
+}
+
+/** The UTF-16 index `n` code points before `at`. */
+function codePointsBefore(text: string, at: number, n: number): number {
+  for (let k = 0; k < n && at > 0; k++) at -= at >= 2 && /[\udc00-\udfff]/.test(text[at - 1]!) && /[\ud800-\udbff]/.test(text[at - 2]!) ? 2 : 1;
+  return at;
 }

@@ -12,6 +12,7 @@ import { BYTE_LEVEL_SPLIT } from '../../src/tokenizer/byteLevel.js';
 import { normalize, unnormalized, type NormalizerConfig } from '../../src/tokenizer/normalizer.js';
 import { preTokenize } from '../../src/tokenizer/preTokenizer.js';
 import { tempDir } from '../helpers/tmp.js';
+import { ConfigError } from '../../src/errors.js';
 
 const hf = createRequire(import.meta.url)('tokenizers') as typeof import('tokenizers');
 type HfTokenizer = import('tokenizers').Tokenizer;
@@ -151,5 +152,55 @@ describe('parity with Hugging Face tokenizers', async () => {
     const at = enc.ids.indexOf(tok.idOf('<mask>')!);
     expect(enc.offsets[at]).toEqual([8, 14]);
     expect(tok.tokenOf(enc.ids[at - 1]!)).not.toBe('Ġ');
+  });
+
+  /** A model vocabulary without the special tokens (Hugging Face then lists them only in added_tokens). */
+  const withoutSpecials = (tok: Tokenizer & { vocab: readonly string[] }, keep: string[]) => Object.fromEntries(tok.vocab.filter((t) => !tok.specialIds.has(tok.idOf(t)!) || keep.includes(t)).map((t, i) => [t, i]));
+
+  it('reads a WordPiece tokenizer.json written by Hugging Face: Sequence normaliser and pre-tokenizer, special tokens only in added_tokens, [PHONE] outside the vocabulary', async () => {
+    const trained = await trainWordPiece(training, { vocabSize: 2000, minFrequency: 2 });
+    const built = new hf.Tokenizer(hf.WordPiece.init(withoutSpecials(trained, ['[UNK]']), { unkToken: '[UNK]' }));
+    built.setNormalizer(hf.sequenceNormalizer([hf.nfdNormalizer(), hf.lowercase(), hf.stripAccentsNormalizer()]));
+    built.setPreTokenizer(hf.sequencePreTokenizer([hf.whitespaceSplitPreTokenizer(), hf.punctuationPreTokenizer()]));
+    built.addSpecialTokens(['[CLS]', '[SEP]', '[PAD]', '[MASK]']);
+    built.addTokens(['[PHONE]']);
+    const dir = await tempDir();
+    built.save(join(dir, 'tokenizer.json'));
+    const ours = await loadTokenizer(dir);
+    const diffs = await differences(ours, built, [...corpus, ...adversarial]);
+    expect(diffs.slice(0, 10), `${diffs.length} texts differ`).toEqual([]);
+    const phone = ours.tokenize('Call [PHONE] now');
+    expect(phone.ids).toContain(ours.idOf('[PHONE]'));
+    expect(ours.idOf('[PHONE]')).toBe(ours.vocabSize - 1);
+    expect(ours.specialIds.has(ours.idOf('[MASK]')!)).toBe(true);
+  });
+
+  it('reads a byte-level BPE tokenizer.json written by Hugging Face with a prefix space and special tokens only in added_tokens', async () => {
+    const trained = await trainBpe(training, { vocabSize: 1500, minFrequency: 2 });
+    const built = new hf.Tokenizer(hf.BPE.init(withoutSpecials(trained, []), trained.merges.map(([a, b]) => [a, b])));
+    built.setPreTokenizer(hf.byteLevelPreTokenizer(true, true));
+    built.setPostProcessor(hf.robertaProcessing(['</s>', 0], ['<s>', 0], true, true));
+    built.addAddedTokens(['<s>', '<pad>', '</s>', '<unk>'].map((t) => new hf.AddedToken(t, true)));
+    built.addAddedTokens([new hf.AddedToken('<mask>', true, { leftStrip: true })]);
+    const dir = await tempDir();
+    built.save(join(dir, 'tokenizer.json'));
+    const ours = await loadTokenizer(dir);
+    const diffs = await differences(ours, built, [...corpus, ...adversarial]);
+    expect(diffs.slice(0, 10), `${diffs.length} texts differ`).toEqual([]);
+  });
+
+  it('refuses, naming the component, what it cannot apply as Hugging Face does', async () => {
+    const cases: [(t: HfTokenizer) => void, string][] = [
+      [(t) => t.setPreTokenizer(hf.metaspacePreTokenizer()), 'pre_tokenizer "Metaspace" is not supported with WordPiece'],
+      [(t) => t.setNormalizer(hf.sequenceNormalizer([hf.nfkcNormalizer(), hf.replace('a', 'b')])), 'normalizer.normalizers[1] "Replace" is not supported'],
+      [(t) => t.setPreTokenizer(hf.sequencePreTokenizer([hf.whitespaceSplitPreTokenizer(), hf.digitsPreTokenizer(true)])), 'pre_tokenizer.pretokenizers[1] "Digits" is not supported with WordPiece'],
+    ];
+    for (const [configure, message] of cases) {
+      const built = new hf.Tokenizer(hf.WordPiece.init({ '[UNK]': 0, '[CLS]': 1, '[SEP]': 2, '[PAD]': 3, '[MASK]': 4, a: 5 }, { unkToken: '[UNK]' }));
+      configure(built);
+      const dir = await tempDir();
+      built.save(join(dir, 'tokenizer.json'));
+      await expect(loadTokenizer(dir)).rejects.toSatisfy((err: ConfigError) => err instanceof ConfigError && err.located.startsWith(`${join(dir, 'tokenizer.json')}: ${message}`) && !err.message.includes('\n'));
+    }
   });
 });
