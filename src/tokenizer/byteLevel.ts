@@ -40,7 +40,32 @@ export interface ByteLevelPiece {
   charEnd: number[];
 }
 
-const encoder = new TextEncoder();
+/** The byte-level characters of one code point: its UTF-8 bytes (a lone surrogate as U+FFFD, as TextEncoder writes it). */
+function byteChars(cp: number): string {
+  if (cp < 0x80) return BYTE_TO_CHAR[cp]!;
+  if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
+  const b = BYTE_TO_CHAR;
+  if (cp < 0x800) return b[0xc0 | (cp >> 6)]! + b[0x80 | (cp & 63)]!;
+  if (cp < 0x10000) return b[0xe0 | (cp >> 12)]! + b[0x80 | ((cp >> 6) & 63)]! + b[0x80 | (cp & 63)]!;
+  return b[0xf0 | (cp >> 18)]! + b[0x80 | ((cp >> 12) & 63)]! + b[0x80 | ((cp >> 6) & 63)]! + b[0x80 | (cp & 63)]!;
+}
+
+/** A text in the byte-level alphabet. */
+export function toByteLevel(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i)!;
+    out += byteChars(cp);
+    i += cp > 0xffff ? 2 : 1;
+  }
+  return out;
+}
+
+/** The byte-level pieces of a text without offsets: what the BPE trainer counts. */
+export function byteLevelWords(text: string, addPrefixSpace: boolean): string[] {
+  const source = addPrefixSpace && text !== '' && !text.startsWith(' ') ? ` ${text}` : text;
+  return Array.from(source.matchAll(BYTE_LEVEL_SPLIT), (m) => toByteLevel(m[0]));
+}
 
 /**
  * Splits a (normalised) text GPT-2 style and maps each piece to byte-level characters with offsets into
@@ -56,16 +81,16 @@ export function byteLevelPieces(n: NormalizedText, addPrefixSpace: boolean): Byt
     let chars = '';
     const charStart: number[] = [];
     const charEnd: number[] = [];
-    let i = m.index;
-    for (const ch of m[0]) {
-      const start = starts[i]!;
-      const end = ends[i + ch.length - 1]!;
-      for (const byte of encoder.encode(ch)) {
-        chars += BYTE_TO_CHAR[byte];
-        charStart.push(start);
-        charEnd.push(end);
+    for (let i = m.index; i < m.index + m[0].length; ) {
+      const cp = source.codePointAt(i)!;
+      const width = cp > 0xffff ? 2 : 1;
+      const bytes = byteChars(cp);
+      chars += bytes;
+      for (let k = 0; k < bytes.length; k++) {
+        charStart.push(starts[i]!);
+        charEnd.push(ends[i + width - 1]!);
       }
-      i += ch.length;
+      i += width;
     }
     out.push({ text: chars, charStart, charEnd });
   }
