@@ -1,4 +1,4 @@
-import { isWhitespace } from './bertText.js';
+import { isWhitespace, WORD_CLASS } from './bertText.js';
 import { normalize, sliceNormalized, unnormalized, type NormalizedText, type NormalizerConfig } from './normalizer.js';
 
 /** A token matched in the text before the model runs (tokenizer.json's `added_tokens`): special tokens, `[PHONE]`. */
@@ -27,7 +27,16 @@ export interface Segment {
   text: NormalizedText;
 }
 
-const WORD_CHAR = /[\p{L}\p{N}_]/u;
+// What `single_word` tokens may not touch: a \w character (Rust regex's, so ZWJ too).
+const WORD_CHAR = new RegExp(`[${WORD_CLASS}]`, 'u');
+
+/** Whether the character ending before `i` (or starting at `i`) is a word character; surrogate pairs read whole. */
+function wordCharAt(text: string, i: number, before: boolean): boolean {
+  if (before ? i <= 0 : i >= text.length) return false;
+  const low = before ? text.charCodeAt(i - 1) : 0;
+  const at = before ? (low >= 0xdc00 && low <= 0xdfff && i >= 2 ? i - 2 : i - 1) : i;
+  return WORD_CHAR.test(String.fromCodePoint(text.codePointAt(at)!));
+}
 
 /** Leftmost-longest, non-overlapping matches of the tokens in `text`, widened by lstrip/rstrip. */
 function matches(text: string, tokens: readonly { match: string; token: AddedToken }[]): [number, number, AddedToken][] {
@@ -45,7 +54,7 @@ function matches(text: string, tokens: readonly { match: string; token: AddedTok
     const { match, token } = tokens[best]!;
     let start = next[best]!;
     let stop = start + match.length;
-    if (token.singleWord && ((start > 0 && WORD_CHAR.test(text[start - 1]!)) || (stop < text.length && WORD_CHAR.test(text[stop]!)))) {
+    if (token.singleWord && (wordCharAt(text, start, true) || wordCharAt(text, stop, false))) {
       next[best] = text.indexOf(match, start + 1);
       continue;
     }

@@ -9,6 +9,8 @@ import { CASE_UNKNOWN_TO_HF, DECOMPOSITION_UNKNOWN_TO_HF, FORMAT_UNKNOWN_TO_HF, 
 
 /** Unicode White_Space, as Rust's `char::is_whitespace` (JavaScript's `\s` differs: it has U+FEFF, lacks U+0085). */
 export const WHITESPACE_CLASS = '\\t-\\r \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+/** Rust regex's Unicode `\\w` (JavaScript's `\\w` is ASCII only). */
+export const WORD_CLASS = '\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Control}';
 const WHITESPACE = new RegExp(`[${WHITESPACE_CLASS}]`, 'u');
 const OTHER = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/u;
 const PUNCT = /\p{P}/u;

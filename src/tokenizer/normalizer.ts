@@ -54,11 +54,26 @@ function rewrite(n: NormalizedText, f: (cluster: string, cp: number) => string, 
         starts.push(n.starts[k]!);
         ends.push(n.ends[k]!);
       }
-    } else {
+    } else if (j - i === nextCodePoint(n.text, i) - i) {
+      // One character became others (ﬁ → fi, é → e + ◌́): all of them come from it.
       text += out;
       for (let k = 0; k < out.length; k++) {
         starts.push(n.starts[i]!);
         ends.push(n.ends[j - 1]!);
+      }
+    } else {
+      // Several composed (e + ◌́ → é): the k-th output character comes from the k-th input one (the last
+      // for any beyond), as Hugging Face aligns them; the marks composed away have no character of their own.
+      const inputs: number[] = [];
+      for (let k = i; k < j; k = nextCodePoint(n.text, k)) inputs.push(k);
+      let k = 0;
+      for (const ch of out) {
+        const from = inputs[Math.min(k++, inputs.length - 1)]!;
+        text += ch;
+        for (let u = 0; u < ch.length; u++) {
+          starts.push(n.starts[from]!);
+          ends.push(n.ends[nextCodePoint(n.text, from) - 1]!);
+        }
       }
     }
     i = j;

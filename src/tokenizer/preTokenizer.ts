@@ -1,4 +1,4 @@
-import { isBertPunctuation, isWhitespace, WHITESPACE_CLASS } from './bertText.js';
+import { isBertPunctuation, isWhitespace, WHITESPACE_CLASS, WORD_CLASS } from './bertText.js';
 import { sliceNormalized, type NormalizedText } from './normalizer.js';
 
 /** A word of a normalised text, the unit WordPiece runs on; `starts`/`ends` align each UTF-16 unit to the original text. */
@@ -41,8 +41,8 @@ function splitAt(n: NormalizedText, at: (ch: string, cp: number) => boolean, beh
   return out;
 }
 
-// Rust regex's Unicode \w, and \s as White_Space.
-const WORD_OR_SYMBOLS = new RegExp(`[\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Control}]+|[^\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Control}${WHITESPACE_CLASS}]+`, 'gu');
+// Hugging Face's `Whitespace`: \w+|[^\w\s]+ with Rust's Unicode classes.
+const WORD_OR_SYMBOLS = new RegExp(`[${WORD_CLASS}]+|[^${WORD_CLASS}${WHITESPACE_CLASS}]+`, 'gu');
 
 /** Splits a normalised text into pre-tokens as the configured Hugging Face pre-tokenizer does. */
 export function preTokenize(config: PreTokenizerConfig | null, n: NormalizedText): PreToken[] {

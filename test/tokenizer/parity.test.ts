@@ -175,6 +175,39 @@ describe('parity with Hugging Face tokenizers', async () => {
     expect(ours.specialIds.has(ours.idOf('[MASK]')!)).toBe(true);
   });
 
+  it('applies the other supported components as Hugging Face does: NFC/NFKC/NFKD, Strip, Whitespace, Punctuation behaviours, no pre-tokenizer, single_word and rstrip', async () => {
+    const trained = await trainWordPiece(training, { vocabSize: 2000, minFrequency: 2 });
+    const configs: ((t: HfTokenizer) => void)[] = [
+      (t) => {
+        t.setNormalizer(hf.sequenceNormalizer([hf.nfkcNormalizer(), hf.stripNormalizer(true, true), hf.lowercase()]));
+        t.setPreTokenizer(hf.whitespacePreTokenizer());
+      },
+      (t) => {
+        t.setNormalizer(hf.sequenceNormalizer([hf.nfcNormalizer(), hf.lowercase()]));
+        t.setPreTokenizer(hf.sequencePreTokenizer([hf.whitespaceSplitPreTokenizer(), hf.punctuationPreTokenizer('contiguous')]));
+      },
+      (t) => {
+        t.setNormalizer(hf.sequenceNormalizer([hf.nfkdNormalizer(), hf.lowercase()]));
+        t.setPreTokenizer(hf.sequencePreTokenizer([hf.whitespaceSplitPreTokenizer(), hf.punctuationPreTokenizer('mergedWithPrevious'), hf.punctuationPreTokenizer('mergedWithNext')]));
+      },
+      (t) => {
+        t.setNormalizer(hf.bertNormalizer({ cleanText: true, handleChineseChars: false, stripAccents: true, lowercase: true }));
+        t.setPreTokenizer(hf.sequencePreTokenizer([hf.whitespaceSplitPreTokenizer(), hf.punctuationPreTokenizer('removed')]));
+      },
+      (t) => t.setNormalizer(hf.lowercase()),
+    ];
+    for (const [n, configure] of configs.entries()) {
+      const built = new hf.Tokenizer(hf.WordPiece.init(withoutSpecials(trained, ['[UNK]']), { unkToken: '[UNK]' }));
+      configure(built);
+      built.addSpecialTokens(['[CLS]', '[SEP]', '[PAD]', '[MASK]']);
+      built.addAddedTokens([new hf.AddedToken('[PHONE]', false, { singleWord: true, rightStrip: true }), new hf.AddedToken('MRN', false, { leftStrip: true, normalized: false })]);
+      const dir = await tempDir();
+      built.save(join(dir, 'tokenizer.json'));
+      const diffs = await differences(await loadTokenizer(dir), built, [...corpus.slice(0, 200), ...adversarial.slice(0, 1000)]);
+      expect(diffs.slice(0, 10), `configuration ${n}: ${diffs.length} texts differ`).toEqual([]);
+    }
+  });
+
   it('reads a byte-level BPE tokenizer.json written by Hugging Face with a prefix space and special tokens only in added_tokens', async () => {
     const trained = await trainBpe(training, { vocabSize: 1500, minFrequency: 2 });
     const built = new hf.Tokenizer(hf.BPE.init(withoutSpecials(trained, []), trained.merges.map(([a, b]) => [a, b])));
