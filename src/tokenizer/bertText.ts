@@ -32,6 +32,9 @@ export function withoutAccents(decomposed: string): string {
 }
 
 export function isWhitespace(ch: string): boolean {
+  const c = ch.charCodeAt(0);
+  // ASCII, most of any text, without the regular expression.
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
   return WHITESPACE.test(ch);
 }
 
@@ -39,6 +42,7 @@ export function isWhitespace(ch: string): boolean {
 export function isDroppedControl(ch: string, cp: number): boolean {
   if (cp === 0 || cp === 0xfffd) return true;
   if (cp === 9 || cp === 10 || cp === 13) return false;
+  if (cp < 128) return cp < 32 || cp === 127;
   return OTHER.test(ch) && !inRanges(FORMAT_UNKNOWN_TO_HF, cp);
 }
 
@@ -62,6 +66,8 @@ export function decompose(ch: string, form: 'NFD' | 'NFKD'): string {
 
 /** One character lower-cased as Rust's `char::to_lowercase` (no final-sigma rule), with Hugging Face's case tables. */
 export function lowercaseChar(ch: string): string {
+  const c = ch.charCodeAt(0);
+  if (c < 128) return c >= 65 && c <= 90 ? String.fromCharCode(c + 32) : ch;
   const out = ch.toLowerCase();
   return out !== ch && inRanges(CASE_UNKNOWN_TO_HF, ch.codePointAt(0)!) ? ch : out;
 }
