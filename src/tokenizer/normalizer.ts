@@ -94,24 +94,20 @@ function nextCluster(text: string, i: number): number {
   return j;
 }
 
-function stripAccents(n: NormalizedText): NormalizedText {
-  return rewrite(n, (ch) => withoutAccents(decompose(ch, 'NFD')));
-}
-
-/** Rust's `char::to_lowercase`, character by character (no final-sigma rule). */
-function lowercase(n: NormalizedText): NormalizedText {
-  return rewrite(n, lowercaseChar);
-}
-
+/**
+ * BERT's steps (clean_text, CJK padding, strip_accents, lowercase) act character by character, so they run
+ * in one pass: each character's output is what the four passes would make of it.
+ */
 function bert(n: NormalizedText, config: Extract<NormalizerConfig, { type: 'BertNormalizer' }>): NormalizedText {
-  let out = rewrite(n, (ch, cp) => {
+  // Hugging Face: strip_accents null means "follow lowercase".
+  const strip = config.strip_accents ?? config.lowercase;
+  return rewrite(n, (ch, cp) => {
     if (config.clean_text && isDroppedControl(ch, cp)) return '';
     if (config.clean_text && isWhitespace(ch)) return ' ';
-    return config.handle_chinese_chars && isCjk(cp) ? ` ${ch} ` : ch;
+    let out = strip ? withoutAccents(decompose(ch, 'NFD')) : ch;
+    if (config.lowercase) out = out.length === ch.length && out === ch ? lowercaseChar(ch) : Array.from(out, lowercaseChar).join('');
+    return config.handle_chinese_chars && isCjk(cp) ? ` ${out} ` : out;
   });
-  // Hugging Face: strip_accents null means "follow lowercase".
-  if (config.strip_accents ?? config.lowercase) out = stripAccents(out);
-  return config.lowercase ? lowercase(out) : out;
 }
 
 function strip(n: NormalizedText, left: boolean, right: boolean): NormalizedText {
@@ -129,7 +125,8 @@ export function normalize(config: NormalizerConfig | null, n: NormalizedText): N
     case 'BertNormalizer':
       return bert(n, config);
     case 'Lowercase':
-      return lowercase(n);
+      // Rust's `char::to_lowercase`, character by character (no final-sigma rule).
+      return rewrite(n, lowercaseChar);
     case 'StripAccents':
       return rewrite(n, (ch) => withoutAccents(ch));
     case 'NFD':

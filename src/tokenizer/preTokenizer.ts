@@ -13,28 +13,30 @@ export type PreTokenizerConfig =
   | { type: 'Punctuation'; behavior: SplitBehavior }
   | { type: 'Sequence'; pretokenizers: PreTokenizerConfig[] };
 
-/** Splits at every character `at` accepts, treating those characters as `behavior` says. */
-function splitAt(n: NormalizedText, at: (ch: string, cp: number) => boolean, behavior: SplitBehavior): PreToken[] {
+/** Splits where `behaviorOf` gives a behaviour for a character, treating that character as it says. */
+function splitAt(n: NormalizedText, behaviorOf: (ch: string, cp: number) => SplitBehavior | undefined): PreToken[] {
   const out: PreToken[] = [];
+  let from = 0;
   const cut = (to: number) => {
     if (to > from) out.push(sliceNormalized(n, from, to));
     from = to;
   };
-  let from = 0;
   let inRun = false;
   for (let i = 0; i < n.text.length; ) {
     const cp = n.text.codePointAt(i)!;
     const j = i + (cp > 0xffff ? 2 : 1);
-    const split = at(n.text.slice(i, j), cp);
-    if (behavior === 'Contiguous') {
-      if (split !== inRun) cut(i);
-      inRun = split;
-    } else if (split) {
-      if (behavior === 'MergedWithPrevious') cut(j);
-      else cut(i);
-      if (behavior === 'Isolated') cut(j);
-      if (behavior === 'Removed') from = j;
-    }
+    const behavior = behaviorOf(cp > 0xffff ? n.text.slice(i, j) : n.text[i]!, cp);
+    // A run of Contiguous characters is one piece: cut where one starts and where it ends.
+    if (inRun !== (behavior === 'Contiguous')) cut(i);
+    inRun = behavior === 'Contiguous';
+    if (behavior === 'Removed') {
+      cut(i);
+      from = j;
+    } else if (behavior === 'Isolated') {
+      cut(i);
+      cut(j);
+    } else if (behavior === 'MergedWithPrevious') cut(j);
+    else if (behavior === 'MergedWithNext') cut(i);
     i = j;
   }
   cut(n.text.length);
@@ -49,11 +51,12 @@ export function preTokenize(config: PreTokenizerConfig | null, n: NormalizedText
   if (config === null) return n.text === '' ? [] : [n];
   switch (config.type) {
     case 'WhitespaceSplit':
-      return splitAt(n, isWhitespace, 'Removed');
+      return splitAt(n, (ch) => (isWhitespace(ch) ? 'Removed' : undefined));
     case 'BertPreTokenizer':
-      return splitAt(n, isWhitespace, 'Removed').flatMap((w) => splitAt(w, isBertPunctuation, 'Isolated'));
+      // Whitespace removed, then punctuation isolated: one pass, as no character is both.
+      return splitAt(n, (ch, cp) => (isWhitespace(ch) ? 'Removed' : isBertPunctuation(ch, cp) ? 'Isolated' : undefined));
     case 'Punctuation':
-      return splitAt(n, isBertPunctuation, config.behavior);
+      return splitAt(n, (ch, cp) => (isBertPunctuation(ch, cp) ? config.behavior : undefined));
     case 'Whitespace':
       return [...n.text.matchAll(WORD_OR_SYMBOLS)].map((m) => sliceNormalized(n, m.index, m.index + m[0].length));
     case 'Sequence':
