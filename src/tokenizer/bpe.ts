@@ -127,8 +127,21 @@ export class BpeTokenizer extends Vocabulary implements Tokenizer {
     });
   }
 
+  /** The text of the ids, special tokens left out; an added token (`[PHONE]`) is its own text, not byte-level symbols. */
   decode(ids: readonly number[]): string {
-    return fromByteLevel(ids.filter((id) => !this.specialIds.has(id)).map((id) => this.tokenOf(id)).join(''));
+    const added = new Map(this.addedTokens.map((t) => [t.id, t.content]));
+    let out = '';
+    let run = '';
+    for (const id of ids) {
+      if (this.specialIds.has(id)) continue;
+      const content = added.get(id);
+      if (content === undefined) run += this.tokenOf(id);
+      else {
+        out += fromByteLevel(run) + content;
+        run = '';
+      }
+    }
+    return out + fromByteLevel(run);
   }
 }
 

@@ -30,6 +30,13 @@ describe('BpeTokenizer (byte-level)', () => {
     expect(masked.special).toEqual([false, true]);
   });
 
+  it('decodes an added token outside the vocabulary as its own text', () => {
+    const withPhone = new BpeTokenizer([...vocab, '[PHONE]'], merges, { addPrefixSpace: false, specials: { unk: '<unk>', cls: '<s>', sep: '</s>', pad: '<pad>', mask: '<mask>' }, addedTokens: [...tok.addedTokens, { id: vocab.length, content: '[PHONE]', special: false, normalized: false, lstrip: false, rstrip: false, singleWord: false }] });
+    const enc = withPhone.tokenize('hello [PHONE] world');
+    expect(enc.ids).toContain(vocab.length);
+    expect(withPhone.decode(enc.ids)).toBe('hello [PHONE] world');
+  });
+
   it('is lossless on any text, multi-byte characters included', async () => {
     const trained = await trainBpe(['홍길동이 2019. 9. 5. 서울에서 café 🎉 왔다', 'the patient was seen today'], { vocabSize: 300, minFrequency: 1 });
     for (const text of ['홍길동을 만났다 🎉', 'naïve café, 2019!', '  spaces  ']) {
