@@ -12,6 +12,7 @@ import { mecabSuite } from './suites/mecab.js';
 import { realModelsSuite, trainingSuite } from './suites/training.js';
 import { maskingSuite } from './suites/masking.js';
 import { tokenizerSuite } from './suites/tokenizer.js';
+import { webgpuSuite } from './suites/webgpu.js';
 import { MAX_WASM_THREADS, setWasmThreads } from '../src/engine/index.js';
 import { parseIntFlag } from '../src/cli/parseFlags.js';
 
@@ -25,7 +26,7 @@ const flagValue = (flag: string) => {
 const tokenizerCorpus = flagValue('--tokenizer-corpus');
 const tokenizerTextCol = flagValue('--tokenizer-text-col');
 
-const SUITES: BenchSuite[] = [matmulSuite, trainingSuite, realModelsSuite, maskingSuite, csvSuite, blacklistSuite, mecabSuite, tokenizerSuite(tokenizerCorpus, tokenizerTextCol)];
+const SUITES: BenchSuite[] = [matmulSuite, trainingSuite, realModelsSuite, webgpuSuite, maskingSuite, csvSuite, blacklistSuite, mecabSuite, tokenizerSuite(tokenizerCorpus, tokenizerTextCol)];
 const wanted = args.filter((a) => !a.startsWith('-'));
 const unknown = wanted.filter((w) => !SUITES.some((s) => s.name === w));
 if (unknown.length > 0) {

@@ -18,11 +18,14 @@ const ALLOWED: Record<string, string[]> = {
   identifiers: ['errors', 'io', 'corpus', 'text'],
   tokenizer: ['errors', 'io', 'corpus', 'text'],
   model: ['errors', 'io', 'engine', 'tokenizer'],
-  mlm: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model'],
-  deid: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model'],
-  audit: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model', 'mlm', 'deid'],
-  demo: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model', 'mlm', 'deid', 'audit'],
-  experiment: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model', 'mlm', 'deid', 'audit'],
+  privacy: ['errors', 'io', 'engine'],
+  mlm: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model', 'privacy'],
+  deid: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model', 'privacy'],
+  onnx: ['errors', 'io', 'model'],
+  audit: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model', 'privacy', 'mlm', 'deid'],
+  demo: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model', 'privacy', 'mlm', 'deid', 'audit'],
+  experiment: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model', 'privacy', 'mlm', 'deid', 'audit'],
+  dataset: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model', 'mlm'],
 };
 
 function* sourceFiles(dir: string): Generator<string> {

@@ -5,6 +5,7 @@ import { BACKEND_REQUESTS, setWasmThreads, type BackendRequest } from '../engine
 import { MAX_WASM_THREADS } from '../engine/wasmThreads.js';
 import { parseIntFlag } from './parseFlags.js';
 import { addCorpusOptions } from './corpusOptions.js';
+import { addVocabularyOptions } from './vocabularyOptions.js';
 import { Reporter, processIO, type CliIO } from './reporter.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { ANALYZER_CHOICES, LANGUAGES } from '../text/index.js';
@@ -40,6 +41,19 @@ const trainingOptions = (cmd: Command, defaults: { lr: string }) =>
     .option('--warmup-ratio <x>', 'share of optimizer steps warming up linearly', '0.1')
     .option('--weight-decay <x>', 'AdamW decoupled weight decay (none on biases and LayerNorm)', '0.01')
     .option('--resume', 'continue from <out>.checkpoint, with the settings and data it was written with');
+
+/** Declares the DP-SGD flags of a training command (parsed by dpFlags.ts; none has a default, so given means asked for). */
+const dpOptions = (cmd: Command) =>
+  cmd
+    .option('--dp-unit <unit>', 'DP: who epsilon protects: author (an individual, all their windows; finetune\'s default) | document (deid train\'s default) | window (one window, for comparison only)')
+    .option('--dp-clip <c>', 'DP: L2 bound on one unit\'s summed gradient (default 1.0)')
+    .option('--dp-noise <s>', 'DP: noise multiplier')
+    .option('--target-epsilon <e>', 'DP: solve the noise multiplier for this epsilon (per --dp-unit)')
+    .option('--delta <d>', 'DP: delta (default min(1e-5, 1/(10 x units)))')
+    .option('--dp-max-windows <n>', 'DP, unit author or document: at most n windows of a sampled unit per release (random subset; default 4)')
+    .option('--accountant <name>', 'DP: rdp (default) | prv (Gopi et al. 2021, tighter)')
+    .option('--dp-insecure-seeded-noise', 'DP: draw sampling and noise from --seed (tests only: NO privacy; recorded and warned)')
+    .option('--dp-release-stats', 'DP: also write the loss curve and target counts into the model folder (outside the guarantee)');
 
 /** Builds the commander program; command modules are imported only when their command runs. */
 export function buildProgram(io: CliIO): Command {
@@ -116,6 +130,7 @@ export function buildProgram(io: CliIO): Command {
     .requiredOption('--text <file>', 'a UTF-8 text file')
     .addOption(langOption())
     .addOption(analyzerOption())
+    .option('--json', 'the protected spans (start, end, text) and the marked text as JSON')
     .action(lazyAction(async () => (await import('./commands/blacklist.js')).blacklistShow));
 
   const tokenizerCmd = program.command('tokenizer').description('subword tokenizers');
@@ -128,6 +143,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--blacklist <file>', 'learn no token that spells a blacklisted word or number (the vocabulary ships with every model)')
     .addOption(analyzerOption())
     .option('--force', 'replace an existing folder')
+    .option('--json', 'machine-readable summary')
     .action(lazyAction(async () => (await import('./commands/tokenizerTrain.js')).tokenizerTrain));
   tokenizerCmd
     .command('encode')
@@ -138,8 +154,7 @@ export function buildProgram(io: CliIO): Command {
     .action(lazyAction(async () => (await import('./commands/tokenizerEncode.js')).tokenizerEncode));
 
   const modelCmd = program.command('model').description('encoder models (Hugging Face folders)');
-  modelCmd
-    .command('init')
+  addVocabularyOptions(modelCmd.command('init'), 'check the tokenizer\'s vocabulary against this blacklist before writing (refused when a token is a term)')
     .description('a randomly initialised BERT masked LM (std 0.02) for a tokenizer')
     .requiredOption('--vocab <dir>', 'folder with tokenizer.json or vocab.txt')
     .requiredOption('--out <dir>', 'model folder to write')
@@ -150,6 +165,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--max-positions <n>', 'longest sequence', '512')
     .option('--seed <n>', 'initialisation seed', '42')
     .option('--force', 'replace an existing folder')
+    .option('--json', 'machine-readable summary')
     .action(lazyAction(async () => (await import('./commands/modelInit.js')).modelInit));
 
   program
@@ -161,22 +177,23 @@ export function buildProgram(io: CliIO): Command {
     .option('--json', 'machine-readable output')
     .action(lazyAction(async () => (await import('./commands/fillMask.js')).fillMaskCommand));
 
-  trainingOptions(addCorpusOptions(program.command('finetune').description('masked-LM fine-tuning: standard | constrained (PPmlm) | pseudonymized | dp (DP-SGD)')), { lr: '5e-5' })
-    .requiredOption('--model <dir>', 'model folder to start from')
-    .requiredOption('--out <dir>', 'model folder to write')
-    .option('--strategy <name>', 'standard | constrained | pseudonymized | dp', 'constrained')
-    .option('--blacklist <file>', 'blacklist TSV or plain list (required for constrained and pseudonymized)')
-    .option('--mask-prob <p>', 'share of eligible tokens selected as targets', '0.15')
-    .option('--whole-word', 'select whole words, then all their subwords')
-    .option('--random-blacklisted', 'allow random replacements to draw blacklisted terms\' tokens (default: never)')
-    .option('--allow-vocabulary-identifiers', 'write the model even when vocabulary tokens are --blacklist terms (recorded in ppmlm.json; default: refuse)')
-    .option('--seed <n>', 'seed for data order and masking', '42')
-    .option('--save-steps <n>', 'also checkpoint every n optimizer steps')
-    .addOption(new Option('--pseudo <style>', 'pseudonymized: [CATEGORY] placeholders or format-preserving surrogates').choices(['placeholder', 'surrogate']).default('placeholder'))
-    .option('--dp-clip <c>', 'DP-SGD per-example gradient norm bound', '1.0')
-    .option('--dp-noise <s>', 'DP-SGD noise multiplier')
-    .option('--target-epsilon <e>', 'DP-SGD: solve the noise multiplier for this epsilon')
-    .option('--delta <d>', 'DP delta (default 1/number of training windows)')
+  dpOptions(
+    trainingOptions(addCorpusOptions(program.command('finetune').description('masked-LM fine-tuning on three axes: masking (standard | constrained, PPmlm), input (original | pseudonymized), privacy (none | dp, DP-SGD per individual)')), { lr: '5e-5' })
+      .requiredOption('--model <dir>', 'model folder to start from')
+      .requiredOption('--out <dir>', 'model folder to write')
+      .option('--strategy <name>', 'preset of the three axes: standard | constrained | pseudonymized | dp (= standard masking + original input + dp)', 'constrained')
+      .option('--masking <policy>', "standard | constrained (overrides the preset's masking)")
+      .option('--input <rewrite>', "original | pseudonymized (overrides the preset's input)")
+      .option('--privacy <mechanism>', "none | dp (overrides the preset's privacy; e.g. --strategy constrained --privacy dp)")
+      .option('--blacklist <file>', 'blacklist TSV or plain list (required for constrained masking and pseudonymized input)')
+      .option('--mask-prob <p>', 'share of eligible tokens selected as targets', '0.15')
+      .option('--whole-word', 'select whole words, then all their subwords')
+      .option('--random-blacklisted', 'allow random replacements to draw blacklisted terms\' tokens (default: never)')
+      .option('--allow-vocabulary-identifiers', 'write the model even when vocabulary tokens are --blacklist terms (recorded in ppmlm.json; default: refuse)')
+      .option('--seed <n>', 'seed for data order and masking (never DP sampling or noise, unless --dp-insecure-seeded-noise)', '42')
+      .option('--save-steps <n>', 'also checkpoint every n optimizer steps')
+      .addOption(new Option('--pseudo <style>', 'pseudonymized: [CATEGORY] placeholders or format-preserving surrogates').choices(['placeholder', 'surrogate']).default('placeholder')),
+  )
     .option('--save-every-epoch', 'also write <out>.epoch-N after each epoch')
     .option('--save-total-limit <n>', 'with --save-every-epoch: keep only the n most recent <out>.epoch-N (and the best)')
     .option('--eval-corpus <path>', 'held-out corpus (read with the --corpus flags): masked-LM loss at every epoch end')
@@ -187,6 +204,35 @@ export function buildProgram(io: CliIO): Command {
     .option('--force', "replace an existing output folder and, without --resume, an earlier run's <out>.checkpoint")
     .option('--json', 'machine-readable summary')
     .action(lazyAction(async () => (await import('./commands/finetune.js')).finetuneCommand));
+
+  addCorpusOptions(program.command('export-dataset').description('tokenised windows as Parquet shards for Hugging Face Trainer: special_tokens_mask = special ∪ protected (mode 0600)'))
+    .requiredOption('--model <dir>', 'model folder whose tokenizer cuts the windows')
+    .requiredOption('--blacklist <file>', 'blacklist TSV or plain list: its occurrences are the protected positions')
+    .requiredOption('--out <dir>', 'dataset folder to write (data/train-*.parquet, ppmlm_dataset.json)')
+    .option('--seq-len <n>', 'tokens per window, [CLS] and [SEP] included; rows are padded to it', '128')
+    .option('--stride <n>', 'tokens shared by consecutive windows (default: a quarter window, as finetune)')
+    .option('--premasked <epochs>', "also write splits epoch_1..epoch_E with ppmlm's own constrained masks (labels -100 elsewhere)")
+    .option('--seed <n>', 'seed of the premasked masks, as finetune --seed', '42')
+    .option('--mask-prob <p>', 'premasked: share of eligible tokens selected as targets', '0.15')
+    .option('--whole-word', 'premasked: select whole words, then all their subwords')
+    .option('--random-blacklisted', "premasked: allow random replacements to draw blacklisted terms' tokens (default: never)")
+    .option('--allow-vocabulary-identifiers', 'export even when vocabulary tokens are --blacklist terms (recorded in ppmlm_dataset.json)')
+    .option('--shard-rows <n>', 'rows per Parquet shard', '10000')
+    .addOption(langOption())
+    .addOption(analyzerOption())
+    .option('--force', 'replace an existing folder')
+    .option('--json', 'machine-readable summary')
+    .action(lazyAction(async () => (await import('./commands/exportDataset.js')).exportDatasetCommand));
+
+  const exportCmd = program.command('export').description('models for other runtimes');
+  exportCmd
+    .command('onnx')
+    .description('a model folder with its head (masked LM, token or sequence classification) → onnx/model.onnx + config and tokenizer, as transformers.js loads them')
+    .requiredOption('--model <dir>', 'model folder (config.json, model.safetensors, tokenizer)')
+    .requiredOption('--out <dir>', 'folder to write')
+    .option('--force', 'replace an existing folder')
+    .option('--json', 'machine-readable summary')
+    .action(lazyAction(async () => (await import('./commands/exportOnnx.js')).exportOnnxCommand));
 
   const auditCmd = program
     .command('audit')
@@ -211,6 +257,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--task-epochs <n>', 'epochs of the classification fine-tuning', '3')
     .addOption(langOption())
     .addOption(analyzerOption())
+    .option('--no-model-card', "leave the model folder's README.md (model card) without the headline figures")
     .option('--force', 'replace existing reports')
     .option('--json', 'print the whole report as JSON')
     .action(lazyAction(async () => (await import('./commands/audit.js')).auditCommand));
@@ -229,6 +276,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--skip-bad-docs', 'skip malformed judgments instead of stopping')
     .requiredOption('--out <file>', 'JSONL to write (mode 0600)')
     .option('--force', 'replace an existing file')
+    .option('--json', 'machine-readable summary')
     .action(lazyAction(async () => (await import('./commands/deidGenerate.js')).deidGenerate));
 
   const deidInputs = (cmd: Command) =>
@@ -241,7 +289,9 @@ export function buildProgram(io: CliIO): Command {
       .addOption(new Option('--unknown-label <policy>', 'unknown labels: error, or OTHER').choices(['error', 'other']).default('error'))
       .option('--skip-bad-docs', 'skip malformed judgments')
       .addOption(analyzerOption('Korean analyser for morpheme pre-tokenisation (used where the model was trained with it)'));
-  trainingOptions(deidInputs(deid.command('train').description('train a token classifier on surrogate-filled annotated judgments')), { lr: '5e-4' })
+  const deidTrainCmd = deid.command('train').description('train a token classifier on surrogate-filled annotated judgments');
+  addVocabularyOptions(dpOptions(trainingOptions(deidInputs(deidTrainCmd), { lr: '5e-4' })), 'keep these terms out of a fresh tokenizer, and refuse a --model whose vocabulary holds them')
+    .option('--privacy <mechanism>', 'none | dp (DP-SGD per document by default; the --dp-* flags)')
     .option('--no-morphemes', 'tokenise without morpheme pre-tokenisation (recorded in the model; eval and apply follow it)')
     .option('--split <shares>', 'train/dev/test shares of the judgments', '80/10/10')
     .option('--seed <n>', 'seed of split, surrogates, order', '42')
@@ -282,6 +332,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--pii-threshold <p>', PII_THRESHOLD_HELP)
     .addOption(analyzerOption('Korean analyser, where the model was trained on morphemes'))
     .option('--force', 'replace existing outputs')
+    .option('--json', 'machine-readable summary (counts only; spans go to --spans-out)')
     .action(lazyAction(async () => (await import('./commands/deidApply.js')).deidApply));
 
   program
@@ -289,6 +340,7 @@ export function buildProgram(io: CliIO): Command {
     .description('the paper\'s comparison: strategies x epochs x seeds, fine-tuned and audited → results.csv/.md + plots.html')
     .requiredOption('--config <file>', 'experiment config (JSON; see the README)')
     .requiredOption('--out <dir>', 'folder for runs, cells, results (resumable: finished cells are kept)')
+    .option('--json', 'the result rows as JSON')
     .action(lazyAction(async () => (await import('./commands/experiment.js')).experimentCommand));
 
   program
@@ -297,6 +349,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--out <dir>', 'where the blacklist, models and reports go', 'ppmlm-demo')
     .addOption(new Option('--budget <size>', 'compute budget').choices(['full', 'small']).default('full'))
     .option('--force', 'replace a previous run')
+    .option('--json', 'machine-readable summary: headline figures and report paths')
     .action(lazyAction(async () => (await import('./commands/demo.js')).demoCommand));
 
   return program;

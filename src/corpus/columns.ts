@@ -26,17 +26,17 @@ function dropUndefined<T extends object>(obj: T): Partial<T> {
 const FLAG: Record<keyof ColumnNames, string> = { text: '--text-col', author: '--author-col', id: '--id-col', label: '--label-col' };
 
 /** Maps each field to its header index (-1 when absent and optional); a required absent column is an error. */
-export function resolveHeader(header: readonly string[], plan: ColumnPlan, file: string, line: number): Record<keyof ColumnNames, number> {
+export function resolveHeader(header: readonly string[], plan: ColumnPlan, file: string, line?: number): Record<keyof ColumnNames, number> {
   const dup = header.find((h, i) => header.indexOf(h) !== i);
-  if (dup !== undefined) throw new FormatError(`header names column ${columnName(dup)} twice; rename one of them`, { file, line });
+  if (dup !== undefined) {
+    throw new FormatError(looksLikeData(header) ? notAHeader(header) : `header names column "${dup}" twice; rename one of them`, { file, line });
+  }
   const out = {} as Record<keyof ColumnNames, number>;
   for (const key of Object.keys(plan.names) as (keyof ColumnNames)[]) {
     const idx = header.indexOf(plan.names[key]);
     if (idx === -1 && plan.required[key]) {
-      throw new FormatError(
-        `no column "${plan.names[key]}" for the ${key}; the columns are: ${header.map(columnName).join(', ')} (choose one with ${FLAG[key]})`,
-        { file, line },
-      );
+      const seen = looksLikeData(header) ? notAHeader(header) : `the columns are: ${header.map((h) => `"${h}"`).join(', ')}`;
+      throw new FormatError(`no column "${plan.names[key]}" for the ${key}; ${seen} (choose one with ${FLAG[key]})`, { file, line });
     }
     out[key] = idx;
   }
@@ -44,9 +44,16 @@ export function resolveHeader(header: readonly string[], plan: ColumnPlan, file:
 }
 
 /**
- * A header cell as quoted in an error. A file without a header row makes its first document the header,
- * and errors must not print document text: long cells are cut.
+ * Whether a first row is a document rather than column names: a cell of text (long, or over several
+ * lines) or a bare number. A file without a header row makes its first document the header, and errors
+ * must not print document text or identifiers, so such a row is described by its shape only.
  */
-function columnName(cell: string): string {
-  return cell.length > 24 ? `"${cell.slice(0, 16)}…" (${cell.length} characters)` : `"${cell}"`;
+function looksLikeData(header: readonly string[]): boolean {
+  return header.some((cell) => cell.length > 24 || cell.includes('\n') || /^\d+$/.test(cell));
+}
+
+function notAHeader(header: readonly string[]): string {
+  const lengths = header.map((cell) => cell.length);
+  const shape = lengths.length === 1 ? `1 cell of ${lengths[0]} characters` : `${lengths.length} cells of ${lengths.slice(0, -1).join(', ')} and ${lengths.at(-1)} characters`;
+  return `the first row looks like a document, not a header (${shape}; not printed, as it may hold personal data): add a header row naming the columns, such as text, id, author, label`;
 }

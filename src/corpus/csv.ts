@@ -47,8 +47,7 @@ export async function* readDelimited(
     }
   }
   try {
-    // The validator passes whole UTF-8 sequences only, so each chunk decodes on its own.
-    for await (const bytes of source.pipe(validator) as AsyncIterable<Buffer>) yield* rows(splitter.push(bytes.toString('utf8')));
+    for await (const bytes of source.pipe(validator) as AsyncIterable<Buffer>) yield* rows(splitter.push(bytes));
     yield* rows(splitter.end());
   } finally {
     source.destroy();

@@ -1,9 +1,9 @@
 import { FormatError } from '../errors.js';
-import { isJsonObject, jsonErrorPosition } from '../io/json.js';
+import { isJsonObject, parseJson } from '../io/json.js';
 import { readLines } from '../io/lines.js';
 import { planColumns } from './columns.js';
 import { makeDocument, type RawRecord } from './validate.js';
-import type { ColumnNames, CorpusReadOptions } from './types.js';
+import { DEFAULT_MAX_DOC_CHARS, type ColumnNames, type CorpusReadOptions } from './types.js';
 
 /** One JSON object of a JSONL file and its line. */
 export interface JsonLine {
@@ -11,18 +11,39 @@ export interface JsonLine {
   line: number;
 }
 
+export interface JsonObjectsOptions {
+  /**
+   * Lines that cannot hold a document of at most this many characters are refused while they are read,
+   * before any parsing: a character takes at most 6 bytes in JSON (`\uXXXX`), and 1 MiB is left for the
+   * other keys. The exact length is checked once the line is parsed.
+   */
+  maxDocChars?: number;
+}
+
 /**
  * Streams the objects of a JSONL file, one per line; blank lines are skipped but still counted, so
- * line numbers are the editor's. A line that is not a JSON object goes to `onRowError`.
+ * line numbers are the editor's. A line that is not a JSON object, or too long, goes to `onRowError`.
  */
-export async function* readJsonObjects(file: string, onRowError: (err: FormatError) => void): AsyncGenerator<JsonLine> {
-  for await (const { text, line } of readLines(file)) {
+export async function* readJsonObjects(file: string, onRowError: (err: FormatError) => void, options: JsonObjectsOptions = {}): AsyncGenerator<JsonLine> {
+  const { maxDocChars } = options;
+  const lines = readLines(
+    file,
+    maxDocChars === undefined
+      ? {}
+      : {
+          maxLineBytes: 6 * maxDocChars + 2 ** 20,
+          onLongLine: (line) =>
+            onRowError(new FormatError(`the line is too long for a document of at most ${maxDocChars} characters; split the document or raise --max-doc-chars`, { file, line })),
+        },
+  );
+  for await (const { text, line } of lines) {
     if (text.trim() === '') continue;
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = parseJson(text, file, 'each line must be one JSON object', line);
     } catch (err) {
-      onRowError(new FormatError(`not valid JSON${jsonErrorPosition(err)}; each line must be one JSON object`, { file, line }));
+      if (!(err instanceof FormatError)) throw err;
+      onRowError(err);
       continue;
     }
     if (!isJsonObject(value)) {
@@ -36,7 +57,7 @@ export async function* readJsonObjects(file: string, onRowError: (err: FormatErr
 /** Streams one document per JSON object line. */
 export async function* readJsonl(file: string, options: CorpusReadOptions, onRowError: (err: FormatError) => void): AsyncGenerator<RawRecord> {
   const plan = planColumns(options.columns);
-  for await (const { value: record, line } of readJsonObjects(file, onRowError)) {
+  for await (const { value: record, line } of readJsonObjects(file, onRowError, { maxDocChars: options.maxDocChars ?? DEFAULT_MAX_DOC_CHARS })) {
     const field = (key: keyof ColumnNames): string | undefined | FormatError => {
       const value = record[plan.names[key]];
       if (value === undefined || value === null) {

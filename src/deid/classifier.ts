@@ -1,6 +1,9 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { Rng } from '../engine/random.js';
-import { epochsToRun, train, type LogEntry, type ScheduleOptions, type TrainerState } from '../engine/trainer.js';
+import { epochsToRun, train, type BatchStep, type LogEntry, type ScheduleOptions, type TrainerState, type TrainerTask } from '../engine/trainer.js';
+import { UsageError } from '../errors.js';
+import { PRIVATE_FILE_MODE } from '../io/index.js';
+import { dpRecord, makeAccountant, makePrivate, planDp, releaseAccountant, releaseRandom, type DpOptions, type DpPlan, type DpRecord } from '../privacy/index.js';
 import type { RunConfig } from '../engine/runConfig.js';
 import { assertNoNaN, checkTrainingMemory, dropoutOf, encode, lossSegments, tokenClassifierLogits, crossEntropy, padBatch, writeModelFiles, type BatchRow, type EncoderModel, type Provenance } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
@@ -15,6 +18,8 @@ export interface LabelledText {
 }
 
 export interface LabelledWindow {
+  /** Index of the text it was cut from (DP's document unit). */
+  doc: number;
   ids: Int32Array;
   /** Label id per token, -1 at special tokens. */
   labels: Int32Array;
@@ -23,11 +28,11 @@ export interface LabelledWindow {
 /** Encodes labelled texts into windows of token ids and IO label ids. */
 export async function labelledWindows(texts: readonly LabelledText[], tokenizer: Tokenizer, labelIds: ReadonlyMap<string, number>, seqLen: number, analyzer?: MorphAnalyzer): Promise<LabelledWindow[]> {
   const out: LabelledWindow[] = [];
-  for (const t of texts) {
+  for (const [doc, t] of texts.entries()) {
     const body = await tokenizeForDeid(tokenizer, t.text, analyzer);
     for (const w of windowsOf(tokenizer, body, { maxLength: seqLen })) {
       const aligned = alignLabels(w, t.spans);
-      out.push({ ids: Int32Array.from(w.ids), labels: Int32Array.from(aligned, (l, i) => (w.special[i] ? -1 : labelIds.get(l) ?? labelIds.get('O')!)) });
+      out.push({ doc, ids: Int32Array.from(w.ids), labels: Int32Array.from(aligned, (l, i) => (w.special[i] ? -1 : labelIds.get(l) ?? labelIds.get('O')!)) });
     }
   }
   return out;
@@ -63,7 +68,13 @@ export interface TrainClassifierOptions extends ScheduleOptions {
   resume?: boolean;
   /** Stored in each checkpoint; a resume refuses a checkpoint written with another (see {@link RunConfig}). */
   runConfig?: RunConfig;
-  provenance: () => Provenance;
+  /** The provenance of a checkpoint, given the DP record so far in a DP run. */
+  provenance: (dp?: DpRecord) => Provenance;
+  /**
+   * DP-SGD (see privacy/): each release Poisson-samples units (documents by default, or windows), at most
+   * `maxWindows` windows each, clipped per unit and noised. `author` is refused: this data has no author.
+   */
+  dp?: DpOptions;
   onLog?: (entry: LogEntry, state: TrainerState) => void;
 }
 
@@ -81,7 +92,7 @@ export function noisyOutside(w: LabelledWindow, p: number, outside: number, repl
   if (p <= 0) return w;
   const ids = Int32Array.from(w.ids);
   for (let i = 0; i < ids.length; i++) if (w.labels[i] === outside && rng.next() < p) ids[i] = replacements[rng.int(replacements.length)]!;
-  return { ids, labels: w.labels };
+  return { ...w, ids };
 }
 
 /**
@@ -90,44 +101,74 @@ export function noisyOutside(w: LabelledWindow, p: number, outside: number, repl
  * hidden_dropout_prob and attention_probs_dropout_prob say and optional outside noise, each step's random
  * draws from its own seed.
  */
-export async function trainTokenClassifier(options: TrainClassifierOptions): Promise<TrainerState> {
+export async function trainTokenClassifier(options: TrainClassifierOptions): Promise<{ state: TrainerState; dp?: DpRecord }> {
   const { model, tokenizer, seed } = options;
   const labelIds = new Map(options.labels.map((l, i) => [l, i]));
   const padId = tokenizer.idOf(tokenizer.specials.pad)!;
   const outside = labelIds.get('O')!;
   const specialIds = new Set(Object.values(tokenizer.specials).map((t) => tokenizer.idOf(t)));
   const replacements = Int32Array.from({ length: tokenizer.vocabSize }, (_, i) => i).filter((i) => !specialIds.has(i));
-  const windowsOf = async (epoch: number) => labelledWindows(await options.epochTexts(epoch), tokenizer, labelIds, options.seqLen, options.analyzer);
+  const first = await options.epochTexts(0);
+  const windowsOf = async (epoch: number) => labelledWindows(epoch === 0 ? first : await options.epochTexts(epoch), tokenizer, labelIds, options.seqLen, options.analyzer);
   const perEpoch: LabelledWindow[][] = [await windowsOf(0)];
   const batches = Math.ceil(perEpoch[0]!.length / options.batchSize);
   // With maxSteps the trainer may run more (or fewer) epochs than `epochs`: prepare the texts of each one it runs.
   for (let e = 1; e < epochsToRun(batches, options); e++) perEpoch.push(await windowsOf(e));
   const orders = new Map<number, number[]>();
-  const memory = checkTrainingMemory(model.config, { batchSize: options.batchSize, seqLen: options.seqLen, targetShare: 1, outputs: options.labels.length });
-  return train(model.params, {
+  const memory = checkTrainingMemory(model.config, { batchSize: options.dp ? 1 : options.batchSize, seqLen: options.seqLen, targetShare: 1, outputs: options.labels.length, perExampleGradients: options.dp !== undefined });
+  /** One batch of windows: its cross-entropy over every non-special token, dropout drawn from `dropout`. */
+  const stepOf = (picked: readonly LabelledWindow[], dropout: Rng): Pick<BatchStep, 'tokens' | 'targets' | 'protectedTargets' | 'segments'> => {
+    const b = padBatch(picked.map(targetsOf), padId);
+    return {
+      tokens: b.inputIds.length,
+      targets: b.labels.length,
+      protectedTargets: 0,
+      segments: lossSegments(
+        model.params,
+        model.config,
+        b,
+        (hidden) => crossEntropy(tokenClassifierLogits(model.params, tf.gather(hidden, tf.tensor1d(b.positions, 'int32'))), tf.tensor1d(b.labels, 'int32')),
+        dropoutOf(model.config, dropout),
+      ),
+    };
+  };
+  const noise = (epoch: number, index: number) => new Rng(seed ^ NOISE_STREAM).fork(epoch).fork(index);
+  const dropoutRng = (epoch: number, index: number) => new Rng(seed ^ DROPOUT_STREAM).fork(epoch).fork(index);
+  let task: TrainerTask = {
     batchesPerEpoch: batches,
     batch(epoch, index) {
       const windows = perEpoch[epoch]!;
       let order = orders.get(epoch);
       if (!order) orders.set(epoch, (order = new Rng(seed).fork(epoch).shuffle(windows.map((_, i) => i))));
-      const noise = new Rng(seed ^ NOISE_STREAM).fork(epoch).fork(index);
-      const picked = order.slice(index * options.batchSize, (index + 1) * options.batchSize).map((i) => noisyOutside(windows[i]!, options.outsideNoise ?? 0, outside, replacements, noise));
-      if (picked.length === 0) return undefined;
-      const b = padBatch(picked.map(targetsOf), padId);
-      return {
-        tokens: b.inputIds.length,
-        targets: b.labels.length,
-        protectedTargets: 0,
-        segments: lossSegments(
-          model.params,
-          model.config,
-          b,
-          (hidden) => crossEntropy(tokenClassifierLogits(model.params, tf.gather(hidden, tf.tensor1d(b.positions, 'int32'))), tf.tensor1d(b.labels, 'int32')),
-          dropoutOf(model.config, new Rng(seed ^ DROPOUT_STREAM).fork(epoch).fork(index)),
-        ),
-      };
+      const rng = noise(epoch, index);
+      const picked = order.slice(index * options.batchSize, (index + 1) * options.batchSize).map((i) => noisyOutside(windows[i]!, options.outsideNoise ?? 0, outside, replacements, rng));
+      return picked.length === 0 ? undefined : stepOf(picked, dropoutRng(epoch, index));
     },
-  }, {
+  };
+  let dp: { plan: DpPlan; accountant: ReturnType<typeof makeAccountant> } | undefined;
+  if (options.dp) {
+    const unit = options.dp.unit ?? 'document';
+    if (unit === 'author') throw new UsageError('--dp-unit author: de-identification training data has no author column; use --dp-unit document (each judgment or note) or window');
+    // Windows change every epoch (fresh surrogates): a document's windows are looked up in the epoch's own.
+    const byDoc = perEpoch.map((ws) => {
+      const windows = first.map((): number[] => []);
+      ws.forEach((w, i) => windows[w.doc]!.push(i));
+      return windows;
+    });
+    const units = unit === 'window' ? perEpoch[0]!.length : first.length;
+    const plan = planDp(options.dp, units, options.batchSize, options, 'document');
+    dp = { plan, accountant: makeAccountant(plan.accountant) };
+    task = makePrivate(
+      {
+        units,
+        examplesOf: (u, epoch) => (unit === 'window' ? (u < perEpoch[epoch]!.length ? [u] : []) : (byDoc[epoch]![u] ?? [])),
+        example: (i, epoch, release) => stepOf([noisyOutside(perEpoch[epoch]![i]!, options.outsideNoise ?? 0, outside, replacements, noise(epoch, release).fork(i))], dropoutRng(epoch, release).fork(i)),
+      },
+      { clip: plan.clip, noiseMultiplier: plan.noiseMultiplier, sampleRate: plan.sampleRate, maxExamples: plan.maxWindows, releasesPerEpoch: plan.releasesPerEpoch, recompute: memory.recompute, random: releaseRandom(plan, seed) },
+    );
+  }
+  const record = () => dp && dpRecord(dp.plan, dp.accountant);
+  const state = await train(model.params, task, {
     epochs: options.epochs,
     maxSteps: options.maxSteps,
     accumulate: options.accumulate,
@@ -139,9 +180,12 @@ export async function trainTokenClassifier(options: TrainClassifierOptions): Pro
     resume: options.resume,
     runConfig: options.runConfig,
     recompute: memory.recompute,
-    writeModel: (dir) => writeModelFiles(dir, model, tokenizer, options.provenance()),
+    writeModel: (dir) => writeModelFiles(dir, model, tokenizer, options.provenance(record())),
     onLog: options.onLog,
+    // DP-SGD clips per unit itself; clipping the noisy mean again would change the mechanism.
+    ...(dp && { maxGradNorm: 0, accountant: releaseAccountant(dp.accountant, dp.plan.noiseMultiplier, dp.plan.sampleRate), logMode: PRIVATE_FILE_MODE }),
   });
+  return { state, dp: record() };
 }
 
 /** Windows run through the model together when predicting. */

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { FormatError, UsageError } from '../errors.js';
 import { Rng } from '../engine/random.js';
-import { decodeUtf8Strict, fileSystemError, jsonErrorPosition } from '../io/index.js';
+import { decodeUtf8Strict, fileSystemError, readJsonFile } from '../io/index.js';
 import { parseAnnotated, type AnnotatedDocument } from './annotated.js';
 import { agreeParticle, GENERATED } from './surrogates.js';
 import type { LabelPath, LabelResolver } from './taxonomy.js';
@@ -43,13 +43,7 @@ export async function readReplacementLists(dir: string): Promise<ReplacementList
   const lists: ReplacementLists = new Map();
   for await (const path of walk(dir, /\.json$/)) {
     if (path.endsWith('all_categories.json')) continue;
-    let data: unknown;
-    try {
-      data = JSON.parse(decodeUtf8Strict(await readFile(path), path));
-    } catch (err) {
-      if (err instanceof FormatError) throw err;
-      throw new FormatError(`not valid JSON${jsonErrorPosition(err)}; a replacement list is {"label": ["value", ...]}`, { file: path });
-    }
+    const data = await readJsonFile(path, { fix: 'a replacement list is {"label": ["value", ...]}' });
     if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new FormatError('a replacement list is a JSON object {"label": ["value", ...]}', { file: path });
     for (const [label, values] of Object.entries(data)) {
       if (!Array.isArray(values)) throw new FormatError(`"${label}" must map to an array of values`, { file: path });

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FormatError, UsageError } from '../errors.js';
-import { decodeUtf8Strict, jsonErrorPosition, readLines } from '../io/index.js';
+import { readJsonObjects } from '../corpus/index.js';
+import { decodeUtf8Strict, fileSystemError, readJsonFile, readLines } from '../io/index.js';
 import type { LabelledText } from './classifier.js';
 
 /** A document with gold PHI/PII spans (English de-identification data has real text, not placeholders). */
@@ -22,18 +23,6 @@ function checkSpans(doc: SpanDocument, file: string, line?: number): SpanDocumen
   return doc;
 }
 
-async function readJsonFile(path: string): Promise<unknown> {
-  const bytes = await readFile(path).catch(() => {
-    throw new UsageError(`${path}: no such file; check --spans`);
-  });
-  try {
-    return JSON.parse(decodeUtf8Strict(bytes, path));
-  } catch (err) {
-    if (err instanceof FormatError) throw err;
-    throw new FormatError(`not valid JSON${jsonErrorPosition(err)}`, { file: path });
-  }
-}
-
 /**
  * Reads span-annotated documents: ppmlm's JSONL (`{"id", "text", "spans": [{"start", "end", "label"}]}`
  * a line), Presidio's synthetic JSON (`full_text` + `spans` with `entity_type`), or a PhysioNet deid folder
@@ -43,21 +32,21 @@ async function readJsonFile(path: string): Promise<unknown> {
 export async function readSpanCorpus(path: string, format: SpanFormat): Promise<SpanDocument[]> {
   if (format === 'jsonl') {
     const docs: SpanDocument[] = [];
-    for await (const { text, line } of readLines(path)) {
-      if (text.trim() === '') continue;
-      let obj: { id?: unknown; text?: unknown; spans?: unknown };
-      try {
-        obj = JSON.parse(text) as typeof obj;
-      } catch (err) {
-        throw new FormatError(`not valid JSON${jsonErrorPosition(err)}`, { file: path, line });
+    const fail = (err: FormatError) => {
+      throw err;
+    };
+    try {
+      for await (const { value, line } of readJsonObjects(path, fail)) {
+        if (typeof value.text !== 'string' || !Array.isArray(value.spans)) throw new FormatError('each line needs "text" (string) and "spans" (array of {start, end, label})', { file: path, line });
+        docs.push(checkSpans({ id: String(value.id ?? line), text: value.text, spans: value.spans as SpanDocument['spans'] }, path, line));
       }
-      if (typeof obj.text !== 'string' || !Array.isArray(obj.spans)) throw new FormatError('each line needs "text" (string) and "spans" (array of {start, end, label})', { file: path, line });
-      docs.push(checkSpans({ id: String(obj.id ?? line), text: obj.text, spans: obj.spans as SpanDocument['spans'] }, path, line));
+    } catch (err) {
+      throw fileSystemError(err, path, 'check --spans');
     }
     return docs;
   }
   if (format === 'presidio') {
-    const rows = (await readJsonFile(path)) as { full_text?: string; spans?: { entity_type: string; start_position: number; end_position: number }[] }[];
+    const rows = (await readJsonFile(path, { fix: 'Presidio data is a JSON array of {full_text, spans}', hint: 'check --spans' })) as { full_text?: string; spans?: { entity_type: string; start_position: number; end_position: number }[] }[];
     if (!Array.isArray(rows)) throw new FormatError('expected a JSON array of {full_text, spans}', { file: path });
     return rows.map((r, i) => checkSpans({ id: String(i), text: String(r.full_text ?? ''), spans: (r.spans ?? []).map((s) => ({ start: s.start_position, end: s.end_position, label: s.entity_type })) }, path));
   }

@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FormatError } from '../errors.js';
+import { readJsonFile } from '../io/index.js';
 import taxonomyJson from './taxonomy.json' with { type: 'json' };
 
 export interface TaxonomyCategory {
@@ -47,14 +48,10 @@ export interface DatasetLabels {
 
 /** Reads replace_map.json and replacement/subset/all_categories.json where a dataset has them. */
 export async function readDatasetLabels(replacementsDir: string, replaceMapPath?: string): Promise<DatasetLabels> {
+  // Either file may be missing from a dataset; one that is there must be JSON.
   const readJson = async (path: string) => {
-    const text = await readFile(path, 'utf8').catch(() => undefined);
-    if (text === undefined) return undefined;
-    try {
-      return JSON.parse(text) as unknown;
-    } catch (err) {
-      throw new FormatError(`not valid JSON (${(err as Error).message})`, { file: path });
-    }
+    const missing = await access(path).then(() => false, () => true);
+    return missing ? undefined : readJsonFile(path, { fix: "the dataset's file is damaged; download it again" });
   };
   const synonyms = ((replaceMapPath && (await readJson(replaceMapPath))) ?? {}) as Record<string, string>;
   const tree = (await readJson(join(replacementsDir, 'subset', 'all_categories.json'))) as Record<string, unknown> | undefined;

@@ -4,8 +4,9 @@ import { checkpointDirFor, checkpointModelDir, openCheckpoint } from '../engine/
 import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
 import { lossCurve, type LogEntry, type ScheduleOptions, type TrainerState } from '../engine/trainer.js';
 import { UsageError } from '../errors.js';
-import { assertSeqLenFits, defaultConfig, initParams, loadModelDir, parameterShapes, saveModelDir, type EncoderModel, type Provenance } from '../model/index.js';
+import { assertSeqLenFits, checkVocabulary, defaultConfig, initParams, loadModelDir, parameterShapes, saveModelDir, vocabularyProvenance, type EncoderModel, type Provenance, type VocabularyCheck } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
+import type { DpOptions, DpRecord } from '../privacy/index.js';
 import { trainWordPiece, type Tokenizer } from '../tokenizer/index.js';
 import { PACKAGE_VERSION } from '../version.js';
 import type { AnnotatedDocument } from './annotated.js';
@@ -109,6 +110,13 @@ export interface DeidTrainOptions extends ScheduleOptions {
   /** Continue the run in `<out>.checkpoint`; refused when there is none or it was written with other settings or data. */
   resume?: boolean;
   analyzer?: MorphAnalyzer;
+  /**
+   * The blacklist the vocabulary is checked against before training: a fresh tokenizer learns none of its
+   * terms, and a pretrained or resumed one that holds any is refused unless the check allows it.
+   */
+  vocabulary?: VocabularyCheck;
+  /** Train with DP-SGD (per document by default; see privacy/); the model folder then holds no loss curve unless `dp.releaseStats`. */
+  dp?: DpOptions;
   onInfo?: (m: string) => void;
   onLog?: (entry: LogEntry, state: TrainerState) => void;
 }
@@ -154,6 +162,16 @@ function deidRunConfig(options: DeidTrainOptions, labels: readonly string[]): Ru
     '--outside-noise': options.outsideNoise ?? null,
     '--seed': options.seed,
     '--analyzer': options.analyzer?.name ?? null,
+    ...(options.dp && {
+      '--dp-unit': options.dp.unit ?? null,
+      '--dp-clip': options.dp.clip ?? null,
+      '--dp-noise': options.dp.noiseMultiplier ?? null,
+      '--target-epsilon': options.dp.targetEpsilon ?? null,
+      '--delta': options.dp.delta ?? null,
+      '--dp-max-windows': options.dp.maxWindows ?? null,
+      '--accountant': options.dp.accountant ?? null,
+      '--dp-insecure-seeded-noise': options.dp.insecureSeededNoise === true,
+    }),
   };
 }
 
@@ -196,17 +214,25 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     const init = options.init ?? { hidden: 128, layers: 2, heads: 2, intermediate: 512, vocabSize: 8000 };
     const texts = (await epochTexts(0)).map((t) => t.text);
     const analyzer = options.analyzer;
-    tokenizer = await trainWordPiece(texts, { vocabSize: init.vocabSize, ...(analyzer && { preTokenize: async (t: string) => (await analyzer.analyze(t)).map((m) => m.surface.toLowerCase()) }) });
+    tokenizer = await trainWordPiece(texts, {
+      vocabSize: init.vocabSize,
+      ...(analyzer && { preTokenize: async (t: string) => (await analyzer.analyze(t)).map((m) => m.surface.toLowerCase()) }),
+      ...(options.vocabulary && { blacklisted: options.vocabulary.blacklisted }),
+    });
     const config = defaultConfig({ vocab_size: tokenizer.vocabSize, hidden_size: init.hidden, num_hidden_layers: init.layers, num_attention_heads: init.heads, intermediate_size: init.intermediate, max_position_embeddings: Math.max(options.seqLen, 64), pad_token_id: tokenizer.idOf(tokenizer.specials.pad)! });
     model = { config, params: initParams(parameterShapes(config, { tokenClassification: labels.length }), config, seed), head: { tokenClassification: labels.length } };
     options.onInfo?.(`tokenizer trained on the training documents (${tokenizer.vocabSize} tokens${analyzer ? `, ${analyzer.name} morphemes` : ''}); encoder initialised`);
   }
   assertSeqLenFits(model.config, options.seqLen, '--seq-len', options.model ?? checkpointDir);
+  // The vocabulary ships with every export (checkpoints included): checked once, before training.
+  const vocabularyIdentifiers = checkVocabulary(tokenizer, options.vocabulary);
   // Only after the model and its flags checked out may a fresh run (with --force) delete an earlier checkpoint.
   if (!options.resume) await openCheckpoint(checkpointDir, { resume: false, force: options.force, runConfig });
   if (options.dropout !== undefined) model.config = { ...model.config, hidden_dropout_prob: options.dropout, attention_probs_dropout_prob: options.dropout };
   model.config = { ...model.config, id2label: Object.fromEntries(labels.map((l, i) => [String(i), l])), label2id: Object.fromEntries(labels.map((l, i) => [l, i])) };
-  const provenance = (state?: TrainerState): Provenance => ({
+  // A DP run's model folder carries no statistic of its training documents unless asked (--dp-release-stats).
+  const releaseStats = !options.dp || options.dp.releaseStats === true;
+  const provenance = (state?: TrainerState, dp?: DpRecord): Provenance => ({
     ppmlm: PACKAGE_VERSION,
     createdAt: new Date().toISOString(),
     task: 'deid',
@@ -217,11 +243,14 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     epochs: state?.epoch ?? options.epochs,
     ...(options.outsideNoise && { outsideNoise: options.outsideNoise }),
     seed,
-    ...(state && { lossByEpoch: lossCurve(state) }),
+    ...(state && releaseStats && { lossByEpoch: lossCurve(state) }),
     split: splitRecord(split, source.shares, seed),
+    ...vocabularyProvenance(vocabularyIdentifiers),
+    privacy: options.dp ? 'dp' : 'none',
+    ...(dp && { dp, ...(releaseStats && { dpReleasedStats: true }) }),
   });
   options.onInfo?.(`${split.train.length} training documents, ${labels.length - 1} labels`);
-  const state = await trainTokenClassifier({
+  const { state, dp } = await trainTokenClassifier({
     model,
     tokenizer,
     labels,
@@ -240,10 +269,11 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     checkpointDir,
     resume: options.resume,
     runConfig,
-    provenance: () => provenance(),
+    provenance: (record) => provenance(undefined, record),
+    dp: options.dp,
     onLog: options.onLog,
   });
-  let final = provenance(state);
+  let final = provenance(state, dp);
   if (devTexts.length > 0) {
     options.onInfo?.(`choosing the PII threshold on ${devTexts.length} dev documents`);
     const c = await calibratePiiThreshold(model, tokenizer, labels, devTexts, { seqLen: options.seqLen, analyzer: options.analyzer });

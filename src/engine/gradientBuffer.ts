@@ -17,7 +17,12 @@ export class GradientBuffer {
 
   /** Adds `weight · g` to the sum of `name` and disposes `g`. */
   add(name: string, g: tf.Tensor, weight = 1): void {
-    const values = readValues(g);
+    this.addValues(name, readValues(g), weight);
+    g.dispose();
+  }
+
+  /** Adds `weight · values` to the sum of `name` (values already in JS memory, e.g. a privatised gradient). */
+  addValues(name: string, values: Float32Array, weight = 1): void {
     let sum = this.sums.get(name);
     if (sum === undefined) this.sums.set(name, (sum = new Float32Array(values.length)));
     if (sum.length !== values.length) throw new RangeError(`gradient of ${name} has ${values.length} values, not ${sum.length}`);
@@ -26,7 +31,6 @@ export class GradientBuffer {
       for (let i = 0; i < sum.length; i++) sum[i] = weight * values[i]!;
       this.filled.add(name);
     }
-    g.dispose();
   }
 
   /**

@@ -1,8 +1,21 @@
 /**
+ * What a consumer of random numbers needs: the seeded {@link Rng} and the privacy module's CSPRNG-backed
+ * generator both provide it, so DP sampling and noise can take either.
+ */
+export interface RandomSource {
+  /** Uniform in [0, 1). */
+  next(): number;
+  /** Uniform integer in [0, n). */
+  int(n: number): number;
+  /** Standard normal. */
+  normal(): number;
+}
+
+/**
  * A seeded pseudo-random generator (mulberry32). Every random choice in ppmlm (initialisation, data
  * order, masking, surrogates) draws from one of these, never from Math.random.
  */
-export class Rng {
+export class Rng implements RandomSource {
   private s: number;
 
   constructor(seed: number) {

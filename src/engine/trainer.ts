@@ -5,9 +5,10 @@ import { ConfigError, TrainingDivergedError } from '../errors.js';
 import { writeDirAtomic } from '../io/index.js';
 import { bestModelDir, checkpointModelDir, resumeTraining, writeCheckpointFiles } from './checkpoint.js';
 import type { RunConfig } from './runConfig.js';
-import { AdamW, type AdamWOptions } from './adamw.js';
-import { clipFactor, globalNorm, GradientBuffer } from './gradientBuffer.js';
-import { segmentedGradients, type SegmentForward } from './segments.js';
+import type { AdamWOptions } from './adamw.js';
+import { clipFactor } from './gradientBuffer.js';
+import { gradientStore, type GradientStore } from './gradientStore.js';
+import { segmentedGradients, segmentedLoss, type GradientSink, type SegmentForward } from './segments.js';
 import { warmupCosine } from './schedule.js';
 
 /**
@@ -23,10 +24,16 @@ export interface BatchStep {
    */
   segments?: readonly SegmentForward[];
   /**
-   * Computes the gradients itself instead of differentiating a loss (DP-SGD: per-example clipping and
-   * noise). Returns the mean loss and gradients by parameter name, which the trainer disposes.
+   * Computes the gradients itself instead of differentiating a loss (DP-SGD: per-individual clipping and
+   * noise), handing each parameter's values to `add`; returns the mean loss.
    */
-  gradients?: (params: ReadonlyMap<string, tf.Variable>) => { loss: number; grads: Map<string, tf.Tensor> };
+  gradients?: (params: ReadonlyMap<string, tf.Variable>, add: (name: string, values: Float32Array) => void) => number;
+  /**
+   * The batch is one noisy release of a differentially private mechanism: it is applied even when it holds
+   * no target (an empty Poisson sample still releases noise, as the accountant assumes) and the trainer
+   * steps {@link TrainOptions.accountant} once for it.
+   */
+  release?: boolean;
   /**
    * How much the batch counts when micro-batches are accumulated into one step (default: its targets).
    * A loss that is a mean over targets, weighted by targets, makes N accumulated micro-batches give the
@@ -66,6 +73,20 @@ export interface TrainerState {
   evalLosses: number[];
   /** With `keepBest`: the index in `evalLosses` of the lowest one, whose model is in {@link bestModelDir}. */
   bestEpoch?: number;
+  /** Noisy releases made so far (batches marked {@link BatchStep.release}); 0 in a run without privacy. */
+  releases: number;
+  /** The accountant's state after those releases, so a resumed run continues its privacy ledger. */
+  accountant?: unknown;
+}
+
+/**
+ * What the trainer needs of a privacy accountant bound to one mechanism: a step per noisy release, and a
+ * state a checkpoint keeps and a resume restores.
+ */
+export interface ReleaseAccountant {
+  step(): void;
+  stateDict(): unknown;
+  loadStateDict(state: unknown): void;
 }
 
 export interface LogEntry {
@@ -130,19 +151,34 @@ export interface TrainOptions extends AdamWOptions {
   /** Called after each complete epoch (e.g. --save-every-epoch). */
   onEpochEnd?: (epoch: number, state: TrainerState) => Promise<void>;
   onLog?: (entry: LogEntry, state: TrainerState) => void;
+  /** Stepped once per batch marked {@link BatchStep.release}; its state is checkpointed with the trainer's. */
+  accountant?: ReleaseAccountant;
+  /** File mode of a train_log.jsonl the run creates (a DP run's log holds unprivatised statistics: 0o600). */
+  logMode?: number;
+}
+
+/**
+ * Differentiates one batch's loss (closure or segments), handing each parameter's gradient to `sink`;
+ * returns the loss. Shared by the trainer and by tasks that need per-example gradients (DP-SGD).
+ */
+export function batchGradients(b: Pick<BatchStep, 'loss' | 'segments'>, params: ReadonlyMap<string, tf.Variable>, sink: GradientSink, recompute: boolean): number {
+  return segmentedGradients(segmentsOf(b), params, sink, recompute);
+}
+
+function segmentsOf(b: Pick<BatchStep, 'loss' | 'segments'>): readonly SegmentForward[] {
+  const segments = b.segments ?? (b.loss ? [b.loss] : undefined);
+  if (segments === undefined) throw new TypeError('a training batch needs loss, segments or gradients');
+  return segments;
 }
 
 /** Runs one batch's forward and backward, adding its gradients to `buffer` with `weight`; returns its mean loss. */
-function accumulateBatch(b: BatchStep, weight: number, params: Map<string, tf.Variable>, buffer: GradientBuffer, recompute: boolean): number {
+async function accumulateBatch(b: BatchStep, weight: number, params: Map<string, tf.Variable>, buffer: GradientStore, recompute: boolean): Promise<number> {
   let loss: number;
-  if (b.gradients) {
-    const computed = b.gradients(params);
-    for (const [name, g] of computed.grads) buffer.add(name, g, weight);
-    loss = computed.loss;
-  } else {
-    const segments = b.segments ?? (b.loss ? [b.loss] : undefined);
-    if (segments === undefined) throw new TypeError('a training batch needs loss, segments or gradients');
-    loss = segmentedGradients(segments, params, (name, g) => buffer.add(name, g, weight), recompute);
+  if (b.gradients) loss = b.gradients(params, (name, values) => buffer.addValues(name, values, weight));
+  else {
+    const value = segmentedLoss(segmentsOf(b), params, (name, g) => buffer.add(name, g, weight), recompute);
+    loss = (await value.data())[0]!;
+    value.dispose();
   }
   buffer.weight += weight;
   return loss;
@@ -165,7 +201,7 @@ export function epochsToRun(batchesPerEpoch: number, options: Pick<TrainOptions,
 
 /**
  * The training loop: AdamW with warmup + cosine, global-norm clipping, gradient accumulation over
- * micro-batches, optimizer state and gradient sums outside the backend's heap. Checkpoints
+ * micro-batches, optimizer state and gradient sums outside a wasm heap or on a GPU (see {@link GradientStore}). Checkpoints
  * (model, optimizer moments, trainer state) are written to a temp folder and renamed, at every epoch end
  * (and a `maxSteps` stop) and every `saveSteps` steps; a run killed at any point resumes from the last one
  * and, since each batch is a pure function of (seed, epoch, index), continues exactly where it stopped.
@@ -176,9 +212,17 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
   const totalSteps = options.maxSteps ?? Math.ceil(task.batchesPerEpoch / accumulate) * epochs;
   const warmup = Math.round((options.warmupRatio ?? 0.1) * totalSteps);
   if (options.keepBest && !(options.evaluate && options.checkpointDir)) throw new ConfigError('keepBest needs evaluate and checkpointDir');
-  const opt = new AdamW(params, options);
-  let state: TrainerState = { step: 0, epoch: 0, batch: 0, totalSteps, seed: options.seed, protectedTargets: 0, targets: 0, skippedBatches: 0, lastLoss: NaN, epochLosses: [], epochLossSum: 0, epochSteps: 0, evalLosses: [] };
-  if (options.resume && options.checkpointDir) state = await resumeTraining(options.checkpointDir, opt, { epochs, batchesPerEpoch: task.batchesPerEpoch, totalSteps, accumulate, seed: options.seed }, options.runConfig);
+  const buffer = gradientStore(params, options);
+  const opt = buffer.optimizer;
+  let state: TrainerState = { step: 0, epoch: 0, batch: 0, totalSteps, seed: options.seed, protectedTargets: 0, targets: 0, skippedBatches: 0, lastLoss: NaN, epochLosses: [], epochLossSum: 0, epochSteps: 0, evalLosses: [], releases: 0 };
+  if (options.resume && options.checkpointDir) {
+    state = await resumeTraining(options.checkpointDir, opt, { epochs, batchesPerEpoch: task.batchesPerEpoch, totalSteps, accumulate, seed: options.seed }, options.runConfig);
+    buffer.afterResume();
+    if (options.accountant) {
+      if (state.accountant === undefined) throw new ConfigError(`the checkpoint in ${options.checkpointDir} holds no privacy accountant state; start over with --force`);
+      options.accountant.loadStateDict(state.accountant);
+    }
+  }
   const log = options.checkpointDir ? join(options.checkpointDir, 'train_log.jsonl') : undefined;
   if (options.checkpointDir) await mkdir(options.checkpointDir, { recursive: true });
 
@@ -196,6 +240,8 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
   let lastSaved = options.resume ? state.step : undefined;
   const checkpoint = async () => {
     if (!options.checkpointDir) return;
+    if (options.accountant) state.accountant = options.accountant.stateDict();
+    await buffer.beforeCheckpoint();
     await saveFolder(checkpointModelDir(options.checkpointDir), (tmpDir) => writeCheckpointFiles(tmpDir, opt, state, options.runConfig));
     lastSaved = state.step;
   };
@@ -219,7 +265,7 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
     const evalLoss = await options.evaluate();
     state.evalLosses.push(evalLoss);
     const entry: EvalLogEntry = { evalLoss, epoch: state.epoch, step: state.step };
-    if (log) await appendFile(log, `${JSON.stringify(entry)}\n`);
+    if (log) await appendFile(log, `${JSON.stringify(entry)}\n`, { mode: options.logMode });
     const best = state.bestEpoch === undefined ? Infinity : state.evalLosses[state.bestEpoch]!;
     if (options.keepBest && evalLoss < best) {
       // Written before the checkpoint that records it: a run killed in between redoes this evaluation on
@@ -230,7 +276,6 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
   };
 
   const started = performance.now();
-  const buffer = new GradientBuffer();
   let accLoss = 0;
   let accTokens = 0;
   let windowStart = performance.now();
@@ -238,9 +283,13 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
     while (state.epoch < epochs && !stopped()) {
       while (state.batch < task.batchesPerEpoch && !stopped()) {
         const b = task.batch(state.epoch, state.batch);
-        if (b !== undefined && b.targets > 0) {
+        if (b !== undefined && (b.targets > 0 || b.release)) {
           const weight = b.weight ?? b.targets;
-          const loss = accumulateBatch(b, weight, params, buffer, options.recompute === true);
+          const loss = await accumulateBatch(b, weight, params, buffer, options.recompute === true);
+          if (b.release) {
+            state.releases++;
+            options.accountant?.step();
+          }
           checkFinite('loss', loss);
           accLoss += weight * loss;
           accTokens += b.tokens;
@@ -254,12 +303,10 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
         // their total). The division and the clipping are one factor applied in AdamW's pass over the sums.
         const mean = 1 / buffer.weight;
         state.lastLoss = accLoss * mean;
-        const sums = buffer.collected();
-        const norm = globalNorm(sums) * mean;
+        const norm = (await buffer.norm()) * mean;
         checkFinite('gradient norm', norm);
         const lr = warmupCosine(state.step, options.lr, warmup, totalSteps);
-        opt.apply(sums, lr, mean * clipFactor(norm, options.maxGradNorm ?? 1.0));
-        buffer.clear();
+        buffer.step(lr, mean * clipFactor(norm, options.maxGradNorm ?? 1.0));
         state.step++;
         state.epochLossSum += state.lastLoss;
         state.epochSteps++;
@@ -279,7 +326,7 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
         windowStart = now;
         accLoss = 0;
         accTokens = 0;
-        if (log) await appendFile(log, `${JSON.stringify(entry)}\n`);
+        if (log) await appendFile(log, `${JSON.stringify(entry)}\n`, { mode: options.logMode });
         options.onLog?.(entry, state);
         if (options.saveSteps && state.step % options.saveSteps === 0 && state.batch < task.batchesPerEpoch && !stopped()) await checkpoint();
       }
@@ -295,7 +342,7 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
       if (complete) await options.onEpochEnd?.(finished, state);
     }
   } finally {
-    opt.dispose();
+    buffer.dispose();
   }
   return state;
 }

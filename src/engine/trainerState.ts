@@ -59,6 +59,9 @@ export function parseTrainerState(text: string, file: string, fix: string): Trai
     epochSteps: int('epochSteps'),
     evalLosses: losses('evalLosses'),
     ...(o.bestEpoch !== undefined && { bestEpoch: int('bestEpoch') }),
+    // Checkpoints written before privacy accounting moved into the trainer have neither field.
+    releases: o.releases === undefined ? 0 : int('releases'),
+    ...(o.accountant !== undefined && { accountant: o.accountant }),
   };
   const consistent = (ok: boolean, why: string) => {
     if (!ok) throw bad(why);

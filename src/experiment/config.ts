@@ -1,7 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { ConfigError, UsageError } from '../errors.js';
-import { STRATEGIES, type StrategyName } from '../mlm/index.js';
+import { ConfigError } from '../errors.js';
+import { isJsonObject, readJsonFile } from '../io/index.js';
+import { parseAxes } from '../mlm/index.js';
+import { ACCOUNTANT_NAMES, DP_UNITS, type AccountantName, type DpUnit } from '../privacy/index.js';
 import { ANALYZER_CHOICES, LANGUAGES, type AnalyzerChoice, type Language } from '../text/index.js';
 import { CANARY_LANGUAGES, type CanaryConfig } from './canaries.js';
 
@@ -15,11 +16,19 @@ export interface ExperimentConfig {
   /** Column names when the corpora are CSV/TSV/JSONL with other names. */
   columns?: { text?: string; author?: string; id?: string; label?: string };
   blacklist: string;
-  strategies: StrategyName[];
+  /**
+   * The cells' fine-tuning runs: a preset (`standard`, `constrained`, `pseudonymized`, `dp`) or `+`-joined
+   * axis values such as `constrained+dp` (masking constrained, privacy dp); see mlm/strategy.ts parseAxes.
+   */
+  strategies: string[];
   /** Epoch counts to audit: each (strategy, seed) trains once to the largest and is audited after each listed epoch. */
   epochs: number[];
   seeds: number[];
-  finetune?: { seqLen?: number; batchSize?: number; lr?: number; maskProb?: number; dpNoise?: number; targetEpsilon?: number; dpClip?: number };
+  /**
+   * Fine-tuning settings of every cell. The dp* keys, `targetEpsilon`, `delta` and `accountant` apply to the
+   * cells whose strategy has privacy dp, as the CLI's --dp-* flags of the same names (dpUnit default author).
+   */
+  finetune?: { seqLen?: number; batchSize?: number; lr?: number; maskProb?: number; dpNoise?: number; targetEpsilon?: number; dpClip?: number; dpUnit?: DpUnit; dpMaxWindows?: number; delta?: number; accountant?: AccountantName };
   audit?: { seqLen?: number; maxOccurrences?: number };
   /** Positive controls planted in the members (Secret Sharer): see plantCanaries. */
   canaries?: CanaryConfig;
@@ -34,25 +43,27 @@ export interface ExperimentConfig {
 
 /** Reads and checks an experiment config; relative paths are relative to the config file. */
 export async function readExperimentConfig(path: string): Promise<ExperimentConfig> {
-  const text = await readFile(path, 'utf8').catch(() => {
-    throw new UsageError(`${path}: no such file; check --config`);
-  });
-  let raw: Partial<ExperimentConfig>;
-  try {
-    raw = JSON.parse(text) as Partial<ExperimentConfig>;
-  } catch (err) {
-    throw new ConfigError(`not valid JSON (${(err as Error).message})`, { file: path });
-  }
+  const parsed = await readJsonFile(path, { fix: 'an experiment config is one JSON object (see bench/experiments/*/config.json)', hint: 'check --config' });
+  if (!isJsonObject(parsed)) throw new ConfigError('an experiment config is one JSON object (see bench/experiments/*/config.json)', { file: path });
+  const raw = parsed as Partial<ExperimentConfig>;
   const need = (key: keyof ExperimentConfig) => {
     if (raw[key] === undefined) throw new ConfigError(`missing "${key}"`, { file: path });
   };
   (['model', 'members', 'nonMembers', 'blacklist', 'strategies', 'epochs'] as const).forEach(need);
-  const unknown = raw.strategies!.filter((s) => !STRATEGIES.includes(s));
-  if (unknown.length) throw new ConfigError(`unknown strategies ${unknown.join(', ')}; use ${STRATEGIES.join(', ')}`, { file: path });
+  const axes = raw.strategies!.map((s) => {
+    try {
+      return parseAxes(s, 'strategy');
+    } catch (err) {
+      throw new ConfigError(`"strategies": ${(err as Error).message}`, { file: path });
+    }
+  });
   if (!raw.epochs!.every((e) => Number.isInteger(e) && e > 0)) throw new ConfigError('"epochs" must be positive integers', { file: path });
-  if (raw.strategies!.includes('dp') && raw.finetune?.dpNoise === undefined && raw.finetune?.targetEpsilon === undefined) {
-    throw new ConfigError('strategy "dp" needs finetune.dpNoise or finetune.targetEpsilon', { file: path });
+  if (axes.some((a) => a.privacy === 'dp') && raw.finetune?.dpNoise === undefined && raw.finetune?.targetEpsilon === undefined) {
+    throw new ConfigError('a strategy with dp needs finetune.dpNoise or finetune.targetEpsilon', { file: path });
   }
+  const f = raw.finetune;
+  if (f?.dpUnit !== undefined && !DP_UNITS.includes(f.dpUnit)) throw new ConfigError(`unknown finetune.dpUnit "${f.dpUnit}"; use ${DP_UNITS.join(' or ')}`, { file: path });
+  if (f?.accountant !== undefined && !ACCOUNTANT_NAMES.includes(f.accountant)) throw new ConfigError(`unknown finetune.accountant "${f.accountant}"; use ${ACCOUNTANT_NAMES.join(' or ')}`, { file: path });
   if (raw.lang !== undefined && !LANGUAGES.includes(raw.lang)) throw new ConfigError(`unknown lang "${raw.lang}"; use ${LANGUAGES.join(', ')}`, { file: path });
   if (raw.analyzer !== undefined && !ANALYZER_CHOICES.includes(raw.analyzer)) throw new ConfigError(`unknown analyzer "${raw.analyzer}"; use ${ANALYZER_CHOICES.join(', ')}`, { file: path });
   const language = raw.canaries?.language;

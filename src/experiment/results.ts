@@ -19,11 +19,13 @@ export interface ResultRow {
   privacyCanary: number;
   /** Mean exposure of the canaries' secrets in bits (NaN without canaries). */
   canaryExposure: number;
-  /** DP epsilon when the strategy is dp. */
+  /** DP epsilon when the strategy has privacy dp. */
   epsilon: number;
+  /** What that epsilon protects: `author` (an individual) or `window`; empty without DP. */
+  epsilonUnit: string;
 }
 
-const COLUMNS: (keyof ResultRow)[] = ['strategy', 'epochs', 'seed', 'privacyAll', 'privacyDirect', 'privacyIndirect', 'privacyCanary', 'canaryExposure', 'miaAuc', 'miaTpr1', 'calibratedAuc', 'calibratedTpr1', 'utility', 'utilityBase', 'utilityBaseline', 'epsilon'];
+const COLUMNS: (keyof ResultRow)[] = ['strategy', 'epochs', 'seed', 'privacyAll', 'privacyDirect', 'privacyIndirect', 'privacyCanary', 'canaryExposure', 'miaAuc', 'miaTpr1', 'calibratedAuc', 'calibratedTpr1', 'utility', 'utilityBase', 'utilityBaseline', 'epsilon', 'epsilonUnit'];
 const cell = (v: string | number) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : Number.isFinite(v) ? v.toFixed(4) : '') : v);
 
 export function resultsCsv(rows: readonly ResultRow[]): string {
@@ -31,7 +33,7 @@ export function resultsCsv(rows: readonly ResultRow[]): string {
 }
 
 export function resultsMarkdown(rows: readonly ResultRow[]): string {
-  const head = ['strategy', 'epochs', 'seed', 'privacy (all)', 'privacy (direct)', 'privacy (indirect)', 'privacy (canaries)', 'canary exposure (bits)', 'MIA AUC', 'MIA TPR@1%FPR', 'calibrated AUC', 'calibrated TPR@1%FPR', 'utility', 'utility (base model)', 'utility (most frequent token)', 'DP ε'];
+  const head = ['strategy', 'epochs', 'seed', 'privacy (all)', 'privacy (direct)', 'privacy (indirect)', 'privacy (canaries)', 'canary exposure (bits)', 'MIA AUC', 'MIA TPR@1%FPR', 'calibrated AUC', 'calibrated TPR@1%FPR', 'utility', 'utility (base model)', 'utility (most frequent token)', 'DP ε', 'ε per'];
   return `${[`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 3 ? '---' : '---:')).join('|')}|`, ...rows.map((r) => `| ${COLUMNS.map((c) => cell(r[c])).join(' | ')} |`)].join('\n')}\n`;
 }
 

@@ -4,7 +4,7 @@ import { runAudit, writeReport, type AuditReport, type ExposureProbe } from '../
 import { loadCorpus, type CorpusReadOptions, type Document } from '../corpus/index.js';
 import { readBlacklist, type Blacklist } from '../identifiers/index.js';
 import { checkpointDirFor, hasCheckpoint } from '../engine/index.js';
-import { finetune } from '../mlm/index.js';
+import { finetune, parseAxes } from '../mlm/index.js';
 import { disposeParams, loadModelDir, type LoadedModel } from '../model/index.js';
 import { PRIVATE_FILE_MODE, writeFileAtomic } from '../io/index.js';
 import { analyzerForLanguage, type MorphAnalyzer } from '../text/index.js';
@@ -38,7 +38,8 @@ function resultRow(strategy: string, epochs: number, seed: number, report: Audit
     utilityBaseline: report.utility.unigramBaseline,
     privacyCanary: report.privacy.byCategory?.CANARY?.score ?? NaN,
     canaryExposure: report.exposure?.mean ?? NaN,
-    epsilon: (report.target.provenance?.dp as { epsilon?: number } | undefined)?.epsilon ?? NaN,
+    epsilon: report.target.provenance?.dp?.epsilon ?? NaN,
+    epsilonUnit: report.target.provenance?.dp?.unit ?? '',
   };
 }
 
@@ -127,9 +128,9 @@ async function runCells(options: ExperimentOptions, members: Document[], nonMemb
           ...(f.batchSize && { batchSize: f.batchSize }),
           ...(f.lr && { lr: f.lr }),
           ...(f.maskProb && { maskProb: f.maskProb }),
-          ...(f.dpNoise && { dpNoise: f.dpNoise }),
-          ...(f.targetEpsilon && { targetEpsilon: f.targetEpsilon }),
-          ...(f.dpClip && { dpClip: f.dpClip }),
+          ...(parseAxes(strategy).privacy === 'dp' && {
+            dp: { noiseMultiplier: f.dpNoise, targetEpsilon: f.targetEpsilon, clip: f.dpClip, unit: f.dpUnit, maxWindows: f.dpMaxWindows, delta: f.delta, accountant: f.accountant },
+          }),
         });
       }
       for (const e of config.epochs) rows.push(resultRow(strategy, e, seed, await cellReport(strategy, e, seed, () => loadModelDir(snapshot(e), 'mlm'))));

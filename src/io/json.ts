@@ -1,7 +1,13 @@
+import { readFile } from 'node:fs/promises';
+import { FormatError } from '../errors.js';
+import { fileSystemError } from './fsErrors.js';
+import { decodeUtf8Strict } from './utf8.js';
+
 /**
  * Where `JSON.parse` failed, as " at line L column C", " at position P" or " (it ends early)"; "" when V8
  * does not say. Errors quote this rather than V8's message, which quotes the text around the error:
  * corpora and annotations hold personal data, and a snippet may span lines of a one-line error.
+ * Where the text is at hand, `parseJson` says more (V8 names no position for an unexpected token).
  *
  * @example
  * try { JSON.parse(text); } catch (err) { throw new FormatError(`not valid JSON${jsonErrorPosition(err)}`, { file }); }
@@ -18,4 +24,133 @@ export function jsonErrorPosition(err: unknown): string {
 /** Whether a parsed JSON value is an object (not null, not an array): the shape every ppmlm JSON file starts with. */
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * Parses JSON text; a syntax error is a FormatError at `file:line` naming the column and `fix`, never
+ * V8's message (it quotes the text around the error, and texts hold personal data).
+ *
+ * @param firstLine the line of the text's first character in `file` (a JSONL record's line).
+ * @example
+ * const config = parseJson(text, 'run.json', 'an experiment config is one JSON object');
+ */
+export function parseJson(text: string, file: string, fix: string, firstLine = 1): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    const offset = jsonErrorOffset(text);
+    const { line, column } = lineAndColumn(text, offset);
+    const where = offset >= text.length ? `it ends at column ${column} before the value is complete` : `at column ${column}`;
+    throw new FormatError(`not valid JSON ${where}; ${fix}`, { file, line: firstLine + line - 1, cause: err });
+  }
+}
+
+export interface ReadJsonOptions {
+  /** What the file must look like, appended to syntax errors. */
+  fix: string;
+  /** Appended to file-system errors, e.g. 'check --config'. */
+  hint?: string;
+}
+
+/**
+ * Reads a UTF-8 JSON file (a BOM is dropped). A missing or unreadable file is a UsageError naming the
+ * path and `hint`; invalid UTF-8 and syntax errors are FormatErrors at `file:line`.
+ *
+ * @example
+ * const raw = await readJsonFile('experiment.json', { fix: 'an experiment config is one JSON object', hint: 'check --config' });
+ */
+export async function readJsonFile(path: string, options: ReadJsonOptions): Promise<unknown> {
+  const bytes = await readFile(path).catch((err: unknown) => {
+    throw fileSystemError(err, path, options.hint);
+  });
+  return parseJson(decodeUtf8Strict(bytes, path), path, options.fix);
+}
+
+/** 1-based line and column (in UTF-16 units) of `offset` in `text`. */
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) {
+    line++;
+    lineStart = at + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+const SCALAR = /true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const HEX4 = /[0-9a-fA-F]{4}/y;
+
+/**
+ * Offset of the first character where `text` stops being JSON (RFC 8259), `text.length` when it ends
+ * too early, -1 when it is JSON. Run only after `JSON.parse` failed, to say where. Iterative, so deep
+ * nesting cannot overflow the stack.
+ */
+export function jsonErrorOffset(text: string): number {
+  const n = text.length;
+  const open: string[] = [];
+  let expect: 'value' | 'key' | 'after' = 'value';
+  let i = 0;
+  const skipSpace = () => {
+    while (i < n && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
+  };
+  /** Moves `i` past the string starting at `i`; false (with `i` on the fault) if it is malformed. */
+  const string = (): boolean => {
+    for (i++; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x22) {
+        i++;
+        return true;
+      }
+      if (c < 0x20) return false;
+      if (c !== 0x5c) continue;
+      i++;
+      if (text[i] === 'u') {
+        HEX4.lastIndex = i + 1;
+        if (!HEX4.test(text)) return false;
+        i += 4;
+      } else if (!'"\\/bfnrt'.includes(text[i] ?? 'x')) return false;
+    }
+    return false;
+  };
+  for (;;) {
+    skipSpace();
+    if (i >= n) return expect === 'after' && open.length === 0 ? -1 : n;
+    const c = text[i]!;
+    if (expect === 'value') {
+      if (c === '{' || c === '[') {
+        open.push(c);
+        i++;
+        skipSpace();
+        if (text[i] === (c === '{' ? '}' : ']')) {
+          open.pop();
+          i++;
+          expect = 'after';
+        } else expect = c === '{' ? 'key' : 'value';
+      } else if (c === '"') {
+        if (!string()) return i;
+        expect = 'after';
+      } else {
+        SCALAR.lastIndex = i;
+        if (!SCALAR.test(text)) return i;
+        i = SCALAR.lastIndex;
+        expect = 'after';
+      }
+    } else if (expect === 'key') {
+      if (c !== '"' || !string()) return i;
+      skipSpace();
+      if (text[i] !== ':') return i;
+      i++;
+      expect = 'value';
+    } else {
+      const top = open.at(-1);
+      if (top === undefined) return i;
+      if (c === ',') {
+        i++;
+        expect = top === '{' ? 'key' : 'value';
+      } else if (c === (top === '{' ? '}' : ']')) {
+        open.pop();
+        i++;
+      } else return i;
+    }
+  }
 }

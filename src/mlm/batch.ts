@@ -1,7 +1,7 @@
 import type { Rng } from '../engine/random.js';
 import { padBatch, type BatchRow, type PaddedBatch } from '../model/index.js';
 import { IGNORE, mask, type MaskConfig } from './masking.js';
-import { eligiblePositions, type StrategyName } from './strategy.js';
+import { eligiblePositions, type MaskingPolicy } from './strategy.js';
 import type { TrainingWindow } from './windows.js';
 
 /** A masked batch as flat arrays, ready to become tensors. */
@@ -19,9 +19,9 @@ export interface MaskedRow extends BatchRow {
   protectedTargets: number;
 }
 
-/** Masks one window with the strategy's eligible positions, drawing from `rng`. */
-export function maskWindow(w: TrainingWindow, strategy: StrategyName, config: BatchMaskConfig, rng: Rng): MaskedRow {
-  const masked = mask(w.ids, eligiblePositions(strategy, w), config, rng, config.wholeWord ? w.words : undefined);
+/** Masks one window with the masking policy's eligible positions, drawing from `rng`. */
+export function maskWindow(w: TrainingWindow, masking: MaskingPolicy, config: BatchMaskConfig, rng: Rng): MaskedRow {
+  const masked = mask(w.ids, eligiblePositions(masking, w), config, rng, config.wholeWord ? w.words : undefined);
   const positions: number[] = [];
   const labels: number[] = [];
   let protectedTargets = 0;
@@ -39,7 +39,7 @@ export function maskWindow(w: TrainingWindow, strategy: StrategyName, config: Ba
  * training gives each window a generator of its own (its masks then do not depend on how windows are
  * grouped into batches, so accumulated micro-batches equal one large batch); `() => rng` shares one.
  */
-export function makeBatch(windows: readonly TrainingWindow[], strategy: StrategyName, config: BatchMaskConfig, rngOf: (row: number) => Rng): MlmBatch {
-  const rows = windows.map((w, j) => maskWindow(w, strategy, config, rngOf(j)));
+export function makeBatch(windows: readonly TrainingWindow[], masking: MaskingPolicy, config: BatchMaskConfig, rngOf: (row: number) => Rng): MlmBatch {
+  const rows = windows.map((w, j) => maskWindow(w, masking, config, rngOf(j)));
   return { ...padBatch(rows, config.padId), protectedTargets: rows.reduce((a, r) => a + r.protectedTargets, 0), tokens: windows.reduce((a, w) => a + w.ids.length, 0) };
 }

@@ -3,12 +3,12 @@ import { Rng } from '../engine/random.js';
 import { padBatch, type EncoderModel, type PaddedBatch } from '../model/index.js';
 import { maskWindow, type BatchMaskConfig } from './batch.js';
 import { mlmLoss } from './loss.js';
-import type { StrategyName } from './strategy.js';
+import type { MaskingPolicy } from './strategy.js';
 import type { TrainingWindow } from './windows.js';
 
 export interface MlmEvalLossOptions {
-  /** The training strategy: its eligible positions (constrained never targets a protected one) apply here too. */
-  strategy: StrategyName;
+  /** The training run's masking policy: its eligible positions (constrained never targets a protected one) apply here too. */
+  masking: MaskingPolicy;
   mask: BatchMaskConfig;
   /** Windows per forward pass. */
   batchSize: number;
@@ -26,21 +26,26 @@ const EVAL_STREAM = 0x1b873593;
  * dropout, no gradients, each batch in its own `tf.tidy`.
  *
  * @example
- * const evaluate = mlmEvalLoss(model, evalWindows, { strategy: 'constrained', mask, batchSize: 16, seed: 42 });
- * const loss = evaluate();
+ * const evaluate = mlmEvalLoss(model, evalWindows, { masking: 'constrained', mask, batchSize: 16, seed: 42 });
+ * const loss = await evaluate();
  */
-export function mlmEvalLoss(model: Pick<EncoderModel, 'params' | 'config'>, windows: readonly TrainingWindow[], options: MlmEvalLossOptions): () => number {
+export function mlmEvalLoss(model: Pick<EncoderModel, 'params' | 'config'>, windows: readonly TrainingWindow[], options: MlmEvalLossOptions): () => Promise<number> {
   const rng = new Rng(options.seed ^ EVAL_STREAM);
-  const rows = windows.map((w, i) => maskWindow(w, options.strategy, options.mask, rng.fork(i)));
+  const rows = windows.map((w, i) => maskWindow(w, options.masking, options.mask, rng.fork(i)));
   const batches: PaddedBatch[] = [];
   for (let i = 0; i < rows.length; i += options.batchSize) {
     const b = padBatch(rows.slice(i, i + options.batchSize), options.mask.padId);
     if (b.labels.length > 0) batches.push(b);
   }
   const targets = batches.reduce((a, b) => a + b.labels.length, 0);
-  return () => {
+  // Each loss is read asynchronously: Node reads a WebGPU buffer no other way.
+  return async () => {
     let sum = 0;
-    for (const b of batches) sum += tf.tidy(() => mlmLoss(model, b).dataSync()[0]!) * b.labels.length;
+    for (const b of batches) {
+      const loss = tf.tidy(() => mlmLoss(model, b));
+      sum += (await loss.data())[0]! * b.labels.length;
+      loss.dispose();
+    }
     return targets > 0 ? sum / targets : NaN;
   };
 }

@@ -6,29 +6,32 @@ import { Rng } from '../engine/random.js';
 import { lossCurve, train, type LogEntry, type TrainerState } from '../engine/trainer.js';
 import { bestModelDir, checkpointDirFor, checkpointModelDir, openCheckpoint } from '../engine/checkpoint.js';
 import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
-import { assertCanWrite } from '../io/index.js';
+import { assertCanWrite, PRIVATE_FILE_MODE } from '../io/index.js';
 import { BlacklistMatcher, blacklistFingerprint, type Blacklist } from '../identifiers/index.js';
 import { assertSeqLenFits, checkTrainingMemory, checkVocabulary, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, writeModelFiles, type LoadedModel, type Provenance, type VocabularyCheck } from '../model/index.js';
 import { BlacklistedTerms } from '../tokenizer/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { UsageError } from '../errors.js';
-import { dpSgdEpsilon, noiseForEpsilon } from './accountants/accountant.js';
-import { makeBatch, type MlmBatch } from './batch.js';
-import { dpSgdGradients, poissonSample } from './dpsgd.js';
+import { describeDp, dpRecord, INSECURE_NOISE_WARNING, groupUnits, makeAccountant, makePrivate, planDp, releaseAccountant, releaseRandom, type DpOptions, type DpUnit } from '../privacy/index.js';
+import { makeBatch } from './batch.js';
 import { epochFolder, pruneEpochFolders } from './epochFolders.js';
 import { mlmEvalLoss } from './evalLoss.js';
-import { mlmLoss, mlmLossSegments } from './loss.js';
-import { randomPool } from './masking.js';
+import { mlmLossSegments } from './loss.js';
+import { epochOrder, maskConfigFor, trainingStride, windowRng } from './schedule.js';
 import { pseudonymize, type PseudoStyle } from './pseudonymize.js';
-import type { StrategyName } from './strategy.js';
+import { axesName, parseAxes, type TrainingAxes } from './strategy.js';
 import { buildWindows, type TrainingWindow, type WindowStats } from './windows.js';
 
 export interface FinetuneOptions {
   /** Model folder to start from (Hugging Face layout). */
   model: string;
   docs: readonly Document[];
-  strategy: StrategyName;
-  /** Required for constrained and pseudonymized; for standard only used to count identifier targets. */
+  /**
+   * The run's three axes (masking, input, privacy), or a strategy naming them: a preset (`standard`,
+   * `constrained`, `pseudonymized`, `dp`) or a combination such as `constrained+dp` (see {@link parseAxes}).
+   */
+  strategy: string | TrainingAxes;
+  /** Required for constrained masking and pseudonymized input; otherwise only used to count identifier targets. */
   blacklist?: Blacklist;
   out: string;
   epochs?: number;
@@ -73,16 +76,13 @@ export interface FinetuneOptions {
   saveTotalLimit?: number;
   /** Replace an existing `out`; without `resume`, also delete the checkpoint folder of an earlier run (refused without). */
   force?: boolean;
-  /** DP-SGD (strategy dp): per-example clipping norm (default 1.0). */
-  dpClip?: number;
-  /** DP-SGD noise multiplier; or give targetEpsilon to solve for it. */
-  dpNoise?: number;
-  targetEpsilon?: number;
-  /** DP delta (default 1/number of training windows). */
-  delta?: number;
+  /** DP-SGD settings, with privacy `dp` only (per individual by default; see {@link DpOptions}). */
+  dp?: DpOptions;
   analyzer?: MorphAnalyzer;
   onLog?: (entry: LogEntry, state: TrainerState) => void;
   onInfo?: (message: string) => void;
+  /** What the user must not miss (insecure DP noise), for stderr. */
+  onWarn?: (message: string) => void;
 }
 
 export interface FinetuneResult {
@@ -111,13 +111,15 @@ const docsFingerprint = (docs: readonly Document[]) => contentFingerprint(docs.f
  * options that change what the model learns or how ppmlm.json labels it. Checkpointing, logging and output
  * options are left out, so a resume may change them.
  */
-function finetuneRunConfig(options: FinetuneOptions, resolved: { strategy: StrategyName; seed: number; epochs: number; batchSize: number; seqLen: number; lr: number; maskProb: number }): RunConfig {
-  const { strategy } = resolved;
+function finetuneRunConfig(options: FinetuneOptions, resolved: { axes: TrainingAxes; seed: number; epochs: number; batchSize: number; seqLen: number; lr: number; maskProb: number }): RunConfig {
+  const { axes } = resolved;
+  const dp = options.dp ?? {};
   return {
     '--model': resolve(options.model),
     '--corpus': docsFingerprint(options.docs),
     '--blacklist': options.blacklist ? blacklistFingerprint(options.blacklist) : null,
-    '--strategy': strategy,
+    // A preset's name as before the axes existed, so checkpoints of preset runs still resume.
+    '--strategy': axesName(axes),
     '--epochs': resolved.epochs,
     '--max-steps': options.maxSteps ?? null,
     '--batch-size': resolved.batchSize,
@@ -135,39 +137,34 @@ function finetuneRunConfig(options: FinetuneOptions, resolved: { strategy: Strat
     '--eval-corpus': options.evalDocs ? docsFingerprint(options.evalDocs) : null,
     '--eval-split': options.evalSplit ?? null,
     '--load-best-model-at-end': options.loadBestModelAtEnd === true,
-    ...(strategy === 'pseudonymized' && { '--pseudo': options.pseudo ?? null }),
-    ...(strategy === 'dp' && { '--dp-clip': options.dpClip ?? null, '--dp-noise': options.dpNoise ?? null, '--target-epsilon': options.targetEpsilon ?? null, '--delta': options.delta ?? null }),
+    ...(axes.input === 'pseudonymized' && { '--pseudo': options.pseudo ?? null }),
+    ...(axes.privacy === 'dp' && {
+      '--dp-unit': dp.unit ?? null,
+      '--dp-clip': dp.clip ?? null,
+      '--dp-noise': dp.noiseMultiplier ?? null,
+      '--target-epsilon': dp.targetEpsilon ?? null,
+      '--delta': dp.delta ?? null,
+      '--dp-max-windows': dp.maxWindows ?? null,
+      '--accountant': dp.accountant ?? null,
+      '--dp-insecure-seeded-noise': dp.insecureSeededNoise === true,
+    }),
   };
 }
 
-/** DP-SGD settings: the sample rate, steps per epoch, and the noise multiplier given or solved from a target epsilon. */
-function dpSettings(options: FinetuneOptions, n: number, batchSize: number, epochs: number) {
-  const q = Math.min(1, batchSize / n);
-  const stepsPerEpoch = Math.max(1, Math.round(n / batchSize));
-  // The accountant counts optimizer steps; accumulating several noisy batches per step would under-count releases.
-  if ((options.accumulate ?? 1) > 1) throw new UsageError('--strategy dp takes no --grad-accum: each noisy batch is one release; raise --batch-size (the expected sample) instead');
-  const releases = options.maxSteps ?? stepsPerEpoch * epochs;
-  const delta = options.delta ?? 1 / n;
-  const clip = options.dpClip ?? 1.0;
-  if (options.dpNoise === undefined && options.targetEpsilon === undefined) throw new UsageError('--strategy dp needs --dp-noise S or --target-epsilon E');
-  const sigma = options.dpNoise ?? noiseForEpsilon(options.targetEpsilon!, q, releases, delta);
-  return { q, stepsPerEpoch, releases, delta, clip, sigma };
-}
-
-/** The window order of an epoch: a seeded shuffle, the same on every run and after a resume. */
-function epochOrder(n: number, seed: number, epoch: number): number[] {
-  return new Rng(seed).fork(epoch).shuffle(Array.from({ length: n }, (_, i) => i));
-}
-
 /**
- * The masking generator of the window at `slot` of an epoch's order, independent of every other window:
- * resuming mid-epoch is exact, and masks do not depend on the batch size (accumulated micro-batches
- * equal one large batch).
+ * The privacy units of the training windows: one per author (all of that individual's windows), per
+ * document, or per window. A corpus read without an author column makes every document its own author,
+ * which would silently turn "per individual" into "per document": refused.
  */
-const windowRng = (seed: number, epoch: number, slot: number) => new Rng(seed ^ 0x5bd1e995).fork(epoch * 1_000_003 + slot);
+function privacyUnits(docs: readonly Document[], windows: readonly TrainingWindow[], unit: DpUnit): number[][] {
+  if (unit === 'window') return windows.map((_, i) => [i]);
+  if (unit === 'document') return groupUnits(windows.map((w) => String(w.doc)));
+  if (docs.length > 1 && docs.every((d) => d.author === d.id)) {
+    throw new UsageError(`--dp-unit author needs the corpus's author column: each of its ${docs.length} documents is its own author; pass --author-col NAME (or --dp-unit window, a guarantee per window, not per person)`);
+  }
+  return groupUnits(windows.map((w) => docs[w.doc]!.author));
+}
 
-/** The generator of one DP-SGD batch (its Poisson sample, masks and noise). */
-const dpBatchRng = (seed: number, epoch: number, index: number) => new Rng(seed ^ 0x2545f491).fork(epoch * 1_000_003 + index);
 
 /**
  * Fine-tunes a masked LM with one strategy (see mlm/README.md) and writes a Hugging Face model folder with
@@ -177,11 +174,15 @@ const dpBatchRng = (seed: number, epoch: number, index: number) => new Rng(seed 
  * `out` holds the weights of the epoch where it was lowest (the returned state is still the last step's).
  */
 export async function finetune(options: FinetuneOptions): Promise<FinetuneResult> {
-  const { strategy, seed = 42, epochs = 3, batchSize = 16, seqLen = 128, lr = 5e-5, maskProb = 0.15 } = options;
+  const { seed = 42, epochs = 3, batchSize = 16, seqLen = 128, lr = 5e-5, maskProb = 0.15 } = options;
+  const axes = typeof options.strategy === 'string' ? parseAxes(options.strategy) : options.strategy;
+  const strategy = axesName(axes);
+  const private_ = axes.privacy === 'dp';
+  if (!private_ && options.dp !== undefined) throw new UsageError(`DP settings were given to a run without DP (${strategy}); add --privacy dp or drop the --dp-* flags`);
   checkFinetuneOptions(options);
   const checkpointDir = options.checkpointDir ?? checkpointDirFor(options.out);
   await assertCanWrite(options.out, options.force);
-  const runConfig = finetuneRunConfig(options, { strategy, seed, epochs, batchSize, seqLen, lr, maskProb });
+  const runConfig = finetuneRunConfig(options, { axes, seed, epochs, batchSize, seqLen, lr, maskProb });
   const resumeFrom = options.resume ? await openCheckpoint(checkpointDir, { resume: true, runConfig }) : undefined;
   const loaded: LoadedModel = await loadModelDir(resumeFrom ? checkpointModelDir(checkpointDir) : options.model, 'mlm', seed);
   if (resumeFrom) options.onInfo?.(`resuming from ${checkpointDir} at epoch ${resumeFrom.epoch + 1}, batch ${resumeFrom.batch}`);
@@ -193,62 +194,55 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   // the provenance every export of the run writes (checkpoints, epoch folders, the best model's copy).
   const vocabularyIdentifiers = checkVocabulary(tokenizer, vocabulary);
   // DP-SGD differentiates one window at a time.
-  const memory = checkTrainingMemory(model.config, { batchSize: strategy === 'dp' ? 1 : batchSize, seqLen, targetShare: maskProb, outputs: model.config.vocab_size, perExampleGradients: strategy === 'dp' });
+  const memory = checkTrainingMemory(model.config, { batchSize: private_ ? 1 : batchSize, seqLen, targetShare: maskProb, outputs: model.config.vocab_size, perExampleGradients: private_ });
   options.onInfo?.(describeTrainingMemory(memory));
   // Only now, every check passed, may a fresh run (with --force) delete an earlier run's checkpoint.
   if (!options.resume) await openCheckpoint(checkpointDir, { resume: false, force: options.force, runConfig });
 
   const entries = options.blacklist?.entries ?? [];
-  /** Training and evaluation text alike: rewritten as the strategy says, then cut into windows. */
+  /** Training and evaluation text alike: rewritten as the input axis says, then cut into windows. */
   const windowsOf = async (docs: readonly Document[]) => {
-    if (strategy === 'pseudonymized') {
+    if (axes.input === 'pseudonymized') {
       const matcher = new BlacklistMatcher(entries);
       const style = options.pseudo ?? 'placeholder';
       docs = await Promise.all(docs.map(async (d, i) => ({ ...d, text: await pseudonymize(d.text, matcher, entries, { analyzer: options.analyzer, style, rng: new Rng(seed).fork(i) }) })));
     }
-    return buildWindows(docs, tokenizer, { seqLen, stride: options.stride ?? Math.floor(seqLen / 4), blacklist: entries, analyzer: options.analyzer });
+    return buildWindows(docs, tokenizer, { seqLen, stride: trainingStride(seqLen, options.stride), blacklist: entries, analyzer: options.analyzer });
   };
   const split = options.evalSplit === undefined ? undefined : splitByAuthor(options.docs, options.evalSplit, seed);
   const evalDocs = split?.heldOut ?? options.evalDocs;
-  const { windows, stats } = await windowsOf(split?.train ?? options.docs);
+  const trainDocs = split?.train ?? options.docs;
+  const { windows, stats } = await windowsOf(trainDocs);
   options.onInfo?.(`${stats.windows} windows of ${stats.documents} documents, ${stats.tokens} tokens, ${stats.protectedTokens} protected`);
 
-  const exclude = new Set(tokenizer.specialIds);
-  if (options.noRandomBlacklisted) {
-    for (const e of entries) for (const id of tokenizer.tokenize(e.term).ids) exclude.add(id);
-  }
-  const maskConfig = {
-    probability: maskProb,
-    maskId: tokenizer.idOf(tokenizer.specials.mask)!,
-    randomPool: randomPool(tokenizer.vocabSize, exclude),
-    padId: tokenizer.idOf(tokenizer.specials.pad)!,
-    wholeWord: options.wholeWord === true,
-  };
+  const maskConfig = maskConfigFor(tokenizer, entries, { maskProb, wholeWord: options.wholeWord, noRandomBlacklisted: options.noRandomBlacklisted });
   const orders = new Map<number, number[]>();
-  const dp = strategy === 'dp' ? dpSettings(options, windows.length, batchSize, epochs) : undefined;
-  if (dp) options.onInfo?.(`DP-SGD: sample rate ${dp.q.toFixed(4)}, noise multiplier ${dp.sigma.toFixed(2)}, clip ${dp.clip}, delta ${dp.delta.toExponential(2)}`);
-  let evaluate: (() => number) | undefined;
+  const units = private_ ? privacyUnits(trainDocs, windows, options.dp?.unit ?? 'author') : undefined;
+  // With DP, --batch-size is the expected number of units (individuals or windows) per release.
+  const dp = units && planDp(options.dp ?? {}, units.length, batchSize, { epochs, maxSteps: options.maxSteps, accumulate: options.accumulate });
+  const accountant = dp && makeAccountant(dp.accountant);
+  if (dp) options.onInfo?.(describeDp(dp));
+  if (dp && !dp.secureNoise) options.onWarn?.(INSECURE_NOISE_WARNING);
+  let evaluate: (() => Promise<number>) | undefined;
   if (evalDocs !== undefined) {
     const held = await windowsOf(evalDocs);
     options.onInfo?.(`evaluating on ${held.stats.windows} windows of ${held.stats.documents} held-out documents`);
-    evaluate = mlmEvalLoss(model, held.windows, { strategy, mask: maskConfig, batchSize, seed });
+    evaluate = mlmEvalLoss(model, held.windows, { masking: axes.masking, mask: maskConfig, batchSize, seed });
   }
-  const dpTask = dp && {
-    batchesPerEpoch: dp.stepsPerEpoch,
-    batch(epoch: number, index: number) {
-      const rng = dpBatchRng(seed, epoch, index);
-      const examples = poissonSample(windows.length, dp.q, rng.fork(1)).map((i) => makeBatch([windows[i]!], strategy, maskConfig, () => rng.fork(100 + i)));
-      const withTargets = examples.filter((b) => b.labels.length > 0);
-      return {
-        tokens: examples.reduce((a, b) => a + b.tokens, 0),
-        targets: examples.reduce((a, b) => a + b.labels.length, 0),
-        protectedTargets: examples.reduce((a, b) => a + b.protectedTargets, 0),
-        // The noisy sum is already divided by the expected batch size: accumulated DP batches count equally.
-        weight: 1,
-        gradients: (params: ReadonlyMap<string, tf.Variable>) => dpSgdGradients(params, withTargets.map((b) => () => mlmLoss(model, b)), { clip: dp.clip, noiseMultiplier: dp.sigma, expectedBatchSize: batchSize }, rng.fork(2)),
-      };
-    },
-  };
+  const dpTask =
+    dp &&
+    makePrivate(
+      {
+        units: units!.length,
+        examplesOf: (u) => units![u]!,
+        example(i, epoch) {
+          // Masks stay seeded per (epoch, window): the guarantee rests on the sampling and noise, not on them.
+          const b = makeBatch([windows[i]!], axes.masking, maskConfig, () => windowRng(seed, epoch, i));
+          return b.labels.length === 0 ? undefined : { tokens: b.tokens, targets: b.labels.length, protectedTargets: b.protectedTargets, segments: mlmLossSegments(model, b) };
+        },
+      },
+      { clip: dp.clip, noiseMultiplier: dp.noiseMultiplier, sampleRate: dp.sampleRate, maxExamples: dp.maxWindows, releasesPerEpoch: dp.releasesPerEpoch, recompute: memory.recompute, random: releaseRandom(dp, seed) },
+    );
   const task = dpTask || {
     batchesPerEpoch: Math.ceil(windows.length / batchSize),
     batch(epoch: number, index: number) {
@@ -258,16 +252,19 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
         orders.set(epoch, (order = epochOrder(windows.length, seed, epoch)));
       }
       const picked: TrainingWindow[] = order.slice(index * batchSize, (index + 1) * batchSize).map((i) => windows[i]!);
-      const b = makeBatch(picked, strategy, maskConfig, (j) => windowRng(seed, epoch, index * batchSize + j));
+      const b = makeBatch(picked, axes.masking, maskConfig, (j) => windowRng(seed, epoch, index * batchSize + j));
       return { tokens: b.tokens, targets: b.labels.length, protectedTargets: b.protectedTargets, segments: mlmLossSegments(model, b) };
     },
   };
 
+  // A DP run's model folder carries no statistic of its members (loss curves, target counts) unless asked.
+  const releaseStats = !dp || options.dp?.releaseStats === true;
   const provenance = (state?: TrainerState): Provenance => ({
     ppmlm: PACKAGE_VERSION,
     createdAt: new Date().toISOString(),
     base: loaded.provenance?.base ?? options.model,
     strategy,
+    axes,
     ...(options.blacklist && { blacklistFingerprint: blacklistFingerprint(options.blacklist), blacklistTerms: entries.length }),
     // What was trained: a maxSteps run may stop mid-epoch, so whole epochs plus the share of the last one.
     epochs: state ? Math.round((state.epoch + state.batch / task.batchesPerEpoch) * 1e4) / 1e4 : epochs,
@@ -275,13 +272,15 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
     seed,
     maskProb,
     wholeWord: options.wholeWord === true,
-    targets: state?.targets ?? 0,
-    protectedTargets: state?.protectedTargets ?? 0,
-    ...(state && { lossByEpoch: lossCurve(state) }),
-    ...(state && evaluate && { evalLossByEpoch: lossCurve(state, 'evalLosses') }),
-    // 1-based, as the <out>.epoch-N folders are numbered.
-    ...(state?.bestEpoch !== undefined && { bestEpoch: state.bestEpoch + 1, bestEvalLoss: lossCurve(state, 'evalLosses')[state.bestEpoch] }),
-    ...(dp && { dp: { epsilon: dpSgdEpsilon(dp.q, dp.sigma, state?.step ?? dp.releases, dp.delta), delta: dp.delta, noiseMultiplier: dp.sigma, clip: dp.clip, sampleRate: dp.q, accountant: 'rdp' } }),
+    ...(releaseStats && {
+      targets: state?.targets ?? 0,
+      protectedTargets: state?.protectedTargets ?? 0,
+      ...(state && { lossByEpoch: lossCurve(state) }),
+      ...(state && evaluate && { evalLossByEpoch: lossCurve(state, 'evalLosses') }),
+      // 1-based, as the <out>.epoch-N folders are numbered.
+      ...(state?.bestEpoch !== undefined && { bestEpoch: state.bestEpoch + 1, bestEvalLoss: lossCurve(state, 'evalLosses')[state.bestEpoch] }),
+    }),
+    ...(dp && accountant && { dp: dpRecord(dp, accountant), ...(releaseStats && { dpReleasedStats: true }) }),
     ...(vocabularyIdentifiers > 0 && { allowVocabularyIdentifiers: true, vocabularyIdentifiers }),
   });
 
@@ -304,6 +303,9 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
     evaluate,
     keepBest: options.loadBestModelAtEnd === true,
     onLog: options.onLog,
+    accountant: dp && accountant && releaseAccountant(accountant, dp.noiseMultiplier, dp.sampleRate),
+    // The log's losses and counts are not privatised: readable by the owner only, and never exported.
+    logMode: dp ? PRIVATE_FILE_MODE : undefined,
     onEpochEnd: options.saveEveryEpoch
       ? async (epoch, s) => {
           await saveModelDir(epochFolder(options.out, epoch + 1), model, tokenizer, provenance(s), { force: true });

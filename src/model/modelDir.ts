@@ -8,6 +8,7 @@ import { validateConfig, type EncoderConfig } from './config.js';
 import { basePrefix, initParams, isLinearWeight, parameterShapes, type Params } from './params.js';
 import { parseSafetensors, writeSafetensors, type NamedTensor, type TensorSource } from './safetensors.js';
 import { firstNonFinite } from './finite.js';
+import { writeModelCard } from './modelCard.js';
 
 export type Head = 'mlm' | { tokenClassification: number } | { sequenceClassification: number };
 
@@ -31,7 +32,8 @@ export interface Provenance {
   seed?: number;
   /** Mean training loss of each epoch of the run that wrote the folder. */
   lossByEpoch?: number[];
-  dp?: { epsilon: number; delta: number; noiseMultiplier: number; clip: number; sampleRate: number; accountant: string };
+  /** A DP run's guarantee (privacy/plan.ts DpRecord): epsilon per `unit` (author = individual, or window). */
+  dp?: { unit: string; epsilon: number; delta: number; individuals: number; noiseMultiplier: number; clip: number; sampleRate: number; releases: number; accountant: string; secureNoise: boolean };
   [key: string]: unknown;
 }
 
@@ -40,10 +42,10 @@ export function exportTensorSources(model: EncoderModel): Map<string, TensorSour
   return new Map(
     [...model.params].map(([name, v]) => {
       const shape = isLinearWeight(name) ? [...v.shape].reverse() : v.shape;
-      const read = () => {
-        if (!isLinearWeight(name)) return v.dataSync() as Float32Array;
+      const read = async () => {
+        if (!isLinearWeight(name)) return (await v.data()) as Float32Array;
         const t = tf.transpose(v);
-        const data = t.dataSync() as Float32Array;
+        const data = (await t.data()) as Float32Array;
         t.dispose();
         return data;
       };
@@ -74,18 +76,38 @@ export async function copyModelDir(from: string, dir: string, provenance: Proven
     async (tmpDir) => {
       await cp(from, tmpDir, { recursive: true });
       await writeProvenance(tmpDir, provenance);
+      await refreshModelCard(tmpDir);
     },
     options,
   );
 }
 
-const writeProvenance = (dir: string, provenance: Provenance) => writeFile(join(dir, 'ppmlm.json'), `${JSON.stringify(provenance, null, 2)}\n`);
+/** Writes ppmlm.json; it names the blacklist only by fingerprint (see {@link Provenance}). */
+export const writeProvenance = (dir: string, provenance: Provenance) => writeFile(join(dir, 'ppmlm.json'), `${JSON.stringify(provenance, null, 2)}\n`);
 
 /** The files of a model folder, into an existing folder (checkpoints add their own files beside them). */
 export async function writeModelFiles(dir: string, model: EncoderModel, tokenizer: Tokenizer, provenance: Provenance): Promise<void> {
+  await writeConfigJson(dir, model);
+  await writeSafetensors(join(dir, 'model.safetensors'), exportTensorSources(model));
+  await writeTokenizerFiles(dir, tokenizer, model.config);
+  await writeProvenance(dir, provenance);
+  await refreshModelCard(dir);
+}
+
+/** The model card of a folder from its config.json and ppmlm.json, written after them so the three agree. */
+const refreshModelCard = async (dir: string) => writeModelCard(dir, await readModelConfig(dir));
+
+/** config.json, with `architectures` naming the model's head as Hugging Face does. */
+export async function writeConfigJson(dir: string, model: EncoderModel): Promise<void> {
   const config = { ...model.config, architectures: [architecture(model)] };
   await writeFile(join(dir, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
-  await writeSafetensors(join(dir, 'model.safetensors'), exportTensorSources(model));
+}
+
+/**
+ * tokenizer.json and tokenizer_config.json, with vocab.json + merges.txt (BPE) or vocab.txt (WordPiece)
+ * for the Python tokenizers that read those; `model_max_length` from the config's positions.
+ */
+export async function writeTokenizerFiles(dir: string, tokenizer: Tokenizer, config: EncoderConfig): Promise<void> {
   if (tokenizer instanceof BpeTokenizer) {
     await writeFile(join(dir, 'tokenizer.json'), JSON.stringify(bpeToTokenizerJson(tokenizer)));
     await writeFile(join(dir, 'vocab.json'), JSON.stringify(Object.fromEntries(tokenizer.vocab.map((t, i) => [t, i]))));
@@ -93,7 +115,7 @@ export async function writeModelFiles(dir: string, model: EncoderModel, tokenize
     const s = tokenizer.specials;
     await writeFile(
       join(dir, 'tokenizer_config.json'),
-      `${JSON.stringify({ tokenizer_class: 'RobertaTokenizer', add_prefix_space: tokenizer.options.addPrefixSpace, bos_token: s.cls, eos_token: s.sep, cls_token: s.cls, sep_token: s.sep, unk_token: s.unk, pad_token: s.pad, mask_token: s.mask, model_max_length: model.config.max_position_embeddings - 2 }, null, 2)}\n`,
+      `${JSON.stringify({ tokenizer_class: 'RobertaTokenizer', add_prefix_space: tokenizer.options.addPrefixSpace, bos_token: s.cls, eos_token: s.sep, cls_token: s.cls, sep_token: s.sep, unk_token: s.unk, pad_token: s.pad, mask_token: s.mask, model_max_length: config.max_position_embeddings - 2 }, null, 2)}\n`,
     );
   } else if (tokenizer instanceof WordPieceTokenizer) {
     await writeFile(join(dir, 'tokenizer.json'), JSON.stringify(toTokenizerJson(tokenizer)));
@@ -101,10 +123,9 @@ export async function writeModelFiles(dir: string, model: EncoderModel, tokenize
     const s = tokenizer.specials;
     await writeFile(
       join(dir, 'tokenizer_config.json'),
-      `${JSON.stringify({ tokenizer_class: 'BertTokenizer', do_lower_case: tokenizer.options.lowercase, strip_accents: tokenizer.options.stripAccents, unk_token: s.unk, cls_token: s.cls, sep_token: s.sep, pad_token: s.pad, mask_token: s.mask, model_max_length: model.config.max_position_embeddings }, null, 2)}\n`,
+      `${JSON.stringify({ tokenizer_class: 'BertTokenizer', do_lower_case: tokenizer.options.lowercase, strip_accents: tokenizer.options.stripAccents, unk_token: s.unk, cls_token: s.cls, sep_token: s.sep, pad_token: s.pad, mask_token: s.mask, model_max_length: config.max_position_embeddings }, null, 2)}\n`,
     );
   }
-  await writeProvenance(dir, provenance);
 }
 
 function architecture(model: EncoderModel): string {
@@ -132,6 +153,12 @@ async function readJson(path: string, what: string): Promise<unknown> {
   }
 }
 
+/** The validated config.json of a model folder, without loading its weights. */
+export async function readModelConfig(dir: string): Promise<EncoderConfig> {
+  const configPath = join(dir, 'config.json');
+  return validateConfig(await readJson(configPath, 'Create one with "ppmlm model init".'), configPath);
+}
+
 /**
  * Loads a model folder: ppmlm's own or one downloaded from the Hugging Face Hub (BERT/RoBERTa, safetensors,
  * with or without the `bert.` prefix, tied decoder present or not). Unknown tensors (pooler, NSP head) are
@@ -139,7 +166,7 @@ async function readJson(path: string, what: string): Promise<unknown> {
  */
 export async function loadModelDir(dir: string, head: Head = 'mlm', seed = 0): Promise<LoadedModel> {
   const configPath = join(dir, 'config.json');
-  const config = validateConfig(await readJson(configPath, 'Create one with "ppmlm model init".'), configPath);
+  const config = await readModelConfig(dir);
   const weightsPath = join(dir, 'model.safetensors');
   const bytes = await readFile(weightsPath).catch(() => {
     throw new UsageError(`${weightsPath}: no such file; ppmlm reads safetensors weights (convert pytorch_model.bin with transformers' save_pretrained(safe_serialization=True))`);
@@ -190,4 +217,37 @@ export async function loadTokenClassifier(dir: string): Promise<LoadedModel & { 
   const loaded = await loadModelDir(dir, { tokenClassification: labels.length });
   if (loaded.initialized.length > 0) throw new FormatError(`model.safetensors lacks the classifier (${loaded.initialized.join(', ')})`, { file: join(dir, 'model.safetensors') });
   return { ...loaded, labels };
+}
+
+/**
+ * The head that config.json's `architectures` names: …ForMaskedLM, or …ForTokenClassification /
+ * …ForSequenceClassification with as many labels as id2label has; undefined for a bare encoder or any
+ * other head.
+ */
+export function savedHead(config: EncoderConfig): Head | undefined {
+  const name = config.architectures?.[0] ?? '';
+  const labels = Object.keys(config.id2label ?? {}).length;
+  if (name.endsWith('ForMaskedLM')) return 'mlm';
+  if (labels === 0) return undefined;
+  if (name.endsWith('ForTokenClassification')) return { tokenClassification: labels };
+  if (name.endsWith('ForSequenceClassification')) return { sequenceClassification: labels };
+  return undefined;
+}
+
+/**
+ * Loads a model folder with the head it was saved with (see {@link savedHead}), for uses that must not
+ * run a randomly initialised head: a head the weights lack is an error, not initialised.
+ */
+export async function loadSavedModel(dir: string): Promise<LoadedModel> {
+  const configPath = join(dir, 'config.json');
+  const config = validateConfig(await readJson(configPath, 'Create one with "ppmlm model init".'), configPath);
+  const head = savedHead(config);
+  if (head === undefined) {
+    throw new ConfigError(`"architectures" ${JSON.stringify(config.architectures ?? null)} names no head ppmlm runs; a model needs BertForMaskedLM/RobertaForMaskedLM, or …ForTokenClassification or …ForSequenceClassification with id2label`, { file: configPath });
+  }
+  const loaded = await loadModelDir(dir, head);
+  if (loaded.initialized.length > 0) {
+    throw new FormatError(`lacks the weights of the head config.json names (${loaded.initialized.join(', ')}); use a folder saved with its head, e.g. one that ppmlm finetune or deid train wrote`, { file: join(dir, 'model.safetensors') });
+  }
+  return loaded;
 }

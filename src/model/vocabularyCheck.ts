@@ -22,3 +22,14 @@ export function checkVocabulary(tokenizer: Tokenizer, check: VocabularyCheck | u
   if (count > 0 && check.allowIdentifiers !== true) throw new VocabularyIdentifiersError(count);
   return count;
 }
+
+/**
+ * What a model's provenance records about its vocabulary: the override and how many tokens it let through,
+ * or nothing when the vocabulary held no blacklisted term.
+ *
+ * @example
+ * const provenance = { ...base, ...vocabularyProvenance(checkVocabulary(tokenizer, check)) };
+ */
+export function vocabularyProvenance(count: number): { allowVocabularyIdentifiers?: true; vocabularyIdentifiers?: number } {
+  return count > 0 ? { allowVocabularyIdentifiers: true, vocabularyIdentifiers: count } : {};
+}

@@ -1,4 +1,4 @@
-import { isFunctionalTag, type MorphAnalyzer } from './korean/index.js';
+import { isFunctionalTag, splitParticle, type MorphAnalyzer } from './korean/index.js';
 import { normalizeTerm } from './normalize.js';
 import { isHangulWord, segmentWords, type WordSpan } from './segment.js';
 
@@ -6,11 +6,12 @@ import { isHangulWord, segmentWords, type WordSpan } from './segment.js';
 export interface ContentWord extends WordSpan {
   norm: string;
   /**
-   * For a word that was cut, its longer readings: the word up to each later morpheme boundary (민예하는 →
-   * 민예하, 민예하는), normalised, with where each ends. The analyser cuts more than particles (민예 + 하
-   * + 는), so a name written whole in a blacklist must still find the word.
+   * For a Korean word, its other readings, normalised, with where each ends: the word up to each morpheme
+   * boundary after the cut and whole (민예하는 → 민예하, 민예하는: the analyser cuts more than particles, 민예
+   * + 하 + 는), and the word less an agreeing particle by rule (수서도의 → 수서도, which mecab reads as 수서
+   * + 도의). A name written whole in a blacklist must still find the word.
    */
-  longer?: { norm: string; end: number }[];
+  readings?: { norm: string; end: number }[];
 }
 
 const HANGUL = /[\uac00-\ud7a3]/;
@@ -18,10 +19,10 @@ const HANGUL = /[\uac00-\ud7a3]/;
 /**
  * The words of a text as terms are built from them: segmented for any script, normalised, and for Korean
  * cut to their content morphemes (홍길동이 → 홍길동) by `analyzer`. Texts without Hangul never reach the
- * analyser. `longer` also records each cut word's longer readings (see {@link ContentWord.longer}), which
- * only term matching needs: building terms skips that work.
+ * analyser. `readings` also records each Korean word's other readings (see {@link ContentWord.readings}),
+ * which only term matching needs: building terms skips that work.
  */
-export async function contentWords(text: string, analyzer?: MorphAnalyzer, { longer = false } = {}): Promise<ContentWord[]> {
+export async function contentWords(text: string, analyzer?: MorphAnalyzer, { readings = false } = {}): Promise<ContentWord[]> {
   const words = segmentWords(text);
   if (analyzer === undefined || !HANGUL.test(text)) return words.map(withNorm);
   const morphemes = await analyzer.analyze(text);
@@ -45,17 +46,24 @@ export async function contentWords(text: string, analyzer?: MorphAnalyzer, { lon
     if (end === -1) end = w.end;
     const surface = text.slice(w.start, end);
     const word: ContentWord = { start: w.start, end, surface, kind: w.kind, norm: normalizeTerm(surface) };
-    if (longer && end < w.end) word.longer = longerReadings(text, w, morphemes, k);
+    if (readings) {
+      const other = otherReadings(text, w, end, morphemes, k);
+      if (other.length > 0) word.readings = other;
+    }
     out.push(word);
   }
   return out;
 }
 
-/** The word `w` up to each morpheme boundary from morpheme `k` on, and whole. */
-function longerReadings(text: string, w: WordSpan, morphemes: readonly { start: number; end: number }[], k: number): { norm: string; end: number }[] {
+/** The word `w` up to each morpheme boundary from morpheme `k` on and whole, and less a particle by rule; not `cut`. */
+function otherReadings(text: string, w: WordSpan, cut: number, morphemes: readonly { start: number; end: number }[], k: number): { norm: string; end: number }[] {
   const ends = new Set<number>();
-  for (; k < morphemes.length && morphemes[k]!.start < w.end; k++) if (morphemes[k]!.end <= w.end) ends.add(morphemes[k]!.end);
-  ends.add(w.end);
+  if (cut < w.end) {
+    for (; k < morphemes.length && morphemes[k]!.start < w.end; k++) if (morphemes[k]!.end <= w.end) ends.add(morphemes[k]!.end);
+    ends.add(w.end);
+  }
+  ends.add(w.start + splitParticle(w.surface)[0].length);
+  ends.delete(cut);
   return [...ends].map((end) => ({ norm: normalizeTerm(text.slice(w.start, end)), end }));
 }
 

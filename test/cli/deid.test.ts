@@ -112,6 +112,25 @@ describe('ppmlm deid train / eval / apply', () => {
     expect(bad.stderr).toMatch(/--grad-accum must be an integer between 1/);
   });
 
+  it('trains with DP-SGD per judgment: epsilon per document in ppmlm.json, no loss curve, 0600 log; refuses the author unit and DP flags without --privacy dp', async () => {
+    const dir = await tempDir();
+    const model = join(dir, 'deid-dp');
+    const t = await cli('deid', 'train', ...INPUTS, '--no-morphemes', '--privacy', 'dp', '--dp-noise', '1', '--dp-max-windows', '2', '--max-steps', '2', '--batch-size', '4', '--hidden', '32', '--layers', '1', '--vocab-size', '500', '--out', model, '--json', '--quiet');
+    expect(t.code, t.stderr).toBe(0);
+    const provenance = JSON.parse(await readFile(join(model, 'ppmlm.json'), 'utf8'));
+    expect(provenance).toMatchObject({ task: 'deid', privacy: 'dp', dp: { unit: 'document', releases: 2, secureNoise: true, accountant: 'rdp', noiseMultiplier: 1 } });
+    expect(provenance.dp.individuals).toBe(provenance.split.documents.train);
+    expect(provenance.dp.epsilon).toBeGreaterThan(0);
+    expect(provenance).not.toHaveProperty('lossByEpoch');
+    expect((await stat(join(`${model}.checkpoint`, 'train_log.jsonl'))).mode & 0o777).toBe(0o600);
+    const author = await cli('deid', 'train', ...INPUTS, '--no-morphemes', '--privacy', 'dp', '--dp-unit', 'author', '--dp-noise', '1', '--max-steps', '1', '--hidden', '32', '--layers', '1', '--vocab-size', '500', '--out', join(dir, 'x'), '--quiet');
+    expect(author.code).toBe(2);
+    expect(author.stderr).toMatch(/--dp-unit author: de-identification training data has no author column; use --dp-unit document/);
+    const flag = await cli('deid', 'train', ...INPUTS, '--dp-noise', '1', '--out', join(dir, 'y'));
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/--dp-noise needs --privacy dp/);
+  });
+
   it('guards its checkpoint as finetune does: no resume without one or under other settings, no overwrite without --force', async () => {
     const dir = await tempDir();
     const model = join(dir, 'deid');
@@ -129,6 +148,42 @@ describe('ppmlm deid train / eval / apply', () => {
     await refused(['--resume', '--lr', '0.01', '--label-level', '2'], /written with other settings \(checkpoint → now\): labels .*, --label-level 3 → 2, --lr 0\.0005 → 0\.01; /);
     const again = await cli(...args, '--resume');
     expect(again.code, again.stderr).toBe(0);
+  });
+});
+
+describe('ppmlm deid train --blacklist', () => {
+  it('keeps blacklisted terms out of a fresh tokenizer and refuses a --model whose vocabulary holds them', async () => {
+    // Gold-span data holds real identifiers: a tokenizer trained on it learns the frequent names.
+    const dir = await tempDir();
+    const names = ['whitfield', 'okonkwo', 'lindqvist', 'haldane'];
+    const lines = Array.from({ length: 40 }, (_, i) => {
+      const name = names[i % names.length]!;
+      const text = `Patient ${name} seen today, ${name} reports pain.`;
+      return JSON.stringify({ id: String(i), text, spans: [{ start: 8, end: 8 + name.length, label: 'NAME' }] });
+    });
+    const spans = join(dir, 'phi.jsonl');
+    await writeFile(spans, `${lines.join('\n')}\n`);
+    const blacklist = join(dir, 'bl.txt');
+    await writeFile(blacklist, `${names.join('\n')}\n`);
+    const args = (out: string, ...extra: string[]) => ['--quiet', 'deid', 'train', '--spans', spans, '--max-steps', '1', '--batch-size', '8', '--hidden', '16', '--layers', '1', '--heads', '2', '--intermediate', '32', '--vocab-size', '200', '--seq-len', '32', '--out', join(dir, out), ...extra];
+    const vocabulary = async (out: string) => new Set(Object.keys(JSON.parse(await readFile(join(dir, out, 'tokenizer.json'), 'utf8')).model.vocab as Record<string, number>));
+
+    expect((await cli(...args('leaky'))).code).toBe(0);
+    const leaked = await vocabulary('leaky');
+    expect(names.filter((n) => leaked.has(n)).length).toBeGreaterThan(0);
+
+    const clean = await cli(...args('clean', '--blacklist', blacklist));
+    expect(clean.code, clean.stderr).toBe(0);
+    const kept = await vocabulary('clean');
+    expect(names.filter((n) => kept.has(n))).toEqual([]);
+
+    const refused = await cli(...args('x', '--model', join(dir, 'leaky'), '--blacklist', blacklist));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^ppmlm: the tokenizer's vocabulary has \d+ tokens? that (is a blacklisted term|are blacklisted terms) and would ship with the model; .*--allow-vocabulary-identifiers/);
+    for (const n of names) expect(refused.stderr).not.toContain(n);
+    const allowed = await cli(...args('y', '--model', join(dir, 'leaky'), '--blacklist', blacklist, '--allow-vocabulary-identifiers'));
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, 'y', 'ppmlm.json'), 'utf8'))).toMatchObject({ allowVocabularyIdentifiers: true, vocabularyIdentifiers: expect.any(Number) });
   });
 });
 

@@ -7,20 +7,28 @@ import { generateClinicalNotes } from '../../examples/clinical-en/generate.js';
 import { writeBlacklist } from '../../src/identifiers/index.js';
 
 describe('ppmlm experiment', () => {
-  it('runs a 2-cell comparison, writes the table and plots, and resumes without recomputing', async () => {
+  it('runs a 3-cell comparison (constrained+dp among them), writes the table and plots, and resumes without recomputing', async () => {
     const { dir, corpus, blacklist, model } = await tinySetup(5, 3);
     const nonMembers = join(dir, 'held.jsonl');
     await writeFile(nonMembers, generateClinicalNotes(99, 5, 3).map((d) => JSON.stringify({ ...d, id: `h${d.id}` })).join('\n'));
     const config = join(dir, 'exp.json');
-    await writeFile(config, JSON.stringify({ model, members: corpus, nonMembers, blacklist, strategies: ['standard', 'constrained'], epochs: [1], seeds: [3], finetune: { seqLen: 32, batchSize: 8, lr: 0.002 }, audit: { maxOccurrences: 200 }, canaries: { count: 2, repeats: 3, candidates: 20 } }));
+    await writeFile(config, JSON.stringify({ model, members: corpus, nonMembers, blacklist, strategies: ['standard', 'constrained', 'constrained+dp'], epochs: [1], seeds: [3], finetune: { seqLen: 32, batchSize: 8, lr: 0.002, dpNoise: 1, dpMaxWindows: 2 }, audit: { maxOccurrences: 200 }, canaries: { count: 2, repeats: 3, candidates: 20 } }));
     const out = join(dir, 'exp');
     const r = await cli('--quiet', 'experiment', '--config', config, '--out', out);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/\| standard \| 1 \| 3 \| \d\.\d{4} /);
     expect(r.stdout).toMatch(/\| constrained \| 1 \| 3 \|/);
     const csv = (await readFile(join(out, 'results.csv'), 'utf8')).trim().split('\n');
-    expect(csv[0]).toBe('strategy,epochs,seed,privacyAll,privacyDirect,privacyIndirect,privacyCanary,canaryExposure,miaAuc,miaTpr1,calibratedAuc,calibratedTpr1,utility,utilityBase,utilityBaseline,epsilon');
-    expect(csv).toHaveLength(4);
+    expect(csv[0]).toBe('strategy,epochs,seed,privacyAll,privacyDirect,privacyIndirect,privacyCanary,canaryExposure,miaAuc,miaTpr1,calibratedAuc,calibratedTpr1,utility,utilityBase,utilityBaseline,epsilon,epsilonUnit');
+    expect(csv).toHaveLength(5);
+    // The new cell: constrained masking with DP-SGD per individual, its epsilon labelled with its unit.
+    const dpRow = csv[4]!.split(',');
+    expect(dpRow[0]).toBe('constrained+dp');
+    expect(Number(dpRow[15])).toBeGreaterThan(0);
+    expect(dpRow[16]).toBe('author');
+    expect(csv[2]!.split(',')[16]).toBe('');
+    const dpCell = JSON.parse(await readFile(join(out, 'cells', 'constrained+dp-e1-s3', 'report.json'), 'utf8'));
+    expect(dpCell.target.provenance.axes).toEqual({ masking: 'constrained', input: 'original', privacy: 'dp' });
     // The base model's own row comes first: 0 epochs, its utility is every cell's utilityBase.
     const baseRow = csv[1]!.split(',');
     expect(baseRow.slice(0, 3)).toEqual(['base', '0', '3']);
@@ -49,6 +57,11 @@ describe('ppmlm experiment', () => {
     expect(again.code).toBe(0);
     expect((await stat(report)).mtimeMs).toBe(before);
     expect(again.stdout).toBe(r.stdout);
+    const rows = await cli('--quiet', 'experiment', '--config', config, '--out', out, '--json');
+    expect(rows.code, rows.stderr).toBe(0);
+    const result = JSON.parse(rows.stdout);
+    expect(result.rows.map((row: { strategy: string }) => row.strategy)).toEqual(['base', 'standard', 'constrained']);
+    expect(result.files).toEqual({ csv: join(out, 'results.csv'), markdown: join(out, 'results.md'), plots: join(out, 'plots.html') });
   }, 120_000);
 
   it('matches blacklist terms inside Korean words with lang auto or ko, not with en', async () => {
@@ -76,12 +89,21 @@ describe('ppmlm experiment', () => {
     await writeFile(config, JSON.stringify({ model: 'm', members: 'a', nonMembers: 'b', blacklist: 'c', strategies: ['dp'], epochs: [1] }));
     const r = await cli('experiment', '--config', config, '--out', join(dir, 'x'));
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/bad\.json: strategy "dp" needs finetune\.dpNoise or finetune\.targetEpsilon/);
+    expect(r.stderr).toMatch(/bad\.json: a strategy with dp needs finetune\.dpNoise or finetune\.targetEpsilon/);
+    await writeFile(config, JSON.stringify({ model: 'm', members: 'a', nonMembers: 'b', blacklist: 'c', strategies: ['constrained+private'], epochs: [1] }));
+    const axes = await cli('experiment', '--config', config, '--out', join(dir, 'w'));
+    expect(axes.code).toBe(2);
+    expect(axes.stderr).toMatch(/bad\.json: "strategies": unknown strategy "constrained\+private"; use one of standard, constrained, pseudonymized, dp or a combination such as constrained\+dp/);
     await writeFile(config, JSON.stringify({ model: 'm', members: 'a', nonMembers: 'b', blacklist: 'c', strategies: ['standard'], epochs: [1], canaries: { count: 1, repeats: 1, language: 'fr' } }));
     const lang = await cli('experiment', '--config', config, '--out', join(dir, 'y'));
     expect(lang.code).toBe(2);
     expect(lang.stderr).toMatch(/bad\.json: unknown canaries\.language "fr"; use en or ko/);
     await writeFile(config, JSON.stringify({ model: 'm', members: 'a', nonMembers: 'b', blacklist: 'c', strategies: ['standard'], epochs: [1], lang: 'kr' }));
     expect((await cli('experiment', '--config', config, '--out', join(dir, 'z'))).stderr).toMatch(/bad\.json: unknown lang "kr"; use auto, en, ko/);
+    // A syntax error names line and column and what the file must be, never V8's message quoting the text.
+    await writeFile(config, '{\n  "model": "m",\n  "members": secret-name\n}');
+    const syntax = await cli('experiment', '--config', config, '--out', join(dir, 'w'));
+    expect(syntax.code).toBe(2);
+    expect(syntax.stderr.trim()).toBe(`ppmlm: ${config}:3: not valid JSON at column 14; an experiment config is one JSON object (see bench/experiments/*/config.json)`);
   });
 });

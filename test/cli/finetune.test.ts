@@ -154,7 +154,14 @@ describe('ppmlm finetune: Hugging Face Trainer options', () => {
       [['--max-steps', '1.5'], /--max-steps must be an integer between 1/],
       [['--warmup-ratio', '2'], /--warmup-ratio must be a number between 0 and 1/],
       [['--weight-decay', '-0.1'], /--weight-decay must be a number between 0 and 1/],
-      [['--strategy', 'dp', '--dp-noise', '1', '--grad-accum', '2'], /--strategy dp takes no --grad-accum/],
+      [['--dp-noise', '1'], /--dp-noise needs --privacy dp \(or --strategy dp\)/],
+      [['--strategy', 'dp', '--privacy', 'none', '--dp-insecure-seeded-noise'], /--dp-insecure-seeded-noise needs --privacy dp/],
+      [['--privacy', 'dp', '--dp-unit', 'person', '--dp-noise', '1'], /unknown --dp-unit "person"; use one of author, document, window/],
+      [['--privacy', 'dp', '--dp-noise', '1', '--target-epsilon', '3'], /either --dp-noise or --target-epsilon, not both/],
+      [['--privacy', 'dp', '--dp-noise', '1', '--accountant', 'gdp'], /unknown --accountant "gdp"; use one of rdp, prv/],
+      [['--privacy', 'dp', '--dp-noise', '1', '--dp-unit', 'window', '--dp-max-windows', '2'], /--dp-max-windows is for --dp-unit author or document/],
+      [['--privacy', 'maybe'], /unknown --privacy "maybe"; use one of none, dp/],
+      [['--strategy', 'constrained+standard'], /unknown --strategy "constrained\+standard"/],
     ];
     for (const [flags, message] of cases) {
       const r = await cli(...base, ...flags);
@@ -264,22 +271,119 @@ describe('ppmlm finetune: checkpoints of other runs, corrupt or missing ones, an
   });
 });
 
-describe('ppmlm finetune --strategy dp', () => {
-  it('solves the noise for a target epsilon and records epsilon and delta in ppmlm.json', async () => {
+describe('ppmlm finetune with --privacy dp', () => {
+  const dpFlags = ['--epochs', '1', '--batch-size', '2', '--seq-len', '32', '--lr', '1e-2', '--json', '--quiet'];
+  const weights = async (out: string) => readFile(join(out, 'model.safetensors'));
+
+  it('solves the noise for a target epsilon per individual and records the dp block with exactly its keys', async () => {
     const { dir, corpus, model } = await tinySetup(4, 2);
     const out = join(dir, 'dp');
     const r = await cli('--quiet', 'finetune', '--model', model, '--corpus', corpus, '--strategy', 'dp', '--target-epsilon', '5', '--out', out, '--epochs', '1', '--batch-size', '4', '--seq-len', '32', '--json');
     expect(r.code, r.stderr).toBe(0);
     const provenance = JSON.parse(await readFile(join(out, 'ppmlm.json'), 'utf8'));
+    expect(Object.keys(provenance.dp).sort()).toEqual(['accountant', 'clip', 'delta', 'epsilon', 'individuals', 'noiseMultiplier', 'releases', 'sampleRate', 'secureNoise', 'unit']);
     expect(provenance.dp.epsilon).toBeLessThanOrEqual(5);
     expect(provenance.dp.epsilon).toBeGreaterThan(3);
-    expect(provenance.dp).toMatchObject({ clip: 1, accountant: 'rdp', delta: expect.any(Number), noiseMultiplier: expect.any(Number) });
+    // 4 patients, all sampled in each release (batch 4 of 4 individuals): one release per epoch.
+    expect(provenance.dp).toMatchObject({ unit: 'author', individuals: 4, sampleRate: 1, releases: 1, clip: 1, accountant: 'rdp', secureNoise: true });
+    expect(provenance.dp.delta).toBeLessThan(1 / 4);
+    expect(provenance.axes).toEqual({ masking: 'standard', input: 'original', privacy: 'dp' });
+    // Nothing unprivatised about the members in the model folder; the log stays in the checkpoint folder, 0600.
+    for (const key of ['lossByEpoch', 'targets', 'protectedTargets', 'evalLossByEpoch']) expect(provenance).not.toHaveProperty(key);
+    expect((await stat(join(`${out}.checkpoint`, 'train_log.jsonl'))).mode & 0o777).toBe(0o600);
+    expect(await readdir(out)).not.toContain('train_log.jsonl');
     const none = await cli('finetune', '--model', model, '--corpus', corpus, '--strategy', 'dp', '--out', join(dir, 'x'));
     expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/--strategy dp needs --dp-noise S or --target-epsilon E/);
-    const far = await cli('finetune', '--model', model, '--corpus', corpus, '--strategy', 'dp', '--target-epsilon', '0.001', '--out', join(dir, 'y'), '--epochs', '50', '--batch-size', '100', '--seq-len', '32');
+    expect(none.stderr).toMatch(/--privacy dp needs --dp-noise S or --target-epsilon E/);
+    const far = await cli('--quiet', 'finetune', '--model', model, '--corpus', corpus, '--strategy', 'dp', '--target-epsilon', '0.001', '--out', join(dir, 'y'), '--epochs', '50', '--batch-size', '100', '--seq-len', '32');
     expect(far.code).toBe(4);
     expect(far.stderr).toMatch(/out of reach/);
+    expect(far.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('draws different noise in two runs of one --seed, the same with --dp-insecure-seeded-noise (warned and recorded)', async () => {
+    const { dir, corpus, model } = await tinySetup(4, 2);
+    const run = async (name: string, ...extra: string[]) => {
+      const r = await cli('finetune', '--model', model, '--corpus', corpus, '--strategy', 'dp', '--dp-noise', '1', '--seed', '3', '--out', join(dir, name), ...dpFlags, ...extra);
+      expect(r.code, r.stderr).toBe(0);
+      return r;
+    };
+    await run('a');
+    await run('b');
+    expect((await weights(join(dir, 'a'))).equals(await weights(join(dir, 'b')))).toBe(false);
+    const c = await run('c', '--dp-insecure-seeded-noise');
+    await run('d', '--dp-insecure-seeded-noise');
+    expect((await weights(join(dir, 'c'))).equals(await weights(join(dir, 'd')))).toBe(true);
+    expect(c.stderr).toMatch(/warning: --dp-insecure-seeded-noise: .*NO differential privacy/);
+    expect(JSON.parse(await readFile(join(dir, 'c', 'ppmlm.json'), 'utf8')).dp.secureNoise).toBe(false);
+  });
+
+  it('runs constrained + dp: no target on a protected position, epsilon per individual; --dp-release-stats exports the curve', async () => {
+    const { dir, corpus, blacklist, model } = await tinySetup(4, 2);
+    for (const strategy of [['--strategy', 'constrained+dp'], ['--strategy', 'constrained', '--privacy', 'dp']]) {
+      const out = join(dir, strategy.join(''));
+      const r = await cli('finetune', '--model', model, '--corpus', corpus, '--blacklist', blacklist, ...strategy, '--dp-noise', '0.8', '--dp-max-windows', '2', '--accountant', 'prv', '--out', out, ...dpFlags, '--epochs', '2');
+      expect(r.code, r.stderr).toBe(0);
+      const summary = JSON.parse(r.stdout);
+      expect(summary.strategy).toBe('constrained+dp');
+      expect(summary.targets).toBeGreaterThan(0);
+      expect(summary.protectedTargets).toBe(0);
+      const provenance = JSON.parse(await readFile(join(out, 'ppmlm.json'), 'utf8'));
+      expect(provenance).toMatchObject({ strategy: 'constrained+dp', axes: { masking: 'constrained', input: 'original', privacy: 'dp' } });
+      expect(provenance.dp).toMatchObject({ unit: 'author', individuals: 4, accountant: 'prv', releases: 4 });
+      expect(provenance.dp.epsilon).toBeGreaterThan(0);
+      expect(Number.isFinite(provenance.dp.epsilon)).toBe(true);
+    }
+    const stats = join(dir, 'stats');
+    const r = await cli('finetune', '--model', model, '--corpus', corpus, '--strategy', 'dp', '--dp-noise', '1', '--dp-unit', 'window', '--dp-release-stats', '--out', stats, ...dpFlags);
+    expect(r.code, r.stderr).toBe(0);
+    const provenance = JSON.parse(await readFile(join(stats, 'ppmlm.json'), 'utf8'));
+    expect(provenance).toMatchObject({ dpReleasedStats: true, lossByEpoch: [expect.any(Number)], dp: { unit: 'window' } });
+    expect(provenance.dp.individuals).toBeGreaterThan(4);
+  });
+
+  it('resumes a DP run killed mid-epoch: its accountant continues, and with seeded noise the model is the same', async () => {
+    const { dir, corpus, model } = await tinySetup(10, 2);
+    const args = (out: string) => ['finetune', '--model', model, '--corpus', corpus, '--strategy', 'dp', '--dp-noise', '1', '--dp-insecure-seeded-noise', '--out', out, '--epochs', '2', '--batch-size', '1', '--seq-len', '32', '--lr', '1e-2', '--save-steps', '2', '--json', '--quiet'];
+    const reference = await cli(...args(join(dir, 'ref')));
+    expect(reference.code, reference.stderr).toBe(0);
+    const out = join(dir, 'run');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args(out)], { stdio: 'ignore' });
+    const state = join(`${out}.checkpoint`, 'checkpoint', 'trainer_state.json');
+    const killedAt = await new Promise<{ releases: number; accountant: unknown }>((resolve, reject) => {
+      const poll = setInterval(async () => {
+        const s = await readFile(state, 'utf8').then(JSON.parse, () => undefined);
+        if (s && s.epoch === 0 && s.batch >= 4) {
+          clearInterval(poll);
+          child.kill('SIGKILL');
+          resolve(s);
+        }
+      }, 20);
+      child.on('exit', () => {
+        clearInterval(poll);
+        reject(new Error('finished before it could be killed'));
+      });
+    });
+    await new Promise((r) => child.once('exit', r));
+    // 10 individuals at an expected 1 per release: 10 releases an epoch; the checkpoint holds the ledger so far.
+    expect(killedAt.releases).toBeGreaterThanOrEqual(4);
+    expect(killedAt.accountant).toMatchObject({ mechanism: 'rdp', history: [{ sigma: 1, q: 0.1, steps: killedAt.releases }] });
+    const resumed = await cli(...args(out), '--resume');
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const [a, b] = await Promise.all([join(dir, 'ref'), out].map(async (o) => JSON.parse(await readFile(join(o, 'ppmlm.json'), 'utf8')).dp));
+    expect(b).toEqual(a);
+    expect(b.releases).toBe(20);
+    expect((await readFile(join(out, 'model.safetensors'))).equals(await readFile(join(dir, 'ref', 'model.safetensors')))).toBe(true);
+  });
+
+  it('refuses --dp-unit author on a corpus read without an author column, naming the fix', async () => {
+    const { dir, model } = await tinySetup(3, 1);
+    const anonymous = join(dir, 'anonymous.jsonl');
+    await writeFile(anonymous, [1, 2, 3].map((i) => JSON.stringify({ id: `d${i}`, text: `note ${i} about the patient and the visit` })).join('\n'));
+    const r = await cli('finetune', '--model', model, '--corpus', anonymous, '--strategy', 'dp', '--dp-noise', '1', '--out', join(dir, 'x'), ...dpFlags);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/--dp-unit author needs the corpus's author column: each of its 3 documents is its own author; pass --author-col NAME/);
   });
 });
 

@@ -87,7 +87,7 @@ describe('readCorpus errors', () => {
   it('names an unknown format and the fix', async () => {
     const path = await tempFile('notes.xlsx', 'x');
     const err = await errorOf(loadCorpus(path));
-    expect(err.message).toMatch(/cannot tell the corpus format.*--format csv\|tsv\|jsonl\|folder/);
+    expect(err.message).toMatch(/cannot tell the corpus format.*--format csv\|tsv\|jsonl\|parquet\|folder/);
   });
 
   it('lists the columns that exist when one is missing', async () => {
@@ -97,6 +97,18 @@ describe('readCorpus errors', () => {
     expect(err.located).toBe(`${path}:1: no column "text" for the text; the columns are: "id", "who", "body" (choose one with --text-col)`);
     const explicit = await errorOf(loadCorpus(path, { columns: { text: 'body', author: 'patient' } }));
     expect(explicit.message).toMatch(/no column "patient" for the author.*--author-col/);
+  });
+
+  it('describes a first row that is a document instead of a header by its shape, never its text', async () => {
+    const path = await tempFile('c.csv', '1,Okonkwo Adaeze,"Seen for asthma, MRN 48213377, follow up in two weeks."\n2,b,x\n');
+    const err = await errorOf(loadCorpus(path));
+    expect(err.located).toBe(
+      `${path}:1: no column "text" for the text; the first row looks like a document, not a header (3 cells of 1, 14 and 54 characters; not printed, as it may hold personal data): add a header row naming the columns, such as text, id, author, label (choose one with --text-col)`,
+    );
+    const tsv = await tempFile('c.tsv', '7\t7\tshort\n');
+    expect((await errorOf(loadCorpus(tsv))).located).toMatch(/c\.tsv:1: the first row looks like a document, not a header \(3 cells of 1, 1 and 5 characters;/);
+    const dup = await tempFile('d.csv', 'text,text\n');
+    expect((await errorOf(loadCorpus(dup))).located).toBe(`${dup}:1: header names column "text" twice; rename one of them`);
   });
 
   it('reports an unterminated quote at the line where it starts', async () => {
@@ -144,7 +156,7 @@ describe('readCorpus errors', () => {
     // V8's own message quotes the line; the error names the position only.
     const quoting = await tempFile('q.jsonl', '{"text": "Okonkwo Adaeze, MRN 48213377" oops}\n');
     const err = await errorOf(loadCorpus(quoting));
-    expect(err.located).toMatch(/q\.jsonl:1: not valid JSON at position 40; each line must be one JSON object/);
+    expect(err.located).toMatch(/q\.jsonl:1: not valid JSON at column 41; each line must be one JSON object/);
     expect(err.located).not.toMatch(/Okonkwo|48213377/);
     const num = await tempFile('d.jsonl', '{"text": 5}\n');
     expect((await errorOf(loadCorpus(num))).located).toMatch(/d\.jsonl:1: key "text" must be a string/);
@@ -190,6 +202,18 @@ describe('readCorpus errors', () => {
     const bad: string[] = [];
     expect(await loadCorpus(path, { maxDocChars: 1000, skipBadRows: true, onBadRow: (e) => bad.push(e.located) })).toEqual([{ id: '1', author: 'a', text: 'ok' }]);
     expect(bad).toHaveLength(1);
+  });
+
+  it('refuses a JSONL line too long for --max-doc-chars while reading it, before parsing, and reads on with skipBadRows', async () => {
+    // Not JSON either: the length is what is reported, so the line was never parsed.
+    const long = `{"id":"2","text":"${'x'.repeat(1_200_000)}`;
+    const path = await tempFile('c.jsonl', `{"id":"1","text":"ok"}\n${long}\n{"id":"3","text":"fine"}\n`);
+    const err = await errorOf(loadCorpus(path, { maxDocChars: 10 }));
+    expect(err.located).toBe(`${path}:2: the line is too long for a document of at most 10 characters; split the document or raise --max-doc-chars`);
+    const bad: string[] = [];
+    const docs = await loadCorpus(path, { maxDocChars: 10, skipBadRows: true, onBadRow: (e) => bad.push(e.located) });
+    expect(docs.map((d) => d.id)).toEqual(['1', '3']);
+    expect(bad).toEqual([err.located]);
   });
 
   it('reads a long quoted field in time linear in its length', async () => {

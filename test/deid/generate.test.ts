@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { readFile } from 'node:fs/promises';
-import { LabelResolver, TAXONOMY, fillDocument, generateDocuments, parseAnnotated, readAnnotatedFolder, readReplacementLists } from '../../src/deid/index.js';
+import { readFile, writeFile } from 'node:fs/promises';
+import { LabelResolver, TAXONOMY, fillDocument, generateDocuments, parseAnnotated, readAnnotatedFolder, readDatasetLabels, readReplacementLists } from '../../src/deid/index.js';
 import { Rng } from '../../src/engine/index.js';
 import { endsInConsonant } from '../../src/text/index.js';
 import { FormatError } from '../../src/errors.js';
@@ -22,6 +22,14 @@ describe('LabelResolver', () => {
     expect(() => resolver.resolve('외계인', { file: 'a.md', line: 3 })).toThrow(FormatError);
     expect(() => resolver.resolve('외계인')).toThrow(/unknown label "외계인".*--unknown-label other/);
     expect(new LabelResolver(TAXONOMY, undefined, 'other').resolve('외계인')).toEqual({ level1: 'quasi', level2: 'OTHER', level3: '외계인' });
+  });
+
+  it('reads the dataset synonym map and tree when present, and names a broken one by line and column', async () => {
+    const dir = await tempDir();
+    expect(await readDatasetLabels(dir, join(dir, 'absent.json'))).toEqual({ synonyms: {}, treePaths: new Map() });
+    const map = join(dir, 'replace_map.json');
+    await writeFile(map, '{\n  "찜질방2": "찜질방",\n  "홍길동": \n}');
+    await expect(readDatasetLabels(dir, map)).rejects.toMatchObject({ located: `${map}:4: not valid JSON at column 1; the dataset's file is damaged; download it again` });
   });
 });
 

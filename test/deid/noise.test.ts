@@ -4,7 +4,7 @@ import { Rng } from '../../src/engine/random.js';
 
 describe('noisyOutside', () => {
   const O = 0;
-  const window = { ids: Int32Array.from({ length: 2000 }, (_, i) => 10 + (i % 7)), labels: Int32Array.from({ length: 2000 }, (_, i) => (i === 0 || i === 1999 ? -1 : i % 4 === 0 ? 2 : O)) };
+  const window = { doc: 0, ids: Int32Array.from({ length: 2000 }, (_, i) => 10 + (i % 7)), labels: Int32Array.from({ length: 2000 }, (_, i) => (i === 0 || i === 1999 ? -1 : i % 4 === 0 ? 2 : O)) };
   const replacements = Int32Array.from([100, 101, 102]);
 
   it('replaces about the given share of "O" tokens by the given ids, and nothing else, labels kept', () => {

@@ -46,6 +46,10 @@ describe('span-annotated corpora', () => {
     expect(physionet[0]!.spans.map((s) => physionet[0]!.text.slice(s.start, s.end))).toEqual(['SMITH', '7/22']);
     const bad = await tempFile('b.jsonl', '{"text": "abc", "spans": [{"start": 2, "end": 9, "label": "X"}]}\n');
     await expect(readSpanCorpus(bad, 'jsonl')).rejects.toMatchObject({ line: 1, message: expect.stringMatching(/span \[2, 9\) is outside its document's text/) });
+    // The corpus JSONL reader: blank lines counted, the position named, the text not quoted.
+    const broken = await tempFile('c.jsonl', '{"text": "ok", "spans": []}\n\n{"text": "Alice Whitfield", spans: []}\n');
+    await expect(readSpanCorpus(broken, 'jsonl')).rejects.toMatchObject({ located: `${broken}:3: not valid JSON at column 29; each line must be one JSON object` });
+    await expect(readSpanCorpus(join(dir, 'missing.jsonl'), 'jsonl')).rejects.toThrow(/missing\.jsonl: no such file or folder; check --spans/);
     await mkdir(join(dir, 'empty'));
     await expect(readSpanCorpus(join(dir, 'empty'), 'physionet')).rejects.toThrow(/needs the folder with id\.text and id-phi\.phrase/);
   });

@@ -4,7 +4,7 @@ import { checkResumePoint, parseTrainerState, type TrainingPlan } from '../../sr
 import type { TrainerState } from '../../src/engine/index.js';
 
 /** The state after 5 steps of a run of 2 epochs × 4 batches, saved mid-epoch 1. */
-const saved: TrainerState = { step: 5, epoch: 1, batch: 1, totalSteps: 8, seed: 42, protectedTargets: 3, targets: 40, skippedBatches: 0, lastLoss: 2.5, epochLosses: [3.1], epochLossSum: 2.5, epochSteps: 1, evalLosses: [] };
+const saved: TrainerState = { step: 5, epoch: 1, batch: 1, totalSteps: 8, seed: 42, protectedTargets: 3, targets: 40, skippedBatches: 0, lastLoss: 2.5, epochLosses: [3.1], epochLossSum: 2.5, epochSteps: 1, evalLosses: [], releases: 0 };
 const plan: TrainingPlan = { epochs: 2, batchesPerEpoch: 4, totalSteps: 8, accumulate: 1, seed: 42 };
 const FILE = 'run.checkpoint/checkpoint/trainer_state.json';
 const FIX = 'delete run.checkpoint';

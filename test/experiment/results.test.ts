@@ -3,7 +3,7 @@ import { resultsCsv, resultsMarkdown, resultsSvg, type ResultRow } from '../../s
 
 const row = (strategy: string, epochs: number, privacyAll: number): ResultRow => ({
   strategy, epochs, seed: 1, privacyAll, privacyDirect: 1, privacyIndirect: 1, privacyCanary: NaN, canaryExposure: NaN, miaAuc: 0.5, miaTpr1: 0.01,
-  calibratedAuc: 0.5, calibratedTpr1: 0.01, utility: 0.2, utilityBase: 0.2, utilityBaseline: 0.1, epsilon: NaN,
+  calibratedAuc: 0.5, calibratedTpr1: 0.01, utility: 0.2, utilityBase: 0.2, utilityBaseline: 0.1, epsilon: NaN, epsilonUnit: '',
 });
 
 describe('experiment results', () => {
@@ -18,7 +18,7 @@ describe('experiment results', () => {
 
   it('leaves missing figures empty in CSV and Markdown', () => {
     const csv = resultsCsv(rows).trim().split('\n');
-    expect(csv[1]).toBe('base,0,1,0.9900,1,1,,,0.5000,0.0100,0.5000,0.0100,0.2000,0.2000,0.1000,');
+    expect(csv[1]).toBe('base,0,1,0.9900,1,1,,,0.5000,0.0100,0.5000,0.0100,0.2000,0.2000,0.1000,,');
     expect(resultsMarkdown(rows)).toMatch(/\| standard \| 16 \| 1 \| 0\.8000 \|/);
   });
 });

@@ -29,13 +29,14 @@ describe('training memory plan', () => {
     expect(trainingMemory(encoder(768, 24, 30522), mlm(8, 30522), true).heap - base.heap).toBeLessThan(0.5 * GiB);
   });
 
-  it('counts DP-SGD\'s per-example gradient and running sum, and never checkpoints for it', () => {
+  it("keeps DP-SGD's per-unit and per-release gradient sums in JS memory, not the heap", () => {
     const dp = trainingMemory(encoder(768, 12, 30522), { ...mlm(1, 30522), perExampleGradients: true }, false);
     const plain = trainingMemory(encoder(768, 12, 30522), mlm(1, 30522), false);
-    expect(dp.heap - plain.heap).toBeCloseTo(1.1 * 2 * plain.parameters, -3);
-    expect(planTrainingMemory(encoder(768, 12, 30522), { ...mlm(1, 30522), perExampleGradients: true }, LIMIT)).toMatchObject({ recompute: false, perExampleGradients: true, fits: true });
-    // RoBERTa-large's weights and two gradient copies alone are 4.3 GB: refused before training.
-    expect(planTrainingMemory(encoder(1024, 24, 50265), { ...mlm(1, 50265), perExampleGradients: true }, LIMIT).fits).toBe(false);
+    expect(dp.heap).toBe(plain.heap);
+    expect(dp.host - plain.host).toBe(2 * plain.parameters);
+    expect(planTrainingMemory(encoder(768, 12, 30522), { ...mlm(1, 30522), perExampleGradients: true }, LIMIT)).toMatchObject({ perExampleGradients: true, fits: true });
+    // RoBERTa-large, one window at a time, fits the heap too: its gradient sums are outside it.
+    expect(planTrainingMemory(encoder(1024, 24, 50265), { ...mlm(1, 50265), perExampleGradients: true }, LIMIT).fits).toBe(true);
   });
 
   it('never runs out of a heap without a limit, and refuses a batch that cannot fit with the flags that help', () => {
@@ -43,5 +44,33 @@ describe('training memory plan', () => {
     expect(planTrainingMemory(encoder(768, 12, 30522), mlm(4096, 30522), LIMIT).fits).toBe(false);
     expect(() => checkTrainingMemory(encoder(768, 12, 30522), mlm(4096, 30522))).toThrow(UsageError);
     expect(() => checkTrainingMemory(encoder(768, 12, 30522), mlm(4096, 30522))).toThrow(/110M parameters.*4096 x 128 tokens.*GiB of the wasm heap.*--batch-size.*--grad-accum N.*--seq-len/);
+  });
+});
+
+describe('training memory plan on a GPU (webgpu)', () => {
+  const GPU = 16 * GiB;
+
+  it('keeps gradients and both AdamW moments on the device, only their checkpoint copies in JS', () => {
+    const host = trainingMemory(encoder(768, 12, 30522), mlm(8, 30522), true);
+    const device = trainingMemory(encoder(768, 12, 30522), mlm(8, 30522), true, true);
+    expect(device.heap - host.heap).toBeCloseTo(1.1 * 3 * host.parameters, -3);
+    expect(device.host).toBe(2 * host.parameters);
+    expect(device.onDevice).toBe(true);
+  });
+
+  it('trains BERT-base and RoBERTa-large at batch 8 x 128 within 16 GB, never refused for wasm32\'s heap', () => {
+    for (const [config, vocab] of [[encoder(768, 12, 30522), 30522], [encoder(1024, 24, 50265), 50265]] as const) {
+      const plan = planTrainingMemory(config, mlm(8, vocab), Infinity, true, 2 * GiB);
+      expect(plan.fits).toBe(true);
+      expect(plan.heap).toBeLessThan(GPU);
+    }
+  });
+
+  it('refuses a tensor larger than the adapter binds at once (lavapipe binds 128 MiB)', () => {
+    // RoBERTa-large's embedding table is 196 MiB.
+    const plan = planTrainingMemory(encoder(1024, 24, 50265), mlm(8, 50265), Infinity, true, 128 * 2 ** 20);
+    expect(plan.largestTensor).toBeGreaterThan(128 * 2 ** 20);
+    expect(plan.fits).toBe(false);
+    expect(planTrainingMemory(encoder(768, 12, 30522), mlm(8, 30522), Infinity, true, 128 * 2 ** 20).fits).toBe(true);
   });
 });

@@ -6,8 +6,13 @@ import { readDeidSource, type DeidSourceFlags } from '../deidInputs.js';
 import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
 import { parseTrainingFlags, type TrainingFlags } from '../trainingFlags.js';
+import { vocabularyCheckOf, type VocabularyFlags } from '../vocabularyOptions.js';
+import { parseDpFlags, type DpFlags } from '../dpFlags.js';
+import { UsageError } from '../../errors.js';
+import { epsilonUnitLabel, INSECURE_NOISE_WARNING } from '../../privacy/index.js';
 
-export interface DeidTrainCommandOptions extends DeidSourceFlags, TrainingFlags {
+export interface DeidTrainCommandOptions extends DeidSourceFlags, TrainingFlags, VocabularyFlags, DpFlags {
+  privacy?: string;
   split: string;
   seed: string;
   replacement: ReplacementMode;
@@ -35,6 +40,10 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
   const seed = parseIntFlag(options.seed, '--seed');
   const shares = parseSplit(options.split);
   const training = parseTrainingFlags(options);
+  const vocabulary = await vocabularyCheckOf(options);
+  if (options.privacy !== undefined && options.privacy !== 'none' && options.privacy !== 'dp') throw new UsageError(`unknown --privacy "${options.privacy}"; use one of none, dp`);
+  const dp = parseDpFlags(options, options.privacy === 'dp' ? 'dp' : 'none');
+  if (dp?.insecureSeededNoise) out.warn(INSECURE_NOISE_WARNING);
   if (!options.resume) await assertCanWrite(options.out, options.force);
   const backend = await selectBackend(options.backend);
   out.info(`backend: ${backend.name}`);
@@ -61,16 +70,18 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
       outsideNoise: parseNumberFlag(options.outsideNoise, '--outside-noise', { min: 0, max: 0.5 }),
       ...(options.dropout !== undefined && { dropout: parseNumberFlag(options.dropout, '--dropout', { min: 0, max: 0.9 }) }),
       seed,
+      ...(vocabulary && { vocabulary }),
       out: options.out,
       force: options.force,
       resume: options.resume,
       analyzer,
+      dp,
       onInfo: (m) => out.info(m),
       onLog: (e, s) => out.progress(`deid train: epoch ${e.epoch + 1} step ${e.step}/${s.totalSteps} loss ${e.loss.toFixed(4)} ${Math.round(e.tokensPerSecond)} tokens/s`),
     });
     out.progressDone();
-    const summary = { out: options.out, labels: result.labels.length - 1, level, epochs: result.state.epoch, steps: result.state.step, finalLoss: result.state.lastLoss, lossByEpoch: result.provenance.lossByEpoch, split: { train: split.train.length, dev: split.dev.length, test: split.test.length }, seconds: (Date.now() - t0) / 1000 };
-    out.result(options.json ? JSON.stringify(summary, null, 2) : `wrote ${options.out}: ${summary.labels} labels at level ${level}, ${summary.steps} steps, final loss ${summary.finalLoss.toFixed(4)} (train ${split.train.length} / dev ${split.dev.length} / test ${split.test.length} judgments)`);
+    const summary = { out: options.out, labels: result.labels.length - 1, level, epochs: result.state.epoch, steps: result.state.step, finalLoss: result.state.lastLoss, lossByEpoch: result.provenance.lossByEpoch, split: { train: split.train.length, dev: split.dev.length, test: split.test.length }, seconds: (Date.now() - t0) / 1000, ...(result.provenance.dp && { dp: result.provenance.dp }) };
+    out.summary(options.json, summary, () => `wrote ${options.out}: ${summary.labels} labels at level ${level}, ${summary.steps} steps, final loss ${summary.finalLoss.toFixed(4)} (train ${split.train.length} / dev ${split.dev.length} / test ${split.test.length} judgments)${result.provenance.dp ? `; DP-SGD epsilon ${result.provenance.dp.epsilon.toFixed(2)} at delta ${result.provenance.dp.delta.toExponential(1)} ${epsilonUnitLabel(result.provenance.dp)}` : ''}`);
   } finally {
     await analyzer?.close();
   }

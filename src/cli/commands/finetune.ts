@@ -2,7 +2,9 @@ import { loadCorpus } from '../../corpus/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { UsageError } from '../../errors.js';
 import { readBlacklist } from '../../identifiers/index.js';
-import { checkFinetuneOptions, finetune, parseStrategy } from '../../mlm/index.js';
+import { axesName, checkFinetuneOptions, finetune, resolveAxes, type TrainingAxes } from '../../mlm/index.js';
+import { parseDpFlags, type DpFlags } from '../dpFlags.js';
+import { epsilonUnitLabel } from '../../privacy/index.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
@@ -10,9 +12,12 @@ import { parseTrainingFlags, type TrainingFlags } from '../trainingFlags.js';
 import type { AnalyzerChoice, Language } from '../../text/index.js';
 import { analyzerFor } from './blacklist.js';
 
-export interface FinetuneCommandOptions extends CorpusFlags, TrainingFlags {
+export interface FinetuneCommandOptions extends CorpusFlags, TrainingFlags, DpFlags {
   model: string;
   strategy: string;
+  masking?: TrainingAxes['masking'];
+  input?: TrainingAxes['input'];
+  privacy?: TrainingAxes['privacy'];
   blacklist?: string;
   out: string;
   maskProb: string;
@@ -21,11 +26,7 @@ export interface FinetuneCommandOptions extends CorpusFlags, TrainingFlags {
   allowVocabularyIdentifiers?: boolean;
   seed: string;
   saveSteps?: string;
-  dpClip: string;
   pseudo: 'placeholder' | 'surrogate';
-  dpNoise?: string;
-  targetEpsilon?: string;
-  delta?: string;
   saveEveryEpoch?: boolean;
   saveTotalLimit?: string;
   evalCorpus?: string;
@@ -38,22 +39,21 @@ export interface FinetuneCommandOptions extends CorpusFlags, TrainingFlags {
   backend: BackendRequest;
 }
 
-/** `ppmlm finetune`: masked-LM fine-tuning with a strategy; reports how many targets fell on blacklisted positions. */
+/**
+ * `ppmlm finetune`: masked-LM fine-tuning on the three axes (a --strategy preset, each axis overridable);
+ * reports how many targets fell on blacklisted positions and, with DP, epsilon and its unit.
+ */
 export async function finetuneCommand(options: FinetuneCommandOptions, out: Reporter): Promise<void> {
-  const strategy = parseStrategy(options.strategy);
-  if ((strategy === 'constrained' || strategy === 'pseudonymized') && !options.blacklist) {
-    throw new UsageError(`--strategy ${strategy} needs --blacklist FILE (build one with "ppmlm blacklist build")`);
+  const axes = resolveAxes(options.strategy, { masking: options.masking, input: options.input, privacy: options.privacy });
+  const strategy = axesName(axes);
+  if ((axes.masking === 'constrained' || axes.input === 'pseudonymized') && !options.blacklist) {
+    throw new UsageError(`--strategy ${strategy} needs --blacklist FILE for its ${axes.masking === 'constrained' ? 'constrained masking' : 'pseudonymized input'} (build one with "ppmlm blacklist build")`);
   }
+  const dp = parseDpFlags(options, axes.privacy);
   const training = parseTrainingFlags(options);
   const maskProb = parseNumberFlag(options.maskProb, '--mask-prob', { min: 0.001, max: 1 });
   const seed = parseIntFlag(options.seed, '--seed');
   const saveSteps = options.saveSteps === undefined ? undefined : parseIntFlag(options.saveSteps, '--save-steps', { min: 1 });
-  const dpNoise = options.dpNoise === undefined ? undefined : parseNumberFlag(options.dpNoise, '--dp-noise', { min: 0.01 });
-  const targetEpsilon = options.targetEpsilon === undefined ? undefined : parseNumberFlag(options.targetEpsilon, '--target-epsilon', { min: 1e-3 });
-  const delta = options.delta === undefined ? undefined : parseNumberFlag(options.delta, '--delta', { min: 1e-12, max: 0.5 });
-  const dpClip = parseNumberFlag(options.dpClip, '--dp-clip', { min: 1e-6 });
-  if (strategy === 'dp' && dpNoise === undefined && targetEpsilon === undefined) throw new UsageError('--strategy dp needs --dp-noise S or --target-epsilon E');
-  if (dpNoise !== undefined && targetEpsilon !== undefined) throw new UsageError('give either --dp-noise or --target-epsilon, not both');
   const evaluation = {
     evalSplit: options.evalSplit === undefined ? undefined : parseNumberFlag(options.evalSplit, '--eval-split', { min: 0, max: 1, exclusive: true }),
     loadBestModelAtEnd: options.loadBestModelAtEnd === true,
@@ -62,7 +62,7 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
   };
   checkFinetuneOptions({ ...evaluation, evalCorpus: options.evalCorpus });
   const blacklist = options.blacklist ? await readBlacklist(options.blacklist) : undefined;
-  const backend = await selectBackend(options.backend);
+  const backend = await selectBackend(options.backend, { runsOnWebgpu: axes.privacy !== 'dp' });
   out.info(`backend: ${backend.name}`);
   const readOptions = corpusReadOptions(options, (err) => out.warn(`skipped ${err.located}`));
   const docs = await loadCorpus(options.corpus, readOptions);
@@ -73,7 +73,7 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
     const result = await finetune({
       model: options.model,
       docs,
-      strategy,
+      strategy: axes,
       blacklist,
       out: options.out,
       ...training,
@@ -86,14 +86,12 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
       resume: options.resume === true,
       ...evaluation,
       evalDocs,
-      dpClip,
       pseudo: options.pseudo,
-      dpNoise,
-      targetEpsilon,
-      delta,
+      dp,
       force: options.force === true,
       analyzer,
       onInfo: (m) => out.info(m),
+      onWarn: (m) => out.warn(m),
       onLog: (e, s) => {
         const done = s.step / s.totalSteps;
         const eta = done > 0 ? ((Date.now() - t0) / 1000) * (1 / done - 1) : 0;
@@ -104,6 +102,7 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
     const summary = {
       out: result.out,
       strategy,
+      axes,
       epochs: result.provenance.epochs,
       steps: result.state.step,
       finalLoss: result.state.lastLoss,
@@ -117,13 +116,13 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
       seconds: (Date.now() - t0) / 1000,
       ...(result.provenance.dp && { dp: result.provenance.dp }),
     };
-    if (options.json) out.result(JSON.stringify(summary, null, 2));
+    if (options.json) out.json(summary);
     else
       out.result(
         `wrote ${result.out}: ${strategy}, ${summary.epochs} epochs, ${summary.steps} steps, final loss ${summary.finalLoss.toFixed(4)}; ` +
           (summary.bestEpoch !== undefined ? `weights of epoch ${summary.bestEpoch} (lowest evaluation loss, ${summary.bestEvalLoss}); ` : '') +
           `${summary.protectedTargets} of ${summary.targets} MLM targets fell on blacklisted positions` +
-          (result.provenance.dp ? `; DP-SGD epsilon ${result.provenance.dp.epsilon.toFixed(2)} at delta ${result.provenance.dp.delta.toExponential(1)}` : ''),
+          (result.provenance.dp ? `; DP-SGD epsilon ${result.provenance.dp.epsilon.toFixed(2)} at delta ${result.provenance.dp.delta.toExponential(1)} ${epsilonUnitLabel(result.provenance.dp)}` : ''),
       );
   } finally {
     await analyzer?.close();

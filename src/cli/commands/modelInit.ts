@@ -1,12 +1,13 @@
-import { defaultConfig, initParams, parameterShapes, saveModelDir, disposeParams } from '../../model/index.js';
+import { checkVocabulary, defaultConfig, disposeParams, initParams, parameterShapes, saveModelDir, vocabularyProvenance } from '../../model/index.js';
 import { loadTokenizer } from '../../tokenizer/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { PACKAGE_VERSION } from '../../version.js';
 import { UsageError } from '../../errors.js';
 import { parseIntFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
+import { vocabularyCheckOf, type VocabularyFlags } from '../vocabularyOptions.js';
 
-export interface ModelInitOptions {
+export interface ModelInitOptions extends VocabularyFlags {
   vocab: string;
   out: string;
   hidden: string;
@@ -16,6 +17,7 @@ export interface ModelInitOptions {
   maxPositions: string;
   seed: string;
   force?: boolean;
+  json?: boolean;
   backend: BackendRequest;
 }
 
@@ -23,6 +25,8 @@ export interface ModelInitOptions {
 export async function modelInit(options: ModelInitOptions, out: Reporter): Promise<void> {
   await selectBackend(options.backend);
   const tokenizer = await loadTokenizer(options.vocab);
+  // The vocabulary ships with the model: checked before anything is written.
+  const vocabularyIdentifiers = checkVocabulary(tokenizer, await vocabularyCheckOf(options));
   // A byte-level BPE tokenizer means RoBERTa: position ids start after the padding id, one token type.
   const roberta = tokenizer.type === 'bpe';
   const maxPositions = parseIntFlag(options.maxPositions, '--max-positions', { min: 8 });
@@ -40,10 +44,11 @@ export async function modelInit(options: ModelInitOptions, out: Reporter): Promi
   const seed = parseIntFlag(options.seed, '--seed');
   const params = initParams(parameterShapes(config), config, seed);
   try {
-    await saveModelDir(options.out, { config, params, head: 'mlm' }, tokenizer, { ppmlm: PACKAGE_VERSION, createdAt: new Date().toISOString(), base: 'random-init', seed }, { force: options.force });
+    await saveModelDir(options.out, { config, params, head: 'mlm' }, tokenizer, { ppmlm: PACKAGE_VERSION, createdAt: new Date().toISOString(), base: 'random-init', seed, ...vocabularyProvenance(vocabularyIdentifiers) }, { force: options.force });
   } finally {
     disposeParams(params);
   }
   const count = [...parameterShapes(config).values()].reduce((a, s) => a + s.reduce((x, d) => x * d, 1), 0);
-  out.result(`wrote ${options.out}: ${roberta ? 'RoBERTa' : 'BERT'} ${config.num_hidden_layers} layers, hidden ${config.hidden_size}, ${config.num_attention_heads} heads, vocab ${config.vocab_size} (${(count / 1e6).toFixed(2)}M parameters)`);
+  const summary = { out: options.out, modelType: config.model_type, layers: config.num_hidden_layers, hidden: config.hidden_size, heads: config.num_attention_heads, intermediate: config.intermediate_size, vocabSize: config.vocab_size, maxPositions: config.max_position_embeddings, parameters: count, seed };
+  out.summary(options.json, summary, (s) => `wrote ${s.out}: ${roberta ? 'RoBERTa' : 'BERT'} ${s.layers} layers, hidden ${s.hidden}, ${s.heads} heads, vocab ${s.vocabSize} (${(s.parameters / 1e6).toFixed(2)}M parameters)`);
 }

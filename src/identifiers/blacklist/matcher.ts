@@ -10,10 +10,16 @@ export interface TermMatch {
 }
 
 /**
- * Finds every occurrence of blacklisted terms in a text, in time linear in the number of words plus
- * matches: an Aho-Corasick automaton over words rather than characters. Texts are cut into content words
- * exactly as terms were built (segmentation, NFKC + case folding, Korean particles split off), so a term
- * matches at word boundaries only and `홍길동` is found in `홍길동이`. Overlapping matches are all reported.
+ * Finds every occurrence of blacklisted terms in a text: a trie over words, walked with every partial match
+ * alive. Texts are cut into content words exactly as terms were built (segmentation, NFKC + case folding,
+ * Korean particles split off), so a term matches at word boundaries only and `홍길동` is found in
+ * `홍길동이`. A Korean word also offers its other readings (see {@link ContentWord.readings}: up to a
+ * later morpheme boundary, whole, less a particle by rule), and every word of a term, the first, last or
+ * only one, may match any of them: `민예하 서시은` is found in `민예하 서시은이` although mecab reads 민예 + 하
+ * and 서 + 시은 + 이.
+ * Several readings per word are why this is not Aho-Corasick, whose failure links assume one symbol per
+ * position; the work per word is bounded by the readings times the partial matches alive, which no term
+ * longer than the longest one can extend. Overlapping matches are all reported, by start, longest first.
  *
  * @example
  * const m = new BlacklistMatcher(list.entries);
@@ -22,12 +28,9 @@ export interface TermMatch {
 export class BlacklistMatcher {
   private readonly wordIds = new Map<string, number>();
   private readonly children: Map<number, number>[] = [new Map()];
-  private readonly fail: number[] = [0];
   private readonly depth: number[] = [0];
   /** Entries whose word sequence ends at this node. */
   private readonly terms: number[][] = [[]];
-  /** Nearest node on the fail chain that has terms (0 = none). */
-  private readonly outLink: number[] = [0];
   readonly size: number;
 
   constructor(entries: readonly Pick<BlacklistEntry, 'term'>[]) {
@@ -46,68 +49,59 @@ export class BlacklistMatcher {
         if (next === undefined) {
           next = this.children.length;
           this.children.push(new Map());
-          this.fail.push(0);
           this.depth.push(this.depth[node]! + 1);
           this.terms.push([]);
-          this.outLink.push(0);
           this.children[node]!.set(id, next);
         }
         node = next;
       }
       this.terms[node]!.push(index);
     });
-    this.link();
   }
 
-  private link(): void {
-    const queue: number[] = [];
-    for (const child of this.children[0]!.values()) queue.push(child);
-    for (let q = 0; q < queue.length; q++) {
-      const node = queue[q]!;
-      for (const [word, child] of this.children[node]!) {
-        let f = this.fail[node]!;
-        while (f !== 0 && !this.children[f]!.has(word)) f = this.fail[f]!;
-        const target = this.children[f]!.get(word);
-        this.fail[child] = target !== undefined && target !== child ? target : 0;
-        const fc = this.fail[child]!;
-        this.outLink[child] = this.terms[fc]!.length > 0 ? fc : this.outLink[fc]!;
-        queue.push(child);
-      }
-    }
-  }
-
-  /**
-   * Matches over words already cut by {@link contentWords}. A one-word term also matches a longer reading
-   * of a cut word (the blacklisted name 민예하 in 민예하는, which the analyser reads as 민예 + 하 + 는).
-   */
+  /** Matches over words already cut by {@link contentWords} (with their `readings`). */
   matchWords(words: readonly ContentWord[]): TermMatch[] {
     const out: TermMatch[] = [];
-    let state = 0;
+    /** Trie nodes of the partial matches that end at the previous word, deepest (earliest start) first. */
+    let alive: number[] = [];
     for (let i = 0; i < words.length; i++) {
-      for (const reading of words[i]!.longer ?? []) {
-        const id = this.wordIds.get(reading.norm);
-        const single = id === undefined ? undefined : this.children[0]!.get(id);
-        if (single !== undefined) for (const entry of this.terms[single]!) out.push({ start: words[i]!.start, end: reading.end, entry });
+      const word = words[i]!;
+      const next: number[] = [];
+      if (word.readings === undefined) {
+        // One reading: walking the deepest partial matches first keeps both lists in order.
+        this.step(words, i, word.norm, word.end, alive, next, out);
+      } else {
+        const found: TermMatch[] = [];
+        this.step(words, i, word.norm, word.end, alive, next, found);
+        for (const reading of word.readings) this.step(words, i, reading.norm, reading.end, alive, next, found);
+        found.sort((x, y) => x.start - y.start || y.end - x.end);
+        next.sort((x, y) => this.depth[y]! - this.depth[x]!);
+        out.push(...found);
       }
-      const id = this.wordIds.get(words[i]!.norm);
-      if (id === undefined) {
-        state = 0;
-        continue;
-      }
-      while (state !== 0 && !this.children[state]!.has(id)) state = this.fail[state]!;
-      state = this.children[state]!.get(id) ?? 0;
-      for (let node = this.terms[state]!.length > 0 ? state : this.outLink[state]!; node !== 0; node = this.outLink[node]!) {
-        const start = words[i - this.depth[node]! + 1]!.start;
-        for (const entry of this.terms[node]!) out.push({ start, end: words[i]!.end, entry });
-      }
+      alive = next;
     }
     return out;
+  }
+
+  /** Extends each partial match in `alive`, and a new one at the root, by word `i` read as `norm`. */
+  private step(words: readonly ContentWord[], i: number, norm: string, end: number, alive: readonly number[], next: number[], found: TermMatch[]): void {
+    const id = this.wordIds.get(norm);
+    if (id === undefined) return;
+    for (let a = 0; a <= alive.length; a++) {
+      const node = this.children[a === alive.length ? 0 : alive[a]!]!.get(id);
+      if (node === undefined) continue;
+      next.push(node);
+      const terms = this.terms[node]!;
+      if (terms.length === 0) continue;
+      const start = words[i - this.depth[node]! + 1]!.start;
+      for (const entry of terms) found.push({ start, end, entry });
+    }
   }
 
   /** All occurrences in `text`; `analyzer` is needed for Korean texts. */
   async match(text: string, analyzer?: MorphAnalyzer): Promise<TermMatch[]> {
     if (this.size === 0) return [];
-    return this.matchWords(await contentWords(text, analyzer, { longer: true }));
+    return this.matchWords(await contentWords(text, analyzer, { readings: true }));
   }
 }
 

@@ -37,7 +37,7 @@ export class GazetteerRecognizer implements Recognizer {
   }
 
   async find(text: string): Promise<Detection[]> {
-    const words = await contentWords(text, this.options.analyzer, { longer: true });
+    const words = await contentWords(text, this.options.analyzer, { readings: true });
     const out: Detection[] = [];
     const window = this.options.contextWindow ?? 3;
     const firstWord = new Map(words.map((w, i) => [w.start, i]));

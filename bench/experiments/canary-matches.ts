@@ -1,0 +1,32 @@
+/**
+ * How many planted canary occurrences the blacklist matcher finds, canary by canary: the check that a
+ * constrained run's canaries were protected positions and not ordinary prediction targets.
+ *   npx tsx bench/experiments/canary-matches.ts MEMBERS.jsonl CONFIG.json
+ * MEMBERS is the experiment's member corpus (judgments-evidence/run.sh writes it), CONFIG its config.json:
+ * the canaries are planted as `ppmlm experiment` plants them and matched as its fine-tuning and audits match
+ * them (the config's `lang` and `analyzer`). Prints no document text; the canaries are invented.
+ */
+import { loadCorpus } from '../../src/corpus/index.js';
+import { plantCanaries } from '../../src/experiment/canaries.js';
+import { BlacklistMatcher } from '../../src/identifiers/index.js';
+import { createKoreanAnalyzer, type Language } from '../../src/text/index.js';
+import { readExperimentConfig } from '../../src/experiment/config.js';
+
+const [membersPath, configPath] = process.argv.slice(2);
+if (membersPath === undefined || configPath === undefined) throw new Error('usage: canary-matches.ts MEMBERS.jsonl CONFIG.json');
+const config = await readExperimentConfig(configPath);
+if (config.canaries === undefined) throw new Error(`${configPath} plants no canaries`);
+const lang: Language = config.lang ?? 'auto';
+const analyzer = lang === 'en' ? undefined : createKoreanAnalyzer(config.analyzer ?? 'auto', (why) => console.error(why));
+try {
+  const { docs, entries } = plantCanaries(await loadCorpus(membersPath, config.columns === undefined ? {} : { columns: config.columns }), config.canaries);
+  const matcher = new BlacklistMatcher(entries);
+  const found = entries.map(() => 0);
+  for (const doc of docs) for (const m of await matcher.match(doc.text, analyzer)) found[m.entry]!++;
+  console.log(`analyser: ${analyzer?.name ?? 'none (lang en)'}`);
+  console.log('| canary | secret | planted | matched |\n|---|---|---:|---:|');
+  entries.forEach((e, i) => console.log(`| ${Math.floor(i / 2) + 1} ${i % 2 === 0 ? 'name' : 'reference'} | ${e.term} | ${config.canaries!.repeats} | ${found[i]} |`));
+  console.log(`matched ${found.reduce((a, b) => a + b, 0)} of ${entries.length * config.canaries.repeats} planted occurrences`);
+} finally {
+  await analyzer?.close();
+}

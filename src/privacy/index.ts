@@ -1,0 +1,18 @@
+export { Accountant } from './accountants/history.js';
+export type { AccountantState, Release } from './accountants/history.js';
+export { RdpAccountant } from './accountants/rdp.js';
+export { PrvAccountant } from './accountants/prv.js';
+export { ACCOUNTANTS, ACCOUNTANT_NAMES, makeAccountant, parseAccountant, dpSgdEpsilon, noiseForEpsilon } from './accountants/registry.js';
+export type { AccountantName } from './accountants/registry.js';
+export { rdpSampledGaussian, epsilonFromRdp, DEFAULT_ORDERS, erfc, logErfc } from './accountants/rdpMath.js';
+export type { Conversion } from './accountants/rdpMath.js';
+export { prvSurvival, prvGrid, discretePrv, composePrv, epsilonOfComposed, deltaOfComposed } from './accountants/prvMath.js';
+export type { PrvGrid, ComposedPrv } from './accountants/prvMath.js';
+export { fft } from './accountants/fft.js';
+export { SecureRng } from './secureRandom.js';
+export { PrivateGradient, poissonSample, randomSubset } from './dpsgd.js';
+export type { DpSgdConfig, ExampleLoss } from './dpsgd.js';
+export { makePrivate, releaseAccountant } from './makePrivate.js';
+export type { PrivateData, PrivateTaskOptions } from './makePrivate.js';
+export { planDp, groupUnits, releaseRandom, dpRecord, describeDp, epsilonUnitLabel, defaultDelta, DP_UNITS, INSECURE_NOISE_WARNING } from './plan.js';
+export type { DpOptions, DpPlan, DpRecord, DpUnit } from './plan.js';

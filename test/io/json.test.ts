@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { jsonErrorOffset, parseJson, readJsonFile } from '../../src/io/index.js';
+import { FormatError, UsageError } from '../../src/errors.js';
+import { tempFile } from '../helpers/tmp.js';
+
+const VALID = ['{}', '[]', ' {"a": [1, -2.5e3, true, false, null, "x\\u00e9\\n"], "b": {"c": []}}\n', '"s"', '0', '[[[[]]]]'];
+
+function errorOf(fn: () => unknown): FormatError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof FormatError) return err;
+    throw err;
+  }
+  throw new Error('expected an error');
+}
+
+describe('jsonErrorOffset', () => {
+  it('finds no error in JSON, and the first bad character otherwise', () => {
+    for (const text of VALID) expect(jsonErrorOffset(text)).toBe(-1);
+    expect(jsonErrorOffset('{"a": oops}')).toBe(6);
+    expect(jsonErrorOffset('{"a": 1,}')).toBe(8);
+    expect(jsonErrorOffset('[01]')).toBe(2);
+    expect(jsonErrorOffset('{"a": "tab\there"}')).toBe(10);
+    expect(jsonErrorOffset('{"a": 1} x')).toBe(9);
+    expect(jsonErrorOffset('{"a": [1, 2')).toBe(11);
+  });
+
+  it('agrees with JSON.parse on whether a mutated text is JSON', () => {
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const alphabet = '{}[]",:.-+eE0123456789 \\untrfals\n\t';
+    for (let k = 0; k < 3000; k++) {
+      const chars = [...VALID[k % VALID.length]!];
+      for (let m = 0; m < 1 + Math.floor(next() * 3); m++) {
+        const at = Math.floor(next() * (chars.length + 1));
+        const op = next();
+        if (op < 0.4) chars.splice(at, 1);
+        else if (op < 0.8) chars.splice(at, 0, alphabet[Math.floor(next() * alphabet.length)]!);
+        else chars[at] = alphabet[Math.floor(next() * alphabet.length)]!;
+      }
+      const text = chars.join('');
+      let parses = true;
+      try {
+        JSON.parse(text);
+      } catch {
+        parses = false;
+      }
+      expect(jsonErrorOffset(text) === -1, text).toBe(parses);
+    }
+  });
+
+  it('survives nesting far deeper than the call stack', () => {
+    expect(jsonErrorOffset('['.repeat(1_000_000))).toBe(1_000_000);
+  });
+});
+
+describe('parseJson', () => {
+  it('names the line and column and the fix, never the text', () => {
+    const err = errorOf(() => parseJson('{\n  "name": "Okonkwo Adaeze",\n  "mrn": 48213377x\n}', 'run.json', 'a config is one JSON object', 1));
+    expect(err.located).toBe('run.json:3: not valid JSON at column 18; a config is one JSON object');
+    expect(errorOf(() => parseJson('{"a": [1,', 'c.jsonl', 'fix it', 12)).located).toBe('c.jsonl:12: not valid JSON it ends at column 10 before the value is complete; fix it');
+  });
+});
+
+describe('readJsonFile', () => {
+  it('reads UTF-8 with a BOM, and names a missing file, bad UTF-8 and bad syntax by file:line', async () => {
+    const ok = await tempFile('ok.json', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"이름": 1}')]));
+    expect(await readJsonFile(ok, { fix: 'x' })).toEqual({ 이름: 1 });
+    await expect(readJsonFile('/nonexistent/c.json', { fix: 'x', hint: 'check --config' })).rejects.toThrow(new UsageError('/nonexistent/c.json: no such file or folder; check --config'));
+    const latin1 = await tempFile('l.json', Buffer.from([0x7b, 0x0a, 0xe9, 0x7d]));
+    await expect(readJsonFile(latin1, { fix: 'x' })).rejects.toThrow(/invalid UTF-8/);
+    const bad = await tempFile('b.json', '{\n"a": }');
+    await expect(readJsonFile(bad, { fix: 'x' })).rejects.toMatchObject({ located: `${bad}:2: not valid JSON at column 6; x` });
+  });
+});

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { axesName, parseAxes, PRESETS, resolveAxes, STRATEGIES, INPUT_REWRITES, MASKING_POLICIES, PRIVACY_MECHANISMS } from '../../src/mlm/index.js';
+import { UsageError } from '../../src/errors.js';
+
+describe('training axes', () => {
+  it('names every point of the three axes and reads the name back, presets by their own names', () => {
+    for (const masking of MASKING_POLICIES)
+      for (const input of INPUT_REWRITES)
+        for (const privacy of PRIVACY_MECHANISMS) {
+          const axes = { masking, input, privacy };
+          expect(parseAxes(axesName(axes))).toEqual(axes);
+        }
+    for (const s of STRATEGIES) expect(axesName(PRESETS[s])).toBe(s);
+    expect(axesName({ masking: 'constrained', input: 'original', privacy: 'dp' })).toBe('constrained+dp');
+    expect(parseAxes('dp+constrained')).toEqual({ masking: 'constrained', input: 'original', privacy: 'dp' });
+  });
+
+  it('lets an axis flag override the preset, and refuses unknown or repeated values', () => {
+    expect(resolveAxes('constrained', { privacy: 'dp' })).toEqual({ masking: 'constrained', input: 'original', privacy: 'dp' });
+    expect(resolveAxes('dp', { privacy: 'none' })).toEqual(PRESETS.standard);
+    expect(resolveAxes('pseudonymized', {})).toEqual(PRESETS.pseudonymized);
+    expect(() => parseAxes('constrained+constrained')).toThrow(UsageError);
+    expect(() => parseAxes('standard+dp')).toThrow(/unknown --strategy "standard\+dp"/);
+    expect(() => resolveAxes('standard', { masking: 'loose' as 'standard' })).toThrow(/unknown --masking "loose"; use one of standard, constrained/);
+  });
+});
