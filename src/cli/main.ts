@@ -145,6 +145,13 @@ export function buildProgram(io: CliIO): Command {
     .option('--force', 'replace an existing folder')
     .option('--json', 'machine-readable summary')
     .action(lazyAction(async () => (await import('./commands/tokenizerTrain.js')).tokenizerTrain));
+  tokenizerCmd
+    .command('encode')
+    .description('the tokens of a text with ids and offsets in code points (Hugging Face return_offsets_mapping)')
+    .requiredOption('--model <dir>', 'folder with tokenizer.json or vocab.txt')
+    .requiredOption('--text <text>', 'the text to tokenize')
+    .option('--json', '{input_ids, tokens, offset_mapping, special_tokens_mask}')
+    .action(lazyAction(async () => (await import('./commands/tokenizerEncode.js')).tokenizerEncode));
 
   const modelCmd = program.command('model').description('encoder models (Hugging Face folders)');
   addVocabularyOptions(modelCmd.command('init'), 'check the tokenizer\'s vocabulary against this blacklist before writing (refused when a token is a term)')

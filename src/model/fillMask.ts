@@ -17,19 +17,14 @@ export interface FillMaskCandidate {
   id: number;
 }
 
-/** Token ids of a text in which the tokenizer's mask token (e.g. `[MASK]`) may appear literally. */
+/**
+ * Token ids of a text in which the tokenizer's mask token (e.g. `[MASK]`) may appear literally: the
+ * tokenizer matches it as Hugging Face does (RoBERTa's `<mask>` takes the space before it).
+ */
 export function encodeWithMasks(tokenizer: Tokenizer, text: string): { ids: number[]; maskPositions: number[] } {
   const maskId = tokenizer.idOf(tokenizer.specials.mask)!;
-  const ids = [tokenizer.idOf(tokenizer.specials.cls)!];
-  const maskPositions: number[] = [];
-  text.split(tokenizer.specials.mask).forEach((piece, i) => {
-    if (i > 0) {
-      maskPositions.push(ids.length);
-      ids.push(maskId);
-    }
-    ids.push(...tokenizer.tokenize(piece).ids);
-  });
-  ids.push(tokenizer.idOf(tokenizer.specials.sep)!);
+  const ids = [tokenizer.idOf(tokenizer.specials.cls)!, ...tokenizer.tokenize(text).ids, tokenizer.idOf(tokenizer.specials.sep)!];
+  const maskPositions = ids.flatMap((id, i) => (id === maskId ? [i] : []));
   return { ids, maskPositions };
 }
 
