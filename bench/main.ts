@@ -1,7 +1,8 @@
 /**
- * `npm run bench [-- suite...] [-- --threads N]`: speed and memory figures, each against a baseline
- * measured in the same run (this machine is shared and noisy, so only ratios are comparable across runs).
- * `--threads` sets the wasm backend's threads (default: every core, at most 8).
+ * `npm run bench [-- suite...] [-- --threads N] [-- --tokenizer-corpus FILE [--tokenizer-text-col C]]`: speed and memory figures, each
+ * against a baseline measured in the same run (this machine is shared and noisy, so only ratios are
+ * comparable across runs). `--threads` sets the wasm backend's threads (default: every core, at most 8);
+ * `--tokenizer-corpus` trains the tokenizer suite on a corpus file instead of the bundled examples.
  */
 import { renderTable, type BenchRow, type BenchSuite } from './table.js';
 import { matmulSuite } from './suites/matmul.js';
@@ -10,14 +11,22 @@ import { blacklistSuite } from './suites/blacklist.js';
 import { mecabSuite } from './suites/mecab.js';
 import { realModelsSuite, trainingSuite } from './suites/training.js';
 import { maskingSuite } from './suites/masking.js';
+import { tokenizerSuite } from './suites/tokenizer.js';
+import { webgpuSuite } from './suites/webgpu.js';
 import { MAX_WASM_THREADS, setWasmThreads } from '../src/engine/index.js';
 import { parseIntFlag } from '../src/cli/parseFlags.js';
-
-const SUITES: BenchSuite[] = [matmulSuite, trainingSuite, realModelsSuite, maskingSuite, csvSuite, blacklistSuite, mecabSuite];
 
 const args = process.argv.slice(2);
 const threadsAt = args.indexOf('--threads');
 if (threadsAt >= 0) setWasmThreads(parseIntFlag(args.splice(threadsAt, 2)[1], '--threads', { min: 1, max: MAX_WASM_THREADS }));
+const flagValue = (flag: string) => {
+  const at = args.indexOf(flag);
+  return at >= 0 ? args.splice(at, 2)[1] : undefined;
+};
+const tokenizerCorpus = flagValue('--tokenizer-corpus');
+const tokenizerTextCol = flagValue('--tokenizer-text-col');
+
+const SUITES: BenchSuite[] = [matmulSuite, trainingSuite, realModelsSuite, webgpuSuite, maskingSuite, csvSuite, blacklistSuite, mecabSuite, tokenizerSuite(tokenizerCorpus, tokenizerTextCol)];
 const wanted = args.filter((a) => !a.startsWith('-'));
 const unknown = wanted.filter((w) => !SUITES.some((s) => s.name === w));
 if (unknown.length > 0) {

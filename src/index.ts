@@ -21,6 +21,7 @@ export * as model from './model/index.js';
 export * as onnx from './onnx/index.js';
 export * as privacy from './privacy/index.js';
 export * as mlm from './mlm/index.js';
+export * as dataset from './dataset/index.js';
 export * as deid from './deid/index.js';
 export * as audit from './audit/index.js';
 export * as experiment from './experiment/index.js';

@@ -25,6 +25,7 @@ const ALLOWED: Record<string, string[]> = {
   audit: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model', 'privacy', 'mlm', 'deid'],
   demo: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model', 'privacy', 'mlm', 'deid', 'audit'],
   experiment: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model', 'privacy', 'mlm', 'deid', 'audit'],
+  dataset: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model', 'mlm'],
 };
 
 function* sourceFiles(dir: string): Generator<string> {

@@ -3,12 +3,12 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { selectBackend } from '../../src/engine/index.js';
+import { selectBackend, type BackendRequest, type GpuAdapter } from '../../src/engine/index.js';
 import { crossEntropy } from '../../src/model/index.js';
 import { renderTable, type BenchRow, type BenchSuite } from '../table.js';
 
 const run = promisify(execFile);
-const [SEQ, VOCAB] = [128, 8000];
+export const [SEQ, VOCAB] = [128, 8000];
 /** Toy shapes, where the per-step overheads show: alternating rounds against PyTorch, since both swing. */
 const SMALL = [
   { hidden: 128, layers: 2, batch: 16 },
@@ -48,24 +48,26 @@ async function torchSpeed(hidden: number, layers: number, vocab: number, batch: 
   }
 }
 
-interface WorkerResult {
+export interface WorkerResult {
   stepSeconds: number[];
   inferTokensPerSecond: number;
   peakRssMB: number;
   heapMB?: number;
   recompute: boolean;
   parameters: number;
+  /** The WebGPU adapter, on webgpu. */
+  adapter?: GpuAdapter;
 }
 
-/** ppmlm's trainer on one shape in a fresh process (bench/workers/trainStepWorker.ts). */
-async function ppmlmRun(hidden: number, layers: number, vocab: number, batch: number, steps: number): Promise<WorkerResult> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', join('bench', 'workers', 'trainStepWorker.ts'), ...[hidden, layers, vocab, SEQ, batch, steps].map(String)], { maxBuffer: 1 << 20 });
+/** ppmlm's trainer on one shape in a fresh process (bench/workers/trainStepWorker.ts), on `backend`. */
+export async function ppmlmRun(hidden: number, layers: number, vocab: number, batch: number, steps: number, backend: BackendRequest = 'auto'): Promise<WorkerResult> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', join('bench', 'workers', 'trainStepWorker.ts'), ...[hidden, layers, vocab, SEQ, batch, steps].map(String), backend], { maxBuffer: 1 << 20 });
   return JSON.parse(stdout) as WorkerResult;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 /** Training tokens/s from the steps after the first (which compiles kernels and starts threads). */
-const trainSpeed = (r: WorkerResult, tokens: number) => tokens / median(r.stepSeconds.slice(1));
+export const trainSpeed = (r: WorkerResult, tokens: number) => tokens / median(r.stepSeconds.slice(1));
 const fmt = (x: number) => x.toFixed(2);
 
 /**

@@ -15,10 +15,10 @@ export interface CorpusFlags {
   maxDocChars?: string;
 }
 
-export function addCorpusOptions(cmd: Command, flag = '--corpus <path>', description = 'corpus: .csv, .tsv, .jsonl or a folder of .txt files'): Command {
+export function addCorpusOptions(cmd: Command, flag = '--corpus <path>', description = 'corpus: .csv, .tsv, .jsonl, .parquet, a Hugging Face dataset folder (data/train-*.parquet) or a folder of .txt files'): Command {
   return cmd
     .requiredOption(flag, description)
-    .option('--format <format>', 'csv | tsv | jsonl | folder (default: from the extension)')
+    .option('--format <format>', 'csv | tsv | jsonl | parquet | folder (default: from the extension; a folder with data/*.parquet is parquet)')
     .option('--text-col <name>', 'column/key holding the text (default: text)')
     .option('--author-col <name>', 'column/key of the individual (default: author; absent = each document its own author)')
     .option('--id-col <name>', 'column/key of the document id (default: id; absent = line number)')

@@ -130,6 +130,7 @@ export function buildProgram(io: CliIO): Command {
     .requiredOption('--text <file>', 'a UTF-8 text file')
     .addOption(langOption())
     .addOption(analyzerOption())
+    .option('--json', 'the protected spans (start, end, text) and the marked text as JSON')
     .action(lazyAction(async () => (await import('./commands/blacklist.js')).blacklistShow));
 
   const tokenizerCmd = program.command('tokenizer').description('subword tokenizers');
@@ -142,7 +143,15 @@ export function buildProgram(io: CliIO): Command {
     .option('--blacklist <file>', 'learn no token that spells a blacklisted word or number (the vocabulary ships with every model)')
     .addOption(analyzerOption())
     .option('--force', 'replace an existing folder')
+    .option('--json', 'machine-readable summary')
     .action(lazyAction(async () => (await import('./commands/tokenizerTrain.js')).tokenizerTrain));
+  tokenizerCmd
+    .command('encode')
+    .description('the tokens of a text with ids and offsets in code points (Hugging Face return_offsets_mapping)')
+    .requiredOption('--model <dir>', 'folder with tokenizer.json or vocab.txt')
+    .requiredOption('--text <text>', 'the text to tokenize')
+    .option('--json', '{input_ids, tokens, offset_mapping, special_tokens_mask}')
+    .action(lazyAction(async () => (await import('./commands/tokenizerEncode.js')).tokenizerEncode));
 
   const modelCmd = program.command('model').description('encoder models (Hugging Face folders)');
   addVocabularyOptions(modelCmd.command('init'), 'check the tokenizer\'s vocabulary against this blacklist before writing (refused when a token is a term)')
@@ -156,6 +165,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--max-positions <n>', 'longest sequence', '512')
     .option('--seed <n>', 'initialisation seed', '42')
     .option('--force', 'replace an existing folder')
+    .option('--json', 'machine-readable summary')
     .action(lazyAction(async () => (await import('./commands/modelInit.js')).modelInit));
 
   program
@@ -195,6 +205,25 @@ export function buildProgram(io: CliIO): Command {
     .option('--json', 'machine-readable summary')
     .action(lazyAction(async () => (await import('./commands/finetune.js')).finetuneCommand));
 
+  addCorpusOptions(program.command('export-dataset').description('tokenised windows as Parquet shards for Hugging Face Trainer: special_tokens_mask = special ∪ protected (mode 0600)'))
+    .requiredOption('--model <dir>', 'model folder whose tokenizer cuts the windows')
+    .requiredOption('--blacklist <file>', 'blacklist TSV or plain list: its occurrences are the protected positions')
+    .requiredOption('--out <dir>', 'dataset folder to write (data/train-*.parquet, ppmlm_dataset.json)')
+    .option('--seq-len <n>', 'tokens per window, [CLS] and [SEP] included; rows are padded to it', '128')
+    .option('--stride <n>', 'tokens shared by consecutive windows (default: a quarter window, as finetune)')
+    .option('--premasked <epochs>', "also write splits epoch_1..epoch_E with ppmlm's own constrained masks (labels -100 elsewhere)")
+    .option('--seed <n>', 'seed of the premasked masks, as finetune --seed', '42')
+    .option('--mask-prob <p>', 'premasked: share of eligible tokens selected as targets', '0.15')
+    .option('--whole-word', 'premasked: select whole words, then all their subwords')
+    .option('--random-blacklisted', "premasked: allow random replacements to draw blacklisted terms' tokens (default: never)")
+    .option('--allow-vocabulary-identifiers', 'export even when vocabulary tokens are --blacklist terms (recorded in ppmlm_dataset.json)')
+    .option('--shard-rows <n>', 'rows per Parquet shard', '10000')
+    .addOption(langOption())
+    .addOption(analyzerOption())
+    .option('--force', 'replace an existing folder')
+    .option('--json', 'machine-readable summary')
+    .action(lazyAction(async () => (await import('./commands/exportDataset.js')).exportDatasetCommand));
+
   const exportCmd = program.command('export').description('models for other runtimes');
   exportCmd
     .command('onnx')
@@ -231,6 +260,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--task-epochs <n>', 'epochs of the classification fine-tuning', '3')
     .addOption(langOption())
     .addOption(analyzerOption())
+    .option('--no-model-card', "leave the model folder's README.md (model card) without the headline figures")
     .option('--force', 'replace existing reports')
     .option('--json', 'print the whole report as JSON')
     .action(lazyAction(async () => (await import('./commands/audit.js')).auditCommand));
@@ -249,6 +279,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--skip-bad-docs', 'skip malformed judgments instead of stopping')
     .requiredOption('--out <file>', 'JSONL to write (mode 0600)')
     .option('--force', 'replace an existing file')
+    .option('--json', 'machine-readable summary')
     .action(lazyAction(async () => (await import('./commands/deidGenerate.js')).deidGenerate));
 
   const deidInputs = (cmd: Command) =>
@@ -304,6 +335,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--pii-threshold <p>', PII_THRESHOLD_HELP)
     .addOption(analyzerOption('Korean analyser, where the model was trained on morphemes'))
     .option('--force', 'replace existing outputs')
+    .option('--json', 'machine-readable summary (counts only; spans go to --spans-out)')
     .action(lazyAction(async () => (await import('./commands/deidApply.js')).deidApply));
 
   program
@@ -311,6 +343,7 @@ export function buildProgram(io: CliIO): Command {
     .description('the paper\'s comparison: strategies x epochs x seeds, fine-tuned and audited → results.csv/.md + plots.html')
     .requiredOption('--config <file>', 'experiment config (JSON; see the README)')
     .requiredOption('--out <dir>', 'folder for runs, cells, results (resumable: finished cells are kept)')
+    .option('--json', 'the result rows as JSON')
     .action(lazyAction(async () => (await import('./commands/experiment.js')).experimentCommand));
 
   program
@@ -319,6 +352,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--out <dir>', 'where the blacklist, models and reports go', 'ppmlm-demo')
     .addOption(new Option('--budget <size>', 'compute budget').choices(['full', 'small']).default('full'))
     .option('--force', 'replace a previous run')
+    .option('--json', 'machine-readable summary: headline figures and report paths')
     .action(lazyAction(async () => (await import('./commands/demo.js')).demoCommand));
 
   return program;

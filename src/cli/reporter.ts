@@ -28,6 +28,20 @@ export class Reporter {
     this.io.stdout(text.endsWith('\n') ? text : `${text}\n`);
   }
 
+  /** A value as the JSON every --json prints: indented, one document on stdout. */
+  json(value: unknown): void {
+    this.result(JSON.stringify(value, null, 2));
+  }
+
+  /**
+   * A command's result: `value` as JSON with --json, else the human-readable `text` of it. Commands build
+   * one summary object and hand both forms here, so the two never report different things.
+   */
+  summary<T>(json: boolean | undefined, value: T, text: (value: T) => string): void {
+    if (json) this.json(value);
+    else this.result(text(value));
+  }
+
   info(text: string): void {
     if (!this.level.quiet) this.io.stderr(`${text}\n`);
   }

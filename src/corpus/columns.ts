@@ -26,7 +26,7 @@ function dropUndefined<T extends object>(obj: T): Partial<T> {
 const FLAG: Record<keyof ColumnNames, string> = { text: '--text-col', author: '--author-col', id: '--id-col', label: '--label-col' };
 
 /** Maps each field to its header index (-1 when absent and optional); a required absent column is an error. */
-export function resolveHeader(header: readonly string[], plan: ColumnPlan, file: string, line: number): Record<keyof ColumnNames, number> {
+export function resolveHeader(header: readonly string[], plan: ColumnPlan, file: string, line?: number): Record<keyof ColumnNames, number> {
   const dup = header.find((h, i) => header.indexOf(h) !== i);
   if (dup !== undefined) {
     throw new FormatError(looksLikeData(header) ? notAHeader(header) : `header names column "${dup}" twice; rename one of them`, { file, line });

@@ -5,27 +5,32 @@ import { fileSystemError } from '../io/fsErrors.js';
 import { readDelimited } from './csv.js';
 import { readFolder } from './folder.js';
 import { readJsonl } from './jsonl.js';
+import { isHfDatasetFolder, readParquet } from './parquet.js';
 import { CORPUS_FORMATS, type CorpusFormat, type CorpusReadOptions, type Document } from './types.js';
 import { DocumentChecker, type RawRecord } from './validate.js';
 
-const EXTENSIONS: Record<string, CorpusFormat> = { '.csv': 'csv', '.tsv': 'tsv', '.tab': 'tsv', '.jsonl': 'jsonl', '.ndjson': 'jsonl' };
+const EXTENSIONS: Record<string, CorpusFormat> = { '.csv': 'csv', '.tsv': 'tsv', '.tab': 'tsv', '.jsonl': 'jsonl', '.ndjson': 'jsonl', '.parquet': 'parquet' };
 
-/** The format of `path`: the explicit one, else from the extension, else `folder` for a directory. */
+/**
+ * The format of `path`: the explicit one, else from the extension; a directory is `parquet` when it has
+ * the Hugging Face datasets layout (`data/*.parquet`), else `folder`.
+ */
 export async function detectFormat(path: string, explicit?: CorpusFormat): Promise<CorpusFormat> {
   const info = await stat(path).catch((err: unknown) => {
     throw fileSystemError(err, path, 'check the --corpus path');
   });
   if (explicit !== undefined) {
     if (!CORPUS_FORMATS.includes(explicit)) throw new UsageError(`unknown corpus format "${explicit}"; use one of ${CORPUS_FORMATS.join(', ')}`);
-    if ((explicit === 'folder') !== info.isDirectory()) {
+    // Parquet is a file or a dataset folder (data/train-*.parquet).
+    if (explicit !== 'parquet' && (explicit === 'folder') !== info.isDirectory()) {
       throw new UsageError(`${path}: --format ${explicit} needs ${explicit === 'folder' ? 'a folder' : 'a file'}`);
     }
     return explicit;
   }
-  if (info.isDirectory()) return 'folder';
+  if (info.isDirectory()) return (await isHfDatasetFolder(path)) ? 'parquet' : 'folder';
   const format = EXTENSIONS[extname(path).toLowerCase()];
   if (format === undefined) {
-    throw new UsageError(`${path}: cannot tell the corpus format from the extension "${extname(path)}"; rename it to .csv/.tsv/.jsonl or pass --format csv|tsv|jsonl|folder`);
+    throw new UsageError(`${path}: cannot tell the corpus format from the extension "${extname(path)}"; rename it to .csv/.tsv/.jsonl/.parquet or pass --format ${CORPUS_FORMATS.join('|')}`);
   }
   return format;
 }
@@ -45,8 +50,7 @@ export async function* readCorpus(path: string, options: CorpusReadOptions = {})
     options.onBadRow?.(err);
   };
   const checker = new DocumentChecker(options.maxDocChars);
-  const records: AsyncGenerator<RawRecord> =
-    format === 'folder' ? readFolder(path) : format === 'jsonl' ? readJsonl(path, options, onRowError) : readDelimited(path, format === 'csv' ? ',' : '\t', options, onRowError);
+  const records = recordsOf(path, format, options, onRowError);
   let count = 0;
   try {
     for await (const record of records) {
@@ -64,6 +68,19 @@ export async function* readCorpus(path: string, options: CorpusReadOptions = {})
   }
   // Every command needs documents: an empty corpus would train 0 steps or write a blacklist that protects nothing.
   if (count === 0) throw new FormatError('the corpus has no documents (an empty file, a header row only, or every row skipped); give at least one document', { file: path });
+}
+
+function recordsOf(path: string, format: CorpusFormat, options: CorpusReadOptions, onRowError: (err: FormatError) => void): AsyncGenerator<RawRecord> {
+  switch (format) {
+    case 'folder':
+      return readFolder(path);
+    case 'jsonl':
+      return readJsonl(path, options, onRowError);
+    case 'parquet':
+      return readParquet(path, options);
+    default:
+      return readDelimited(path, format === 'csv' ? ',' : '\t', options, onRowError);
+  }
 }
 
 /** Reads a whole corpus into memory; for the commands that need random access (training splits). */

@@ -7,10 +7,10 @@ export interface Document {
   label?: string;
 }
 
-export type CorpusFormat = 'csv' | 'tsv' | 'jsonl' | 'folder';
-export const CORPUS_FORMATS: readonly CorpusFormat[] = ['csv', 'tsv', 'jsonl', 'folder'];
+export type CorpusFormat = 'csv' | 'tsv' | 'jsonl' | 'parquet' | 'folder';
+export const CORPUS_FORMATS: readonly CorpusFormat[] = ['csv', 'tsv', 'jsonl', 'parquet', 'folder'];
 
-/** Column (CSV/TSV) or key (JSONL) names of the Document fields. */
+/** Column (CSV/TSV/Parquet) or key (JSONL) names of the Document fields. */
 export interface ColumnNames {
   text: string;
   author: string;
@@ -24,7 +24,10 @@ export const DEFAULT_COLUMNS: ColumnNames = { text: 'text', author: 'author', id
 export const DEFAULT_MAX_DOC_CHARS = 10_000_000;
 
 export interface CorpusReadOptions {
-  /** Inferred from the extension (.csv, .tsv, .jsonl/.ndjson) or a directory when absent. */
+  /**
+   * Inferred when absent: from the extension (.csv, .tsv, .jsonl/.ndjson, .parquet); a folder with Parquet
+   * shards in `data/` (the Hugging Face datasets layout) is `parquet`, any other folder `folder`.
+   */
   format?: CorpusFormat;
   /**
    * Column names. A name given here must exist; a default name that is missing is tolerated for

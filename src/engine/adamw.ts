@@ -10,6 +10,13 @@ export interface AdamWOptions {
   noDecay?: (name: string) => boolean;
 }
 
+/** What a checkpoint saves of an AdamW optimizer: its moments by parameter name (host memory) and its step. */
+export interface AdamWState {
+  readonly m: Map<string, Float32Array>;
+  readonly v: Map<string, Float32Array>;
+  step: number;
+}
+
 export const defaultNoDecay = (name: string) => name.endsWith('.bias') || name.includes('LayerNorm') || name.includes('layer_norm');
 
 /**
@@ -20,7 +27,7 @@ export const defaultNoDecay = (name: string) => name.endsWith('.bias') || name.i
  * 880 MB that wasm32's 4 GiB heap cannot spare. The update runs one parameter at a time, so the heap
  * never holds more than one parameter's worth of temporaries. State is exposed for checkpoints.
  */
-export class AdamW {
+export class AdamW implements AdamWState {
   readonly m = new Map<string, Float32Array>();
   readonly v = new Map<string, Float32Array>();
   step = 0;

@@ -1,12 +1,13 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { availableParallelism } from 'node:os';
 import { UsageError } from '../errors.js';
-import './register.js';
+import { registerKernels } from './register.js';
 import { MAX_WASM_THREADS, setWasmBackend } from './wasmThreads.js';
+import { guardSyncReads, loadWebGpu, type GpuAdapter } from './webgpu.js';
 
-export type BackendRequest = 'auto' | 'tensorflow' | 'wasm' | 'cpu';
-export const BACKEND_REQUESTS: readonly BackendRequest[] = ['auto', 'tensorflow', 'wasm', 'cpu'];
-export type BackendName = 'tensorflow' | 'wasm' | 'cpu';
+export type BackendRequest = 'auto' | 'tensorflow' | 'webgpu' | 'wasm' | 'cpu';
+export const BACKEND_REQUESTS: readonly BackendRequest[] = ['auto', 'tensorflow', 'webgpu', 'wasm', 'cpu'];
+export type BackendName = 'tensorflow' | 'webgpu' | 'wasm' | 'cpu';
 
 export interface BackendAttempt {
   backend: BackendName;
@@ -21,10 +22,12 @@ export interface BackendChoice {
   /** Threads the backend computes with. */
   threads: number;
   simd: boolean;
+  /** The WebGPU adapter, when the backend is webgpu. */
+  adapter?: GpuAdapter;
 }
 
-/** Imports a backend package; returns a short description, or throws. */
-type Loader = () => Promise<string>;
+/** Imports a backend package; returns a short description, or throws. `auto` says whether the user named it. */
+type Loader = (auto: boolean) => Promise<string>;
 
 /** The threads the wasm backend starts with unless told otherwise: every core, up to tfjs's 8 workers. */
 let wasmThreads = Math.min(availableParallelism(), MAX_WASM_THREADS);
@@ -53,6 +56,15 @@ const LOADERS: Record<BackendName, Loader> = {
     }
     return 'tfjs-node-gpu (libtensorflow, CUDA when a GPU is visible)';
   },
+  async webgpu(auto) {
+    const adapter = await loadWebGpu();
+    // A software renderer computes correctly but slower than wasm: auto passes it by, a user may name it.
+    if (auto && adapter.software) throw new Error(`only a software renderer (${adapter.description}), slower than wasm; ask for it with --backend webgpu`);
+    webgpuAdapter = adapter;
+    // The backend's own kernels are registered now; ppmlm's fill in only what it lacks.
+    registerKernels();
+    return `tfjs-backend-webgpu on ${adapter.description}${adapter.software ? ' (software renderer: for correctness, not speed)' : ''}`;
+  },
   async wasm() {
     let threads: number;
     let note = '';
@@ -80,13 +92,17 @@ function firstLine(s: string): string {
   return String(s).split('\n')[0] ?? '';
 }
 
-async function tryBackend(name: BackendName): Promise<BackendAttempt> {
+/** The adapter the webgpu loader found. */
+let webgpuAdapter: GpuAdapter | undefined;
+
+async function tryBackend(name: BackendName, auto: boolean): Promise<BackendAttempt> {
   try {
-    const what = await LOADERS[name]();
+    const what = await LOADERS[name](auto);
     // The wasm loader initialises its backend itself (threads need setup around the initialisation).
     const ok = name === 'wasm' || (await tf.setBackend(name));
     if (!ok) return { backend: name, usable: false, reason: `${what}: failed to initialise` };
     await tf.ready();
+    if (name === 'webgpu') guardSyncReads(tf.backend());
     return { backend: name, usable: true, reason: what };
   } catch (err) {
     return { backend: name, usable: false, reason: (err as Error).message };
@@ -95,39 +111,54 @@ async function tryBackend(name: BackendName): Promise<BackendAttempt> {
 
 let current: BackendChoice | undefined;
 
+export interface SelectOptions {
+  /**
+   * Whether the caller's work runs on webgpu: fine-tuning does; code that reads tensors synchronously
+   * (DP-SGD, inference, de-identification, audits) does not, and `auto` then passes webgpu by, saying why.
+   */
+  runsOnWebgpu?: boolean;
+}
+
+const NOT_ON_WEBGPU = 'not for this command: it reads tensors synchronously, which Node cannot do on webgpu (ppmlm finetune without DP-SGD can)';
+
 /**
- * Selects and initialises the tfjs backend. `auto` tries tfjs-node-gpu, then wasm; it never falls
- * back to the pure-JS `cpu` backend, which must be asked for by name.
+ * Selects and initialises the tfjs backend. `auto` tries tfjs-node-gpu, then webgpu (a hardware adapter
+ * only, and only for work that runs there: see {@link SelectOptions}), then wasm; it never falls back to
+ * the pure-JS `cpu` backend, which must be asked for by name.
  *
  * @example
  * const { name, attempts } = await selectBackend('auto');
  */
-export async function selectBackend(request: BackendRequest = 'auto'): Promise<BackendChoice> {
+export async function selectBackend(request: BackendRequest = 'auto', options: SelectOptions = {}): Promise<BackendChoice> {
   if (!BACKEND_REQUESTS.includes(request)) {
     throw new UsageError(`unknown backend "${request}"; use one of ${BACKEND_REQUESTS.join(', ')}`);
   }
-  if (current !== undefined && (request === 'auto' || request === current.name)) return current;
-  const order: BackendName[] = request === 'auto' ? ['tensorflow', 'wasm'] : [request];
+  const skipWebgpu = request === 'auto' && options.runsOnWebgpu !== true;
+  if (current !== undefined && ((request === 'auto' && !(skipWebgpu && current.name === 'webgpu')) || request === current.name)) return current;
+  const order: BackendName[] = request === 'auto' ? ['tensorflow', 'webgpu', 'wasm'] : [request];
   const attempts: BackendAttempt[] = [];
   for (const name of order) {
-    const attempt = await tryBackend(name);
+    const attempt = name === 'webgpu' && skipWebgpu ? { backend: name, usable: false, reason: NOT_ON_WEBGPU } : await tryBackend(name, request === 'auto');
     attempts.push(attempt);
     if (attempt.usable) {
-      current = { name, attempts, threads: threadsOf(name), simd: name === 'wasm' ? tf.env().getBool('WASM_HAS_SIMD_SUPPORT') : name === 'tensorflow' };
+      const adapter = name === 'webgpu' ? webgpuAdapter : undefined;
+      current = { name, attempts, threads: threadsOf(name), simd: name === 'wasm' ? tf.env().getBool('WASM_HAS_SIMD_SUPPORT') : name === 'tensorflow', ...(adapter && { adapter }) };
       return current;
     }
   }
   const tried = attempts.map((a) => `${a.backend}: ${a.reason}`).join('; ');
-  const hint =
-    request === 'tensorflow'
-      ? 'install @tensorflow/tfjs-node-gpu (its install downloads libtensorflow) or use --backend wasm'
-      : 'run "npm ci" again, or pass --backend cpu for small jobs';
-  throw new UsageError(`no usable backend (${tried}); ${hint}`);
+  throw new UsageError(`no usable backend (${tried}); ${HINTS[request] ?? HINTS.auto}`);
 }
 
+const HINTS: Partial<Record<BackendRequest, string>> = {
+  auto: 'run "npm ci" again, or pass --backend cpu for small jobs',
+  tensorflow: 'install @tensorflow/tfjs-node-gpu (its install downloads libtensorflow) or use --backend wasm',
+  webgpu: 'use --backend wasm until it is there',
+};
+
 function threadsOf(name: BackendName): number {
-  // libtensorflow runs its intra-op pool on every core.
-  if (name !== 'wasm') return name === 'cpu' ? 1 : availableParallelism();
+  // libtensorflow runs its intra-op pool on every core; webgpu computes on the GPU from one thread.
+  if (name !== 'wasm') return name === 'tensorflow' ? availableParallelism() : 1;
   return wasmThreadsInUse;
 }
 
@@ -137,10 +168,20 @@ const WASM_HEAP_LIMIT = 3.75 * 2 ** 30;
 /**
  * The bytes a training step may take in the backend's memory: wasm32's heap for the wasm backend (and
  * before any backend is chosen, since wasm is what `auto` ends on without a GPU); unbounded for the
- * others, whose tensors live in native or JavaScript memory.
+ * others, whose tensors live in native or JavaScript memory or on a GPU whose size WebGPU does not report.
  */
 export function trainingHeapLimit(): number {
   return current === undefined || current.name === 'wasm' ? WASM_HEAP_LIMIT : Infinity;
+}
+
+/**
+ * The largest tensor a training step may create, in bytes: on webgpu the adapter's largest storage-buffer
+ * binding (each tensor is one buffer bound whole; past it Dawn rejects the shader). WebGPU reports no
+ * memory size, so {@link trainingHeapLimit} cannot bound a GPU's memory; an out-of-memory GPU fails at its
+ * first step.
+ */
+export function trainingTensorLimit(): number {
+  return current?.adapter?.maxStorageBufferBindingSize ?? Infinity;
 }
 
 /** The backend chosen so far, if any. */

@@ -2,7 +2,7 @@ import { open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FormatError, UsageError } from '../errors.js';
 import { recoverAtomicDir } from '../io/index.js';
-import type { AdamW } from './adamw.js';
+import type { AdamWState } from './adamw.js';
 import { diffRunConfig, type RunConfig } from './runConfig.js';
 import { checkResumePoint, parseTrainerState, type TrainingPlan } from './trainerState.js';
 import type { TrainerState } from './trainer.js';
@@ -40,7 +40,7 @@ export const hasCheckpoint = (checkpointDir: string) =>
  * (m then v of each parameter, in the order of optimizer.json), parameter by parameter so that no second
  * copy is made; the trainer state; the run configuration it is resumed against.
  */
-export async function writeCheckpointFiles(dir: string, opt: AdamW, state: TrainerState, runConfig: RunConfig | undefined): Promise<void> {
+export async function writeCheckpointFiles(dir: string, opt: AdamWState, state: TrainerState, runConfig: RunConfig | undefined): Promise<void> {
   const names = [...opt.m.keys()];
   const file = await open(join(dir, 'optimizer.bin'), 'w', 0o600);
   try {
@@ -59,7 +59,7 @@ export async function writeCheckpointFiles(dir: string, opt: AdamW, state: Train
  * Loads optimizer moments into `opt` after checking optimizer.json (the model's parameter names exactly,
  * the step of the trainer state) and optimizer.bin (exactly 2 × 4 bytes per parameter value).
  */
-async function loadOptimizer(checkpointDir: string, opt: AdamW, step: number): Promise<void> {
+async function loadOptimizer(checkpointDir: string, opt: AdamWState, step: number): Promise<void> {
   const dir = checkpointModelDir(checkpointDir);
   const metaFile = join(dir, 'optimizer.json');
   const binFile = join(dir, 'optimizer.bin');
@@ -139,7 +139,7 @@ async function stateToResume(checkpointDir: string, runConfig: RunConfig | undef
  * The trainer's resume: the checkpoint's state (checked against the run and `runConfig`) and its optimizer
  * moments loaded into `opt`.
  */
-export async function resumeTraining(checkpointDir: string, opt: AdamW, plan: TrainingPlan, runConfig: RunConfig | undefined): Promise<TrainerState> {
+export async function resumeTraining(checkpointDir: string, opt: AdamWState, plan: TrainingPlan, runConfig: RunConfig | undefined): Promise<TrainerState> {
   const state = await stateToResume(checkpointDir, runConfig);
   checkResumePoint(state, plan, join(checkpointModelDir(checkpointDir), STATE), startOver(checkpointDir));
   await loadOptimizer(checkpointDir, opt, state.step);

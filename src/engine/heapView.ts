@@ -10,6 +10,15 @@ function wasmHeap(): HeapBackend | undefined {
 }
 
 /**
+ * Whether training state stays in the backend: a GPU backend's memory is not wasm32's 4 GiB, and in Node
+ * a WebGPU buffer can only be read asynchronously, so gradients, optimizer moments and stored activations
+ * stay on the device and a step reads back only its loss and gradient norm.
+ */
+export function onDevice(): boolean {
+  return tf.getBackend() === 'webgpu';
+}
+
+/**
  * A float32 tensor's values. On the wasm backend this is a view into the heap, not a copy: reading a
  * 110M-parameter model's gradients out as copies every step churns hundreds of megabytes of JavaScript
  * memory. The view is valid only until the next tensor is allocated (a growing heap moves), so use it at

@@ -1,13 +1,14 @@
-export { selectBackend, currentBackend, setWasmThreads, trainingHeapLimit, BACKEND_REQUESTS } from './backend.js';
+export { selectBackend, currentBackend, setWasmThreads, trainingHeapLimit, trainingTensorLimit, BACKEND_REQUESTS } from './backend.js';
 export { MAX_WASM_THREADS } from './wasmThreads.js';
-export type { BackendRequest, BackendName, BackendAttempt, BackendChoice } from './backend.js';
+export type { BackendRequest, BackendName, BackendAttempt, BackendChoice, SelectOptions } from './backend.js';
+export type { GpuAdapter } from './webgpu.js';
 export { Rng } from './random.js';
 export type { RandomSource } from './random.js';
 export { registerKernels } from './register.js';
 export { AdamW, defaultNoDecay } from './adamw.js';
-export { readValues, updateVariable } from './heapView.js';
+export { onDevice, readValues, updateVariable } from './heapView.js';
 export { GradientBuffer, clipFactor, globalNorm } from './gradientBuffer.js';
-export { segmentedGradients } from './segments.js';
+export { segmentedGradients, segmentedLoss } from './segments.js';
 export type { SegmentForward, GradientSink } from './segments.js';
 export type { AdamWOptions } from './adamw.js';
 export { warmupCosine } from './schedule.js';

@@ -3,6 +3,7 @@ import { getKernel, registerKernel, unregisterKernel, type KernelConfig } from '
 // imports) or by the @tensorflow/tfjs bundle, which tfjs-node-gpu also loads; it shares our tfjs-core.
 import '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
+import { chunkedAddNConfig } from './kernels/AddN.js';
 import { fastBatchMatMulConfig } from './kernels/BatchMatMul.js';
 import { fastGatherConfig } from './kernels/GatherV2.js';
 import { fastSumConfig } from './kernels/Sum.js';
@@ -11,22 +12,35 @@ import { unsortedSegmentSumConfig } from './kernels/UnsortedSegmentSum.js';
 /** Kernels ppmlm adds to backends that lack them for training. The only place that registers kernels. */
 const KERNELS: KernelConfig[] = [unsortedSegmentSumConfig];
 
-let replaced = false;
+/**
+ * Kernels of a backend that ppmlm wraps, by backend: each wrapper returns undefined while its backend is
+ * not loaded (webgpu loads on demand), and each backend's are wrapped once.
+ */
+const WRAPPERS: Record<string, (() => KernelConfig | undefined)[]> = {
+  wasm: [fastBatchMatMulConfig, fastSumConfig, fastGatherConfig],
+  webgpu: [chunkedAddNConfig],
+};
+
+const wrapped = new Set<string>();
 
 /**
- * Registers the missing kernels once (a backend's own kernel wins), and wraps the wasm BatchMatMul, Sum
- * and GatherV2 so that the products, reductions and lookups the backend runs slowly take faster paths.
+ * Registers the missing kernels once (a backend's own kernel wins); wraps the wasm BatchMatMul, Sum and
+ * GatherV2 so that the products, reductions and lookups the backend runs slowly take faster paths, and
+ * the webgpu AddN so that it adds more inputs than one shader binds. Called again once a backend loads.
  */
 export function registerKernels(): void {
   for (const config of KERNELS) {
     if (getKernel(config.kernelName, config.backendName) === undefined) registerKernel(config);
   }
-  if (replaced) return;
-  for (const fast of [fastBatchMatMulConfig(), fastSumConfig(), fastGatherConfig()]) {
-    if (fast === undefined) continue;
-    unregisterKernel(fast.kernelName, fast.backendName);
-    registerKernel(fast);
-    replaced = true;
+  for (const [backend, wrappers] of Object.entries(WRAPPERS)) {
+    if (wrapped.has(backend)) continue;
+    const configs = wrappers.map((wrap) => wrap()).filter((c) => c !== undefined);
+    if (configs.length === 0) continue;
+    for (const config of configs) {
+      unregisterKernel(config.kernelName, config.backendName);
+      registerKernel(config);
+    }
+    wrapped.add(backend);
   }
 }
 

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { readValues } from './heapView.js';
+import { onDevice, readValues } from './heapView.js';
 
 /**
  * One piece of a loss between two stored activations: it maps the previous segment's output (undefined
@@ -29,65 +29,75 @@ export type GradientSink = (name: string, g: tf.Tensor) => void;
  * Both compute the same gradients with the same operations.
  */
 export function segmentedGradients(segments: readonly SegmentForward[], params: ReadonlyMap<string, tf.Variable>, sink: GradientSink, recompute: boolean): number {
+  const value = segmentedLoss(segments, params, sink, recompute);
+  const loss = value.dataSync()[0]!;
+  value.dispose();
+  return loss;
+}
+
+/**
+ * {@link segmentedGradients} with the loss left in the backend as a scalar the caller disposes: a GPU
+ * backend reads it back asynchronously (Node has no synchronous read from a WebGPU buffer).
+ */
+export function segmentedLoss(segments: readonly SegmentForward[], params: ReadonlyMap<string, tf.Variable>, sink: GradientSink, recompute: boolean): tf.Scalar {
   if (segments.length === 0) throw new RangeError('a segmented loss needs at least one segment');
   const named = [...params];
   const vars = named.map(([, v]) => v);
   if (!recompute) {
     const { value, grads } = tf.engine().gradients(() => segments.reduce<tf.Tensor | undefined>((x, f) => f(x), undefined) as tf.Scalar, vars, undefined, true);
-    return finish(value, named, grads, sink);
+    handOver(named, grads, sink);
+    return value as tf.Scalar;
   }
-  // Each segment's input, and the gradient flowing back between segments, wait in JavaScript memory: kept
-  // in the heap they sit among each segment's temporaries and fragment it (BERT-base at 8 x 128: a 0.99 GB
-  // heap against 0.80 GB). With them outside, every segment starts from a heap holding only the parameters.
-  const stored: (HostTensor | undefined)[] = [undefined];
+  // Each segment's input, and the gradient flowing back between segments, wait in JavaScript memory on
+  // wasm: kept in the heap they sit among each segment's temporaries and fragment it (BERT-base at 8 x 128:
+  // a 0.99 GB heap against 0.80 GB). With them outside, every segment starts from a heap holding only the
+  // parameters. A GPU keeps them where they are (reading them back would cost more than it saves).
+  const stored: (Stored | undefined)[] = [undefined];
   for (let i = 0; i < segments.length - 1; i++) {
     const input = fromHost(stored[i]);
     const output: tf.Tensor = tf.tidy(() => segments[i]!(input));
     input?.dispose();
     stored.push(toHost(output));
   }
-  let upstream: HostTensor | undefined;
-  let loss = NaN;
+  let upstream: Stored | undefined;
+  let loss: tf.Scalar | undefined;
   for (let i = segments.length - 1; i >= 0; i--) {
     const x = fromHost(stored[i]);
+    release(stored[i]);
     stored[i] = undefined;
     const dy = fromHost(upstream);
+    release(upstream);
     const { value, grads } = tf.engine().gradients(() => segments[i]!(x), x === undefined ? vars : [x, ...vars], dy, true);
     dy?.dispose();
     x?.dispose();
     const dx = x === undefined ? undefined : grads.shift();
-    if (i === segments.length - 1) loss = finish(value, named, grads, sink);
-    else {
-      value.dispose();
-      handOver(named, grads, sink);
-    }
+    if (i === segments.length - 1) loss = value as tf.Scalar;
+    else value.dispose();
+    handOver(named, grads, sink);
     upstream = dx === undefined ? undefined : toHost(dx);
   }
-  return loss;
+  return loss!;
 }
 
-/** A tensor's values and shape held in JavaScript memory. */
-interface HostTensor {
-  values: Float32Array;
-  shape: number[];
-}
+/** A stored activation: its values and shape in JavaScript memory, or on a device the tensor itself. */
+type Stored = { values: Float32Array; shape: number[] } | { tensor: tf.Tensor };
 
-/** Copies a tensor out of the backend and disposes it. */
-function toHost(t: tf.Tensor): HostTensor {
+/** Moves a tensor out of the backend (on a device: keeps it there) and takes ownership of it. */
+function toHost(t: tf.Tensor): Stored {
+  if (onDevice()) return { tensor: t };
   const host = { values: Float32Array.from(readValues(t)), shape: t.shape };
   t.dispose();
   return host;
 }
 
-function fromHost(host: HostTensor | undefined): tf.Tensor | undefined {
-  return host === undefined ? undefined : tf.tensor(host.values, host.shape, 'float32');
+/** A tensor of a stored activation that the caller owns (on a device a clone: it shares the buffer). */
+function fromHost(stored: Stored | undefined): tf.Tensor | undefined {
+  if (stored === undefined) return undefined;
+  return 'tensor' in stored ? tf.clone(stored.tensor) : tf.tensor(stored.values, stored.shape, 'float32');
 }
 
-function finish(value: tf.Tensor, named: [string, tf.Variable][], grads: (tf.Tensor | undefined)[], sink: GradientSink): number {
-  const loss = value.dataSync()[0]!;
-  value.dispose();
-  handOver(named, grads, sink);
-  return loss;
+function release(stored: Stored | undefined): void {
+  if (stored !== undefined && 'tensor' in stored) stored.tensor.dispose();
 }
 
 function handOver(named: [string, tf.Variable][], grads: (tf.Tensor | undefined)[], sink: GradientSink): void {

@@ -5,9 +5,10 @@ import { ConfigError, TrainingDivergedError } from '../errors.js';
 import { writeDirAtomic } from '../io/index.js';
 import { bestModelDir, checkpointModelDir, resumeTraining, writeCheckpointFiles } from './checkpoint.js';
 import type { RunConfig } from './runConfig.js';
-import { AdamW, type AdamWOptions } from './adamw.js';
-import { clipFactor, globalNorm, GradientBuffer } from './gradientBuffer.js';
-import { segmentedGradients, type GradientSink, type SegmentForward } from './segments.js';
+import type { AdamWOptions } from './adamw.js';
+import { clipFactor } from './gradientBuffer.js';
+import { gradientStore, type GradientStore } from './gradientStore.js';
+import { segmentedGradients, segmentedLoss, type GradientSink, type SegmentForward } from './segments.js';
 import { warmupCosine } from './schedule.js';
 
 /**
@@ -161,14 +162,24 @@ export interface TrainOptions extends AdamWOptions {
  * returns the loss. Shared by the trainer and by tasks that need per-example gradients (DP-SGD).
  */
 export function batchGradients(b: Pick<BatchStep, 'loss' | 'segments'>, params: ReadonlyMap<string, tf.Variable>, sink: GradientSink, recompute: boolean): number {
+  return segmentedGradients(segmentsOf(b), params, sink, recompute);
+}
+
+function segmentsOf(b: Pick<BatchStep, 'loss' | 'segments'>): readonly SegmentForward[] {
   const segments = b.segments ?? (b.loss ? [b.loss] : undefined);
   if (segments === undefined) throw new TypeError('a training batch needs loss, segments or gradients');
-  return segmentedGradients(segments, params, sink, recompute);
+  return segments;
 }
 
 /** Runs one batch's forward and backward, adding its gradients to `buffer` with `weight`; returns its mean loss. */
-function accumulateBatch(b: BatchStep, weight: number, params: Map<string, tf.Variable>, buffer: GradientBuffer, recompute: boolean): number {
-  const loss = b.gradients ? b.gradients(params, (name, values) => buffer.addValues(name, values, weight)) : batchGradients(b, params, (name, g) => buffer.add(name, g, weight), recompute);
+async function accumulateBatch(b: BatchStep, weight: number, params: Map<string, tf.Variable>, buffer: GradientStore, recompute: boolean): Promise<number> {
+  let loss: number;
+  if (b.gradients) loss = b.gradients(params, (name, values) => buffer.addValues(name, values, weight));
+  else {
+    const value = segmentedLoss(segmentsOf(b), params, (name, g) => buffer.add(name, g, weight), recompute);
+    loss = (await value.data())[0]!;
+    value.dispose();
+  }
   buffer.weight += weight;
   return loss;
 }
@@ -190,7 +201,7 @@ export function epochsToRun(batchesPerEpoch: number, options: Pick<TrainOptions,
 
 /**
  * The training loop: AdamW with warmup + cosine, global-norm clipping, gradient accumulation over
- * micro-batches, optimizer state and gradient sums outside the backend's heap. Checkpoints
+ * micro-batches, optimizer state and gradient sums outside a wasm heap or on a GPU (see {@link GradientStore}). Checkpoints
  * (model, optimizer moments, trainer state) are written to a temp folder and renamed, at every epoch end
  * (and a `maxSteps` stop) and every `saveSteps` steps; a run killed at any point resumes from the last one
  * and, since each batch is a pure function of (seed, epoch, index), continues exactly where it stopped.
@@ -201,10 +212,12 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
   const totalSteps = options.maxSteps ?? Math.ceil(task.batchesPerEpoch / accumulate) * epochs;
   const warmup = Math.round((options.warmupRatio ?? 0.1) * totalSteps);
   if (options.keepBest && !(options.evaluate && options.checkpointDir)) throw new ConfigError('keepBest needs evaluate and checkpointDir');
-  const opt = new AdamW(params, options);
+  const buffer = gradientStore(params, options);
+  const opt = buffer.optimizer;
   let state: TrainerState = { step: 0, epoch: 0, batch: 0, totalSteps, seed: options.seed, protectedTargets: 0, targets: 0, skippedBatches: 0, lastLoss: NaN, epochLosses: [], epochLossSum: 0, epochSteps: 0, evalLosses: [], releases: 0 };
   if (options.resume && options.checkpointDir) {
     state = await resumeTraining(options.checkpointDir, opt, { epochs, batchesPerEpoch: task.batchesPerEpoch, totalSteps, accumulate, seed: options.seed }, options.runConfig);
+    buffer.afterResume();
     if (options.accountant) {
       if (state.accountant === undefined) throw new ConfigError(`the checkpoint in ${options.checkpointDir} holds no privacy accountant state; start over with --force`);
       options.accountant.loadStateDict(state.accountant);
@@ -228,6 +241,7 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
   const checkpoint = async () => {
     if (!options.checkpointDir) return;
     if (options.accountant) state.accountant = options.accountant.stateDict();
+    await buffer.beforeCheckpoint();
     await saveFolder(checkpointModelDir(options.checkpointDir), (tmpDir) => writeCheckpointFiles(tmpDir, opt, state, options.runConfig));
     lastSaved = state.step;
   };
@@ -262,7 +276,6 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
   };
 
   const started = performance.now();
-  const buffer = new GradientBuffer();
   let accLoss = 0;
   let accTokens = 0;
   let windowStart = performance.now();
@@ -272,7 +285,7 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
         const b = task.batch(state.epoch, state.batch);
         if (b !== undefined && (b.targets > 0 || b.release)) {
           const weight = b.weight ?? b.targets;
-          const loss = accumulateBatch(b, weight, params, buffer, options.recompute === true);
+          const loss = await accumulateBatch(b, weight, params, buffer, options.recompute === true);
           if (b.release) {
             state.releases++;
             options.accountant?.step();
@@ -290,12 +303,10 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
         // their total). The division and the clipping are one factor applied in AdamW's pass over the sums.
         const mean = 1 / buffer.weight;
         state.lastLoss = accLoss * mean;
-        const sums = buffer.collected();
-        const norm = globalNorm(sums) * mean;
+        const norm = (await buffer.norm()) * mean;
         checkFinite('gradient norm', norm);
         const lr = warmupCosine(state.step, options.lr, warmup, totalSteps);
-        opt.apply(sums, lr, mean * clipFactor(norm, options.maxGradNorm ?? 1.0));
-        buffer.clear();
+        buffer.step(lr, mean * clipFactor(norm, options.maxGradNorm ?? 1.0));
         state.step++;
         state.epochLossSum += state.lastLoss;
         state.epochSteps++;
@@ -331,7 +342,7 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
       if (complete) await options.onEpochEnd?.(finished, state);
     }
   } finally {
-    opt.dispose();
+    buffer.dispose();
   }
   return state;
 }

@@ -7,3 +7,5 @@ export { fileSystemError } from './fsErrors.js';
 export type { Line } from './lines.js';
 export { isJsonObject, jsonErrorPosition, jsonErrorOffset, parseJson, readJsonFile } from './json.js';
 export type { ReadJsonOptions } from './json.js';
+export { openDuckdb, withDuckdb, sqlString, sqlIdentifier } from './duckdb.js';
+export type { DuckdbSession } from './duckdb.js';

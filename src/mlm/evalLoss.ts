@@ -27,9 +27,9 @@ const EVAL_STREAM = 0x1b873593;
  *
  * @example
  * const evaluate = mlmEvalLoss(model, evalWindows, { masking: 'constrained', mask, batchSize: 16, seed: 42 });
- * const loss = evaluate();
+ * const loss = await evaluate();
  */
-export function mlmEvalLoss(model: Pick<EncoderModel, 'params' | 'config'>, windows: readonly TrainingWindow[], options: MlmEvalLossOptions): () => number {
+export function mlmEvalLoss(model: Pick<EncoderModel, 'params' | 'config'>, windows: readonly TrainingWindow[], options: MlmEvalLossOptions): () => Promise<number> {
   const rng = new Rng(options.seed ^ EVAL_STREAM);
   const rows = windows.map((w, i) => maskWindow(w, options.masking, options.mask, rng.fork(i)));
   const batches: PaddedBatch[] = [];
@@ -38,9 +38,14 @@ export function mlmEvalLoss(model: Pick<EncoderModel, 'params' | 'config'>, wind
     if (b.labels.length > 0) batches.push(b);
   }
   const targets = batches.reduce((a, b) => a + b.labels.length, 0);
-  return () => {
+  // Each loss is read asynchronously: Node reads a WebGPU buffer no other way.
+  return async () => {
     let sum = 0;
-    for (const b of batches) sum += tf.tidy(() => mlmLoss(model, b).dataSync()[0]!) * b.labels.length;
+    for (const b of batches) {
+      const loss = tf.tidy(() => mlmLoss(model, b));
+      sum += (await loss.data())[0]! * b.labels.length;
+      loss.dispose();
+    }
     return targets > 0 ? sum / targets : NaN;
   };
 }

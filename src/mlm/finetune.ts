@@ -17,7 +17,7 @@ import { makeBatch } from './batch.js';
 import { epochFolder, pruneEpochFolders } from './epochFolders.js';
 import { mlmEvalLoss } from './evalLoss.js';
 import { mlmLossSegments } from './loss.js';
-import { randomPool } from './masking.js';
+import { epochOrder, maskConfigFor, trainingStride, windowRng } from './schedule.js';
 import { pseudonymize, type PseudoStyle } from './pseudonymize.js';
 import { axesName, parseAxes, type TrainingAxes } from './strategy.js';
 import { buildWindows, type TrainingWindow, type WindowStats } from './windows.js';
@@ -165,17 +165,6 @@ function privacyUnits(docs: readonly Document[], windows: readonly TrainingWindo
   return groupUnits(windows.map((w) => docs[w.doc]!.author));
 }
 
-/** The window order of an epoch: a seeded shuffle, the same on every run and after a resume. */
-function epochOrder(n: number, seed: number, epoch: number): number[] {
-  return new Rng(seed).fork(epoch).shuffle(Array.from({ length: n }, (_, i) => i));
-}
-
-/**
- * The masking generator of the window at `slot` of an epoch's order, independent of every other window:
- * resuming mid-epoch is exact, and masks do not depend on the batch size (accumulated micro-batches
- * equal one large batch).
- */
-const windowRng = (seed: number, epoch: number, slot: number) => new Rng(seed ^ 0x5bd1e995).fork(epoch * 1_000_003 + slot);
 
 /**
  * Fine-tunes a masked LM with one strategy (see mlm/README.md) and writes a Hugging Face model folder with
@@ -218,7 +207,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
       const style = options.pseudo ?? 'placeholder';
       docs = await Promise.all(docs.map(async (d, i) => ({ ...d, text: await pseudonymize(d.text, matcher, entries, { analyzer: options.analyzer, style, rng: new Rng(seed).fork(i) }) })));
     }
-    return buildWindows(docs, tokenizer, { seqLen, stride: options.stride ?? Math.floor(seqLen / 4), blacklist: entries, analyzer: options.analyzer });
+    return buildWindows(docs, tokenizer, { seqLen, stride: trainingStride(seqLen, options.stride), blacklist: entries, analyzer: options.analyzer });
   };
   const split = options.evalSplit === undefined ? undefined : splitByAuthor(options.docs, options.evalSplit, seed);
   const evalDocs = split?.heldOut ?? options.evalDocs;
@@ -226,17 +215,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   const { windows, stats } = await windowsOf(trainDocs);
   options.onInfo?.(`${stats.windows} windows of ${stats.documents} documents, ${stats.tokens} tokens, ${stats.protectedTokens} protected`);
 
-  const exclude = new Set(tokenizer.specialIds);
-  if (options.noRandomBlacklisted) {
-    for (const e of entries) for (const id of tokenizer.tokenize(e.term).ids) exclude.add(id);
-  }
-  const maskConfig = {
-    probability: maskProb,
-    maskId: tokenizer.idOf(tokenizer.specials.mask)!,
-    randomPool: randomPool(tokenizer.vocabSize, exclude),
-    padId: tokenizer.idOf(tokenizer.specials.pad)!,
-    wholeWord: options.wholeWord === true,
-  };
+  const maskConfig = maskConfigFor(tokenizer, entries, { maskProb, wholeWord: options.wholeWord, noRandomBlacklisted: options.noRandomBlacklisted });
   const orders = new Map<number, number[]>();
   const units = private_ ? privacyUnits(trainDocs, windows, options.dp?.unit ?? 'author') : undefined;
   // With DP, --batch-size is the expected number of units (individuals or windows) per release.
@@ -244,7 +223,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   const accountant = dp && makeAccountant(dp.accountant);
   if (dp) options.onInfo?.(describeDp(dp));
   if (dp && !dp.secureNoise) options.onWarn?.(INSECURE_NOISE_WARNING);
-  let evaluate: (() => number) | undefined;
+  let evaluate: (() => Promise<number>) | undefined;
   if (evalDocs !== undefined) {
     const held = await windowsOf(evalDocs);
     options.onInfo?.(`evaluating on ${held.stats.windows} windows of ${held.stats.documents} held-out documents`);

@@ -14,3 +14,5 @@ export { pseudonymize, formatPreservingSurrogate } from './pseudonymize.js';
 export type { PseudoStyle } from './pseudonymize.js';
 export { finetune, checkFinetuneOptions } from './finetune.js';
 export type { FinetuneOptions, FinetuneResult } from './finetune.js';
+export { trainingStride, epochOrder, windowRng, maskConfigFor } from './schedule.js';
+export type { MaskSettings } from './schedule.js';

@@ -5,30 +5,32 @@ import { usablePositions } from './config.js';
 import { encode, mlmLogits } from './encoder.js';
 import type { EncoderModel } from './modelDir.js';
 
+/** One candidate in the shape of Hugging Face's fill-mask pipeline (`id` is ppmlm's older name of `token`). */
 export interface FillMaskCandidate {
-  token: string;
-  id: number;
   score: number;
+  /** The token's id, as the pipeline gives it. */
+  token: number;
+  /** The token decoded on its own (`tokenizer.decode([token])`). */
+  token_str: string;
+  /** The text with this mask filled by the token, decoded without special tokens (other masks dropped, as the pipeline does). */
+  sequence: string;
+  id: number;
 }
 
-/** Token ids of a text in which the tokenizer's mask token (e.g. `[MASK]`) may appear literally. */
+/**
+ * Token ids of a text in which the tokenizer's mask token (e.g. `[MASK]`) may appear literally: the
+ * tokenizer matches it as Hugging Face does (RoBERTa's `<mask>` takes the space before it).
+ */
 export function encodeWithMasks(tokenizer: Tokenizer, text: string): { ids: number[]; maskPositions: number[] } {
   const maskId = tokenizer.idOf(tokenizer.specials.mask)!;
-  const ids = [tokenizer.idOf(tokenizer.specials.cls)!];
-  const maskPositions: number[] = [];
-  text.split(tokenizer.specials.mask).forEach((piece, i) => {
-    if (i > 0) {
-      maskPositions.push(ids.length);
-      ids.push(maskId);
-    }
-    ids.push(...tokenizer.tokenize(piece).ids);
-  });
-  ids.push(tokenizer.idOf(tokenizer.specials.sep)!);
+  const ids = [tokenizer.idOf(tokenizer.specials.cls)!, ...tokenizer.tokenize(text).ids, tokenizer.idOf(tokenizer.specials.sep)!];
+  const maskPositions = ids.flatMap((id, i) => (id === maskId ? [i] : []));
   return { ids, maskPositions };
 }
 
 /**
- * The Hugging Face fill-mask pipeline: for each mask token in `text`, the `topK` most probable tokens. A mask
+ * The Hugging Face fill-mask pipeline: for each mask token in `text`, the `topK` most probable tokens (with
+ * the pipeline's keys: score, token, token_str, sequence). A mask
  * beyond the model's positions is a UsageError (the text after the last position is cut off).
  *
  * @example fillMask(model, tokenizer, 'The patient was seen by Dr. [MASK].', 5)
@@ -47,5 +49,12 @@ export function fillMask(model: EncoderModel, tokenizer: Tokenizer, text: string
     const { values, indices } = tf.topk(tf.softmax(logits), topK);
     return [values.arraySync() as number[][], indices.arraySync() as number[][]];
   });
-  return values.map((row, m) => row.map((score, k) => ({ id: indices[m]![k]!, token: tokenizer.tokenOf(indices[m]![k]!), score })));
+  return values.map((row, m) =>
+    row.map((score, k) => {
+      const id = indices[m]![k]!;
+      const filled = ids2d.slice();
+      filled[maskPositions[m]!] = id;
+      return { score, token: id, token_str: tokenizer.decode([id]), sequence: tokenizer.decode(filled), id };
+    }),
+  );
 }

@@ -6,7 +6,7 @@ export { encode, lossSegments, dropoutOf, applyDropout, mlmLogits, crossEntropy,
 export type { EncoderBatch, Dropout, HeadLoss } from './encoder.js';
 export { parseSafetensors, serializeSafetensors } from './safetensors.js';
 export type { NamedTensor } from './safetensors.js';
-export { saveModelDir, copyModelDir, loadModelDir, loadTokenClassifier, loadSavedModel, savedHead, writeModelFiles, writeConfigJson, writeTokenizerFiles, writeProvenance, exportTensorSources } from './modelDir.js';
+export { saveModelDir, copyModelDir, loadModelDir, readModelConfig, loadTokenClassifier, loadSavedModel, savedHead, writeModelFiles, writeConfigJson, writeTokenizerFiles, writeProvenance, exportTensorSources } from './modelDir.js';
 export type { EncoderModel, Head, Provenance, LoadedModel, SaveModelOptions } from './modelDir.js';
 export { checkVocabulary, vocabularyProvenance } from './vocabularyCheck.js';
 export type { VocabularyCheck } from './vocabularyCheck.js';
@@ -17,3 +17,5 @@ export type { BatchRow, PaddedBatch } from './padding.js';
 export { trainingMemory, planTrainingMemory, checkTrainingMemory, describeTrainingMemory } from './memory.js';
 export type { TrainingShape, TrainingMemory } from './memory.js';
 export { firstNonFinite, assertNoNaN } from './finite.js';
+export { modelCard, writeModelCard, isPpmlmCard } from './modelCard.js';
+export type { AuditHeadline, CardUpdate, CardLibrary } from './modelCard.js';

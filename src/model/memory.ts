@@ -1,7 +1,8 @@
 import { UsageError } from '../errors.js';
 import type { EncoderConfig } from './config.js';
 import { parameterShapes } from './params.js';
-import { trainingHeapLimit } from '../engine/backend.js';
+import { trainingHeapLimit, trainingTensorLimit } from '../engine/backend.js';
+import { onDevice } from '../engine/heapView.js';
 
 /** The shape of the batches a training run feeds the model. */
 export interface TrainingShape {
@@ -23,10 +24,14 @@ export interface TrainingShape {
 /** Estimated memory of one training step, in bytes. */
 export interface TrainingMemory {
   parameters: number;
-  /** The backend's heap: parameters and the largest transient of a step. */
+  /** The backend's heap (a GPU's memory on a device): parameters and the largest transient of a step, and on a device also the gradient sums and AdamW's moments. */
   heap: number;
-  /** JavaScript memory: AdamW's two moments and the gradient sums. */
+  /** JavaScript memory: AdamW's two moments and the gradient sums (on a device: the moments' copies for checkpoints). */
   host: number;
+  /** The largest single tensor of a step, in bytes (a GPU binds each tensor as one buffer). */
+  largestTensor: number;
+  /** Whether gradients and optimizer state live on the device (a GPU backend). */
+  onDevice: boolean;
   /** Whether the estimate assumes activation checkpointing. */
   recompute: boolean;
   perExampleGradients: boolean;
@@ -55,11 +60,16 @@ function blockFloats(config: EncoderConfig, shape: TrainingShape) {
     head: 12 * targets * shape.outputs + 2 * table,
     // The embedding table's gradient (a segment sum over the whole vocabulary).
     embeddings: config.vocab_size * config.hidden_size + 10 * th,
+    // The largest single tensors: the embedding table (and its gradient), the logits, the feed-forward's inner activations, the attention scores.
+    largest: Math.max(table, config.vocab_size * config.hidden_size, targets * shape.outputs, tokens * config.intermediate_size, scores),
   };
 }
 
-/** Estimates the memory of training `config` on batches of `shape`, with activation checkpointing or without. */
-export function trainingMemory(config: EncoderConfig, shape: TrainingShape, recompute: boolean): TrainingMemory {
+/**
+ * Estimates the memory of training `config` on batches of `shape`, with activation checkpointing or
+ * without, with the gradient sums and AdamW moments in JavaScript memory (wasm, cpu) or on the device.
+ */
+export function trainingMemory(config: EncoderConfig, shape: TrainingShape, recompute: boolean, device = false): TrainingMemory {
   let parameters = 0;
   for (const dims of parameterShapes(config).values()) parameters += dims.reduce((a, d) => a * d, 1);
   const f = blockFloats(config, shape);
@@ -68,18 +78,30 @@ export function trainingMemory(config: EncoderConfig, shape: TrainingShape, reco
     ? Math.max(f.attention, f.feedForward, f.head, f.embeddings) + 2 * layers * shape.batchSize * shape.seqLen * config.hidden_size
     : layers * (f.attention + f.feedForward) + f.head + f.embeddings;
   const perExampleGradients = shape.perExampleGradients === true;
-  return { parameters: 4 * parameters, heap: SLACK * 4 * (parameters + transient), host: (perExampleGradients ? 5 : 3) * 4 * parameters, recompute, perExampleGradients };
+  // On a device: the gradient sums and both moments beside the weights; JS keeps the moments' checkpoint copies.
+  // On the host: moments and gradient sums, and with DP the per-unit gradient and its clipped copy.
+  const state = device ? 3 * parameters : 0;
+  const host = device ? 2 : perExampleGradients ? 5 : 3;
+  return { parameters: 4 * parameters, heap: SLACK * 4 * (parameters + state + transient), host: host * 4 * parameters, largestTensor: 4 * f.largest, recompute, perExampleGradients, onDevice: device };
 }
 
 /**
  * Plans a training run's memory: activation checkpointing when the tape would be large, and whether the
  * result fits the backend's heap at all (wasm32's 4 GiB by default: see {@link trainingHeapLimit}).
  */
-export function planTrainingMemory(config: EncoderConfig, shape: TrainingShape, heapLimit = trainingHeapLimit()): TrainingMemory & { fits: boolean; heapLimit: number } {
-  const whole = trainingMemory(config, shape, false);
-  const checkpoint = whole.heap - whole.parameters > RECOMPUTE_ABOVE || whole.heap > heapLimit;
-  const plan = checkpoint ? trainingMemory(config, shape, true) : whole;
-  return { ...plan, fits: plan.heap <= heapLimit, heapLimit };
+export function planTrainingMemory(
+  config: EncoderConfig,
+  shape: TrainingShape,
+  heapLimit = trainingHeapLimit(),
+  device = onDevice(),
+  tensorLimit = trainingTensorLimit(),
+): TrainingMemory & { fits: boolean; heapLimit: number; tensorLimit: number } {
+  const whole = trainingMemory(config, shape, false, device);
+  // The tape is what checkpointing shrinks: the weights (and on a device the optimizer state) stay.
+  const state = device ? SLACK * 3 * whole.parameters : 0;
+  const checkpoint = whole.heap - whole.parameters - state > RECOMPUTE_ABOVE || whole.heap > heapLimit;
+  const plan = checkpoint ? trainingMemory(config, shape, true, device) : whole;
+  return { ...plan, fits: plan.heap <= heapLimit && plan.largestTensor <= tensorLimit, heapLimit, tensorLimit };
 }
 
 const gb = (bytes: number) => (bytes / 2 ** 30).toFixed(1);
@@ -90,10 +112,16 @@ const gb = (bytes: number) => (bytes / 2 ** 30).toFixed(1);
  */
 export function checkTrainingMemory(config: EncoderConfig, shape: TrainingShape): TrainingMemory {
   const plan = planTrainingMemory(config, shape);
+  if (plan.largestTensor > plan.tensorLimit) {
+    throw new UsageError(
+      `training this model (${(plan.parameters / 4 / 1e6).toFixed(0)}M parameters) on batches of ${shape.batchSize} x ${shape.seqLen} tokens needs a tensor of about ${gb(plan.largestTensor)} GiB, ` +
+        `larger than the ${gb(plan.tensorLimit)} GiB this GPU adapter binds at once (see ppmlm info); lower --batch-size or --seq-len if the tensor is an activation, or use --backend wasm`,
+    );
+  }
   if (!plan.fits) {
     throw new UsageError(
       `training this model (${(plan.parameters / 4 / 1e6).toFixed(0)}M parameters) on batches of ${shape.batchSize} x ${shape.seqLen} tokens needs about ${gb(plan.heap)} GiB of the wasm heap, ` +
-        `which holds ${gb(plan.heapLimit)} GiB; lower --batch-size (add --grad-accum N to keep the effective batch) or --seq-len, or use --backend tensorflow`,
+        `which holds ${gb(plan.heapLimit)} GiB; lower --batch-size (add --grad-accum N to keep the effective batch) or --seq-len, or use a GPU backend (--backend webgpu or tensorflow)`,
     );
   }
   return plan;
@@ -102,5 +130,6 @@ export function checkTrainingMemory(config: EncoderConfig, shape: TrainingShape)
 /** A one-line description of a plan for progress messages. */
 export function describeTrainingMemory(plan: TrainingMemory): string {
   const how = plan.perExampleGradients ? 'per-example gradients (DP-SGD), no activation checkpointing' : `activation checkpointing ${plan.recompute ? 'on' : 'off'}`;
+  if (plan.onDevice) return `memory: ~${gb(plan.heap)} GiB on the GPU (weights, gradients, optimizer state, activations) + ${gb(plan.host)} GiB of optimizer state copies for checkpoints in JS; ${how}`;
   return `memory: ~${gb(plan.heap)} GiB backend heap + ${gb(plan.host)} GiB optimizer state and gradients in JS; ${how}`;
 }

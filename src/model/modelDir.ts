@@ -8,6 +8,7 @@ import { validateConfig, type EncoderConfig } from './config.js';
 import { basePrefix, initParams, isLinearWeight, parameterShapes, type Params } from './params.js';
 import { parseSafetensors, writeSafetensors, type NamedTensor, type TensorSource } from './safetensors.js';
 import { firstNonFinite } from './finite.js';
+import { writeModelCard } from './modelCard.js';
 
 export type Head = 'mlm' | { tokenClassification: number } | { sequenceClassification: number };
 
@@ -41,10 +42,10 @@ export function exportTensorSources(model: EncoderModel): Map<string, TensorSour
   return new Map(
     [...model.params].map(([name, v]) => {
       const shape = isLinearWeight(name) ? [...v.shape].reverse() : v.shape;
-      const read = () => {
-        if (!isLinearWeight(name)) return v.dataSync() as Float32Array;
+      const read = async () => {
+        if (!isLinearWeight(name)) return (await v.data()) as Float32Array;
         const t = tf.transpose(v);
-        const data = t.dataSync() as Float32Array;
+        const data = (await t.data()) as Float32Array;
         t.dispose();
         return data;
       };
@@ -75,6 +76,7 @@ export async function copyModelDir(from: string, dir: string, provenance: Proven
     async (tmpDir) => {
       await cp(from, tmpDir, { recursive: true });
       await writeProvenance(tmpDir, provenance);
+      await refreshModelCard(tmpDir);
     },
     options,
   );
@@ -89,7 +91,11 @@ export async function writeModelFiles(dir: string, model: EncoderModel, tokenize
   await writeSafetensors(join(dir, 'model.safetensors'), exportTensorSources(model));
   await writeTokenizerFiles(dir, tokenizer, model.config);
   await writeProvenance(dir, provenance);
+  await refreshModelCard(dir);
 }
+
+/** The model card of a folder from its config.json and ppmlm.json, written after them so the three agree. */
+const refreshModelCard = async (dir: string) => writeModelCard(dir, await readModelConfig(dir));
 
 /** config.json, with `architectures` naming the model's head as Hugging Face does. */
 export async function writeConfigJson(dir: string, model: EncoderModel): Promise<void> {
@@ -147,6 +153,12 @@ async function readJson(path: string, what: string): Promise<unknown> {
   }
 }
 
+/** The validated config.json of a model folder, without loading its weights. */
+export async function readModelConfig(dir: string): Promise<EncoderConfig> {
+  const configPath = join(dir, 'config.json');
+  return validateConfig(await readJson(configPath, 'Create one with "ppmlm model init".'), configPath);
+}
+
 /**
  * Loads a model folder: ppmlm's own or one downloaded from the Hugging Face Hub (BERT/RoBERTa, safetensors,
  * with or without the `bert.` prefix, tied decoder present or not). Unknown tensors (pooler, NSP head) are
@@ -154,7 +166,7 @@ async function readJson(path: string, what: string): Promise<unknown> {
  */
 export async function loadModelDir(dir: string, head: Head = 'mlm', seed = 0): Promise<LoadedModel> {
   const configPath = join(dir, 'config.json');
-  const config = validateConfig(await readJson(configPath, 'Create one with "ppmlm model init".'), configPath);
+  const config = await readModelConfig(dir);
   const weightsPath = join(dir, 'model.safetensors');
   const bytes = await readFile(weightsPath).catch(() => {
     throw new UsageError(`${weightsPath}: no such file; ppmlm reads safetensors weights (convert pytorch_model.bin with transformers' save_pretrained(safe_serialization=True))`);

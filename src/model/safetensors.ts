@@ -90,7 +90,8 @@ export function parseSafetensors(bytes: Uint8Array, file: string): { tensors: Ma
 /** A tensor to be written, read only when its turn comes (so a writer holds one tensor's values at a time). */
 export interface TensorSource {
   shape: number[];
-  read: () => Float32Array;
+  /** Asynchronous for a GPU backend, whose buffers Node reads only asynchronously. */
+  read: () => Float32Array | Promise<Float32Array>;
 }
 
 /** The header of a safetensors file (length prefix included), names sorted and padded to 8 bytes as Hugging Face does. */
@@ -144,7 +145,7 @@ export async function writeSafetensors(path: string, tensors: ReadonlyMap<string
   const file = await open(path, 'w');
   try {
     await file.write(header);
-    for (const name of names) await file.write(littleEndian(tensors.get(name)!.read()));
+    for (const name of names) await file.write(littleEndian(await tensors.get(name)!.read()));
   } finally {
     await file.close();
   }

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { assertCanWrite, writeDirAtomic } from '../io/index.js';
-import { disposeParams, loadSavedModel, writeConfigJson, writeProvenance, writeTokenizerFiles, type Head, type Provenance } from '../model/index.js';
+import { disposeParams, loadSavedModel, readModelConfig, writeConfigJson, writeModelCard, writeProvenance, writeTokenizerFiles, type Head, type Provenance } from '../model/index.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { encoderGraph, OPSET } from './encoderGraph.js';
 import { encodeModel } from './modelProto.js';
@@ -72,6 +72,7 @@ export async function exportOnnx(modelDir: string, out: string, options: ExportO
         await writeConfigJson(tmp, model);
         await writeTokenizerFiles(tmp, tokenizer, model.config);
         await writeProvenance(tmp, exportProvenance(provenance));
+        await writeModelCard(tmp, await readModelConfig(tmp), undefined, 'transformers.js');
         await mkdir(join(tmp, 'onnx'));
         await writeFile(join(tmp, 'onnx', 'model.onnx'), proto.parts);
       },

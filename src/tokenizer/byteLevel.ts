@@ -1,3 +1,7 @@
+import { rangeClass, WHITESPACE_CLASS } from './bertText.js';
+import { LETTER_ONLY_IN_HF, LETTER_UNKNOWN_TO_HF, NUMBER_ONLY_IN_HF, NUMBER_UNKNOWN_TO_HF } from './hfUnicode.js';
+import type { NormalizedText } from './normalizer.js';
+
 /**
  * GPT-2's byte-level alphabet: every byte maps to one printable character, so any text becomes a string
  * over 256 symbols and BPE never meets an unknown character.
@@ -16,38 +20,77 @@ function buildByteToChar(): string[] {
 export const BYTE_TO_CHAR: readonly string[] = buildByteToChar();
 export const CHAR_TO_BYTE: ReadonlyMap<string, number> = new Map(BYTE_TO_CHAR.map((c, b) => [c, b]));
 
-/** GPT-2's pre-tokenisation pattern: contractions, letter runs, digit runs, other runs, each with a leading space. */
-export const BYTE_LEVEL_SPLIT = /'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+/gu;
+/**
+ * GPT-2's pre-tokenisation pattern: contractions, letter runs, digit runs, other runs, each with a leading
+ * space. Whitespace is Unicode White_Space as in Hugging Face's regex engine (JavaScript's `\s` would also
+ * take U+FEFF and miss U+0085).
+ */
+const S = `[${WHITESPACE_CLASS}]`;
+const NOT_S = `[^${WHITESPACE_CLASS}]`;
+// Letters and digits as Hugging Face's (older) tables have them.
+const L = `[[\\p{L}--[${rangeClass(LETTER_UNKNOWN_TO_HF)}]]${rangeClass(LETTER_ONLY_IN_HF)}]`;
+const N = `[[\\p{N}--[${rangeClass(NUMBER_UNKNOWN_TO_HF)}]]${rangeClass(NUMBER_ONLY_IN_HF)}]`;
+export const BYTE_LEVEL_SPLIT = new RegExp(`'s|'t|'re|'ve|'m|'ll|'d| ?${L}+| ?${N}+| ?[^${WHITESPACE_CLASS}${L}${N}]+|${S}+(?!${NOT_S})|${S}+`, 'gv');
 
 export interface ByteLevelPiece {
   /** The piece in the byte-level alphabet. */
   text: string;
-  /** For each byte-level character, the offset of the original character it came from, and the end. */
+  /** For each byte-level character, the [start, end) in the original text of the character it came from. */
   charStart: number[];
   charEnd: number[];
 }
 
-const encoder = new TextEncoder();
+/** The byte-level characters of one code point: its UTF-8 bytes (a lone surrogate as U+FFFD, as TextEncoder writes it). */
+function byteChars(cp: number): string {
+  if (cp < 0x80) return BYTE_TO_CHAR[cp]!;
+  if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
+  const b = BYTE_TO_CHAR;
+  if (cp < 0x800) return b[0xc0 | (cp >> 6)]! + b[0x80 | (cp & 63)]!;
+  if (cp < 0x10000) return b[0xe0 | (cp >> 12)]! + b[0x80 | ((cp >> 6) & 63)]! + b[0x80 | (cp & 63)]!;
+  return b[0xf0 | (cp >> 18)]! + b[0x80 | ((cp >> 12) & 63)]! + b[0x80 | ((cp >> 6) & 63)]! + b[0x80 | (cp & 63)]!;
+}
 
-/** Splits a text GPT-2 style and maps each piece to byte-level characters with character offsets. */
-export function byteLevelPieces(text: string, addPrefixSpace: boolean): ByteLevelPiece[] {
-  const source = addPrefixSpace && !text.startsWith(' ') ? ` ${text}` : text;
-  const shift = source.length - text.length;
+/** A text in the byte-level alphabet. */
+export function toByteLevel(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i)!;
+    out += byteChars(cp);
+    i += cp > 0xffff ? 2 : 1;
+  }
+  return out;
+}
+
+/** The byte-level pieces of a text without offsets: what the BPE trainer counts. */
+export function byteLevelWords(text: string, addPrefixSpace: boolean): string[] {
+  const source = addPrefixSpace && text !== '' && !text.startsWith(' ') ? ` ${text}` : text;
+  return Array.from(source.matchAll(BYTE_LEVEL_SPLIT), (m) => toByteLevel(m[0]));
+}
+
+/**
+ * Splits a (normalised) text GPT-2 style and maps each piece to byte-level characters with offsets into
+ * the original text. The prefix space, when added, is aligned with the first character, as in Hugging Face.
+ */
+export function byteLevelPieces(n: NormalizedText, addPrefixSpace: boolean): ByteLevelPiece[] {
+  const prefixed = addPrefixSpace && n.text !== '' && !n.text.startsWith(' ');
+  const source = prefixed ? ` ${n.text}` : n.text;
+  const starts = prefixed ? [n.starts[0]!, ...n.starts] : n.starts;
+  const ends = prefixed ? [n.ends[0]!, ...n.ends] : n.ends;
   const out: ByteLevelPiece[] = [];
   for (const m of source.matchAll(BYTE_LEVEL_SPLIT)) {
     let chars = '';
     const charStart: number[] = [];
     const charEnd: number[] = [];
-    let i = m.index;
-    for (const ch of m[0]) {
-      const start = Math.max(0, i - shift);
-      const end = Math.max(0, i + ch.length - shift);
-      for (const byte of encoder.encode(ch)) {
-        chars += BYTE_TO_CHAR[byte];
-        charStart.push(start);
-        charEnd.push(end);
+    for (let i = m.index; i < m.index + m[0].length; ) {
+      const cp = source.codePointAt(i)!;
+      const width = cp > 0xffff ? 2 : 1;
+      const bytes = byteChars(cp);
+      chars += bytes;
+      for (let k = 0; k < bytes.length; k++) {
+        charStart.push(starts[i]!);
+        charEnd.push(ends[i + width - 1]!);
       }
-      i += ch.length;
+      i += width;
     }
     out.push({ text: chars, charStart, charEnd });
   }

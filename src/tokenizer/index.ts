@@ -1,9 +1,11 @@
 export type { Encoding, SpecialTokens, Tokenizer } from './types.js';
 export { BERT_SPECIALS } from './types.js';
-export { bertPreTokenize } from './bertText.js';
-export type { BertTextOptions, PreToken } from './bertText.js';
-export { WordPieceTokenizer, DEFAULT_WORDPIECE_OPTIONS } from './wordpiece.js';
-export type { WordPieceOptions } from './wordpiece.js';
+export { WordPieceTokenizer, DEFAULT_WORDPIECE_OPTIONS, bertPreTokenize } from './wordpiece.js';
+export type { BertTextOptions, WordPieceOptions } from './wordpiece.js';
+export type { PreToken, PreTokenizerConfig, SplitBehavior } from './preTokenizer.js';
+export type { NormalizedText, NormalizerConfig } from './normalizer.js';
+export type { AddedToken } from './addedTokens.js';
+export { codePointOffsets } from './offsets.js';
 export { trainWordPiece } from './trainWordPiece.js';
 export type { TrainWordPieceOptions } from './trainWordPiece.js';
 export { encodeWindows, windowRanges, windowsOf } from './windows.js';

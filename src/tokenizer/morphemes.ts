@@ -1,4 +1,5 @@
-import type { PreToken } from './bertText.js';
+import { sliceNormalized } from './normalizer.js';
+import type { PreToken } from './preTokenizer.js';
 
 /**
  * Splits BERT pre-tokens further wherever a morpheme starts (morpheme starts as offsets into the original
@@ -10,13 +11,13 @@ export function splitAtMorphemes(preTokens: readonly PreToken[], morphemeStarts:
   for (const p of preTokens) {
     let from = 0;
     for (let k = 1; k < p.text.length; k++) {
-      const original = p.map[k]!;
-      if (original !== p.map[k - 1] && morphemeStarts.has(original)) {
-        out.push({ text: p.text.slice(from, k), start: p.map[from]!, end: original, map: p.map.slice(from, k) });
+      const original = p.starts[k]!;
+      if (original !== p.starts[k - 1] && morphemeStarts.has(original)) {
+        out.push(sliceNormalized(p, from, k));
         from = k;
       }
     }
-    out.push(from === 0 ? p : { text: p.text.slice(from), start: p.map[from]!, end: p.end, map: p.map.slice(from) });
+    out.push(from === 0 ? p : sliceNormalized(p, from, p.text.length));
   }
   return out;
 }

@@ -2,21 +2,44 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError, FormatError } from '../errors.js';
 import { decodeUtf8Strict, isJsonObject, jsonErrorPosition } from '../io/index.js';
-import { BpeTokenizer } from './bpe.js';
-import { DEFAULT_WORDPIECE_OPTIONS, WordPieceTokenizer } from './wordpiece.js';
-import type { Tokenizer } from './types.js';
+import type { AddedToken } from './addedTokens.js';
+import { BpeTokenizer, ROBERTA_SPECIALS } from './bpe.js';
+import type { NormalizerConfig } from './normalizer.js';
+import type { PreTokenizerConfig, SplitBehavior } from './preTokenizer.js';
+import { BERT_SPECIALS, type SpecialTokens, type Tokenizer } from './types.js';
+import { DEFAULT_WORDPIECE_OPTIONS, normalizerOf, preTokenizerOf, WordPieceTokenizer } from './wordpiece.js';
+
+interface AddedTokenJson {
+  id: number;
+  content: string;
+  single_word: boolean;
+  lstrip: boolean;
+  rstrip: boolean;
+  normalized: boolean;
+  special: boolean;
+}
+
+type ByteLevelJson = { type: 'ByteLevel'; add_prefix_space: boolean; trim_offsets: boolean; use_regex: boolean };
 
 /** The parts of Hugging Face's tokenizer.json that ppmlm reads and writes. */
 export interface TokenizerJson {
   version: '1.0';
   truncation: null;
   padding: null;
-  added_tokens: { id: number; content: string; single_word: boolean; lstrip: boolean; rstrip: boolean; normalized: boolean; special: boolean }[];
-  normalizer: { type: 'BertNormalizer'; clean_text: boolean; handle_chinese_chars: boolean; strip_accents: boolean | null; lowercase: boolean } | null;
-  pre_tokenizer: { type: string } | null;
+  added_tokens: AddedTokenJson[];
+  normalizer: NormalizerConfig | null;
+  pre_tokenizer: PreTokenizerConfig | ByteLevelJson | null;
   post_processor: unknown;
   decoder: unknown;
-  model: { type: string; unk_token?: string; continuing_subword_prefix?: string; max_input_chars_per_word?: number; vocab: Record<string, number> | unknown };
+  model: { type: string; unk_token?: string | null; continuing_subword_prefix?: string | null; max_input_chars_per_word?: number; vocab: Record<string, number> | unknown; merges?: unknown };
+}
+
+function addedTokensJson(tok: Tokenizer): AddedTokenJson[] {
+  return tok.addedTokens.map((t) => ({ id: t.id, content: t.content, single_word: t.singleWord, lstrip: t.lstrip, rstrip: t.rstrip, normalized: t.normalized, special: t.special }));
+}
+
+function modelVocabJson(tok: Tokenizer & { vocab: readonly string[] }): Record<string, number> {
+  return Object.fromEntries(tok.vocab.slice(0, tok.modelVocabSize).map((t, i) => [t, i]));
 }
 
 /** tokenizer.json for a WordPiece tokenizer, loadable by Hugging Face `tokenizers` / `transformers`. */
@@ -27,9 +50,9 @@ export function toTokenizerJson(tok: WordPieceTokenizer): TokenizerJson {
     version: '1.0',
     truncation: null,
     padding: null,
-    added_tokens: [s.pad, s.unk, s.cls, s.sep, s.mask].map((content) => ({ id: id(content), content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })),
-    normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: tok.options.handleChineseChars, strip_accents: tok.options.stripAccents, lowercase: tok.options.lowercase },
-    pre_tokenizer: { type: 'BertPreTokenizer' },
+    added_tokens: addedTokensJson(tok),
+    normalizer: normalizerOf(tok.options),
+    pre_tokenizer: preTokenizerOf(tok.options),
     post_processor: {
       type: 'TemplateProcessing',
       single: [{ SpecialToken: { id: s.cls, type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: s.sep, type_id: 0 } }],
@@ -48,7 +71,7 @@ export function toTokenizerJson(tok: WordPieceTokenizer): TokenizerJson {
       unk_token: s.unk,
       continuing_subword_prefix: tok.options.continuingPrefix,
       max_input_chars_per_word: tok.options.maxInputCharsPerWord,
-      vocab: Object.fromEntries(tok.vocab.map((t, i) => [t, i])),
+      vocab: modelVocabJson(tok),
     },
   };
 }
@@ -57,16 +80,17 @@ export function toTokenizerJson(tok: WordPieceTokenizer): TokenizerJson {
 export function bpeToTokenizerJson(tok: BpeTokenizer): TokenizerJson {
   const s = tok.specials;
   const id = (t: string) => tok.idOf(t)!;
+  const trim = tok.options.trimOffsets ?? true;
   return {
     version: '1.0',
     truncation: null,
     padding: null,
-    added_tokens: [s.cls, s.pad, s.sep, s.unk, s.mask].map((content) => ({ id: id(content), content, single_word: false, lstrip: content === s.mask, rstrip: false, normalized: false, special: true })),
-    normalizer: null,
-    pre_tokenizer: { type: 'ByteLevel', add_prefix_space: tok.options.addPrefixSpace, trim_offsets: true, use_regex: true } as TokenizerJson['pre_tokenizer'],
-    post_processor: { type: 'RobertaProcessing', sep: [s.sep, id(s.sep)], cls: [s.cls, id(s.cls)], trim_offsets: true, add_prefix_space: tok.options.addPrefixSpace },
+    added_tokens: addedTokensJson(tok),
+    normalizer: tok.options.normalizer ?? null,
+    pre_tokenizer: { type: 'ByteLevel', add_prefix_space: tok.options.addPrefixSpace, trim_offsets: trim, use_regex: true },
+    post_processor: { type: 'RobertaProcessing', sep: [s.sep, id(s.sep)], cls: [s.cls, id(s.cls)], trim_offsets: trim, add_prefix_space: tok.options.addPrefixSpace },
     decoder: { type: 'ByteLevel', add_prefix_space: true, trim_offsets: true, use_regex: true },
-    model: { type: 'BPE', dropout: null, unk_token: null, continuing_subword_prefix: null, end_of_word_suffix: null, fuse_unk: false, byte_fallback: false, vocab: Object.fromEntries(tok.vocab.map((t, i) => [t, i])), merges: tok.merges.map(([a, b]) => `${a} ${b}`) } as unknown as TokenizerJson['model'],
+    model: { type: 'BPE', dropout: null, unk_token: null, continuing_subword_prefix: null, end_of_word_suffix: null, fuse_unk: false, byte_fallback: false, vocab: modelVocabJson(tok), merges: tok.merges.map(([a, b]) => `${a} ${b}`) } as TokenizerJson['model'],
   };
 }
 
@@ -101,44 +125,150 @@ function mergePairs(merges: unknown, file: string): [string, string][] {
   });
 }
 
-/** Builds a tokenizer from tokenizer.json; malformed fields and unsupported models and normalisers are named in the error. */
+const NORMALIZERS = ['BertNormalizer', 'Lowercase', 'StripAccents', 'NFD', 'NFKD', 'NFC', 'NFKC', 'Strip', 'Sequence'];
+const PRE_TOKENIZERS = ['BertPreTokenizer', 'WhitespaceSplit', 'Whitespace', 'Punctuation', 'Sequence'];
+const BEHAVIORS: SplitBehavior[] = ['Removed', 'Isolated', 'MergedWithPrevious', 'MergedWithNext', 'Contiguous'];
+
+/** A component's `type`, or a FormatError naming where it is (`normalizer.normalizers[1]`). */
+function componentType(value: unknown, where: string, file: string): string {
+  if (!isJsonObject(value) || typeof value.type !== 'string') throw new FormatError(`"${where}" must be an object with a "type"`, { file });
+  return value.type;
+}
+
+function flag(value: unknown, where: string, file: string, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') throw new FormatError(`"${where}" must be true or false`, { file });
+  return value;
+}
+
+/** A normaliser ppmlm applies exactly as Hugging Face does; any other is refused by name, never skipped. */
+function readNormalizer(value: unknown, where: string, file: string): NormalizerConfig {
+  const type = componentType(value, where, file);
+  const v = value as Record<string, unknown>;
+  if (!NORMALIZERS.includes(type)) throw new ConfigError(`${where} "${type}" is not supported (${NORMALIZERS.join(', ')} are); ppmlm would tokenize differently from Hugging Face`, { file });
+  if (type === 'Sequence') {
+    if (!Array.isArray(v.normalizers)) throw new FormatError(`"${where}.normalizers" must be an array`, { file });
+    return { type, normalizers: v.normalizers.map((n, i) => readNormalizer(n, `${where}.normalizers[${i}]`, file)) };
+  }
+  if (type === 'BertNormalizer') {
+    const lowercase = flag(v.lowercase, `${where}.lowercase`, file, true);
+    const stripAccents = v.strip_accents === null || v.strip_accents === undefined ? null : flag(v.strip_accents, `${where}.strip_accents`, file, false);
+    return { type, clean_text: flag(v.clean_text, `${where}.clean_text`, file, true), handle_chinese_chars: flag(v.handle_chinese_chars, `${where}.handle_chinese_chars`, file, true), strip_accents: stripAccents, lowercase };
+  }
+  if (type === 'Strip') return { type, left: flag(v.strip_left, `${where}.strip_left`, file, true), right: flag(v.strip_right, `${where}.strip_right`, file, true) };
+  return { type } as NormalizerConfig;
+}
+
+function readPreTokenizer(value: unknown, where: string, file: string): PreTokenizerConfig {
+  const type = componentType(value, where, file);
+  const v = value as Record<string, unknown>;
+  if (!PRE_TOKENIZERS.includes(type)) throw new ConfigError(`${where} "${type}" is not supported with WordPiece (${PRE_TOKENIZERS.join(', ')} are); ppmlm would tokenize differently from Hugging Face`, { file });
+  if (type === 'Sequence') {
+    if (!Array.isArray(v.pretokenizers)) throw new FormatError(`"${where}.pretokenizers" must be an array`, { file });
+    return { type, pretokenizers: v.pretokenizers.map((p, i) => readPreTokenizer(p, `${where}.pretokenizers[${i}]`, file)) };
+  }
+  if (type === 'Punctuation') {
+    const behavior = v.behavior ?? 'Isolated';
+    if (!BEHAVIORS.includes(behavior as SplitBehavior)) throw new FormatError(`"${where}.behavior" must be one of ${BEHAVIORS.join(', ')}`, { file });
+    return { type, behavior: behavior as SplitBehavior };
+  }
+  return { type } as PreTokenizerConfig;
+}
+
+/** Byte-level BPE's pre-tokenizer: `ByteLevel`, alone or as the only member of a `Sequence`, with GPT-2's regex. */
+function readByteLevel(value: unknown, file: string): ByteLevelJson {
+  let where = 'pre_tokenizer';
+  let v = value;
+  if (isJsonObject(v) && v.type === 'Sequence' && Array.isArray(v.pretokenizers) && v.pretokenizers.length === 1) [v, where] = [v.pretokenizers[0], 'pre_tokenizer.pretokenizers[0]'];
+  const type = v === null || v === undefined ? 'null' : componentType(v, where, file);
+  if (type !== 'ByteLevel') throw new ConfigError(`BPE with ${where} "${type}" is not supported (byte-level BPE, pre_tokenizer "ByteLevel", is)`, { file });
+  const b = v as Record<string, unknown>;
+  if (b.use_regex === false) throw new ConfigError(`${where} "ByteLevel" with use_regex false is not supported (GPT-2's split is)`, { file });
+  return { type: 'ByteLevel', add_prefix_space: flag(b.add_prefix_space, `${where}.add_prefix_space`, file, true), trim_offsets: flag(b.trim_offsets, `${where}.trim_offsets`, file, true), use_regex: true };
+}
+
+/** Whether offsets are trimmed of spaces: only a RoBERTa or ByteLevel post-processor with trim_offsets does it. */
+function trimsOffsets(post: unknown, file: string): boolean {
+  if (post === null || post === undefined) return false;
+  const type = componentType(post, 'post_processor', file);
+  const p = post as Record<string, unknown>;
+  if (type === 'RobertaProcessing' || type === 'ByteLevel') return flag(p.trim_offsets, 'post_processor.trim_offsets', file, true);
+  if (type === 'Sequence' && Array.isArray(p.processors)) return p.processors.some((q) => trimsOffsets(q, file));
+  return false;
+}
+
+function readAddedTokens(value: unknown, file: string): AddedToken[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new FormatError('"added_tokens" must be an array', { file });
+  return value.map((t: unknown, i) => {
+    const where = `added_tokens[${i}]`;
+    if (!isJsonObject(t) || typeof t.content !== 'string' || typeof t.id !== 'number' || !Number.isInteger(t.id) || t.id < 0) throw new FormatError(`"${where}" must have an integer "id" and a string "content"`, { file });
+    const special = flag(t.special, `${where}.special`, file, false);
+    return { id: t.id, content: t.content, special, normalized: flag(t.normalized, `${where}.normalized`, file, !special), lstrip: flag(t.lstrip, `${where}.lstrip`, file, false), rstrip: flag(t.rstrip, `${where}.rstrip`, file, false), singleWord: flag(t.single_word, `${where}.single_word`, file, false) };
+  });
+}
+
+/** BPE model options that change ids; ppmlm refuses them rather than tokenize differently. */
+function checkBpeModel(m: Record<string, unknown>, file: string): void {
+  const unsupported: [string, boolean][] = [
+    ['dropout', m.dropout !== null && m.dropout !== undefined && m.dropout !== 0],
+    ['continuing_subword_prefix', m.continuing_subword_prefix !== null && m.continuing_subword_prefix !== undefined && m.continuing_subword_prefix !== ''],
+    ['end_of_word_suffix', m.end_of_word_suffix !== null && m.end_of_word_suffix !== undefined && m.end_of_word_suffix !== ''],
+    ['byte_fallback', m.byte_fallback === true],
+    ['ignore_merges', m.ignore_merges === true],
+  ];
+  for (const [key, set] of unsupported) if (set) throw new ConfigError(`BPE with "model.${key}" set is not supported (byte-level BPE without it is)`, { file });
+}
+
+/** The special-token names of a tokenizer family, present in the vocabulary or in added_tokens. */
+function specialsOf(defaults: SpecialTokens, unk: string | undefined): SpecialTokens {
+  return { ...defaults, unk: unk ?? defaults.unk };
+}
+
+/** Builds a tokenizer from tokenizer.json; malformed fields and unsupported components are named in the error. */
 export function fromTokenizerJson(raw: unknown, file: string): Tokenizer {
   if (!isJsonObject(raw)) throw new FormatError('tokenizer.json must be a JSON object', { file });
   if (!isJsonObject(raw.model) || typeof raw.model.type !== 'string') throw new FormatError('"model" must be an object with a "type" (WordPiece, BPE)', { file });
   if (raw.normalizer !== undefined && raw.normalizer !== null && !isJsonObject(raw.normalizer)) throw new FormatError('"normalizer" must be an object or null', { file });
   if (raw.pre_tokenizer !== undefined && raw.pre_tokenizer !== null && !isJsonObject(raw.pre_tokenizer)) throw new FormatError('"pre_tokenizer" must be an object or null', { file });
-  const json = raw as unknown as TokenizerJson;
-  if (json.model.type === 'BPE') {
-    const model = json.model as unknown as { vocab: unknown; merges: unknown };
-    if (json.pre_tokenizer?.type !== 'ByteLevel') throw new ConfigError(`BPE with pre-tokenizer "${json.pre_tokenizer?.type}" is not supported (byte-level BPE is)`, { file });
-    const vocab = vocabArray(model.vocab, file);
-    const merges = mergePairs(model.merges, file);
-    const has = (t: string) => vocab.includes(t);
-    const specials = has('<s>') ? { unk: '<unk>', cls: '<s>', sep: '</s>', pad: '<pad>', mask: '<mask>' } : undefined;
-    if (!specials) throw new ConfigError('byte-level BPE without the RoBERTa special tokens (<s>, </s>, <pad>, <unk>, <mask>) is not supported', { file });
-    return inFile(file, () => new BpeTokenizer(vocab, merges, { addPrefixSpace: (json.pre_tokenizer as { add_prefix_space?: boolean }).add_prefix_space ?? false, specials }));
+  const m = raw.model as Record<string, unknown>;
+  const addedTokens = readAddedTokens(raw.added_tokens, file);
+  const normalizer = raw.normalizer === undefined || raw.normalizer === null ? null : readNormalizer(raw.normalizer, 'normalizer', file);
+  if (m.type === 'BPE') {
+    const byteLevel = readByteLevel(raw.pre_tokenizer, file);
+    checkBpeModel(m, file);
+    const vocab = vocabArray(m.vocab, file);
+    const merges = mergePairs(m.merges, file);
+    return inFile(file, () => new BpeTokenizer(vocab, merges, { addPrefixSpace: byteLevel.add_prefix_space, trimOffsets: trimsOffsets(raw.post_processor, file), specials: specialsOf(ROBERTA_SPECIALS, undefined), normalizer, addedTokens }));
   }
-  if (json.model.type !== 'WordPiece') throw new ConfigError(`tokenizer model "${json.model.type}" is not supported yet (WordPiece and byte-level BPE are); convert the tokenizer or train one with "ppmlm tokenizer train"`, { file });
-  const vocab = vocabArray(json.model.vocab, file);
-  const m = json.model as Record<string, unknown>;
+  if (m.type !== 'WordPiece') throw new ConfigError(`tokenizer model "${m.type}" is not supported yet (WordPiece and byte-level BPE are); convert the tokenizer or train one with "ppmlm tokenizer train"`, { file });
+  const vocab = vocabArray(m.vocab, file);
   for (const key of ['unk_token', 'continuing_subword_prefix'] as const) {
     if (m[key] !== undefined && typeof m[key] !== 'string') throw new FormatError(`"model.${key}" must be a string`, { file });
   }
   const maxChars = m.max_input_chars_per_word;
   if (maxChars !== undefined && (typeof maxChars !== 'number' || !Number.isInteger(maxChars) || maxChars < 1)) throw new FormatError('"model.max_input_chars_per_word" must be a positive integer', { file });
-  const n = json.normalizer;
-  if (n !== null && n !== undefined && n.type !== 'BertNormalizer') throw new ConfigError(`normalizer "${n.type}" is not supported (BertNormalizer is)`, { file });
-  const lowercase = n?.lowercase ?? false;
-  const specials = { ...DEFAULT_WORDPIECE_OPTIONS.specials, unk: json.model.unk_token ?? '[UNK]' };
+  const preTokenizer = raw.pre_tokenizer === undefined || raw.pre_tokenizer === null ? null : readPreTokenizer(raw.pre_tokenizer, 'pre_tokenizer', file);
+  const bert = normalizer?.type === 'BertNormalizer' ? normalizer : undefined;
+  const lowercase = bert ? bert.lowercase : hasLowercase(normalizer);
   return inFile(file, () => new WordPieceTokenizer(vocab, {
     lowercase,
-    // Hugging Face: strip_accents null means "follow lowercase".
-    stripAccents: n?.strip_accents ?? lowercase,
-    handleChineseChars: n?.handle_chinese_chars ?? true,
-    continuingPrefix: json.model.continuing_subword_prefix ?? '##',
-    maxInputCharsPerWord: json.model.max_input_chars_per_word ?? 100,
-    specials,
+    stripAccents: bert ? (bert.strip_accents ?? bert.lowercase) : false,
+    handleChineseChars: bert?.handle_chinese_chars ?? false,
+    continuingPrefix: (m.continuing_subword_prefix as string | undefined) ?? '##',
+    maxInputCharsPerWord: (maxChars as number | undefined) ?? 100,
+    specials: specialsOf(BERT_SPECIALS, m.unk_token as string | undefined),
+    // Kept as read, so the file is written back as it came and BERT's own settings stay exact.
+    normalizer,
+    preTokenizer: preTokenizer?.type === 'BertPreTokenizer' ? undefined : preTokenizer,
+    addedTokens,
   }));
+}
+
+function hasLowercase(n: NormalizerConfig | null): boolean {
+  if (n === null) return false;
+  if (n.type === 'Lowercase') return true;
+  return n.type === 'Sequence' && n.normalizers.some(hasLowercase);
 }
 
 /** Runs a tokenizer constructor, whose own checks (special tokens present) cannot name the file they read. */

@@ -1,6 +1,6 @@
 import { tokenSurface, type BlacklistedTerms } from './blacklistedTokens.js';
 import { BpeTokenizer, ROBERTA_SPECIALS } from './bpe.js';
-import { BYTE_TO_CHAR, byteLevelPieces } from './byteLevel.js';
+import { BYTE_TO_CHAR, byteLevelWords } from './byteLevel.js';
 import { learnMerges } from './merges.js';
 
 export interface TrainBpeOptions {
@@ -23,8 +23,8 @@ export async function trainBpe(texts: AsyncIterable<string> | Iterable<string>, 
   const counts = new Map<string, number>();
   for await (const text of texts) {
     const pieces = options.preTokenize
-      ? (await options.preTokenize(text)).flatMap((p) => byteLevelPieces(p, false).map((x) => x.text))
-      : byteLevelPieces(text, addPrefixSpace).map((p) => p.text);
+      ? (await options.preTokenize(text)).flatMap((p) => byteLevelWords(p, false))
+      : byteLevelWords(text, addPrefixSpace);
     for (const p of pieces) counts.set(p, (counts.get(p) ?? 0) + 1);
   }
   const vocab: string[] = [ROBERTA_SPECIALS.cls, ROBERTA_SPECIALS.pad, ROBERTA_SPECIALS.sep, ROBERTA_SPECIALS.unk, ...BYTE_TO_CHAR];

@@ -1,7 +1,6 @@
-import { bertPreTokenize } from './bertText.js';
 import { tokenSurface, type BlacklistedTerms } from './blacklistedTokens.js';
 import { learnMerges } from './merges.js';
-import { DEFAULT_WORDPIECE_OPTIONS, WordPieceTokenizer, type WordPieceOptions } from './wordpiece.js';
+import { bertPreTokenize, DEFAULT_WORDPIECE_OPTIONS, WordPieceTokenizer, type WordPieceOptions } from './wordpiece.js';
 
 export interface TrainWordPieceOptions {
   vocabSize: number;

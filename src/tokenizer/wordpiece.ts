@@ -1,11 +1,27 @@
-import { bertPreTokenize, type BertTextOptions, type PreToken } from './bertText.js';
+import { AddedTokenSplitter, specialAddedToken, type AddedToken } from './addedTokens.js';
+import { normalize, unnormalized, type NormalizerConfig } from './normalizer.js';
+import { preTokenize, type PreToken, type PreTokenizerConfig } from './preTokenizer.js';
 import { BERT_SPECIALS, type Encoding, type SpecialTokens, type Tokenizer } from './types.js';
 import { Vocabulary } from './vocabulary.js';
+
+/** BERT's normaliser settings, the ones ppmlm's own WordPiece tokenizers use. */
+export interface BertTextOptions {
+  lowercase: boolean;
+  /** Strip combining marks after NFD (BERT uncased does this by default; it also decomposes Hangul, so ppmlm's own tokenizers turn it off). */
+  stripAccents: boolean;
+  handleChineseChars: boolean;
+}
 
 export interface WordPieceOptions extends BertTextOptions {
   continuingPrefix: string;
   maxInputCharsPerWord: number;
   specials: SpecialTokens;
+  /** A tokenizer.json normaliser other than BERT's with the settings above (e.g. a `Sequence` from Hugging Face). */
+  normalizer?: NormalizerConfig | null;
+  /** A tokenizer.json pre-tokenizer other than `BertPreTokenizer` (null: the whole text is one word). */
+  preTokenizer?: PreTokenizerConfig | null;
+  /** Tokens matched before WordPiece runs; default: the special tokens, as Hugging Face writes them for BERT. */
+  addedTokens?: readonly AddedToken[];
 }
 
 export const DEFAULT_WORDPIECE_OPTIONS: WordPieceOptions = {
@@ -17,19 +33,41 @@ export const DEFAULT_WORDPIECE_OPTIONS: WordPieceOptions = {
   specials: BERT_SPECIALS,
 };
 
+/** The normaliser a WordPiece tokenizer applies. */
+export function normalizerOf(options: WordPieceOptions): NormalizerConfig | null {
+  if (options.normalizer !== undefined) return options.normalizer;
+  return { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: options.handleChineseChars, strip_accents: options.stripAccents, lowercase: options.lowercase };
+}
+
+/** The pre-tokenizer a WordPiece tokenizer applies. */
+export function preTokenizerOf(options: WordPieceOptions): PreTokenizerConfig | null {
+  return options.preTokenizer === undefined ? { type: 'BertPreTokenizer' } : options.preTokenizer;
+}
+
+/** The pre-tokens WordPiece runs on: the text normalised and split as the tokenizer's options say (added tokens aside). */
+export function bertPreTokenize(text: string, options: WordPieceOptions): PreToken[] {
+  return preTokenize(preTokenizerOf(options), normalize(normalizerOf(options), unnormalized(text)));
+}
+
+function defaultAddedTokens(vocab: readonly string[], specials: SpecialTokens): AddedToken[] {
+  return [...new Set(Object.values(specials))].map((t) => specialAddedToken(vocab.indexOf(t), t)).filter((t) => t.id !== -1);
+}
+
 /**
  * BERT's WordPiece: greedy longest-match-first over each pre-token, `##` marking word-internal pieces, a
- * word that cannot be covered becomes [UNK]. Same ids as Hugging Face tokenizers for the same vocab and
- * normaliser settings, plus character offsets into the original text.
+ * word that cannot be covered becomes [UNK]. Same ids and offsets as Hugging Face tokenizers for the same
+ * tokenizer.json (test/tokenizer/parity.test.ts).
  */
 export class WordPieceTokenizer extends Vocabulary implements Tokenizer {
   readonly type = 'wordpiece';
+  private readonly splitter: AddedTokenSplitter;
 
   constructor(
     vocab: readonly string[],
     readonly options: WordPieceOptions = DEFAULT_WORDPIECE_OPTIONS,
   ) {
-    super(vocab, options.specials);
+    super(vocab, options.specials, options.addedTokens ?? defaultAddedTokens(vocab, options.specials));
+    this.splitter = new AddedTokenSplitter(this.addedTokens, normalizerOf(options));
   }
 
   /** The pieces of one pre-token, with [start, end) into the normalised word. */
@@ -56,12 +94,12 @@ export class WordPieceTokenizer extends Vocabulary implements Tokenizer {
     return pieces;
   }
 
-  tokenizePreTokens(words: readonly PreToken[]): Encoding {
-    const enc: Encoding = { ids: [], offsets: [], special: [] };
+  /** WordPiece over given pre-tokens (e.g. cut further at morphemes); each span covers only the characters its piece came from. */
+  tokenizePreTokens(words: readonly PreToken[], enc: Encoding = { ids: [], offsets: [], special: [] }): Encoding {
     for (const w of words) {
       for (const p of this.wordPieces(w.text)) {
         enc.ids.push(p.id);
-        enc.offsets.push([w.map[p.start] ?? w.start, p.end < w.text.length ? w.map[p.end]! : w.end]);
+        enc.offsets.push([w.starts[p.start]!, w.ends[p.end - 1]!]);
         enc.special.push(false);
       }
     }
@@ -69,7 +107,16 @@ export class WordPieceTokenizer extends Vocabulary implements Tokenizer {
   }
 
   tokenize(text: string): Encoding {
-    return this.tokenizePreTokens(bertPreTokenize(text, this.options));
+    const enc: Encoding = { ids: [], offsets: [], special: [] };
+    const preTokenizer = preTokenizerOf(this.options);
+    for (const segment of this.splitter.split(text)) {
+      if (segment.added) {
+        enc.ids.push(segment.added.id);
+        enc.offsets.push([segment.text.starts[0] ?? 0, segment.text.ends.at(-1) ?? 0]);
+        enc.special.push(segment.added.special);
+      } else this.tokenizePreTokens(preTokenize(preTokenizer, segment.text), enc);
+    }
+    return enc;
   }
 
   decode(ids: readonly number[]): string {

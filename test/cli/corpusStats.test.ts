@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { cli } from '../helpers/cli.js';
-import { FIXTURES, tempFile } from '../helpers/tmp.js';
+import { FIXTURES, tempDir, tempFile } from '../helpers/tmp.js';
+import { fromCsv, writeParquet } from '../helpers/parquet.js';
 
 const corpus = (name: string) => join(FIXTURES, 'corpus', name);
 
@@ -64,5 +65,23 @@ describe('ppmlm corpus stats', () => {
     const r = await cli('corpus', 'stats', '--corpus', corpus('notes.csv'), '--max-doc-chars', 'lots');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--max-doc-chars must be an integer/);
+  });
+
+  it('reads a Parquet file and a Hugging Face dataset folder (data/train-*.parquet)', async () => {
+    const dir = await tempDir();
+    const file = await writeParquet(join(dir, 'notes.parquet'), fromCsv(corpus('notes.csv')));
+    await writeParquet(join(dir, 'hf', 'data', 'train-00000-of-00001.parquet'), fromCsv(corpus('notes.csv')));
+    for (const path of [file, join(dir, 'hf')]) {
+      const { code, stdout, stderr } = await cli('corpus', 'stats', '--corpus', path, '--json');
+      expect(code, stderr).toBe(0);
+      expect(JSON.parse(stdout)).toMatchObject({ documents: 3, authors: 2, labels: { resp: 2, cardio: 1 } });
+    }
+  });
+
+  it('exits 2 naming the Parquet file and the flag when a column is missing', async () => {
+    const path = await writeParquet(join(await tempDir(), 'c.parquet'), fromCsv(corpus('notes.csv')));
+    const { code, stderr } = await cli('corpus', 'stats', '--corpus', path, '--text-col', 'body');
+    expect(code).toBe(2);
+    expect(stderr).toBe(`ppmlm: ${path}: no column "body" for the text; the columns are: "id", "author", "text", "label" (choose one with --text-col)\n`);
   });
 });

@@ -47,5 +47,11 @@ describe('ppmlm deid apply --format jsonl', () => {
     expect(ok.code, ok.stderr).toBe(0);
     const rows = (await readFile(join(dir, 'd.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
     expect(rows.map((r) => [r.id, r.meta])).toEqual([[1, { ward: 3 }], [2, undefined]]);
+
+    // --json reports counts only: the spans are identifiers and go to --spans-out alone.
+    const summary = await cli('deid', 'apply', '--model', model, '--in', input, '--out', join(dir, 'e.jsonl'), '--format', 'jsonl', '--seq-len', '16', '--spans-out', join(dir, 'spans.jsonl'), '--json');
+    expect(summary.code, summary.stderr).toBe(0);
+    expect(JSON.parse(summary.stdout)).toEqual({ out: join(dir, 'e.jsonl'), records: 2, entities: expect.any(Number), style: 'letter', spansOut: join(dir, 'spans.jsonl') });
+    expect(summary.stdout).not.toMatch(/alice|bob/);
   }, 60_000);
 });

@@ -7,10 +7,11 @@ import { tempDir } from '../helpers/tmp.js';
 describe('ppmlm demo (npm start) with the small budget', () => {
   it('runs the whole pipeline, writes private reports, and constrained keeps more privacy than standard', async () => {
     const out = join(await tempDir(), 'demo');
-    const r = await cli('demo', '--budget', 'small', '--out', out);
+    const r = await cli('demo', '--budget', 'small', '--out', out, '--json');
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/privacy score \(all identifiers\)/);
-    expect(r.stdout).toMatch(/report \(constrained\): .*audit-constrained\/report\.html/);
+    const summary = JSON.parse(r.stdout);
+    expect(summary.summary).toMatch(/privacy score \(all identifiers\)/);
+    expect(summary.reports.constrained).toMatchObject({ html: expect.stringMatching(/audit-constrained\/report\.html$/), privacy: { all: expect.any(Number) }, membership: { lossAuc: expect.any(Number) } });
     expect(r.stderr).toMatch(/1\/5 blacklist/);
     expect(r.stderr).toMatch(/5\/5 audit/);
     const reports: Record<string, { privacy: { all: { score: number; subword: { score: number } } }; membership: { loss: { auc: number } } }> = {};

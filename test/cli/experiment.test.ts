@@ -66,6 +66,11 @@ describe('ppmlm experiment', () => {
     expect(again.code).toBe(0);
     expect((await stat(report)).mtimeMs).toBe(before);
     expect(again.stdout).toBe(r.stdout);
+    const rows = await cli('--quiet', 'experiment', '--config', config, '--out', out, '--json');
+    expect(rows.code, rows.stderr).toBe(0);
+    const result = JSON.parse(rows.stdout);
+    expect(result.rows.map((row: { strategy: string }) => row.strategy)).toEqual(['base', 'standard', 'constrained']);
+    expect(result.files).toEqual({ csv: join(out, 'results.csv'), markdown: join(out, 'results.md'), plots: join(out, 'plots.html') });
   }, 120_000);
 
   it('builds the blacklist from the members when none is given, scores gold spans and runs offline LiRA', async () => {

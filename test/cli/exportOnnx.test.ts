@@ -29,10 +29,11 @@ describe('ppmlm export onnx', () => {
     const r = await cli('export', 'onnx', '--model', model, '--out', out);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^wrote .*onnx\/model\.onnx \([\d.]+ MB, opset 17, fill-mask\): input_ids, attention_mask, token_type_ids → logits \[batch_size, sequence_length, \d+\]\n$/);
-    expect((await readdir(out)).sort()).toEqual(['config.json', 'onnx', 'ppmlm.json', 'tokenizer.json', 'tokenizer_config.json', 'vocab.txt']);
+    expect((await readdir(out)).sort()).toEqual(['README.md', 'config.json', 'onnx', 'ppmlm.json', 'tokenizer.json', 'tokenizer_config.json', 'vocab.txt']);
+    expect(await readFile(join(out, 'README.md'), 'utf8')).toMatch(/^---\nlicense: unknown\nlibrary_name: transformers.js\npipeline_tag: fill-mask\n[\s\S]*- "onnx"[\s\S]*onnx\/model\.onnx/);
     const fill = await cli('fill-mask', '--model', model, '--text', TEXT, '--top-k', '1', '--json');
     expect(fill.code, fill.stderr).toBe(0);
-    expect(await onnxTopToken(out)).toBe(JSON.parse(fill.stdout)[0][0].id);
+    expect(await onnxTopToken(out)).toBe(JSON.parse(fill.stdout)[0].token);
 
     const again = await cli('export', 'onnx', '--model', model, '--out', out);
     expect(again.code).toBe(2);

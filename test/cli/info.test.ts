@@ -4,6 +4,12 @@ import { promisify } from 'node:util';
 import { cli } from '../helpers/cli.js';
 
 const run = promisify(execFile);
+/** `--backend webgpu info --json` in its own process (in this one it would fix the backend \`auto\` reports). */
+const webgpu = await run(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', '--backend', 'webgpu', 'info', '--json']).then(
+  ({ stdout }) => ({ stdout, missing: undefined }),
+  (e: { stderr: string }) => ({ stdout: '', missing: e.stderr.split('\n').find((l) => l.startsWith('ppmlm')) ?? 'failed' }),
+);
+const webgpuMissing = webgpu.missing;
 
 describe('ppmlm info', () => {
   it('names the backend auto picks and why each backend was (not) usable', async () => {
@@ -11,8 +17,11 @@ describe('ppmlm info', () => {
     expect(code).toBe(0);
     const info = JSON.parse(stdout);
     expect(info.requested).toBe('auto');
-    expect(['tensorflow', 'wasm']).toContain(info.backend);
+    expect(['tensorflow', 'webgpu', 'wasm']).toContain(info.backend);
     expect(info.attempts[0].backend).toBe('tensorflow');
+    // webgpu is tried next, and passed by when its adapter is a software renderer.
+    if (info.backend !== 'tensorflow') expect(info.attempts[1].backend).toBe('webgpu');
+    if (info.backend === 'wasm') expect(info.attempts[1].reason).toMatch(/software renderer|not installed|no Vulkan adapter|failed/);
     expect(info.attempts.at(-1)).toMatchObject({ backend: info.backend, usable: true });
     for (const a of info.attempts) expect(a.reason.length).toBeGreaterThan(0);
   });
@@ -34,7 +43,7 @@ describe('ppmlm info', () => {
   it('rejects an unknown backend with exit 2', async () => {
     const r = await cli('--backend', 'gpu', 'info');
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/Allowed choices are auto, tensorflow, wasm, cpu/);
+    expect(r.stderr).toMatch(/Allowed choices are auto, tensorflow, webgpu, wasm, cpu/);
   });
 
   it('starts the wasm backend with the threads --threads asks for, and rejects a bad count', async () => {
@@ -46,6 +55,23 @@ describe('ppmlm info', () => {
     const bad = await cli('--threads', '0', 'info');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--threads must be an integer between 1 and 8/);
+  });
+
+  it('refuses --backend webgpu without a Vulkan adapter in one line naming what is missing, exit 2', async () => {
+    // An ICD list naming no driver: Dawn finds no adapter, whatever this machine has.
+    const env = { ...process.env, VK_ICD_FILENAMES: '/nonexistent/icd.json', XDG_RUNTIME_DIR: '' };
+    const failed = await run(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', '--backend', 'webgpu', 'info'], { env }).catch((e: { code: number; stderr: string }) => e);
+    expect(failed).toMatchObject({ code: 2 });
+    const line = (failed as { stderr: string }).stderr.split('\n').find((l) => l.startsWith('ppmlm'));
+    expect(line).toMatch(/webgpu: Dawn found no Vulkan adapter: install the GPU vendor's Vulkan driver, or Mesa's.*XDG_RUNTIME_DIR is not set.*--backend wasm/);
+  });
+
+  it.skipIf(webgpuMissing !== undefined)(`names the WebGPU adapter and whether it is a software renderer${webgpuMissing ? ` (SKIPPED: ${webgpuMissing})` : ''}`, async () => {
+    const info = JSON.parse(webgpu.stdout);
+    expect(info.backend).toBe('webgpu');
+    expect(info.adapter.description.length).toBeGreaterThan(0);
+    expect(typeof info.adapter.software).toBe('boolean');
+    expect(info.adapter.maxStorageBufferBindingSize).toBeGreaterThan(0);
   });
 
   it('runs as a process and sets the exit code', async () => {

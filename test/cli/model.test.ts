@@ -26,7 +26,7 @@ describe('ppmlm tokenizer train / model init / fill-mask', () => {
     const model = join(dir, 'model');
     const m = await cli('model', 'init', '--vocab', tok, '--out', model, '--hidden', '16', '--layers', '1', '--heads', '2', '--intermediate', '32', '--max-positions', '64');
     expect(m.code, m.stderr).toBe(0);
-    expect((await readdir(model)).sort()).toEqual(['config.json', 'model.safetensors', 'ppmlm.json', 'tokenizer.json', 'tokenizer_config.json', 'vocab.txt']);
+    expect((await readdir(model)).sort()).toEqual(['README.md', 'config.json', 'model.safetensors', 'ppmlm.json', 'tokenizer.json', 'tokenizer_config.json', 'vocab.txt']);
     const config = JSON.parse(await readFile(join(model, 'config.json'), 'utf8'));
     expect(config).toMatchObject({ model_type: 'bert', architectures: ['BertForMaskedLM'], hidden_size: 16, num_hidden_layers: 1, vocab_size: json.model.vocab ? Object.keys(json.model.vocab).length : 0 });
     const { tensors } = parseSafetensors(await readFile(join(model, 'model.safetensors')), 'm');
@@ -35,11 +35,16 @@ describe('ppmlm tokenizer train / model init / fill-mask', () => {
 
     const f = await cli('fill-mask', '--model', model, '--text', 'Alice [MASK] seen for asthma.', '--top-k', '3', '--json');
     expect(f.code, f.stderr).toBe(0);
+    // Hugging Face's pipeline shape: one mask → a flat list of {score, token (id), token_str, sequence}.
     const result = JSON.parse(f.stdout);
-    expect(result).toHaveLength(1);
-    expect(result[0]).toHaveLength(3);
-    expect(result[0][0].score).toBeGreaterThanOrEqual(result[0][1].score);
-    expect(typeof result[0][0].token).toBe('string');
+    expect(result).toHaveLength(3);
+    expect(result[0].score).toBeGreaterThanOrEqual(result[1].score);
+    const top = result[0];
+    expect(top).toMatchObject({ token: expect.any(Number), token_str: expect.any(String), sequence: expect.any(String), id: top.token });
+    expect(top.sequence.replace(top.token_str, '[MASK]')).toBe('alice [MASK] seen for asthma.');
+    const twoMasks = await cli('fill-mask', '--model', model, '--text', 'Alice [MASK] seen for [MASK].', '--top-k', '2', '--json');
+    const both = JSON.parse(twoMasks.stdout);
+    expect(both.map((c: unknown[]) => c.length)).toEqual([2, 2]);
 
     // The threaded wasm build (a subprocess each: the backend initialises once per process) gives the
     // same answer as one thread, and the process exits when done.

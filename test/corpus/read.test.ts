@@ -87,7 +87,7 @@ describe('readCorpus errors', () => {
   it('names an unknown format and the fix', async () => {
     const path = await tempFile('notes.xlsx', 'x');
     const err = await errorOf(loadCorpus(path));
-    expect(err.message).toMatch(/cannot tell the corpus format.*--format csv\|tsv\|jsonl\|folder/);
+    expect(err.message).toMatch(/cannot tell the corpus format.*--format csv\|tsv\|jsonl\|parquet\|folder/);
   });
 
   it('lists the columns that exist when one is missing', async () => {

@@ -26,22 +26,22 @@ describe('mlmEvalLoss', () => {
     const windows = Array.from({ length: 7 }, (_, i) => window(rng, 6 + i, false));
     const evaluate = mlmEvalLoss(model, windows, { masking: 'standard', mask: MASK, batchSize: 3, seed: 9 });
     const before = tf.memory().numTensors;
-    const loss = evaluate();
+    const loss = await evaluate();
     expect(tf.memory().numTensors).toBe(before);
     // A random 60-token model: cross-entropy near ln 60.
     expect(loss).toBeGreaterThan(3);
     expect(loss).toBeLessThan(5);
-    expect(evaluate()).toBe(loss);
-    for (const batchSize of [1, 7]) expect(mlmEvalLoss(model, windows, { masking: 'standard', mask: MASK, batchSize, seed: 9 })()).toBeCloseTo(loss, 5);
-    expect(mlmEvalLoss(model, windows, { masking: 'standard', mask: MASK, batchSize: 3, seed: 10 })()).not.toBe(loss);
+    expect(await evaluate()).toBe(loss);
+    for (const batchSize of [1, 7]) expect(await mlmEvalLoss(model, windows, { masking: 'standard', mask: MASK, batchSize, seed: 9 })()).toBeCloseTo(loss, 5);
+    expect(await mlmEvalLoss(model, windows, { masking: 'standard', mask: MASK, batchSize: 3, seed: 10 })()).not.toBe(loss);
   });
 
   it('masks as the training strategy does: constrained never targets a protected position', async () => {
     const model = await tinyModel();
     const rng = new Rng(4);
     const windows = Array.from({ length: 4 }, () => window(rng, 10, true));
-    expect(Number.isFinite(mlmEvalLoss(model, windows, { masking: 'standard', mask: MASK, batchSize: 2, seed: 1 })())).toBe(true);
+    expect(Number.isFinite(await mlmEvalLoss(model, windows, { masking: 'standard', mask: MASK, batchSize: 2, seed: 1 })())).toBe(true);
     // Every body token is protected, so constrained has no target left to score.
-    expect(mlmEvalLoss(model, windows, { masking: 'constrained', mask: MASK, batchSize: 2, seed: 1 })()).toBeNaN();
+    expect(await mlmEvalLoss(model, windows, { masking: 'constrained', mask: MASK, batchSize: 2, seed: 1 })()).toBeNaN();
   });
 });

@@ -46,3 +46,31 @@ describe('training memory plan', () => {
     expect(() => checkTrainingMemory(encoder(768, 12, 30522), mlm(4096, 30522))).toThrow(/110M parameters.*4096 x 128 tokens.*GiB of the wasm heap.*--batch-size.*--grad-accum N.*--seq-len/);
   });
 });
+
+describe('training memory plan on a GPU (webgpu)', () => {
+  const GPU = 16 * GiB;
+
+  it('keeps gradients and both AdamW moments on the device, only their checkpoint copies in JS', () => {
+    const host = trainingMemory(encoder(768, 12, 30522), mlm(8, 30522), true);
+    const device = trainingMemory(encoder(768, 12, 30522), mlm(8, 30522), true, true);
+    expect(device.heap - host.heap).toBeCloseTo(1.1 * 3 * host.parameters, -3);
+    expect(device.host).toBe(2 * host.parameters);
+    expect(device.onDevice).toBe(true);
+  });
+
+  it('trains BERT-base and RoBERTa-large at batch 8 x 128 within 16 GB, never refused for wasm32\'s heap', () => {
+    for (const [config, vocab] of [[encoder(768, 12, 30522), 30522], [encoder(1024, 24, 50265), 50265]] as const) {
+      const plan = planTrainingMemory(config, mlm(8, vocab), Infinity, true, 2 * GiB);
+      expect(plan.fits).toBe(true);
+      expect(plan.heap).toBeLessThan(GPU);
+    }
+  });
+
+  it('refuses a tensor larger than the adapter binds at once (lavapipe binds 128 MiB)', () => {
+    // RoBERTa-large's embedding table is 196 MiB.
+    const plan = planTrainingMemory(encoder(1024, 24, 50265), mlm(8, 50265), Infinity, true, 128 * 2 ** 20);
+    expect(plan.largestTensor).toBeGreaterThan(128 * 2 ** 20);
+    expect(plan.fits).toBe(false);
+    expect(planTrainingMemory(encoder(768, 12, 30522), mlm(8, 30522), Infinity, true, 128 * 2 ** 20).fits).toBe(true);
+  });
+});

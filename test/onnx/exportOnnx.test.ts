@@ -146,7 +146,7 @@ describe('exportOnnx', () => {
     await writeFile(join(dir, 'report.json'), '{"identifiers":["Alice Smith"]}');
     const out = join(await tempDir(), 'export');
     await exportOnnx(dir, out);
-    expect((await readdir(out, { recursive: true })).sort()).toEqual(['config.json', 'onnx', 'onnx/model.onnx', 'ppmlm.json', 'tokenizer.json', 'tokenizer_config.json', 'vocab.txt']);
+    expect((await readdir(out, { recursive: true })).sort()).toEqual(['README.md', 'config.json', 'onnx', 'onnx/model.onnx', 'ppmlm.json', 'tokenizer.json', 'tokenizer_config.json', 'vocab.txt']);
     const provenance = JSON.parse(await readFile(join(out, 'ppmlm.json'), 'utf8')) as Record<string, unknown>;
     expect(provenance).toMatchObject({ strategy: 'constrained', blacklistFingerprint: 'sha256:abc', onnx: { opset: 17 } });
     for (const name of ['config.json', 'tokenizer.json', 'ppmlm.json']) expect(await readFile(join(out, name), 'utf8')).not.toContain('Alice');

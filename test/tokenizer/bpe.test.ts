@@ -20,6 +20,23 @@ describe('BpeTokenizer (byte-level)', () => {
     expect(tok.decode(enc.ids)).toBe(text);
   });
 
+  it('gives a lone Ġ an empty span and lets <mask> take the space before it, as Hugging Face does', () => {
+    const two = tok.tokenize('hello  world');
+    expect(two.ids.map((id) => tok.tokenOf(id))).toEqual(['hello', 'Ġ', 'Ġworld']);
+    expect(two.offsets).toEqual([[0, 5], [6, 6], [7, 12]]);
+    const masked = tok.tokenize('hello <mask>');
+    expect(masked.ids.map((id) => tok.tokenOf(id))).toEqual(['hello', '<mask>']);
+    expect(masked.offsets).toEqual([[0, 5], [6, 12]]);
+    expect(masked.special).toEqual([false, true]);
+  });
+
+  it('decodes an added token outside the vocabulary as its own text', () => {
+    const withPhone = new BpeTokenizer([...vocab, '[PHONE]'], merges, { addPrefixSpace: false, specials: { unk: '<unk>', cls: '<s>', sep: '</s>', pad: '<pad>', mask: '<mask>' }, addedTokens: [...tok.addedTokens, { id: vocab.length, content: '[PHONE]', special: false, normalized: false, lstrip: false, rstrip: false, singleWord: false }] });
+    const enc = withPhone.tokenize('hello [PHONE] world');
+    expect(enc.ids).toContain(vocab.length);
+    expect(withPhone.decode(enc.ids)).toBe('hello [PHONE] world');
+  });
+
   it('is lossless on any text, multi-byte characters included', async () => {
     const trained = await trainBpe(['홍길동이 2019. 9. 5. 서울에서 café 🎉 왔다', 'the patient was seen today'], { vocabSize: 300, minFrequency: 1 });
     for (const text of ['홍길동을 만났다 🎉', 'naïve café, 2019!', '  spaces  ']) {
@@ -52,6 +69,6 @@ describe('ppmlm with a byte-level BPE tokenizer', () => {
     expect(f.code, f.stderr).toBe(0);
     const fm = await cli('fill-mask', '--model', join(dir, 'ft'), '--text', 'Alice<mask> seen', '--json');
     expect(fm.code, fm.stderr).toBe(0);
-    expect(JSON.parse(fm.stdout)[0]).toHaveLength(5);
+    expect(JSON.parse(fm.stdout)).toHaveLength(5);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { BpeTokenizer, bpeToTokenizerJson, fromTokenizerJson, loadTokenizer, toTokenizerJson, WordPieceTokenizer } from '../../src/tokenizer/index.js';
-import { FormatError } from '../../src/errors.js';
+import { ConfigError, FormatError } from '../../src/errors.js';
 import { thrown } from '../helpers/errors.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -26,10 +26,31 @@ describe('fromTokenizerJson on malformed files', () => {
       [{ ...WORDPIECE, normalizer: 'lowercase' }, '"normalizer" must be an object or null'],
       [{ ...BPE, model: { ...BPE.model, merges: undefined } }, '"model.merges" must be an array; a BPE tokenizer needs its merges'],
       [{ ...BPE, model: { ...BPE.model, merges: ['a b c'] } }, '"model.merges"[0] must be "a b" or ["a", "b"]'],
+      [{ ...WORDPIECE, added_tokens: {} }, '"added_tokens" must be an array'],
+      [{ ...WORDPIECE, added_tokens: [{ content: '[PHONE]' }] }, '"added_tokens[0]" must have an integer "id" and a string "content"'],
+      [{ ...WORDPIECE, added_tokens: [{ id: 7, content: '[PHONE]', lstrip: 'yes' }] }, '"added_tokens[0].lstrip" must be true or false'],
+      [{ ...WORDPIECE, normalizer: { type: 'Sequence', normalizers: [{ type: 'NFC' }, 'x'] } }, '"normalizer.normalizers[1]" must be an object with a "type"'],
+      [{ ...WORDPIECE, pre_tokenizer: { type: 'Punctuation', behavior: 'Sideways' } }, '"pre_tokenizer.behavior" must be one of Removed, Isolated, MergedWithPrevious, MergedWithNext, Contiguous'],
     ];
     for (const [json, message] of cases) {
       const err = errorOf(json);
       expect(err, message).toBeInstanceOf(FormatError);
+      expect(err.located).toBe(`t/tokenizer.json: ${message}`);
+    }
+  });
+
+  it('refuses, naming the component, a BPE setting that would change the ids', () => {
+    const cases: [unknown, string][] = [
+      [{ ...BPE, model: { ...BPE.model, dropout: 0.1 } }, 'BPE with "model.dropout" set is not supported (byte-level BPE without it is)'],
+      [{ ...BPE, model: { ...BPE.model, byte_fallback: true } }, 'BPE with "model.byte_fallback" set is not supported (byte-level BPE without it is)'],
+      [{ ...BPE, pre_tokenizer: { type: 'ByteLevel', add_prefix_space: false, use_regex: false } }, 'pre_tokenizer "ByteLevel" with use_regex false is not supported (GPT-2\'s split is)'],
+      [{ ...BPE, pre_tokenizer: { type: 'Metaspace' } }, 'BPE with pre_tokenizer "Metaspace" is not supported (byte-level BPE, pre_tokenizer "ByteLevel", is)'],
+      [{ ...WORDPIECE, added_tokens: [{ id: 3, content: '[PHONE]' }] }, 'added token 3 has the id of another token; added tokens must reuse their own id or follow the vocabulary'],
+      [{ ...WORDPIECE, added_tokens: [{ id: 9, content: '[PHONE]' }] }, 'added token 9 leaves a gap after id 6; added tokens must reuse their own id or follow the vocabulary'],
+    ];
+    for (const [json, message] of cases) {
+      const err = errorOf(json);
+      expect(err, message).toBeInstanceOf(ConfigError);
       expect(err.located).toBe(`t/tokenizer.json: ${message}`);
     }
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
-import { WordPieceTokenizer, DEFAULT_WORDPIECE_OPTIONS, encodeWindows, fromTokenizerJson, loadTokenizer, toTokenizerJson, trainWordPiece } from '../../src/tokenizer/index.js';
+import { codePointOffsets, WordPieceTokenizer, DEFAULT_WORDPIECE_OPTIONS, encodeWindows, fromTokenizerJson, loadTokenizer, toTokenizerJson, trainWordPiece } from '../../src/tokenizer/index.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const VOCAB = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', 'the', 'un', '##aff', '##able', 'aff', 'patient', '##s', ',', '.', 'é', 'cafe', 'caf', '##é', '홍', '##길동'];
@@ -17,6 +17,26 @@ describe('WordPieceTokenizer', () => {
 
   it('maps a word it cannot cover to [UNK] and keeps Hangul intact (no accent stripping)', () => {
     expect(tok.tokenize('xyz 홍길동').ids.map((id) => tok.tokenOf(id))).toEqual(['[UNK]', '홍', '##길동']);
+  });
+
+  it('keeps symbols such as ㈜ and × inside words, splits punctuation, and drops U+FEFF, ZWJ and private-use characters', () => {
+    const vocab = new WordPieceTokenizer([...VOCAB, '㈜', '##d', 'x', '##×', '##y', '!']);
+    const tokens = (text: string) => vocab.tokenize(text).ids.map((id) => vocab.tokenOf(id));
+    expect(tokens('㈜D x×y!')).toEqual(['㈜', '##d', 'x', '##×', '##y', '!']);
+    expect(tokens('pa\uFEFFtient\u200Ds \uE000the')).toEqual(['patient', '##s', 'the']);
+  });
+
+  it('gives spans that cover only the characters a piece came from, not a dropped control character', () => {
+    const text = 'un\u0001affable';
+    expect(tok.tokenize(text).offsets).toEqual([[0, 2], [3, 6], [6, 10]]);
+  });
+
+  it('matches special tokens written in the text and converts offsets to code points', () => {
+    const text = '😀 the [MASK]';
+    const enc = tok.tokenize(text);
+    expect(enc.ids).toEqual([1, 5, 4]);
+    expect(enc.offsets).toEqual([[0, 2], [3, 6], [7, 13]]);
+    expect(codePointOffsets(text, enc.offsets)).toEqual([[0, 1], [2, 5], [6, 12]]);
   });
 
   it('strips accents like uncased BERT when asked, with offsets on the accented text', () => {

@@ -2,7 +2,8 @@ import { loadCorpus } from '../../corpus/index.js';
 import { alignGold, downstreamF1, readGold, runAudit, writeReport, type AuditReport } from '../../audit/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { readBlacklist } from '../../identifiers/index.js';
-import { assertSeqLenFits, disposeParams, loadModelDir } from '../../model/index.js';
+import { assertSeqLenFits, disposeParams, loadModelDir, writeModelCard, type AuditHeadline } from '../../model/index.js';
+import { PpmlmError } from '../../errors.js';
 import { assertCanWrite } from '../../io/index.js';
 import { join } from 'node:path';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
@@ -31,6 +32,8 @@ export interface AuditCommandOptions extends Omit<CorpusFlags, 'corpus'> {
   taskEpochs: string;
   force?: boolean;
   json?: boolean;
+  /** commander's negation of --no-model-card: false skips updating the model's README.md. */
+  modelCard: boolean;
   lang: Language;
   analyzer: AnalyzerChoice;
   backend: BackendRequest;
@@ -54,6 +57,18 @@ export function auditSummary(report: AuditReport, html: string): string {
     `regurgitation   ${report.regurgitation.top1Terms} terms recovered top-1`,
     `report          ${html}`,
   ].join('\n');
+}
+
+/** The figures of a report that the model card shows: numbers only, so a card never carries an identifier. */
+export function auditHeadline(report: AuditReport): AuditHeadline {
+  const p = report.privacy;
+  return {
+    privacy: { all: p.all.score, ci: p.all.ci, direct: p.direct.score, indirect: p.indirect.score, occurrences: p.all.occurrences },
+    membership: { lossAuc: report.membership.loss.auc, ...(report.membership.calibrated && { calibratedAuc: report.membership.calibrated.auc }) },
+    utility: { accuracy: report.utility.accuracy, ...(report.utility.downstream && { downstreamMacroF1: report.utility.downstream.macroF1 }) },
+    regurgitatedTerms: report.regurgitation.top1Terms,
+    auditedAt: report.createdAt,
+  };
 }
 
 /** `ppmlm audit`: privacy score, regurgitation, membership inference and utility → report.json + report.html (0600). */
@@ -113,8 +128,20 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
     }
     out.progressDone();
     const { html } = await writeReport(options.out, report, { force: options.force });
-    out.result(options.json ? JSON.stringify({ ...report, report: html }, null, 2) : auditSummary(report, html));
+    if (options.modelCard) await updateCard(options.model, target.model.config, auditHeadline(report), out);
+    out.summary(options.json, { ...report, report: html }, () => auditSummary(report, html));
   } finally {
     await analyzer?.close();
+  }
+}
+
+/** Puts the headline into the model's card; a folder that cannot be written costs a warning, not the audit. */
+async function updateCard(dir: string, config: Parameters<typeof writeModelCard>[1], headline: AuditHeadline, out: Reporter): Promise<void> {
+  try {
+    if ((await writeModelCard(dir, config, headline)) === 'kept-foreign-readme') out.warn(`${join(dir, 'README.md')} was not written by ppmlm; left as it is (the headline figures are in the report)`);
+    else out.info(`model card ${join(dir, 'README.md')} updated with the headline figures`);
+  } catch (err) {
+    if (!(err instanceof PpmlmError)) throw err;
+    out.warn(`model card not updated: ${err.located}`);
   }
 }

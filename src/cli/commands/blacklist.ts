@@ -126,14 +126,14 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
     } finally {
       await result.engine.close();
     }
-    const summary = { out: options.out, ...result.stats, skipped, seconds: (Date.now() - t0) / 1000 };
-    if (options.json) out.result(JSON.stringify(summary, null, 2));
-    else
-      out.result(
-        `wrote ${options.out}: ${result.stats.direct} direct + ${result.stats.indirect} indirect terms ` +
-          `(${result.stats.documents} documents, ${result.stats.authors} authors, ${result.stats.terms} distinct terms, engine ${result.engine.name})` +
-          (skipped ? `; skipped ${skipped} bad rows` : ''),
-      );
+    const summary = { out: options.out, ...result.stats, engine: result.engine.name, skipped, seconds: (Date.now() - t0) / 1000 };
+    out.summary(
+      options.json,
+      summary,
+      (s) =>
+        `wrote ${s.out}: ${s.direct} direct + ${s.indirect} indirect terms (${s.documents} documents, ${s.authors} authors, ${s.terms} distinct terms, engine ${s.engine})` +
+        (s.skipped ? `; skipped ${s.skipped} bad rows` : ''),
+    );
   } finally {
     await analyzer?.close();
   }
@@ -161,7 +161,7 @@ export async function blacklistStats(options: { file: string; json?: boolean }, 
     byCategory: count((e) => [e.category]),
     bySource: count((e) => e.sources),
   };
-  if (options.json) return out.result(JSON.stringify(stats, null, 2));
+  if (options.json) return out.json(stats);
   const table = (title: string, m: Record<string, number>) => [title, ...Object.entries(m).map(([k, v]) => `  ${k.padEnd(16)} ${String(v).padStart(8)}`)];
   out.result([`${file}: ${stats.terms} terms (k=${stats.header.k ?? '-'}, n-grams ${stats.header.ngrams?.join('-') ?? '-'})`, ...table('by kind:', stats.byKind), ...table('by category:', stats.byCategory), ...table('by source:', stats.bySource)].join('\n'));
 }
@@ -169,8 +169,20 @@ export async function blacklistStats(options: { file: string; json?: boolean }, 
 export interface BlacklistShowOptions {
   blacklist: string;
   text: string;
+  json?: boolean;
   lang: Language;
   analyzer: AnalyzerChoice;
+}
+
+/** The text with each span marked ⟦like this⟧. */
+function markSpans(text: string, spans: readonly [number, number][]): string {
+  let result = '';
+  let at = 0;
+  for (const [s, e] of spans) {
+    result += `${text.slice(at, s)}⟦${text.slice(s, e)}⟧`;
+    at = e;
+  }
+  return result + text.slice(at);
 }
 
 /** `ppmlm blacklist show`: the text with protected spans marked ⟦like this⟧, to check what the matcher covers. */
@@ -182,13 +194,8 @@ export async function blacklistShow(options: BlacklistShowOptions, out: Reporter
   const analyzer = analyzerFor(options.lang, options.analyzer, out);
   try {
     const spans = mergeSpans(await new BlacklistMatcher(list.entries).match(text, analyzer));
-    let result = '';
-    let at = 0;
-    for (const [s, e] of spans) {
-      result += `${text.slice(at, s)}⟦${text.slice(s, e)}⟧`;
-      at = e;
-    }
-    out.result(result + text.slice(at));
+    // The text is the user's own file, printed back on request as without --json: offsets in UTF-16 code units, end exclusive.
+    out.summary(options.json, { spans: spans.map(([start, end]) => ({ start, end, text: text.slice(start, end) })), marked: markSpans(text, spans) }, (s) => s.marked);
     out.info(`${spans.length} protected spans`);
   } finally {
     await analyzer?.close();

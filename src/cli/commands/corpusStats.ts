@@ -14,10 +14,7 @@ export async function corpusStatsCommand(options: CorpusStatsOptions, out: Repor
     out.warn(`skipped ${err.located}`);
   });
   const stats = await corpusStats(readCorpus(options.corpus, read), () => skipped);
-  if (options.json) {
-    out.result(JSON.stringify(stats, null, 2));
-    return;
-  }
+  if (options.json) return out.json(stats);
   const width = Math.max(...Object.values(stats.documentsPerAuthor), 1);
   const lines = [
     `documents   ${stats.documents}`,

@@ -21,6 +21,7 @@ export interface DeidApplyOptions {
   piiThreshold?: string;
   analyzer: AnalyzerChoice;
   force?: boolean;
+  json?: boolean;
   backend: BackendRequest;
 }
 
@@ -57,7 +58,12 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
   // De-identified output may still hold what the model missed: private like everything derived from the input.
   await writeFileAtomic(options.out, options.format === 'text' ? rewritten[0]! : `${rewritten.join('\n')}\n`, { force: options.force, mode: PRIVATE_FILE_MODE });
   if (options.spansOut) await writeFileAtomic(options.spansOut, `${allSpans.map((s) => JSON.stringify(s)).join('\n')}\n`, { force: options.force, mode: PRIVATE_FILE_MODE });
-  out.result(`wrote ${options.out}: ${records.length} record(s), ${entities} entity mentions replaced${options.spansOut ? `; original spans in ${options.spansOut} (mode 0600)` : ''}`);
+  // Counts only: the spans themselves are identifiers and go to --spans-out (0600), never to stdout.
+  out.summary(
+    options.json,
+    { out: options.out, records: records.length, entities, style: options.style, ...(options.spansOut && { spansOut: options.spansOut }) },
+    (s) => `wrote ${s.out}: ${s.records} record(s), ${s.entities} entity mentions replaced${s.spansOut ? `; original spans in ${s.spansOut} (mode 0600)` : ''}`,
+  );
 }
 
 /** JSONL records through the corpus reader (file:line errors, blank lines counted); other keys are kept for the output. */

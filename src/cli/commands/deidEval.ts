@@ -62,7 +62,7 @@ export async function deidEval(options: DeidEvalOptions, out: Reporter): Promise
   out.progressDone();
   const m = tokenMetrics(gold, predicted);
   const decision = predictOptions.piiThreshold === undefined ? 'argmax' : `PII threshold ${predictOptions.piiThreshold.toFixed(4)}`;
-  if (options.json) return out.result(JSON.stringify({ model: options.model, level, documents: evalDocs.length, piiThreshold: predictOptions.piiThreshold ?? 'argmax', ...m }, null, 2));
+  if (options.json) return out.json({ model: options.model, level, documents: evalDocs.length, piiThreshold: predictOptions.piiThreshold ?? 'argmax', ...m });
   const f = (x: number) => x.toFixed(4);
   out.result(
     [

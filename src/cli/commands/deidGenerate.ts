@@ -10,6 +10,7 @@ export interface DeidGenerateOptions extends DeidInputFlags {
   seed: string;
   out: string;
   force?: boolean;
+  json?: boolean;
 }
 
 /**
@@ -37,5 +38,9 @@ export async function deidGenerate(options: DeidGenerateOptions, out: Reporter):
     throw err;
   }
   out.progressDone();
-  out.result(`wrote ${options.out}: ${written} documents (${replicas} replica(s), ${options.replacement} replacement), ${spans} labelled spans${skipped ? `; skipped ${skipped} malformed judgments` : ''}`);
+  out.summary(
+    options.json,
+    { out: options.out, documents: written, replicas, replacement: options.replacement, spans, skipped },
+    (s) => `wrote ${s.out}: ${s.documents} documents (${s.replicas} replica(s), ${s.replacement} replacement), ${s.spans} labelled spans${s.skipped ? `; skipped ${s.skipped} malformed judgments` : ''}`,
+  );
 }

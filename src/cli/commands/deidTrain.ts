@@ -81,7 +81,7 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
     });
     out.progressDone();
     const summary = { out: options.out, labels: result.labels.length - 1, level, epochs: result.state.epoch, steps: result.state.step, finalLoss: result.state.lastLoss, lossByEpoch: result.provenance.lossByEpoch, split: { train: split.train.length, dev: split.dev.length, test: split.test.length }, seconds: (Date.now() - t0) / 1000, ...(result.provenance.dp && { dp: result.provenance.dp }) };
-    out.result(options.json ? JSON.stringify(summary, null, 2) : `wrote ${options.out}: ${summary.labels} labels at level ${level}, ${summary.steps} steps, final loss ${summary.finalLoss.toFixed(4)} (train ${split.train.length} / dev ${split.dev.length} / test ${split.test.length} judgments)${result.provenance.dp ? `; DP-SGD epsilon ${result.provenance.dp.epsilon.toFixed(2)} at delta ${result.provenance.dp.delta.toExponential(1)} ${epsilonUnitLabel(result.provenance.dp)}` : ''}`);
+    out.summary(options.json, summary, () => `wrote ${options.out}: ${summary.labels} labels at level ${level}, ${summary.steps} steps, final loss ${summary.finalLoss.toFixed(4)} (train ${split.train.length} / dev ${split.dev.length} / test ${split.test.length} judgments)${result.provenance.dp ? `; DP-SGD epsilon ${result.provenance.dp.epsilon.toFixed(2)} at delta ${result.provenance.dp.delta.toExponential(1)} ${epsilonUnitLabel(result.provenance.dp)}` : ''}`);
   } finally {
     await analyzer?.close();
   }

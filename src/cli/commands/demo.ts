@@ -1,11 +1,13 @@
 import { DEMO_BUDGETS, runDemo } from '../../demo/index.js';
 import type { BackendRequest } from '../../engine/index.js';
 import type { Reporter } from '../reporter.js';
+import { auditHeadline } from './audit.js';
 
 export interface DemoCommandOptions {
   out: string;
   budget: 'full' | 'small';
   force?: boolean;
+  json?: boolean;
   backend: BackendRequest;
 }
 
@@ -14,13 +16,8 @@ export async function demoCommand(options: DemoCommandOptions, out: Reporter): P
   const t0 = Date.now();
   const result = await runDemo({ out: options.out, force: options.force, budget: DEMO_BUDGETS[options.budget], backend: options.backend, log: (m) => out.info(m), progress: (m) => out.progress(m) });
   out.progressDone();
-  out.result(
-    [
-      '',
-      result.summary,
-      '',
-      ...Object.entries(result.reports).map(([name, r]) => `report (${name}): ${r.html}`),
-      `finished in ${Math.round((Date.now() - t0) / 1000)} s`,
-    ].join('\n'),
+  const reports = Object.fromEntries(Object.entries(result.reports).map(([name, r]) => [name, { html: r.html, ...auditHeadline(r.report) }]));
+  out.summary(options.json, { out: options.out, summary: result.summary, reports, seconds: Math.round((Date.now() - t0) / 1000) }, (s) =>
+    ['', s.summary, '', ...Object.entries(s.reports).map(([name, r]) => `report (${name}): ${r.html}`), `finished in ${s.seconds} s`].join('\n'),
   );
 }

@@ -6,6 +6,7 @@ import type { Reporter } from '../reporter.js';
 export interface ExperimentCommandOptions {
   config: string;
   out: string;
+  json?: boolean;
   backend: BackendRequest;
 }
 
@@ -15,5 +16,6 @@ export async function experimentCommand(options: ExperimentCommandOptions, out: 
   const backend = await selectBackend(options.backend);
   out.info(`backend: ${backend.name}; ${config.strategies.length} strategies x ${config.epochs.length} epoch counts x ${config.seeds.length} seeds`);
   const rows = await runExperiment({ config, out: options.out, log: (m) => out.info(m) });
-  out.result(`${resultsMarkdown(rows)}\nresults: ${join(options.out, 'results.csv')}, ${join(options.out, 'results.md')}, plots: ${join(options.out, 'plots.html')}`);
+  const files = { csv: join(options.out, 'results.csv'), markdown: join(options.out, 'results.md'), plots: join(options.out, 'plots.html') };
+  out.summary(options.json, { out: options.out, rows, files }, (s) => `${resultsMarkdown(s.rows)}\nresults: ${s.files.csv}, ${s.files.markdown}, plots: ${s.files.plots}`);
 }

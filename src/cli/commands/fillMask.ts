@@ -12,7 +12,7 @@ export interface FillMaskOptions {
   backend: BackendRequest;
 }
 
-/** `ppmlm fill-mask`: the top-k tokens for each mask token, as Hugging Face's fill-mask pipeline prints them. */
+/** `ppmlm fill-mask`: the top-k tokens for each mask token; --json in the shape of Hugging Face's fill-mask pipeline. */
 export async function fillMaskCommand(options: FillMaskOptions, out: Reporter): Promise<void> {
   await selectBackend(options.backend);
   const topK = parseIntFlag(options.topK, '--top-k', { min: 1, max: 1000 });
@@ -21,6 +21,8 @@ export async function fillMaskCommand(options: FillMaskOptions, out: Reporter): 
     throw new UsageError(`--text has no ${tokenizer.specials.mask} token; write it where the model should fill in`);
   }
   const result = fillMask(model, tokenizer, options.text, topK);
-  if (options.json) return out.result(JSON.stringify(result, null, 2));
-  out.result(result.map((cands, i) => [`${tokenizer.specials.mask} #${i + 1}:`, ...cands.map((c) => `  ${c.score.toFixed(4)}  ${c.token}`)].join('\n')).join('\n'));
+  // As the pipeline returns it: one list of candidates for one mask, a list per mask for several.
+  out.summary(options.json, result.length === 1 ? result[0]! : result, () =>
+    result.map((cands, i) => [`${tokenizer.specials.mask} #${i + 1}:`, ...cands.map((c) => `  ${c.score.toFixed(4)}  ${c.token_str}`)].join('\n')).join('\n'),
+  );
 }

@@ -62,7 +62,7 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
   };
   checkFinetuneOptions({ ...evaluation, evalCorpus: options.evalCorpus });
   const blacklist = options.blacklist ? await readBlacklist(options.blacklist) : undefined;
-  const backend = await selectBackend(options.backend);
+  const backend = await selectBackend(options.backend, { runsOnWebgpu: axes.privacy !== 'dp' });
   out.info(`backend: ${backend.name}`);
   const readOptions = corpusReadOptions(options, (err) => out.warn(`skipped ${err.located}`));
   const docs = await loadCorpus(options.corpus, readOptions);
@@ -116,7 +116,7 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
       seconds: (Date.now() - t0) / 1000,
       ...(result.provenance.dp && { dp: result.provenance.dp }),
     };
-    if (options.json) out.result(JSON.stringify(summary, null, 2));
+    if (options.json) out.json(summary);
     else
       out.result(
         `wrote ${result.out}: ${strategy}, ${summary.epochs} epochs, ${summary.steps} steps, final loss ${summary.finalLoss.toFixed(4)}; ` +

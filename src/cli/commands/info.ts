@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { PACKAGE_VERSION } from '../../version.js';
+import type { GpuAdapter } from '../../engine/index.js';
 import type { Reporter } from '../reporter.js';
 
 export interface InfoOptions {
@@ -9,9 +10,10 @@ export interface InfoOptions {
   json?: boolean;
 }
 
-/** `ppmlm info`: versions, the backend `--backend` picks here, and why each tried backend was (not) usable. */
+/** `ppmlm info`: versions, the backend `--backend` picks here for fine-tuning, and why each tried backend was (not) usable. */
 export async function info(options: InfoOptions, out: Reporter): Promise<void> {
-  const choice = await selectBackend(options.backend);
+  // What fine-tuning would run on: the one command `auto` sends to webgpu.
+  const choice = await selectBackend(options.backend, { runsOnWebgpu: true });
   const report = {
     ppmlm: PACKAGE_VERSION,
     node: process.versions.node,
@@ -25,16 +27,22 @@ export async function info(options: InfoOptions, out: Reporter): Promise<void> {
     threads: choice.threads,
     simd: choice.simd,
     attempts: choice.attempts,
+    ...(choice.adapter && { adapter: choice.adapter }),
   };
-  if (options.json) {
-    out.result(JSON.stringify(report, null, 2));
-    return;
-  }
+  if (options.json) return out.json(report);
   const lines = [
     `ppmlm ${report.ppmlm}  node ${report.node}  tfjs ${report.tfjs}  ${report.platform}`,
     `cpu: ${report.cpu} (${report.cores} cores, ${report.memoryGiB} GiB)`,
     `backend: ${report.backend} (requested: ${report.requested}, threads: ${report.threads}, simd: ${report.simd ? 'yes' : 'no'})`,
     ...report.attempts.map((a) => `  ${a.usable ? 'ok  ' : 'no  '} ${a.backend}: ${a.reason}`),
+    ...(choice.adapter ? [`adapter: ${describeAdapter(choice.adapter)}`] : []),
   ];
   out.result(lines.join('\n'));
+}
+
+const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
+
+function describeAdapter(a: GpuAdapter): string {
+  const kind = a.software ? 'software renderer' : 'hardware';
+  return `${a.description} (${kind}; vendor ${a.vendor || '?'}, largest buffer ${mib(a.maxBufferSize)}, largest binding ${mib(a.maxStorageBufferBindingSize)})`;
 }

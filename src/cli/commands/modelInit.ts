@@ -17,6 +17,7 @@ export interface ModelInitOptions extends VocabularyFlags {
   maxPositions: string;
   seed: string;
   force?: boolean;
+  json?: boolean;
   backend: BackendRequest;
 }
 
@@ -48,5 +49,6 @@ export async function modelInit(options: ModelInitOptions, out: Reporter): Promi
     disposeParams(params);
   }
   const count = [...parameterShapes(config).values()].reduce((a, s) => a + s.reduce((x, d) => x * d, 1), 0);
-  out.result(`wrote ${options.out}: ${roberta ? 'RoBERTa' : 'BERT'} ${config.num_hidden_layers} layers, hidden ${config.hidden_size}, ${config.num_attention_heads} heads, vocab ${config.vocab_size} (${(count / 1e6).toFixed(2)}M parameters)`);
+  const summary = { out: options.out, modelType: config.model_type, layers: config.num_hidden_layers, hidden: config.hidden_size, heads: config.num_attention_heads, intermediate: config.intermediate_size, vocabSize: config.vocab_size, maxPositions: config.max_position_embeddings, parameters: count, seed };
+  out.summary(options.json, summary, (s) => `wrote ${s.out}: ${roberta ? 'RoBERTa' : 'BERT'} ${s.layers} layers, hidden ${s.hidden}, ${s.heads} heads, vocab ${s.vocabSize} (${(s.parameters / 1e6).toFixed(2)}M parameters)`);
 }

@@ -19,6 +19,7 @@ export interface TokenizerTrainOptions extends CorpusFlags {
   analyzer: AnalyzerChoice;
   out: string;
   force?: boolean;
+  json?: boolean;
 }
 
 /** `ppmlm tokenizer train`: a WordPiece vocabulary from a corpus, saved as tokenizer.json + vocab.txt. */
@@ -29,6 +30,8 @@ export async function tokenizerTrain(options: TokenizerTrainOptions, out: Report
   const blacklisted = options.blacklist === undefined ? undefined : new BlacklistedTerms((await readBlacklist(options.blacklist)).entries.map((e) => e.term));
   const target = await prepareAtomicDir(options.out, { force: options.force });
   const analyzer = options.morphemes ? createKoreanAnalyzer(options.analyzer, (why) => out.info(why)) : undefined;
+  const report = (trained: { type: 'wordpiece' | 'bpe'; vocabSize: number; files: string[] }) =>
+    out.summary(options.json, { out: options.out, ...trained, morphemes: options.morphemes === true, blacklist: options.blacklist !== undefined }, (s) => `wrote ${s.out}: ${s.type === 'bpe' ? 'byte-level BPE' : 'WordPiece'}, ${s.vocabSize} tokens`);
   try {
     const texts = (async function* () {
       for await (const doc of readCorpus(options.corpus, corpusReadOptions(options))) yield doc.text;
@@ -45,15 +48,14 @@ export async function tokenizerTrain(options: TokenizerTrainOptions, out: Report
       await writeFile(join(target.tmpDir, 'tokenizer.json'), JSON.stringify(bpeToTokenizerJson(tok)));
       out.progressDone();
       await target.commit();
-      out.result(`wrote ${options.out}: byte-level BPE, ${tok.vocabSize} tokens`);
-      return;
+      return report({ type: 'bpe', vocabSize: tok.vocabSize, files: ['tokenizer.json'] });
     }
     const tok = await trainWordPiece(texts, { vocabSize, minFrequency, preTokenize, onProgress, blacklisted });
     out.progressDone();
     await writeFile(join(target.tmpDir, 'tokenizer.json'), JSON.stringify(toTokenizerJson(tok)));
     await writeFile(join(target.tmpDir, 'vocab.txt'), toVocabTxt(tok));
     await target.commit();
-    out.result(`wrote ${options.out}: WordPiece, ${tok.vocabSize} tokens`);
+    report({ type: 'wordpiece', vocabSize: tok.vocabSize, files: ['tokenizer.json', 'vocab.txt'] });
   } catch (err) {
     await target.abort();
     throw err;

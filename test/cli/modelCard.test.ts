@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { generateClinicalNotes } from '../../examples/clinical-en/generate.js';
+import { readBlacklist } from '../../src/identifiers/index.js';
+import { cli } from '../helpers/cli.js';
+import { tinySetup } from '../helpers/tinyModel.js';
+
+describe('model cards', () => {
+  it('every model folder gets a Hub card: provenance after init and finetune, the headline after audit, never an identifier', async () => {
+    const { dir, corpus, blacklist, model } = await tinySetup(4, 2);
+    const init = await readFile(join(model, 'README.md'), 'utf8');
+    expect(init).toMatch(/^---\nlicense: unknown\nlibrary_name: transformers\npipeline_tag: fill-mask\ntags:\n- "ppmlm"/);
+    expect(init).toMatch(/\| base \| random-init \|/);
+
+    const tuned = join(dir, 'tuned');
+    const ft = await cli('--quiet', 'finetune', '--model', model, '--corpus', corpus, '--blacklist', blacklist, '--out', tuned, '--epochs', '1', '--seq-len', '32', '--save-every-epoch');
+    expect(ft.code, ft.stderr).toBe(0);
+    for (const folder of [tuned, `${tuned}.epoch-1`]) expect(await readFile(join(folder, 'README.md'), 'utf8')).toMatch(/- "ppmlm-constrained"[\s\S]*\| blacklist \| fingerprint [0-9a-f]{16}, \d+ terms \|[\s\S]*Not audited yet/);
+
+    const held = join(dir, 'held.jsonl');
+    await writeFile(held, generateClinicalNotes(99, 4, 2).map((d) => JSON.stringify({ ...d, id: `h${d.id}` })).join('\n'));
+    const audit = await cli('--quiet', 'audit', '--model', tuned, '--reference', model, '--members', corpus, '--non-members', held, '--blacklist', blacklist, '--out', join(dir, 'audit'), '--seq-len', '32', '--show-identifiers');
+    expect(audit.code, audit.stderr).toBe(0);
+    const card = await readFile(join(tuned, 'README.md'), 'utf8');
+    expect(card).toMatch(/## Privacy audit\n\nFrom `ppmlm audit` on .*\n[\s\S]*\| privacy score, all protected occurrences \(1 − top-1 recovery\) \| \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] over \d+ occurrences \|/);
+    expect(card).toMatch(/membership inference AUC \(loss attack \/ calibrated\) \| \d\.\d{3} \/ \d\.\d{3} \|/);
+    // Even with --show-identifiers (the report then shows terms), the card holds no direct identifier (the
+    // indirect terms of so small a corpus include words such as "with").
+    const terms = (await readBlacklist(blacklist)).entries.filter((e) => e.kind === 'direct').map((e) => e.term);
+    expect(terms.length).toBeGreaterThan(4);
+    const words = new Set(card.toLowerCase().split(/[^\p{L}\p{N}]+/u));
+    expect(terms.filter((t) => t.split(' ').every((w) => words.has(w)))).toEqual([]);
+
+    const skip = await cli('--quiet', 'audit', '--model', model, '--members', corpus, '--non-members', held, '--blacklist', blacklist, '--out', join(dir, 'audit2'), '--seq-len', '32', '--no-model-card');
+    expect(skip.code, skip.stderr).toBe(0);
+    expect(await readFile(join(model, 'README.md'), 'utf8')).toBe(init);
+  }, 120_000);
+});
