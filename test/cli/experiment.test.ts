@@ -69,7 +69,7 @@ describe('ppmlm experiment', () => {
     const rows = await cli('--quiet', 'experiment', '--config', config, '--out', out, '--json');
     expect(rows.code, rows.stderr).toBe(0);
     const result = JSON.parse(rows.stdout);
-    expect(result.rows.map((row: { strategy: string }) => row.strategy)).toEqual(['base', 'standard', 'constrained']);
+    expect(result.rows.map((row: { strategy: string }) => row.strategy)).toEqual(['base', 'standard', 'constrained', 'constrained+dp']);
     expect(result.files).toEqual({ csv: join(out, 'results.csv'), markdown: join(out, 'results.md'), plots: join(out, 'plots.html') });
   }, 120_000);
 
