@@ -94,6 +94,8 @@ interface ReleaseSums {
 class HostSums implements ReleaseSums {
   private readonly unit = new GradientBuffer();
   private readonly total = new GradientBuffer();
+  /** The total's filled sums during a release (looked up once per release, not once per parameter). */
+  private filled: Map<string, Float32Array> | undefined;
 
   constructor(
     private readonly clip: number,
@@ -112,7 +114,7 @@ class HostSums implements ReleaseSums {
   }
 
   noisy(name: string, v: tf.Variable, draw: () => number, expectedUnits: number): Float32Array {
-    const sum = this.total.collected().get(name);
+    const sum = (this.filled ??= this.total.collected()).get(name);
     const out = new Float32Array(v.size);
     for (let i = 0; i < out.length; i++) out[i] = ((sum?.[i] ?? 0) + draw()) / expectedUnits;
     return out;
@@ -120,6 +122,7 @@ class HostSums implements ReleaseSums {
 
   clear(): void {
     this.total.clear();
+    this.filled = undefined;
   }
 }
 
