@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { selectBackend } from '../../src/engine/index.js';
 import { loadModelDir } from '../../src/model/index.js';
@@ -21,7 +21,7 @@ async function deidTrained(backend: 'webgpu' | 'cpu', extra: string[]) {
   const { model } = await loadModelDir(out, { tokenClassification: Object.keys(JSON.parse(await readFile(join(out, 'config.json'), 'utf8')).id2label).length });
   const weights = new Map([...model.params].map(([name, p]) => [name, Float32Array.from(p.dataSync())]));
   for (const p of model.params.values()) p.dispose();
-  return { provenance, weights };
+  return { out, provenance, weights };
 }
 
 /** The largest absolute difference between two models' values. */
@@ -54,5 +54,28 @@ describe.skipIf(unavailable !== undefined)(`ppmlm deid train --backend webgpu${u
     expect(Math.abs(gpu.provenance.piiThreshold - cpu.provenance.piiThreshold)).toBeLessThan(1e-3);
     expect(gpu.provenance.calibration.binaryF1).toBeCloseTo(cpu.provenance.calibration.binaryF1, 6);
     if (extra.length) expect(gpu.provenance.dp).toEqual(cpu.provenance.dp);
+  });
+
+  it('evaluates and applies a model as the cpu backend does (inference read asynchronously)', async () => {
+    const { out: model } = await deidTrained('webgpu', []);
+    const dir = await tempDir();
+    const input = join(dir, 'in.jsonl');
+    await writeFile(input, `${JSON.stringify({ id: 1, text: '피고인 김철수는 2019. 3. 1. 서울 강남구에서 이영희에게 전화하였다.' })}\n`);
+    const runOn = async (backend: string) => {
+      const e = await cli('--quiet', '--backend', backend, 'deid', 'eval', '--model', model, ...INPUTS, '--seq-len', '32', '--json');
+      expect(e.code, e.stderr).toBe(0);
+      const a = await cli('--quiet', '--backend', backend, 'deid', 'apply', '--model', model, '--in', input, '--out', join(dir, `${backend}.jsonl`), '--format', 'jsonl', '--seq-len', '32');
+      expect(a.code, a.stderr).toBe(0);
+      return { evaluation: JSON.parse(e.stdout), applied: await readFile(join(dir, `${backend}.jsonl`), 'utf8') };
+    };
+    const gpu = await runOn('webgpu');
+    const cpu = await runOn('cpu');
+    // Probabilities agree to float32 noise: a test token lying exactly at the threshold could flip, so F1 to 1e-3.
+    expect(gpu.evaluation.tokens).toBe(cpu.evaluation.tokens);
+    expect(gpu.evaluation.binary.f1).toBeCloseTo(cpu.evaluation.binary.f1, 3);
+    expect(gpu.evaluation.micro.f1).toBeCloseTo(cpu.evaluation.micro.f1, 3);
+    expect(gpu.applied).toBe(cpu.applied);
+    // The model does rewrite: the comparison is not of two untouched texts.
+    expect(cpu.applied).not.toContain('김철수');
   });
 });
