@@ -109,9 +109,9 @@ function scoreOf(results: readonly OccurrenceResult[], rng: Rng): PrivacyScore {
 }
 
 /** Mean masked-LM loss per document under fixed masks. */
-function documentLosses(model: EncoderModel, queries: readonly MaskedQuery[][], padId: number): number[] {
+async function documentLosses(model: EncoderModel, queries: readonly MaskedQuery[][], padId: number): Promise<number[]> {
   const flat = queries.flat();
-  const preds = predictMasked(model, flat, { padId, topK: 1 });
+  const preds = await predictMasked(model, flat, { padId, topK: 1 });
   const out: number[] = [];
   let at = 0;
   for (const doc of queries) {
@@ -147,7 +147,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   const queries = sample.map((o) => occurrenceQuery(memberBodies[o.doc]!, o, seqLen, t));
   const kept = sample.filter((_, i) => queries[i] !== undefined);
   options.onProgress?.('privacy score', 0, kept.length);
-  const preds = predictMasked(target.model, queries.filter((q): q is MaskedQuery => q !== undefined), { padId, topK: 5 });
+  const preds = await predictMasked(target.model, queries.filter((q): q is MaskedQuery => q !== undefined), { padId, topK: 5 });
   const results: OccurrenceResult[] = kept.map((occ, i) => ({
     occ,
     correct: preds[i]!.map((p) => (p.top[0] === p.label ? 1 : 0)),
@@ -162,7 +162,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
     const extra = memberOcc.filter((o) => chosen.has(entries[o.entry]!.category) && !sampled.has(o));
     const extraQueries = extra.map((o) => occurrenceQuery(memberBodies[o.doc]!, o, seqLen, t));
     const extraKept = extra.filter((_, i) => extraQueries[i] !== undefined);
-    const extraPreds = predictMasked(target.model, extraQueries.filter((q): q is MaskedQuery => q !== undefined), { padId, topK: 5 });
+    const extraPreds = await predictMasked(target.model, extraQueries.filter((q): q is MaskedQuery => q !== undefined), { padId, topK: 5 });
     const all = [...results, ...extraKept.map((occ, i) => ({ occ, correct: extraPreds[i]!.map((p) => (p.top[0] === p.label ? 1 : 0)), top5: extraPreds[i]!.every((p) => p.top.includes(p.label)) }))];
     privacy.byCategory = Object.fromEntries(options.reportCategories.map((c, i) => [c, scoreOf(all.filter((r) => entries[r.occ.entry]!.category === c), rng.fork(10 + i))]));
   }
@@ -189,7 +189,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   const protectedSet = (occ: Occurrence[], d: number) => new Set(occ.filter((o) => o.doc === d).flatMap((o) => o.tokens));
   const memberQ = memberBodies.map((b, d) => documentQueries(b, new Set(), seqLen, maskProb, seed * 7919 + d, t));
   const nonMemberQ = nonMemberBodies.map((b, d) => documentQueries(b, new Set(), seqLen, maskProb, seed * 104729 + d, t));
-  const targetLoss = { m: documentLosses(target.model, memberQ, padId), n: documentLosses(target.model, nonMemberQ, padId) };
+  const targetLoss = { m: await documentLosses(target.model, memberQ, padId), n: await documentLosses(target.model, nonMemberQ, padId) };
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   const membership: MembershipResult = {
     members: options.members.length,
@@ -199,19 +199,19 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   };
   let referenceUtility: number | undefined;
   if (reference) {
-    const refLoss = { m: documentLosses(reference.model, memberQ, padId), n: documentLosses(reference.model, nonMemberQ, padId) };
+    const refLoss = { m: await documentLosses(reference.model, memberQ, padId), n: await documentLosses(reference.model, nonMemberQ, padId) };
     membership.calibrated = roc(targetLoss.m.map((l, i) => refLoss.m[i]! - l), targetLoss.n.map((l, i) => refLoss.n[i]! - l), "the calibrated attack's scores (reference minus target losses)");
   }
 
   // Utility: fill-mask on non-blacklisted tokens of non-members.
   options.onProgress?.('utility', 0, options.nonMembers.length);
   const utilityQ = nonMemberBodies.flatMap((b, d) => documentQueries(b, protectedSet(nonMemberOcc, d), seqLen, maskProb, seed * 15485863 + d, t));
-  const accuracyOf = (model: EncoderModel) => {
-    const p = predictMasked(model, utilityQ, { padId, topK: 1 }).flat();
+  const accuracyOf = async (model: EncoderModel) => {
+    const p = (await predictMasked(model, utilityQ, { padId, topK: 1 })).flat();
     return { accuracy: p.filter((x) => x.top[0] === x.label).length / Math.max(1, p.length), positions: p.length };
   };
-  const utility = accuracyOf(target.model);
-  if (reference) referenceUtility = accuracyOf(reference.model).accuracy;
+  const utility = await accuracyOf(target.model);
+  if (reference) referenceUtility = (await accuracyOf(reference.model)).accuracy;
   const unigram = mostFrequentToken(memberBodies, new Set(tok.specialIds));
   const labels = utilityQ.flatMap((q) => q.labels);
   const unigramBaseline = labels.filter((l) => l === unigram).length / Math.max(1, labels.length);
@@ -219,7 +219,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   let exposure: AuditReport['exposure'];
   if (options.exposure?.length) {
     options.onProgress?.('exposure', 0, options.exposure.length);
-    const probes = secretExposure(target.model, tok, options.exposure, { seqLen, padId });
+    const probes = await secretExposure(target.model, tok, options.exposure, { seqLen, padId });
     exposure = { probes, mean: mean(probes.map((p) => p.exposure)), max: Math.max(...probes.map((p) => p.exposure)) };
   }
 

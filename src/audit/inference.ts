@@ -20,7 +20,7 @@ export interface PositionPrediction {
  * log-probability of the original token and the top-k predictions. Logits are computed at the asked
  * positions only.
  */
-export function predictMasked(model: EncoderModel, queries: readonly MaskedQuery[], options: { padId: number; batchSize?: number; topK?: number }): PositionPrediction[][] {
+export async function predictMasked(model: EncoderModel, queries: readonly MaskedQuery[], options: { padId: number; batchSize?: number; topK?: number }): Promise<PositionPrediction[][]> {
   const batchSize = options.batchSize ?? 32;
   const topK = options.topK ?? 5;
   const out: PositionPrediction[][] = [];
@@ -31,12 +31,16 @@ export function predictMasked(model: EncoderModel, queries: readonly MaskedQuery
       out.push(...batch.map(() => []));
       continue;
     }
-    const [logProbs, top] = tf.tidy(() => {
+    const [picked, best] = tf.tidy(() => {
       const hidden = encode(model.params, model.config, { inputIds: tf.tensor2d(ids, [batch.length, S], 'int32'), attentionMask: tf.tensor2d(attention, [batch.length, S], 'int32') });
       const lp = tf.logSoftmax(mlmLogits(model.params, model.config, hidden, tf.tensor1d(positions, 'int32')));
       const picked = tf.sum(tf.mul(lp, tf.oneHot(tf.tensor1d(labels, 'int32'), lp.shape[1])), 1);
-      return [picked.dataSync() as Float32Array, tf.topk(lp, topK).indices.dataSync() as Int32Array];
+      return [picked, tf.topk(lp, topK).indices];
     });
+    // Read asynchronously: a GPU backend has no synchronous read under Node.
+    const logProbs = (await picked.data()) as Float32Array;
+    const top = (await best.data()) as Int32Array;
+    tf.dispose([picked, best]);
     let at = 0;
     for (const q of batch) {
       const preds: PositionPrediction[] = [];

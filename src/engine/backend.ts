@@ -114,13 +114,13 @@ let current: BackendChoice | undefined;
 export interface SelectOptions {
   /**
    * Whether the caller's work runs on webgpu: training does (fine-tuning and de-identification training,
-   * DP-SGD included), and so do de-identification's eval and apply and fill-mask; code that reads tensors
-   * synchronously (the audits) does not, and `auto` then passes webgpu by, saying why.
+   * DP-SGD included), and so do de-identification's eval and apply, fill-mask and the audit; other
+   * commands (export-onnx reads tensors synchronously) do not, and `auto` then passes webgpu by, saying why.
    */
   runsOnWebgpu?: boolean;
 }
 
-const NOT_ON_WEBGPU = 'not for this command: it reads tensors synchronously, which Node cannot do on webgpu (ppmlm finetune, fill-mask and deid train, eval and apply can)';
+const NOT_ON_WEBGPU = 'not for this command: it reads tensors synchronously, which Node cannot do on webgpu (ppmlm finetune, fill-mask, audit and deid train, eval and apply can)';
 
 /**
  * Selects and initialises the tfjs backend. `auto` tries tfjs-node-gpu, then webgpu (a hardware adapter
