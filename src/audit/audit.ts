@@ -186,10 +186,10 @@ function scoreOf(results: readonly OccurrenceResult[], authorOf: (doc: number) =
 }
 
 /** Each occurrence masked whole and asked of the model: top-1 per subword, and whether all are in the top 5. */
-function recover(model: EncoderModel, bodies: readonly Encoding[], occurrences: readonly Occurrence[], seqLen: number, t: ReturnType<typeof queryTokens>, padId: number): OccurrenceResult[] {
+async function recover(model: EncoderModel, bodies: readonly Encoding[], occurrences: readonly Occurrence[], seqLen: number, t: ReturnType<typeof queryTokens>, padId: number): Promise<OccurrenceResult[]> {
   const queries = occurrences.map((o) => occurrenceQuery(bodies[o.doc]!, o, seqLen, t));
   const kept = occurrences.filter((_, i) => queries[i] !== undefined);
-  const preds = predictMasked(model, queries.filter((q): q is MaskedQuery => q !== undefined), { padId, topK: 5 });
+  const preds = await predictMasked(model, queries.filter((q): q is MaskedQuery => q !== undefined), { padId, topK: 5 });
   return kept.map((occ, i) => ({ occ, correct: preds[i]!.map((p) => (p.top[0] === p.label ? 1 : 0)), top5: preds[i]!.every((p) => p.top.includes(p.label)) }));
 }
 
@@ -232,14 +232,14 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   // Privacy score and regurgitation: each occurrence masked on its own (all its subwords).
   const sample = rng.fork(1).shuffle([...memberOcc]).slice(0, maxOccurrences);
   options.onProgress?.('privacy score', 0, sample.length);
-  const results = recover(target.model, memberBodies, sample, seqLen, t, padId);
+  const results = await recover(target.model, memberBodies, sample, seqLen, t, padId);
   const ofKind = (kind: string) => results.filter((r) => entries[r.occ.entry]!.kind === kind);
   const privacy: AuditReport['privacy'] = { all: scoreOf(results, authorOf, rng.fork(2)), direct: scoreOf(ofKind('direct'), authorOf, rng.fork(3)), indirect: scoreOf(ofKind('indirect'), authorOf, rng.fork(4)) };
   if (options.reportCategories?.length) {
     // Category occurrences are evaluated in full, not sampled: they are few, and the control must not be missed.
     const chosen = new Set(options.reportCategories);
     const sampled = new Set(sample);
-    const extra = recover(target.model, memberBodies, memberOcc.filter((o) => chosen.has(entries[o.entry]!.category) && !sampled.has(o)), seqLen, t, padId);
+    const extra = await recover(target.model, memberBodies, memberOcc.filter((o) => chosen.has(entries[o.entry]!.category) && !sampled.has(o)), seqLen, t, padId);
     const all = [...results, ...extra];
     privacy.byCategory = Object.fromEntries(options.reportCategories.map((c, i) => [c, scoreOf(all.filter((r) => entries[r.occ.entry]!.category === c), authorOf, rng.fork(10 + i))]));
   }
@@ -269,7 +269,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
       recall: spans.length ? spans.filter((s) => s.found).length / spans.length : NaN,
       ci: clusterBootstrap([...byAuthor.values()], rng.fork(6)),
       byLabel,
-      missed: scoreOf(recover(target.model, memberBodies, missed, seqLen, t, padId), authorOf, rng.fork(7)),
+      missed: scoreOf(await recover(target.model, memberBodies, missed, seqLen, t, padId), authorOf, rng.fork(7)),
     };
   }
 
@@ -300,8 +300,8 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   const refs: ReferenceScorer[] = (options.references ?? []).map((r) => ({ scorer: scorerOf(r.model, padId), ...(r.trainedOn && { trainedOn: r.trainedOn }) }));
   const models = { target: scorerOf(target.model, padId), ...(reference && { reference: scorerOf(reference.model, padId) }), references: refs };
   const miaOptions: MembershipOptions = { seqLen, maskProb, seed, pllSamples: reference ? (options.pllSamples ?? 1) : 0, tokens: t, ...(options.bootstrapIterations && { iterations: options.bootstrapIterations }) };
-  const m = membershipTallies(memberDocs, seed * 7919, models, miaOptions);
-  const n = membershipTallies(nonMemberDocs, seed * 104729, models, miaOptions);
+  const m = await membershipTallies(memberDocs, seed * 7919, models, miaOptions);
+  const n = await membershipTallies(nonMemberDocs, seed * 104729, models, miaOptions);
   const sides = [{ docs: memberDocs, tallies: m.tallies }, { docs: nonMemberDocs, tallies: n.tallies }] as const;
   const byDocument = membershipLevel(sides[0], sides[1], refs, 'document', seed, options.bootstrapIterations);
   const byIndividual = membershipLevel(sides[0], sides[1], refs, 'individual', seed + 1, options.bootstrapIterations);
@@ -328,11 +328,11 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   let canaries: AuditReport['canaries'];
   if (options.exposure?.length) {
     options.onProgress?.('exposure', 0, options.exposure.length);
-    const probes = secretExposure(target.model, tok, options.exposure, { seqLen, padId });
+    const probes = await secretExposure(target.model, tok, options.exposure, { seqLen, padId });
     const xs = probes.map((p) => p.exposure);
     exposure = { probes, mean: summarise(xs).mean, max: Math.max(...xs) };
     if (options.controlExposure?.length) {
-      const controls = secretExposure(target.model, tok, options.controlExposure, { seqLen, padId });
+      const controls = await secretExposure(target.model, tok, options.controlExposure, { seqLen, padId });
       const planted = summarise(xs);
       const control = summarise(controls.map((p) => p.exposure));
       canaries = { planted, control: { ...control, probes: controls }, difference: { value: planted.mean - control.mean, se: Math.hypot(planted.se, control.se) } };

@@ -59,8 +59,10 @@ export async function downstreamF1(modelDir: string, docs: readonly Document[], 
     }, { epochs, lr, seed, recompute: memory.recompute, writeModel: async () => undefined });
     for (let i = 0; i < testDocs.length; i += batchSize) {
       const b = padBatch(testDocs.slice(i, i + batchSize).map(rowOf), padId);
-      const ids = tf.tidy(() => tf.argMax(logitsOf(b), 1).dataSync() as Int32Array);
-      for (const id of ids) predicted.push(labels[id]!);
+      const best = tf.tidy(() => tf.argMax(logitsOf(b), 1));
+      // Read asynchronously: a GPU backend has no synchronous read under Node.
+      for (const id of (await best.data()) as Int32Array) predicted.push(labels[id]!);
+      best.dispose();
     }
   } finally {
     disposeParams(model.params);

@@ -50,13 +50,14 @@ function valueQueries(tokenizer: Tokenizer, text: string, start: number, end: nu
  * secret and its candidates put in the same place. A model that memorised the secret ranks it first
  * (exposure log2(candidates + 1)); one that did not ranks it uniformly (expected exposure ~log2 e = 1.44 bits).
  */
-export function secretExposure(model: EncoderModel, tokenizer: Tokenizer, probes: readonly ExposureProbe[], options: { seqLen: number; padId: number }): ExposureResult[] {
-  return probes.map((probe) => {
+export async function secretExposure(model: EncoderModel, tokenizer: Tokenizer, probes: readonly ExposureProbe[], options: { seqLen: number; padId: number }): Promise<ExposureResult[]> {
+  const out: ExposureResult[] = [];
+  for (const probe of probes) {
     const at = probe.text.indexOf(probe.secret);
     if (at < 0) throw new RangeError(`exposure probe ${probe.label}: the secret is not in its text`);
     const values = [probe.secret, ...probe.candidates.filter((c) => c !== probe.secret)];
     const perValue = values.map((v) => valueQueries(tokenizer, probe.text.slice(0, at) + v + probe.text.slice(at + probe.secret.length), at, at + v.length, options.seqLen));
-    const preds = predictMasked(model, perValue.flat(), { padId: options.padId, topK: 1 });
+    const preds = await predictMasked(model, perValue.flat(), { padId: options.padId, topK: 1 });
     let next = 0;
     const scores = perValue.map((qs) => {
       let sum = 0;
@@ -64,6 +65,7 @@ export function secretExposure(model: EncoderModel, tokenizer: Tokenizer, probes
       return qs.length > 0 ? sum : -Infinity;
     });
     const rank = 1 + scores.slice(1).filter((s) => s > scores[0]!).length;
-    return { label: probe.label, rank, candidates: values.length - 1, exposure: Math.log2(values.length) - Math.log2(rank) };
-  });
+    out.push({ label: probe.label, rank, candidates: values.length - 1, exposure: Math.log2(values.length) - Math.log2(rank) });
+  }
+  return out;
 }

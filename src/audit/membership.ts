@@ -5,7 +5,7 @@ import { liraScores, rocWithInterval, type RocWithInterval, type ScoredUnit } fr
 import { documentQueries, occurrenceQuery, windowAround, type DocumentQueries, type QueryTokens } from './queries.js';
 
 /** A model as membership inference sees it: masked queries in, per-position predictions out. */
-export type Scorer = (queries: readonly MaskedQuery[]) => PositionPrediction[][];
+export type Scorer = (queries: readonly MaskedQuery[]) => Promise<PositionPrediction[][]>;
 
 /** A reference model for LiRA, and the documents it trained on (never used as its out-examples). */
 export interface ReferenceScorer {
@@ -101,9 +101,9 @@ function queriesOf(doc: MembershipDocument, docSeed: number, options: Membership
 }
 
 /** Runs every document's queries through one model in one batch and tallies the predictions per document. */
-function tally(queries: readonly DocQueries[], scorer: Scorer): DocTallies[] {
+async function tally(queries: readonly DocQueries[], scorer: Scorer): Promise<DocTallies[]> {
   const flat = queries.flatMap((q) => [...q.fixed.queries, ...q.pllUnprotected, ...q.pllProtected, ...q.pllAll]);
-  const preds = scorer(flat);
+  const preds = await scorer(flat);
   let at = 0;
   const count = (t: Tally, p: PositionPrediction) => {
     t.logProb += p.logProb;
@@ -139,16 +139,14 @@ export interface MembershipTallies {
 }
 
 /** Scores every document with every model once (the expensive part); attacks are computed from the tallies. */
-export function membershipTallies(docs: readonly MembershipDocument[], seedBase: number, models: { target: Scorer; reference?: Scorer; references?: readonly ReferenceScorer[] }, options: MembershipOptions): { tallies: MembershipTallies; queries: DocQueries[] } {
+export async function membershipTallies(docs: readonly MembershipDocument[], seedBase: number, models: { target: Scorer; reference?: Scorer; references?: readonly ReferenceScorer[] }, options: MembershipOptions): Promise<{ tallies: MembershipTallies; queries: DocQueries[] }> {
   const queries = docs.map((d, i) => queriesOf(d, seedBase + i, options));
-  return {
-    queries,
-    tallies: {
-      target: tally(queries, models.target),
-      ...(models.reference && { reference: tally(queries, models.reference) }),
-      references: (models.references ?? []).map((r) => tally(queries, r.scorer)),
-    },
-  };
+  const target = await tally(queries, models.target);
+  const reference = models.reference && (await tally(queries, models.reference));
+  const references: DocTallies[][] = [];
+  // One model at a time: each scoring holds its batch's activations.
+  for (const r of models.references ?? []) references.push(await tally(queries, r.scorer));
+  return { queries, tallies: { target, ...(reference && { reference }), references } };
 }
 
 /** The unit (document or individual) an attack scores, with the tallies it sums. */

@@ -239,10 +239,13 @@ export async function predictLabels(model: EncoderModel, tokenizer: Tokenizer, l
       return { ids: w.ids, positions, labels: positions };
     });
     const b = padBatch(rows, padId);
-    const probs = tf.tidy(() => {
+    const probsOnBackend = tf.tidy(() => {
       const hidden = encode(model.params, model.config, { inputIds: tf.tensor2d(b.inputIds, [b.batchSize, b.seqLen], 'int32'), attentionMask: tf.tensor2d(b.attentionMask, [b.batchSize, b.seqLen], 'int32') });
-      return tf.softmax(tokenClassifierLogits(model.params, tf.gather(hidden, tf.tensor1d(b.positions, 'int32')))).dataSync() as Float32Array;
+      return tf.softmax(tokenClassifierLogits(model.params, tf.gather(hidden, tf.tensor1d(b.positions, 'int32'))));
     });
+    // Read asynchronously: a GPU backend has no synchronous read under Node.
+    const probs = (await probsOnBackend.data()) as Float32Array;
+    probsOnBackend.dispose();
     let k = 0;
     rows.forEach((_, r) => {
       const [start, end] = ranges[first + r]!;

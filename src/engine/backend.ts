@@ -113,13 +113,14 @@ let current: BackendChoice | undefined;
 
 export interface SelectOptions {
   /**
-   * Whether the caller's work runs on webgpu: fine-tuning does; code that reads tensors synchronously
-   * (DP-SGD, inference, de-identification, audits) does not, and `auto` then passes webgpu by, saying why.
+   * Whether the caller's work runs on webgpu: training does (fine-tuning and de-identification training,
+   * DP-SGD included), and so do de-identification's eval and apply, fill-mask and the audit; other
+   * commands (export-onnx reads tensors synchronously) do not, and `auto` then passes webgpu by, saying why.
    */
   runsOnWebgpu?: boolean;
 }
 
-const NOT_ON_WEBGPU = 'not for this command: it reads tensors synchronously, which Node cannot do on webgpu (ppmlm finetune without DP-SGD can)';
+const NOT_ON_WEBGPU = 'not for this command: it reads tensors synchronously, which Node cannot do on webgpu (ppmlm finetune, fill-mask, audit and deid train, eval and apply can)';
 
 /**
  * Selects and initialises the tfjs backend. `auto` tries tfjs-node-gpu, then webgpu (a hardware adapter

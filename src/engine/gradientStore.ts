@@ -96,18 +96,12 @@ class DeviceGradientStore implements GradientStore {
   }
 
   add(name: string, g: tf.Tensor, weight: number): void {
-    const sum = this.sums.get(name);
-    if (sum !== undefined && sum.size !== g.size) throw new RangeError(`gradient of ${name} has ${g.size} values, not ${sum.size}`);
-    // Kept: the sink may be called inside a caller's tidy.
-    const next = tf.keep(tf.tidy(() => (sum === undefined ? tf.mul(g, weight) : tf.add(sum, tf.mul(g, weight)))));
-    sum?.dispose();
-    g.dispose();
-    this.sums.set(name, next);
+    addToSum(this.sums, name, g, weight);
   }
 
   async norm(): Promise<number> {
     if (this.sums.size === 0) return 0;
-    const norm = tf.tidy(() => tf.sqrt(tf.addN([...this.sums.values()].map((s) => tf.sum(tf.square(s))))));
+    const norm = sumsNorm(this.sums);
     const value = (await norm.data())[0]!;
     norm.dispose();
     return value;
@@ -127,8 +121,7 @@ class DeviceGradientStore implements GradientStore {
   }
 
   private clear(): void {
-    for (const s of this.sums.values()) s.dispose();
-    this.sums.clear();
+    clearSums(this.sums);
     this.weight = 0;
   }
 
@@ -136,6 +129,30 @@ class DeviceGradientStore implements GradientStore {
     this.clear();
     this.optimizer.dispose();
   }
+}
+
+/**
+ * Adds `weight · g` to the device-side sum of `name` in `sums` (a gradient sum kept as a tensor) and
+ * disposes `g`. The new sum is kept: the caller may be inside a tidy.
+ */
+export function addToSum(sums: Map<string, tf.Tensor>, name: string, g: tf.Tensor, weight = 1): void {
+  const sum = sums.get(name);
+  if (sum !== undefined && sum.size !== g.size) throw new RangeError(`gradient of ${name} has ${g.size} values, not ${sum.size}`);
+  const next = tf.keep(tf.tidy(() => (sum === undefined ? tf.mul(g, weight) : tf.add(sum, tf.mul(g, weight)))));
+  sum?.dispose();
+  g.dispose();
+  sums.set(name, next);
+}
+
+/** The L2 norm over all of `sums` together, as a scalar on the device (at least one sum). */
+export function sumsNorm(sums: ReadonlyMap<string, tf.Tensor>): tf.Scalar {
+  return tf.tidy(() => tf.sqrt(tf.addN([...sums.values()].map((s) => tf.sum(tf.square(s))))) as tf.Scalar);
+}
+
+/** Disposes every sum and empties the map. */
+export function clearSums(sums: Map<string, tf.Tensor>): void {
+  for (const s of sums.values()) s.dispose();
+  sums.clear();
 }
 
 /** The store for the current backend. */

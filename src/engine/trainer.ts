@@ -25,9 +25,10 @@ export interface BatchStep {
   segments?: readonly SegmentForward[];
   /**
    * Computes the gradients itself instead of differentiating a loss (DP-SGD: per-individual clipping and
-   * noise), handing each parameter's values to `add`; returns the mean loss.
+   * noise), handing each parameter's gradient to `add` (see {@link ComputedGradient}); resolves to the mean
+   * loss. Async: on a GPU backend the values it needs come back asynchronously.
    */
-  gradients?: (params: ReadonlyMap<string, tf.Variable>, add: (name: string, values: Float32Array) => void) => number;
+  gradients?: (params: ReadonlyMap<string, tf.Variable>, add: (name: string, g: ComputedGradient) => void) => Promise<number>;
   /**
    * The batch is one noisy release of a differentially private mechanism: it is applied even when it holds
    * no target (an empty Poisson sample still releases noise, as the accountant assumes) and the trainer
@@ -44,6 +45,13 @@ export interface BatchStep {
   targets: number;
   protectedTargets: number;
 }
+
+/**
+ * A gradient a batch computed itself: values in JavaScript memory (host sums on wasm and cpu), or a tensor
+ * on the device (a GPU backend, where reading it back would cost a transfer); the trainer takes ownership
+ * of a tensor.
+ */
+export type ComputedGradient = Float32Array | tf.Tensor;
 
 /** A training task: a fixed number of batches per epoch, each reproducible from (epoch, index) alone. */
 export interface TrainerTask {
@@ -165,6 +173,11 @@ export function batchGradients(b: Pick<BatchStep, 'loss' | 'segments'>, params: 
   return segmentedGradients(segmentsOf(b), params, sink, recompute);
 }
 
+/** {@link batchGradients} with the loss left in the backend as a scalar the caller disposes (for a GPU backend's async read). */
+export function batchLoss(b: Pick<BatchStep, 'loss' | 'segments'>, params: ReadonlyMap<string, tf.Variable>, sink: GradientSink, recompute: boolean): tf.Scalar {
+  return segmentedLoss(segmentsOf(b), params, sink, recompute);
+}
+
 function segmentsOf(b: Pick<BatchStep, 'loss' | 'segments'>): readonly SegmentForward[] {
   const segments = b.segments ?? (b.loss ? [b.loss] : undefined);
   if (segments === undefined) throw new TypeError('a training batch needs loss, segments or gradients');
@@ -174,9 +187,9 @@ function segmentsOf(b: Pick<BatchStep, 'loss' | 'segments'>): readonly SegmentFo
 /** Runs one batch's forward and backward, adding its gradients to `buffer` with `weight`; returns its mean loss. */
 async function accumulateBatch(b: BatchStep, weight: number, params: Map<string, tf.Variable>, buffer: GradientStore, recompute: boolean): Promise<number> {
   let loss: number;
-  if (b.gradients) loss = b.gradients(params, (name, values) => buffer.addValues(name, values, weight));
+  if (b.gradients) loss = await b.gradients(params, (name, g) => (g instanceof Float32Array ? buffer.addValues(name, g, weight) : buffer.add(name, g, weight)));
   else {
-    const value = segmentedLoss(segmentsOf(b), params, (name, g) => buffer.add(name, g, weight), recompute);
+    const value = batchLoss(b, params, (name, g) => buffer.add(name, g, weight), recompute);
     loss = (await value.data())[0]!;
     value.dispose();
   }

@@ -33,22 +33,26 @@ export function encodeWithMasks(tokenizer: Tokenizer, text: string): { ids: numb
  * the pipeline's keys: score, token, token_str, sequence). A mask
  * beyond the model's positions is a UsageError (the text after the last position is cut off).
  *
- * @example fillMask(model, tokenizer, 'The patient was seen by Dr. [MASK].', 5)
+ * @example await fillMask(model, tokenizer, 'The patient was seen by Dr. [MASK].', 5)
  */
-export function fillMask(model: EncoderModel, tokenizer: Tokenizer, text: string, topK = 5): FillMaskCandidate[][] {
+export async function fillMask(model: EncoderModel, tokenizer: Tokenizer, text: string, topK = 5): Promise<FillMaskCandidate[][]> {
   const { ids, maskPositions } = encodeWithMasks(tokenizer, text);
   if (maskPositions.length === 0) return [];
   const limit = usablePositions(model.config);
   const beyond = maskPositions.findIndex((p) => p >= limit);
   if (beyond >= 0) throw new UsageError(`${tokenizer.specials.mask} #${beyond + 1} is token ${maskPositions[beyond]! + 1} of the text, beyond the model's ${limit} positions; shorten the text before it`);
   const ids2d = ids.slice(0, limit);
-  const [values, indices] = tf.tidy(() => {
+  const [valuesT, indicesT] = tf.tidy(() => {
     const inputIds = tf.tensor2d(ids2d, [1, ids2d.length], 'int32');
     const hidden = encode(model.params, model.config, { inputIds, attentionMask: tf.onesLike(inputIds) as tf.Tensor2D });
     const logits = mlmLogits(model.params, model.config, hidden, tf.tensor1d(maskPositions, 'int32'));
     const { values, indices } = tf.topk(tf.softmax(logits), topK);
-    return [values.arraySync() as number[][], indices.arraySync() as number[][]];
+    return [values, indices];
   });
+  // Read asynchronously: a GPU backend has no synchronous read under Node.
+  const values = (await valuesT.array()) as number[][];
+  const indices = (await indicesT.array()) as number[][];
+  tf.dispose([valuesT, indicesT]);
   return values.map((row, m) =>
     row.map((score, k) => {
       const id = indices[m]![k]!;

@@ -78,9 +78,10 @@ export function trainingMemory(config: EncoderConfig, shape: TrainingShape, reco
     ? Math.max(f.attention, f.feedForward, f.head, f.embeddings) + 2 * layers * shape.batchSize * shape.seqLen * config.hidden_size
     : layers * (f.attention + f.feedForward) + f.head + f.embeddings;
   const perExampleGradients = shape.perExampleGradients === true;
-  // On a device: the gradient sums and both moments beside the weights; JS keeps the moments' checkpoint copies.
+  // On a device: the gradient sums and both moments beside the weights, and with DP the unit's sum and the
+  // release's total; JS keeps the moments' checkpoint copies.
   // On the host: moments and gradient sums, and with DP the per-unit gradient and its clipped copy.
-  const state = device ? 3 * parameters : 0;
+  const state = device ? (perExampleGradients ? 5 : 3) * parameters : 0;
   const host = device ? 2 : perExampleGradients ? 5 : 3;
   return { parameters: 4 * parameters, heap: SLACK * 4 * (parameters + state + transient), host: host * 4 * parameters, largestTensor: 4 * f.largest, recompute, perExampleGradients, onDevice: device };
 }

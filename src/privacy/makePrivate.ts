@@ -52,9 +52,9 @@ export function makePrivate(data: PrivateData, options: PrivateTaskOptions): Tra
         tokens: all.reduce((a, e) => a + e.tokens, 0),
         targets: all.reduce((a, e) => a + e.targets, 0),
         protectedTargets: all.reduce((a, e) => a + e.protectedTargets, 0),
-        gradients(params, add) {
+        async gradients(params, add) {
           let loss = 0;
-          for (const examples of sampled) loss += gradient.addUnit(params, examples).loss;
+          for (const examples of sampled) loss += (await gradient.addUnit(params, examples)).loss;
           gradient.release(params, rng, add);
           return all.length ? loss / all.length : 0;
         },

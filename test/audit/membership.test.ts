@@ -19,7 +19,7 @@ const blacklist: BlacklistEntry[] = [...MEMBER_NAMES, ...NON_MEMBER_NAMES].map((
 
 /** A model that knows the tokens in `memorised` (log p −0.01, top-1) and nothing else (log p −2). */
 function oracle(memorised: ReadonlySet<number>): Scorer {
-  return (queries) => queries.map((q) => q.labels.map((label) => (memorised.has(label) ? { label, logProb: -0.01, top: [label] } : { label, logProb: -2, top: [0] })));
+  return async (queries) => queries.map((q) => q.labels.map((label) => (memorised.has(label) ? { label, logProb: -0.01, top: [label] } : { label, logProb: -2, top: [0] })));
 }
 
 async function attack(target: Scorer) {
@@ -32,8 +32,8 @@ async function attack(target: Scorer) {
   const nonMembers = await prepare(docs(NON_MEMBER_NAMES, NON_MEMBER_WORDS, 'n'));
   const options = { seqLen: 16, maskProb: 0.3, seed: 1, pllSamples: 2, tokens: queryTokens(tokenizer), iterations: 50 };
   const models = { target, reference: oracle(new Set()) };
-  const m = membershipTallies(members, 1, models, options).tallies;
-  const n = membershipTallies(nonMembers, 2, models, options).tallies;
+  const m = (await membershipTallies(members, 1, models, options)).tallies;
+  const n = (await membershipTallies(nonMembers, 2, models, options)).tallies;
   return {
     document: membershipLevel({ docs: members, tallies: m }, { docs: nonMembers, tallies: n }, [], 'document', 1),
     individual: membershipLevel({ docs: members, tallies: m }, { docs: nonMembers, tallies: n }, [], 'individual', 1),

@@ -48,12 +48,12 @@ describe('exposure of planted secrets on models whose predictions are known', ()
     await selectBackend('wasm');
     const tokenizer = new WordPieceTokenizer(VOCAB);
     const probe = { label: 'p', text: 'alice smith saw bob jones today .', secret: 'jones', candidates: ['alice', 'smith', 'today', 'bob', 'jones'] };
-    const exposure = (token: string) => secretExposure(constantModel(token, tokenizer), tokenizer, [probe], { seqLen: 16, padId: 0 })[0]!;
+    const exposure = async (token: string) => (await secretExposure(constantModel(token, tokenizer), tokenizer, [probe], { seqLen: 16, padId: 0 }))[0]!;
     // Predicts the secret: first of 5 (the candidate equal to the secret is dropped).
-    expect(exposure('jones')).toEqual({ label: 'p', rank: 1, candidates: 4, exposure: Math.log2(5) });
+    expect(await exposure('jones')).toEqual({ label: 'p', rank: 1, candidates: 4, exposure: Math.log2(5) });
     // Predicts one candidate: that one ranks above the secret, the others tie with it.
-    expect(exposure('today').rank).toBe(2);
-    expect(exposure('today').exposure).toBeCloseTo(Math.log2(5) - 1, 10);
-    expect(() => secretExposure(constantModel('jones', tokenizer), tokenizer, [{ ...probe, secret: 'carol' }], { seqLen: 16, padId: 0 })).toThrow(/not in its text/);
+    expect((await exposure('today')).rank).toBe(2);
+    expect((await exposure('today')).exposure).toBeCloseTo(Math.log2(5) - 1, 10);
+    await expect(secretExposure(constantModel('jones', tokenizer), tokenizer, [{ ...probe, secret: 'carol' }], { seqLen: 16, padId: 0 })).rejects.toThrow(/not in its text/);
   });
 });

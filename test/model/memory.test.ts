@@ -56,6 +56,10 @@ describe('training memory plan on a GPU (webgpu)', () => {
     expect(device.heap - host.heap).toBeCloseTo(1.1 * 3 * host.parameters, -3);
     expect(device.host).toBe(2 * host.parameters);
     expect(device.onDevice).toBe(true);
+    // DP-SGD adds a unit's gradient sum and the release's total, on the device too.
+    const dp = trainingMemory(encoder(768, 12, 30522), { ...mlm(8, 30522), perExampleGradients: true }, true, true);
+    expect(dp.heap - device.heap).toBeCloseTo(1.1 * 2 * host.parameters, -3);
+    expect(dp.host).toBe(device.host);
   });
 
   it('trains BERT-base and RoBERTa-large at batch 8 x 128 within 16 GB, never refused for wasm32\'s heap', () => {

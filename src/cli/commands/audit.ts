@@ -80,7 +80,7 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
   const pllSamples = parseIntFlag(options.pllSamples, '--pll-samples', { min: 0 });
   for (const f of ['report.json', 'report.html']) await assertCanWrite(join(options.out, f), options.force);
   const blacklist = await readBlacklist(options.blacklist);
-  const backend = await selectBackend(options.backend);
+  const backend = await selectBackend(options.backend, { runsOnWebgpu: true });
   out.info(`backend: ${backend.name}`);
   const target = await loadModelDir(options.model, 'mlm');
   const reference = options.reference ? await loadModelDir(options.reference, 'mlm') : undefined;

@@ -30,7 +30,7 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
   await assertCanWrite(options.out, options.force);
   if (options.spansOut) await assertCanWrite(options.spansOut, options.force);
   const flags = predictionFlags(options);
-  await selectBackend(options.backend);
+  await selectBackend(options.backend, { runsOnWebgpu: true });
   const { model, tokenizer, labels, provenance } = await loadTokenClassifier(options.model);
   assertSeqLenFits(model.config, flags.seqLen, '--seq-len', options.model);
   const inputError = (err: unknown) => {

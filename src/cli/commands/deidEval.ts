@@ -24,7 +24,7 @@ export interface DeidEvalOptions extends DeidSourceFlags {
 export async function deidEval(options: DeidEvalOptions, out: Reporter): Promise<void> {
   const flags = predictionFlags(options);
   const seed = parseIntFlag(options.seed, '--seed');
-  await selectBackend(options.backend);
+  await selectBackend(options.backend, { runsOnWebgpu: true });
   const { model, tokenizer, labels, provenance } = await loadTokenClassifier(options.model);
   assertSeqLenFits(model.config, flags.seqLen, '--seq-len', options.model);
   const level = (provenance?.level ?? 3) as LabelLevel;

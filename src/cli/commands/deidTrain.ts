@@ -45,7 +45,7 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
   const dp = parseDpFlags(options, options.privacy === 'dp' ? 'dp' : 'none');
   if (dp?.insecureSeededNoise) out.warn(INSECURE_NOISE_WARNING);
   if (!options.resume) await assertCanWrite(options.out, options.force);
-  const backend = await selectBackend(options.backend);
+  const backend = await selectBackend(options.backend, { runsOnWebgpu: true });
   out.info(`backend: ${backend.name}`);
   const input = await readDeidSource(options, out);
   const source: DeidSource =

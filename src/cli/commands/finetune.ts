@@ -62,7 +62,7 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
   };
   checkFinetuneOptions({ ...evaluation, evalCorpus: options.evalCorpus });
   const blacklist = options.blacklist ? await readBlacklist(options.blacklist) : undefined;
-  const backend = await selectBackend(options.backend, { runsOnWebgpu: axes.privacy !== 'dp' });
+  const backend = await selectBackend(options.backend, { runsOnWebgpu: true });
   out.info(`backend: ${backend.name}`);
   const readOptions = corpusReadOptions(options, (err) => out.warn(`skipped ${err.located}`));
   const docs = await loadCorpus(options.corpus, readOptions);
