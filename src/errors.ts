@@ -83,9 +83,10 @@ export class BudgetError extends PpmlmError {
  * the tokens are identifiers and never go into a message.
  */
 export class VocabularyIdentifiersError extends UsageError {
-  constructor(readonly count: number) {
+  /** `override`: how the caller lets such a vocabulary through (a CLI flag by default, a config key in experiments). */
+  constructor(readonly count: number, override = 'pass --allow-vocabulary-identifiers') {
     super(
-      `the tokenizer's vocabulary has ${count} token${count === 1 ? '' : 's'} that ${count === 1 ? 'is a blacklisted term' : 'are blacklisted terms'} and would ship with the model; retrain the tokenizer with "ppmlm tokenizer train --blacklist FILE", or pass --allow-vocabulary-identifiers to export anyway (recorded in ppmlm.json)`,
+      `the tokenizer's vocabulary has ${count} token${count === 1 ? '' : 's'} that ${count === 1 ? 'is a blacklisted term' : 'are blacklisted terms'} and would ship with the model; retrain the tokenizer with "ppmlm tokenizer train --blacklist FILE", or ${override} to export anyway (recorded in ppmlm.json)`,
     );
   }
 }

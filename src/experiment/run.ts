@@ -6,10 +6,10 @@ import { BlacklistMatcher, buildBlacklist, occurrenceTokens, patternRecognizers,
 import { checkpointDirFor, hasCheckpoint } from '../engine/index.js';
 import { ConfigError } from '../errors.js';
 import { finetune, parseAxes } from '../mlm/index.js';
-import { disposeParams, loadModelDir, type LoadedModel } from '../model/index.js';
+import { checkVocabulary, disposeParams, loadModelDir, type LoadedModel } from '../model/index.js';
 import { PRIVATE_FILE_MODE, writeFileAtomic } from '../io/index.js';
 import { analyzerForLanguage, type MorphAnalyzer } from '../text/index.js';
-import type { Tokenizer } from '../tokenizer/index.js';
+import { BlacklistedTerms, type Tokenizer } from '../tokenizer/index.js';
 import { assertCanariesProtected, canaryCounts, plantCanaries, type PlantedCanaries, type PlantedSpan } from './canaries.js';
 import type { ExperimentConfig } from './config.js';
 import { resultsCsv, resultsMarkdown, resultsSvg, type ResultRow } from './results.js';
@@ -143,6 +143,15 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
   const maxEpochs = config.epochs.at(-1)!;
   const rows: ResultRow[] = [];
   const reference = await loadModelDir(config.model, 'mlm');
+  // Every cell's fine-tuning checks the vocabulary against the blacklist; checked once here, so that a
+  // refusal comes before the base model's audit and names the config key, not the CLI flag.
+  if (config.strategies.length) {
+    checkVocabulary(reference.tokenizer, {
+      blacklisted: new BlacklistedTerms(blacklist.entries.map((e) => e.term)),
+      allowIdentifiers: config.finetune?.allowVocabularyIdentifiers,
+      override: 'set "finetune": { "allowVocabularyIdentifiers": true } in the config',
+    });
+  }
   if (setting.canaries) {
     const { count, repeats } = canaryCounts(config.canaries!);
     await checkCanaries(setting.canaries, members, blacklist, reference.tokenizer, analyzer, count * repeats * 2);
@@ -198,6 +207,7 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
       ...(f.batchSize && { batchSize: f.batchSize }),
       ...(f.lr && { lr: f.lr }),
       ...(f.maskProb && { maskProb: f.maskProb }),
+      ...(f.allowVocabularyIdentifiers && { allowVocabularyIdentifiers: true }),
       ...(parseAxes(strategy).privacy === 'dp' && {
         dp: { noiseMultiplier: f.dpNoise, targetEpsilon: f.targetEpsilon, clip: f.dpClip, unit: f.dpUnit, maxWindows: f.dpMaxWindows, delta: f.delta, accountant: f.accountant },
       }),

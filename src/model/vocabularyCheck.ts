@@ -6,6 +6,8 @@ export interface VocabularyCheck {
   blacklisted: BlacklistedTerms;
   /** Export even when vocabulary tokens are blacklisted terms (`--allow-vocabulary-identifiers`). */
   allowIdentifiers?: boolean;
+  /** How the refusal names the override, when it is not the CLI flag. */
+  override?: string;
 }
 
 /**
@@ -19,7 +21,7 @@ export interface VocabularyCheck {
 export function checkVocabulary(tokenizer: Tokenizer, check: VocabularyCheck | undefined): number {
   if (check === undefined) return 0;
   const count = blacklistedTokens(tokenizer, check.blacklisted).length;
-  if (count > 0 && check.allowIdentifiers !== true) throw new VocabularyIdentifiersError(count);
+  if (count > 0 && check.allowIdentifiers !== true) throw new VocabularyIdentifiersError(count, check.override);
   return count;
 }
 

@@ -4,7 +4,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { cli } from '../helpers/cli.js';
 import { tinySetup } from '../helpers/tinyModel.js';
 import { generateClinicalNotes } from '../../examples/clinical-en/generate.js';
-import { writeBlacklist } from '../../src/identifiers/index.js';
+import { readBlacklist, writeBlacklist } from '../../src/identifiers/index.js';
 
 describe('ppmlm experiment', () => {
   it('runs a 3-cell comparison (constrained+dp among them), writes the table and plots, and resumes without recomputing', async () => {
@@ -71,6 +71,37 @@ describe('ppmlm experiment', () => {
     const result = JSON.parse(rows.stdout);
     expect(result.rows.map((row: { strategy: string }) => row.strategy)).toEqual(['base', 'standard', 'constrained', 'constrained+dp']);
     expect(result.files).toEqual({ csv: join(out, 'results.csv'), markdown: join(out, 'results.md'), plots: join(out, 'plots.html') });
+  }, 120_000);
+
+  it('refuses a base vocabulary that holds blacklisted terms before any audit, naming the config key; the key lets it through and is recorded', async () => {
+    const { dir, corpus, blacklist, model } = await tinySetup(2, 1);
+    const nonMembers = join(dir, 'held.jsonl');
+    await writeFile(nonMembers, generateClinicalNotes(99, 2, 1).map((d) => JSON.stringify({ ...d, id: `h${d.id}` })).join('\n'));
+    // A whole word of the vocabulary, then blacklisted: the tokenizer was trained before the blacklist knew it.
+    const word = (await readFile(join(model, 'vocab.txt'), 'utf8')).split('\n').find((t) => /^[a-z]{5,}$/.test(t))!;
+    const list = await readBlacklist(blacklist);
+    list.entries.push({ term: word, kind: 'indirect', category: 'TERM', authors: 1, occurrences: 1, sources: ['test'] });
+    const withWord = join(dir, 'with-word.tsv');
+    await writeBlacklist(withWord, list);
+    const config = join(dir, 'exp.json');
+    const write = (finetune: object) => writeFile(config, JSON.stringify({ model, members: corpus, nonMembers, blacklist: withWord, strategies: ['standard'], epochs: [1], seeds: [1], finetune: { seqLen: 32, batchSize: 8, ...finetune }, audit: { maxOccurrences: 50 } }));
+    await write({});
+    const refused = await cli('experiment', '--config', config, '--out', join(dir, 'refused'));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/vocabulary has \d+ tokens? that (is a blacklisted term|are blacklisted terms).* or set "finetune": \{ "allowVocabularyIdentifiers": true \} in the config/);
+    expect(refused.stderr + refused.stdout).not.toMatch(/audit base/);
+    expect(refused.stderr).not.toContain(word);
+    await write({ allowVocabularyIdentifiers: 'yes' });
+    const badType = await cli('experiment', '--config', config, '--out', join(dir, 'bad'));
+    expect(badType.code).toBe(2);
+    expect(badType.stderr).toMatch(/exp\.json.*"finetune\.allowVocabularyIdentifiers" must be true or false/);
+    await write({ allowVocabularyIdentifiers: true });
+    const out = join(dir, 'allowed');
+    const allowed = await cli('--quiet', 'experiment', '--config', config, '--out', out);
+    expect(allowed.code, allowed.stderr).toBe(0);
+    const provenance = JSON.parse(await readFile(join(out, 'runs', 'standard-s1.epoch-1', 'ppmlm.json'), 'utf8'));
+    expect(provenance.allowVocabularyIdentifiers).toBe(true);
+    expect(provenance.vocabularyIdentifiers).toBeGreaterThan(0);
   }, 120_000);
 
   it('builds the blacklist from the members when none is given, scores gold spans and runs offline LiRA', async () => {
