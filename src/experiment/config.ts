@@ -40,7 +40,7 @@ export interface ExperimentConfig {
    * Fine-tuning settings of every cell. The dp* keys, `targetEpsilon`, `delta` and `accountant` apply to the
    * cells whose strategy has privacy dp, as the CLI's --dp-* flags of the same names (dpUnit default author).
    */
-  finetune?: { seqLen?: number; batchSize?: number; lr?: number; maskProb?: number; dpNoise?: number; targetEpsilon?: number; dpClip?: number; dpUnit?: DpUnit; dpMaxWindows?: number; delta?: number; accountant?: AccountantName; allowVocabularyIdentifiers?: boolean };
+  finetune?: { seqLen?: number; batchSize?: number; lr?: number; maskProb?: number; dpNoise?: number; targetEpsilon?: number; dpClip?: number; dpUnit?: DpUnit; dpMaxWindows?: number; delta?: number; accountant?: AccountantName; allowVocabularyIdentifiers?: boolean; freezeProtectedEmbeddings?: boolean };
   audit?: { seqLen?: number; maxOccurrences?: number };
   /** Positive controls planted in the members (Secret Sharer): see plantCanaries. */
   canaries?: CanaryConfig;
@@ -75,7 +75,9 @@ export async function readExperimentConfig(path: string): Promise<ExperimentConf
   }
   const f = raw.finetune;
   if (f?.dpUnit !== undefined && !DP_UNITS.includes(f.dpUnit)) throw new ConfigError(`unknown finetune.dpUnit "${f.dpUnit}"; use ${DP_UNITS.join(' or ')}`, { file: path });
-  if (f?.allowVocabularyIdentifiers !== undefined && typeof f.allowVocabularyIdentifiers !== 'boolean') throw new ConfigError('"finetune.allowVocabularyIdentifiers" must be true or false', { file: path });
+  for (const key of ['allowVocabularyIdentifiers', 'freezeProtectedEmbeddings'] as const) {
+    if (f?.[key] !== undefined && typeof f[key] !== 'boolean') throw new ConfigError(`"finetune.${key}" must be true or false`, { file: path });
+  }
   if (f?.accountant !== undefined && !ACCOUNTANT_NAMES.includes(f.accountant)) throw new ConfigError(`unknown finetune.accountant "${f.accountant}"; use ${ACCOUNTANT_NAMES.join(' or ')}`, { file: path });
   if (raw.lang !== undefined && !LANGUAGES.includes(raw.lang)) throw new ConfigError(`unknown lang "${raw.lang}"; use ${LANGUAGES.join(', ')}`, { file: path });
   if (raw.analyzer !== undefined && !ANALYZER_CHOICES.includes(raw.analyzer)) throw new ConfigError(`unknown analyzer "${raw.analyzer}"; use ${ANALYZER_CHOICES.join(', ')}`, { file: path });

@@ -12,7 +12,7 @@ export interface MlmBatch extends PaddedBatch {
 }
 
 /** The masking settings of a run: the mask draw, padding, and whether whole words are selected. */
-export type BatchMaskConfig = MaskConfig & { padId: number; wholeWord?: boolean };
+export type BatchMaskConfig = MaskConfig & { padId: number; wholeWord?: boolean; freezeProtectedInputs?: boolean };
 
 /** One masked window as a batch row, with how many of its targets fell on protected positions. */
 export interface MaskedRow extends BatchRow {
@@ -41,5 +41,11 @@ export function maskWindow(w: TrainingWindow, masking: MaskingPolicy, config: Ba
  */
 export function makeBatch(windows: readonly TrainingWindow[], masking: MaskingPolicy, config: BatchMaskConfig, rngOf: (row: number) => Rng): MlmBatch {
   const rows = windows.map((w, j) => maskWindow(w, masking, config, rngOf(j)));
-  return { ...padBatch(rows, config.padId), protectedTargets: rows.reduce((a, r) => a + r.protectedTargets, 0), tokens: windows.reduce((a, w) => a + w.ids.length, 0) };
+  const padded = padBatch(rows, config.padId);
+  if (config.freezeProtectedInputs) {
+    const frozen = new Uint8Array(padded.batchSize * padded.seqLen);
+    windows.forEach((w, row) => frozen.set(w.protectedMask, row * padded.seqLen));
+    padded.frozenInputs = frozen;
+  }
+  return { ...padded, protectedTargets: rows.reduce((a, r) => a + r.protectedTargets, 0), tokens: windows.reduce((a, w) => a + w.ids.length, 0) };
 }

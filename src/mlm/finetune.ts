@@ -47,6 +47,12 @@ export interface FinetuneOptions {
   allowVocabularyIdentifiers?: boolean;
   /** Keep the random-replacement draw from producing tokens of blacklisted terms. */
   noRandomBlacklisted?: boolean;
+  /**
+   * Constrained masking only: no gradient into the input word embeddings at protected positions. The
+   * identifiers stay context, but a row of the (decoder-tied) embedding matrix cannot learn from where
+   * they are read: one candidate path by which never-targeted secrets leak (issue #19's ablation C).
+   */
+  freezeProtectedEmbeddings?: boolean;
   seed?: number;
   /** Batches (of `batchSize` windows) whose gradients make one optimizer step (default 1). */
   accumulate?: number;
@@ -132,6 +138,8 @@ function finetuneRunConfig(options: FinetuneOptions, resolved: { axes: TrainingA
     '--mask-prob': resolved.maskProb,
     '--whole-word': options.wholeWord === true,
     '--random-blacklisted': options.noRandomBlacklisted !== true,
+    // Only when given, so that checkpoints written before the option existed still resume.
+    ...(options.freezeProtectedEmbeddings && { '--freeze-protected-embeddings': true }),
     '--seed': resolved.seed,
     '--analyzer': options.analyzer?.name ?? null,
     '--eval-corpus': options.evalDocs ? docsFingerprint(options.evalDocs) : null,
@@ -180,6 +188,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   const private_ = axes.privacy === 'dp';
   if (!private_ && options.dp !== undefined) throw new UsageError(`DP settings were given to a run without DP (${strategy}); add --privacy dp or drop the --dp-* flags`);
   checkFinetuneOptions(options);
+  if (options.freezeProtectedEmbeddings && axes.masking !== 'constrained') throw new UsageError(`--freeze-protected-embeddings is an option of constrained masking (this run masks ${axes.masking}); add --masking constrained or drop it`);
   const checkpointDir = options.checkpointDir ?? checkpointDirFor(options.out);
   await assertCanWrite(options.out, options.force);
   const runConfig = finetuneRunConfig(options, { axes, seed, epochs, batchSize, seqLen, lr, maskProb });
@@ -215,7 +224,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   const { windows, stats } = await windowsOf(trainDocs);
   options.onInfo?.(`${stats.windows} windows of ${stats.documents} documents, ${stats.tokens} tokens, ${stats.protectedTokens} protected`);
 
-  const maskConfig = maskConfigFor(tokenizer, entries, { maskProb, wholeWord: options.wholeWord, noRandomBlacklisted: options.noRandomBlacklisted });
+  const maskConfig = maskConfigFor(tokenizer, entries, { maskProb, wholeWord: options.wholeWord, noRandomBlacklisted: options.noRandomBlacklisted, freezeProtectedInputs: options.freezeProtectedEmbeddings });
   const orders = new Map<number, number[]>();
   const units = private_ ? privacyUnits(trainDocs, windows, options.dp?.unit ?? 'author') : undefined;
   // With DP, --batch-size is the expected number of units (individuals or windows) per release.
@@ -272,6 +281,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
     seed,
     maskProb,
     wholeWord: options.wholeWord === true,
+    ...(options.freezeProtectedEmbeddings && { freezeProtectedEmbeddings: true }),
     ...(releaseStats && {
       targets: state?.targets ?? 0,
       protectedTargets: state?.protectedTargets ?? 0,

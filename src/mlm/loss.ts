@@ -12,7 +12,7 @@ const mlmHead = (model: Model, b: PaddedBatch) => (hidden: tf.Tensor2D) =>
 export function mlmLoss(model: Model, b: PaddedBatch): tf.Scalar {
   const inputIds = tf.tensor2d(b.inputIds, [b.batchSize, b.seqLen], 'int32');
   const attentionMask = tf.tensor2d(b.attentionMask, [b.batchSize, b.seqLen], 'int32');
-  return mlmHead(model, b)(encode(model.params, model.config, { inputIds, attentionMask }));
+  return mlmHead(model, b)(encode(model.params, model.config, { inputIds, attentionMask, ...(b.frozenInputs && { frozenInputs: b.frozenInputs }) }));
 }
 
 /** The same loss as segments for the trainer (activation checkpointing; see engine/segments.ts). */

@@ -29,6 +29,8 @@ export interface MaskSettings {
   wholeWord?: boolean;
   /** Random replacements never draw the tokens of blacklisted terms (the CLI's default). */
   noRandomBlacklisted?: boolean;
+  /** No gradient into the input word embeddings at protected positions (`--freeze-protected-embeddings`). */
+  freezeProtectedInputs?: boolean;
 }
 
 /** The mask draw of a run: the mask token, the pool of random replacements (specials, and blacklisted terms' tokens when asked, left out), padding. */
@@ -43,5 +45,6 @@ export function maskConfigFor(tokenizer: Tokenizer, entries: readonly Pick<Black
     randomPool: randomPool(tokenizer.vocabSize, exclude),
     padId: tokenizer.idOf(tokenizer.specials.pad)!,
     wholeWord: settings.wholeWord === true,
+    ...(settings.freezeProtectedInputs && { freezeProtectedInputs: true }),
   };
 }

@@ -9,6 +9,8 @@ import { basePrefix, type Params } from './params.js';
 export interface EncoderBatch {
   inputIds: tf.Tensor2D;
   attentionMask: tf.Tensor2D;
+  /** See {@link PaddedBatch.frozenInputs}. */
+  frozenInputs?: Uint8Array;
 }
 
 /**
@@ -140,11 +142,25 @@ function dropoutPart(dropout: Dropout | undefined, part: number) {
   return <T extends tf.Tensor>(t: T, rate: number): T => (rng ? applyDropout(t, rate, rng) : t);
 }
 
+/**
+ * `x` unchanged forward; backward, its gradient zeroed at the rows where `frozen` is 1. Only the path through
+ * `x` is cut: the same embedding row still learns from every other position, and from the tied decoder.
+ */
+function blockRowGradients(x: tf.Tensor2D, frozen: Uint8Array): tf.Tensor2D {
+  const keep = tf.tensor2d(Float32Array.from(frozen, (f) => 1 - f), [frozen.length, 1]);
+  const blocked = tf.customGrad((input, save) => {
+    (save as tf.GradSaveFunc)([keep]);
+    return { value: tf.clone(input as tf.Tensor2D), gradFunc: (dy, saved) => tf.mul(dy, saved[0]!) };
+  });
+  return blocked(x) as tf.Tensor2D;
+}
+
 /** Word + position + token-type embeddings, LayerNorm and dropout: [batch * seq, hidden]. */
-function embeddings(params: Params, config: EncoderConfig, inputIds: tf.Tensor2D, dropout?: Dropout): tf.Tensor2D {
+function embeddings(params: Params, config: EncoderConfig, inputIds: tf.Tensor2D, dropout?: Dropout, frozenInputs?: Uint8Array): tf.Tensor2D {
   const [B, S] = inputIds.shape;
   const b = basePrefix(config);
-  const words = tf.gather(param(params, `${b}.embeddings.word_embeddings.weight`), tf.reshape(inputIds, [B * S]));
+  const gathered = tf.gather(param(params, `${b}.embeddings.word_embeddings.weight`), tf.reshape(inputIds, [B * S])) as tf.Tensor2D;
+  const words = frozenInputs?.includes(1) ? blockRowGradients(gathered, frozenInputs) : gathered;
   const positions = tf.gather(param(params, `${b}.embeddings.position_embeddings.weight`), tf.reshape(positionIds(config, inputIds), [B * S]));
   const tokenType = tf.slice(param(params, `${b}.embeddings.token_type_embeddings.weight`), [0, 0], [1, config.hidden_size]);
   const summed = tf.add(tf.add(words, positions), tokenType) as tf.Tensor2D;
@@ -188,7 +204,7 @@ function feedForwardBlock(params: Params, config: EncoderConfig, l: number, x: t
  */
 export function encode(params: Params, config: EncoderConfig, batch: EncoderBatch, dropout?: Dropout): tf.Tensor2D {
   const bias = attentionBias(batch.attentionMask);
-  let x = embeddings(params, config, batch.inputIds, dropout);
+  let x = embeddings(params, config, batch.inputIds, dropout, batch.frozenInputs);
   for (let l = 0; l < config.num_hidden_layers; l++) {
     const input = x;
     // A tidy per layer: in inference only each layer's output outlives it (RoBERTa-large at batch 8 x 128
@@ -209,14 +225,14 @@ export type HeadLoss = (hidden: tf.Tensor2D) => tf.Scalar;
  * run again at any time (activation checkpointing) and the trainer owns no tensor of the batch.
  * Running the segments in order computes exactly what `head(encode(...))` does.
  */
-export function lossSegments(params: Params, config: EncoderConfig, batch: Pick<PaddedBatch, 'batchSize' | 'seqLen' | 'inputIds' | 'attentionMask'>, head: HeadLoss, dropout?: Dropout): SegmentForward[] {
+export function lossSegments(params: Params, config: EncoderConfig, batch: Pick<PaddedBatch, 'batchSize' | 'seqLen' | 'inputIds' | 'attentionMask' | 'frozenInputs'>, head: HeadLoss, dropout?: Dropout): SegmentForward[] {
   const shape: [number, number] = [batch.batchSize, batch.seqLen];
   const layer = (l: number): SegmentForward[] => [
     (x) => attentionBlock(params, config, l, x as tf.Tensor2D, attentionBias(tf.tensor2d(batch.attentionMask, shape, 'int32')), dropout),
     (x) => feedForwardBlock(params, config, l, x as tf.Tensor2D, dropout),
   ];
   return [
-    () => embeddings(params, config, tf.tensor2d(batch.inputIds, shape, 'int32'), dropout),
+    () => embeddings(params, config, tf.tensor2d(batch.inputIds, shape, 'int32'), dropout, batch.frozenInputs),
     ...Array.from({ length: config.num_hidden_layers }, (_, l) => layer(l)).flat(),
     (x) => head(x as tf.Tensor2D),
   ];

@@ -13,6 +13,11 @@ export interface PaddedBatch {
   attentionMask: Int32Array;
   positions: Int32Array;
   labels: Int32Array;
+  /**
+   * [batch, seqLen], 1 where the token's input word embedding receives no gradient (see
+   * `encode`): the token is still read as context, but training cannot move its input embedding row from there.
+   */
+  frozenInputs?: Uint8Array;
 }
 
 /** Pads rows to the longest one; every model head (MLM, token classification, scoring) consumes this. */

@@ -37,6 +37,36 @@ describe('ppmlm finetune', () => {
     expect(Number.isFinite(results.pseudonymized!.finalLoss)).toBe(true);
   });
 
+  it('--freeze-protected-embeddings: the same targets and first loss as constrained, another model, recorded; refused off constrained masking and on resume', async () => {
+    const { dir, corpus, blacklist, model } = await tinySetup(4, 2);
+    const run = (out: string, ...flags: string[]) => cli('--quiet', 'finetune', '--model', model, '--corpus', corpus, '--blacklist', blacklist, '--out', join(dir, out), ...common, ...flags);
+    const plain = await run('plain', '--strategy', 'constrained');
+    const frozen = await run('frozen', '--strategy', 'constrained', '--freeze-protected-embeddings');
+    expect(frozen.code, frozen.stderr).toBe(0);
+    const [p, f] = [JSON.parse(plain.stdout), JSON.parse(frozen.stdout)];
+    expect(f.targets).toBe(p.targets);
+    expect(f.protectedTargets).toBe(0);
+    const firstLoss = async (out: string) => JSON.parse((await readFile(join(dir, `${out}.checkpoint`, 'train_log.jsonl'), 'utf8')).split('\n')[0]!).loss;
+    // The first step's forward is the same (the identifiers stay context); its update is not.
+    expect(await firstLoss('frozen')).toBe(await firstLoss('plain'));
+    expect((await readFile(join(dir, 'frozen', 'model.safetensors'))).equals(await readFile(join(dir, 'plain', 'model.safetensors')))).toBe(false);
+    expect(JSON.parse(await readFile(join(dir, 'frozen', 'ppmlm.json'), 'utf8')).freezeProtectedEmbeddings).toBe(true);
+    expect(JSON.parse(await readFile(join(dir, 'plain', 'ppmlm.json'), 'utf8')).freezeProtectedEmbeddings).toBeUndefined();
+    expect(await readFile(join(dir, 'frozen', 'README.md'), 'utf8')).toMatch(/no gradient \(--freeze-protected-embeddings\)/);
+    // With DP too: the per-individual examples carry the frozen positions.
+    const dp = await run('frozen-dp', '--strategy', 'constrained+dp', '--freeze-protected-embeddings', '--dp-noise', '0.8', '--dp-max-windows', '2');
+    expect(dp.code, dp.stderr).toBe(0);
+    expect(JSON.parse(dp.stdout).protectedTargets).toBe(0);
+    const standard = await run('standard', '--strategy', 'standard', '--freeze-protected-embeddings');
+    expect(standard.code).toBe(2);
+    expect(standard.stderr).toMatch(/^ppmlm: --freeze-protected-embeddings is an option of constrained masking \(this run masks standard\); add --masking constrained or drop it\n?$/);
+    // A checkpoint of plain constrained masking does not continue with the option (nor the reverse).
+    await rm(join(dir, 'plain'), { recursive: true });
+    const resumed = await run('plain', '--strategy', 'constrained', '--freeze-protected-embeddings', '--resume');
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toMatch(/--freeze-protected-embeddings/);
+  });
+
   it('standard works without a blacklist; constrained without one is a usage error', async () => {
     const { dir, corpus, model } = await tinySetup(3, 2);
     const ok = await cli('--quiet', 'finetune', '--model', model, '--corpus', corpus, '--strategy', 'standard', '--out', join(dir, 's'), ...common);

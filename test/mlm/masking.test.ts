@@ -111,4 +111,15 @@ describe('makeBatch', () => {
     expect(con.protectedTargets).toBe(0);
     for (const p of std.positions) expect(std.attentionMask[p]).toBe(1);
   });
+
+  it('marks the protected positions as frozen inputs only when asked, padded like the ids, with the same masks', () => {
+    const rng = new Rng(8);
+    const windows = [randomWindow(rng, 30), randomWindow(rng, 20)];
+    const plain = makeBatch(windows, 'constrained', { ...CONFIG, padId: 0 }, () => new Rng(2));
+    const frozen = makeBatch(windows, 'constrained', { ...CONFIG, padId: 0, freezeProtectedInputs: true }, () => new Rng(2));
+    expect(plain.frozenInputs).toBeUndefined();
+    expect(Array.from(frozen.frozenInputs!)).toEqual([...windows[0]!.protectedMask, ...windows[1]!.protectedMask, ...new Array(10).fill(0)]);
+    expect(frozen.inputIds).toEqual(plain.inputIds);
+    expect(frozen.positions).toEqual(plain.positions);
+  });
 });

@@ -22,6 +22,7 @@ export interface FinetuneCommandOptions extends CorpusFlags, TrainingFlags, DpFl
   out: string;
   maskProb: string;
   wholeWord?: boolean;
+  freezeProtectedEmbeddings?: boolean;
   randomBlacklisted: boolean;
   allowVocabularyIdentifiers?: boolean;
   seed: string;
@@ -79,6 +80,7 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
       ...training,
       maskProb,
       wholeWord: options.wholeWord === true,
+      ...(options.freezeProtectedEmbeddings && { freezeProtectedEmbeddings: true }),
       noRandomBlacklisted: !options.randomBlacklisted,
       allowVocabularyIdentifiers: options.allowVocabularyIdentifiers === true,
       seed,
