@@ -1,20 +1,26 @@
 #!/usr/bin/env bash
 # The PhysioNet evidence run of the README (issue: risk audit and experiments), end to end:
 #   bash bench/experiments/physionet-evidence/run.sh ../shared/data/physionet-deid OUT_DIR
+# and the row with more member individuals (DP per individual needs them; the base model is then
+# pretrained on the 43 patients left):
+#   bash bench/experiments/physionet-evidence/run.sh ../shared/data/physionet-deid OUT_DIR2 100 20 config-many-individuals.json
 # 1. split the nursing notes by patient: 10 member patients (fine-tuning), 20 non-member patients
 #    (membership inference, >= 400 notes), the other 133 patients public (tokenizer and pretraining);
 # 2. blacklist: direct identifiers (patterns; PhysioNet's unambiguous name and location lists) + words used by
 #    fewer than 2 of all 163 patients (unigrams: with 1-3-grams nearly every position of a note is in a
 #    trigram no other patient wrote, and constrained fine-tuning would train on ~10% of the tokens);
 # 3. a WordPiece tokenizer and a BERT (hidden 128, 2 layers, 64 positions) pretrained on the public notes only;
-# 4. `ppmlm experiment` with config.json, then with seed 2 for standard and constrained (strategies x epochs,
+# 4. `ppmlm experiment` with config.json (every strategy, seeds 1 and 2, epochs 10 and 20; gold PHI spans,
 #    canaries as the positive control, the base model audited as row "base").
 # Every step is resumable: finished outputs are kept (delete OUT_DIR/<step> to redo one).
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/../common.sh"
 experiment_setup "${1:-}" "${2:-}"
+MEMBERS=${3:-10}
+NON_MEMBERS=${4:-20}
+CONFIG=${5:-config.json}
 cd "$OUT"
-[ -f members.jsonl ] || npx --prefix "$ROOT" tsx "$ROOT/bench/experiments/physionet-corpus.ts" "$DATA" . 10 20
+[ -f members.jsonl ] || npx --prefix "$ROOT" tsx "$ROOT/bench/experiments/physionet-corpus.ts" "$DATA" . "$MEMBERS" "$NON_MEMBERS"
 LISTS="$DATA/lists"
 [ -f blacklist.tsv ] || $PPMLM blacklist build --corpus all.jsonl --k 2 --ngrams 1-1 --recognizers all \
   --gazetteer "$LISTS/female_names_unambig.txt" --gazetteer "$LISTS/male_names_unambig.txt" \
@@ -28,10 +34,7 @@ LISTS="$DATA/lists"
 # with 64-token windows after ~2,200, with 128 not within 2,500. So: 32-token windows first, then 64.
 pretrain init pretrained-32 12 2e-3 32 64
 pretrain pretrained-32 pretrained 6 1e-3 64 32
-# Seed 1: all four strategies; seed 2 repeats standard and constrained (DP-SGD takes ~40 minutes), with
-# config.json's other settings.
-cp "$HERE/config.json" config.json
-node -e 'const c = require("./config.json"); c.seeds = [2]; c.strategies = ["standard", "constrained"];
-  require("fs").writeFileSync("config-seed2.json", JSON.stringify(c, null, 2))'
+# Every strategy of the config with seeds 1 and 2 (config.json), or the DP cells with many individuals.
+# Gold PHI spans of the members for the audit's gold figures: the data folder's id-phi.phrase.
+node -e 'const c = require(process.argv[1]); c.gold = process.argv[2]; require("fs").writeFileSync("config.json", JSON.stringify(c, null, 2))' "$HERE/$CONFIG" "$DATA"
 $PPMLM experiment --config config.json --out experiment
-$PPMLM experiment --config config-seed2.json --out experiment-seed2
