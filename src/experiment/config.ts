@@ -40,7 +40,7 @@ export interface ExperimentConfig {
    * Fine-tuning settings of every cell. The dp* keys, `targetEpsilon`, `delta` and `accountant` apply to the
    * cells whose strategy has privacy dp, as the CLI's --dp-* flags of the same names (dpUnit default author).
    */
-  finetune?: { seqLen?: number; batchSize?: number; lr?: number; maskProb?: number; dpNoise?: number; targetEpsilon?: number; dpClip?: number; dpUnit?: DpUnit; dpMaxWindows?: number; delta?: number; accountant?: AccountantName; allowVocabularyIdentifiers?: boolean; freezeProtectedEmbeddings?: boolean };
+  finetune?: { seqLen?: number; batchSize?: number; lr?: number; maskProb?: number; dpNoise?: number; targetEpsilon?: number; dpClip?: number; dpUnit?: DpUnit; dpMaxWindows?: number; delta?: number; accountant?: AccountantName; allowVocabularyIdentifiers?: boolean; freezeProtectedEmbeddings?: boolean; untieDecoder?: boolean };
   audit?: { seqLen?: number; maxOccurrences?: number };
   /** Positive controls planted in the members (Secret Sharer): see plantCanaries. */
   canaries?: CanaryConfig;
@@ -75,7 +75,7 @@ export async function readExperimentConfig(path: string): Promise<ExperimentConf
   }
   const f = raw.finetune;
   if (f?.dpUnit !== undefined && !DP_UNITS.includes(f.dpUnit)) throw new ConfigError(`unknown finetune.dpUnit "${f.dpUnit}"; use ${DP_UNITS.join(' or ')}`, { file: path });
-  for (const key of ['allowVocabularyIdentifiers', 'freezeProtectedEmbeddings'] as const) {
+  for (const key of ['allowVocabularyIdentifiers', 'freezeProtectedEmbeddings', 'untieDecoder'] as const) {
     if (f?.[key] !== undefined && typeof f[key] !== 'boolean') throw new ConfigError(`"finetune.${key}" must be true or false`, { file: path });
   }
   if (f?.accountant !== undefined && !ACCOUNTANT_NAMES.includes(f.accountant)) throw new ConfigError(`unknown finetune.accountant "${f.accountant}"; use ${ACCOUNTANT_NAMES.join(' or ')}`, { file: path });

@@ -210,6 +210,7 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
       ...(f.allowVocabularyIdentifiers && { allowVocabularyIdentifiers: true }),
       // An ablation of constrained masking: the other cells of the same config train as before.
       ...(f.freezeProtectedEmbeddings && parseAxes(strategy).masking === 'constrained' && { freezeProtectedEmbeddings: true }),
+      ...(f.untieDecoder && { untieDecoder: true }),
       ...(parseAxes(strategy).privacy === 'dp' && {
         dp: { noiseMultiplier: f.dpNoise, targetEpsilon: f.targetEpsilon, clip: f.dpClip, unit: f.dpUnit, maxWindows: f.dpMaxWindows, delta: f.delta, accountant: f.accountant },
       }),

@@ -8,7 +8,7 @@ import { bestModelDir, checkpointDirFor, checkpointModelDir, openCheckpoint } fr
 import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
 import { assertCanWrite, PRIVATE_FILE_MODE } from '../io/index.js';
 import { BlacklistMatcher, blacklistFingerprint, type Blacklist } from '../identifiers/index.js';
-import { assertSeqLenFits, checkTrainingMemory, checkVocabulary, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, writeModelFiles, type LoadedModel, type Provenance, type VocabularyCheck } from '../model/index.js';
+import { assertSeqLenFits, checkTrainingMemory, checkVocabulary, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, untieDecoder, writeModelFiles, type LoadedModel, type Provenance, type VocabularyCheck } from '../model/index.js';
 import { BlacklistedTerms } from '../tokenizer/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { UsageError } from '../errors.js';
@@ -53,6 +53,11 @@ export interface FinetuneOptions {
    * they are read: one candidate path by which never-targeted secrets leak (issue #19's ablation C).
    */
   freezeProtectedEmbeddings?: boolean;
+  /**
+   * Start from a copy of the word embeddings as a decoder of its own (`tie_word_embeddings: false` in the
+   * exported config): the input embeddings no longer learn from the output side (#19's ablation B).
+   */
+  untieDecoder?: boolean;
   seed?: number;
   /** Batches (of `batchSize` windows) whose gradients make one optimizer step (default 1). */
   accumulate?: number;
@@ -140,6 +145,7 @@ function finetuneRunConfig(options: FinetuneOptions, resolved: { axes: TrainingA
     '--random-blacklisted': options.noRandomBlacklisted !== true,
     // Only when given, so that checkpoints written before the option existed still resume.
     ...(options.freezeProtectedEmbeddings && { '--freeze-protected-embeddings': true }),
+    ...(options.untieDecoder && { '--untie-decoder': true }),
     '--seed': resolved.seed,
     '--analyzer': options.analyzer?.name ?? null,
     '--eval-corpus': options.evalDocs ? docsFingerprint(options.evalDocs) : null,
@@ -197,6 +203,8 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   if (resumeFrom) options.onInfo?.(`resuming from ${checkpointDir} at epoch ${resumeFrom.epoch + 1}, batch ${resumeFrom.batch}`);
   if (loaded.initialized.length > 0) options.onInfo?.(`initialised ${loaded.initialized.length} MLM head tensors missing from ${options.model}`);
   const { model, tokenizer } = loaded;
+  // A resumed run's checkpoint is untied already.
+  if (options.untieDecoder) model.config = untieDecoder(model.config, model.params);
   assertSeqLenFits(model.config, seqLen, '--seq-len', options.model);
   const vocabulary: VocabularyCheck | undefined = options.blacklist && { blacklisted: new BlacklistedTerms(options.blacklist.entries.map((e) => e.term)), allowIdentifiers: options.allowVocabularyIdentifiers };
   // The tokenizer is fixed for the run: checked once, before training, and the override (if any) recorded in
@@ -282,6 +290,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
     maskProb,
     wholeWord: options.wholeWord === true,
     ...(options.freezeProtectedEmbeddings && { freezeProtectedEmbeddings: true }),
+    ...(options.untieDecoder && { untiedDecoder: true }),
     ...(releaseStats && {
       targets: state?.targets ?? 0,
       protectedTargets: state?.protectedTargets ?? 0,

@@ -18,6 +18,8 @@ export interface EncoderConfig {
   initializer_range: number;
   hidden_dropout_prob?: number;
   attention_probs_dropout_prob?: number;
+  /** Hugging Face's flag (default true): false gives the MLM head a decoder matrix of its own. */
+  tie_word_embeddings?: boolean;
   /** Token classification: label names by id. */
   id2label?: Record<string, string>;
   label2id?: Record<string, number>;
@@ -71,6 +73,7 @@ export function validateConfig(raw: unknown, file = 'config.json'): EncoderConfi
   number('initializer_range', 0, 10, 'a number from 0 to 10');
   number('hidden_dropout_prob', 0, 0.999, 'a probability below 1');
   number('attention_probs_dropout_prob', 0, 0.999, 'a probability below 1');
+  if (config.tie_word_embeddings !== undefined && typeof config.tie_word_embeddings !== 'boolean') throw bad('tie_word_embeddings', 'true or false');
   if (config.architectures !== undefined && (!Array.isArray(config.architectures) || !config.architectures.every((a) => typeof a === 'string'))) throw bad('architectures', 'an array of strings');
   if (config.id2label !== undefined && (!isJsonObject(config.id2label) || !Object.entries(config.id2label).every(([k, v]) => /^\d+$/.test(k) && typeof v === 'string'))) {
     throw bad('id2label', 'an object mapping label ids to names');

@@ -3,7 +3,7 @@ import type { Rng } from '../engine/random.js';
 import type { SegmentForward } from '../engine/segments.js';
 import type { EncoderConfig } from './config.js';
 import type { PaddedBatch } from './padding.js';
-import { basePrefix, type Params } from './params.js';
+import { basePrefix, decoderWeight, type Params } from './params.js';
 
 /** A batch of windows: token ids and attention mask, both [batch, seq] int32. */
 export interface EncoderBatch {
@@ -241,17 +241,17 @@ export function lossSegments(params: Params, config: EncoderConfig, batch: Pick<
 /**
  * Masked-LM logits at the given flat positions only ([positions, vocab]): the hidden states are gathered
  * before the transform and the vocabulary projection, which is where most of an MLM step's time goes.
- * The decoder is tied to the word embeddings.
+ * The decoder is tied to the word embeddings unless the config unties it (see {@link decoderWeight}).
  */
 export function mlmLogits(params: Params, config: EncoderConfig, hidden: tf.Tensor2D, positions: tf.Tensor1D): tf.Tensor2D {
   const roberta = config.model_type === 'roberta';
-  const b = basePrefix(config);
   const h = tf.gather(hidden, positions);
   const t = activation('gelu', dense(params, roberta ? 'lm_head.dense' : 'cls.predictions.transform.dense', h));
   const normed = layerNorm(params, roberta ? 'lm_head.layer_norm' : 'cls.predictions.transform.LayerNorm', t, config.layer_norm_eps);
-  // The decoder is the embedding matrix read transposed in place: no [hidden, vocab] copy, and its gradient
-  // comes out as [vocab, hidden] directly.
-  return tf.add(tf.matMul(normed, param(params, `${b}.embeddings.word_embeddings.weight`), false, true), param(params, roberta ? 'lm_head.bias' : 'cls.predictions.bias'));
+  // A tied decoder is the embedding matrix read transposed in place: no [hidden, vocab] copy, and its
+  // gradient comes out as [vocab, hidden] directly.
+  const decoder = decoderWeight(config);
+  return tf.add(tf.matMul(normed, param(params, decoder.name), false, decoder.tied), param(params, roberta ? 'lm_head.bias' : 'cls.predictions.bias'));
 }
 
 /**

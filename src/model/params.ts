@@ -17,6 +17,31 @@ export function isLinearWeight(name: string): boolean {
   return name.endsWith('.weight') && !name.includes('LayerNorm') && !name.includes('layer_norm') && !name.includes('embeddings');
 }
 
+/**
+ * The MLM decoder's weight: the word embeddings read transposed (tied, Hugging Face's default) or, with
+ * `tie_word_embeddings: false`, a matrix of its own, held [hidden, vocab] like every linear weight.
+ */
+export function decoderWeight(config: EncoderConfig): { name: string; tied: boolean } {
+  if (config.tie_word_embeddings !== false) return { name: `${basePrefix(config)}.embeddings.word_embeddings.weight`, tied: true };
+  return { name: config.model_type === 'roberta' ? 'lm_head.decoder.weight' : 'cls.predictions.decoder.weight', tied: false };
+}
+
+/**
+ * Gives a tied MLM head a decoder of its own, a copy of the word embeddings (so the model computes what it
+ * did), and returns the config that says so; an untied model is returned as it is. From then on the word
+ * embeddings learn only from the input side, the decoder only from the output side.
+ */
+export function untieDecoder(config: EncoderConfig, params: Params): EncoderConfig {
+  if (config.tie_word_embeddings === false) return config;
+  const words = params.get(decoderWeight(config).name);
+  if (words === undefined) throw new Error('untieDecoder: the model has no word embeddings');
+  const untied: EncoderConfig = { ...config, tie_word_embeddings: false };
+  const copy = tf.transpose(words);
+  params.set(decoderWeight(untied).name, tf.variable(copy, true));
+  copy.dispose();
+  return untied;
+}
+
 /** Shapes (as ppmlm holds them) of every parameter of an encoder with an MLM head. */
 export function parameterShapes(config: EncoderConfig, head: 'mlm' | { tokenClassification: number } | { sequenceClassification: number } = 'mlm'): Map<string, number[]> {
   const H = config.hidden_size;
@@ -44,6 +69,8 @@ export function parameterShapes(config: EncoderConfig, head: 'mlm' | { tokenClas
     dense(`${t}.dense`, H, H);
     ln(config.model_type === 'roberta' ? 'lm_head.layer_norm' : `${t}.LayerNorm`);
     shapes.set(`${c}.bias`, [config.vocab_size]);
+    const decoder = decoderWeight(config);
+    if (!decoder.tied) shapes.set(decoder.name, [H, config.vocab_size]);
   } else if ('tokenClassification' in head) {
     dense('classifier', H, head.tokenClassification);
   } else {

@@ -1,5 +1,5 @@
 import type { EncoderConfig, EncoderModel, Params } from '../model/index.js';
-import { basePrefix } from '../model/index.js';
+import { basePrefix, decoderWeight } from '../model/index.js';
 import { ELEMENT_TYPE, float32Raw, int64Raw, type OnnxAttribute, type OnnxGraph, type OnnxNode, type OnnxTensor, type OnnxValueInfo } from './modelProto.js';
 
 /**
@@ -136,15 +136,16 @@ function layer(g: GraphBuilder, config: EncoderConfig, l: number, x: string, bia
 
 /**
  * Masked-LM logits [batch, seq, vocab] as encoder.ts's mlmLogits computes them at every position: dense,
- * exact GELU, LayerNorm, then the decoder tied to the word embeddings. Gemm reads the embedding matrix
- * transposed in place (no second [hidden, vocab] copy in the file), on the hidden states flattened to 2-D.
+ * exact GELU, LayerNorm, then the decoder. Gemm reads a tied decoder's embedding matrix transposed in place
+ * (no second [hidden, vocab] copy in the file), on the hidden states flattened to 2-D.
  */
 function mlmHead(g: GraphBuilder, config: EncoderConfig, hidden: string): string {
   const roberta = config.model_type === 'roberta';
   const t = activation(g, 'gelu', dense(g, roberta ? 'lm_head.dense' : 'cls.predictions.transform.dense', hidden));
   const normed = layerNorm(g, roberta ? 'lm_head.layer_norm' : 'cls.predictions.transform.LayerNorm', t, config.layer_norm_eps);
   const flat = g.op('Reshape', [normed, g.int64([-1, config.hidden_size])]);
-  const logits = g.op('Gemm', [flat, g.param(`${basePrefix(config)}.embeddings.word_embeddings.weight`), g.param(roberta ? 'lm_head.bias' : 'cls.predictions.bias')], { transB: int(1) });
+  const decoder = decoderWeight(config);
+  const logits = g.op('Gemm', [flat, g.param(decoder.name), g.param(roberta ? 'lm_head.bias' : 'cls.predictions.bias')], { transB: int(decoder.tied ? 1 : 0) });
   const shape = g.op('Concat', [g.op('Shape', ['input_ids']), g.int64([config.vocab_size])], { axis: int(0) });
   return g.op('Reshape', [logits, shape]);
 }

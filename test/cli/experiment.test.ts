@@ -73,7 +73,7 @@ describe('ppmlm experiment', () => {
     expect(result.files).toEqual({ csv: join(out, 'results.csv'), markdown: join(out, 'results.md'), plots: join(out, 'plots.html') });
   }, 120_000);
 
-  it('refuses a base vocabulary that holds blacklisted terms before any audit, naming the config key; the key lets it through and is recorded (and freezeProtectedEmbeddings reaches the constrained cells)', async () => {
+  it('refuses a base vocabulary that holds blacklisted terms before any audit, naming the config key; the key lets it through and is recorded (freezeProtectedEmbeddings reaches the constrained cells, untieDecoder every cell)', async () => {
     const { dir, corpus, blacklist, model } = await tinySetup(2, 1);
     const nonMembers = join(dir, 'held.jsonl');
     await writeFile(nonMembers, generateClinicalNotes(99, 2, 1).map((d) => JSON.stringify({ ...d, id: `h${d.id}` })).join('\n'));
@@ -96,7 +96,7 @@ describe('ppmlm experiment', () => {
     expect(badType.code).toBe(2);
     expect(badType.stderr).toMatch(/exp\.json.*"finetune\.allowVocabularyIdentifiers" must be true or false/);
     // With the key; freezeProtectedEmbeddings applies to the constrained cells only.
-    await writeFile(config, JSON.stringify({ model, members: corpus, nonMembers, blacklist: withWord, strategies: ['standard', 'constrained'], epochs: [1], seeds: [1], finetune: { seqLen: 32, batchSize: 8, allowVocabularyIdentifiers: true, freezeProtectedEmbeddings: true }, audit: { maxOccurrences: 50 } }));
+    await writeFile(config, JSON.stringify({ model, members: corpus, nonMembers, blacklist: withWord, strategies: ['standard', 'constrained'], epochs: [1], seeds: [1], finetune: { seqLen: 32, batchSize: 8, allowVocabularyIdentifiers: true, freezeProtectedEmbeddings: true, untieDecoder: true }, audit: { maxOccurrences: 50 } }));
     const out = join(dir, 'allowed');
     const allowed = await cli('--quiet', 'experiment', '--config', config, '--out', out);
     expect(allowed.code, allowed.stderr).toBe(0);
@@ -104,6 +104,8 @@ describe('ppmlm experiment', () => {
     expect(await provenance('standard')).toMatchObject({ allowVocabularyIdentifiers: true, vocabularyIdentifiers: expect.any(Number) });
     expect((await provenance('standard')).freezeProtectedEmbeddings).toBeUndefined();
     expect((await provenance('constrained')).freezeProtectedEmbeddings).toBe(true);
+    // untieDecoder applies to every cell.
+    for (const run of ['standard', 'constrained']) expect((await provenance(run)).untiedDecoder).toBe(true);
   }, 120_000);
 
   it('builds the blacklist from the members when none is given, scores gold spans and runs offline LiRA', async () => {

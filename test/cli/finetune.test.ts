@@ -67,6 +67,32 @@ describe('ppmlm finetune', () => {
     expect(resumed.stderr).toMatch(/--freeze-protected-embeddings/);
   });
 
+  it('--untie-decoder: the first loss of the tied model, then a decoder of its own in the Hugging Face layout, recorded, resumable', async () => {
+    const { dir, corpus, blacklist, model } = await tinySetup(4, 2);
+    const run = (out: string, ...flags: string[]) => cli('--quiet', 'finetune', '--model', model, '--corpus', corpus, '--blacklist', blacklist, '--strategy', 'constrained', '--out', join(dir, out), ...common, ...flags);
+    expect((await run('tied')).code).toBe(0);
+    const untied = await run('untied', '--untie-decoder');
+    expect(untied.code, untied.stderr).toBe(0);
+    const firstLoss = async (out: string) => JSON.parse((await readFile(join(dir, `${out}.checkpoint`, 'train_log.jsonl'), 'utf8')).split('\n')[0]!).loss;
+    expect(await firstLoss('untied')).toBe(await firstLoss('tied'));
+    expect(JSON.parse(await readFile(join(dir, 'untied', 'config.json'), 'utf8')).tie_word_embeddings).toBe(false);
+    const { tensors } = parseSafetensors(await readFile(join(dir, 'untied', 'model.safetensors')), 'model.safetensors');
+    expect(tensors.has('cls.predictions.decoder.weight')).toBe(true);
+    expect(JSON.parse(await readFile(join(dir, 'untied', 'ppmlm.json'), 'utf8')).untiedDecoder).toBe(true);
+    expect(await readFile(join(dir, 'untied', 'README.md'), 'utf8')).toMatch(/untied from the word embeddings \(--untie-decoder\)/);
+    // Other commands read the untied model as it is.
+    const fill = await cli('--quiet', 'fill-mask', '--model', join(dir, 'untied'), '--text', 'the patient [MASK] well');
+    expect(fill.code, fill.stderr).toBe(0);
+    // The checkpoint holds the untied model: a resume continues it (the flag is part of the run's settings).
+    await rm(join(dir, 'untied'), { recursive: true });
+    const resumed = await run('untied', '--untie-decoder', '--resume');
+    expect(resumed.code, resumed.stderr).toBe(0);
+    await rm(join(dir, 'untied'), { recursive: true });
+    const refused = await run('untied', '--resume');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--untie-decoder/);
+  });
+
   it('standard works without a blacklist; constrained without one is a usage error', async () => {
     const { dir, corpus, model } = await tinySetup(3, 2);
     const ok = await cli('--quiet', 'finetune', '--model', model, '--corpus', corpus, '--strategy', 'standard', '--out', join(dir, 's'), ...common);

@@ -5,7 +5,7 @@ import * as ort from 'onnxruntime-node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { selectBackend } from '../../src/engine/index.js';
 import { ConfigError, FormatError, UsageError } from '../../src/errors.js';
-import { disposeParams, encode, initParams, loadModelDir, mlmLogits, parameterShapes, saveModelDir, sequenceClassifierLogits, tokenClassifierLogits, type EncoderConfig, type EncoderModel, type Head } from '../../src/model/index.js';
+import { decoderWeight, disposeParams, encode, initParams, loadModelDir, mlmLogits, parameterShapes, saveModelDir, sequenceClassifierLogits, tokenClassifierLogits, untieDecoder, type EncoderConfig, type EncoderModel, type Head } from '../../src/model/index.js';
 import { assertFitsOneFile, exportOnnx } from '../../src/onnx/index.js';
 import { FIXTURES, tempDir } from '../helpers/tmp.js';
 
@@ -106,6 +106,18 @@ describe('exportOnnx', () => {
     const reference = await runOnnx(out, expected.input_ids, expected.attention_mask);
     expect(maxAbsDiff(reference.data, expected.logits.flat(2))).toBeLessThan(1e-4);
     expect(onnx.length).toBe(2 * 10 * 40);
+  });
+
+  it.each(['bert', 'roberta'] as const)('%s masked LM with an untied decoder: onnxruntime matches ppmlm within 1e-4', async (type) => {
+    const { model, tokenizer } = await loadModelDir(join(FIXTURES, 'parity', type), 'mlm');
+    model.config = untieDecoder(model.config, model.params);
+    // Move the decoder away from the embeddings, so that reading the wrong matrix would show.
+    const decoder = model.params.get(decoderWeight(model.config).name)!;
+    decoder.assign(tf.mul(decoder, 1.5));
+    const dir = join(await tempDir(), 'untied');
+    await saveModelDir(dir, model, tokenizer, { ppmlm: 'test', createdAt: 'now' });
+    disposeParams(model.params);
+    await expectSameLogits(dir);
   });
 
   it.each(['bert', 'roberta'] as const)('%s token classification: onnxruntime matches ppmlm within 1e-4', async (type) => {

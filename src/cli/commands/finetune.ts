@@ -23,6 +23,7 @@ export interface FinetuneCommandOptions extends CorpusFlags, TrainingFlags, DpFl
   maskProb: string;
   wholeWord?: boolean;
   freezeProtectedEmbeddings?: boolean;
+  untieDecoder?: boolean;
   randomBlacklisted: boolean;
   allowVocabularyIdentifiers?: boolean;
   seed: string;
@@ -81,6 +82,7 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
       maskProb,
       wholeWord: options.wholeWord === true,
       ...(options.freezeProtectedEmbeddings && { freezeProtectedEmbeddings: true }),
+      ...(options.untieDecoder && { untieDecoder: true }),
       noRandomBlacklisted: !options.randomBlacklisted,
       allowVocabularyIdentifiers: options.allowVocabularyIdentifiers === true,
       seed,
