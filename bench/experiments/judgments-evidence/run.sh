@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The Korean judgments evidence run of the README (issue: risk audit and experiments), end to end:
-#   bash bench/experiments/judgments-evidence/run.sh ../shared/data/thunder-deid OUT_DIR DEID_MODEL
+#   bash bench/experiments/judgments-evidence/run.sh ../shared/data/thunder-deid OUT_DIR DEID_MODEL [CONFIG...]
 # DEID_MODEL is a model from `ppmlm deid train` (bench/experiments/deid-results.sh makes one), used as the
-# recogniser of direct identifiers.
+# recogniser of direct identifiers, or `none` (patterns only: the canary-leak ablations, ./ablation.sh, whose
+# canaries are blacklisted whatever the recognisers find). Each CONFIG (default config.json, beside this
+# script) runs into OUT_DIR/experiment-<its name> (config.json into OUT_DIR/experiment).
 # 1. the judgments filled with surrogates (`deid generate`, seed 3), split by judgment (author = the
 #    judgment's defendant): 30 members, 450 non-members (>= 400 for TPR at 1% FPR), 2,515 public;
 # 2. a WordPiece tokenizer (on whole words: the masked LM reads raw text, and a vocabulary of morphemes
@@ -16,7 +18,10 @@
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/../common.sh"
 experiment_setup "${1:-}" "${2:-}"
-DEID_MODEL=$(realpath -m "${3:?a de-identification model folder}")
+DEID=(--deid-model "$(realpath -m "${3:?a de-identification model folder, or none}")")
+[ "$3" = none ] && DEID=()
+shift 3
+CONFIGS=("${@:-config.json}")
 cd "$OUT"
 [ -f generated.jsonl ] || $PPMLM deid generate --judgments "$DATA/judgments" --replacements "$DATA/replacement" --skip-bad-docs --seed 3 --out generated.jsonl
 [ -f members.jsonl ] || npx --prefix "$ROOT" tsx "$ROOT/bench/experiments/judgments-corpus.ts" generated.jsonl . 30 450
@@ -24,6 +29,9 @@ cd "$OUT"
 [ -d init ] || $PPMLM model init --vocab tokenizer --hidden 128 --layers 2 --heads 2 --intermediate 512 --max-positions 64 --out init
 pretrain init pretrained-32 4 2e-3 32 64
 pretrain pretrained-32 pretrained 2 1e-3 64 32
-[ -f blacklist.tsv ] || $PPMLM blacklist build --corpus all.jsonl --lang ko --k 2 --ngrams 1-1 --recognizers all --deid-model "$DEID_MODEL" --out blacklist.tsv
-cp "$HERE/config.json" config.json
-$PPMLM experiment --config config.json --out experiment
+[ -f blacklist.tsv ] || $PPMLM blacklist build --corpus all.jsonl --lang ko --k 2 --ngrams 1-1 --recognizers all "${DEID[@]}" --out blacklist.tsv
+for config in "${CONFIGS[@]}"; do
+  name=$(basename "$config" .json)
+  cp "$HERE/$config" "$name.json"
+  $PPMLM experiment --config "$name.json" --out "$([ "$name" = config ] && echo experiment || echo "experiment-$name")"
+done
