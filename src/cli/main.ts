@@ -189,6 +189,7 @@ export function buildProgram(io: CliIO): Command {
       .option('--mask-prob <p>', 'share of eligible tokens selected as targets', '0.15')
       .option('--whole-word', 'select whole words, then all their subwords')
       .option('--freeze-protected-embeddings', 'constrained masking: no gradient into the input word embeddings at protected positions (they stay context)')
+      .option('--hide-protected-context', 'constrained masking, an ablation: protected positions hidden as attention keys (no longer context; not PPmlm)')
       .option('--untie-decoder', 'give the MLM head a decoder of its own, starting as a copy of the word embeddings (tie_word_embeddings: false)')
       .option('--random-blacklisted', 'allow random replacements to draw blacklisted terms\' tokens (default: never)')
       .option('--allow-vocabulary-identifiers', 'write the model even when vocabulary tokens are --blacklist terms (recorded in ppmlm.json; default: refuse)')

@@ -14,22 +14,32 @@ export interface CanaryConfig {
   seed?: number;
   /** The language of the members: canaries are written as their names and sentences look (default en). */
   language?: CanaryLanguage;
+  /**
+   * What is blacklisted: the two secrets (default), or the whole sentence, its fixed words too, so that
+   * no token of a planted sentence is ever a target (#19's ablation D).
+   */
+  protect?: CanaryProtection;
 }
+
+export type CanaryProtection = 'secrets' | 'sentence';
+export const CANARY_PROTECTIONS: readonly CanaryProtection[] = ['secrets', 'sentence'];
 
 export type CanaryLanguage = 'en' | 'ko';
 
 /** Syllables of invented names, and the sentence a canary is planted in, per language. */
-const FORMS: Record<CanaryLanguage, { syllables: string[]; words: [number, number]; sentence: (name: string, code: string) => string }> = {
+const FORMS: Record<CanaryLanguage, { syllables: string[]; words: [number, number]; sentence: (name: string, code: string) => string; context: string[] }> = {
   en: {
     syllables: ['zor', 'quen', 'vath', 'mir', 'tal', 'ox', 'bre', 'dun', 'kai', 'lev', 'nor', 'phi', 'rus', 'sel', 'tov', 'wix'],
     words: [2, 3],
     sentence: (name, code) => ` Emergency contact ${name}, reference ${code}.`,
+    context: ['Emergency contact', 'reference'],
   },
   // Common name syllables, so that a Korean vocabulary has them as tokens; a surname-like syllable first.
   ko: {
     syllables: ['민', '서', '준', '하', '윤', '지', '현', '우', '수', '연', '도', '예', '은', '채', '시', '유'],
     words: [3, 3],
     sentence: (name, code) => ` 비상연락처 ${name}, 참조번호 ${code}.`,
+    context: ['비상연락처', '참조번호'],
   },
 };
 
@@ -73,6 +83,12 @@ export function canaryCounts(config: CanaryConfig): { count: number; repeats: nu
   return { count: config.count ?? 50, repeats: config.repeats ?? 5 };
 }
 
+/** How many occurrences planting writes that the blacklist must protect: both secrets, and with `protect: sentence` its fixed words, of every copy. */
+export function protectedCanaryOccurrences(config: CanaryConfig): number {
+  const { count, repeats } = canaryCounts(config);
+  return count * repeats * (2 + (config.protect === 'sentence' ? FORMS[config.language ?? 'en'].context.length : 0));
+}
+
 /**
  * Secret-Sharer-style positive controls: invented identifiers (a name and a reference number) planted
  * several times in the documents of one member each. A strategy that memorises will regurgitate them; one
@@ -96,6 +112,8 @@ export function plantCanaries(members: readonly Document[], config: CanaryConfig
   const entries: BlacklistEntry[] = [];
   const candidates = () => Array.from({ length: config.candidates ?? 100 }, () => canaryValues(fresh, language));
   const pending: { c: number; doc: number; name: string; code: string; others: { name: string; code: string }[] }[] = [];
+  const context = config.protect === 'sentence' ? FORMS[language].context : [];
+  for (const term of context) entries.push({ term: canonicalTerm(term), kind: 'indirect', category: 'CANARY_CONTEXT', authors: 1, occurrences: count * repeats, sources: ['canary'] });
   for (let c = 0; c < count; c++) {
     const { name, code } = canaryValues(rng, language);
     const author = rng.pick(authors);
@@ -111,7 +129,7 @@ export function plantCanaries(members: readonly Document[], config: CanaryConfig
     for (const { c, sentence, name, code } of planted[i]!) {
       if (keep(c, seen.has(c))) {
         if (record) {
-          for (const [secret, kind] of [[name, 'name'], [code, 'reference']] as const) {
+          for (const [secret, kind] of [[name, 'name'], [code, 'reference'], ...context.map((w) => [w, 'context'] as const)] as const) {
             const start = text.length + sentence.indexOf(secret);
             spans.push({ doc: i, start, end: start + secret.length, label: `canary ${c + 1} ${kind}` });
           }

@@ -4,7 +4,7 @@ import { isJsonObject, readJsonFile } from '../io/index.js';
 import { parseAxes } from '../mlm/index.js';
 import { ACCOUNTANT_NAMES, DP_UNITS, type AccountantName, type DpUnit } from '../privacy/index.js';
 import { ANALYZER_CHOICES, LANGUAGES, type AnalyzerChoice, type Language } from '../text/index.js';
-import { CANARY_LANGUAGES, type CanaryConfig } from './canaries.js';
+import { CANARY_LANGUAGES, CANARY_PROTECTIONS, type CanaryConfig } from './canaries.js';
 
 /** `ppmlm experiment --config FILE.json`: one comparison of strategies over epochs and seeds. */
 export interface ExperimentConfig {
@@ -40,7 +40,7 @@ export interface ExperimentConfig {
    * Fine-tuning settings of every cell. The dp* keys, `targetEpsilon`, `delta` and `accountant` apply to the
    * cells whose strategy has privacy dp, as the CLI's --dp-* flags of the same names (dpUnit default author).
    */
-  finetune?: { seqLen?: number; batchSize?: number; lr?: number; maskProb?: number; dpNoise?: number; targetEpsilon?: number; dpClip?: number; dpUnit?: DpUnit; dpMaxWindows?: number; delta?: number; accountant?: AccountantName; allowVocabularyIdentifiers?: boolean; freezeProtectedEmbeddings?: boolean; untieDecoder?: boolean };
+  finetune?: { seqLen?: number; batchSize?: number; lr?: number; maskProb?: number; dpNoise?: number; targetEpsilon?: number; dpClip?: number; dpUnit?: DpUnit; dpMaxWindows?: number; delta?: number; accountant?: AccountantName; allowVocabularyIdentifiers?: boolean; freezeProtectedEmbeddings?: boolean; untieDecoder?: boolean; hideProtectedContext?: boolean };
   audit?: { seqLen?: number; maxOccurrences?: number };
   /** Positive controls planted in the members (Secret Sharer): see plantCanaries. */
   canaries?: CanaryConfig;
@@ -75,7 +75,7 @@ export async function readExperimentConfig(path: string): Promise<ExperimentConf
   }
   const f = raw.finetune;
   if (f?.dpUnit !== undefined && !DP_UNITS.includes(f.dpUnit)) throw new ConfigError(`unknown finetune.dpUnit "${f.dpUnit}"; use ${DP_UNITS.join(' or ')}`, { file: path });
-  for (const key of ['allowVocabularyIdentifiers', 'freezeProtectedEmbeddings', 'untieDecoder'] as const) {
+  for (const key of ['allowVocabularyIdentifiers', 'freezeProtectedEmbeddings', 'untieDecoder', 'hideProtectedContext'] as const) {
     if (f?.[key] !== undefined && typeof f[key] !== 'boolean') throw new ConfigError(`"finetune.${key}" must be true or false`, { file: path });
   }
   if (f?.accountant !== undefined && !ACCOUNTANT_NAMES.includes(f.accountant)) throw new ConfigError(`unknown finetune.accountant "${f.accountant}"; use ${ACCOUNTANT_NAMES.join(' or ')}`, { file: path });
@@ -83,6 +83,8 @@ export async function readExperimentConfig(path: string): Promise<ExperimentConf
   if (raw.analyzer !== undefined && !ANALYZER_CHOICES.includes(raw.analyzer)) throw new ConfigError(`unknown analyzer "${raw.analyzer}"; use ${ANALYZER_CHOICES.join(', ')}`, { file: path });
   const language = raw.canaries?.language;
   if (language !== undefined && !CANARY_LANGUAGES.includes(language)) throw new ConfigError(`unknown canaries.language "${language}"; use ${CANARY_LANGUAGES.join(' or ')}`, { file: path });
+  const protect = raw.canaries?.protect;
+  if (protect !== undefined && !CANARY_PROTECTIONS.includes(protect)) throw new ConfigError(`unknown canaries.protect "${protect}"; use ${CANARY_PROTECTIONS.join(' or ')}`, { file: path });
   const { lira, canaries } = raw;
   if (lira !== undefined && !(Number.isInteger(lira.references) && lira.references >= 2)) throw new ConfigError('"lira.references" must be an integer of at least 2 (LiRA fits a Gaussian to the reference models)', { file: path });
   for (const key of ['count', 'repeats'] as const) {

@@ -10,7 +10,7 @@ import { checkVocabulary, disposeParams, loadModelDir, type LoadedModel } from '
 import { PRIVATE_FILE_MODE, writeFileAtomic } from '../io/index.js';
 import { analyzerForLanguage, type MorphAnalyzer } from '../text/index.js';
 import { BlacklistedTerms, type Tokenizer } from '../tokenizer/index.js';
-import { assertCanariesProtected, canaryCounts, plantCanaries, type PlantedCanaries, type PlantedSpan } from './canaries.js';
+import { assertCanariesProtected, canaryCounts, plantCanaries, protectedCanaryOccurrences, type PlantedCanaries, type PlantedSpan } from './canaries.js';
 import type { ExperimentConfig } from './config.js';
 import { resultsCsv, resultsMarkdown, resultsSvg, type ResultRow } from './results.js';
 
@@ -153,8 +153,7 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
     });
   }
   if (setting.canaries) {
-    const { count, repeats } = canaryCounts(config.canaries!);
-    await checkCanaries(setting.canaries, members, blacklist, reference.tokenizer, analyzer, count * repeats * 2);
+    await checkCanaries(setting.canaries, members, blacklist, reference.tokenizer, analyzer, protectedCanaryOccurrences(config.canaries!));
   }
   const cellDir = (strategy: string, epochs: number, seed: number) => join(out, 'cells', `${strategy}-e${epochs}-s${seed}`);
   /** A cell's stored report, or a fresh audit of the model `load` gives (then stored). */
@@ -210,6 +209,7 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
       ...(f.allowVocabularyIdentifiers && { allowVocabularyIdentifiers: true }),
       // An ablation of constrained masking: the other cells of the same config train as before.
       ...(f.freezeProtectedEmbeddings && parseAxes(strategy).masking === 'constrained' && { freezeProtectedEmbeddings: true }),
+      ...(f.hideProtectedContext && parseAxes(strategy).masking === 'constrained' && { hideProtectedContext: true }),
       ...(f.untieDecoder && { untieDecoder: true }),
       ...(parseAxes(strategy).privacy === 'dp' && {
         dp: { noiseMultiplier: f.dpNoise, targetEpsilon: f.targetEpsilon, clip: f.dpClip, unit: f.dpUnit, maxWindows: f.dpMaxWindows, delta: f.delta, accountant: f.accountant },

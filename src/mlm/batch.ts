@@ -12,7 +12,14 @@ export interface MlmBatch extends PaddedBatch {
 }
 
 /** The masking settings of a run: the mask draw, padding, and whether whole words are selected. */
-export type BatchMaskConfig = MaskConfig & { padId: number; wholeWord?: boolean; freezeProtectedInputs?: boolean };
+export type BatchMaskConfig = MaskConfig & {
+  padId: number;
+  wholeWord?: boolean;
+  /** Mark protected positions as frozen inputs (see PaddedBatch.frozenInputs). */
+  freezeProtectedInputs?: boolean;
+  /** Hide protected positions as attention keys: no position reads them (they stop being context). */
+  hideProtectedKeys?: boolean;
+};
 
 /** One masked window as a batch row, with how many of its targets fell on protected positions. */
 export interface MaskedRow extends BatchRow {
@@ -46,6 +53,9 @@ export function makeBatch(windows: readonly TrainingWindow[], masking: MaskingPo
     const frozen = new Uint8Array(padded.batchSize * padded.seqLen);
     windows.forEach((w, row) => frozen.set(w.protectedMask, row * padded.seqLen));
     padded.frozenInputs = frozen;
+  }
+  if (config.hideProtectedKeys) {
+    windows.forEach((w, row) => w.protectedMask.forEach((p, i) => p && (padded.attentionMask[row * padded.seqLen + i] = 0)));
   }
   return { ...padded, protectedTargets: rows.reduce((a, r) => a + r.protectedTargets, 0), tokens: windows.reduce((a, w) => a + w.ids.length, 0) };
 }

@@ -58,6 +58,12 @@ export interface FinetuneOptions {
    * exported config): the input embeddings no longer learn from the output side (#19's ablation B).
    */
   untieDecoder?: boolean;
+  /**
+   * Constrained masking only: protected positions are hidden as attention keys, so identifiers are no
+   * longer context at all. This changes the method (PPmlm keeps them visible); it bounds what hiding them
+   * buys (#19's ablation E), it is not offered as a fix.
+   */
+  hideProtectedContext?: boolean;
   seed?: number;
   /** Batches (of `batchSize` windows) whose gradients make one optimizer step (default 1). */
   accumulate?: number;
@@ -146,6 +152,7 @@ function finetuneRunConfig(options: FinetuneOptions, resolved: { axes: TrainingA
     // Only when given, so that checkpoints written before the option existed still resume.
     ...(options.freezeProtectedEmbeddings && { '--freeze-protected-embeddings': true }),
     ...(options.untieDecoder && { '--untie-decoder': true }),
+    ...(options.hideProtectedContext && { '--hide-protected-context': true }),
     '--seed': resolved.seed,
     '--analyzer': options.analyzer?.name ?? null,
     '--eval-corpus': options.evalDocs ? docsFingerprint(options.evalDocs) : null,
@@ -194,7 +201,9 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   const private_ = axes.privacy === 'dp';
   if (!private_ && options.dp !== undefined) throw new UsageError(`DP settings were given to a run without DP (${strategy}); add --privacy dp or drop the --dp-* flags`);
   checkFinetuneOptions(options);
-  if (options.freezeProtectedEmbeddings && axes.masking !== 'constrained') throw new UsageError(`--freeze-protected-embeddings is an option of constrained masking (this run masks ${axes.masking}); add --masking constrained or drop it`);
+  for (const [flag, given] of [['--freeze-protected-embeddings', options.freezeProtectedEmbeddings], ['--hide-protected-context', options.hideProtectedContext]] as const) {
+    if (given && axes.masking !== 'constrained') throw new UsageError(`${flag} is an option of constrained masking (this run masks ${axes.masking}); add --masking constrained or drop it`);
+  }
   const checkpointDir = options.checkpointDir ?? checkpointDirFor(options.out);
   await assertCanWrite(options.out, options.force);
   const runConfig = finetuneRunConfig(options, { axes, seed, epochs, batchSize, seqLen, lr, maskProb });
@@ -232,7 +241,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   const { windows, stats } = await windowsOf(trainDocs);
   options.onInfo?.(`${stats.windows} windows of ${stats.documents} documents, ${stats.tokens} tokens, ${stats.protectedTokens} protected`);
 
-  const maskConfig = maskConfigFor(tokenizer, entries, { maskProb, wholeWord: options.wholeWord, noRandomBlacklisted: options.noRandomBlacklisted, freezeProtectedInputs: options.freezeProtectedEmbeddings });
+  const maskConfig = maskConfigFor(tokenizer, entries, { maskProb, wholeWord: options.wholeWord, noRandomBlacklisted: options.noRandomBlacklisted, freezeProtectedInputs: options.freezeProtectedEmbeddings, hideProtectedKeys: options.hideProtectedContext });
   const orders = new Map<number, number[]>();
   const units = private_ ? privacyUnits(trainDocs, windows, options.dp?.unit ?? 'author') : undefined;
   // With DP, --batch-size is the expected number of units (individuals or windows) per release.
@@ -291,6 +300,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
     wholeWord: options.wholeWord === true,
     ...(options.freezeProtectedEmbeddings && { freezeProtectedEmbeddings: true }),
     ...(options.untieDecoder && { untiedDecoder: true }),
+    ...(options.hideProtectedContext && { hideProtectedContext: true }),
     ...(releaseStats && {
       targets: state?.targets ?? 0,
       protectedTargets: state?.protectedTargets ?? 0,

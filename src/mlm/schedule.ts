@@ -31,6 +31,8 @@ export interface MaskSettings {
   noRandomBlacklisted?: boolean;
   /** No gradient into the input word embeddings at protected positions (`--freeze-protected-embeddings`). */
   freezeProtectedInputs?: boolean;
+  /** Protected positions hidden as attention keys (`--hide-protected-context`). */
+  hideProtectedKeys?: boolean;
 }
 
 /** The mask draw of a run: the mask token, the pool of random replacements (specials, and blacklisted terms' tokens when asked, left out), padding. */
@@ -46,5 +48,6 @@ export function maskConfigFor(tokenizer: Tokenizer, entries: readonly Pick<Black
     padId: tokenizer.idOf(tokenizer.specials.pad)!,
     wholeWord: settings.wholeWord === true,
     ...(settings.freezeProtectedInputs && { freezeProtectedInputs: true }),
+    ...(settings.hideProtectedKeys && { hideProtectedKeys: true }),
   };
 }

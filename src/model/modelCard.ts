@@ -51,6 +51,7 @@ function provenanceRows(p: Provenance): [string, string][] {
     ['mask probability', typeof p.maskProb === 'number' ? String(p.maskProb) : undefined],
     ['whole-word masking', typeof p.wholeWord === 'boolean' ? (p.wholeWord ? 'yes' : 'no') : undefined],
     ['input embeddings at protected positions', p.freezeProtectedEmbeddings === true ? 'no gradient (--freeze-protected-embeddings)' : undefined],
+    ['protected positions as context', p.hideProtectedContext === true ? 'hidden as attention keys (--hide-protected-context, an ablation)' : undefined],
     ['MLM decoder', p.untiedDecoder === true ? 'untied from the word embeddings (--untie-decoder)' : undefined],
     ['blacklist', p.blacklistFingerprint && `fingerprint ${p.blacklistFingerprint}${typeof p.blacklistTerms === 'number' ? `, ${p.blacklistTerms} terms` : ''}`],
     ['targets on protected positions', typeof p.protectedTargets === 'number' ? `${p.protectedTargets} of ${String(p.targets ?? '?')}` : undefined],

@@ -37,7 +37,7 @@ describe('ppmlm finetune', () => {
     expect(Number.isFinite(results.pseudonymized!.finalLoss)).toBe(true);
   });
 
-  it('--freeze-protected-embeddings: the same targets and first loss as constrained, another model, recorded; refused off constrained masking and on resume', async () => {
+  it('--freeze-protected-embeddings: the same targets and first loss as constrained, another model, recorded; refused off constrained masking and on resume; --hide-protected-context likewise', async () => {
     const { dir, corpus, blacklist, model } = await tinySetup(4, 2);
     const run = (out: string, ...flags: string[]) => cli('--quiet', 'finetune', '--model', model, '--corpus', corpus, '--blacklist', blacklist, '--out', join(dir, out), ...common, ...flags);
     const plain = await run('plain', '--strategy', 'constrained');
@@ -65,6 +65,11 @@ describe('ppmlm finetune', () => {
     const resumed = await run('plain', '--strategy', 'constrained', '--freeze-protected-embeddings', '--resume');
     expect(resumed.code).toBe(2);
     expect(resumed.stderr).toMatch(/--freeze-protected-embeddings/);
+    // The ablation that hides identifiers as context: constrained only, recorded.
+    const hidden = await run('hidden', '--strategy', 'constrained', '--hide-protected-context');
+    expect(hidden.code, hidden.stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, 'hidden', 'ppmlm.json'), 'utf8')).hideProtectedContext).toBe(true);
+    expect((await run('hidden-standard', '--strategy', 'standard', '--hide-protected-context')).stderr).toMatch(/^ppmlm: --hide-protected-context is an option of constrained masking/);
   });
 
   it('--untie-decoder: the first loss of the tied model, then a decoder of its own in the Hugging Face layout, recorded, resumable', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkCanaries, plantCanaries } from '../../src/experiment/index.js';
+import { checkCanaries, plantCanaries, protectedCanaryOccurrences } from '../../src/experiment/index.js';
 import { ConfigError } from '../../src/errors.js';
 import type { Blacklist } from '../../src/identifiers/index.js';
 import { trainWordPiece } from '../../src/tokenizer/index.js';
@@ -91,5 +91,22 @@ describe('plantCanaries', () => {
     expect((err as Error).message).toMatch(/^10 of 12 planted canary occurrences are matched and protected \(not: canary 2 name, canary 2 name\)/);
     // A count that disagrees with what was planted stops it too.
     await expect(checkCanaries(planted, planted.docs, blacklist, tokenizer, undefined, 14)).rejects.toThrow(/12 of 14 planted canary occurrences/);
+  });
+
+  it('with protect: sentence, blacklists the sentence\'s fixed words too, so that every word of every copy is protected (en and ko)', async () => {
+    const members = generateClinicalNotes(5, 6, 4);
+    const config = { count: 3, repeats: 2, candidates: 2, protect: 'sentence' as const };
+    const planted = plantCanaries(members, config);
+    expect(planted.entries.filter((e) => e.category === 'CANARY_CONTEXT').map((e) => e.term)).toEqual(['emergency contact', 'reference']);
+    expect(planted.entries.filter((e) => e.category === 'CANARY')).toEqual(plantCanaries(members, { ...config, protect: 'secrets' }).entries);
+    expect(protectedCanaryOccurrences(config)).toBe(3 * 2 * 4);
+    expect(protectedCanaryOccurrences({ ...config, protect: 'secrets' })).toBe(12);
+    const tokenizer = await trainWordPiece(planted.docs.map((d) => d.text), { vocabSize: 300, minFrequency: 2 });
+    const blacklist: Blacklist = { header: { version: 1, extra: {} }, entries: planted.entries };
+    await expect(checkCanaries(planted, planted.docs, blacklist, tokenizer, undefined, 24)).resolves.toBeUndefined();
+    const secretsOnly = { ...blacklist, entries: planted.entries.filter((e) => e.category === 'CANARY') };
+    await expect(checkCanaries(planted, planted.docs, secretsOnly, tokenizer, undefined, 24)).rejects.toThrow(/^12 of 24 planted canary occurrences .*canary 1 context/);
+    const ko = [1, 2, 3].map((i) => ({ id: String(i), author: `a${i}`, text: '피고인은 피해자를 폭행하였다.' }));
+    expect(plantCanaries(ko, { count: 1, repeats: 1, language: 'ko', protect: 'sentence' }).entries.filter((e) => e.category === 'CANARY_CONTEXT').map((e) => e.term)).toEqual(['비상연락처', '참조번호']);
   });
 });

@@ -24,6 +24,7 @@ export interface FinetuneCommandOptions extends CorpusFlags, TrainingFlags, DpFl
   wholeWord?: boolean;
   freezeProtectedEmbeddings?: boolean;
   untieDecoder?: boolean;
+  hideProtectedContext?: boolean;
   randomBlacklisted: boolean;
   allowVocabularyIdentifiers?: boolean;
   seed: string;
@@ -83,6 +84,7 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
       wholeWord: options.wholeWord === true,
       ...(options.freezeProtectedEmbeddings && { freezeProtectedEmbeddings: true }),
       ...(options.untieDecoder && { untieDecoder: true }),
+      ...(options.hideProtectedContext && { hideProtectedContext: true }),
       noRandomBlacklisted: !options.randomBlacklisted,
       allowVocabularyIdentifiers: options.allowVocabularyIdentifiers === true,
       seed,
