@@ -14,8 +14,12 @@ const MARK = '<!-- written by ppmlm: rewritten on every save and audit; edit the
 export interface AuditHeadline {
   /** 1 − recovery of protected occurrences (all subwords top-1), with its bootstrap interval. */
   privacy: { all: number; ci: [number, number]; direct: number; indirect: number; occurrences: number };
-  /** Membership-inference AUC per individual: the loss attack, and the reference-calibrated one when run. */
-  membership: { lossAuc: number; calibratedAuc?: number };
+  /**
+   * Membership-inference AUC of the loss attack, and of the reference-calibrated one when run, per
+   * individual (all of a person's documents pooled, with the bootstrap interval) or, when the audit could
+   * not pool by individual, per document.
+   */
+  membership: { unit: 'individual' | 'document'; lossAuc: number; ci?: [number, number]; calibratedAuc?: number };
   /** Fill-mask top-1 accuracy on non-blacklisted tokens of held-out documents; downstream macro F1 when run. */
   utility: { accuracy: number; downstreamMacroF1?: number };
   /** Blacklisted terms the model predicted top-1 when masked. */
@@ -115,7 +119,7 @@ function auditRows(a: AuditHeadline): string[] {
     '|---|---|',
     `| privacy score, all protected occurrences (1 − top-1 recovery) | ${fixed(a.privacy.all)} [${fixed(a.privacy.ci[0])}, ${fixed(a.privacy.ci[1])}] over ${a.privacy.occurrences} occurrences |`,
     `| privacy score, direct / indirect identifiers | ${fixed(a.privacy.direct)} / ${fixed(a.privacy.indirect)} |`,
-    `| membership inference AUC (loss attack${a.membership.calibratedAuc === undefined ? '' : ' / calibrated'}) | ${fixed(a.membership.lossAuc)}${a.membership.calibratedAuc === undefined ? '' : ` / ${fixed(a.membership.calibratedAuc)}`} |`,
+    `| membership inference AUC per ${a.membership.unit} (loss attack${a.membership.calibratedAuc === undefined ? '' : ' / calibrated'}; 0.5 is chance) | ${fixed(a.membership.lossAuc)}${a.membership.ci ? ` [${fixed(a.membership.ci[0])}, ${fixed(a.membership.ci[1])}]` : ''}${a.membership.calibratedAuc === undefined ? '' : ` / ${fixed(a.membership.calibratedAuc)}`} |`,
     `| fill-mask top-1 accuracy on non-blacklisted tokens | ${fixed(a.utility.accuracy)} |`,
     ...(a.utility.downstreamMacroF1 === undefined ? [] : [`| downstream classification macro F1 | ${fixed(a.utility.downstreamMacroF1)} |`]),
     `| blacklisted terms predicted top-1 when masked | ${a.regurgitatedTerms} |`,

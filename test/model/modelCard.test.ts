@@ -24,7 +24,7 @@ function frontMatter(card: string): Record<string, string | string[]> {
 const config = (architectures = ['BertForMaskedLM']) => defaultConfig({ vocab_size: 100, architectures });
 
 const provenance: Provenance = { ppmlm: '0.1.0', createdAt: '2026-12-02T00:00:00Z', base: 'google-bert/bert-base-uncased', strategy: 'constrained', epochs: 3, seed: 42, maskProb: 0.15, blacklistFingerprint: '0123456789abcdef', blacklistTerms: 17, targets: 900, protectedTargets: 0 };
-const headline: AuditHeadline = { privacy: { all: 0.91, ci: [0.88, 0.94], direct: 0.95, indirect: 0.9, occurrences: 210 }, membership: { lossAuc: 0.52, calibratedAuc: 0.55 }, utility: { accuracy: 0.41 }, regurgitatedTerms: 3, auditedAt: '2026-12-02T01:00:00Z' };
+const headline: AuditHeadline = { privacy: { all: 0.91, ci: [0.88, 0.94], direct: 0.95, indirect: 0.9, occurrences: 210 }, membership: { unit: 'individual', lossAuc: 0.52, ci: [0.4, 0.64], calibratedAuc: 0.55 }, utility: { accuracy: 0.41 }, regurgitatedTerms: 3, auditedAt: '2026-12-02T01:00:00Z' };
 
 describe('modelCard', () => {
   it('has the Hub front matter: license, tags, base_model, library_name, pipeline_tag', () => {
@@ -54,7 +54,7 @@ describe('modelCard', () => {
   it("shows the audit's headline figures", () => {
     const card = modelCard(config(), provenance, headline);
     expect(card).toMatch(/privacy score, all protected occurrences .*\| 0\.910 \[0\.880, 0\.940\] over 210 occurrences \|/);
-    expect(card).toMatch(/membership inference AUC \(loss attack \/ calibrated\) \| 0\.520 \/ 0\.550 \|/);
+    expect(card).toMatch(/membership inference AUC per individual \(loss attack \/ calibrated; 0\.5 is chance\) \| 0\.520 \[0\.400, 0\.640\] \/ 0\.550 \|/);
     expect(card).toMatch(/fill-mask top-1 accuracy on non-blacklisted tokens \| 0\.410 \|/);
     expect(card).toMatch(/blacklisted terms predicted top-1 when masked \| 3 \|/);
   });

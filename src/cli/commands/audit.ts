@@ -62,9 +62,14 @@ export function auditSummary(report: AuditReport, html: string): string {
 /** The figures of a report that the model card shows: numbers only, so a card never carries an identifier. */
 export function auditHeadline(report: AuditReport): AuditHeadline {
   const p = report.privacy;
+  const person = report.membership.byIndividual.all;
+  // The unit of privacy is the person: the card shows the attack on individuals whenever the audit has it.
+  const membership: AuditHeadline['membership'] = person
+    ? { unit: 'individual', lossAuc: person.loss.auc, ci: person.loss.ci.auc, ...(person.calibrated && { calibratedAuc: person.calibrated.auc }) }
+    : { unit: 'document', lossAuc: report.membership.loss.auc, ...(report.membership.calibrated && { calibratedAuc: report.membership.calibrated.auc }) };
   return {
     privacy: { all: p.all.score, ci: p.all.ci, direct: p.direct.score, indirect: p.indirect.score, occurrences: p.all.occurrences },
-    membership: { lossAuc: report.membership.loss.auc, ...(report.membership.calibrated && { calibratedAuc: report.membership.calibrated.auc }) },
+    membership,
     utility: { accuracy: report.utility.accuracy, ...(report.utility.downstream && { downstreamMacroF1: report.utility.downstream.macroF1 }) },
     regurgitatedTerms: report.regurgitation.top1Terms,
     auditedAt: report.createdAt,
