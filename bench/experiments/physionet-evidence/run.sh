@@ -3,7 +3,8 @@
 #   bash bench/experiments/physionet-evidence/run.sh ../shared/data/physionet-deid OUT_DIR
 # and the row with more member individuals (DP per individual needs them; the base model is then
 # pretrained on the 43 patients left):
-#   bash bench/experiments/physionet-evidence/run.sh ../shared/data/physionet-deid OUT_DIR2 100 20 config-many-individuals.json
+#   PRETRAIN_EPOCHS_32=30 bash bench/experiments/physionet-evidence/run.sh ../shared/data/physionet-deid OUT_DIR2 100 20 config-many-individuals.json
+# (the 471 public notes left give 69 steps an epoch: 12 epochs of 32-token windows stayed on the plateau)
 # 1. split the nursing notes by patient: 10 member patients (fine-tuning), 20 non-member patients
 #    (membership inference, >= 400 notes), the other 133 patients public (tokenizer and pretraining);
 # 2. blacklist: direct identifiers (patterns; PhysioNet's unambiguous name and location lists) + words used by
@@ -32,7 +33,7 @@ LISTS="$DATA/lists"
 # 0.108 against a most-frequent-token baseline of 0.106). Attention over short windows is local enough to
 # give a gradient: with 32-token windows a PyTorch probe of this shape (../plateau-probe) left the plateau after ~1,000 steps,
 # with 64-token windows after ~2,200, with 128 not within 2,500. So: 32-token windows first, then 64.
-pretrain init pretrained-32 12 2e-3 32 64
+pretrain init pretrained-32 "${PRETRAIN_EPOCHS_32:-12}" 2e-3 32 64
 pretrain pretrained-32 pretrained 6 1e-3 64 32
 # Every strategy of the config with seeds 1 and 2 (config.json), or the DP cells with many individuals.
 # Gold PHI spans of the members for the audit's gold figures: the data folder's id-phi.phrase.
