@@ -6,6 +6,7 @@ import { loadModelDir } from '../../src/model/index.js';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { webgpuUnavailable } from '../helpers/webgpu.js';
+import { maxDiff } from '../helpers/gradients.js';
 
 const INPUTS = ['--judgments', 'examples/legal-ko/judgments', '--replacements', 'examples/legal-ko/replacements'];
 // Toy shapes: lavapipe runs every shader on the CPU.
@@ -22,16 +23,6 @@ async function deidTrained(backend: 'webgpu' | 'cpu', extra: string[]) {
   const weights = new Map([...model.params].map(([name, p]) => [name, Float32Array.from(p.dataSync())]));
   for (const p of model.params.values()) p.dispose();
   return { out, provenance, weights };
-}
-
-/** The largest absolute difference between two models' values. */
-function maxDiff(a: ReadonlyMap<string, Float32Array>, b: ReadonlyMap<string, Float32Array>): number {
-  let d = 0;
-  for (const [name, x] of a) {
-    const y = b.get(name)!;
-    for (let i = 0; i < x.length; i++) d = Math.max(d, Math.abs(x[i]! - y[i]!));
-  }
-  return d;
 }
 
 const unavailable = await webgpuUnavailable();

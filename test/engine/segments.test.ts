@@ -1,7 +1,8 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
-import { GradientBuffer, Rng, segmentedGradients, selectBackend, train, type BatchStep } from '../../src/engine/index.js';
+import { Rng, segmentedGradients, selectBackend, train, type BatchStep } from '../../src/engine/index.js';
 import { crossEntropy, defaultConfig, dropoutOf, initParams, lossSegments, mlmLogits, parameterShapes, type EncoderConfig, type Params } from '../../src/model/index.js';
+import { gradientsOf } from '../helpers/gradients.js';
 
 const CONFIG = defaultConfig({ vocab_size: 60, hidden_size: 32, num_hidden_layers: 3, num_attention_heads: 4, intermediate_size: 64, max_position_embeddings: 32, hidden_dropout_prob: 0.1, attention_probs_dropout_prob: 0.1 });
 
@@ -23,12 +24,6 @@ function mlmBatch(seed: number, rows: number) {
 function segmentsOf(params: Params, config: EncoderConfig, b: ReturnType<typeof mlmBatch>, dropoutSeed?: number) {
   const head = (h: tf.Tensor2D) => crossEntropy(mlmLogits(params, config, h, tf.tensor1d(b.positions, 'int32')), tf.tensor1d(b.labels, 'int32'));
   return lossSegments(params, config, b, head, dropoutSeed === undefined ? undefined : dropoutOf(config, new Rng(dropoutSeed)));
-}
-
-function gradientsOf(params: Params, segments: ReturnType<typeof segmentsOf>, recompute: boolean) {
-  const buffer = new GradientBuffer();
-  const loss = segmentedGradients(segments, params, (name, g) => buffer.add(name, g), recompute);
-  return { loss, grads: new Map([...buffer.sums].map(([k, v]) => [k, Float32Array.from(v)])) };
 }
 
 describe('segmentedGradients', () => {

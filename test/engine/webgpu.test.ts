@@ -7,6 +7,7 @@ import { Rng, selectBackend, train, type BatchStep, type TrainOptions } from '..
 import { crossEntropy, defaultConfig, initParams, lossSegments, mlmLogits, parameterShapes, tokenClassifierLogits, type EncoderConfig, type Params } from '../../src/model/index.js';
 import { UsageError } from '../../src/errors.js';
 import { webgpuUnavailable } from '../helpers/webgpu.js';
+import { maxDiff } from '../helpers/gradients.js';
 
 // Toy shapes: lavapipe runs every shader on the CPU.
 const CONFIG = defaultConfig({ vocab_size: 40, hidden_size: 16, num_hidden_layers: 2, num_attention_heads: 2, intermediate_size: 32, max_position_embeddings: 16 });
@@ -79,16 +80,6 @@ async function trained(backend: 'webgpu' | 'cpu', head: Head, options: RunOption
   for (const [name, p] of params) values.set(name, (await p.data()) as Float32Array);
   for (const p of params.values()) p.dispose();
   return { values, losses, norms };
-}
-
-/** The largest absolute difference between two models' values. */
-function maxDiff(a: ReadonlyMap<string, Float32Array>, b: ReadonlyMap<string, Float32Array>): number {
-  let d = 0;
-  for (const [name, x] of a) {
-    const y = b.get(name)!;
-    for (let i = 0; i < x.length; i++) d = Math.max(d, Math.abs(x[i]! - y[i]!));
-  }
-  return d;
 }
 
 /**

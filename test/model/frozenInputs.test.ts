@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
-import { GradientBuffer, segmentedGradients, selectBackend } from '../../src/engine/index.js';
+import { selectBackend } from '../../src/engine/index.js';
+import { gradientsOf } from '../helpers/gradients.js';
 import { basePrefix, crossEntropy, defaultConfig, initParams, lossSegments, mlmLogits, parameterShapes, type Params } from '../../src/model/index.js';
 
 const CONFIG = defaultConfig({ vocab_size: 40, hidden_size: 16, num_hidden_layers: 2, num_attention_heads: 2, intermediate_size: 32, max_position_embeddings: 16 });
@@ -13,12 +14,8 @@ const positions = Int32Array.from([2, 5, 11, 12]);
 const labels = Int32Array.from([8, 10, 8, 13]);
 const batch = { batchSize: 2, seqLen: 8, inputIds, attentionMask, positions, labels };
 
-function gradients(params: Params, head: (h: tf.Tensor2D) => tf.Scalar, frozen: boolean, recompute: boolean) {
-  const buffer = new GradientBuffer();
-  const segments = lossSegments(params, CONFIG, frozen ? { ...batch, frozenInputs } : batch, head);
-  const loss = segmentedGradients(segments, params, (name, g) => buffer.add(name, g), recompute);
-  return { loss, grads: new Map([...buffer.sums].map(([k, v]) => [k, Float32Array.from(v)])) };
-}
+const gradients = (params: Params, head: (h: tf.Tensor2D) => tf.Scalar, frozen: boolean, recompute: boolean) =>
+  gradientsOf(params, lossSegments(params, CONFIG, frozen ? { ...batch, frozenInputs } : batch, head), recompute);
 const row = (g: Float32Array, id: number) => Array.from(g.subarray(id * CONFIG.hidden_size, (id + 1) * CONFIG.hidden_size));
 
 describe('frozen inputs (--freeze-protected-embeddings)', () => {

@@ -2,7 +2,8 @@ import * as tf from '@tensorflow/tfjs-core';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GradientBuffer, segmentedGradients, selectBackend } from '../../src/engine/index.js';
+import { selectBackend } from '../../src/engine/index.js';
+import { gradientsOf } from '../helpers/gradients.js';
 import { FormatError } from '../../src/errors.js';
 import { basePrefix, crossEntropy, decoderWeight, encode, loadModelDir, lossSegments, mlmLogits, parseSafetensors, saveModelDir, untieDecoder, validateConfig, type EncoderModel } from '../../src/model/index.js';
 import { FIXTURES, tempDir } from '../helpers/tmp.js';
@@ -25,9 +26,7 @@ function logits(model: EncoderModel): Float32Array {
 function wordGradient(model: EncoderModel): Float32Array {
   const head = (h: tf.Tensor2D) => crossEntropy(mlmLogits(model.params, model.config, h, tf.tensor1d(positions, 'int32')), tf.tensor1d(labels, 'int32'));
   const batch = { batchSize: 2, seqLen: 10, inputIds: Int32Array.from(ids.flat()), attentionMask: Int32Array.from(mask.flat()), positions: Int32Array.from(positions), labels: Int32Array.from(labels) };
-  const buffer = new GradientBuffer();
-  segmentedGradients(lossSegments(model.params, model.config, batch, head), model.params, (name, g) => buffer.add(name, g), false);
-  return Float32Array.from(buffer.sums.get(`${basePrefix(model.config)}.embeddings.word_embeddings.weight`)!);
+  return gradientsOf(model.params, lossSegments(model.params, model.config, batch, head), false).grads.get(`${basePrefix(model.config)}.embeddings.word_embeddings.weight`)!;
 }
 
 describe('untied MLM decoder (--untie-decoder, tie_word_embeddings: false)', () => {

@@ -8,6 +8,7 @@ import { BudgetError, UsageError } from '../../src/errors.js';
 import { tempDir } from '../helpers/tmp.js';
 import { webgpuUnavailable } from '../helpers/webgpu.js';
 import { crossEntropy, defaultConfig, initParams, lossSegments, mlmLogits, parameterShapes } from '../../src/model/index.js';
+import { maxDiff } from '../helpers/gradients.js';
 
 /** y = 2a - b + c/2 on seeded points: each example's loss is its own squared error. */
 function regression(n: number, seed = 1) {
@@ -207,16 +208,6 @@ describe('per-individual DP-SGD', () => {
     expect((await stat(join(dir, 'train_log.jsonl'))).mode & 0o777).toBe(0o600);
   });
 });
-
-/** The largest absolute difference between two models' values. */
-function maxDiff(a: ReadonlyMap<string, Float32Array>, b: ReadonlyMap<string, Float32Array>): number {
-  let d = 0;
-  for (const [name, x] of a) {
-    const y = b.get(name)!;
-    for (let i = 0; i < x.length; i++) d = Math.max(d, Math.abs(x[i]! - y[i]!));
-  }
-  return d;
-}
 
 // Toy shapes: lavapipe runs every shader on the CPU.
 const TOY = defaultConfig({ vocab_size: 40, hidden_size: 16, num_hidden_layers: 2, num_attention_heads: 2, intermediate_size: 32, max_position_embeddings: 16 });
