@@ -188,6 +188,9 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
     if (await exists(`${runDir}.epoch-${maxEpochs}`)) return;
     log(`fine-tune ${strategy}, seed ${seed}, ${maxEpochs} epochs${what}`);
     const f = config.finetune ?? {};
+    const axes = parseAxes(strategy);
+    // Switches of constrained masking apply to the constrained cells only; the others train as before.
+    const constrained = axes.masking === 'constrained';
     await finetune({
       model: config.model,
       docs,
@@ -207,11 +210,10 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
       ...(f.lr && { lr: f.lr }),
       ...(f.maskProb && { maskProb: f.maskProb }),
       ...(f.allowVocabularyIdentifiers && { allowVocabularyIdentifiers: true }),
-      // An ablation of constrained masking: the other cells of the same config train as before.
-      ...(f.freezeProtectedEmbeddings && parseAxes(strategy).masking === 'constrained' && { freezeProtectedEmbeddings: true }),
-      ...(f.hideProtectedContext && parseAxes(strategy).masking === 'constrained' && { hideProtectedContext: true }),
+      ...(f.freezeProtectedEmbeddings && constrained && { freezeProtectedEmbeddings: true }),
+      ...(f.hideProtectedContext && constrained && { hideProtectedContext: true }),
       ...(f.untieDecoder && { untieDecoder: true }),
-      ...(parseAxes(strategy).privacy === 'dp' && {
+      ...(axes.privacy === 'dp' && {
         dp: { noiseMultiplier: f.dpNoise, targetEpsilon: f.targetEpsilon, clip: f.dpClip, unit: f.dpUnit, maxWindows: f.dpMaxWindows, delta: f.delta, accountant: f.accountant },
       }),
     });
