@@ -4,6 +4,8 @@
 # and the row with more member individuals (DP per individual needs them; the base model is then
 # pretrained on the 43 patients left):
 #   PRETRAIN_EPOCHS_32=30 bash bench/experiments/physionet-evidence/run.sh ../shared/data/physionet-deid OUT_DIR2 100 20 config-many-individuals.json
+# and the canary-leak ablations of issue #19 (constrained with --untie-decoder, with --freeze-protected-embeddings):
+#   bash bench/experiments/physionet-evidence/run.sh ../shared/data/physionet-deid OUT_DIR 10 20 ablation-untied-decoder.json ablation-frozen-inputs.json
 # (the 471 public notes left give 69 steps an epoch: 12 epochs of 32-token windows stayed on the plateau)
 # 1. split the nursing notes by patient: 10 member patients (fine-tuning), 20 non-member patients
 #    (membership inference, >= 400 notes), the other 133 patients public (tokenizer and pretraining);
@@ -11,15 +13,17 @@
 #    fewer than 2 of all 163 patients (unigrams: with 1-3-grams nearly every position of a note is in a
 #    trigram no other patient wrote, and constrained fine-tuning would train on ~10% of the tokens);
 # 3. a WordPiece tokenizer and a BERT (hidden 128, 2 layers, 64 positions) pretrained on the public notes only;
-# 4. `ppmlm experiment` with config.json (every strategy, seeds 1 and 2, epochs 10 and 20; gold PHI spans,
-#    canaries as the positive control, the base model audited as row "base").
+# 4. `ppmlm experiment` with each CONFIG (default config.json: every strategy, seeds 1 and 2, epochs 10 and 20;
+#    gold PHI spans, canaries as the positive control, the base model audited as row "base"), config.json
+#    into OUT_DIR/experiment, any other into OUT_DIR/experiment-<its name>.
 # Every step is resumable: finished outputs are kept (delete OUT_DIR/<step> to redo one).
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/../common.sh"
 experiment_setup "${1:-}" "${2:-}"
 MEMBERS=${3:-10}
 NON_MEMBERS=${4:-20}
-CONFIG=${5:-config.json}
+shift $(( $# < 4 ? $# : 4 ))
+CONFIGS=("${@:-config.json}")
 cd "$OUT"
 [ -f members.jsonl ] || npx --prefix "$ROOT" tsx "$ROOT/bench/experiments/physionet-corpus.ts" "$DATA" . "$MEMBERS" "$NON_MEMBERS"
 LISTS="$DATA/lists"
@@ -37,5 +41,8 @@ pretrain init pretrained-32 "${PRETRAIN_EPOCHS_32:-12}" 2e-3 32 64
 pretrain pretrained-32 pretrained 6 1e-3 64 32
 # Every strategy of the config with seeds 1 and 2 (config.json), or the DP cells with many individuals.
 # Gold PHI spans of the members for the audit's gold figures: the data folder's id-phi.phrase.
-node -e 'const c = require(process.argv[1]); c.gold = process.argv[2]; require("fs").writeFileSync("config.json", JSON.stringify(c, null, 2))' "$HERE/$CONFIG" "$DATA"
-$PPMLM experiment --config config.json --out experiment
+for config in "${CONFIGS[@]}"; do
+  name=$(basename "$config" .json)
+  node -e 'const c = require(process.argv[1]); c.gold = process.argv[2]; require("fs").writeFileSync(process.argv[3], JSON.stringify(c, null, 2))' "$HERE/$config" "$DATA" "$name.json"
+  $PPMLM experiment --config "$name.json" --out "$([ "$name" = config ] && echo experiment || echo "experiment-$name")"
+done
