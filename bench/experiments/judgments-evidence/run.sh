@@ -30,6 +30,11 @@ cd "$OUT"
 pretrain init pretrained-32 4 2e-3 32 64
 pretrain pretrained-32 pretrained 2 1e-3 64 32
 [ -f blacklist.tsv ] || $PPMLM blacklist build --corpus all.jsonl --lang ko --k 2 --ngrams 1-1 --recognizers all "${DEID[@]}" --out blacklist.tsv
+# the members-only blacklists of the membership-inference comparison (./membership.sh): unigrams and the
+# paper's dense 1-3-grams, k = 2 over the 30 members, patterns as the recognisers of direct identifiers
+for n in 1-1 1-3; do
+  [ -f "blacklist-members-$n.tsv" ] || $PPMLM blacklist build --corpus members.jsonl --lang ko --k 2 --ngrams "$n" --recognizers all --out "blacklist-members-$n.tsv"
+done
 for config in "${CONFIGS[@]}"; do
   name=$(basename "$config" .json)
   cp "$HERE/$config" "$name.json"
