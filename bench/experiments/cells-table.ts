@@ -2,7 +2,10 @@
  * The README's evidence rows from an experiment's cell reports, with the intervals `results.csv` leaves out:
  *   npx tsx bench/experiments/cells-table.ts EXPERIMENT_DIR [privacy|membership]
  * `privacy` (default): per cell, privacy per occurrence and per subword with their 95% bootstrap intervals
- * over individuals, canary exposure minus control ± SE, membership AUC per individual, utility, ε.
+ * over individuals, the blacklist's recall of gold occurrences and privacy on those it missed (when the
+ * experiment has gold spans), canary exposure minus control ± SE, the loss attack's AUC per individual on
+ * every masked position, the unprotected and the protected ones, the calibrated attack's TPR at 1% FPR
+ * (all with intervals), utility, ε.
  * `membership`: per cell, the loss attack per individual on every masked position, the unprotected and the
  * protected ones (AUC and TPR at 1% FPR with their intervals), and the reference-calibrated attack.
  * Reads only aggregate figures: no identifier is printed.
@@ -27,8 +30,8 @@ const cells = (await readdir(join(dir, 'cells')))
   .sort((a, b) => Number(b.strategy === 'base') - Number(a.strategy === 'base') || a.strategy.localeCompare(b.strategy) || a.seed - b.seed || a.epochs - b.epochs);
 
 if (view === 'privacy') {
-  console.log('| strategy | epochs | seed | privacy per occurrence [95% CI] | per subword [95% CI] | canary − control (bits) ± SE | MIA AUC per individual [95% CI] | utility | ε |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('| strategy | epochs | seed | privacy per occurrence [95% CI] | per subword [95% CI] | gold recall [95% CI] | privacy on gold missed | canary − control (bits) ± SE | MIA AUC per individual, all [95% CI] | unprotected [95% CI] | protected [95% CI] | calibrated TPR@1%FPR [95% CI] | utility | ε |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 } else {
   console.log('| strategy | epochs | seed | members / non-members | AUC all [95% CI] | TPR@1%FPR all [95% CI] | AUC unprotected | AUC protected [95% CI] | TPR@1%FPR protected | calibrated AUC | calibrated TPR@1%FPR [95% CI] |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
@@ -44,10 +47,15 @@ for (const cell of cells) {
   const individual = report.membership.byIndividual;
   if (view === 'privacy') {
     const p = report.privacy.all;
+    const gold = report.gold ? `${f2(report.gold.recall)} ${interval(report.gold.ci, f2)} | ${f3(report.gold.missed.score)}` : ' | ';
     const canary = report.canaries ? `${f2(report.canaries.difference.value)} ± ${f2(report.canaries.difference.se)}` : '';
-    const mia = individual.all ? `${f2(individual.all.loss.auc)} ${interval(individual.all.loss.ci.auc, f2)}` : '';
+    const mia = VARIANTS.map((v) => individual[v]).map((r) => (r ? `${f2(r.loss.auc)} ${interval(r.loss.ci.auc, f2)}` : '')).join(' | ');
+    const cal = individual.all?.calibrated;
     const eps = report.target.provenance?.dp?.epsilon;
-    console.log(`${head} ${f3(p.score)} ${interval(p.ci, f3)} | ${f3(p.subword.score)} ${interval(p.subword.ci, f3)} | ${canary} | ${mia} | ${f3(report.utility.accuracy)} | ${eps === undefined ? '' : f2(eps)} |`);
+    console.log(
+      `${head} ${f3(p.score)} ${interval(p.ci, f3)} | ${f3(p.subword.score)} ${interval(p.subword.ci, f3)} | ${gold} | ${canary} | ${mia} | ` +
+        `${cal ? `${pct(cal.tprAt1)} ${interval(cal.ci.tprAt1, pct)}` : ''} | ${f3(report.utility.accuracy)} | ${eps === undefined ? '' : f2(eps)} |`,
+    );
   } else {
     const [all, unprotected, protectedOnly] = VARIANTS.map((v) => individual[v]);
     if (all === undefined) continue;
