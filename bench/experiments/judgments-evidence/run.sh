@@ -2,11 +2,12 @@
 # The Korean judgments evidence run of the README (issue: risk audit and experiments), end to end:
 #   bash bench/experiments/judgments-evidence/run.sh ../shared/data/thunder-deid OUT_DIR DEID_MODEL [CONFIG...]
 # DEID_MODEL is a model from `ppmlm deid train` (bench/experiments/deid-results.sh makes one), used as the
-# recogniser of direct identifiers, or `none` (patterns only: the canary-leak ablations, ./ablation.sh, whose
-# canaries are blacklisted whatever the recognisers find). Each CONFIG (default config.json, beside this
+# recogniser of direct identifiers, or `none` (patterns only: the README's table, the canary-leak ablations
+# of ./ablation.sh and the membership runs of ./membership.sh all use none, so that they share one blacklist;
+# the canaries are blacklisted whatever the recognisers find). Each CONFIG (default config.json, beside this
 # script) runs into OUT_DIR/experiment-<its name> (config.json into OUT_DIR/experiment).
 # 1. the judgments filled with surrogates (`deid generate`, seed 3), split by judgment (author = the
-#    judgment's defendant): 30 members, 450 non-members (>= 400 for TPR at 1% FPR), 2,515 public;
+#    judgment's defendant): 30 members, 450 non-members (>= 400 for TPR at 1% FPR), 2,514 public;
 # 2. a WordPiece tokenizer (on whole words: the masked LM reads raw text, and a vocabulary of morphemes
 #    would turn inflected words into [UNK]) and a BERT (hidden 128, 2 layers, 64 positions) pretrained on
 #    the public judgments only, first on 32-token windows, then on 64 (see ../physionet-evidence/run.sh);
