@@ -4,8 +4,10 @@
 # and the row with more member individuals (DP per individual needs them; the base model is then
 # pretrained on the 43 patients left):
 #   PRETRAIN_EPOCHS_32=30 bash bench/experiments/physionet-evidence/run.sh ../shared/data/physionet-deid OUT_DIR2 100 20 config-many-individuals.json
-# and the canary-leak ablations of issue #19 (constrained with --untie-decoder, with --freeze-protected-embeddings):
-#   bash bench/experiments/physionet-evidence/run.sh ../shared/data/physionet-deid OUT_DIR 10 20 ablation-untied-decoder.json ablation-frozen-inputs.json
+# and the canary-leak ablations of issue #19 (constrained with --untie-decoder, with --freeze-protected-embeddings;
+# then standard, constrained and constrained with --freeze-protected-embeddings with 50 canaries):
+#   bash bench/experiments/physionet-evidence/run.sh ../shared/data/physionet-deid OUT_DIR 10 20 ablation-untied-decoder.json \
+#     ablation-frozen-inputs.json ablation-50-tied.json ablation-50-frozen-inputs.json
 # (the 471 public notes left give 69 steps an epoch: 12 epochs of 32-token windows stayed on the plateau)
 # 1. split the nursing notes by patient: 10 member patients (fine-tuning), 20 non-member patients
 #    (membership inference, >= 400 notes), the other 133 patients public (tokenizer and pretraining);
