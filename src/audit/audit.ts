@@ -203,6 +203,13 @@ function summarise(xs: readonly number[]): ExposureSummary {
   return { mean, se: Math.sqrt(variance / n), n };
 }
 
+/** Planted secrets' exposures against never-planted controls': each summarised, and their difference ± SE. */
+export function exposureDifference(planted: readonly number[], control: readonly number[]): { planted: ExposureSummary; control: ExposureSummary; difference: { value: number; se: number } } {
+  const p = summarise(planted);
+  const c = summarise(control);
+  return { planted: p, control: c, difference: { value: p.mean - c.mean, se: Math.hypot(p.se, c.se) } };
+}
+
 /**
  * The risk audit of a fine-tuned masked LM: privacy score on the blacklisted identifiers of the training
  * (member) documents (and on gold identifiers the blacklist missed), regurgitation per term, membership
@@ -333,9 +340,8 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
     exposure = { probes, mean: summarise(xs).mean, max: Math.max(...xs) };
     if (options.controlExposure?.length) {
       const controls = await secretExposure(target.model, tok, options.controlExposure, { seqLen, padId });
-      const planted = summarise(xs);
-      const control = summarise(controls.map((p) => p.exposure));
-      canaries = { planted, control: { ...control, probes: controls }, difference: { value: planted.mean - control.mean, se: Math.hypot(planted.se, control.se) } };
+      const { planted, control, difference } = exposureDifference(xs, controls.map((p) => p.exposure));
+      canaries = { planted, control: { ...control, probes: controls }, difference };
     }
   }
 

@@ -1,4 +1,4 @@
-export { runAudit } from './audit.js';
+export { runAudit, exposureDifference } from './audit.js';
 export type { AuditOptions, AuditReport, AuditModel, ExposureSummary, PrivacyScore, RegurgitationRow, MembershipResult } from './audit.js';
 export { roc, bootstrapMean, clusterBootstrap, liraScores, rocWithInterval, f1Scores } from './metrics.js';
 export type { Cluster, RocResult, RocWithInterval, ScoredUnit } from './metrics.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bootstrapMean, clusterBootstrap, f1Scores, liraScores, roc, rocWithInterval } from '../../src/audit/index.js';
+import { bootstrapMean, clusterBootstrap, exposureDifference, f1Scores, liraScores, roc, rocWithInterval } from '../../src/audit/index.js';
 import { Rng } from '../../src/engine/index.js';
 import { FormatError } from '../../src/errors.js';
 
@@ -109,5 +109,16 @@ describe('liraScores', () => {
     expect(lossAuc).toBeLessThan(0.65);
     expect(liraRoc.auc).toBeGreaterThan(0.88);
     expect(liraRoc.tprAt1).toBeGreaterThan(0.2);
+  });
+});
+
+describe('exposureDifference', () => {
+  it('is planted minus control mean exposure, its standard error the two standard errors of the means combined', () => {
+    // planted: mean 3, sample variance 1 over 3 → SE 1/√3; control: mean 1, sample variance 2 over 2 → SE 1.
+    const d = exposureDifference([2, 3, 4], [0, 2]);
+    expect(d.planted).toEqual({ mean: 3, se: Math.sqrt(1 / 3), n: 3 });
+    expect(d.control).toEqual({ mean: 1, se: 1, n: 2 });
+    expect(d.difference.value).toBe(2);
+    expect(d.difference.se).toBeCloseTo(Math.sqrt(1 / 3 + 1), 12);
   });
 });
