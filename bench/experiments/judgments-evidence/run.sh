@@ -36,6 +36,10 @@ pretrain pretrained-32 pretrained 2 1e-3 64 32
 for n in 1-1 1-3; do
   [ -f "blacklist-members-$n.tsv" ] || $PPMLM blacklist build --corpus members.jsonl --lang ko --k 2 --ngrams "$n" --recognizers all --out "blacklist-members-$n.tsv"
 done
+# the diluted split of ./dose.sh: the 30 members and the first 120 non-members fine-tuned on, the other 330
+# non-members for membership inference (the base model never saw either)
+[ -f members-150.jsonl ] || cat members.jsonl <(head -n 120 non-members.jsonl) > members-150.jsonl
+[ -f non-members-330.jsonl ] || tail -n +121 non-members.jsonl > non-members-330.jsonl
 for config in "${CONFIGS[@]}"; do
   name=$(basename "$config" .json)
   cp "$HERE/$config" "$name.json"
