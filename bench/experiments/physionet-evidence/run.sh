@@ -8,6 +8,9 @@
 # then standard, constrained and constrained with --freeze-protected-embeddings with 50 canaries):
 #   bash bench/experiments/physionet-evidence/run.sh ../shared/data/physionet-deid OUT_DIR 10 20 ablation-untied-decoder.json \
 #     ablation-frozen-inputs.json ablation-50-tied.json ablation-50-frozen-inputs.json
+# and the dose check of issue #19 (the 50 canaries with 13 copies each instead of 5: each secret then takes
+# the share of the fine-tuning text it takes on the judgments, see ../judgments-evidence/dose.sh):
+#   bash bench/experiments/physionet-evidence/run.sh ../shared/data/physionet-deid OUT_DIR 10 20 dose-repeats-13.json
 # (the 471 public notes left give 69 steps an epoch: 12 epochs of 32-token windows stayed on the plateau)
 # 1. split the nursing notes by patient: 10 member patients (fine-tuning), 20 non-member patients
 #    (membership inference, >= 400 notes), the other 133 patients public (tokenizer and pretraining);
