@@ -18,7 +18,7 @@
 #    fewer than 2 of all 163 patients (unigrams: with 1-3-grams nearly every position of a note is in a
 #    trigram no other patient wrote, and constrained fine-tuning would train on ~10% of the tokens);
 # 3. a WordPiece tokenizer and a BERT (hidden 128, 2 layers, 64 positions) pretrained on the public notes only;
-# 4. `ppmlm experiment` with each CONFIG (default config.json: every strategy, seeds 1 and 2, epochs 10 and 20;
+# 4. `ppmlm experiment` with each CONFIG (default config.json: every strategy, seeds 1, 2 and 3, epochs 10 and 20;
 #    gold PHI spans, canaries as the positive control, the base model audited as row "base"), config.json
 #    into OUT_DIR/experiment, any other into OUT_DIR/experiment-<its name>.
 # Every step is resumable: finished outputs are kept (delete OUT_DIR/<step> to redo one).
@@ -44,7 +44,7 @@ LISTS="$DATA/lists"
 # with 64-token windows after ~2,200, with 128 not within 2,500. So: 32-token windows first, then 64.
 pretrain init pretrained-32 "${PRETRAIN_EPOCHS_32:-12}" 2e-3 32 64
 pretrain pretrained-32 pretrained 6 1e-3 64 32
-# Every strategy of the config with seeds 1 and 2 (config.json), or the DP cells with many individuals.
+# Every strategy of the config with seeds 1, 2 and 3 (config.json), or the DP cells with many individuals.
 # Gold PHI spans of the members for the audit's gold figures: the data folder's id-phi.phrase.
 for config in "${CONFIGS[@]}"; do
   name=$(basename "$config" .json)
