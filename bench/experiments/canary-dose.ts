@@ -12,7 +12,7 @@
 import { readFile } from 'node:fs/promises';
 import { exposureDifference, type AuditReport } from '../../src/audit/index.js';
 import { loadCorpus } from '../../src/corpus/index.js';
-import { canaryCounts, plantCanaries, type PlantedSpan } from '../../src/experiment/canaries.js';
+import { CANARY_SECRET_KINDS, canaryCounts, plantCanaries, secretKindOf, type PlantedSpan } from '../../src/experiment/canaries.js';
 import { readExperimentConfig } from '../../src/experiment/config.js';
 import { loadTokenizer } from '../../src/tokenizer/index.js';
 
@@ -23,13 +23,11 @@ if (config.canaries === undefined) throw new Error(`${configPath} plants no cana
 const planted = plantCanaries(await loadCorpus(membersPath, config.columns === undefined ? {} : { columns: config.columns }), config.canaries);
 const tokenizer = await loadTokenizer(modelDir);
 const { docs } = planted;
-// The secrets themselves, name then reference per canary; a protected sentence's context words are not secrets.
-const secrets = planted.entries.filter((e) => e.category === 'CANARY');
-const spans = planted.spans.filter((s) => !s.label.endsWith(' context'));
+// The secrets are what the probes rank; a protected sentence's context words are not secrets.
+const secrets = planted.probes;
+const spans = planted.spans.filter((s) => secretKindOf(s.label) !== undefined);
 const { count, repeats } = canaryCounts(config.canaries);
 
-const KINDS = ['name', 'reference'] as const;
-const kindOf = (secret: number) => KINDS[secret % 2]!;
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -49,8 +47,8 @@ for (const [d, doc] of docs.entries()) {
 }
 console.log(`${docs.length} member documents (${new Set(spans.map((s) => s.doc)).size} with canaries), ${total} tokens; ${count} canaries x ${repeats} copies: ${inSecrets} tokens in planted secrets (${((100 * inSecrets) / total).toFixed(1)}% of the text), one secret's copies ${((100 * inSecrets) / secrets.length / total).toFixed(3)}% on average`);
 console.log('| kind | subwords per secret | median occurrences of a secret subword outside the secrets | secrets with every subword rarer than 10 outside |\n|---|---:|---:|---:|');
-for (const kind of KINDS) {
-  const pieces = secrets.filter((_, i) => kindOf(i) === kind).map((e) => tokenizer.tokenize(e.term).ids.map((id) => outside.get(id) ?? 0));
+for (const kind of CANARY_SECRET_KINDS) {
+  const pieces = secrets.filter((p) => secretKindOf(p.label) === kind).map((p) => tokenizer.tokenize(p.secret).ids.map((id) => outside.get(id) ?? 0));
   console.log(`| ${kind} | ${mean(pieces.map((p) => p.length)).toFixed(1)} | ${median(pieces.flat())} | ${pieces.filter((p) => Math.max(...p) < 10).length} of ${pieces.length} |`);
 }
 
@@ -59,8 +57,8 @@ if (reportPaths.length > 0) {
   for (const path of reportPaths) {
     const report = JSON.parse(await readFile(path, 'utf8')) as AuditReport;
     if (report.exposure === undefined || report.canaries === undefined) throw new Error(`${path}: the report has no canary exposure against controls`);
-    const byKind = (probes: readonly { label: string; exposure: number }[], kind: string) => probes.filter((p) => p.label.endsWith(` ${kind}`)).map((p) => p.exposure);
-    const cells = KINDS.map((kind) => exposureDifference(byKind(report.exposure!.probes, kind), byKind(report.canaries!.control.probes, kind)).difference);
+    const byKind = (probes: readonly { label: string; exposure: number }[], kind: string) => probes.filter((p) => secretKindOf(p.label) === kind).map((p) => p.exposure);
+    const cells = CANARY_SECRET_KINDS.map((kind) => exposureDifference(byKind(report.exposure!.probes, kind), byKind(report.canaries!.control.probes, kind)).difference);
     console.log(`| ${path} | ${cells.map((d) => `${d.value.toFixed(2)} ± ${d.se.toFixed(2)}`).join(' | ')} |`);
   }
 }

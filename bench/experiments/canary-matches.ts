@@ -8,7 +8,7 @@
  */
 import { loadCorpus } from '../../src/corpus/index.js';
 import { canaryCounts, plantCanaries } from '../../src/experiment/canaries.js';
-import { BlacklistMatcher } from '../../src/identifiers/index.js';
+import { BlacklistMatcher, canonicalTerm } from '../../src/identifiers/index.js';
 import { createKoreanAnalyzer, type Language } from '../../src/text/index.js';
 import { readExperimentConfig } from '../../src/experiment/config.js';
 
@@ -19,15 +19,18 @@ if (config.canaries === undefined) throw new Error(`${configPath} plants no cana
 const lang: Language = config.lang ?? 'auto';
 const analyzer = lang === 'en' ? undefined : createKoreanAnalyzer(config.analyzer ?? 'auto', (why) => console.error(why));
 try {
-  const { docs, entries } = plantCanaries(await loadCorpus(membersPath, config.columns === undefined ? {} : { columns: config.columns }), config.canaries);
+  const { docs, entries, probes } = plantCanaries(await loadCorpus(membersPath, config.columns === undefined ? {} : { columns: config.columns }), config.canaries);
   const { repeats } = canaryCounts(config.canaries);
   const matcher = new BlacklistMatcher(entries);
   const found = entries.map(() => 0);
   for (const doc of docs) for (const m of await matcher.match(doc.text, analyzer)) found[m.entry]!++;
   console.log(`analyser: ${analyzer?.name ?? 'none (lang en)'}`);
   console.log('| canary | secret | planted | matched |\n|---|---|---:|---:|');
-  entries.forEach((e, i) => console.log(`| ${Math.floor(i / 2) + 1} ${i % 2 === 0 ? 'name' : 'reference'} | ${e.term} | ${repeats} | ${found[i]} |`));
-  console.log(`matched ${found.reduce((a, b) => a + b, 0)} of ${entries.length * repeats} planted occurrences`);
+  // Named by their probes' labels: entry order is no guide once a protected sentence adds its context words.
+  const labelOf = new Map(probes.map((p) => [canonicalTerm(p.secret), p.label.replace(/^canary /, '')]));
+  entries.forEach((e, i) => console.log(`| ${labelOf.get(e.term) ?? 'sentence context'} | ${e.term} | ${e.category === 'CANARY' ? repeats : '-'} | ${found[i]} |`));
+  const secrets = entries.flatMap((e, i) => (e.category === 'CANARY' ? [found[i]!] : []));
+  console.log(`matched ${secrets.reduce((a, b) => a + b, 0)} of ${secrets.length * repeats} planted secret occurrences`);
 } finally {
   await analyzer?.close();
 }

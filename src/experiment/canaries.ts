@@ -45,6 +45,16 @@ const FORMS: Record<CanaryLanguage, { syllables: string[]; words: [number, numbe
 
 export const CANARY_LANGUAGES = Object.keys(FORMS) as CanaryLanguage[];
 
+/** The two secrets of a canary. Probe, span and exposure labels end with the kind: `canary 3 reference`. */
+export const CANARY_SECRET_KINDS = ['name', 'reference'] as const;
+export type CanarySecretKind = (typeof CANARY_SECRET_KINDS)[number];
+
+/** Which secret a canary label names; undefined for the context words of a protected sentence. */
+export function secretKindOf(label: string): CanarySecretKind | undefined {
+  const last = label.slice(label.lastIndexOf(' ') + 1);
+  return CANARY_SECRET_KINDS.find((k) => k === last);
+}
+
 /** A random canary name and reference number of `language`, from `rng`. */
 function canaryValues(rng: Rng, language: CanaryLanguage): { name: string; code: string } {
   const { syllables, words: [shortest, longest] } = FORMS[language];

@@ -4,5 +4,5 @@ export { checkCanaries, runExperiment } from './run.js';
 export type { ExperimentOptions } from './run.js';
 export { resultsCsv, resultsMarkdown, resultsSvg } from './results.js';
 export type { ResultRow } from './results.js';
-export { plantCanaries, protectedCanaryOccurrences } from './canaries.js';
-export type { CanaryConfig, CanaryLanguage, CanaryProtection, PlantedCanaries, PlantedSpan } from './canaries.js';
+export { CANARY_SECRET_KINDS, plantCanaries, protectedCanaryOccurrences, secretKindOf } from './canaries.js';
+export type { CanaryConfig, CanaryLanguage, CanaryProtection, CanarySecretKind, PlantedCanaries, PlantedSpan } from './canaries.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkCanaries, plantCanaries, protectedCanaryOccurrences } from '../../src/experiment/index.js';
+import { checkCanaries, plantCanaries, protectedCanaryOccurrences, secretKindOf } from '../../src/experiment/index.js';
 import { ConfigError } from '../../src/errors.js';
 import type { Blacklist } from '../../src/identifiers/index.js';
 import { trainWordPiece } from '../../src/tokenizer/index.js';
@@ -108,5 +108,19 @@ describe('plantCanaries', () => {
     await expect(checkCanaries(planted, planted.docs, secretsOnly, tokenizer, undefined, 24)).rejects.toThrow(/^12 of 24 planted canary occurrences .*canary 1 context/);
     const ko = [1, 2, 3].map((i) => ({ id: String(i), author: `a${i}`, text: '피고인은 피해자를 폭행하였다.' }));
     expect(plantCanaries(ko, { count: 1, repeats: 1, language: 'ko', protect: 'sentence' }).entries.filter((e) => e.category === 'CANARY_CONTEXT').map((e) => e.term)).toEqual(['비상연락처', '참조번호']);
+  });
+});
+
+describe('secretKindOf', () => {
+  it('reads the kind of secret from every probe, control and span label, and none from a protected sentence\'s context', () => {
+    const members = generateClinicalNotes(5, 6, 4);
+    const { probes, controls, spans } = plantCanaries(members, { count: 2, repeats: 2, protect: 'sentence' });
+    expect(probes.map((p) => secretKindOf(p.label))).toEqual(['name', 'reference', 'name', 'reference']);
+    expect(controls.map((p) => secretKindOf(p.label))).toEqual(['name', 'reference', 'name', 'reference']);
+    const kinds = spans.map((s) => secretKindOf(s.label));
+    expect(kinds.filter((k) => k === 'name')).toHaveLength(4);
+    expect(kinds.filter((k) => k === 'reference')).toHaveLength(4);
+    expect(kinds.filter((k) => k === undefined)).toHaveLength(spans.length - 8);
+    expect(spans.length).toBeGreaterThan(8);
   });
 });
