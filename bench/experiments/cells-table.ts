@@ -33,7 +33,7 @@ if (view === 'privacy') {
   console.log('| strategy | epochs | seed | privacy per occurrence [95% CI] | per subword [95% CI] | gold recall [95% CI] | privacy on gold missed | canary − control (bits) ± SE | MIA AUC per individual, all [95% CI] | unprotected [95% CI] | protected [95% CI] | calibrated TPR@1%FPR [95% CI] | utility | ε |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 } else {
-  console.log('| strategy | epochs | seed | members / non-members | AUC all [95% CI] | TPR@1%FPR all [95% CI] | AUC unprotected | AUC protected [95% CI] | TPR@1%FPR protected | calibrated AUC | calibrated TPR@1%FPR [95% CI] |');
+  console.log('| strategy | epochs | seed | members / non-members | AUC all [95% CI] | TPR@1%FPR all [95% CI] | AUC unprotected | AUC protected [95% CI] | TPR@1%FPR protected | calibrated AUC [95% CI] | calibrated TPR@1%FPR [95% CI] |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 }
 for (const cell of cells) {
@@ -63,7 +63,7 @@ for (const cell of cells) {
     console.log(
       `${head} ${all.members} / ${all.nonMembers} | ${f2(all.loss.auc)} ${interval(all.loss.ci.auc, f2)} | ${pct(all.loss.tprAt1)} ${interval(all.loss.ci.tprAt1, pct)} | ` +
         `${unprotected ? f2(unprotected.loss.auc) : ''} | ${protectedOnly ? `${f2(protectedOnly.loss.auc)} ${interval(protectedOnly.loss.ci.auc, f2)}` : ''} | ${protectedOnly ? pct(protectedOnly.loss.tprAt1) : ''} | ` +
-        `${cal ? f2(cal.auc) : ''} | ${cal ? `${pct(cal.tprAt1)} ${interval(cal.ci.tprAt1, pct)}` : ''} |`,
+        `${cal ? `${f2(cal.auc)} ${interval(cal.ci.auc, f2)}` : ''} | ${cal ? `${pct(cal.tprAt1)} ${interval(cal.ci.tprAt1, pct)}` : ''} |`,
     );
   }
 }
