@@ -144,6 +144,22 @@ describe('ppmlm finetune', () => {
   });
 });
 
+describe('ppmlm finetune: reproducibility', () => {
+  it('writes the same weights for one --seed, run twice, with 1 and with 2 wasm threads', async () => {
+    const { dir, corpus, blacklist, model } = await tinySetup(4, 2);
+    // A subprocess each: the wasm backend and its thread count are set once per process.
+    const train = (name: string, threads: string) =>
+      new Promise<Buffer>((resolve, reject) => {
+        const out = join(dir, name);
+        const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', '--backend', 'wasm', '--threads', threads, '--quiet', 'finetune', '--model', model, '--corpus', corpus, '--blacklist', blacklist, '--strategy', 'constrained', '--seed', '5', '--out', out, ...common], { stdio: 'ignore' });
+        child.on('exit', (code) => (code === 0 ? resolve(readFile(join(out, 'model.safetensors'))) : reject(new Error(`finetune ${name} exited with ${code}`))));
+      });
+    const [once, again, twoThreads] = await Promise.all([train('a', '1'), train('b', '1'), train('c', '2')]);
+    expect(again.equals(once)).toBe(true);
+    expect(twoThreads.equals(once)).toBe(true);
+  });
+});
+
 describe('ppmlm finetune: Hugging Face Trainer options', () => {
   const readLog = async (out: string) => (await readFile(join(`${out}.checkpoint`, 'train_log.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
   const small = ['--batch-size', '4', '--seq-len', '32', '--lr', '1e-3', '--json', '--quiet'];
