@@ -90,3 +90,15 @@ export class VocabularyIdentifiersError extends UsageError {
     );
   }
 }
+
+/**
+ * A model export would ship a vocabulary that ppmlm trained on a corpus not declared public, without a
+ * blacklist to check it against: its tokens may spell the corpus's names and numbers.
+ */
+export class PrivateVocabularyError extends UsageError {
+  constructor(override = 'pass --allow-vocabulary-identifiers') {
+    super(
+      `the tokenizer was trained by ppmlm on a corpus not declared public and without --blacklist, so its vocabulary may spell identifiers and would ship with the model; retrain it with "ppmlm tokenizer train --blacklist FILE" (or "--public-corpus" when the corpus is public), give this run --blacklist FILE to check it, or ${override} to export anyway (recorded in ppmlm.json)`,
+    );
+  }
+}

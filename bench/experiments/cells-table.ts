@@ -1,5 +1,5 @@
 /**
- * The README's evidence rows from an experiment's cell reports, with the intervals `results.csv` leaves out:
+ * The evidence rows (docs/evidence.md) from an experiment's cell reports, with the intervals `results.csv` leaves out:
  *   npx tsx bench/experiments/cells-table.ts EXPERIMENT_DIR [privacy|membership]
  * `privacy` (default): per cell, privacy per occurrence and per subword with their 95% bootstrap intervals
  * over individuals, the blacklist's recall of gold occurrences and privacy on those it missed (when the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The de-identification results of the README, end to end (about 4.5 hours on 2 cores):
+# The de-identification results of docs/deid.md, end to end (about 4.5 hours on 2 cores):
 #   bash bench/experiments/deid-results.sh ../shared/data OUT_DIR
 # Korean judgments: per-epoch vs single replacement, level-2 labels (16 categories), a fresh encoder of
 # hidden 128 / 2 layers, 8 epochs; then per-epoch replacement for 16 epochs, evaluated with disjoint and
@@ -18,7 +18,7 @@ resume() { [ -d "$1.checkpoint" ] && echo --resume || true; }
 
 for mode in per-epoch single; do
   [ -d "$OUT/ko-$mode" ] || $PPMLM deid train "${KO[@]}" --replacement "$mode" --label-level 2 --epochs 8 "${MODEL[@]}" --dropout 0 --out "$OUT/ko-$mode" $(resume "$OUT/ko-$mode")
-  # Disjoint windows, as these rows of the README were measured.
+  # Disjoint windows, as these rows of docs/deid.md were measured.
   [ -f "$OUT/ko-$mode.eval.json" ] || $PPMLM deid eval "${KO[@]}" --model "$OUT/ko-$mode" --stride 0 --pii-threshold argmax --json > "$OUT/ko-$mode.eval.json"
 done
 [ -d "$OUT/ko-per-epoch-16" ] || $PPMLM deid train "${KO[@]}" --replacement per-epoch --label-level 2 --epochs 16 "${MODEL[@]}" --dropout 0 --out "$OUT/ko-per-epoch-16" $(resume "$OUT/ko-per-epoch-16")

@@ -1,5 +1,5 @@
 /**
- * Prints the README tables from `ppmlm deid eval --json` outputs:
+ * Prints the tables of docs/deid.md from `ppmlm deid eval --json` outputs:
  *   npx tsx bench/experiments/deid-table.ts NAME=eval.json ... [--per-label]
  * one row of binary and micro P/R/F1 per run; with --per-label, the per-label P/R/F1 of each run
  * (labels with support, most frequent first).

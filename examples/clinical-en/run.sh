@@ -21,7 +21,7 @@ npx ppmlm blacklist build --corpus "$OUT/members.csv" --out "$OUT/blacklist.tsv"
 npx ppmlm blacklist stats "$OUT/blacklist.tsv"
 
 # A small encoder pretrained on public notes (other invented patients) stands in for a Hub checkpoint.
-npx ppmlm tokenizer train --corpus "$EX/public.csv" --blacklist "$OUT/blacklist.tsv" --vocab-size 2000 --out "$OUT/tokenizer" --force
+npx ppmlm tokenizer train --corpus "$EX/public.csv" --public-corpus --blacklist "$OUT/blacklist.tsv" --vocab-size 2000 --out "$OUT/tokenizer" --force
 npx ppmlm model init --vocab "$OUT/tokenizer" --out "$OUT/init" --hidden 128 --layers 2 --heads 2 --intermediate 512 --max-positions 64 --force
 npx ppmlm finetune --model "$OUT/init" --corpus "$EX/public.csv" --strategy standard --epochs 6 --seq-len 64 --lr 1e-3 --out "$OUT/pretrained" --force
 

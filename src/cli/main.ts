@@ -5,7 +5,7 @@ import { BACKEND_REQUESTS, setWasmThreads, type BackendRequest } from '../engine
 import { MAX_WASM_THREADS } from '../engine/wasmThreads.js';
 import { parseIntFlag } from './parseFlags.js';
 import { addCorpusOptions } from './corpusOptions.js';
-import { addVocabularyOptions } from './vocabularyOptions.js';
+import { addVocabularyOptions, ALLOW_VOCABULARY_HELP } from './vocabularyOptions.js';
 import { Reporter, processIO, type CliIO } from './reporter.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { ANALYZER_CHOICES, LANGUAGES } from '../text/index.js';
@@ -141,6 +141,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--min-frequency <n>', 'pairs seen fewer times are not merged', '2')
     .option('--morphemes', 'pre-tokenize Korean into morphemes (mecab, or the rule analyser)')
     .option('--blacklist <file>', 'learn no token that spells a blacklisted word or number (the vocabulary ships with every model)')
+    .option('--public-corpus', 'declare the corpus public (recorded in ppmlm.json): models may ship its vocabulary unchecked')
     .addOption(analyzerOption())
     .option('--force', 'replace an existing folder')
     .option('--json', 'machine-readable summary')
@@ -192,7 +193,7 @@ export function buildProgram(io: CliIO): Command {
       .option('--hide-protected-context', 'constrained masking, an ablation: protected positions hidden as attention keys (no longer context; not PPmlm)')
       .option('--untie-decoder', 'give the MLM head a decoder of its own, starting as a copy of the word embeddings (tie_word_embeddings: false)')
       .option('--random-blacklisted', 'allow random replacements to draw blacklisted terms\' tokens (default: never)')
-      .option('--allow-vocabulary-identifiers', 'write the model even when vocabulary tokens are --blacklist terms (recorded in ppmlm.json; default: refuse)')
+      .option('--allow-vocabulary-identifiers', ALLOW_VOCABULARY_HELP)
       .option('--seed <n>', 'seed for data order and masking (never DP sampling or noise, unless --dp-insecure-seeded-noise)', '42')
       .option('--save-steps <n>', 'also checkpoint every n optimizer steps')
       .addOption(new Option('--pseudo <style>', 'pseudonymized: [CATEGORY] placeholders or format-preserving surrogates').choices(['placeholder', 'surrogate']).default('placeholder')),
@@ -219,7 +220,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--mask-prob <p>', 'premasked: share of eligible tokens selected as targets', '0.15')
     .option('--whole-word', 'premasked: select whole words, then all their subwords')
     .option('--random-blacklisted', "premasked: allow random replacements to draw blacklisted terms' tokens (default: never)")
-    .option('--allow-vocabulary-identifiers', 'export even when vocabulary tokens are --blacklist terms (recorded in ppmlm_dataset.json)')
+    .option('--allow-vocabulary-identifiers', ALLOW_VOCABULARY_HELP)
     .option('--shard-rows <n>', 'rows per Parquet shard', '10000')
     .addOption(langOption())
     .addOption(analyzerOption())
@@ -344,7 +345,7 @@ export function buildProgram(io: CliIO): Command {
   program
     .command('experiment')
     .description('the paper\'s comparison: strategies x epochs x seeds, fine-tuned and audited → results.csv/.md + plots.html')
-    .requiredOption('--config <file>', 'experiment config (JSON; see the README)')
+    .requiredOption('--config <file>', 'experiment config (JSON; see docs/evidence.md)')
     .requiredOption('--out <dir>', 'folder for runs, cells, results (resumable: finished cells are kept)')
     .option('--json', 'the result rows as JSON')
     .action(lazyAction(async () => (await import('./commands/experiment.js')).experimentCommand));

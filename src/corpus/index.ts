@@ -9,3 +9,4 @@ export { corpusStats } from './stats.js';
 export type { CorpusStats } from './stats.js';
 export { splitByAuthor } from './splitByAuthor.js';
 export type { AuthorSplit } from './splitByAuthor.js';
+export { corpusFingerprinter } from './fingerprint.js';

@@ -1,6 +1,6 @@
 import type { Document } from '../corpus/index.js';
 import { blacklistFingerprint, type Blacklist } from '../identifiers/index.js';
-import { checkVocabulary } from '../model/index.js';
+import { checkVocabulary, vocabularyProvenance, type VocabularyOrigin } from '../model/index.js';
 import { buildWindows, eligiblePositions, epochOrder, IGNORE, mask, maskConfigFor, trainingStride, windowRng, type BatchMaskConfig, type TrainingWindow } from '../mlm/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { BlacklistedTerms, type Tokenizer } from '../tokenizer/index.js';
@@ -23,8 +23,12 @@ export interface ExportDatasetOptions {
   /** The model folder the tokenizer came from, recorded in the manifest. */
   model: string;
   blacklist?: Blacklist;
-  /** Export even when vocabulary tokens are blacklisted terms (recorded in the manifest). */
+  /** How the tokenizer's vocabulary was made (the model's ppmlm.json `vocabulary`); undefined when ppmlm did not train it. */
+  vocabulary?: VocabularyOrigin;
+  /** Export even when the vocabulary check refuses (recorded in the manifest). */
   allowVocabularyIdentifiers?: boolean;
+  /** Where the vocabulary check's info line goes. */
+  onInfo?: (line: string) => void;
   seqLen: number;
   /** Tokens shared by consecutive windows (default: a quarter window, as `finetune`). */
   stride?: number;
@@ -89,7 +93,8 @@ export function premaskedEpoch(windows: readonly TrainingWindow[], epoch: number
  */
 export async function exportDataset(options: ExportDatasetOptions): Promise<DatasetManifest> {
   const { tokenizer, seqLen, blacklist } = options;
-  const vocabularyIdentifiers = checkVocabulary(tokenizer, blacklist && { blacklisted: new BlacklistedTerms(blacklist.entries.map((e) => e.term)), allowIdentifiers: options.allowVocabularyIdentifiers });
+  const check = { ...(blacklist && { blacklisted: new BlacklistedTerms(blacklist.entries.map((e) => e.term)) }), allowIdentifiers: options.allowVocabularyIdentifiers };
+  const vocabulary = vocabularyProvenance(options.vocabulary, checkVocabulary(tokenizer, options.vocabulary, check, options.onInfo));
   const stride = trainingStride(seqLen, options.stride);
   const { windows, stats } = await buildWindows(options.docs, tokenizer, { seqLen, stride, blacklist: blacklist?.entries ?? [], analyzer: options.analyzer });
   const padId = tokenizer.idOf(tokenizer.specials.pad)!;
@@ -112,7 +117,7 @@ export async function exportDataset(options: ExportDatasetOptions): Promise<Data
     protectedTokens: stats.protectedTokens,
     ...(blacklist && { blacklistFingerprint: blacklistFingerprint(blacklist), blacklistTerms: blacklist.entries.length }),
     ...(premasked && { premasked: { epochs: premasked.epochs, seed: premasked.seed, maskProb: premasked.maskProb, wholeWord: premasked.wholeWord === true, randomBlacklisted: premasked.randomBlacklisted === true } }),
-    ...(vocabularyIdentifiers > 0 && { allowVocabularyIdentifiers: true, vocabularyIdentifiers }),
+    ...vocabulary,
   };
   return writeDataset(options.out, splits, manifest, { force: options.force, shardRows: options.shardRows });
 }

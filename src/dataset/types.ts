@@ -1,3 +1,5 @@
+import type { VocabularyCheckRecord, VocabularyOrigin } from '../model/index.js';
+
 /**
  * One row of an exported dataset: a tokenised window padded to the sequence length, in the columns
  * Hugging Face's data collators read. Plain number arrays so that what is written reads back equal.
@@ -39,6 +41,9 @@ export interface DatasetManifest {
   protectedTokens: number;
   blacklistFingerprint?: string;
   blacklistTerms?: number;
+  /** How the tokenizer's vocabulary was made, and how the export checked it (model/vocabularyCheck.ts). */
+  vocabulary?: VocabularyOrigin;
+  vocabularyCheck?: VocabularyCheckRecord;
   /** With --premasked: the masking of the `epoch_N` splits, as `ppmlm finetune --strategy constrained` draws it. */
   premasked?: { epochs: number; seed: number; maskProb: number; wholeWord: boolean; randomBlacklisted: boolean };
   /** Split name → its shard files, relative to the dataset folder. */

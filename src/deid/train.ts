@@ -4,7 +4,7 @@ import { checkpointDirFor, checkpointModelDir, openCheckpoint } from '../engine/
 import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
 import { lossCurve, type LogEntry, type ScheduleOptions, type TrainerState } from '../engine/trainer.js';
 import { UsageError } from '../errors.js';
-import { assertSeqLenFits, checkVocabulary, defaultConfig, initParams, loadModelDir, parameterShapes, saveModelDir, vocabularyProvenance, type EncoderModel, type Provenance, type VocabularyCheck } from '../model/index.js';
+import { assertSeqLenFits, checkVocabulary, defaultConfig, initParams, loadModelDir, parameterShapes, saveModelDir, vocabularyProvenance, type EncoderModel, type Provenance, type VocabularyCheck, type VocabularyCheckRecord, type VocabularyOrigin } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import type { DpOptions, DpRecord } from '../privacy/index.js';
 import { trainWordPiece, type Tokenizer } from '../tokenizer/index.js';
@@ -111,8 +111,9 @@ export interface DeidTrainOptions extends ScheduleOptions {
   resume?: boolean;
   analyzer?: MorphAnalyzer;
   /**
-   * The blacklist the vocabulary is checked against before training: a fresh tokenizer learns none of its
-   * terms, and a pretrained or resumed one that holds any is refused unless the check allows it.
+   * The blacklist the vocabulary is checked against before training: a fresh tokenizer (trained on the
+   * private training documents, and recorded so) learns none of its terms; a pretrained one is checked by
+   * its provenance (model/vocabularyCheck.ts).
    */
   vocabulary?: VocabularyCheck;
   /** Train with DP-SGD (per document by default; see privacy/); the model folder then holds no loss curve unless `dp.releaseStats`. */
@@ -199,17 +200,23 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
 
   let model: EncoderModel;
   let tokenizer: Tokenizer;
+  // The vocabulary ships with every export (checkpoints included): checked once, before training.
+  let vocabulary: { vocabulary?: VocabularyOrigin; vocabularyCheck: VocabularyCheckRecord };
+  const check = options.vocabulary ?? {};
   const checkpointDir = checkpointDirFor(options.out);
   const runConfig = deidRunConfig(options, labels);
   if (options.resume && (await openCheckpoint(checkpointDir, { resume: true, runConfig }))) {
     const loaded = await loadModelDir(checkpointModelDir(checkpointDir), { tokenClassification: labels.length }, seed);
     model = loaded.model;
     tokenizer = loaded.tokenizer;
+    const origin = loaded.provenance?.vocabulary;
+    vocabulary = vocabularyProvenance(origin, loaded.provenance?.vocabularyCheck ?? checkVocabulary(tokenizer, origin, check));
     options.onInfo?.(`resuming from ${checkpointDir}`);
   } else if (options.model) {
     const loaded = await loadModelDir(options.model, { tokenClassification: labels.length }, seed);
     model = loaded.model;
     tokenizer = loaded.tokenizer;
+    vocabulary = vocabularyProvenance(loaded.provenance?.vocabulary, checkVocabulary(tokenizer, loaded.provenance?.vocabulary, check, options.onInfo));
   } else {
     const init = options.init ?? { hidden: 128, layers: 2, heads: 2, intermediate: 512, vocabSize: 8000 };
     const texts = (await epochTexts(0)).map((t) => t.text);
@@ -217,15 +224,16 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     tokenizer = await trainWordPiece(texts, {
       vocabSize: init.vocabSize,
       ...(analyzer && { preTokenize: async (t: string) => (await analyzer.analyze(t)).map((m) => m.surface.toLowerCase()) }),
-      ...(options.vocabulary && { blacklisted: options.vocabulary.blacklisted }),
+      ...(check.blacklisted && { blacklisted: check.blacklisted }),
     });
+    // Trained on the private training documents: a model made from this vocabulary later is checked by it.
+    const origin: VocabularyOrigin = { corpus: contentFingerprint(texts), publicCorpus: false, ...(check.blacklistFingerprint && { blacklist: check.blacklistFingerprint }) };
+    vocabulary = vocabularyProvenance(origin, check.blacklisted ? checkVocabulary(tokenizer, origin, check) : { status: 'unchecked', reason: 'private corpus, no blacklist' });
     const config = defaultConfig({ vocab_size: tokenizer.vocabSize, hidden_size: init.hidden, num_hidden_layers: init.layers, num_attention_heads: init.heads, intermediate_size: init.intermediate, max_position_embeddings: Math.max(options.seqLen, 64), pad_token_id: tokenizer.idOf(tokenizer.specials.pad)! });
     model = { config, params: initParams(parameterShapes(config, { tokenClassification: labels.length }), config, seed), head: { tokenClassification: labels.length } };
     options.onInfo?.(`tokenizer trained on the training documents (${tokenizer.vocabSize} tokens${analyzer ? `, ${analyzer.name} morphemes` : ''}); encoder initialised`);
   }
   assertSeqLenFits(model.config, options.seqLen, '--seq-len', options.model ?? checkpointDir);
-  // The vocabulary ships with every export (checkpoints included): checked once, before training.
-  const vocabularyIdentifiers = checkVocabulary(tokenizer, options.vocabulary);
   // Only after the model and its flags checked out may a fresh run (with --force) delete an earlier checkpoint.
   if (!options.resume) await openCheckpoint(checkpointDir, { resume: false, force: options.force, runConfig });
   if (options.dropout !== undefined) model.config = { ...model.config, hidden_dropout_prob: options.dropout, attention_probs_dropout_prob: options.dropout };
@@ -245,7 +253,7 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     seed,
     ...(state && releaseStats && { lossByEpoch: lossCurve(state) }),
     split: splitRecord(split, source.shares, seed),
-    ...vocabularyProvenance(vocabularyIdentifiers),
+    ...vocabulary,
     privacy: options.dp ? 'dp' : 'none',
     ...(dp && { dp, ...(releaseStats && { dpReleasedStats: true }) }),
   });

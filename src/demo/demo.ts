@@ -2,12 +2,12 @@ import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runAudit, writeReport, type AuditReport } from '../audit/index.js';
-import { loadCorpus, type Document } from '../corpus/index.js';
+import { corpusFingerprinter, loadCorpus, type Document } from '../corpus/index.js';
 import { selectBackend, type BackendRequest } from '../engine/index.js';
 import { UsageError } from '../errors.js';
-import { buildBlacklist, patternRecognizers, writeBlacklist } from '../identifiers/index.js';
+import { blacklistFingerprint, buildBlacklist, patternRecognizers, writeBlacklist } from '../identifiers/index.js';
 import { finetune, type StrategyName } from '../mlm/index.js';
-import { defaultConfig, disposeParams, initParams, loadModelDir, parameterShapes, saveModelDir } from '../model/index.js';
+import { defaultConfig, disposeParams, initParams, loadModelDir, parameterShapes, saveModelDir, vocabularyProvenance } from '../model/index.js';
 import { BlacklistedTerms, trainWordPiece } from '../tokenizer/index.js';
 import { PACKAGE_VERSION } from '../version.js';
 
@@ -81,10 +81,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   // The vocabulary ships with every model: it learns no token that spells a blacklisted term.
   const blacklisted = new BlacklistedTerms(blacklist.entries.map((e) => e.term));
   const tokenizer = await trainWordPiece(pretrainDocs.map((d) => d.text), { vocabSize: 2000, blacklisted });
+  const fingerprint = corpusFingerprinter();
+  for (const doc of pretrainDocs) fingerprint.add(doc);
+  const vocabulary = vocabularyProvenance({ corpus: fingerprint.digest(), publicCorpus: true, blacklist: blacklistFingerprint(blacklist) }, { status: 'public-corpus' });
   const config = defaultConfig({ vocab_size: tokenizer.vocabSize, hidden_size: budget.hidden, num_hidden_layers: budget.layers, num_attention_heads: 2, intermediate_size: budget.hidden * 4, max_position_embeddings: budget.seqLen, pad_token_id: tokenizer.idOf(tokenizer.specials.pad)! });
   const params = initParams(parameterShapes(config), config, 1);
   const initDir = join(out, 'init');
-  await saveModelDir(initDir, { config, params, head: 'mlm' }, tokenizer, { ppmlm: PACKAGE_VERSION, createdAt: new Date().toISOString(), base: 'random-init', seed: 1 }, { force: true });
+  await saveModelDir(initDir, { config, params, head: 'mlm' }, tokenizer, { ppmlm: PACKAGE_VERSION, createdAt: new Date().toISOString(), base: 'random-init', seed: 1, ...vocabulary }, { force: true });
   disposeParams(params);
   const step = (what: string) => (e: { epoch: number; step: number; loss: number; tokensPerSecond: number }, s: { totalSteps: number }) =>
     options.progress?.(`    ${what}: epoch ${e.epoch + 1}, step ${e.step}/${s.totalSteps}, loss ${e.loss.toFixed(3)}, ${Math.round(e.tokensPerSecond)} tokens/s`);

@@ -143,14 +143,14 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
   const maxEpochs = config.epochs.at(-1)!;
   const rows: ResultRow[] = [];
   const reference = await loadModelDir(config.model, 'mlm');
-  // Every cell's fine-tuning checks the vocabulary against the blacklist; checked once here, so that a
-  // refusal comes before the base model's audit and names the config key, not the CLI flag.
+  // Every cell's fine-tuning checks the vocabulary by its provenance; checked once here, so that a refusal
+  // comes before the base model's audit and names the config key, not the CLI flag.
   if (config.strategies.length) {
-    checkVocabulary(reference.tokenizer, {
+    checkVocabulary(reference.tokenizer, reference.provenance?.vocabulary, {
       blacklisted: new BlacklistedTerms(blacklist.entries.map((e) => e.term)),
       allowIdentifiers: config.finetune?.allowVocabularyIdentifiers,
       override: 'set "finetune": { "allowVocabularyIdentifiers": true } in the config',
-    });
+    }, log);
   }
   if (setting.canaries) {
     await checkCanaries(setting.canaries, members, blacklist, reference.tokenizer, analyzer, protectedCanaryOccurrences(config.canaries!));

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Document } from '../corpus/index.js';
+import { corpusFingerprinter, type Document } from '../corpus/index.js';
 import { contentWords, type MorphAnalyzer, type NgramOptions } from '../text/index.js';
 import { canonicalTerm } from './blacklist/read.js';
 import { BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry } from './blacklist/types.js';
@@ -71,14 +71,14 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
       : choice === 'graph'
         ? new GraphEngine(terms)
         : new CountingEngine(k, terms);
-  const fingerprint = createHash('sha256');
+  const fingerprint = corpusFingerprinter();
   const direct = new Map<string, DirectTally>();
   let documents = 0;
   let tokens = 0;
 
   for await (const doc of docs) {
     documents++;
-    fingerprint.update(`${doc.id}\0${doc.author}\0${doc.text}\0`);
+    fingerprint.add(doc);
     const words = await contentWords(doc.text, analyzer);
     tokens += words.length;
     await engine.add(doc.author, words);
@@ -125,7 +125,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
       version: BLACKLIST_FORMAT_VERSION,
       k,
       ngrams,
-      corpus: fingerprint.digest('hex').slice(0, 16),
+      corpus: fingerprint.digest(),
       created: new Date().toISOString(),
       extra: { recognizers: recognizers.map((r) => r.name).join(',') || 'none', analyzer: analyzer?.name ?? 'none' },
     },

@@ -8,7 +8,7 @@ import { bestModelDir, checkpointDirFor, checkpointModelDir, openCheckpoint } fr
 import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
 import { assertCanWrite, PRIVATE_FILE_MODE } from '../io/index.js';
 import { BlacklistMatcher, blacklistFingerprint, type Blacklist } from '../identifiers/index.js';
-import { assertSeqLenFits, checkTrainingMemory, checkVocabulary, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, untieDecoder, writeModelFiles, type LoadedModel, type Provenance, type VocabularyCheck } from '../model/index.js';
+import { assertSeqLenFits, checkTrainingMemory, checkVocabulary, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, untieDecoder, writeModelFiles, type LoadedModel, type Provenance, type VocabularyCheck, vocabularyProvenance } from '../model/index.js';
 import { BlacklistedTerms } from '../tokenizer/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { UsageError } from '../errors.js';
@@ -43,7 +43,7 @@ export interface FinetuneOptions {
   wholeWord?: boolean;
   /** pseudonymized: replace direct identifiers by `[CATEGORY]` placeholders (default) or format-preserving surrogates. */
   pseudo?: PseudoStyle;
-  /** Export even when vocabulary tokens are blacklisted terms (recorded in ppmlm.json); default: refuse. */
+  /** Export even when the vocabulary check refuses (model/vocabularyCheck.ts; recorded in ppmlm.json); default: refuse. */
   allowVocabularyIdentifiers?: boolean;
   /** Keep the random-replacement draw from producing tokens of blacklisted terms. */
   noRandomBlacklisted?: boolean;
@@ -215,10 +215,10 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   // A resumed run's checkpoint is untied already.
   if (options.untieDecoder) model.config = untieDecoder(model.config, model.params);
   assertSeqLenFits(model.config, seqLen, '--seq-len', options.model);
-  const vocabulary: VocabularyCheck | undefined = options.blacklist && { blacklisted: new BlacklistedTerms(options.blacklist.entries.map((e) => e.term)), allowIdentifiers: options.allowVocabularyIdentifiers };
-  // The tokenizer is fixed for the run: checked once, before training, and the override (if any) recorded in
-  // the provenance every export of the run writes (checkpoints, epoch folders, the best model's copy).
-  const vocabularyIdentifiers = checkVocabulary(tokenizer, vocabulary);
+  const check: VocabularyCheck = { ...(options.blacklist && { blacklisted: new BlacklistedTerms(options.blacklist.entries.map((e) => e.term)) }), allowIdentifiers: options.allowVocabularyIdentifiers };
+  // The tokenizer is fixed for the run: checked once, before training, and the outcome recorded in the
+  // provenance every export of the run writes (checkpoints, epoch folders, the best model's copy).
+  const vocabulary = vocabularyProvenance(loaded.provenance?.vocabulary, checkVocabulary(tokenizer, loaded.provenance?.vocabulary, check, resumeFrom ? undefined : options.onInfo));
   // DP-SGD differentiates one window at a time.
   const memory = checkTrainingMemory(model.config, { batchSize: private_ ? 1 : batchSize, seqLen, targetShare: maskProb, outputs: model.config.vocab_size, perExampleGradients: private_ });
   options.onInfo?.(describeTrainingMemory(memory));
@@ -310,7 +310,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
       ...(state?.bestEpoch !== undefined && { bestEpoch: state.bestEpoch + 1, bestEvalLoss: lossCurve(state, 'evalLosses')[state.bestEpoch] }),
     }),
     ...(dp && accountant && { dp: dpRecord(dp, accountant), ...(releaseStats && { dpReleasedStats: true }) }),
-    ...(vocabularyIdentifiers > 0 && { allowVocabularyIdentifiers: true, vocabularyIdentifiers }),
+    ...vocabulary,
   });
 
   const state = await train(model.params, task, {

@@ -6,10 +6,10 @@ export { encode, lossSegments, dropoutOf, applyDropout, mlmLogits, crossEntropy,
 export type { EncoderBatch, Dropout, HeadLoss } from './encoder.js';
 export { parseSafetensors, serializeSafetensors } from './safetensors.js';
 export type { NamedTensor } from './safetensors.js';
-export { saveModelDir, copyModelDir, loadModelDir, readModelConfig, loadTokenClassifier, loadSavedModel, savedHead, writeModelFiles, writeConfigJson, writeTokenizerFiles, writeProvenance, exportTensorSources } from './modelDir.js';
+export { saveModelDir, copyModelDir, loadModelDir, readModelConfig, readProvenance, loadTokenClassifier, loadSavedModel, savedHead, writeModelFiles, writeConfigJson, writeTokenizerFiles, writeProvenance, exportTensorSources } from './modelDir.js';
 export type { EncoderModel, Head, Provenance, LoadedModel, SaveModelOptions } from './modelDir.js';
-export { checkVocabulary, vocabularyProvenance } from './vocabularyCheck.js';
-export type { VocabularyCheck } from './vocabularyCheck.js';
+export { checkVocabulary, vocabularyProvenance, describeVocabularyCheck, UNCHECKED_VOCABULARY } from './vocabularyCheck.js';
+export type { VocabularyCheck, VocabularyOrigin, VocabularyCheckRecord } from './vocabularyCheck.js';
 export { fillMask, encodeWithMasks } from './fillMask.js';
 export type { FillMaskCandidate } from './fillMask.js';
 export { padBatch } from './padding.js';

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../io/index.js';
 import type { EncoderConfig } from './config.js';
 import type { Provenance } from './modelDir.js';
+import { describeVocabularyCheck } from './vocabularyCheck.js';
 
 /** The first line of the body of every card ppmlm writes: how a later write knows the README is its own. */
 const MARK = '<!-- written by ppmlm: rewritten on every save and audit; edit the front matter\'s license before publishing -->';
@@ -60,7 +61,7 @@ function provenanceRows(p: Provenance): [string, string][] {
     ['blacklist', p.blacklistFingerprint && `fingerprint ${p.blacklistFingerprint}${typeof p.blacklistTerms === 'number' ? `, ${p.blacklistTerms} terms` : ''}`],
     ['targets on protected positions', typeof p.protectedTargets === 'number' ? `${p.protectedTargets} of ${String(p.targets ?? '?')}` : undefined],
     ['differential privacy', p.dp && `ε = ${p.dp.epsilon.toFixed(2)}, δ = ${p.dp.delta.toExponential(1)} per ${p.dp.unit} (${p.dp.individuals} units, ${p.dp.releases} releases; noise ${p.dp.noiseMultiplier.toFixed(2)}, clip ${p.dp.clip}, ${p.dp.accountant}${p.dp.secureNoise ? '' : ', insecure seeded noise'})`],
-    ['vocabulary tokens that are blacklisted terms', p.allowVocabularyIdentifiers === true ? `${String(p.vocabularyIdentifiers)} (allowed by --allow-vocabulary-identifiers)` : undefined],
+    ['vocabulary', describeVocabularyCheck(p.vocabularyCheck)],
     ['ppmlm', `${p.ppmlm}, ${p.createdAt}`],
   ];
   return rows.filter((r): r is [string, string] => r[1] !== undefined);

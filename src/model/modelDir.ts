@@ -9,6 +9,7 @@ import { basePrefix, initParams, isLinearWeight, parameterShapes, type Params } 
 import { parseSafetensors, writeSafetensors, type NamedTensor, type TensorSource } from './safetensors.js';
 import { firstNonFinite } from './finite.js';
 import { writeModelCard } from './modelCard.js';
+import type { VocabularyCheckRecord, VocabularyOrigin } from './vocabularyCheck.js';
 
 export type Head = 'mlm' | { tokenClassification: number } | { sequenceClassification: number };
 
@@ -33,6 +34,10 @@ export interface Provenance {
   /** Mean training loss of each epoch of the run that wrote the folder. */
   lossByEpoch?: number[];
   /** A DP run's guarantee (privacy/plan.ts DpRecord): epsilon per `unit` (author = individual, or window). */
+  /** How the vocabulary was made, when ppmlm trained it; carried on to every model made from it. */
+  vocabulary?: VocabularyOrigin;
+  /** How this folder's export checked its vocabulary (model/vocabularyCheck.ts). */
+  vocabularyCheck?: VocabularyCheckRecord;
   dp?: { unit: string; epsilon: number; delta: number; individuals: number; noiseMultiplier: number; clip: number; sampleRate: number; releases: number; accountant: string; secureNoise: boolean };
   [key: string]: unknown;
 }
@@ -204,8 +209,22 @@ export async function loadModelDir(dir: string, head: Head = 'mlm', seed = 0): P
   const initialized = [...missing.keys()];
   const tokenizer = await loadTokenizer(dir);
   if (tokenizer.vocabSize > config.vocab_size) throw new ConfigError(`the tokenizer has ${tokenizer.vocabSize} tokens but vocab_size is ${config.vocab_size}`, { file: configPath });
-  const provenance = (await readJson(join(dir, 'ppmlm.json'), '').catch(() => undefined)) as Provenance | undefined;
-  return { model: { config, params, head }, tokenizer, provenance, initialized };
+  return { model: { config, params, head }, tokenizer, provenance: await readProvenance(dir), initialized };
+}
+
+/**
+ * A folder's ppmlm.json (a model's, or a tokenizer's from `tokenizer train`), or undefined when it has none:
+ * a folder ppmlm did not write.
+ */
+export async function readProvenance(dir: string): Promise<Provenance | undefined> {
+  const path = join(dir, 'ppmlm.json');
+  const bytes = await readFile(path).catch(() => undefined);
+  if (bytes === undefined) return undefined;
+  try {
+    return JSON.parse(bytes.toString('utf8')) as Provenance;
+  } catch (err) {
+    throw new FormatError(`not valid JSON${jsonErrorPosition(err)}; the file is corrupt (delete it to treat the folder as made elsewhere)`, { file: path });
+  }
 }
 
 /** Loads a token-classification model folder; its labels come from config.json's id2label. */

@@ -181,9 +181,16 @@ describe('ppmlm deid train --blacklist', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/^ppmlm: the tokenizer's vocabulary has \d+ tokens? that (is a blacklisted term|are blacklisted terms) and would ship with the model; .*--allow-vocabulary-identifiers/);
     for (const n of names) expect(refused.stderr).not.toContain(n);
+    // Without a blacklist to check it against, a vocabulary trained on the private spans is refused too.
+    const unchecked = await cli(...args('u', '--model', join(dir, 'leaky')));
+    expect(unchecked.code).toBe(2);
+    expect(unchecked.stderr).toMatch(/^ppmlm: the tokenizer was trained by ppmlm on a corpus not declared public and without --blacklist/);
     const allowed = await cli(...args('y', '--model', join(dir, 'leaky'), '--blacklist', blacklist, '--allow-vocabulary-identifiers'));
     expect(allowed.code, allowed.stderr).toBe(0);
-    expect(JSON.parse(await readFile(join(dir, 'y', 'ppmlm.json'), 'utf8'))).toMatchObject({ allowVocabularyIdentifiers: true, vocabularyIdentifiers: expect.any(Number) });
+    expect(JSON.parse(await readFile(join(dir, 'y', 'ppmlm.json'), 'utf8'))).toMatchObject({ vocabulary: { publicCorpus: false }, vocabularyCheck: { status: 'checked', identifiers: expect.any(Number), allowed: true } });
+    // The fresh tokenizers record where their vocabulary came from.
+    expect(JSON.parse(await readFile(join(dir, 'leaky', 'ppmlm.json'), 'utf8'))).toMatchObject({ vocabulary: { publicCorpus: false }, vocabularyCheck: { status: 'unchecked', reason: 'private corpus, no blacklist' } });
+    expect(JSON.parse(await readFile(join(dir, 'clean', 'ppmlm.json'), 'utf8'))).toMatchObject({ vocabulary: { publicCorpus: false, blacklist: expect.any(String) }, vocabularyCheck: { status: 'checked', identifiers: 0 } });
   });
 });
 

@@ -101,7 +101,7 @@ describe('ppmlm experiment', () => {
     const allowed = await cli('--quiet', 'experiment', '--config', config, '--out', out);
     expect(allowed.code, allowed.stderr).toBe(0);
     const provenance = async (run: string) => JSON.parse(await readFile(join(out, 'runs', `${run}-s1.epoch-1`, 'ppmlm.json'), 'utf8'));
-    expect(await provenance('standard')).toMatchObject({ allowVocabularyIdentifiers: true, vocabularyIdentifiers: expect.any(Number) });
+    expect(await provenance('standard')).toMatchObject({ vocabularyCheck: { status: 'checked', against: 'run blacklist', identifiers: expect.any(Number), allowed: true } });
     expect((await provenance('standard')).freezeProtectedEmbeddings).toBeUndefined();
     expect((await provenance('constrained')).freezeProtectedEmbeddings).toBe(true);
     // untieDecoder applies to every cell.

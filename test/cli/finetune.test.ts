@@ -524,7 +524,7 @@ describe('ppmlm finetune: what the model ships', () => {
     const tok = join(dir, 'leaky-tok');
     const model = join(dir, 'leaky');
     expect((await cli('--quiet', 'tokenizer', 'train', '--corpus', corpus, '--out', tok, '--vocab-size', '400')).code).toBe(0);
-    expect((await cli('--quiet', 'model', 'init', '--vocab', tok, '--out', model, '--hidden', '16', '--layers', '1', '--heads', '2', '--intermediate', '32', '--max-positions', '64')).code).toBe(0);
+    expect((await cli('--quiet', 'model', 'init', '--vocab', tok, '--out', model, '--hidden', '16', '--layers', '1', '--heads', '2', '--intermediate', '32', '--max-positions', '64', '--allow-vocabulary-identifiers')).code).toBe(0);
     const args = ['finetune', '--model', model, '--corpus', corpus, '--blacklist', blacklist, '--strategy', 'constrained', ...small];
     const refused = await cli(...args, '--out', join(dir, 'x'));
     expect(refused.code).toBe(2);
@@ -537,11 +537,12 @@ describe('ppmlm finetune: what the model ships', () => {
 
     const allowed = await cli('--quiet', ...args, '--out', join(dir, 'y'), '--allow-vocabulary-identifiers');
     expect(allowed.code, allowed.stderr).toBe(0);
-    expect(JSON.parse(await readFile(join(dir, 'y', 'ppmlm.json'), 'utf8'))).toMatchObject({ allowVocabularyIdentifiers: true, vocabularyIdentifiers: expect.any(Number) });
+    const overridden = { vocabulary: { publicCorpus: false }, vocabularyCheck: { status: 'checked', against: 'run blacklist', identifiers: expect.any(Number), allowed: true } };
+    expect(JSON.parse(await readFile(join(dir, 'y', 'ppmlm.json'), 'utf8'))).toMatchObject(overridden);
     // The best epoch's folder is copied out with the run's provenance: the override must survive the copy.
     const best = await cli('--quiet', ...args, '--out', join(dir, 'z'), '--allow-vocabulary-identifiers', '--epochs', '2', '--eval-split', '0.34', '--load-best-model-at-end');
     expect(best.code, best.stderr).toBe(0);
-    expect(JSON.parse(await readFile(join(dir, 'z', 'ppmlm.json'), 'utf8'))).toMatchObject({ allowVocabularyIdentifiers: true, vocabularyIdentifiers: expect.any(Number), bestEpoch: expect.any(Number) });
+    expect(JSON.parse(await readFile(join(dir, 'z', 'ppmlm.json'), 'utf8'))).toMatchObject({ ...overridden, bestEpoch: expect.any(Number) });
   });
 
   it('refuses --seq-len beyond the model\'s positions before any work, naming the limit', async () => {

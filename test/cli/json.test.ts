@@ -23,11 +23,11 @@ describe('--json', () => {
   it('prints one JSON document for tokenizer train and model init', async () => {
     const dir = await tempDir();
     const corpus = join(FIXTURES, 'corpus', 'notes.csv');
-    const tok = await cli('--quiet', 'tokenizer', 'train', '--corpus', corpus, '--out', join(dir, 'tok'), '--vocab-size', '60', '--json');
+    const tok = await cli('--quiet', 'tokenizer', 'train', '--corpus', corpus, '--public-corpus', '--out', join(dir, 'tok'), '--vocab-size', '60', '--json');
     expect(tok.code, tok.stderr).toBe(0);
-    expect(json(tok.stdout)).toEqual({ out: join(dir, 'tok'), type: 'wordpiece', vocabSize: expect.any(Number), files: ['tokenizer.json', 'vocab.txt'], morphemes: false, blacklist: false });
+    expect(json(tok.stdout)).toEqual({ out: join(dir, 'tok'), type: 'wordpiece', vocabSize: expect.any(Number), files: ['tokenizer.json', 'vocab.txt', 'ppmlm.json'], morphemes: false, blacklist: false, publicCorpus: true });
     const bpe = await cli('--quiet', 'tokenizer', 'train', '--corpus', corpus, '--out', join(dir, 'bpe'), '--type', 'bpe', '--vocab-size', '300', '--json');
-    expect(json(bpe.stdout)).toMatchObject({ type: 'bpe', files: ['tokenizer.json'] });
+    expect(json(bpe.stdout)).toMatchObject({ type: 'bpe', files: ['tokenizer.json', 'ppmlm.json'], publicCorpus: false });
     const init = await cli('--quiet', 'model', 'init', '--vocab', join(dir, 'tok'), '--out', join(dir, 'm'), '--hidden', '16', '--layers', '1', '--heads', '2', '--intermediate', '32', '--max-positions', '64', '--json');
     expect(init.code, init.stderr).toBe(0);
     expect(json(init.stdout)).toMatchObject({ out: join(dir, 'm'), modelType: 'bert', layers: 1, hidden: 16, heads: 2, maxPositions: 64, seed: 42, parameters: expect.any(Number) });

@@ -16,7 +16,7 @@ describe('ppmlm tokenizer train / model init / fill-mask', () => {
   it('trains a tokenizer, initialises a Hugging Face BERT folder and fills masks from it', async () => {
     const dir = await tempDir();
     const tok = join(dir, 'tok');
-    const t = await cli('tokenizer', 'train', '--corpus', CORPUS, '--vocab-size', '200', '--min-frequency', '1', '--out', tok);
+    const t = await cli('tokenizer', 'train', '--corpus', CORPUS, '--public-corpus', '--vocab-size', '200', '--min-frequency', '1', '--out', tok);
     expect(t.code, t.stderr).toBe(0);
     expect(t.stdout).toMatch(/WordPiece, \d+ tokens/);
     const json = JSON.parse(await readFile(join(tok, 'tokenizer.json'), 'utf8'));
@@ -86,11 +86,12 @@ describe('ppmlm tokenizer train --blacklist', () => {
   });
 });
 
-describe('ppmlm model init --blacklist', () => {
-  it('refuses a vocabulary that spells blacklisted terms, naming only how many, unless overridden (recorded)', async () => {
+describe('ppmlm model init: the vocabulary check', () => {
+  it('refuses a vocabulary trained on a private corpus that spells blacklisted terms, naming only how many, unless overridden (recorded)', async () => {
     const { dir, corpus, blacklist } = await tinySetup(3, 2);
     const leaky = join(dir, 'leaky-tok');
     expect((await cli('--quiet', 'tokenizer', 'train', '--corpus', corpus, '--out', leaky, '--vocab-size', '400')).code).toBe(0);
+    expect(JSON.parse(await readFile(join(leaky, 'ppmlm.json'), 'utf8')).vocabulary).toEqual({ corpus: expect.stringMatching(/^[0-9a-f]{16}$/), publicCorpus: false });
     const init = (tok: string, out: string, ...flags: string[]) => cli('model', 'init', '--vocab', tok, '--out', join(dir, out), '--hidden', '16', '--layers', '1', '--heads', '2', '--intermediate', '32', '--max-positions', '64', ...flags);
     const refused = await init(leaky, 'x', '--blacklist', blacklist);
     expect(refused.code).toBe(2);
@@ -100,14 +101,36 @@ describe('ppmlm model init --blacklist', () => {
     await expect(readdir(join(dir, 'x'))).rejects.toThrow();
     const allowed = await init(leaky, 'y', '--blacklist', blacklist, '--allow-vocabulary-identifiers');
     expect(allowed.code, allowed.stderr).toBe(0);
-    expect(JSON.parse(await readFile(join(dir, 'y', 'ppmlm.json'), 'utf8'))).toMatchObject({ allowVocabularyIdentifiers: true, vocabularyIdentifiers: expect.any(Number) });
-    // tinySetup's tokenizer was trained with the blacklist: it passes, and nothing is recorded.
-    const clean = await init(join(dir, 'tok'), 'z', '--blacklist', blacklist);
-    expect(clean.code, clean.stderr).toBe(0);
-    expect(JSON.parse(await readFile(join(dir, 'z', 'ppmlm.json'), 'utf8'))).not.toHaveProperty('allowVocabularyIdentifiers');
-    const lone = await init(leaky, 'w', '--allow-vocabulary-identifiers');
-    expect(lone.code).toBe(2);
-    expect(lone.stderr).toMatch(/--allow-vocabulary-identifiers overrides the check against --blacklist; give --blacklist FILE/);
+    expect(JSON.parse(await readFile(join(dir, 'y', 'ppmlm.json'), 'utf8'))).toMatchObject({ vocabulary: { publicCorpus: false }, vocabularyCheck: { status: 'checked', against: 'run blacklist', identifiers: expect.any(Number), allowed: true } });
+    // tinySetup's tokenizer was trained with the blacklist: it passes, without a --blacklist too.
+    for (const flags of [['--blacklist', blacklist], []]) {
+      const clean = await init(join(dir, 'tok'), `z${flags.length}`, ...flags);
+      expect(clean.code, clean.stderr).toBe(0);
+      expect(JSON.parse(await readFile(join(dir, `z${flags.length}`, 'ppmlm.json'), 'utf8')).vocabularyCheck).toMatchObject({ status: 'checked', identifiers: 0 });
+    }
+  });
+
+  it('refuses a tokenizer trained on a corpus not declared public without --blacklist, and says what to do', async () => {
+    const { dir, corpus } = await tinySetup(3, 2);
+    const init = (tok: string, out: string, ...flags: string[]) => cli('model', 'init', '--vocab', tok, '--out', join(dir, out), '--hidden', '16', '--layers', '1', '--heads', '2', '--intermediate', '32', '--max-positions', '64', ...flags);
+    const privateTok = join(dir, 'private-tok');
+    const trained = await cli('tokenizer', 'train', '--corpus', corpus, '--out', privateTok, '--vocab-size', '400');
+    expect(trained.stderr).toMatch(/not declared public \(--public-corpus\) and no --blacklist/);
+    const refused = await init(privateTok, 'x');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      'ppmlm: the tokenizer was trained by ppmlm on a corpus not declared public and without --blacklist, so its vocabulary may spell identifiers and would ship with the model; retrain it with "ppmlm tokenizer train --blacklist FILE" (or "--public-corpus" when the corpus is public), give this run --blacklist FILE to check it, or pass --allow-vocabulary-identifiers to export anyway (recorded in ppmlm.json)\n',
+    );
+    const overridden = await init(privateTok, 'y', '--allow-vocabulary-identifiers');
+    expect(overridden.code, overridden.stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, 'y', 'ppmlm.json'), 'utf8')).vocabularyCheck).toEqual({ status: 'unchecked', reason: 'private corpus, no blacklist', allowed: true });
+    expect(await readFile(join(dir, 'y', 'README.md'), 'utf8')).toMatch(/vocabulary.*unchecked: trained on a private corpus without a blacklist \(allowed by --allow-vocabulary-identifiers\)/);
+    // Declared public, the same corpus's vocabulary ships without a check.
+    const publicTok = join(dir, 'public-tok');
+    expect((await cli('--quiet', 'tokenizer', 'train', '--corpus', corpus, '--public-corpus', '--out', publicTok, '--vocab-size', '400')).code).toBe(0);
+    const accepted = await init(publicTok, 'z');
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, 'z', 'ppmlm.json'), 'utf8'))).toMatchObject({ vocabulary: { publicCorpus: true }, vocabularyCheck: { status: 'public-corpus' } });
   });
 });
 

@@ -58,7 +58,7 @@ describe('ppmlm with a byte-level BPE tokenizer', () => {
   it('trains a BPE tokenizer, initialises a RoBERTa model, fine-tunes and fills masks', async () => {
     const dir = await tempDir();
     const corpus = join(FIXTURES, 'corpus', 'notes.jsonl');
-    expect((await cli('--quiet', 'tokenizer', 'train', '--type', 'bpe', '--corpus', corpus, '--vocab-size', '300', '--min-frequency', '1', '--out', join(dir, 'tok'))).code).toBe(0);
+    expect((await cli('--quiet', 'tokenizer', 'train', '--type', 'bpe', '--corpus', corpus, '--vocab-size', '300', '--min-frequency', '1', '--public-corpus', '--out', join(dir, 'tok'))).code).toBe(0);
     const m = await cli('model', 'init', '--vocab', join(dir, 'tok'), '--out', join(dir, 'init'), '--hidden', '16', '--layers', '1', '--heads', '2', '--intermediate', '32', '--max-positions', '64');
     expect(m.code, m.stderr).toBe(0);
     expect(m.stdout).toMatch(/RoBERTa/);

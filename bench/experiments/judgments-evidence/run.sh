@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The Korean judgments evidence run of the README (issue: risk audit and experiments), end to end:
+# The Korean judgments evidence run (docs/evidence.md), end to end:
 #   bash bench/experiments/judgments-evidence/run.sh ../shared/data/thunder-deid OUT_DIR DEID_MODEL [CONFIG...]
 # DEID_MODEL is a model from `ppmlm deid train` (bench/experiments/deid-results.sh makes one), used as the
-# recogniser of direct identifiers, or `none` (patterns only: the README's table, the canary-leak ablations
+# recogniser of direct identifiers, or `none` (patterns only: the evidence table, the canary-leak ablations
 # of ./ablation.sh and the membership runs of ./membership.sh all use none, so that they share one blacklist;
 # the canaries are blacklisted whatever the recognisers find). Each CONFIG (default config.json, beside this
 # script) runs into OUT_DIR/experiment-<its name> (config.json into OUT_DIR/experiment).
@@ -26,7 +26,7 @@ CONFIGS=("${@:-config.json}")
 cd "$OUT"
 [ -f generated.jsonl ] || $PPMLM deid generate --judgments "$DATA/judgments" --replacements "$DATA/replacement" --skip-bad-docs --seed 3 --out generated.jsonl
 [ -f members.jsonl ] || npx --prefix "$ROOT" tsx "$ROOT/bench/experiments/judgments-corpus.ts" generated.jsonl . 30 450
-[ -d tokenizer ] || $PPMLM tokenizer train --corpus public.jsonl --type wordpiece --vocab-size 8000 --out tokenizer
+[ -d tokenizer ] || $PPMLM tokenizer train --corpus public.jsonl --public-corpus --type wordpiece --vocab-size 8000 --out tokenizer
 [ -d init ] || $PPMLM model init --vocab tokenizer --hidden 128 --layers 2 --heads 2 --intermediate 512 --max-positions 64 --out init
 pretrain init pretrained-32 4 2e-3 32 64
 pretrain pretrained-32 pretrained 2 1e-3 64 32

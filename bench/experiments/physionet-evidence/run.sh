@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The PhysioNet evidence run of the README (issue: risk audit and experiments), end to end:
+# The PhysioNet evidence run (docs/evidence.md), end to end:
 #   bash bench/experiments/physionet-evidence/run.sh ../shared/data/physionet-deid OUT_DIR
 # and the row with more member individuals (DP per individual needs them; the base model is then
 # pretrained on the 43 patients left):
@@ -35,7 +35,7 @@ LISTS="$DATA/lists"
 [ -f blacklist.tsv ] || $PPMLM blacklist build --corpus all.jsonl --k 2 --ngrams 1-1 --recognizers all \
   --gazetteer "$LISTS/female_names_unambig.txt" --gazetteer "$LISTS/male_names_unambig.txt" \
   --gazetteer "$LISTS/last_names_unambig.txt" --gazetteer "$LISTS/locations_unambig.txt" --out blacklist.tsv
-[ -d tokenizer ] || $PPMLM tokenizer train --corpus public.jsonl --type wordpiece --vocab-size 8000 --out tokenizer
+[ -d tokenizer ] || $PPMLM tokenizer train --corpus public.jsonl --public-corpus --type wordpiece --vocab-size 8000 --out tokenizer
 [ -d init ] || $PPMLM model init --vocab tokenizer --hidden 128 --layers 2 --heads 2 --intermediate 512 --max-positions 64 --out init
 # Pretraining in two stages. From scratch, a masked LM first sits on a plateau where it predicts the unigram
 # distribution at every mask; with 128-token windows it was still there after 3,200 steps (fill-mask top-1

@@ -70,7 +70,7 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
       outsideNoise: parseNumberFlag(options.outsideNoise, '--outside-noise', { min: 0, max: 0.5 }),
       ...(options.dropout !== undefined && { dropout: parseNumberFlag(options.dropout, '--dropout', { min: 0, max: 0.9 }) }),
       seed,
-      ...(vocabulary && { vocabulary }),
+      vocabulary,
       out: options.out,
       force: options.force,
       resume: options.resume,

@@ -2,7 +2,7 @@ import { loadCorpus } from '../../corpus/index.js';
 import { exportDataset } from '../../dataset/index.js';
 import { readBlacklist } from '../../identifiers/index.js';
 import { assertCanWrite } from '../../io/index.js';
-import { assertSeqLenFits, readModelConfig } from '../../model/index.js';
+import { assertSeqLenFits, readModelConfig, readProvenance } from '../../model/index.js';
 import type { AnalyzerChoice, Language } from '../../text/index.js';
 import { loadTokenizer } from '../../tokenizer/index.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
@@ -53,7 +53,9 @@ export async function exportDatasetCommand(options: ExportDatasetCommandOptions,
       tokenizer,
       model: options.model,
       blacklist,
+      vocabulary: (await readProvenance(options.model))?.vocabulary,
       allowVocabularyIdentifiers: options.allowVocabularyIdentifiers,
+      onInfo: (line) => out.info(line),
       seqLen,
       stride,
       analyzer,

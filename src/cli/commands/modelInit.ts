@@ -1,4 +1,4 @@
-import { checkVocabulary, defaultConfig, disposeParams, initParams, parameterShapes, saveModelDir, vocabularyProvenance } from '../../model/index.js';
+import { checkVocabulary, defaultConfig, disposeParams, initParams, parameterShapes, readProvenance, saveModelDir, vocabularyProvenance } from '../../model/index.js';
 import { loadTokenizer } from '../../tokenizer/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { PACKAGE_VERSION } from '../../version.js';
@@ -25,8 +25,9 @@ export interface ModelInitOptions extends VocabularyFlags {
 export async function modelInit(options: ModelInitOptions, out: Reporter): Promise<void> {
   await selectBackend(options.backend);
   const tokenizer = await loadTokenizer(options.vocab);
-  // The vocabulary ships with the model: checked before anything is written.
-  const vocabularyIdentifiers = checkVocabulary(tokenizer, await vocabularyCheckOf(options));
+  // The vocabulary ships with the model: checked, by how tokenizer train made it, before anything is written.
+  const origin = (await readProvenance(options.vocab))?.vocabulary;
+  const vocabulary = vocabularyProvenance(origin, checkVocabulary(tokenizer, origin, await vocabularyCheckOf(options), (line) => out.info(line)));
   // A byte-level BPE tokenizer means RoBERTa: position ids start after the padding id, one token type.
   const roberta = tokenizer.type === 'bpe';
   const maxPositions = parseIntFlag(options.maxPositions, '--max-positions', { min: 8 });
@@ -44,7 +45,7 @@ export async function modelInit(options: ModelInitOptions, out: Reporter): Promi
   const seed = parseIntFlag(options.seed, '--seed');
   const params = initParams(parameterShapes(config), config, seed);
   try {
-    await saveModelDir(options.out, { config, params, head: 'mlm' }, tokenizer, { ppmlm: PACKAGE_VERSION, createdAt: new Date().toISOString(), base: 'random-init', seed, ...vocabularyProvenance(vocabularyIdentifiers) }, { force: options.force });
+    await saveModelDir(options.out, { config, params, head: 'mlm' }, tokenizer, { ppmlm: PACKAGE_VERSION, createdAt: new Date().toISOString(), base: 'random-init', seed, ...vocabulary }, { force: options.force });
   } finally {
     disposeParams(params);
   }

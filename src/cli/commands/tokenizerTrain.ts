@@ -1,6 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readCorpus } from '../../corpus/index.js';
+import { corpusFingerprinter, readCorpus } from '../../corpus/index.js';
+import { writeProvenance, type VocabularyOrigin } from '../../model/index.js';
+import { blacklistFingerprint } from '../../identifiers/index.js';
+import { PACKAGE_VERSION } from '../../version.js';
 import { prepareAtomicDir } from '../../io/index.js';
 import { BlacklistedTerms, bpeToTokenizerJson, toTokenizerJson, toVocabTxt, trainBpe, trainWordPiece } from '../../tokenizer/index.js';
 import { readBlacklist } from '../../identifiers/index.js';
@@ -16,6 +19,7 @@ export interface TokenizerTrainOptions extends CorpusFlags {
   minFrequency: string;
   morphemes?: boolean;
   blacklist?: string;
+  publicCorpus?: boolean;
   analyzer: AnalyzerChoice;
   out: string;
   force?: boolean;
@@ -27,14 +31,25 @@ export async function tokenizerTrain(options: TokenizerTrainOptions, out: Report
   if (options.type !== 'wordpiece' && options.type !== 'bpe') throw new UsageError(`--type must be wordpiece or bpe, got "${options.type}"`);
   const vocabSize = parseIntFlag(options.vocabSize, '--vocab-size', { min: 10 });
   const minFrequency = parseIntFlag(options.minFrequency, '--min-frequency', { min: 1 });
-  const blacklisted = options.blacklist === undefined ? undefined : new BlacklistedTerms((await readBlacklist(options.blacklist)).entries.map((e) => e.term));
+  const blacklist = options.blacklist === undefined ? undefined : await readBlacklist(options.blacklist);
+  const blacklisted = blacklist && new BlacklistedTerms(blacklist.entries.map((e) => e.term));
   const target = await prepareAtomicDir(options.out, { force: options.force });
   const analyzer = options.morphemes ? createKoreanAnalyzer(options.analyzer, (why) => out.info(why)) : undefined;
   const report = (trained: { type: 'wordpiece' | 'bpe'; vocabSize: number; files: string[] }) =>
-    out.summary(options.json, { out: options.out, ...trained, morphemes: options.morphemes === true, blacklist: options.blacklist !== undefined }, (s) => `wrote ${s.out}: ${s.type === 'bpe' ? 'byte-level BPE' : 'WordPiece'}, ${s.vocabSize} tokens`);
+    out.summary(options.json, { out: options.out, ...trained, morphemes: options.morphemes === true, blacklist: options.blacklist !== undefined, publicCorpus: options.publicCorpus === true }, (s) => `wrote ${s.out}: ${s.type === 'bpe' ? 'byte-level BPE' : 'WordPiece'}, ${s.vocabSize} tokens`);
+  // How the vocabulary was made decides, when a model is made from it, whether it may ship (model/vocabularyCheck.ts).
+  const fingerprint = corpusFingerprinter();
+  const writeOrigin = () => {
+    const vocabulary: VocabularyOrigin = { corpus: fingerprint.digest(), publicCorpus: options.publicCorpus === true, ...(blacklist && { blacklist: blacklistFingerprint(blacklist) }) };
+    return writeProvenance(target.tmpDir, { ppmlm: PACKAGE_VERSION, createdAt: new Date().toISOString(), vocabulary });
+  };
+  if (!options.publicCorpus && !blacklist) out.info('the corpus is not declared public (--public-corpus) and no --blacklist keeps identifiers out of the vocabulary: a model made from this tokenizer will be refused unless checked against a blacklist');
   try {
     const texts = (async function* () {
-      for await (const doc of readCorpus(options.corpus, corpusReadOptions(options))) yield doc.text;
+      for await (const doc of readCorpus(options.corpus, corpusReadOptions(options))) {
+        fingerprint.add(doc);
+        yield doc.text;
+      }
     })();
     // With --morphemes, Korean words are cut into morphemes first (Mecab-ko + subwords, as Thunder-DeID does).
     const preTokenize = analyzer
@@ -46,16 +61,18 @@ export async function tokenizerTrain(options: TokenizerTrainOptions, out: Report
       const bpePre = analyzer ? async (text: string) => (await analyzer.analyze(text)).map((m) => (m.start > 0 && /\s/.test(text[m.start - 1]!) ? ` ${m.surface}` : m.surface)) : undefined;
       const tok = await trainBpe(texts, { vocabSize, minFrequency, preTokenize: bpePre, onProgress, blacklisted });
       await writeFile(join(target.tmpDir, 'tokenizer.json'), JSON.stringify(bpeToTokenizerJson(tok)));
+      await writeOrigin();
       out.progressDone();
       await target.commit();
-      return report({ type: 'bpe', vocabSize: tok.vocabSize, files: ['tokenizer.json'] });
+      return report({ type: 'bpe', vocabSize: tok.vocabSize, files: ['tokenizer.json', 'ppmlm.json'] });
     }
     const tok = await trainWordPiece(texts, { vocabSize, minFrequency, preTokenize, onProgress, blacklisted });
     out.progressDone();
     await writeFile(join(target.tmpDir, 'tokenizer.json'), JSON.stringify(toTokenizerJson(tok)));
     await writeFile(join(target.tmpDir, 'vocab.txt'), toVocabTxt(tok));
+    await writeOrigin();
     await target.commit();
-    report({ type: 'wordpiece', vocabSize: tok.vocabSize, files: ['tokenizer.json', 'vocab.txt'] });
+    report({ type: 'wordpiece', vocabSize: tok.vocabSize, files: ['tokenizer.json', 'vocab.txt', 'ppmlm.json'] });
   } catch (err) {
     await target.abort();
     throw err;

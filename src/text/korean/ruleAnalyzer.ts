@@ -5,7 +5,7 @@ import type { Morpheme, MorphAnalyzer } from './morpheme.js';
 /**
  * The built-in fallback when no mecab is installed: each word is split into a stem (tagged NN) and, when
  * the word ends in a particle that agrees with the stem, that particle (tagged J). It knows no verb
- * morphology; its accuracy on gold segmentations is in the README.
+ * morphology; its accuracy on gold segmentations is in docs/blacklists.md.
  */
 export class RuleAnalyzer implements MorphAnalyzer {
   readonly name = 'rule';
