@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { PpmlmError } from '../errors.js';
 import { ExitCode } from './exitCodes.js';
-import { BACKEND_REQUESTS, setWasmThreads, type BackendRequest } from '../engine/backend.js';
+import { BACKEND_REQUESTS, setNativeLogs, setWasmThreads, type BackendRequest } from '../engine/backend.js';
 import { MAX_WASM_THREADS } from '../engine/wasmThreads.js';
 import { parseIntFlag } from './parseFlags.js';
 import { addCorpusOptions } from './corpusOptions.js';
@@ -69,7 +69,8 @@ export function buildProgram(io: CliIO): Command {
     .showHelpAfterError('(run with --help for usage)')
     // Global settings apply before any command runs, whatever the command.
     .hook('preAction', (_program, cmd) => {
-      const { threads } = cmd.optsWithGlobals() as GlobalOptions;
+      const { threads, verbose } = cmd.optsWithGlobals() as GlobalOptions;
+      setNativeLogs(verbose);
       if (threads !== undefined) setWasmThreads(parseIntFlag(threads, '--threads', { min: 1, max: MAX_WASM_THREADS }));
     });
 

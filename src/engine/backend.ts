@@ -4,6 +4,7 @@ import { UsageError } from '../errors.js';
 import { registerKernels } from './register.js';
 import { MAX_WASM_THREADS, setWasmBackend } from './wasmThreads.js';
 import { guardSyncReads, loadWebGpu, type GpuAdapter } from './webgpu.js';
+import { withNativeStderrSilenced } from './nativeStderr.js';
 
 export type BackendRequest = 'auto' | 'tensorflow' | 'webgpu' | 'wasm' | 'cpu';
 export const BACKEND_REQUESTS: readonly BackendRequest[] = ['auto', 'tensorflow', 'webgpu', 'wasm', 'cpu'];
@@ -41,6 +42,17 @@ let wasmThreadsInUse = 1;
 export function setWasmThreads(threads: number): void {
   if (!Number.isInteger(threads) || threads < 1 || threads > MAX_WASM_THREADS) throw new UsageError(`--threads must be an integer from 1 to ${MAX_WASM_THREADS}, not ${threads}`);
   wasmThreads = threads;
+}
+
+/** Whether native libraries' own messages (Dawn's) reach stderr; `--verbose` turns them on. */
+let nativeLogs = false;
+
+/**
+ * Lets Dawn's own messages through to stderr (`--verbose`): by default its adapter probe is silenced unless
+ * the user asked for the webgpu backend by name.
+ */
+export function setNativeLogs(show: boolean): void {
+  nativeLogs = show;
 }
 
 const LOADERS: Record<BackendName, Loader> = {
@@ -139,7 +151,15 @@ export async function selectBackend(request: BackendRequest = 'auto', options: S
   const order: BackendName[] = request === 'auto' ? ['tensorflow', 'webgpu', 'wasm'] : [request];
   const attempts: BackendAttempt[] = [];
   for (const name of order) {
-    const attempt = name === 'webgpu' && skipWebgpu ? { backend: name, usable: false, reason: NOT_ON_WEBGPU } : await tryBackend(name, request === 'auto');
+    const attempt =
+      name !== 'webgpu'
+        ? await tryBackend(name, request === 'auto')
+        : skipWebgpu
+          ? { backend: name, usable: false, reason: NOT_ON_WEBGPU }
+          : // Dawn's probe chatter is noise to whoever did not ask for webgpu; the attempt's reason says what matters.
+            nativeLogs || request === 'webgpu'
+            ? await tryBackend(name, request === 'auto')
+            : await withNativeStderrSilenced(() => tryBackend(name, request === 'auto'));
     attempts.push(attempt);
     if (attempt.usable) {
       const adapter = name === 'webgpu' ? webgpuAdapter : undefined;

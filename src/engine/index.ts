@@ -1,4 +1,4 @@
-export { selectBackend, currentBackend, setWasmThreads, trainingHeapLimit, trainingTensorLimit, BACKEND_REQUESTS } from './backend.js';
+export { selectBackend, currentBackend, setWasmThreads, setNativeLogs, trainingHeapLimit, trainingTensorLimit, BACKEND_REQUESTS } from './backend.js';
 export { MAX_WASM_THREADS } from './wasmThreads.js';
 export type { BackendRequest, BackendName, BackendAttempt, BackendChoice, SelectOptions } from './backend.js';
 export type { GpuAdapter } from './webgpu.js';

@@ -26,6 +26,14 @@ describe('ppmlm info', () => {
     for (const a of info.attempts) expect(a.reason.length).toBeGreaterThan(0);
   });
 
+  it("keeps Dawn's own messages out of stderr unless --verbose, and does not probe WebGPU where a command cannot use it", async () => {
+    // Dawn writes from C++ ("Warning: Couldn't load Vulkan", "... artificially reduced"), past Node's streams.
+    const stderrOf = async (...args: string[]) => (await run(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args])).stderr;
+    const dawn = /Warning:|Dawn|Vulkan|BackendVk/;
+    expect(await stderrOf('info')).not.toMatch(dawn);
+    expect(await stderrOf('corpus', 'stats', '--corpus', 'test/fixtures/corpus/notes.csv')).not.toMatch(dawn);
+  });
+
   it('never picks cpu unless asked', async () => {
     const auto = JSON.parse((await cli('info', '--json')).stdout);
     expect(auto.attempts.map((a: { backend: string }) => a.backend)).not.toContain('cpu');
