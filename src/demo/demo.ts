@@ -100,7 +100,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const strategies: StrategyName[] = ['standard', 'constrained'];
   for (const [i, strategy] of strategies.entries()) {
     log(`${3 + i}/5 fine-tune with ${strategy} masking on the member notes`);
-    const ft = await finetune({ ...common, model: pretrained, docs: members, strategy, blacklist, out: join(out, strategy), epochs: budget.finetuneEpochs, noRandomBlacklisted: true, onLog: step(strategy) });
+    const ft = await finetune({ ...common, model: pretrained, docs: members, strategy, blacklist, out: join(out, strategy), epochs: budget.finetuneEpochs, onLog: step(strategy) });
     log(`    loss ${ft.state.lastLoss.toFixed(3)}; ${ft.state.protectedTargets} of ${ft.state.targets} targets on blacklisted positions`);
   }
   log('5/5 audit both models against the non-member notes');

@@ -203,7 +203,6 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
       // A killed run continues; a new one replaces whatever a run that never checkpointed left.
       resume: await hasCheckpoint(checkpointDirFor(runDir)),
       force: true,
-      noRandomBlacklisted: true,
       analyzer,
       ...(f.seqLen && { seqLen: f.seqLen }),
       ...(f.batchSize && { batchSize: f.batchSize }),

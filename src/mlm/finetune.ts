@@ -19,7 +19,7 @@ import { mlmEvalLoss } from './evalLoss.js';
 import { mlmLossSegments } from './loss.js';
 import { epochOrder, maskConfigFor, trainingStride, windowRng } from './schedule.js';
 import { pseudonymize, type PseudoStyle } from './pseudonymize.js';
-import { axesName, parseAxes, type TrainingAxes } from './strategy.js';
+import { assertBlacklistFor, axesName, parseAxes, type TrainingAxes } from './strategy.js';
 import { buildWindows, type TrainingWindow, type WindowStats } from './windows.js';
 
 export interface FinetuneOptions {
@@ -45,8 +45,8 @@ export interface FinetuneOptions {
   pseudo?: PseudoStyle;
   /** Export even when the vocabulary check refuses (model/vocabularyCheck.ts; recorded in ppmlm.json); default: refuse. */
   allowVocabularyIdentifiers?: boolean;
-  /** Keep the random-replacement draw from producing tokens of blacklisted terms. */
-  noRandomBlacklisted?: boolean;
+  /** Let random replacements draw tokens of blacklisted terms (`--random-blacklisted`); default: never. */
+  randomBlacklisted?: boolean;
   /**
    * Constrained masking only: no gradient into the input word embeddings at protected positions. The
    * identifiers stay context, but a row of the (decoder-tied) embedding matrix cannot learn from where
@@ -148,7 +148,7 @@ function finetuneRunConfig(options: FinetuneOptions, resolved: { axes: TrainingA
     '--weight-decay': options.weightDecay ?? null,
     '--mask-prob': resolved.maskProb,
     '--whole-word': options.wholeWord === true,
-    '--random-blacklisted': options.noRandomBlacklisted !== true,
+    '--random-blacklisted': options.randomBlacklisted === true,
     // Only when given, so that checkpoints written before the option existed still resume.
     ...(options.freezeProtectedEmbeddings && { '--freeze-protected-embeddings': true }),
     ...(options.untieDecoder && { '--untie-decoder': true }),
@@ -199,6 +199,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   const axes = typeof options.strategy === 'string' ? parseAxes(options.strategy) : options.strategy;
   const strategy = axesName(axes);
   const private_ = axes.privacy === 'dp';
+  assertBlacklistFor(axes, options.blacklist !== undefined);
   if (!private_ && options.dp !== undefined) throw new UsageError(`DP settings were given to a run without DP (${strategy}); add --privacy dp or drop the --dp-* flags`);
   checkFinetuneOptions(options);
   for (const [flag, given] of [['--freeze-protected-embeddings', options.freezeProtectedEmbeddings], ['--hide-protected-context', options.hideProtectedContext]] as const) {
@@ -241,7 +242,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   const { windows, stats } = await windowsOf(trainDocs);
   options.onInfo?.(`${stats.windows} windows of ${stats.documents} documents, ${stats.tokens} tokens, ${stats.protectedTokens} protected`);
 
-  const maskConfig = maskConfigFor(tokenizer, entries, { maskProb, wholeWord: options.wholeWord, noRandomBlacklisted: options.noRandomBlacklisted, freezeProtectedInputs: options.freezeProtectedEmbeddings, hideProtectedKeys: options.hideProtectedContext });
+  const maskConfig = maskConfigFor(tokenizer, entries, { maskProb, wholeWord: options.wholeWord, randomBlacklisted: options.randomBlacklisted, freezeProtectedInputs: options.freezeProtectedEmbeddings, hideProtectedKeys: options.hideProtectedContext });
   const orders = new Map<number, number[]>();
   const units = private_ ? privacyUnits(trainDocs, windows, options.dp?.unit ?? 'author') : undefined;
   // With DP, --batch-size is the expected number of units (individuals or windows) per release.

@@ -1,6 +1,6 @@
 export { mask, randomPool, IGNORE } from './masking.js';
 export type { MaskConfig, MaskedExample } from './masking.js';
-export { eligiblePositions, parseAxes, resolveAxes, axesName, STRATEGIES, PRESETS, MASKING_POLICIES, INPUT_REWRITES, PRIVACY_MECHANISMS } from './strategy.js';
+export { eligiblePositions, assertBlacklistFor, parseAxes, resolveAxes, axesName, STRATEGIES, PRESETS, MASKING_POLICIES, INPUT_REWRITES, PRIVACY_MECHANISMS } from './strategy.js';
 export type { StrategyName, TrainingAxes, MaskingPolicy, InputRewrite, PrivacyMechanism } from './strategy.js';
 export { buildWindows, wordIndex } from './windows.js';
 export type { TrainingWindow, WindowStats, BuildWindowsOptions } from './windows.js';
@@ -14,5 +14,5 @@ export { pseudonymize, formatPreservingSurrogate } from './pseudonymize.js';
 export type { PseudoStyle } from './pseudonymize.js';
 export { finetune, checkFinetuneOptions } from './finetune.js';
 export type { FinetuneOptions, FinetuneResult } from './finetune.js';
-export { trainingStride, epochOrder, windowRng, maskConfigFor } from './schedule.js';
+export { trainingStride, epochOrder, windowRng, maskConfigFor, blacklistedTokenIds } from './schedule.js';
 export type { MaskSettings } from './schedule.js';

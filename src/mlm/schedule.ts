@@ -27,20 +27,45 @@ export const windowRng = (seed: number, epoch: number, slot: number): Rng => new
 export interface MaskSettings {
   maskProb: number;
   wholeWord?: boolean;
-  /** Random replacements never draw the tokens of blacklisted terms (the CLI's default). */
-  noRandomBlacklisted?: boolean;
+  /**
+   * Let random replacements draw the tokens of blacklisted terms. Default (the only place it is set): never,
+   * so that a random replacement cannot put an identifier where the text had none.
+   */
+  randomBlacklisted?: boolean;
   /** No gradient into the input word embeddings at protected positions (`--freeze-protected-embeddings`). */
   freezeProtectedInputs?: boolean;
   /** Protected positions hidden as attention keys (`--hide-protected-context`). */
   hideProtectedKeys?: boolean;
 }
 
+/** The case forms the case-insensitive matcher protects: as stored (case-folded), Capitalised Words, UPPER. */
+const caseForms = (term: string) => [...new Set([term, term.replace(/(^|\s)(\p{L})/gu, (_, s: string, c: string) => s + c.toUpperCase()), term.toUpperCase()])];
+
+/**
+ * Every token a blacklisted term can become inside a text where the matcher protects it: each case form,
+ * at the start of a text and after a space. A term tokenised alone misses forms: byte-level BPE gives a
+ * word after a space its own `Ġ` token, and a cased vocabulary has `Alice` apart from `alice`.
+ */
+export function blacklistedTokenIds(tokenizer: Tokenizer, entries: readonly Pick<BlacklistEntry, 'term'>[]): Set<number> {
+  const ids = new Set<number>();
+  for (const { term } of entries) {
+    for (const form of caseForms(term)) {
+      for (const before of ['', 'x ']) {
+        const enc = tokenizer.tokenize(before + form);
+        enc.ids.forEach((id, i) => {
+          const [s, e] = enc.offsets[i]!;
+          if (!enc.special[i] && e > before.length && s < before.length + form.length) ids.add(id);
+        });
+      }
+    }
+  }
+  return ids;
+}
+
 /** The mask draw of a run: the mask token, the pool of random replacements (specials, and blacklisted terms' tokens when asked, left out), padding. */
 export function maskConfigFor(tokenizer: Tokenizer, entries: readonly Pick<BlacklistEntry, 'term'>[], settings: MaskSettings): BatchMaskConfig {
   const exclude = new Set(tokenizer.specialIds);
-  if (settings.noRandomBlacklisted) {
-    for (const e of entries) for (const id of tokenizer.tokenize(e.term).ids) exclude.add(id);
-  }
+  if (settings.randomBlacklisted !== true) for (const id of blacklistedTokenIds(tokenizer, entries)) exclude.add(id);
   return {
     probability: settings.maskProb,
     maskId: tokenizer.idOf(tokenizer.specials.mask)!,

@@ -75,6 +75,15 @@ export function resolveAxes(strategy: string, overrides: Partial<TrainingAxes> =
   };
 }
 
+/**
+ * Refuses axes that need a blacklist when there is none: constrained masking without one would train
+ * standard MLM under a "constrained" label, and pseudonymisation would rewrite nothing.
+ */
+export function assertBlacklistFor(axes: TrainingAxes, hasBlacklist: boolean): void {
+  if (hasBlacklist || (axes.masking !== 'constrained' && axes.input !== 'pseudonymized')) return;
+  throw new UsageError(`--strategy ${axesName(axes)} needs --blacklist FILE for its ${axes.masking === 'constrained' ? 'constrained masking' : 'pseudonymized input'} (build one with "ppmlm blacklist build")`);
+}
+
 /** Which positions a masking policy may choose as targets: never special tokens; under `constrained`, never protected ones. */
 export function eligiblePositions(masking: MaskingPolicy, window: TrainingWindow): Uint8Array {
   const n = window.ids.length;

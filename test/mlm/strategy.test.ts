@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { axesName, parseAxes, PRESETS, resolveAxes, STRATEGIES, INPUT_REWRITES, MASKING_POLICIES, PRIVACY_MECHANISMS } from '../../src/mlm/index.js';
+import { axesName, parseAxes, PRESETS, resolveAxes, STRATEGIES, INPUT_REWRITES, MASKING_POLICIES, PRIVACY_MECHANISMS, finetune, assertBlacklistFor } from '../../src/mlm/index.js';
 import { UsageError } from '../../src/errors.js';
 
 describe('training axes', () => {
@@ -22,5 +22,15 @@ describe('training axes', () => {
     expect(() => parseAxes('constrained+constrained')).toThrow(UsageError);
     expect(() => parseAxes('standard+dp')).toThrow(/unknown --strategy "standard\+dp"/);
     expect(() => resolveAxes('standard', { masking: 'loose' as 'standard' })).toThrow(/unknown --masking "loose"; use one of standard, constrained/);
+  });
+});
+
+describe('finetune (the library) without a blacklist', () => {
+  it('refuses constrained masking and pseudonymized input, as the CLI does, before loading anything', async () => {
+    const docs = [{ id: '1', author: 'a', text: 'Alice Whitfield seen today.' }];
+    for (const strategy of ['constrained', 'pseudonymized', 'constrained+dp'] as const) {
+      await expect(finetune({ model: '/nonexistent-model', docs, strategy, out: '/nonexistent-out' })).rejects.toThrow(/needs --blacklist FILE/);
+    }
+    expect(() => assertBlacklistFor({ masking: 'standard', input: 'original', privacy: 'dp' }, false)).not.toThrow();
   });
 });

@@ -2,7 +2,7 @@ import { loadCorpus } from '../../corpus/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { UsageError } from '../../errors.js';
 import { readBlacklist } from '../../identifiers/index.js';
-import { axesName, checkFinetuneOptions, finetune, resolveAxes, type TrainingAxes } from '../../mlm/index.js';
+import { assertBlacklistFor, axesName, checkFinetuneOptions, finetune, resolveAxes, type TrainingAxes } from '../../mlm/index.js';
 import { parseDpFlags, type DpFlags } from '../dpFlags.js';
 import { epsilonUnitLabel } from '../../privacy/index.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
@@ -49,9 +49,8 @@ export interface FinetuneCommandOptions extends CorpusFlags, TrainingFlags, DpFl
 export async function finetuneCommand(options: FinetuneCommandOptions, out: Reporter): Promise<void> {
   const axes = resolveAxes(options.strategy, { masking: options.masking, input: options.input, privacy: options.privacy });
   const strategy = axesName(axes);
-  if ((axes.masking === 'constrained' || axes.input === 'pseudonymized') && !options.blacklist) {
-    throw new UsageError(`--strategy ${strategy} needs --blacklist FILE for its ${axes.masking === 'constrained' ? 'constrained masking' : 'pseudonymized input'} (build one with "ppmlm blacklist build")`);
-  }
+  // Checked again by finetune(); here before the corpus is read.
+  assertBlacklistFor(axes, options.blacklist !== undefined);
   const dp = parseDpFlags(options, axes.privacy);
   const training = parseTrainingFlags(options);
   const maskProb = parseNumberFlag(options.maskProb, '--mask-prob', { min: 0.001, max: 1 });
@@ -85,7 +84,7 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
       ...(options.freezeProtectedEmbeddings && { freezeProtectedEmbeddings: true }),
       ...(options.untieDecoder && { untieDecoder: true }),
       ...(options.hideProtectedContext && { hideProtectedContext: true }),
-      noRandomBlacklisted: !options.randomBlacklisted,
+      randomBlacklisted: options.randomBlacklisted,
       allowVocabularyIdentifiers: options.allowVocabularyIdentifiers === true,
       seed,
       saveSteps,

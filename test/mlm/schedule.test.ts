@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { maskConfigFor } from '../../src/mlm/index.js';
+import { tokenSurface, trainBpe, trainWordPiece, type Tokenizer } from '../../src/tokenizer/index.js';
+
+// Names inside sentences, after a space and capitalised, as clinical text has them.
+const TEXTS = Array.from({ length: 60 }, (_, i) => `Seen today with ${i % 2 ? 'Alice' : 'alice'} Whitfield and her brother, alice reports pain. ALICE WHITFIELD signed.`);
+
+/** The ids of every vocabulary token that spells one of `words` in some case, with or without a BPE space. */
+function spellings(tokenizer: Tokenizer, words: string[]): number[] {
+  const wanted = new Set(words);
+  return tokenizer.vocab.flatMap((t, id) => (wanted.has(tokenSurface(tokenizer.type, t).toLowerCase()) ? [id] : []));
+}
+
+describe('the random-replacement pool', () => {
+  for (const [name, train] of [
+    ['byte-level BPE (RoBERTa)', () => trainBpe(TEXTS, { vocabSize: 400, minFrequency: 2 })],
+    ['WordPiece (BERT)', () => trainWordPiece(TEXTS, { vocabSize: 200, minFrequency: 2 })],
+  ] as const) {
+    it(`never draws a token a blacklisted term becomes inside text, by default: ${name}`, async () => {
+      const tokenizer = await train();
+      const forms = spellings(tokenizer, ['alice', 'whitfield']);
+      // The vocabulary has the words in more than one form (e.g. "alice", "Ġalice", "ĠAlice").
+      expect(forms.length).toBeGreaterThan(name.startsWith('byte') ? 2 : 0);
+      const pool = new Set(maskConfigFor(tokenizer, [{ term: 'alice whitfield' }, { term: 'alice' }], { maskProb: 0.15 }).randomPool);
+      expect(forms.filter((id) => pool.has(id))).toEqual([]);
+      // Asked for, they may be drawn.
+      const open = new Set(maskConfigFor(tokenizer, [{ term: 'alice' }], { maskProb: 0.15, randomBlacklisted: true }).randomPool);
+      expect(forms.every((id) => open.has(id))).toBe(true);
+    });
+  }
+});
