@@ -57,7 +57,7 @@ if (reportPaths.length > 0) {
   for (const path of reportPaths) {
     const report = JSON.parse(await readFile(path, 'utf8')) as AuditReport;
     if (report.exposure === undefined || report.canaries === undefined) throw new Error(`${path}: the report has no canary exposure against controls`);
-    const byKind = (probes: readonly { label: string; exposure: number }[], kind: string) => probes.filter((p) => secretKindOf(p.label) === kind).map((p) => p.exposure);
+    const byKind = (probes: readonly { label: string; exposure: number; cluster?: string }[], kind: string) => probes.filter((p) => secretKindOf(p.label) === kind);
     const cells = CANARY_SECRET_KINDS.map((kind) => exposureDifference(byKind(report.exposure!.probes, kind), byKind(report.canaries!.control.probes, kind)).difference);
     console.log(`| ${path} | ${cells.map((d) => `${d.value.toFixed(2)} ± ${d.se.toFixed(2)}`).join(' | ')} |`);
   }

@@ -107,10 +107,16 @@ export interface MembershipResult {
 }
 
 /** A mean over secrets with its standard error. */
+/** The mean exposure of secrets, its standard error clustered (see {@link ExposureProbe.cluster}), and the counts. */
 export interface ExposureSummary {
   mean: number;
   se: number;
+  /** Secrets scored. */
   n: number;
+  /** Clusters the standard error treats as independent (with every secret its own cluster, n). */
+  clusters: number;
+  /** Secrets that yielded no query, left out. */
+  unscored: number;
 }
 
 export interface AuditReport {
@@ -195,18 +201,34 @@ async function recover(model: EncoderModel, bodies: readonly Encoding[], occurre
 
 const scorerOf = (model: EncoderModel, padId: number): Scorer => (queries) => predictMasked(model, queries, { padId, topK: 1 });
 
-/** Mean and standard error of exposures. */
-function summarise(xs: readonly number[]): ExposureSummary {
-  const n = xs.length;
-  const mean = xs.reduce((a, b) => a + b, 0) / Math.max(1, n);
-  const variance = n > 1 ? xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1) : NaN;
-  return { mean, se: Math.sqrt(variance / n), n };
+/** An exposure and the cluster its error shares (a result of {@link secretExposure}, or a bare number). */
+export type ClusteredExposure = Pick<ExposureResult, 'exposure' | 'cluster'>;
+
+/**
+ * Mean exposure and its cluster-robust standard error: √(G/(G−1) · Σ_g (Σ_{i∈g} (x_i − x̄))²) / n over G
+ * clusters, which is the usual s/√n when every secret is its own cluster. Unscored secrets (NaN) are
+ * counted and left out.
+ */
+function summarise(items: readonly ClusteredExposure[]): ExposureSummary {
+  const scored = items.filter((x) => Number.isFinite(x.exposure));
+  const n = scored.length;
+  const mean = scored.reduce((a, x) => a + x.exposure, 0) / Math.max(1, n);
+  const residuals = new Map<string, number>();
+  scored.forEach((x, i) => residuals.set(x.cluster ?? `#${i}`, (residuals.get(x.cluster ?? `#${i}`) ?? 0) + x.exposure - mean));
+  const G = residuals.size;
+  const sum = [...residuals.values()].reduce((a, r) => a + r * r, 0);
+  const se = G > 1 ? Math.sqrt((G / (G - 1)) * sum) / n : NaN;
+  return { mean, se, n, clusters: G, unscored: items.length - n };
 }
 
-/** Planted secrets' exposures against never-planted controls': each summarised, and their difference ± SE. */
-export function exposureDifference(planted: readonly number[], control: readonly number[]): { planted: ExposureSummary; control: ExposureSummary; difference: { value: number; se: number } } {
-  const p = summarise(planted);
-  const c = summarise(control);
+/**
+ * Planted secrets' exposures against never-planted controls': each summarised, and their difference ±
+ * SE (the two clustered standard errors combined: planted and control secrets share no cluster).
+ */
+export function exposureDifference(planted: readonly (ClusteredExposure | number)[], control: readonly (ClusteredExposure | number)[]): { planted: ExposureSummary; control: ExposureSummary; difference: { value: number; se: number } } {
+  const clustered = (xs: readonly (ClusteredExposure | number)[]) => xs.map((x) => (typeof x === 'number' ? { exposure: x } : x));
+  const p = summarise(clustered(planted));
+  const c = summarise(clustered(control));
   return { planted: p, control: c, difference: { value: p.mean - c.mean, se: Math.hypot(p.se, c.se) } };
 }
 
@@ -336,11 +358,11 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   if (options.exposure?.length) {
     options.onProgress?.('exposure', 0, options.exposure.length);
     const probes = await secretExposure(target.model, tok, options.exposure, { seqLen, padId });
-    const xs = probes.map((p) => p.exposure);
-    exposure = { probes, mean: summarise(xs).mean, max: Math.max(...xs) };
+    const scored = probes.map((p) => p.exposure).filter(Number.isFinite);
+    exposure = { probes, mean: summarise(probes).mean, max: scored.length ? Math.max(...scored) : NaN };
     if (options.controlExposure?.length) {
       const controls = await secretExposure(target.model, tok, options.controlExposure, { seqLen, padId });
-      const { planted, control, difference } = exposureDifference(xs, controls.map((p) => p.exposure));
+      const { planted, control, difference } = exposureDifference(probes, controls);
       canaries = { planted, control: { ...control, probes: controls }, difference };
     }
   }

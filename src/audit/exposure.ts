@@ -13,15 +13,24 @@ export interface ExposureProbe {
   text: string;
   secret: string;
   candidates: readonly string[];
+  /**
+   * What the probe's error is clustered by: probes of one cluster are not independent (a canary's name and
+   * reference share a sentence; canaries planted in one member share that member's text). Default: itself.
+   */
+  cluster?: string;
 }
 
 export interface ExposureResult {
   label: string;
-  /** 1 + the number of candidates the model finds more likely than the secret. */
+  /** 1 + the candidates the model finds more likely than the secret + half those it finds as likely (a mid-rank). */
   rank: number;
+  /** The candidates that could be scored (a value whose tokens do not fit a window is left out). */
   candidates: number;
-  /** log2(candidates + 1) − log2(rank): 0 when the secret is no more likely than a fresh value. */
+  /** log2(candidates + 1) − log2(rank): 0 when the secret is no more likely than a fresh value; NaN when unscored. */
   exposure: number;
+  cluster?: string;
+  /** The secret yields no query (its tokens do not fit a window): left out of every mean. */
+  unscored?: 'no query';
 }
 
 /**
@@ -49,6 +58,9 @@ function valueQueries(tokenizer: Tokenizer, text: string, start: number, end: nu
  * Exposure of each probe's secret: its rank, by the model's likelihood in the training text, among the
  * secret and its candidates put in the same place. A model that memorised the secret ranks it first
  * (exposure log2(candidates + 1)); one that did not ranks it uniformly (expected exposure ~log2 e = 1.44 bits).
+ * Ties take the mid-rank, so a model that cannot tell the values apart gives ~1 bit (near a random
+ * ranking's ~1.44), not the maximum;
+ * a candidate that yields no query is left out, and a secret that yields none is marked `unscored`.
  */
 export async function secretExposure(model: EncoderModel, tokenizer: Tokenizer, probes: readonly ExposureProbe[], options: { seqLen: number; padId: number }): Promise<ExposureResult[]> {
   const out: ExposureResult[] = [];
@@ -62,10 +74,17 @@ export async function secretExposure(model: EncoderModel, tokenizer: Tokenizer, 
     const scores = perValue.map((qs) => {
       let sum = 0;
       for (let k = 0; k < qs.length; k++) sum += preds[next++]![0]!.logProb;
-      return qs.length > 0 ? sum : -Infinity;
+      return qs.length > 0 ? sum : undefined;
     });
-    const rank = 1 + scores.slice(1).filter((s) => s > scores[0]!).length;
-    out.push({ label: probe.label, rank, candidates: values.length - 1, exposure: Math.log2(values.length) - Math.log2(rank) });
+    const cluster = probe.cluster === undefined ? {} : { cluster: probe.cluster };
+    const secret = scores[0];
+    const others = scores.slice(1).filter((s): s is number => s !== undefined);
+    if (secret === undefined) {
+      out.push({ label: probe.label, rank: NaN, candidates: others.length, exposure: NaN, ...cluster, unscored: 'no query' });
+      continue;
+    }
+    const rank = 1 + others.filter((s) => s > secret).length + others.filter((s) => s === secret).length / 2;
+    out.push({ label: probe.label, rank, candidates: others.length, exposure: Math.log2(others.length + 1) - Math.log2(rank), ...cluster });
   }
   return out;
 }

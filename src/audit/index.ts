@@ -1,6 +1,6 @@
 export { runAudit, exposureDifference } from './audit.js';
-export type { AuditOptions, AuditReport, AuditModel, ExposureSummary, PrivacyScore, RegurgitationRow, MembershipResult } from './audit.js';
-export { roc, bootstrapMean, clusterBootstrap, liraScores, rocWithInterval, f1Scores } from './metrics.js';
+export type { AuditOptions, AuditReport, AuditModel, ExposureSummary, ClusteredExposure, PrivacyScore, RegurgitationRow, MembershipResult } from './audit.js';
+export { roc, bootstrapMean, clusterBootstrap, liraScores, rocWithInterval, f1Scores, wilsonInterval, aucScoreInterval } from './metrics.js';
 export type { Cluster, RocResult, RocWithInterval, ScoredUnit } from './metrics.js';
 export { predictMasked } from './inference.js';
 export { secretExposure } from './exposure.js';

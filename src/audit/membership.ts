@@ -39,6 +39,8 @@ export interface MembershipVariant {
   pllRatio?: RocWithInterval;
   /** Offline LiRA against the reference models (Carlini et al. 2022). */
   lira?: RocWithInterval;
+  /** Why LiRA is missing although reference models were given. */
+  liraMissing?: string;
 }
 
 export type MembershipLevel = Partial<Record<Variant, MembershipVariant>>;
@@ -210,13 +212,17 @@ export function membershipLevel(members: { docs: readonly MembershipDocument[]; 
     const rng = (k: number) => new Rng(seed * 31 + vi * 7 + k);
     const what = `${level} ${v}`;
     const all = [...m, ...n];
-    const lira = refs.length > 0 && all.every((s) => s.lira.length >= 2) ? liraScores(all.map((s) => s.loss), all.map((s) => s.lira)) : undefined;
+    // LiRA fits each unit's out-distribution: a unit with fewer than 2 out-references (its id among a
+    // reference's training documents, e.g. colliding ids) leaves the attack undefined, and the report says so.
+    const short = refs.length > 0 ? all.filter((s) => s.lira.length < 2).length : 0;
+    const lira = refs.length > 0 && short === 0 ? liraScores(all.map((s) => s.loss), all.map((s) => s.lira)) : undefined;
+    const liraMissing = short > 0 ? `${short} of ${all.length} ${level === 'document' ? 'documents' : 'individuals'} have fewer than 2 reference models that did not train on them (a reference trained on a document with the same id counts as trained on it); give references trained without them, or documents unique ids` : undefined;
     const liraOf = new Map(all.map((s, i) => [s, lira?.[i]]));
     const variant: MembershipVariant = { members: m.length, nonMembers: n.length, loss: attack(m, n, (s) => s.loss, rng(1), `the loss attack's scores (${what})`, iterations)! };
     const calibrated = attack(m, n, (s) => s.calibrated, rng(2), `the calibrated attack's scores (${what})`, iterations);
     const pllRatio = attack(m, n, (s) => s.pllRatio, rng(3), `the PLL ratio attack's scores (${what})`, iterations);
     const liraResult = lira && attack(m, n, (s) => liraOf.get(s), rng(4), `LiRA's scores (${what})`, iterations);
-    out[v] = { ...variant, ...(calibrated && { calibrated }), ...(pllRatio && { pllRatio }), ...(liraResult && { lira: liraResult }) };
+    out[v] = { ...variant, ...(calibrated && { calibrated }), ...(pllRatio && { pllRatio }), ...(liraResult && { lira: liraResult }), ...(liraMissing && { liraMissing }) };
   });
   return out;
 }

@@ -121,7 +121,7 @@ export function plantCanaries(members: readonly Document[], config: CanaryConfig
   const planted = members.map((): { c: number; sentence: string; name: string; code: string }[] => []);
   const entries: BlacklistEntry[] = [];
   const candidates = () => Array.from({ length: config.candidates ?? 100 }, () => canaryValues(fresh, language));
-  const pending: { c: number; doc: number; name: string; code: string; others: { name: string; code: string }[] }[] = [];
+  const pending: { c: number; doc: number; carrier: number; name: string; code: string; others: { name: string; code: string }[] }[] = [];
   const context = config.protect === 'sentence' ? FORMS[language].context : [];
   for (const term of context) entries.push({ term: canonicalTerm(term), kind: 'indirect', category: 'CANARY_CONTEXT', authors: 1, occurrences: count * repeats, sources: ['canary'] });
   for (let c = 0; c < count; c++) {
@@ -130,7 +130,7 @@ export function plantCanaries(members: readonly Document[], config: CanaryConfig
     const own = byAuthor.get(author)!;
     for (let r = 0; r < repeats; r++) planted[own[r % own.length]!]!.push({ c, sentence: FORMS[language].sentence(name, code), name, code });
     for (const term of [name, code]) entries.push({ term: canonicalTerm(term), kind: 'direct', category: 'CANARY', authors: 1, occurrences: repeats, sources: ['canary'] });
-    pending.push({ c, doc: own[0]!, name, code, others: candidates() });
+    pending.push({ c, doc: own[0]!, carrier: authors.indexOf(author), name, code, others: candidates() });
   }
   const spans: PlantedSpan[] = [];
   const withCanaries = (i: number, keep: (c: number, seen: boolean) => boolean, record = false) => {
@@ -151,19 +151,21 @@ export function plantCanaries(members: readonly Document[], config: CanaryConfig
     return text;
   };
   const docs = members.map((d, i) => ({ ...d, text: withCanaries(i, () => true, true) }));
-  const probeOf = (c: string, text: string, name: string, code: string, others: { name: string; code: string }[]): ExposureProbe[] => [
-    { label: `${c} name`, text, secret: name, candidates: others.map((o) => o.name) },
-    { label: `${c} reference`, text, secret: code, candidates: others.map((o) => o.code) },
+  // A probe's error is clustered by the member whose text holds it: a canary's two secrets share a
+  // sentence, and canaries drawn for one member share that member's text (the audit's standard errors).
+  const probeOf = (c: string, text: string, name: string, code: string, others: { name: string; code: string }[], member: number): ExposureProbe[] => [
+    { label: `${c} name`, text, secret: name, candidates: others.map((o) => o.name), cluster: `member ${member}` },
+    { label: `${c} reference`, text, secret: code, candidates: others.map((o) => o.code), cluster: `member ${member}` },
   ];
   // Probes read a document as trained on, with every canary in place except further copies of the probed
   // one: an individual with fewer documents than repeats carries several copies in one document, and a
   // model can then fill a masked copy in from the next one without having memorised anything.
-  const probes = pending.flatMap(({ c, doc, name, code, others }) => probeOf(`canary ${c + 1}`, withCanaries(doc, (other, seen) => other !== c || !seen), name, code, others));
+  const probes = pending.flatMap(({ c, doc, carrier, name, code, others }) => probeOf(`canary ${c + 1}`, withCanaries(doc, (other, seen) => other !== c || !seen), name, code, others, carrier));
   // Controls: the same sentence after a member document as trained on, with a secret never planted.
   const controls = Array.from({ length: count }, (_, c) => {
     const { name, code } = canaryValues(controlRng, language);
     const doc = controlRng.int(members.length);
-    return probeOf(`control ${c + 1}`, docs[doc]!.text + FORMS[language].sentence(name, code), name, code, candidates());
+    return probeOf(`control ${c + 1}`, docs[doc]!.text + FORMS[language].sentence(name, code), name, code, candidates(), authors.indexOf(members[doc]!.author));
   }).flat();
   return { docs, entries, probes, controls, spans, carriers: new Set(planted.flatMap((p, i) => (p.length ? [i] : []))) };
 }

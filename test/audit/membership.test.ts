@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findOccurrences, membershipLevel, membershipTallies, queryTokens, type MembershipDocument, type Scorer } from '../../src/audit/index.js';
+import { findOccurrences, membershipLevel, membershipTallies, queryTokens, type MembershipDocument, type ReferenceScorer, type Scorer } from '../../src/audit/index.js';
 import type { Document } from '../../src/corpus/index.js';
 import type { BlacklistEntry } from '../../src/identifiers/index.js';
 import { WordPieceTokenizer } from '../../src/tokenizer/index.js';
@@ -22,7 +22,7 @@ function oracle(memorised: ReadonlySet<number>): Scorer {
   return async (queries) => queries.map((q) => q.labels.map((label) => (memorised.has(label) ? { label, logProb: -0.01, top: [label] } : { label, logProb: -2, top: [0] })));
 }
 
-async function attack(target: Scorer) {
+async function attack(target: Scorer, references: ReferenceScorer[] = []) {
   const prepare = async (ds: Document[]): Promise<MembershipDocument[]> => {
     const bodies = ds.map((d) => tokenizer.tokenize(d.text));
     const found = await findOccurrences(ds, bodies, blacklist);
@@ -31,12 +31,12 @@ async function attack(target: Scorer) {
   const members = await prepare(docs(MEMBER_NAMES, MEMBER_WORDS, 'm'));
   const nonMembers = await prepare(docs(NON_MEMBER_NAMES, NON_MEMBER_WORDS, 'n'));
   const options = { seqLen: 16, maskProb: 0.3, seed: 1, pllSamples: 2, tokens: queryTokens(tokenizer), iterations: 50 };
-  const models = { target, reference: oracle(new Set()) };
+  const models = { target, reference: oracle(new Set()), references };
   const m = (await membershipTallies(members, 1, models, options)).tallies;
   const n = (await membershipTallies(nonMembers, 2, models, options)).tallies;
   return {
-    document: membershipLevel({ docs: members, tallies: m }, { docs: nonMembers, tallies: n }, [], 'document', 1),
-    individual: membershipLevel({ docs: members, tallies: m }, { docs: nonMembers, tallies: n }, [], 'individual', 1),
+    document: membershipLevel({ docs: members, tallies: m }, { docs: nonMembers, tallies: n }, references, 'document', 1),
+    individual: membershipLevel({ docs: members, tallies: m }, { docs: nonMembers, tallies: n }, references, 'individual', 1),
   };
 }
 
@@ -50,7 +50,9 @@ describe('membership inference in three variants, on oracle models', () => {
       }
       // All positions pool the protected ones with the rest: part of the signal.
       expect(level.all!.loss.auc).toBeGreaterThan(0.5);
-      expect(level.protected!.loss.ci.auc).toEqual([1, 1]);
+      // Every resample separates perfectly; the interval still says how few units that rests on.
+      expect(level.protected!.loss.ci.auc[1]).toBe(1);
+      expect(level.protected!.loss.ci.auc[0]).toBeLessThan(0.9);
       expect(level.protected!.loss.tprAt1).toBe(1);
     }
     expect(r.document.all).toMatchObject({ members: 8, nonMembers: 8 });
@@ -64,8 +66,23 @@ describe('membership inference in three variants, on oracle models', () => {
         expect(level.unprotected![a]!.auc).toBe(1);
         expect(level.protected![a]!.auc).toBe(0.5);
       }
-      expect(level.unprotected!.loss.ci.auc).toEqual([1, 1]);
-      expect(level.protected!.loss.ci.auc[0]).toBe(0.5);
+      expect(level.unprotected!.loss.ci.auc[1]).toBe(1);
+      expect(level.unprotected!.loss.ci.auc[0]).toBeLessThan(0.9);
+      // All tied: every resample gives 0.5, yet 8 against 8 cannot rule out a signal either way.
+      expect(level.protected!.loss.ci.auc[0]).toBeLessThan(0.5);
+      expect(level.protected!.loss.ci.auc[1]).toBeGreaterThan(0.5);
     }
+  });
+
+  it('says why LiRA is missing when a unit has fewer than 2 references that did not train on it, instead of dropping it silently', async () => {
+    const reference = (trainedOn?: string[]): ReferenceScorer => ({ scorer: oracle(new Set()), ...(trainedOn && { trainedOn: new Set(trainedOn) }) });
+    const full = await attack(oracle(ids(MEMBER_NAMES)), [reference(), reference()]);
+    expect(full.document.all!.lira).toBeDefined();
+    expect(full.document.all!.liraMissing).toBeUndefined();
+    // One reference trained on a document with the id of member document m0-0: that document has one out-reference.
+    const short = await attack(oracle(ids(MEMBER_NAMES)), [reference(['m0-0']), reference()]);
+    expect(short.document.all!.lira).toBeUndefined();
+    expect(short.document.all!.liraMissing).toMatch(/^1 of 16 documents have fewer than 2 reference models that did not train on them/);
+    expect(short.individual.all!.liraMissing).toMatch(/^1 of 8 individuals/);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bootstrapMean, clusterBootstrap, exposureDifference, f1Scores, liraScores, roc, rocWithInterval } from '../../src/audit/index.js';
+import { aucScoreInterval, bootstrapMean, clusterBootstrap, exposureDifference, f1Scores, liraScores, roc, rocWithInterval, wilsonInterval } from '../../src/audit/index.js';
 import { Rng } from '../../src/engine/index.js';
 import { FormatError } from '../../src/errors.js';
 
@@ -74,12 +74,16 @@ describe('clusterBootstrap', () => {
 
 describe('rocWithInterval', () => {
   it('resamples individuals with all their documents, members and non-members apart', () => {
-    // Perfect separation: every resample keeps AUC 1.
+    // Perfect separation: every resample keeps AUC 1, so the bootstrap alone would claim [1, 1]; the
+    // score interval keeps the lower bound where 3 against 2 documents put it.
     const m = [{ individual: 'a', score: 3 }, { individual: 'a', score: 4 }, { individual: 'b', score: 5 }];
     const n = [{ individual: 'c', score: 1 }, { individual: 'd', score: 2 }];
     const r = rocWithInterval(m, n, new Rng(1), 'test');
     expect(r.auc).toBe(1);
-    expect(r.ci.auc).toEqual([1, 1]);
+    expect(r.ci.auc[1]).toBe(1);
+    expect(r.ci.auc[0]).toBeCloseTo(aucScoreInterval(1, 3, 2)[0], 12);
+    expect(r.ci.auc[0]).toBeLessThan(0.8);
+    expect(r.n).toEqual({ members: 3, nonMembers: 2, memberIndividuals: 2, nonMemberIndividuals: 2 });
     // One member individual above, one below every non-member: AUC 1/2, and resamples of 2 individuals give 0, 1/2 or 1.
     const mixed = rocWithInterval([{ individual: 'a', score: 9 }, { individual: 'b', score: 0 }], [{ individual: 'c', score: 5 }], new Rng(2), 'test', 400);
     expect(mixed.auc).toBe(0.5);
@@ -116,9 +120,65 @@ describe('exposureDifference', () => {
   it('is planted minus control mean exposure, its standard error the two standard errors of the means combined', () => {
     // planted: mean 3, sample variance 1 over 3 → SE 1/√3; control: mean 1, sample variance 2 over 2 → SE 1.
     const d = exposureDifference([2, 3, 4], [0, 2]);
-    expect(d.planted).toEqual({ mean: 3, se: Math.sqrt(1 / 3), n: 3 });
-    expect(d.control).toEqual({ mean: 1, se: 1, n: 2 });
+    expect(d.planted).toEqual({ mean: 3, se: Math.sqrt(1 / 3), n: 3, clusters: 3, unscored: 0 });
+    expect(d.control).toEqual({ mean: 1, se: 1, n: 2, clusters: 2, unscored: 0 });
     expect(d.difference.value).toBe(2);
     expect(d.difference.se).toBeCloseTo(Math.sqrt(1 / 3 + 1), 12);
+  });
+});
+
+describe('exposureDifference with clusters', () => {
+  it('treats secrets of one cluster as one unit of evidence, and leaves unscored secrets out', () => {
+    // Two clusters of two identical secrets: as informative as two secrets, not four.
+    const clustered = exposureDifference(
+      [{ exposure: 2, cluster: 'a' }, { exposure: 2, cluster: 'a' }, { exposure: 4, cluster: 'b' }, { exposure: 4, cluster: 'b' }, { exposure: NaN, cluster: 'b' }],
+      [0, 2],
+    );
+    const pairs = exposureDifference([2, 4], [0, 2]);
+    expect(clustered.planted).toMatchObject({ mean: 3, n: 4, clusters: 2, unscored: 1 });
+    expect(clustered.planted.se).toBeCloseTo(pairs.planted.se, 12);
+    // Independent secrets with the same values would claim a smaller error.
+    expect(exposureDifference([2, 2, 4, 4], [0, 2]).planted.se).toBeLessThan(clustered.planted.se);
+  });
+});
+
+describe('intervals that stay honest at the boundary', () => {
+  it('gives 0 of 21 an upper bound near 15%, not 0 (Wilson)', () => {
+    const [lo, hi] = wilsonInterval(0, 21);
+    expect(lo).toBe(0);
+    expect(hi).toBeGreaterThan(0.13);
+    expect(hi).toBeLessThan(0.16);
+    // Symmetric, and inside [0, 1].
+    const [a, b] = wilsonInterval(21, 21);
+    expect(b).toBe(1);
+    expect(a).toBeCloseTo(1 - hi, 12);
+  });
+
+  it('gives a perfect separation of 7 members from 20 non-members an AUC lower bound below 1', () => {
+    const members = Array.from({ length: 7 }, (_, i) => ({ individual: `m${i}`, score: 10 + i }));
+    const nonMembers = Array.from({ length: 20 }, (_, i) => ({ individual: `n${i}`, score: i / 10 }));
+    const r = rocWithInterval(members, nonMembers, new Rng(1), 'test scores');
+    expect(r.auc).toBeCloseTo(1, 12);
+    expect(r.ci.auc[1]).toBe(1);
+    expect(r.ci.auc[0]).toBeLessThan(0.95);
+    expect(r.ci.auc[0]).toBeGreaterThan(0.6);
+    // TPR at 1% FPR is 7 of 7: its lower bound is Wilson's, below 1.
+    expect(r.tprAt1).toBe(1);
+    expect(r.ci.tprAt1[0]).toBeLessThan(0.7);
+    expect(r.n).toEqual({ members: 7, nonMembers: 20, memberIndividuals: 7, nonMemberIndividuals: 20 });
+  });
+
+  it('contains its estimate, and widens with fewer units', () => {
+    // Any estimate lies inside its own interval, the boundaries included.
+    for (const auc of [0, 0.1, 0.5, 0.83, 1]) {
+      const [lo, hi] = aucScoreInterval(auc, 12, 30);
+      expect(lo).toBeLessThanOrEqual(auc);
+      expect(hi).toBeGreaterThanOrEqual(auc);
+      expect(hi - lo).toBeGreaterThan(0.05);
+    }
+    // Wider with fewer units.
+    const narrow = aucScoreInterval(0.8, 100, 100);
+    const wide = aucScoreInterval(0.8, 10, 10);
+    expect(wide[1] - wide[0]).toBeGreaterThan(narrow[1] - narrow[0]);
   });
 });

@@ -51,9 +51,18 @@ describe('exposure of planted secrets on models whose predictions are known', ()
     const exposure = async (token: string) => (await secretExposure(constantModel(token, tokenizer), tokenizer, [probe], { seqLen: 16, padId: 0 }))[0]!;
     // Predicts the secret: first of 5 (the candidate equal to the secret is dropped).
     expect(await exposure('jones')).toEqual({ label: 'p', rank: 1, candidates: 4, exposure: Math.log2(5) });
-    // Predicts one candidate: that one ranks above the secret, the others tie with it.
-    expect((await exposure('today')).rank).toBe(2);
-    expect((await exposure('today')).exposure).toBeCloseTo(Math.log2(5) - 1, 10);
+    // Predicts one candidate: that one ranks above the secret, the other three tie with it and count half:
+    // ties must not favour the secret (a strict count would rank it 2nd, near the maximal exposure).
+    expect((await exposure('today')).rank).toBe(3.5);
+    expect((await exposure('today')).exposure).toBeCloseTo(Math.log2(5) - Math.log2(3.5), 10);
+    // A model that tells no value apart: every candidate ties, the secret sits in the middle.
+    expect((await exposure('[PAD]')).rank).toBe(3);
+    // A candidate too long for a window yields no query: left out, not ranked below the secret.
+    const long = { ...probe, candidates: ['alice', 'alice smith bob today alice smith'] };
+    expect((await secretExposure(constantModel('alice', tokenizer), tokenizer, [long], { seqLen: 6, padId: 0 }))[0]).toMatchObject({ rank: 2, candidates: 1 });
+    // A secret too long for a window is flagged and scores nothing.
+    const unscorable = { ...probe, text: 'alice smith bob jones jones jones jones today .', secret: 'bob jones jones jones jones' };
+    expect((await secretExposure(constantModel('alice', tokenizer), tokenizer, [unscorable], { seqLen: 6, padId: 0 }))[0]).toMatchObject({ unscored: 'no query', exposure: NaN });
     await expect(secretExposure(constantModel('jones', tokenizer), tokenizer, [{ ...probe, secret: 'carol' }], { seqLen: 16, padId: 0 })).rejects.toThrow(/not in its text/);
   });
 });

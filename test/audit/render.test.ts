@@ -14,7 +14,7 @@ const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(existsS
 
 const score = (s: number) => ({ score: s, ci: [s - 0.01, s + 0.01] as [number, number], occurrences: 100, tokens: 150, fullyRecovered: 1 - s, subword: { score: s + 0.05, ci: [s + 0.03, s + 0.07] as [number, number] }, individuals: 12 });
 const curve: [number, number][] = [[0, 0], [0.001, 0.05], [0.01, 0.2], [0.1, 0.5], [1, 1]];
-const attack = (auc: number) => ({ auc, tprAt1: 0.2, tprAt01: 0.05, curve, ci: { auc: [auc - 0.05, auc + 0.05] as [number, number], tprAt1: [0.1, 0.3] as [number, number], tprAt01: [0, 0.1] as [number, number] } });
+const attack = (auc: number) => ({ auc, tprAt1: 0.2, tprAt01: 0.05, curve, ci: { auc: [auc - 0.05, auc + 0.05] as [number, number], tprAt1: [0.1, 0.3] as [number, number], tprAt01: [0, 0.1] as [number, number] }, n: { members: 10, nonMembers: 40, memberIndividuals: 10, nonMemberIndividuals: 40 } });
 const variant = (auc: number) => ({ members: 10, nonMembers: 40, loss: attack(auc), calibrated: attack(auc + 0.01), pllRatio: attack(auc + 0.02), lira: attack(auc + 0.03) });
 const level = { all: variant(0.7), unprotected: variant(0.68), protected: variant(0.52) };
 const REPORT: AuditReport = {
@@ -25,7 +25,7 @@ const REPORT: AuditReport = {
   regurgitation: { rows: Array.from({ length: 30 }, (_, i) => ({ term: `id-${i}`, kind: i % 2 ? 'direct' : 'indirect', category: 'X', trainingOccurrences: 1 + i, evaluated: 3, top1: (i % 4) / 3, top5: 1 })), top1Terms: 20, top5Terms: 30, identifiersShown: false },
   membership: { members: 50, nonMembers: 500, loss: attack(0.7), meanLoss: { members: 2, nonMembers: 2.5 }, byIndividual: level, byDocument: level, excludedDocuments: 4, references: 8 },
   gold: { occurrences: 40, recall: 0.625, ci: [0.5, 0.75], byLabel: { Location: { occurrences: 8, recall: 0.125 } }, missed: score(0.4) },
-  canaries: { planted: { mean: 3.1, se: 0.2, n: 100 }, control: { mean: 1.4, se: 0.15, n: 100, probes: [] }, difference: { value: 1.7, se: 0.25 } },
+  canaries: { planted: { mean: 3.1, se: 0.2, n: 100, clusters: 20, unscored: 0 }, control: { mean: 1.4, se: 0.15, n: 100, clusters: 50, unscored: 0, probes: [] }, difference: { value: 1.7, se: 0.25 } },
   utility: { accuracy: 0.4, positions: 1000, unigramBaseline: 0.05 },
 };
 
@@ -62,7 +62,7 @@ describe.runIf(CHROMIUM !== undefined)('report.html in headless Chromium', () =>
     expect(stdout).toMatch(/<svg class="plot regurgitation"/);
     // The new figures, each with its interval.
     expect(stdout).toMatch(/<h3>Per individual<\/h3>/);
-    expect(stdout).toMatch(/<td>protected<\/td><td>LiRA \(offline\)<\/td><td>10 \/ 40<\/td><td>0\.550 <small>\[0\.500 – 0\.600\]<\/small>/);
+    expect(stdout).toMatch(/<td>protected<\/td><td>LiRA \(offline\)<\/td><td>10 \/ 40 <small>\(10 \/ 40 individuals\)<\/small><\/td><td>0\.550 <small>\[0\.500 – 0\.600\]<\/small>/);
     expect(stdout).toMatch(/protects <b>62\.5%<\/b> <small>\[50\.0% – 75\.0%\]<\/small> of 40 gold identifier occurrences/);
     expect(stdout).toMatch(/<b>1\.700 ± 0\.250<\/b> bits/);
     expect(stdout).toMatch(/4 member documents carrying planted canaries are left out/);

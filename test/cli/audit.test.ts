@@ -16,7 +16,7 @@ describe('ppmlm audit', () => {
     const r = await cli('audit', '--model', tuned, '--reference', model, '--members', corpus, '--non-members', nonMembers, '--blacklist', blacklist, '--out', out, '--seq-len', '32');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^privacy score\s+all \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\]\s+direct/m);
-    expect(r.stdout).toMatch(/^membership\s+loss attack AUC \d\.\d{3}, TPR@1%FPR \d\.\d{3}; calibrated AUC/m);
+    expect(r.stdout).toMatch(/^membership\s+loss attack AUC \d\.\d{3} \[[\d.]+, [\d.]+\], TPR@1%FPR \d\.\d{3} \[[\d.]+, [\d.]+\]; calibrated AUC .* \(per document: \d+ members, \d+ non-members\)$/m);
     expect(r.stdout).toMatch(/^utility\s+fill-mask top-1/m);
     for (const f of ['report.json', 'report.html']) expect((await stat(join(out, f))).mode & 0o777).toBe(0o600);
     const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));

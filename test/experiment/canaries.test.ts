@@ -35,6 +35,18 @@ describe('plantCanaries', () => {
     }
   });
 
+  it('clusters each probe by the member whose text holds it: a canary\'s two secrets share one', () => {
+    const members = generateClinicalNotes(5, 6, 4);
+    const { docs, probes, controls } = plantCanaries(members, { count: 8, repeats: 2 });
+    for (const set of [probes, controls]) {
+      for (let i = 0; i < set.length; i += 2) expect(set[i]!.cluster).toBe(set[i + 1]!.cluster);
+      for (const p of set) expect(p.cluster).toMatch(/^member \d+$/);
+    }
+    // The cluster is the carrier: the probe's text is one of that member's documents.
+    const authors = [...new Set(members.map((d) => d.author))].sort();
+    for (const p of probes) expect(docs.find((d) => d.text === p.text)!.author).toBe(authors[Number(p.cluster!.slice(7))]);
+  });
+
   it('writes Korean canaries for Korean members: three-syllable Hangul names in a Korean sentence', () => {
     const members = [1, 2, 3].map((i) => ({ id: String(i), author: `a${i}`, text: '피고인은 피해자를 폭행하였다.' }));
     const { docs, probes } = plantCanaries(members, { count: 2, repeats: 2, candidates: 10, language: 'ko' });
