@@ -43,7 +43,7 @@ export async function* readDelimited(
       }
       const get = (i: number) => (i === -1 ? undefined : fields[i]);
       const id = get(cols.id) ?? String(line);
-      yield { doc: makeDocument(id, get(cols.author) ?? id, fields[cols.text]!, get(cols.label)), file, line };
+      yield { doc: makeDocument(id, get(cols.author), fields[cols.text]!, get(cols.label)), file, line };
     }
   }
   try {

@@ -76,6 +76,6 @@ export async function* readJsonl(file: string, options: CorpusReadOptions, onRow
       continue;
     }
     const id = (idValue as string | undefined) ?? String(line);
-    yield { doc: makeDocument(id, (authorValue as string | undefined) ?? id, textValue as string, labelValue as string | undefined), file, line };
+    yield { doc: makeDocument(id, authorValue as string | undefined, textValue as string, labelValue as string | undefined), file, line };
   }
 }

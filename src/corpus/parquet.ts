@@ -82,7 +82,7 @@ export async function* readParquet(path: string, options: CorpusReadOptions): As
         for (const [text, id, author, label, row] of chunk.getRows()) {
           const line = Number(row);
           const docId = (id as string | null) ?? `${prefix}${line}`;
-          yield { doc: makeDocument(docId, (author as string | null) ?? docId, (text as string | null) ?? '', (label as string | null) ?? undefined), file, line };
+          yield { doc: makeDocument(docId, author as string | null, (text as string | null) ?? '', (label as string | null) ?? undefined), file, line };
         }
       }
     }

@@ -2,8 +2,14 @@ import { FormatError } from '../errors.js';
 import type { Document } from './types.js';
 import { DEFAULT_MAX_DOC_CHARS } from './types.js';
 
-export function makeDocument(id: string, author: string, text: string, label: string | undefined): Document {
-  return label === undefined ? { id, author, text } : { id, author, text, label };
+/**
+ * A document from a row's cells. The one author rule of every format: a missing, null or blank author
+ * makes the document its own author (author = id). An empty cell must not become the author "", one
+ * "individual" holding every such row, whose DP unit, author-term graph and audit would merge strangers.
+ */
+export function makeDocument(id: string, author: string | null | undefined, text: string, label: string | undefined): Document {
+  const who = author === null || author === undefined || author.trim() === '' ? id : author;
+  return label === undefined ? { id, author: who, text } : { id, author: who, text, label };
 }
 
 /** A document candidate with where it came from, before the checks every format shares. */

@@ -53,10 +53,34 @@ export interface ExperimentConfig {
   analyzer?: AnalyzerChoice;
 }
 
+type FinetuneSettings = NonNullable<ExperimentConfig['finetune']>;
+
+/** Every key a config may hold, by object: a typo such as `dpMaxWindow` must not pass silently as a default. */
+const KNOWN_KEYS: Record<string, Record<string, true>> = {
+  '': { model: true, members: true, nonMembers: true, columns: true, blacklist: true, gold: true, lira: true, strategies: true, epochs: true, seeds: true, finetune: true, audit: true, canaries: true, lang: true, analyzer: true } satisfies Record<keyof ExperimentConfig, true>,
+  columns: { text: true, author: true, id: true, label: true } satisfies Record<keyof NonNullable<ExperimentConfig['columns']>, true>,
+  lira: { references: true, corpus: true } satisfies Record<keyof NonNullable<ExperimentConfig['lira']>, true>,
+  finetune: { seqLen: true, batchSize: true, lr: true, maskProb: true, dpNoise: true, targetEpsilon: true, dpClip: true, dpUnit: true, dpMaxWindows: true, delta: true, accountant: true, allowVocabularyIdentifiers: true, freezeProtectedEmbeddings: true, untieDecoder: true, hideProtectedContext: true } satisfies Record<keyof FinetuneSettings, true>,
+  audit: { seqLen: true, maxOccurrences: true } satisfies Record<keyof NonNullable<ExperimentConfig['audit']>, true>,
+  canaries: { count: true, repeats: true, candidates: true, seed: true, language: true, protect: true } satisfies Record<keyof CanaryConfig, true>,
+};
+
+/** Refuses a key the config's object does not know, naming the known ones. */
+function checkKeys(raw: Record<string, unknown>, path: string): void {
+  for (const [where, known] of Object.entries(KNOWN_KEYS)) {
+    const value = where === '' ? raw : raw[where];
+    if (value === undefined) continue;
+    if (!isJsonObject(value)) throw new ConfigError(`"${where}" must be a JSON object`, { file: path });
+    const unknown = Object.keys(value).find((k) => !(k in known));
+    if (unknown !== undefined) throw new ConfigError(`unknown key "${where ? `${where}.` : ''}${unknown}"; the known keys${where ? ` of "${where}"` : ''} are ${Object.keys(known).join(', ')}`, { file: path });
+  }
+}
+
 /** Reads and checks an experiment config; relative paths are relative to the config file. */
 export async function readExperimentConfig(path: string): Promise<ExperimentConfig> {
   const parsed = await readJsonFile(path, { fix: 'an experiment config is one JSON object (see bench/experiments/*/config.json)', hint: 'check --config' });
   if (!isJsonObject(parsed)) throw new ConfigError('an experiment config is one JSON object (see bench/experiments/*/config.json)', { file: path });
+  checkKeys(parsed, path);
   const raw = parsed as Partial<ExperimentConfig>;
   const need = (key: keyof ExperimentConfig) => {
     if (raw[key] === undefined) throw new ConfigError(`missing "${key}"`, { file: path });

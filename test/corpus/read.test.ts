@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { writeParquet } from '../helpers/parquet.js';
 import { join } from 'node:path';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { loadCorpus, readCorpus, type Document } from '../../src/corpus/index.js';
@@ -54,6 +55,15 @@ describe('readCorpus', () => {
       { id: 'a', author: 'p1', text: 'hello there' },
       { id: 'b', author: 'p2', text: 'general kenobi' },
     ]);
+  });
+
+  it('makes a document with a missing, null or blank author its own author, in every format (one rule)', async () => {
+    const csv = await tempFile('blank.csv', 'id,author,text\n1,,first\n2, ,second\n3,a,third\n');
+    const jsonl = await tempFile('blank.jsonl', '{"id":"1","author":"","text":"first"}\n{"id":"2","author":null,"text":"second"}\n{"id":"3","author":"a","text":"third"}\n');
+    const parquet = await writeParquet(join(await tempDir(), 'blank.parquet'), "SELECT * FROM (VALUES ('1', '', 'first'), ('2', NULL, 'second'), ('3', 'a', 'third')) t(id, author, text)");
+    for (const path of [csv, jsonl, parquet]) {
+      expect((await loadCorpus(path)).map((d) => d.author), path).toEqual(['1', '2', 'a']);
+    }
   });
 
   it('falls back to line numbers for a missing default id and to the id for a missing default author', async () => {
