@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Document } from '../corpus/index.js';
 import { UsageError } from '../errors.js';
 import { Rng } from '../engine/random.js';
-import { blacklistFingerprint, occurrenceTokens, type Blacklist } from '../identifiers/index.js';
+import { assertSameAnalyzer, blacklistFingerprint, occurrenceTokens, type Blacklist } from '../identifiers/index.js';
 import type { EncoderModel, Provenance } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import type { Encoding, Tokenizer } from '../tokenizer/index.js';
@@ -244,6 +244,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   const t = queryTokens(tok);
   const padId = tok.idOf(tok.specials.pad)!;
   const entries = blacklist.entries;
+  assertSameAnalyzer(blacklist, options.analyzer, [...options.members, ...options.nonMembers].map((d) => d.text));
   const rng = new Rng(seed);
   for (const r of [...(reference ? [reference] : []), ...(options.references ?? [])]) {
     if (r.tokenizer.vocabSize !== tok.vocabSize) throw new UsageError(`${r.name}: its vocabulary (${r.tokenizer.vocabSize} tokens) is not the audited model's (${tok.vocabSize}); reference models must share the tokenizer`);

@@ -54,7 +54,7 @@ export function analyzerForModel(provenance: Provenance | undefined, choice: Ana
     out.info('the model was trained without morpheme pre-tokenisation; text is tokenised as is');
     return undefined;
   }
-  const analyzer = createKoreanAnalyzer(choice, (why) => out.info(why));
+  const analyzer = createKoreanAnalyzer(choice, (why) => out.warn(why));
   out.info(`the model was trained on morphemes; text is cut by the ${analyzer.name} analyser first`);
   return analyzer;
 }

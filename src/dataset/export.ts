@@ -1,5 +1,5 @@
 import type { Document } from '../corpus/index.js';
-import { blacklistFingerprint, type Blacklist } from '../identifiers/index.js';
+import { assertSameAnalyzer, blacklistFingerprint, type Blacklist } from '../identifiers/index.js';
 import { checkVocabulary, vocabularyProvenance, type VocabularyOrigin } from '../model/index.js';
 import { buildWindows, eligiblePositions, epochOrder, IGNORE, mask, maskConfigFor, trainingStride, windowRng, type BatchMaskConfig, type TrainingWindow } from '../mlm/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
@@ -93,6 +93,7 @@ export function premaskedEpoch(windows: readonly TrainingWindow[], epoch: number
  */
 export async function exportDataset(options: ExportDatasetOptions): Promise<DatasetManifest> {
   const { tokenizer, seqLen, blacklist } = options;
+  if (blacklist) assertSameAnalyzer(blacklist, options.analyzer, options.docs.map((d) => d.text));
   const check = { ...(blacklist && { blacklisted: new BlacklistedTerms(blacklist.entries.map((e) => e.term)) }), allowIdentifiers: options.allowVocabularyIdentifiers };
   const vocabulary = vocabularyProvenance(options.vocabulary, checkVocabulary(tokenizer, options.vocabulary, check, options.onInfo));
   const stride = trainingStride(seqLen, options.stride);

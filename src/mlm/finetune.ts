@@ -7,7 +7,7 @@ import { lossCurve, train, type LogEntry, type TrainerState } from '../engine/tr
 import { bestModelDir, checkpointDirFor, checkpointModelDir, openCheckpoint } from '../engine/checkpoint.js';
 import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
 import { assertCanWrite, PRIVATE_FILE_MODE } from '../io/index.js';
-import { BlacklistMatcher, blacklistFingerprint, type Blacklist } from '../identifiers/index.js';
+import { assertSameAnalyzer, BlacklistMatcher, blacklistFingerprint, type Blacklist } from '../identifiers/index.js';
 import { assertSeqLenFits, checkTrainingMemory, checkVocabulary, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, untieDecoder, writeModelFiles, type LoadedModel, type Provenance, type VocabularyCheck, vocabularyProvenance } from '../model/index.js';
 import { BlacklistedTerms } from '../tokenizer/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
@@ -200,6 +200,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   const strategy = axesName(axes);
   const private_ = axes.privacy === 'dp';
   assertBlacklistFor(axes, options.blacklist !== undefined);
+  if (options.blacklist) assertSameAnalyzer(options.blacklist, options.analyzer, [...options.docs, ...(options.evalDocs ?? [])].map((d) => d.text));
   if (!private_ && options.dp !== undefined) throw new UsageError(`DP settings were given to a run without DP (${strategy}); add --privacy dp or drop the --dp-* flags`);
   checkFinetuneOptions(options);
   for (const [flag, given] of [['--freeze-protected-embeddings', options.freezeProtectedEmbeddings], ['--hide-protected-context', options.hideProtectedContext]] as const) {

@@ -57,7 +57,7 @@ export function parseNgrams(value: string): [number, number] {
 
 /** The Korean analyser a command needs: none for --lang en, else mecab or the rule-based fallback. */
 export function analyzerFor(lang: Language, choice: AnalyzerChoice, out: Reporter): MorphAnalyzer | undefined {
-  const analyzer = analyzerForLanguage(lang, choice, (why) => out.info(why));
+  const analyzer = analyzerForLanguage(lang, choice, (why) => out.warn(why));
   if (analyzer) out.debug(`Korean analyser: ${analyzer.name}`);
   return analyzer;
 }

@@ -53,7 +53,7 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
       ? { kind: 'spans', shares, split: splitDocuments(input.docs, shares, seed) }
       : { kind: 'annotated', shares, split: splitDocuments(input.docs, shares, seed), lists: input.lists, resolver: input.resolver, level, replacement: options.replacement };
   const split = source.split;
-  const analyzer = options.morphemes === false || input.kind === 'spans' ? undefined : createKoreanAnalyzer(options.analyzer, (why) => out.info(why));
+  const analyzer = options.morphemes === false || input.kind === 'spans' ? undefined : createKoreanAnalyzer(options.analyzer, (why) => out.warn(why));
   const t0 = Date.now();
   try {
     const result = await trainDeid({

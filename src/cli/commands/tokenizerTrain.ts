@@ -34,7 +34,7 @@ export async function tokenizerTrain(options: TokenizerTrainOptions, out: Report
   const blacklist = options.blacklist === undefined ? undefined : await readBlacklist(options.blacklist);
   const blacklisted = blacklist && new BlacklistedTerms(blacklist.entries.map((e) => e.term));
   const target = await prepareAtomicDir(options.out, { force: options.force });
-  const analyzer = options.morphemes ? createKoreanAnalyzer(options.analyzer, (why) => out.info(why)) : undefined;
+  const analyzer = options.morphemes ? createKoreanAnalyzer(options.analyzer, (why) => out.warn(why)) : undefined;
   const report = (trained: { type: 'wordpiece' | 'bpe'; vocabSize: number; files: string[] }) =>
     out.summary(options.json, { out: options.out, ...trained, morphemes: options.morphemes === true, blacklist: options.blacklist !== undefined, publicCorpus: options.publicCorpus === true }, (s) => `wrote ${s.out}: ${s.type === 'bpe' ? 'byte-level BPE' : 'WordPiece'}, ${s.vocabSize} tokens`);
   // How the vocabulary was made decides, when a model is made from it, whether it may ship (model/vocabularyCheck.ts).

@@ -6,3 +6,4 @@ export { BlacklistMatcher, mergeSpans, termWords } from './matcher.js';
 export type { TermMatch } from './matcher.js';
 export { occurrenceTokens, overlaps, protectedMask } from './protectedPositions.js';
 export type { TokenOffsets } from './protectedPositions.js';
+export { assertSameAnalyzer } from './analyzerCheck.js';
