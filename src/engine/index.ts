@@ -5,6 +5,7 @@ export type { GpuAdapter } from './webgpu.js';
 export { Rng } from './random.js';
 export type { RandomSource } from './random.js';
 export { registerKernels } from './register.js';
+export { nativeKernelUsage } from './kernels/native.js';
 export { AdamW, defaultNoDecay } from './adamw.js';
 export { onDevice, readValues, updateVariable } from './heapView.js';
 export { GradientBuffer, clipFactor, globalNorm } from './gradientBuffer.js';

@@ -154,19 +154,34 @@ describe('ppmlm finetune', () => {
 });
 
 describe('ppmlm finetune: reproducibility', () => {
-  it('writes the same weights for one --seed, run twice, with 1 and with 2 wasm threads', async () => {
-    const { dir, corpus, blacklist, model } = await tinySetup(4, 2);
+  it('writes the same weights for one --seed, run twice, with 1 and with 2 wasm threads, at a shape whose products two threads split', async () => {
+    const { dir, corpus, blacklist } = await tinySetup(4, 2);
+    // Products below 4 MFLOP run on one thread whatever --threads says: hidden 128 and a 512-wide
+    // feed-forward over batch 8 x 64 tokens are far above it.
+    const model = join(dir, 'wide');
+    expect((await cli('--quiet', 'model', 'init', '--vocab', join(dir, 'tok'), '--out', model, '--hidden', '128', '--layers', '1', '--heads', '2', '--intermediate', '512', '--max-positions', '64')).code).toBe(0);
     // A subprocess each: the wasm backend and its thread count are set once per process.
     const train = (name: string, threads: string) =>
-      new Promise<Buffer>((resolve, reject) => {
+      new Promise<{ weights: Buffer; split: number }>((resolve, reject) => {
         const out = join(dir, name);
-        const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', '--backend', 'wasm', '--threads', threads, '--quiet', 'finetune', '--model', model, '--corpus', corpus, '--blacklist', blacklist, '--strategy', 'constrained', '--seed', '5', '--out', out, ...common], { stdio: 'ignore' });
-        child.on('exit', (code) => (code === 0 ? resolve(readFile(join(out, 'model.safetensors'))) : reject(new Error(`finetune ${name} exited with ${code}`))));
+        const args = ['--epochs', '1', '--batch-size', '8', '--seq-len', '64', '--lr', '1e-3'];
+        const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', '--backend', 'wasm', '--threads', threads, '--verbose', 'finetune', '--model', model, '--corpus', corpus, '--blacklist', blacklist, '--strategy', 'constrained', '--seed', '5', '--out', out, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+        let stderr = '';
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.on('exit', async (code) => {
+          if (code !== 0) return reject(new Error(`finetune ${name} exited with ${code}: ${stderr}`));
+          const usage = /native matmul: (\d+) products, (\d+) split over (\d+) threads/.exec(stderr);
+          if (!usage) return reject(new Error(`finetune ${name} reported no native matmul use: ${stderr}`));
+          resolve({ weights: await readFile(join(out, 'model.safetensors')), split: Number(usage[2]) });
+        });
       });
     const [once, again, twoThreads] = await Promise.all([train('a', '1'), train('b', '1'), train('c', '2')]);
-    expect(again.equals(once)).toBe(true);
-    expect(twoThreads.equals(once)).toBe(true);
-  });
+    expect(once.split).toBe(0);
+    // Two threads did work: products were split between them.
+    expect(twoThreads.split).toBeGreaterThan(10);
+    expect(again.weights.equals(once.weights)).toBe(true);
+    expect(twoThreads.weights.equals(once.weights)).toBe(true);
+  }, 120_000);
 });
 
 describe('ppmlm finetune: Hugging Face Trainer options', () => {

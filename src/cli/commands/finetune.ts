@@ -1,5 +1,5 @@
 import { loadCorpus } from '../../corpus/index.js';
-import { selectBackend, type BackendRequest } from '../../engine/index.js';
+import { nativeKernelUsage, selectBackend, type BackendRequest } from '../../engine/index.js';
 import { UsageError } from '../../errors.js';
 import { readBlacklist } from '../../identifiers/index.js';
 import { assertBlacklistFor, axesName, checkFinetuneOptions, finetune, resolveAxes, type TrainingAxes } from '../../mlm/index.js';
@@ -121,6 +121,8 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
       seconds: (Date.now() - t0) / 1000,
       ...(result.provenance.dp && { dp: result.provenance.dp }),
     };
+    const products = nativeKernelUsage();
+    out.debug(`native matmul: ${products.products} products, ${products.split} split over ${products.threads} threads`);
     if (options.json) out.json(summary);
     else
       out.result(

@@ -35,6 +35,16 @@ interface Exports {
 const modules = new Map<boolean, object>();
 const instances = new WeakMap<WasmMemory, NativeKernels>();
 let threads = 1;
+/** Products run, and those split over more than one thread: what says that threads did work. */
+const usage = { products: 0, split: 0 };
+
+/**
+ * How many products the native matmul ran in this process, and how many it split over `threads` threads
+ * (a product below {@link PARALLEL_FLOPS} runs on one).
+ */
+export function nativeKernelUsage(): { products: number; split: number; threads: number } {
+  return { ...usage, threads };
+}
 
 /**
  * Threads the native matmul may use (the wasm backend's thread count): with a shared heap, products of
@@ -76,7 +86,9 @@ export function nativeKernels(memory: WasmMemory): NativeKernels {
         a + 4 * (t0 * aBs + i0 * aRs), b + 4 * t0 * bBs, c + 4 * (t0 * m * n + i0 * n), scratch + p * per,
         t1 - t0, i1 - i0, n, k, aRs, aCs, aBs, bRs, bCs, bBs,
       ]);
+      usage.products++;
       if (jobs.length === 1) return exports.bmm(...jobs[0]!);
+      usage.split++;
       pool!.run(jobs.slice(1), () => exports.bmm(...jobs[0]!));
     },
     columnSum: exports.column_sum,
