@@ -13,6 +13,6 @@ experiment_setup() {
 # `pretrain FROM OUT EPOCHS LR SEQ BATCH`: masked-LM pretraining of model FROM on public.jsonl (in the
 # current folder) into OUT, resumable; its summary goes to OUT.json.
 pretrain() {
-  [ -d "$2" ] || $PPMLM finetune --model "$1" --corpus public.jsonl --strategy standard --epochs "$3" --lr "$4" --seq-len "$5" --batch-size "$6" \
+  [ -d "$2" ] || $PPMLM finetune --model "$1" --corpus public.jsonl --strategy standard --dropout 0 --epochs "$3" --lr "$4" --seq-len "$5" --batch-size "$6" \
     --out "$2" --json $([ -d "$2.checkpoint" ] && echo --resume) > "$2.json"
 }

@@ -189,6 +189,7 @@ export function buildProgram(io: CliIO): Command {
       .option('--privacy <mechanism>', "none | dp (overrides the preset's privacy; e.g. --strategy constrained --privacy dp)")
       .option('--blacklist <file>', 'blacklist TSV or plain list (required for constrained masking and pseudonymized input)')
       .option('--mask-prob <p>', 'share of eligible tokens selected as targets', '0.15')
+      .option('--dropout <p>', "hidden and attention dropout while training (default: the model config's, 0.1 for BERT and RoBERTa; 0 turns it off)")
       .option('--whole-word', 'select whole words, then all their subwords')
       .option('--freeze-protected-embeddings', 'constrained masking: no gradient into the input word embeddings at protected positions (they stay context)')
       .option('--hide-protected-context', 'constrained masking, an ablation: protected positions hidden as attention keys (no longer context; not PPmlm)')

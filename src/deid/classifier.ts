@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 import { PRIVATE_FILE_MODE } from '../io/index.js';
 import { dpRecord, makeAccountant, makePrivate, planDp, releaseAccountant, releaseRandom, type DpOptions, type DpPlan, type DpRecord } from '../privacy/index.js';
 import type { RunConfig } from '../engine/runConfig.js';
-import { assertNoNaN, checkTrainingMemory, dropoutOf, encode, lossSegments, tokenClassifierLogits, crossEntropy, padBatch, writeModelFiles, type BatchRow, type EncoderModel, type Provenance } from '../model/index.js';
+import { assertNoNaN, checkTrainingMemory, DROPOUT_STREAM, dropoutOf, encode, lossSegments, tokenClassifierLogits, crossEntropy, padBatch, writeModelFiles, type BatchRow, type EncoderModel, type Provenance } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { windowRanges, windowsOf, type Encoding, type Tokenizer } from '../tokenizer/index.js';
 import { tokenMetrics } from './metrics.js';
@@ -78,8 +78,7 @@ export interface TrainClassifierOptions extends ScheduleOptions {
   onLog?: (entry: LogEntry, state: TrainerState) => void;
 }
 
-/** Seeds the dropout masks and the outside noise apart from the data order, which forks the same seed by epoch. */
-const DROPOUT_STREAM = 0x2545f491;
+/** Seeds the outside noise apart from the data order and the dropout masks (DROPOUT_STREAM), which fork the same seed. */
 const NOISE_STREAM = 0x3c6ef372;
 
 /**

@@ -208,6 +208,7 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
       ...(f.batchSize && { batchSize: f.batchSize }),
       ...(f.lr && { lr: f.lr }),
       ...(f.maskProb && { maskProb: f.maskProb }),
+      ...(f.dropout !== undefined && { dropout: f.dropout }),
       ...(f.allowVocabularyIdentifiers && { allowVocabularyIdentifiers: true }),
       ...(f.freezeProtectedEmbeddings && constrained && { freezeProtectedEmbeddings: true }),
       ...(f.hideProtectedContext && constrained && { hideProtectedContext: true }),

@@ -8,7 +8,7 @@ import { bestModelDir, checkpointDirFor, checkpointModelDir, openCheckpoint } fr
 import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
 import { assertCanWrite, PRIVATE_FILE_MODE } from '../io/index.js';
 import { assertSameAnalyzer, BlacklistMatcher, blacklistFingerprint, type Blacklist } from '../identifiers/index.js';
-import { assertSeqLenFits, checkTrainingMemory, checkVocabulary, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, untieDecoder, writeModelFiles, type LoadedModel, type Provenance, type VocabularyCheck, vocabularyProvenance } from '../model/index.js';
+import { assertSeqLenFits, checkTrainingMemory, DROPOUT_STREAM, dropoutOf, checkVocabulary, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, untieDecoder, writeModelFiles, type LoadedModel, type Provenance, type VocabularyCheck, vocabularyProvenance } from '../model/index.js';
 import { BlacklistedTerms } from '../tokenizer/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { UsageError } from '../errors.js';
@@ -45,6 +45,12 @@ export interface FinetuneOptions {
   pseudo?: PseudoStyle;
   /** Export even when the vocabulary check refuses (model/vocabularyCheck.ts; recorded in ppmlm.json); default: refuse. */
   allowVocabularyIdentifiers?: boolean;
+  /**
+   * Hidden and attention dropout while training (`--dropout`); default: the model config's
+   * hidden_dropout_prob and attention_probs_dropout_prob (0.1 for BERT and RoBERTa), as Hugging Face's
+   * Trainer applies them. 0 turns it off.
+   */
+  dropout?: number;
   /** Let random replacements draw tokens of blacklisted terms (`--random-blacklisted`); default: never. */
   randomBlacklisted?: boolean;
   /**
@@ -149,6 +155,8 @@ function finetuneRunConfig(options: FinetuneOptions, resolved: { axes: TrainingA
     '--mask-prob': resolved.maskProb,
     '--whole-word': options.wholeWord === true,
     '--random-blacklisted': options.randomBlacklisted === true,
+    // Absent at 0, as in checkpoints written before dropout existed (they trained without it).
+    ...(options.dropout !== 0 && { '--dropout': options.dropout ?? 'config' }),
     // Only when given, so that checkpoints written before the option existed still resume.
     ...(options.freezeProtectedEmbeddings && { '--freeze-protected-embeddings': true }),
     ...(options.untieDecoder && { '--untie-decoder': true }),
@@ -216,6 +224,10 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   const { model, tokenizer } = loaded;
   // A resumed run's checkpoint is untied already.
   if (options.untieDecoder) model.config = untieDecoder(model.config, model.params);
+  // Written into the config the run exports, as Hugging Face's Trainer reads it.
+  if (options.dropout !== undefined) model.config = { ...model.config, hidden_dropout_prob: options.dropout, attention_probs_dropout_prob: options.dropout };
+  // Dropout masks come from their own stream, per (epoch, batch or window): a resume draws the same ones.
+  const dropoutAt = (epoch: number, index: number) => dropoutOf(model.config, new Rng(seed ^ DROPOUT_STREAM).fork(epoch).fork(index));
   assertSeqLenFits(model.config, seqLen, '--seq-len', options.model);
   const check: VocabularyCheck = { ...(options.blacklist && { blacklisted: new BlacklistedTerms(options.blacklist.entries.map((e) => e.term)) }), allowIdentifiers: options.allowVocabularyIdentifiers };
   // The tokenizer is fixed for the run: checked once, before training, and the outcome recorded in the
@@ -266,7 +278,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
         example(i, epoch) {
           // Masks stay seeded per (epoch, window): the guarantee rests on the sampling and noise, not on them.
           const b = makeBatch([windows[i]!], axes.masking, maskConfig, () => windowRng(seed, epoch, i));
-          return b.labels.length === 0 ? undefined : { tokens: b.tokens, targets: b.labels.length, protectedTargets: b.protectedTargets, segments: mlmLossSegments(model, b) };
+          return b.labels.length === 0 ? undefined : { tokens: b.tokens, targets: b.labels.length, protectedTargets: b.protectedTargets, segments: mlmLossSegments(model, b, dropoutAt(epoch, i)) };
         },
       },
       { clip: dp.clip, noiseMultiplier: dp.noiseMultiplier, sampleRate: dp.sampleRate, maxExamples: dp.maxWindows, releasesPerEpoch: dp.releasesPerEpoch, recompute: memory.recompute, random: releaseRandom(dp, seed) },
@@ -281,7 +293,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
       }
       const picked: TrainingWindow[] = order.slice(index * batchSize, (index + 1) * batchSize).map((i) => windows[i]!);
       const b = makeBatch(picked, axes.masking, maskConfig, (j) => windowRng(seed, epoch, index * batchSize + j));
-      return { tokens: b.tokens, targets: b.labels.length, protectedTargets: b.protectedTargets, segments: mlmLossSegments(model, b) };
+      return { tokens: b.tokens, targets: b.labels.length, protectedTargets: b.protectedTargets, segments: mlmLossSegments(model, b, dropoutAt(epoch, index)) };
     },
   };
 
@@ -299,6 +311,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
     ...(state && { steps: state.step }),
     seed,
     maskProb,
+    dropout: { hidden: model.config.hidden_dropout_prob ?? 0, attention: model.config.attention_probs_dropout_prob ?? 0 },
     wholeWord: options.wholeWord === true,
     ...(options.freezeProtectedEmbeddings && { freezeProtectedEmbeddings: true }),
     ...(options.untieDecoder && { untiedDecoder: true }),

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { SegmentForward } from '../engine/segments.js';
-import { crossEntropy, encode, lossSegments, mlmLogits, type EncoderModel, type PaddedBatch } from '../model/index.js';
+import { crossEntropy, encode, lossSegments, mlmLogits, type Dropout, type EncoderModel, type PaddedBatch } from '../model/index.js';
 
 type Model = Pick<EncoderModel, 'params' | 'config'>;
 
@@ -15,7 +15,7 @@ export function mlmLoss(model: Model, b: PaddedBatch): tf.Scalar {
   return mlmHead(model, b)(encode(model.params, model.config, { inputIds, attentionMask, ...(b.frozenInputs && { frozenInputs: b.frozenInputs }) }));
 }
 
-/** The same loss as segments for the trainer (activation checkpointing; see engine/segments.ts). */
-export function mlmLossSegments(model: Model, b: PaddedBatch): SegmentForward[] {
-  return lossSegments(model.params, model.config, b, mlmHead(model, b));
+/** The same loss as segments for the trainer (activation checkpointing; see engine/segments.ts), with training-time dropout when given. */
+export function mlmLossSegments(model: Model, b: PaddedBatch, dropout?: Dropout): SegmentForward[] {
+  return lossSegments(model.params, model.config, b, mlmHead(model, b), dropout);
 }

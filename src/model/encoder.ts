@@ -26,6 +26,9 @@ export interface Dropout {
   rng: Rng;
 }
 
+/** XORed into a run's seed for its dropout masks, apart from the data order and masks that fork the same seed. */
+export const DROPOUT_STREAM = 0x2545f491;
+
 /** The config's dropout probabilities with a generator, for training. */
 export function dropoutOf(config: EncoderConfig, rng: Rng): Dropout {
   return { hidden: config.hidden_dropout_prob ?? 0, attention: config.attention_probs_dropout_prob ?? 0, rng };

@@ -2,7 +2,7 @@ export type { EncoderConfig } from './config.js';
 export { defaultConfig, validateConfig, usablePositions, assertSeqLenFits } from './config.js';
 export type { Params } from './params.js';
 export { initParams, parameterShapes, disposeParams, isLinearWeight, basePrefix, decoderWeight, untieDecoder } from './params.js';
-export { encode, lossSegments, dropoutOf, applyDropout, mlmLogits, crossEntropy, tokenClassifierLogits, sequenceClassifierLogits, dense, layerNorm, activation } from './encoder.js';
+export { encode, lossSegments, DROPOUT_STREAM, dropoutOf, applyDropout, mlmLogits, crossEntropy, tokenClassifierLogits, sequenceClassifierLogits, dense, layerNorm, activation } from './encoder.js';
 export type { EncoderBatch, Dropout, HeadLoss } from './encoder.js';
 export { parseSafetensors, serializeSafetensors } from './safetensors.js';
 export type { NamedTensor } from './safetensors.js';

@@ -594,3 +594,27 @@ describe('ppmlm finetune: what the model ships', () => {
     }
   });
 });
+
+describe('ppmlm finetune --dropout', () => {
+  it("trains with the config's dropout by default, as Hugging Face's Trainer does; 0 turns it off; recorded in ppmlm.json and config.json", async () => {
+    const { dir, corpus, blacklist, model } = await tinySetup(3, 2);
+    const run = async (name: string, ...flags: string[]) => {
+      const out = join(dir, name);
+      const r = await cli('--quiet', 'finetune', '--model', model, '--corpus', corpus, '--blacklist', blacklist, '--strategy', 'constrained', '--out', out, ...common, ...flags);
+      expect(r.code, r.stderr).toBe(0);
+      return { provenance: JSON.parse(await readFile(join(out, 'ppmlm.json'), 'utf8')), config: JSON.parse(await readFile(join(out, 'config.json'), 'utf8')), weights: await readFile(join(out, 'model.safetensors')) };
+    };
+    const byDefault = await run('default');
+    expect(byDefault.provenance.dropout).toEqual({ hidden: 0.1, attention: 0.1 });
+    const again = await run('again');
+    // Seeded: the same masks, the same weights.
+    expect(again.weights.equals(byDefault.weights)).toBe(true);
+    const off = await run('off', '--dropout', '0');
+    expect(off.provenance.dropout).toEqual({ hidden: 0, attention: 0 });
+    expect(off.config).toMatchObject({ hidden_dropout_prob: 0, attention_probs_dropout_prob: 0 });
+    expect(off.weights.equals(byDefault.weights)).toBe(false);
+    const bad = await cli('--quiet', 'finetune', '--model', model, '--corpus', corpus, '--blacklist', blacklist, '--strategy', 'constrained', '--out', join(dir, 'bad'), '--dropout', '1', ...common);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--dropout/);
+  });
+});

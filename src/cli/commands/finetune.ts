@@ -26,6 +26,7 @@ export interface FinetuneCommandOptions extends CorpusFlags, TrainingFlags, DpFl
   untieDecoder?: boolean;
   hideProtectedContext?: boolean;
   randomBlacklisted: boolean;
+  dropout?: string;
   allowVocabularyIdentifiers?: boolean;
   seed: string;
   saveSteps?: string;
@@ -85,6 +86,7 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
       ...(options.untieDecoder && { untieDecoder: true }),
       ...(options.hideProtectedContext && { hideProtectedContext: true }),
       randomBlacklisted: options.randomBlacklisted,
+      ...(options.dropout !== undefined && { dropout: parseNumberFlag(options.dropout, '--dropout', { min: 0, max: 0.9 }) }),
       allowVocabularyIdentifiers: options.allowVocabularyIdentifiers === true,
       seed,
       saveSteps,
