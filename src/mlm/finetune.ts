@@ -226,8 +226,9 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   if (options.untieDecoder) model.config = untieDecoder(model.config, model.params);
   // Written into the config the run exports, as Hugging Face's Trainer reads it.
   if (options.dropout !== undefined) model.config = { ...model.config, hidden_dropout_prob: options.dropout, attention_probs_dropout_prob: options.dropout };
-  // Dropout masks come from their own stream, per (epoch, batch or window): a resume draws the same ones.
-  const dropoutAt = (epoch: number, index: number) => dropoutOf(model.config, new Rng(seed ^ DROPOUT_STREAM).fork(epoch).fork(index));
+  // Dropout masks come from their own stream, per (epoch, window's slot in the epoch's order) as the masks
+  // do: a resume, and accumulated micro-batches, draw the same ones.
+  const dropoutAt = (epoch: number, slots: readonly number[]) => dropoutOf(model.config, slots.map((slot) => new Rng(seed ^ DROPOUT_STREAM).fork(epoch).fork(slot)));
   assertSeqLenFits(model.config, seqLen, '--seq-len', options.model);
   const check: VocabularyCheck = { ...(options.blacklist && { blacklisted: new BlacklistedTerms(options.blacklist.entries.map((e) => e.term)) }), allowIdentifiers: options.allowVocabularyIdentifiers };
   // The tokenizer is fixed for the run: checked once, before training, and the outcome recorded in the
@@ -278,7 +279,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
         example(i, epoch) {
           // Masks stay seeded per (epoch, window): the guarantee rests on the sampling and noise, not on them.
           const b = makeBatch([windows[i]!], axes.masking, maskConfig, () => windowRng(seed, epoch, i));
-          return b.labels.length === 0 ? undefined : { tokens: b.tokens, targets: b.labels.length, protectedTargets: b.protectedTargets, segments: mlmLossSegments(model, b, dropoutAt(epoch, i)) };
+          return b.labels.length === 0 ? undefined : { tokens: b.tokens, targets: b.labels.length, protectedTargets: b.protectedTargets, segments: mlmLossSegments(model, b, dropoutAt(epoch, [i])) };
         },
       },
       { clip: dp.clip, noiseMultiplier: dp.noiseMultiplier, sampleRate: dp.sampleRate, maxExamples: dp.maxWindows, releasesPerEpoch: dp.releasesPerEpoch, recompute: memory.recompute, random: releaseRandom(dp, seed) },
@@ -293,7 +294,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
       }
       const picked: TrainingWindow[] = order.slice(index * batchSize, (index + 1) * batchSize).map((i) => windows[i]!);
       const b = makeBatch(picked, axes.masking, maskConfig, (j) => windowRng(seed, epoch, index * batchSize + j));
-      return { tokens: b.tokens, targets: b.labels.length, protectedTargets: b.protectedTargets, segments: mlmLossSegments(model, b, dropoutAt(epoch, index)) };
+      return { tokens: b.tokens, targets: b.labels.length, protectedTargets: b.protectedTargets, segments: mlmLossSegments(model, b, dropoutAt(epoch, picked.map((_, j) => index * batchSize + j))) };
     },
   };
 

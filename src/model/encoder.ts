@@ -23,33 +23,62 @@ export interface Dropout {
   hidden: number;
   /** attention_probs_dropout_prob */
   attention: number;
-  rng: Rng;
+  /**
+   * One generator for the batch, or one per batch row (window): each window's masks then depend on that
+   * window alone, not on the batch it falls in or the batch's padding, so accumulated micro-batches train
+   * as one large batch.
+   */
+  rng: Rng | readonly Rng[];
 }
 
 /** XORed into a run's seed for its dropout masks, apart from the data order and masks that fork the same seed. */
 export const DROPOUT_STREAM = 0x2545f491;
 
 /** The config's dropout probabilities with a generator, for training. */
-export function dropoutOf(config: EncoderConfig, rng: Rng): Dropout {
+export function dropoutOf(config: EncoderConfig, rng: Rng | readonly Rng[]): Dropout {
   return { hidden: config.hidden_dropout_prob ?? 0, attention: config.attention_probs_dropout_prob ?? 0, rng };
+}
+
+/** Fills mask[from, to) with 0 or `scale`, each kept with probability limit / 65536. */
+function drawMask(mask: Float32Array, from: number, to: number, rng: Rng, limit: number, scale: number): void {
+  // Two 16-bit draws per generator call (keep rate exact to 1/131072): the masks are on the training step's path.
+  for (let i = from; i < to; i += 2) {
+    const bits = (rng.next() * 4294967296) >>> 0;
+    if ((bits & 0xffff) < limit) mask[i] = scale;
+    if (bits >>> 16 < limit && i + 1 < to) mask[i + 1] = scale;
+  }
 }
 
 /**
  * Inverted dropout: zeroes each element with probability `rate` and scales the rest by 1 / (1 − rate).
- * The mask is drawn in JS and enters as a constant, because the wasm backend has no random kernels.
+ * The mask is drawn in JS and enters as a constant, drawn from the generator ppmlm seeds (a step must be
+ * reproducible from its seed, which resuming relies on). With one generator per window (`rng` an array
+ * over the batch's rows: x is [windows × positions, width] or [windows, heads, positions, width]), each
+ * row of the last axis draws from its window's generator forked by the row's place in the window (head
+ * and position, not an offset that padding would move), so a window's masks do not depend on its batch.
  */
-export function applyDropout<T extends tf.Tensor>(x: T, rate: number, rng: Rng): T {
+export function applyDropout<T extends tf.Tensor>(x: T, rate: number, rng: Rng | readonly Rng[]): T {
   if (rate <= 0) return x;
   if (rate >= 1) throw new RangeError(`dropout probability ${rate} must be below 1`);
   const keep = 1 - rate;
   const mask = new Float32Array(x.size);
   const scale = 1 / keep;
-  // Two 16-bit draws per generator call (keep rate exact to 1/131072): the masks are on the training step's path.
   const limit = Math.round(keep * 65536);
-  for (let i = 0; i < mask.length; i += 2) {
-    const bits = (rng.next() * 4294967296) >>> 0;
-    if ((bits & 0xffff) < limit) mask[i] = scale;
-    if (bits >>> 16 < limit && i + 1 < mask.length) mask[i + 1] = scale;
+  if (!Array.isArray(rng)) {
+    drawMask(mask, 0, mask.length, rng as Rng, limit, scale);
+  } else {
+    const windows = rng.length;
+    const width = x.shape.at(-1)!;
+    const rowsPerWindow = x.size / width / windows;
+    // [windows × positions, width]: a row is a position; [windows, heads, positions, width]: a head and a position.
+    const positions = x.rank === 4 ? x.shape[2]! : rowsPerWindow;
+    for (let w = 0; w < windows; w++) {
+      for (let r = 0; r < rowsPerWindow; r++) {
+        const from = (w * rowsPerWindow + r) * width;
+        const key = Math.floor(r / positions) * 65536 + (r % positions);
+        drawMask(mask, from, from + width, (rng[w] as Rng).fork(key), limit, scale);
+      }
+    }
   }
   return tf.mul(x, tf.tensor(mask, x.shape, 'float32')) as T;
 }
@@ -141,8 +170,18 @@ function positionIds(config: EncoderConfig, inputIds: tf.Tensor2D): tf.Tensor2D 
  * checkpointing recomputes each layer — draws the same masks.
  */
 function dropoutPart(dropout: Dropout | undefined, part: number) {
-  const rng = dropout?.rng.fork(part);
-  return <T extends tf.Tensor>(t: T, rate: number): T => (rng ? applyDropout(t, rate, rng) : t);
+  const source = dropout?.rng;
+  if (source === undefined) return <T extends tf.Tensor>(t: T): T => t;
+  if (!Array.isArray(source)) {
+    const rng = (source as Rng).fork(part);
+    return <T extends tf.Tensor>(t: T, rate: number): T => applyDropout(t, rate, rng);
+  }
+  // Per window: the part's n-th dropout forks each window's generator by (part, n).
+  let call = 0;
+  return <T extends tf.Tensor>(t: T, rate: number): T => {
+    const n = call++;
+    return applyDropout(t, rate, (source as readonly Rng[]).map((r) => r.fork(part).fork(n)));
+  };
 }
 
 /**
