@@ -266,7 +266,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--task-epochs <n>', 'epochs of the classification fine-tuning', '3')
     .addOption(langOption())
     .addOption(analyzerOption())
-    .option('--no-model-card', "leave the model folder's README.md (model card) without the headline figures")
+    .option('--update-card', "also write the headline figures (member statistics) into the audited model's README.md model card; refused for a DP model (default: the report only)")
     .option('--force', 'replace existing reports')
     .option('--json', 'print the whole report as JSON')
     .action(lazyAction(async () => (await import('./commands/audit.js')).auditCommand));

@@ -17,5 +17,5 @@ export type { BatchRow, PaddedBatch } from './padding.js';
 export { trainingMemory, planTrainingMemory, checkTrainingMemory, describeTrainingMemory } from './memory.js';
 export type { TrainingShape, TrainingMemory } from './memory.js';
 export { firstNonFinite, assertNoNaN } from './finite.js';
-export { modelCard, writeModelCard, isPpmlmCard } from './modelCard.js';
+export { modelCard, writeModelCard, isPpmlmCard, assertCardMayHold } from './modelCard.js';
 export type { AuditHeadline, CardUpdate, CardLibrary } from './modelCard.js';

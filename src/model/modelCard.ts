@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { UsageError } from '../errors.js';
 import { writeFileAtomic } from '../io/index.js';
 import type { EncoderConfig } from './config.js';
 import type { Provenance } from './modelDir.js';
@@ -65,6 +66,17 @@ function provenanceRows(p: Provenance): [string, string][] {
     ['ppmlm', `${p.ppmlm}, ${p.createdAt}`],
   ];
   return rows.filter((r): r is [string, string] => r[1] !== undefined);
+}
+
+/**
+ * Refuses audit figures in the card of a DP model: they are statistics of its members (membership AUC,
+ * privacy score and regurgitation computed on their documents) that the guarantee does not cover, and the
+ * card ships with the model. The audit report keeps them, mode 0600.
+ */
+export function assertCardMayHold(provenance: Provenance | undefined, withAudit: boolean, dir: string): void {
+  if (withAudit && provenance?.dp !== undefined) {
+    throw new UsageError(`${dir} was trained with differential privacy: its model card never carries audit figures, which are statistics of its members outside the guarantee; the report has them (drop --update-card)`);
+  }
 }
 
 /**
@@ -144,6 +156,7 @@ export async function writeModelCard(dir: string, config: EncoderConfig, audit?:
     (t) => JSON.parse(t) as Provenance,
     () => undefined,
   );
+  assertCardMayHold(provenance, audit !== undefined, dir);
   await writeFileAtomic(path, modelCard(config, provenance, audit, library), { force: true });
   return 'written';
 }

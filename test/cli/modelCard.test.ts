@@ -20,7 +20,12 @@ describe('model cards', () => {
 
     const held = join(dir, 'held.jsonl');
     await writeFile(held, generateClinicalNotes(99, 4, 2).map((d) => JSON.stringify({ ...d, id: `h${d.id}` })).join('\n'));
-    const audit = await cli('--quiet', 'audit', '--model', tuned, '--reference', model, '--members', corpus, '--non-members', held, '--blacklist', blacklist, '--out', join(dir, 'audit'), '--seq-len', '32', '--show-identifiers');
+    // By default an audit writes its report only: the model folder is what gets shared.
+    const before = await readFile(join(tuned, 'README.md'), 'utf8');
+    const reportOnly = await cli('--quiet', 'audit', '--model', tuned, '--reference', model, '--members', corpus, '--non-members', held, '--blacklist', blacklist, '--out', join(dir, 'audit0'), '--seq-len', '32');
+    expect(reportOnly.code, reportOnly.stderr).toBe(0);
+    expect(await readFile(join(tuned, 'README.md'), 'utf8')).toBe(before);
+    const audit = await cli('--quiet', 'audit', '--model', tuned, '--reference', model, '--members', corpus, '--non-members', held, '--blacklist', blacklist, '--out', join(dir, 'audit'), '--seq-len', '32', '--show-identifiers', '--update-card');
     expect(audit.code, audit.stderr).toBe(0);
     const card = await readFile(join(tuned, 'README.md'), 'utf8');
     expect(card).toMatch(/## Privacy audit\n\nFrom `ppmlm audit` on .*\n[\s\S]*\| privacy score, all protected occurrences \(1 − top-1 recovery\) \| \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] over \d+ occurrences \|/);
@@ -32,8 +37,14 @@ describe('model cards', () => {
     const words = new Set(card.toLowerCase().split(/[^\p{L}\p{N}]+/u));
     expect(terms.filter((t) => t.split(' ').every((w) => words.has(w)))).toEqual([]);
 
-    const skip = await cli('--quiet', 'audit', '--model', model, '--members', corpus, '--non-members', held, '--blacklist', blacklist, '--out', join(dir, 'audit2'), '--seq-len', '32', '--no-model-card');
-    expect(skip.code, skip.stderr).toBe(0);
-    expect(await readFile(join(model, 'README.md'), 'utf8')).toBe(init);
+
+    // A DP model's card never takes member statistics: refused before the audit's work.
+    const dp = join(dir, 'dp');
+    expect((await cli('--quiet', 'finetune', '--model', model, '--corpus', corpus, '--blacklist', blacklist, '--out', dp, '--epochs', '1', '--seq-len', '32', '--privacy', 'dp', '--dp-noise', '1', '--author-col', 'author')).code).toBe(0);
+    const dpCard = await readFile(join(dp, 'README.md'), 'utf8');
+    const refused = await cli('--quiet', 'audit', '--model', dp, '--members', corpus, '--non-members', held, '--blacklist', blacklist, '--out', join(dir, 'audit-dp'), '--seq-len', '32', '--update-card');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/trained with differential privacy: its model card never carries audit figures/);
+    expect(await readFile(join(dp, 'README.md'), 'utf8')).toBe(dpCard);
   }, 120_000);
 });

@@ -2,7 +2,7 @@ import { loadCorpus } from '../../corpus/index.js';
 import { alignGold, downstreamF1, readGold, runAudit, writeReport, type AuditReport } from '../../audit/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { readBlacklist } from '../../identifiers/index.js';
-import { assertSeqLenFits, disposeParams, loadModelDir, writeModelCard, type AuditHeadline } from '../../model/index.js';
+import { assertCardMayHold, assertSeqLenFits, disposeParams, loadModelDir, readProvenance, writeModelCard, type AuditHeadline } from '../../model/index.js';
 import { PpmlmError } from '../../errors.js';
 import { assertCanWrite } from '../../io/index.js';
 import { join } from 'node:path';
@@ -32,8 +32,8 @@ export interface AuditCommandOptions extends Omit<CorpusFlags, 'corpus'> {
   taskEpochs: string;
   force?: boolean;
   json?: boolean;
-  /** commander's negation of --no-model-card: false skips updating the model's README.md. */
-  modelCard: boolean;
+  /** Write the headline into the audited model's card (`--update-card`): the folder is what gets shared. */
+  updateCard?: boolean;
   lang: Language;
   analyzer: AnalyzerChoice;
   backend: BackendRequest;
@@ -84,6 +84,8 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
   const seed = parseIntFlag(options.seed, '--seed');
   const pllSamples = parseIntFlag(options.pllSamples, '--pll-samples', { min: 0 });
   for (const f of ['report.json', 'report.html']) await assertCanWrite(join(options.out, f), options.force);
+  // Before the long work: a DP model's card never takes the figures.
+  if (options.updateCard) assertCardMayHold(await readProvenance(options.model), true, options.model);
   const blacklist = await readBlacklist(options.blacklist);
   const backend = await selectBackend(options.backend, { runsOnWebgpu: true });
   out.info(`backend: ${backend.name}`);
@@ -133,7 +135,7 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
     }
     out.progressDone();
     const { html } = await writeReport(options.out, report, { force: options.force });
-    if (options.modelCard) await updateCard(options.model, target.model.config, auditHeadline(report), out);
+    if (options.updateCard) await updateCard(options.model, target.model.config, auditHeadline(report), out);
     out.summary(options.json, { ...report, report: html }, () => auditSummary(report, html));
   } finally {
     await analyzer?.close();
