@@ -35,7 +35,7 @@ const trainingOptions = (cmd: Command, defaults: { lr: string }) =>
     .option('--epochs <n>', 'epochs', '3')
     .option('--max-steps <n>', 'stop after n optimizer steps, mid-epoch if need be (replaces --epochs)')
     .option('--batch-size <n>', 'windows per forward pass', '16')
-    .option('--grad-accum <n>', 'batches whose gradients make one optimizer step', '1')
+    .option('--grad-accum <n>', 'batches whose gradients make one optimizer step; under --privacy dp each batch is its own noisy release (its own sample and noise, each counted by the accountant), not one logical batch as in Opacus: for a larger DP batch raise --batch-size', '1')
     .option('--seq-len <n>', 'tokens per window, [CLS] and [SEP] included', '128')
     .option('--lr <x>', 'peak learning rate (warmup, then cosine decay)', defaults.lr)
     .option('--warmup-ratio <x>', 'share of optimizer steps warming up linearly', '0.1')
