@@ -13,6 +13,7 @@ export interface DpFlags {
   accountant?: string;
   dpInsecureSeededNoise?: boolean;
   dpReleaseStats?: boolean;
+  dpAllowPrivatePreprocessing?: boolean;
 }
 
 const FLAGS: readonly [keyof DpFlags, string][] = [
@@ -25,6 +26,7 @@ const FLAGS: readonly [keyof DpFlags, string][] = [
   ['accountant', '--accountant'],
   ['dpInsecureSeededNoise', '--dp-insecure-seeded-noise'],
   ['dpReleaseStats', '--dp-release-stats'],
+  ['dpAllowPrivatePreprocessing', '--dp-allow-private-preprocessing'],
 ];
 
 /**
@@ -52,5 +54,6 @@ export function parseDpFlags(flags: DpFlags, privacy: 'none' | 'dp'): DpOptions 
     accountant: flags.accountant === undefined ? undefined : parseAccountant(flags.accountant),
     insecureSeededNoise: flags.dpInsecureSeededNoise === true,
     releaseStats: flags.dpReleaseStats === true,
+    allowPrivatePreprocessing: flags.dpAllowPrivatePreprocessing === true,
   };
 }

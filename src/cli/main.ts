@@ -53,7 +53,8 @@ const dpOptions = (cmd: Command) =>
     .option('--dp-max-windows <n>', 'DP, unit author or document: at most n windows of a sampled unit per release (random subset; default 4)')
     .option('--accountant <name>', 'DP: rdp (default) | prv (Gopi et al. 2021, tighter)')
     .option('--dp-insecure-seeded-noise', 'DP: draw sampling and noise from --seed (tests only: NO privacy; recorded and warned)')
-    .option('--dp-release-stats', 'DP: also write the loss curve and target counts into the model folder (outside the guarantee)');
+    .option('--dp-release-stats', 'DP: also write the loss curve and target counts into the model folder (outside the guarantee)')
+    .option('--dp-allow-private-preprocessing', 'DP: train although the blacklist or tokenizer was made from a corpus not declared public (recorded in the dp block; epsilon is then not a guarantee)');
 
 /** Builds the commander program; command modules are imported only when their command runs. */
 export function buildProgram(io: CliIO): Command {
@@ -103,6 +104,7 @@ export function buildProgram(io: CliIO): Command {
   const blacklist = program.command('blacklist').description('build and inspect blacklists of identifiers');
   addCorpusOptions(blacklist.command('build').description('direct (recognisers) + indirect (author-word graph) identifiers of a corpus → blacklist TSV (mode 0600)'))
     .requiredOption('--out <file>', 'blacklist to write, e.g. blacklists/notes.tsv')
+    .option('--public-corpus', 'declare the corpus public (recorded in the header): a DP run may then use the blacklist, which depends on no private individual')
     .option('--k <n>', 'a term used by fewer than k individuals is an indirect identifier', '2')
     .option('--ngrams <range>', 'n-gram range in words', '1-3')
     .option('--min-occurrences <n>', 'indirect terms must occur at least this often', '1')
@@ -301,6 +303,7 @@ export function buildProgram(io: CliIO): Command {
   const deidTrainCmd = deid.command('train').description('train a token classifier on surrogate-filled annotated judgments');
   addVocabularyOptions(dpOptions(trainingOptions(deidInputs(deidTrainCmd), { lr: '5e-4' })), 'keep these terms out of a fresh tokenizer, and refuse a --model whose vocabulary holds them')
     .option('--privacy <mechanism>', 'none | dp (DP-SGD per document by default; the --dp-* flags)')
+    .option('--public-corpus', 'declare the training documents public (recorded in ppmlm.json): a blacklist built with this model may be declared public, and under DP its fresh tokenizer is no private input')
     .option('--no-morphemes', 'tokenise without morpheme pre-tokenisation (recorded in the model; eval and apply follow it)')
     .option('--split <shares>', 'train/dev/test shares of the judgments', '80/10/10')
     .option('--seed <n>', 'seed of split, surrogates, order', '42')

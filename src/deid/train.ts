@@ -6,7 +6,7 @@ import { lossCurve, type LogEntry, type ScheduleOptions, type TrainerState } fro
 import { UsageError } from '../errors.js';
 import { assertSeqLenFits, checkVocabulary, defaultConfig, initParams, loadModelDir, parameterShapes, saveModelDir, vocabularyProvenance, type EncoderModel, type Provenance, type VocabularyCheck, type VocabularyCheckRecord, type VocabularyOrigin } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
-import type { DpOptions, DpRecord } from '../privacy/index.js';
+import { checkPrivateInputs, type DpOptions, type DpRecord } from '../privacy/index.js';
 import { trainWordPiece, type Tokenizer } from '../tokenizer/index.js';
 import { PACKAGE_VERSION } from '../version.js';
 import type { AnnotatedDocument } from './annotated.js';
@@ -116,6 +116,11 @@ export interface DeidTrainOptions extends ScheduleOptions {
    * its provenance (model/vocabularyCheck.ts).
    */
   vocabulary?: VocabularyCheck;
+  /**
+   * The training documents are public (`--public-corpus`), recorded as `publicCorpus` in ppmlm.json: a
+   * blacklist built with this model as a recogniser may then be declared public too.
+   */
+  publicCorpus?: boolean;
   /** Train with DP-SGD (per document by default; see privacy/); the model folder then holds no loss curve unless `dp.releaseStats`. */
   dp?: DpOptions;
   onInfo?: (m: string) => void;
@@ -226,9 +231,9 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
       ...(analyzer && { preTokenize: async (t: string) => (await analyzer.analyze(t)).map((m) => m.surface.toLowerCase()) }),
       ...(check.blacklisted && { blacklisted: check.blacklisted }),
     });
-    // Trained on the private training documents: a model made from this vocabulary later is checked by it.
-    const origin: VocabularyOrigin = { corpus: contentFingerprint(texts), publicCorpus: false, ...(check.blacklistFingerprint && { blacklist: check.blacklistFingerprint }) };
-    vocabulary = vocabularyProvenance(origin, check.blacklisted ? checkVocabulary(tokenizer, origin, check) : { status: 'unchecked', reason: 'private corpus, no blacklist' });
+    // Trained on the training documents (private unless --public-corpus): a model made from it later is checked by this record.
+    const origin: VocabularyOrigin = { corpus: contentFingerprint(texts), publicCorpus: options.publicCorpus === true, ...(check.blacklistFingerprint && { blacklist: check.blacklistFingerprint }) };
+    vocabulary = vocabularyProvenance(origin, options.publicCorpus || check.blacklisted ? checkVocabulary(tokenizer, origin, check) : { status: 'unchecked', reason: 'private corpus, no blacklist' });
     const config = defaultConfig({ vocab_size: tokenizer.vocabSize, hidden_size: init.hidden, num_hidden_layers: init.layers, num_attention_heads: init.heads, intermediate_size: init.intermediate, max_position_embeddings: Math.max(options.seqLen, 64), pad_token_id: tokenizer.idOf(tokenizer.specials.pad)! });
     model = { config, params: initParams(parameterShapes(config, { tokenClassification: labels.length }), config, seed), head: { tokenClassification: labels.length } };
     options.onInfo?.(`tokenizer trained on the training documents (${tokenizer.vocabSize} tokens${analyzer ? `, ${analyzer.name} morphemes` : ''}); encoder initialised`);
@@ -238,6 +243,8 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
   if (!options.resume) await openCheckpoint(checkpointDir, { resume: false, force: options.force, runConfig });
   if (options.dropout !== undefined) model.config = { ...model.config, hidden_dropout_prob: options.dropout, attention_probs_dropout_prob: options.dropout };
   model.config = { ...model.config, id2label: Object.fromEntries(labels.map((l, i) => [String(i), l])), label2id: Object.fromEntries(labels.map((l, i) => [l, i])) };
+  // Under DP the vocabulary must not come from the private documents (a fresh tokenizer is trained on them).
+  const privatePreprocessing = options.dp && checkPrivateInputs(vocabulary.vocabulary?.publicCorpus === false ? [{ name: 'the tokenizer', why: options.model === undefined ? 'trained here on the training documents; give --model a public encoder' : 'trained by ppmlm on a corpus not declared public' }] : [], options.dp.allowPrivatePreprocessing);
   // A DP run's model folder carries no statistic of its training documents unless asked (--dp-release-stats).
   const releaseStats = !options.dp || options.dp.releaseStats === true;
   const provenance = (state?: TrainerState, dp?: DpRecord): Provenance => ({
@@ -254,8 +261,9 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     ...(state && releaseStats && { lossByEpoch: lossCurve(state) }),
     split: splitRecord(split, source.shares, seed),
     ...vocabulary,
+    ...(options.publicCorpus && { publicCorpus: true }),
     privacy: options.dp ? 'dp' : 'none',
-    ...(dp && { dp, ...(releaseStats && { dpReleasedStats: true }) }),
+    ...(dp && { dp: { ...dp, ...(privatePreprocessing && { privatePreprocessing }) }, ...(releaseStats && { dpReleasedStats: true }) }),
   });
   options.onInfo?.(`${split.train.length} training documents, ${labels.length - 1} labels`);
   const { state, dp } = await trainTokenClassifier({

@@ -40,7 +40,7 @@ export interface ExperimentConfig {
    * Fine-tuning settings of every cell. The dp* keys, `targetEpsilon`, `delta` and `accountant` apply to the
    * cells whose strategy has privacy dp, as the CLI's --dp-* flags of the same names (dpUnit default author).
    */
-  finetune?: { seqLen?: number; batchSize?: number; lr?: number; maskProb?: number; dpNoise?: number; targetEpsilon?: number; dpClip?: number; dpUnit?: DpUnit; dpMaxWindows?: number; delta?: number; accountant?: AccountantName; allowVocabularyIdentifiers?: boolean; freezeProtectedEmbeddings?: boolean; untieDecoder?: boolean; hideProtectedContext?: boolean; dropout?: number };
+  finetune?: { seqLen?: number; batchSize?: number; lr?: number; maskProb?: number; dpNoise?: number; targetEpsilon?: number; dpClip?: number; dpUnit?: DpUnit; dpMaxWindows?: number; delta?: number; accountant?: AccountantName; allowVocabularyIdentifiers?: boolean; freezeProtectedEmbeddings?: boolean; untieDecoder?: boolean; hideProtectedContext?: boolean; dropout?: number; dpAllowPrivatePreprocessing?: boolean };
   audit?: { seqLen?: number; maxOccurrences?: number };
   /** Positive controls planted in the members (Secret Sharer): see plantCanaries. */
   canaries?: CanaryConfig;
@@ -60,7 +60,7 @@ const KNOWN_KEYS: Record<string, Record<string, true>> = {
   '': { model: true, members: true, nonMembers: true, columns: true, blacklist: true, gold: true, lira: true, strategies: true, epochs: true, seeds: true, finetune: true, audit: true, canaries: true, lang: true, analyzer: true } satisfies Record<keyof ExperimentConfig, true>,
   columns: { text: true, author: true, id: true, label: true } satisfies Record<keyof NonNullable<ExperimentConfig['columns']>, true>,
   lira: { references: true, corpus: true } satisfies Record<keyof NonNullable<ExperimentConfig['lira']>, true>,
-  finetune: { seqLen: true, batchSize: true, lr: true, maskProb: true, dpNoise: true, targetEpsilon: true, dpClip: true, dpUnit: true, dpMaxWindows: true, delta: true, accountant: true, allowVocabularyIdentifiers: true, freezeProtectedEmbeddings: true, untieDecoder: true, hideProtectedContext: true, dropout: true } satisfies Record<keyof FinetuneSettings, true>,
+  finetune: { seqLen: true, batchSize: true, lr: true, maskProb: true, dpNoise: true, targetEpsilon: true, dpClip: true, dpUnit: true, dpMaxWindows: true, delta: true, accountant: true, allowVocabularyIdentifiers: true, freezeProtectedEmbeddings: true, untieDecoder: true, hideProtectedContext: true, dropout: true, dpAllowPrivatePreprocessing: true } satisfies Record<keyof FinetuneSettings, true>,
   audit: { seqLen: true, maxOccurrences: true } satisfies Record<keyof NonNullable<ExperimentConfig['audit']>, true>,
   canaries: { count: true, repeats: true, candidates: true, seed: true, language: true, protect: true } satisfies Record<keyof CanaryConfig, true>,
 };
@@ -99,7 +99,7 @@ export async function readExperimentConfig(path: string): Promise<ExperimentConf
   }
   const f = raw.finetune;
   if (f?.dpUnit !== undefined && !DP_UNITS.includes(f.dpUnit)) throw new ConfigError(`unknown finetune.dpUnit "${f.dpUnit}"; use ${DP_UNITS.join(' or ')}`, { file: path });
-  for (const key of ['allowVocabularyIdentifiers', 'freezeProtectedEmbeddings', 'untieDecoder', 'hideProtectedContext'] as const) {
+  for (const key of ['allowVocabularyIdentifiers', 'freezeProtectedEmbeddings', 'untieDecoder', 'hideProtectedContext', 'dpAllowPrivatePreprocessing'] as const) {
     if (f?.[key] !== undefined && typeof f[key] !== 'boolean') throw new ConfigError(`"finetune.${key}" must be true or false`, { file: path });
   }
   if (f?.dropout !== undefined && !(typeof f.dropout === 'number' && f.dropout >= 0 && f.dropout <= 0.9)) throw new ConfigError('"finetune.dropout" must be a number from 0 to 0.9', { file: path });

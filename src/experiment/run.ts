@@ -2,12 +2,13 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { alignGold, readGold, runAudit, writeReport, type AuditModel, type AuditOptions, type AuditReport, type GoldSpan } from '../audit/index.js';
 import { loadCorpus, type CorpusReadOptions, type Document } from '../corpus/index.js';
-import { BlacklistMatcher, buildBlacklist, occurrenceTokens, patternRecognizers, protectedMask, readBlacklist, type Blacklist } from '../identifiers/index.js';
+import { BlacklistMatcher, blacklistProvenanceProblem, buildBlacklist, occurrenceTokens, patternRecognizers, protectedMask, readBlacklist, type Blacklist } from '../identifiers/index.js';
 import { checkpointDirFor, hasCheckpoint } from '../engine/index.js';
 import { ConfigError } from '../errors.js';
 import { finetune, parseAxes } from '../mlm/index.js';
 import { checkVocabulary, disposeParams, loadModelDir, type LoadedModel } from '../model/index.js';
 import { PRIVATE_FILE_MODE, writeFileAtomic } from '../io/index.js';
+import { checkPrivateInputs } from '../privacy/index.js';
 import { analyzerForLanguage, type MorphAnalyzer } from '../text/index.js';
 import { BlacklistedTerms, type Tokenizer } from '../tokenizer/index.js';
 import { assertCanariesProtected, canaryCounts, plantCanaries, protectedCanaryOccurrences, type PlantedCanaries, type PlantedSpan } from './canaries.js';
@@ -152,6 +153,15 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
       override: 'set "finetune": { "allowVocabularyIdentifiers": true } in the config',
     }, log);
   }
+  // The DP cells' refusal of private preprocessing, here before any audit, naming the config key.
+  if (config.strategies.some((s) => parseAxes(s).privacy === 'dp')) {
+    const problem = blacklistProvenanceProblem(blacklist);
+    checkPrivateInputs(
+      [...(problem ? [{ name: config.blacklist ? `the blacklist ${config.blacklist}` : 'the blacklist built from the members', why: problem }] : []), ...(reference.provenance?.vocabulary?.publicCorpus === false ? [{ name: `the tokenizer of ${config.model}`, why: 'trained by ppmlm on a corpus not declared public' }] : [])],
+      config.finetune?.dpAllowPrivatePreprocessing,
+      'set "finetune": { "dpAllowPrivatePreprocessing": true } in the config',
+    );
+  }
   if (setting.canaries) {
     await checkCanaries(setting.canaries, members, blacklist, reference.tokenizer, analyzer, protectedCanaryOccurrences(config.canaries!));
   }
@@ -214,7 +224,7 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
       ...(f.hideProtectedContext && constrained && { hideProtectedContext: true }),
       ...(f.untieDecoder && { untieDecoder: true }),
       ...(axes.privacy === 'dp' && {
-        dp: { noiseMultiplier: f.dpNoise, targetEpsilon: f.targetEpsilon, clip: f.dpClip, unit: f.dpUnit, maxWindows: f.dpMaxWindows, delta: f.delta, accountant: f.accountant },
+        dp: { noiseMultiplier: f.dpNoise, targetEpsilon: f.targetEpsilon, clip: f.dpClip, unit: f.dpUnit, maxWindows: f.dpMaxWindows, delta: f.delta, accountant: f.accountant, allowPrivatePreprocessing: f.dpAllowPrivatePreprocessing },
       }),
     });
   };

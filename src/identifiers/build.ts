@@ -32,6 +32,11 @@ export interface BuildBlacklistOptions {
    */
   engine?: 'auto' | EngineName;
   spillTerms?: number;
+  /**
+   * The corpus is public (`--public-corpus`), recorded in the header: a DP run may then use the blacklist,
+   * whose terms depend on no private individual (see {@link blacklistProvenanceProblem}).
+   */
+  publicCorpus?: boolean;
   onProgress?: (p: { documents: number; tokens: number; engine: string }) => void;
 }
 
@@ -127,11 +132,22 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
       ngrams,
       corpus: fingerprint.digest(),
       created: new Date().toISOString(),
-      extra: { recognizers: recognizers.map((r) => r.name).join(',') || 'none', analyzer: analyzer?.name ?? 'none' },
+      extra: { recognizers: recognizers.map((r) => r.name).join(',') || 'none', analyzer: analyzer?.name ?? 'none', 'public-corpus': options.publicCorpus ? 'yes' : 'no' },
     },
     entries,
   };
   return { blacklist, engine, stats: { ...(await engine.stats()), documents, tokens, direct: direct.size, indirect } };
+}
+
+/**
+ * Why a blacklist is not data-independent, or undefined when its header declares it built from a public
+ * corpus. A blacklist built from the private corpus makes one person's protected positions depend on
+ * everyone else's text (a term used by fewer than k people), so DP's sensitivity is no longer the clip.
+ */
+export function blacklistProvenanceProblem(list: Blacklist): string | undefined {
+  const declared = list.header.extra['public-corpus'];
+  if (declared === 'yes') return undefined;
+  return declared === undefined ? 'a term list with no provenance (not built by ppmlm blacklist build --public-corpus)' : 'built from a corpus not declared public';
 }
 
 /** A short fingerprint of a blacklist's terms, for provenance that must not contain the terms themselves. */

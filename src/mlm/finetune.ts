@@ -7,12 +7,12 @@ import { lossCurve, train, type LogEntry, type TrainerState } from '../engine/tr
 import { bestModelDir, checkpointDirFor, checkpointModelDir, openCheckpoint } from '../engine/checkpoint.js';
 import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
 import { assertCanWrite, PRIVATE_FILE_MODE } from '../io/index.js';
-import { assertSameAnalyzer, BlacklistMatcher, blacklistFingerprint, type Blacklist } from '../identifiers/index.js';
+import { assertSameAnalyzer, BlacklistMatcher, blacklistFingerprint, blacklistProvenanceProblem, type Blacklist } from '../identifiers/index.js';
 import { assertSeqLenFits, checkTrainingMemory, DROPOUT_STREAM, dropoutOf, checkVocabulary, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, untieDecoder, writeModelFiles, type LoadedModel, type Provenance, type VocabularyCheck, vocabularyProvenance } from '../model/index.js';
 import { BlacklistedTerms } from '../tokenizer/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { UsageError } from '../errors.js';
-import { describeDp, dpRecord, INSECURE_NOISE_WARNING, groupUnits, makeAccountant, makePrivate, planDp, releaseAccountant, releaseRandom, type DpOptions, type DpUnit } from '../privacy/index.js';
+import { checkPrivateInputs, describeDp, dpRecord, INSECURE_NOISE_WARNING, groupUnits, makeAccountant, makePrivate, planDp, releaseAccountant, releaseRandom, type DpOptions, type DpUnit } from '../privacy/index.js';
 import { makeBatch } from './batch.js';
 import { epochFolder, pruneEpochFolders } from './epochFolders.js';
 import { mlmEvalLoss } from './evalLoss.js';
@@ -209,6 +209,9 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   const private_ = axes.privacy === 'dp';
   assertBlacklistFor(axes, options.blacklist !== undefined);
   if (options.blacklist) assertSameAnalyzer(options.blacklist, options.analyzer, [...options.docs, ...(options.evalDocs ?? [])].map((d) => d.text));
+  if (private_ && (options.loadBestModelAtEnd || options.evalSplit !== undefined)) {
+    throw new UsageError(`under --privacy dp, ${options.loadBestModelAtEnd ? '--load-best-model-at-end' : '--eval-split'} is refused: choosing the weights by held-out people's loss, or holding out a share of the corpus's people, is not in the accountant; fix the epochs in advance (--eval-corpus alone only reports a loss)`);
+  }
   if (!private_ && options.dp !== undefined) throw new UsageError(`DP settings were given to a run without DP (${strategy}); add --privacy dp or drop the --dp-* flags`);
   checkFinetuneOptions(options);
   for (const [flag, given] of [['--freeze-protected-embeddings', options.freezeProtectedEmbeddings], ['--hide-protected-context', options.hideProtectedContext]] as const) {
@@ -222,6 +225,16 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   if (resumeFrom) options.onInfo?.(`resuming from ${checkpointDir} at epoch ${resumeFrom.epoch + 1}, batch ${resumeFrom.batch}`);
   if (loaded.initialized.length > 0) options.onInfo?.(`initialised ${loaded.initialized.length} MLM head tensors missing from ${options.model}`);
   const { model, tokenizer } = loaded;
+  // Under DP, what shapes one person's gradient besides their own text must not come from the private corpus.
+  const privatePreprocessing = private_
+    ? checkPrivateInputs(
+        [
+          ...(options.blacklist && blacklistProvenanceProblem(options.blacklist) ? [{ name: 'the blacklist', why: blacklistProvenanceProblem(options.blacklist)! }] : []),
+          ...(loaded.provenance?.vocabulary?.publicCorpus === false ? [{ name: 'the tokenizer', why: 'trained by ppmlm on a corpus not declared public' }] : []),
+        ],
+        options.dp?.allowPrivatePreprocessing,
+      )
+    : undefined;
   // A resumed run's checkpoint is untied already.
   if (options.untieDecoder) model.config = untieDecoder(model.config, model.params);
   // Written into the config the run exports, as Hugging Face's Trainer reads it.
@@ -325,7 +338,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
       // 1-based, as the <out>.epoch-N folders are numbered.
       ...(state?.bestEpoch !== undefined && { bestEpoch: state.bestEpoch + 1, bestEvalLoss: lossCurve(state, 'evalLosses')[state.bestEpoch] }),
     }),
-    ...(dp && accountant && { dp: dpRecord(dp, accountant), ...(releaseStats && { dpReleasedStats: true }) }),
+    ...(dp && accountant && { dp: { ...dpRecord(dp, accountant), ...(privatePreprocessing && { privatePreprocessing }) }, ...(releaseStats && { dpReleasedStats: true }) }),
     ...vocabulary,
   });
 

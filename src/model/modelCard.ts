@@ -61,7 +61,7 @@ function provenanceRows(p: Provenance): [string, string][] {
     ['MLM decoder', p.untiedDecoder === true ? 'untied from the word embeddings (--untie-decoder)' : undefined],
     ['blacklist', p.blacklistFingerprint && `fingerprint ${p.blacklistFingerprint}${typeof p.blacklistTerms === 'number' ? `, ${p.blacklistTerms} terms` : ''}`],
     ['targets on protected positions', typeof p.protectedTargets === 'number' ? `${p.protectedTargets} of ${String(p.targets ?? '?')}` : undefined],
-    ['differential privacy', p.dp && `ε = ${p.dp.epsilon.toFixed(2)}, δ = ${p.dp.delta.toExponential(1)} per ${p.dp.unit} (${p.dp.individuals} units, ${p.dp.releases} releases; noise ${p.dp.noiseMultiplier.toFixed(2)}, clip ${p.dp.clip}, ${p.dp.accountant}${p.dp.secureNoise ? '' : ', insecure seeded noise'})`],
+    ['differential privacy', p.dp && `ε = ${p.dp.epsilon.toFixed(2)}, δ = ${p.dp.delta.toExponential(1)} per ${p.dp.unit} (${p.dp.individuals} units, ${p.dp.releases} releases; noise ${p.dp.noiseMultiplier.toFixed(2)}, clip ${p.dp.clip}, ${p.dp.accountant}${p.dp.secureNoise ? '' : ', insecure seeded noise'})${p.dp.privatePreprocessing ? `. **ε is not a guarantee**: the run used inputs derived from private data (${p.dp.privatePreprocessing.join('; ')})` : ''}`],
     ['vocabulary', describeVocabularyCheck(p.vocabularyCheck)],
     ['ppmlm', `${p.ppmlm}, ${p.createdAt}`],
   ];

@@ -38,7 +38,7 @@ export interface Provenance {
   vocabulary?: VocabularyOrigin;
   /** How this folder's export checked its vocabulary (model/vocabularyCheck.ts). */
   vocabularyCheck?: VocabularyCheckRecord;
-  dp?: { unit: string; epsilon: number; delta: number; individuals: number; noiseMultiplier: number; clip: number; sampleRate: number; releases: number; accountant: string; secureNoise: boolean };
+  dp?: { unit: string; epsilon: number; delta: number; individuals: number; noiseMultiplier: number; clip: number; sampleRate: number; releases: number; accountant: string; secureNoise: boolean; privatePreprocessing?: string[] };
   [key: string]: unknown;
 }
 

@@ -14,5 +14,5 @@ export { PrivateGradient, poissonSample, randomSubset } from './dpsgd.js';
 export type { DpSgdConfig, ExampleLoss } from './dpsgd.js';
 export { makePrivate, releaseAccountant } from './makePrivate.js';
 export type { PrivateData, PrivateTaskOptions } from './makePrivate.js';
-export { planDp, groupUnits, releaseRandom, dpRecord, describeDp, epsilonUnitLabel, defaultDelta, DP_UNITS, INSECURE_NOISE_WARNING } from './plan.js';
-export type { DpOptions, DpPlan, DpRecord, DpUnit } from './plan.js';
+export { planDp, checkPrivateInputs, groupUnits, releaseRandom, dpRecord, describeDp, epsilonUnitLabel, defaultDelta, DP_UNITS, INSECURE_NOISE_WARNING } from './plan.js';
+export type { DpOptions, DpPlan, DpRecord, DpUnit, PrivateInput } from './plan.js';

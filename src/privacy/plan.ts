@@ -30,6 +30,35 @@ export interface DpOptions {
   insecureSeededNoise?: boolean;
   /** Also write the run's loss curve and target counts into the model folder (outside the guarantee). */
   releaseStats?: boolean;
+  /**
+   * Let inputs derived from private data through (`--dp-allow-private-preprocessing`): recorded in the dp
+   * block as `privatePreprocessing`, and ε is then not a guarantee.
+   */
+  allowPrivatePreprocessing?: boolean;
+}
+
+/** An input of a DP run other than each unit's own text, and why it is not data-independent. */
+export interface PrivateInput {
+  name: string;
+  why: string;
+}
+
+/**
+ * Under DP every input to a unit's gradient other than that unit's own text must be public or fixed before
+ * the private data was seen: a blacklist, tokenizer or de-identification model made from the private corpus
+ * makes each unit's gradient depend on other people's data, and the clip no longer bounds the sensitivity.
+ * Throws naming them unless `allow`; returns what the dp block records.
+ *
+ * @example
+ * const recorded = checkPrivateInputs([{ name: 'blacklist bl.tsv', why: 'built from a corpus not declared public' }], false); // throws
+ */
+export function checkPrivateInputs(inputs: readonly PrivateInput[], allow: boolean | undefined, override = 'pass --dp-allow-private-preprocessing'): string[] | undefined {
+  if (inputs.length === 0) return undefined;
+  const named = inputs.map((i) => `${i.name} (${i.why})`);
+  if (!allow) {
+    throw new UsageError(`under --privacy dp every input but each individual's own text must be public or fixed before the private data was seen, and ${named.join('; ')} ${named.length === 1 ? 'is' : 'are'} not: epsilon would not bound what one person's data changes; build it from public data (blacklist build --public-corpus, tokenizer train --public-corpus, or a Hugging Face model's tokenizer), or ${override} to train anyway (recorded: epsilon is then not a guarantee)`);
+  }
+  return named;
 }
 
 /** The resolved mechanism of a DP run. */
@@ -107,6 +136,8 @@ export interface DpRecord {
   releases: number;
   accountant: AccountantName;
   secureNoise: boolean;
+  /** Inputs derived from private data that the run was allowed to use: epsilon is then not a guarantee. */
+  privatePreprocessing?: string[];
 }
 
 /** The record of a run whose accountant holds its releases so far (or, before any, the plan's epsilon). */

@@ -115,7 +115,7 @@ describe('ppmlm deid train / eval / apply', () => {
   it('trains with DP-SGD per judgment: epsilon per document in ppmlm.json, no loss curve, 0600 log; refuses the author unit and DP flags without --privacy dp', async () => {
     const dir = await tempDir();
     const model = join(dir, 'deid-dp');
-    const t = await cli('deid', 'train', ...INPUTS, '--no-morphemes', '--privacy', 'dp', '--dp-noise', '1', '--dp-max-windows', '2', '--max-steps', '2', '--batch-size', '4', '--hidden', '32', '--layers', '1', '--vocab-size', '500', '--out', model, '--json', '--quiet');
+    const t = await cli('deid', 'train', ...INPUTS, '--no-morphemes', '--privacy', 'dp', '--dp-noise', '1', '--dp-allow-private-preprocessing', '--dp-max-windows', '2', '--max-steps', '2', '--batch-size', '4', '--hidden', '32', '--layers', '1', '--vocab-size', '500', '--out', model, '--json', '--quiet');
     expect(t.code, t.stderr).toBe(0);
     const provenance = JSON.parse(await readFile(join(model, 'ppmlm.json'), 'utf8'));
     expect(provenance).toMatchObject({ task: 'deid', privacy: 'dp', dp: { unit: 'document', releases: 2, secureNoise: true, accountant: 'rdp', noiseMultiplier: 1 } });
@@ -123,10 +123,10 @@ describe('ppmlm deid train / eval / apply', () => {
     expect(provenance.dp.epsilon).toBeGreaterThan(0);
     expect(provenance).not.toHaveProperty('lossByEpoch');
     expect((await stat(join(`${model}.checkpoint`, 'train_log.jsonl'))).mode & 0o777).toBe(0o600);
-    const author = await cli('deid', 'train', ...INPUTS, '--no-morphemes', '--privacy', 'dp', '--dp-unit', 'author', '--dp-noise', '1', '--max-steps', '1', '--hidden', '32', '--layers', '1', '--vocab-size', '500', '--out', join(dir, 'x'), '--quiet');
+    const author = await cli('deid', 'train', ...INPUTS, '--no-morphemes', '--privacy', 'dp', '--dp-unit', 'author', '--dp-noise', '1', '--dp-allow-private-preprocessing', '--max-steps', '1', '--hidden', '32', '--layers', '1', '--vocab-size', '500', '--out', join(dir, 'x'), '--quiet');
     expect(author.code).toBe(2);
     expect(author.stderr).toMatch(/--dp-unit author: de-identification training data has no author column; use --dp-unit document/);
-    const flag = await cli('deid', 'train', ...INPUTS, '--dp-noise', '1', '--out', join(dir, 'y'));
+    const flag = await cli('deid', 'train', ...INPUTS, '--dp-noise', '1', '--dp-allow-private-preprocessing', '--out', join(dir, 'y'));
     expect(flag.code).toBe(2);
     expect(flag.stderr).toMatch(/--dp-noise needs --privacy dp/);
   });
@@ -214,5 +214,9 @@ describe('a DeID model as a blacklist recogniser', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).direct).toBeGreaterThan(10);
     expect(await readFile(out, 'utf8')).toMatch(/\tdirect\t(내국인이름|은행|계좌번호)\t\d+\t\d+\tmodel:deid/);
+    // A model trained on documents not declared public cannot help build a blacklist declared public.
+    const declared = await cli('--quiet', 'blacklist', 'build', '--corpus', 'examples/legal-ko/judgments.csv', '--lang', 'ko', '--recognizers', 'none', '--deid-model', model, '--public-corpus', '--out', join(dir, 'public.tsv'));
+    expect(declared.code).toBe(2);
+    expect(declared.stderr).toMatch(/--public-corpus: the de-identification model .* was not trained on documents declared public \(deid train --public-corpus\)/);
   }, 120_000);
 });

@@ -37,7 +37,7 @@ describe.skipIf(unavailable !== undefined)(`ppmlm deid train --backend webgpu${u
    */
   it.each([
     ['plain', [] as string[]],
-    ['DP-SGD with seeded noise', ['--privacy', 'dp', '--dp-noise', '0.5', '--dp-max-windows', '2', '--dp-insecure-seeded-noise']],
+    ['DP-SGD with seeded noise', ['--privacy', 'dp', '--dp-noise', '0.5', '--dp-allow-private-preprocessing', '--dp-max-windows', '2', '--dp-insecure-seeded-noise']],
   ])('%s: trains the model the cpu backend trains', async (_, extra) => {
     const gpu = await deidTrained('webgpu', extra);
     const cpu = await deidTrained('cpu', extra);

@@ -12,7 +12,7 @@ describe('ppmlm experiment', () => {
     const nonMembers = join(dir, 'held.jsonl');
     await writeFile(nonMembers, generateClinicalNotes(99, 5, 3).map((d) => JSON.stringify({ ...d, id: `h${d.id}` })).join('\n'));
     const config = join(dir, 'exp.json');
-    await writeFile(config, JSON.stringify({ model, members: corpus, nonMembers, blacklist, strategies: ['standard', 'constrained', 'constrained+dp'], epochs: [1], seeds: [3], finetune: { seqLen: 32, batchSize: 8, lr: 0.002, dpNoise: 1, dpMaxWindows: 2 }, audit: { maxOccurrences: 200 }, canaries: { count: 2, repeats: 3, candidates: 20 } }));
+    await writeFile(config, JSON.stringify({ model, members: corpus, nonMembers, blacklist, strategies: ['standard', 'constrained', 'constrained+dp'], epochs: [1], seeds: [3], finetune: { seqLen: 32, batchSize: 8, lr: 0.002, dpNoise: 1, dpMaxWindows: 2, dpAllowPrivatePreprocessing: true }, audit: { maxOccurrences: 200 }, canaries: { count: 2, repeats: 3, candidates: 20 } }));
     const out = join(dir, 'exp');
     const r = await cli('--quiet', 'experiment', '--config', config, '--out', out);
     expect(r.code, r.stderr).toBe(0);

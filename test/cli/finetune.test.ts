@@ -3,6 +3,7 @@ import { readBlacklist } from '../../src/identifiers/index.js';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { appendFile, cp, mkdir, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { generateClinicalNotes } from '../../examples/clinical-en/generate.js';
 import { parseSafetensors, serializeSafetensors } from '../../src/model/index.js';
 import { cli } from '../helpers/cli.js';
 import { tinySetup } from '../helpers/tinyModel.js';
@@ -63,7 +64,7 @@ describe('ppmlm finetune', () => {
     expect(JSON.parse(await readFile(join(dir, 'plain', 'ppmlm.json'), 'utf8')).freezeProtectedEmbeddings).toBeUndefined();
     expect(await readFile(join(dir, 'frozen', 'README.md'), 'utf8')).toMatch(/no gradient \(--freeze-protected-embeddings\)/);
     // With DP too: the per-individual examples carry the frozen positions.
-    const dp = await run('frozen-dp', '--strategy', 'constrained+dp', '--freeze-protected-embeddings', '--dp-noise', '0.8', '--dp-max-windows', '2');
+    const dp = await run('frozen-dp', '--strategy', 'constrained+dp', '--freeze-protected-embeddings', '--dp-noise', '0.8', '--dp-allow-private-preprocessing', '--dp-max-windows', '2');
     expect(dp.code, dp.stderr).toBe(0);
     expect(JSON.parse(dp.stdout).protectedTargets).toBe(0);
     const standard = await run('standard', '--strategy', 'standard', '--freeze-protected-embeddings');
@@ -255,12 +256,12 @@ describe('ppmlm finetune: Hugging Face Trainer options', () => {
       [['--max-steps', '1.5'], /--max-steps must be an integer between 1/],
       [['--warmup-ratio', '2'], /--warmup-ratio must be a number between 0 and 1/],
       [['--weight-decay', '-0.1'], /--weight-decay must be a number between 0 and 1/],
-      [['--dp-noise', '1'], /--dp-noise needs --privacy dp \(or --strategy dp\)/],
+      [['--dp-noise', '1', '--dp-allow-private-preprocessing'], /--dp-noise needs --privacy dp \(or --strategy dp\)/],
       [['--strategy', 'dp', '--privacy', 'none', '--dp-insecure-seeded-noise'], /--dp-insecure-seeded-noise needs --privacy dp/],
-      [['--privacy', 'dp', '--dp-unit', 'person', '--dp-noise', '1'], /unknown --dp-unit "person"; use one of author, document, window/],
-      [['--privacy', 'dp', '--dp-noise', '1', '--target-epsilon', '3'], /either --dp-noise or --target-epsilon, not both/],
-      [['--privacy', 'dp', '--dp-noise', '1', '--accountant', 'gdp'], /unknown --accountant "gdp"; use one of rdp, prv/],
-      [['--privacy', 'dp', '--dp-noise', '1', '--dp-unit', 'window', '--dp-max-windows', '2'], /--dp-max-windows is for --dp-unit author or document/],
+      [['--privacy', 'dp', '--dp-unit', 'person', '--dp-noise', '1', '--dp-allow-private-preprocessing'], /unknown --dp-unit "person"; use one of author, document, window/],
+      [['--privacy', 'dp', '--dp-noise', '1', '--dp-allow-private-preprocessing', '--target-epsilon', '3', '--dp-allow-private-preprocessing'], /either --dp-noise or --target-epsilon, not both/],
+      [['--privacy', 'dp', '--dp-noise', '1', '--dp-allow-private-preprocessing', '--accountant', 'gdp'], /unknown --accountant "gdp"; use one of rdp, prv/],
+      [['--privacy', 'dp', '--dp-noise', '1', '--dp-allow-private-preprocessing', '--dp-unit', 'window', '--dp-max-windows', '2'], /--dp-max-windows is for --dp-unit author or document/],
       [['--privacy', 'maybe'], /unknown --privacy "maybe"; use one of none, dp/],
       [['--strategy', 'constrained+standard'], /unknown --strategy "constrained\+standard"/],
     ];
@@ -377,7 +378,13 @@ describe('ppmlm finetune with --privacy dp', () => {
   const weights = async (out: string) => readFile(join(out, 'model.safetensors'));
 
   it('solves the noise for a target epsilon per individual and records the dp block with exactly its keys', async () => {
-    const { dir, corpus, model } = await tinySetup(4, 2);
+    const { dir, corpus } = await tinySetup(4, 2);
+    // Preprocessing from public data only: a tokenizer declared public (other invented patients' notes).
+    const publicNotes = join(dir, 'public.jsonl');
+    await writeFile(publicNotes, generateClinicalNotes(77, 10, 2).map((d) => JSON.stringify(d)).join('\n'));
+    expect((await cli('--quiet', 'tokenizer', 'train', '--corpus', publicNotes, '--public-corpus', '--vocab-size', '400', '--out', join(dir, 'public-tok'))).code).toBe(0);
+    const model = join(dir, 'public-init');
+    expect((await cli('--quiet', 'model', 'init', '--vocab', join(dir, 'public-tok'), '--out', model, '--hidden', '32', '--layers', '1', '--heads', '2', '--intermediate', '64', '--max-positions', '64')).code).toBe(0);
     const out = join(dir, 'dp');
     const r = await cli('--quiet', 'finetune', '--model', model, '--corpus', corpus, '--strategy', 'dp', '--target-epsilon', '5', '--out', out, '--epochs', '1', '--batch-size', '4', '--seq-len', '32', '--json');
     expect(r.code, r.stderr).toBe(0);
@@ -396,7 +403,7 @@ describe('ppmlm finetune with --privacy dp', () => {
     const none = await cli('finetune', '--model', model, '--corpus', corpus, '--strategy', 'dp', '--out', join(dir, 'x'));
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/--privacy dp needs --dp-noise S or --target-epsilon E/);
-    const far = await cli('--quiet', 'finetune', '--model', model, '--corpus', corpus, '--strategy', 'dp', '--target-epsilon', '0.001', '--out', join(dir, 'y'), '--epochs', '50', '--batch-size', '100', '--seq-len', '32');
+    const far = await cli('--quiet', 'finetune', '--model', model, '--corpus', corpus, '--strategy', 'dp', '--target-epsilon', '0.001', '--dp-allow-private-preprocessing', '--out', join(dir, 'y'), '--epochs', '50', '--batch-size', '100', '--seq-len', '32');
     expect(far.code).toBe(4);
     expect(far.stderr).toMatch(/out of reach/);
     expect(far.stderr.trim().split('\n')).toHaveLength(1);
@@ -405,7 +412,7 @@ describe('ppmlm finetune with --privacy dp', () => {
   it('draws different noise in two runs of one --seed, the same with --dp-insecure-seeded-noise (warned and recorded)', async () => {
     const { dir, corpus, model } = await tinySetup(4, 2);
     const run = async (name: string, ...extra: string[]) => {
-      const r = await cli('finetune', '--model', model, '--corpus', corpus, '--strategy', 'dp', '--dp-noise', '1', '--seed', '3', '--out', join(dir, name), ...dpFlags, ...extra);
+      const r = await cli('finetune', '--model', model, '--corpus', corpus, '--strategy', 'dp', '--dp-noise', '1', '--dp-allow-private-preprocessing', '--seed', '3', '--out', join(dir, name), ...dpFlags, ...extra);
       expect(r.code, r.stderr).toBe(0);
       return r;
     };
@@ -423,7 +430,7 @@ describe('ppmlm finetune with --privacy dp', () => {
     const { dir, corpus, blacklist, model } = await tinySetup(4, 2);
     for (const strategy of [['--strategy', 'constrained+dp'], ['--strategy', 'constrained', '--privacy', 'dp']]) {
       const out = join(dir, strategy.join(''));
-      const r = await cli('finetune', '--model', model, '--corpus', corpus, '--blacklist', blacklist, ...strategy, '--dp-noise', '0.8', '--dp-max-windows', '2', '--accountant', 'prv', '--out', out, ...dpFlags, '--epochs', '2');
+      const r = await cli('finetune', '--model', model, '--corpus', corpus, '--blacklist', blacklist, ...strategy, '--dp-noise', '0.8', '--dp-allow-private-preprocessing', '--dp-max-windows', '2', '--accountant', 'prv', '--out', out, ...dpFlags, '--epochs', '2');
       expect(r.code, r.stderr).toBe(0);
       const summary = JSON.parse(r.stdout);
       expect(summary.strategy).toBe('constrained+dp');
@@ -436,7 +443,7 @@ describe('ppmlm finetune with --privacy dp', () => {
       expect(Number.isFinite(provenance.dp.epsilon)).toBe(true);
     }
     const stats = join(dir, 'stats');
-    const r = await cli('finetune', '--model', model, '--corpus', corpus, '--strategy', 'dp', '--dp-noise', '1', '--dp-unit', 'window', '--dp-release-stats', '--out', stats, ...dpFlags);
+    const r = await cli('finetune', '--model', model, '--corpus', corpus, '--strategy', 'dp', '--dp-noise', '1', '--dp-allow-private-preprocessing', '--dp-unit', 'window', '--dp-release-stats', '--out', stats, ...dpFlags);
     expect(r.code, r.stderr).toBe(0);
     const provenance = JSON.parse(await readFile(join(stats, 'ppmlm.json'), 'utf8'));
     expect(provenance).toMatchObject({ dpReleasedStats: true, lossByEpoch: [expect.any(Number)], dp: { unit: 'window' } });
@@ -445,7 +452,7 @@ describe('ppmlm finetune with --privacy dp', () => {
 
   it('resumes a DP run killed mid-epoch: its accountant continues, and with seeded noise the model is the same', async () => {
     const { dir, corpus, model } = await tinySetup(10, 2);
-    const args = (out: string) => ['finetune', '--model', model, '--corpus', corpus, '--strategy', 'dp', '--dp-noise', '1', '--dp-insecure-seeded-noise', '--out', out, '--epochs', '2', '--batch-size', '1', '--seq-len', '32', '--lr', '1e-2', '--save-steps', '2', '--json', '--quiet'];
+    const args = (out: string) => ['finetune', '--model', model, '--corpus', corpus, '--strategy', 'dp', '--dp-noise', '1', '--dp-allow-private-preprocessing', '--dp-insecure-seeded-noise', '--out', out, '--epochs', '2', '--batch-size', '1', '--seq-len', '32', '--lr', '1e-2', '--save-steps', '2', '--json', '--quiet'];
     const reference = await cli(...args(join(dir, 'ref')));
     expect(reference.code, reference.stderr).toBe(0);
     const out = join(dir, 'run');
@@ -481,7 +488,7 @@ describe('ppmlm finetune with --privacy dp', () => {
     const { dir, model } = await tinySetup(3, 1);
     const anonymous = join(dir, 'anonymous.jsonl');
     await writeFile(anonymous, [1, 2, 3].map((i) => JSON.stringify({ id: `d${i}`, text: `note ${i} about the patient and the visit` })).join('\n'));
-    const r = await cli('finetune', '--model', model, '--corpus', anonymous, '--strategy', 'dp', '--dp-noise', '1', '--out', join(dir, 'x'), ...dpFlags);
+    const r = await cli('finetune', '--model', model, '--corpus', anonymous, '--strategy', 'dp', '--dp-noise', '1', '--dp-allow-private-preprocessing', '--out', join(dir, 'x'), ...dpFlags);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/--dp-unit author needs the corpus's author column: each of its 3 documents is its own author; pass --author-col NAME/);
@@ -616,5 +623,45 @@ describe('ppmlm finetune --dropout', () => {
     const bad = await cli('--quiet', 'finetune', '--model', model, '--corpus', corpus, '--blacklist', blacklist, '--strategy', 'constrained', '--out', join(dir, 'bad'), '--dropout', '1', ...common);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--dropout/);
+  });
+});
+
+describe('ppmlm finetune --privacy dp: inputs that depend on other people', () => {
+  const small = ['--epochs', '1', '--batch-size', '4', '--seq-len', '32', '--dp-noise', '1', '--quiet'];
+  it('refuses a blacklist or tokenizer made from a corpus not declared public, naming each; --dp-allow-private-preprocessing records them and the card says epsilon is not a guarantee', async () => {
+    const { dir, corpus, blacklist, model } = await tinySetup(4, 2);
+    const refused = await cli('finetune', '--model', model, '--corpus', corpus, '--blacklist', blacklist, '--strategy', 'constrained+dp', '--out', join(dir, 'x'), ...small);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^ppmlm: under --privacy dp every input but each individual's own text must be public .* the blacklist \(built from a corpus not declared public\); the tokenizer \(trained by ppmlm on a corpus not declared public\) are not: .*--dp-allow-private-preprocessing/);
+    const allowed = await cli('finetune', '--model', model, '--corpus', corpus, '--blacklist', blacklist, '--strategy', 'constrained+dp', '--out', join(dir, 'y'), '--dp-allow-private-preprocessing', ...small);
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, 'y', 'ppmlm.json'), 'utf8')).dp.privatePreprocessing).toEqual(['the blacklist (built from a corpus not declared public)', 'the tokenizer (trained by ppmlm on a corpus not declared public)']);
+    expect(await readFile(join(dir, 'y', 'README.md'), 'utf8')).toMatch(/\*\*ε is not a guarantee\*\*: the run used inputs derived from private data/);
+    // A plain term list has no provenance either.
+    const plain = join(dir, 'plain.txt');
+    await writeFile(plain, 'asthma\n');
+    const list = await cli('finetune', '--model', model, '--corpus', corpus, '--blacklist', plain, '--strategy', 'constrained+dp', '--out', join(dir, 'z'), ...small);
+    expect(list.stderr).toMatch(/the blacklist \(a term list with no provenance/);
+  });
+
+  it('accepts a blacklist built with --public-corpus and a public tokenizer, and refuses model selection by held-out loss', async () => {
+    const { dir, corpus } = await tinySetup(4, 2);
+    const publicNotes = join(dir, 'public.jsonl');
+    await writeFile(publicNotes, generateClinicalNotes(77, 10, 2).map((d) => JSON.stringify(d)).join('\n'));
+    for (const args of [
+      ['blacklist', 'build', '--corpus', publicNotes, '--public-corpus', '--out', join(dir, 'public.tsv')],
+      ['tokenizer', 'train', '--corpus', publicNotes, '--public-corpus', '--vocab-size', '400', '--out', join(dir, 'public-tok')],
+      ['model', 'init', '--vocab', join(dir, 'public-tok'), '--out', join(dir, 'public-init'), '--hidden', '32', '--layers', '1', '--heads', '2', '--intermediate', '64', '--max-positions', '64'],
+    ]) expect((await cli('--quiet', ...args)).code, args.join(' ')).toBe(0);
+    expect(await readFile(join(dir, 'public.tsv'), 'utf8')).toMatch(/^# public-corpus: yes$/m);
+    const base = ['finetune', '--model', join(dir, 'public-init'), '--corpus', corpus, '--blacklist', join(dir, 'public.tsv'), '--strategy', 'constrained+dp', ...small];
+    const ok = await cli(...base, '--out', join(dir, 'ok'));
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, 'ok', 'ppmlm.json'), 'utf8')).dp).not.toHaveProperty('privatePreprocessing');
+    for (const flags of [['--eval-split', '0.25', '--load-best-model-at-end'], ['--eval-split', '0.25']]) {
+      const selection = await cli(...base, '--out', join(dir, 'sel'), ...flags);
+      expect(selection.code).toBe(2);
+      expect(selection.stderr).toMatch(/under --privacy dp, --(load-best-model-at-end|eval-split) is refused: choosing the weights by held-out people's loss/);
+    }
   });
 });

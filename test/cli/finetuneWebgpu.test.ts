@@ -40,7 +40,7 @@ describe.skipIf(unavailable !== undefined)(`ppmlm --backend webgpu finetune${una
 
   it('trains with DP-SGD per author (seeded noise) the model the cpu backend trains', async () => {
     const { dir, corpus, model } = await tinySetup();
-    const dp = ['--strategy', 'dp', '--dp-noise', '0.5', '--dp-max-windows', '2', '--dp-insecure-seeded-noise', '--epochs', '1', '--batch-size', '2'];
+    const dp = ['--strategy', 'dp', '--dp-noise', '0.5', '--dp-allow-private-preprocessing', '--dp-max-windows', '2', '--dp-insecure-seeded-noise', '--epochs', '1', '--batch-size', '2'];
     const gpu = await finetuned('webgpu', dir, model, corpus, dp);
     const cpu = await finetuned('cpu', dir, model, corpus, dp);
     expect(gpu.result.finalLoss).toBeCloseTo(cpu.result.finalLoss, 4);

@@ -40,7 +40,7 @@ describe('model cards', () => {
 
     // A DP model's card never takes member statistics: refused before the audit's work.
     const dp = join(dir, 'dp');
-    expect((await cli('--quiet', 'finetune', '--model', model, '--corpus', corpus, '--blacklist', blacklist, '--out', dp, '--epochs', '1', '--seq-len', '32', '--privacy', 'dp', '--dp-noise', '1', '--author-col', 'author')).code).toBe(0);
+    expect((await cli('--quiet', 'finetune', '--model', model, '--corpus', corpus, '--blacklist', blacklist, '--out', dp, '--epochs', '1', '--seq-len', '32', '--privacy', 'dp', '--dp-noise', '1', '--dp-allow-private-preprocessing', '--author-col', 'author')).code).toBe(0);
     const dpCard = await readFile(join(dp, 'README.md'), 'utf8');
     const refused = await cli('--quiet', 'audit', '--model', dp, '--members', corpus, '--non-members', held, '--blacklist', blacklist, '--out', join(dir, 'audit-dp'), '--seq-len', '32', '--update-card');
     expect(refused.code).toBe(2);

@@ -21,6 +21,7 @@ import {
   type Recognizer,
 } from '../../identifiers/index.js';
 import { assertCanWrite } from '../../io/index.js';
+import { readProvenance } from '../../model/index.js';
 import { analyzerForLanguage, type AnalyzerChoice, type Language, type MorphAnalyzer } from '../../text/index.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag } from '../parseFlags.js';
@@ -28,6 +29,7 @@ import type { Reporter } from '../reporter.js';
 
 export interface BlacklistBuildOptions extends CorpusFlags {
   out: string;
+  publicCorpus?: boolean;
   k: string;
   ngrams: string;
   minOccurrences: string;
@@ -81,6 +83,10 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
     out.info(`gazetteer ${path}: ${terms.length} terms`);
   }
   if (options.deidModel) {
+    // A recogniser trained on private text carries it into a blacklist declared public.
+    if (options.publicCorpus && (await readProvenance(options.deidModel))?.publicCorpus !== true) {
+      throw new UsageError(`--public-corpus: the de-identification model ${options.deidModel} was not trained on documents declared public (deid train --public-corpus), so a blacklist it helps build depends on them; drop --deid-model or --public-corpus`);
+    }
     const [{ DeidModelRecognizer }, { selectBackend }] = await Promise.all([import('../../deid/index.js'), import('../../engine/index.js')]);
     await selectBackend(options.backend);
     recognizers.push(await DeidModelRecognizer.load(options.deidModel, analyzer));
@@ -110,6 +116,7 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
       recognizers,
       analyzer,
       engine: options.graphOut ? 'graph' : options.engine,
+      publicCorpus: options.publicCorpus === true,
       onProgress: (p) => out.progress(`blacklist: ${p.documents} documents, ${p.tokens} words (${Math.round(p.tokens / Math.max(0.001, (Date.now() - t0) / 1000))} words/s, engine ${p.engine})`),
     });
     out.progressDone();

@@ -13,6 +13,7 @@ import { epsilonUnitLabel, INSECURE_NOISE_WARNING } from '../../privacy/index.js
 
 export interface DeidTrainCommandOptions extends DeidSourceFlags, TrainingFlags, VocabularyFlags, DpFlags {
   privacy?: string;
+  publicCorpus?: boolean;
   split: string;
   seed: string;
   replacement: ReplacementMode;
@@ -76,6 +77,7 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
       resume: options.resume,
       analyzer,
       dp,
+      publicCorpus: options.publicCorpus === true,
       onInfo: (m) => out.info(m),
       onLog: (e, s) => out.progress(`deid train: epoch ${e.epoch + 1} step ${e.step}/${s.totalSteps} loss ${e.loss.toFixed(4)} ${Math.round(e.tokensPerSecond)} tokens/s`),
     });
