@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import SummaryLineReporter from './test/summaryReporter.js';
 
@@ -7,6 +9,8 @@ export default defineConfig({
     // Model-training tests share two cores; running files in parallel only makes each slower.
     fileParallelism: false,
     testTimeout: 60_000,
+    // Fingerprints are keyed with the data holder's secret: tests keep theirs out of the user's config folder.
+    env: { PPMLM_KEY_FILE: join(tmpdir(), `ppmlm-test-fingerprint-${process.pid}.key`) },
     reporters: ['default', new SummaryLineReporter()],
   },
 });

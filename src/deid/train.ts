@@ -4,6 +4,7 @@ import { checkpointDirFor, checkpointModelDir, openCheckpoint } from '../engine/
 import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
 import { lossCurve, type LogEntry, type ScheduleOptions, type TrainerState } from '../engine/trainer.js';
 import { UsageError } from '../errors.js';
+import { keyedFingerprint } from '../io/index.js';
 import { assertSeqLenFits, checkVocabulary, defaultConfig, initParams, loadModelDir, parameterShapes, saveModelDir, vocabularyProvenance, type EncoderModel, type Provenance, type VocabularyCheck, type VocabularyCheckRecord, type VocabularyOrigin } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { checkPrivateInputs, type DpOptions, type DpRecord } from '../privacy/index.js';
@@ -48,7 +49,7 @@ export interface SplitRecord {
 }
 
 const PARTS = ['train', 'dev', 'test'] as const;
-const partFingerprint = (docs: readonly { id: string }[]) => contentFingerprint(docs.map((d) => d.id).sort());
+const partFingerprint = (docs: readonly { id: string }[]) => keyedFingerprint(docs.map((d) => d.id).sort());
 
 export function splitRecord(split: Split<{ id: string }>, shares: SplitShares, seed: number): SplitRecord {
   return {
@@ -232,7 +233,7 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
       ...(check.blacklisted && { blacklisted: check.blacklisted }),
     });
     // Trained on the training documents (private unless --public-corpus): a model made from it later is checked by this record.
-    const origin: VocabularyOrigin = { corpus: contentFingerprint(texts), publicCorpus: options.publicCorpus === true, ...(check.blacklistFingerprint && { blacklist: check.blacklistFingerprint }) };
+    const origin: VocabularyOrigin = { corpus: keyedFingerprint(texts), publicCorpus: options.publicCorpus === true, ...(check.blacklistFingerprint && { blacklist: check.blacklistFingerprint }) };
     vocabulary = vocabularyProvenance(origin, options.publicCorpus || check.blacklisted ? checkVocabulary(tokenizer, origin, check) : { status: 'unchecked', reason: 'private corpus, no blacklist' });
     const config = defaultConfig({ vocab_size: tokenizer.vocabSize, hidden_size: init.hidden, num_hidden_layers: init.layers, num_attention_heads: init.heads, intermediate_size: init.intermediate, max_position_embeddings: Math.max(options.seqLen, 64), pad_token_id: tokenizer.idOf(tokenizer.specials.pad)! });
     model = { config, params: initParams(parameterShapes(config, { tokenClassification: labels.length }), config, seed), head: { tokenClassification: labels.length } };

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { corpusFingerprinter, type Document } from '../corpus/index.js';
+import { keyedFingerprint } from '../io/index.js';
 import { contentWords, type MorphAnalyzer, type NgramOptions } from '../text/index.js';
 import { canonicalTerm } from './blacklist/read.js';
 import { BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry } from './blacklist/types.js';
@@ -150,9 +150,11 @@ export function blacklistProvenanceProblem(list: Blacklist): string | undefined 
   return declared === undefined ? 'a term list with no provenance (not built by ppmlm blacklist build --public-corpus)' : 'built from a corpus not declared public';
 }
 
-/** A short fingerprint of a blacklist's terms, for provenance that must not contain the terms themselves. */
+/**
+ * A short keyed fingerprint of a blacklist's terms, for provenance that must not contain the terms
+ * themselves (ppmlm.json, model cards, ONNX metadata): keyed with the data holder's secret, so that a
+ * candidate list cannot be confirmed against it.
+ */
 export function blacklistFingerprint(list: Blacklist): string {
-  const hash = createHash('sha256');
-  for (const term of list.entries.map((e) => e.term).sort()) hash.update(`${term}\0`);
-  return hash.digest('hex').slice(0, 16);
+  return keyedFingerprint(list.entries.map((e) => e.term).sort());
 }

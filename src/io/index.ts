@@ -9,3 +9,4 @@ export { isJsonObject, jsonErrorPosition, jsonErrorOffset, parseJson, readJsonFi
 export type { ReadJsonOptions } from './json.js';
 export { openDuckdb, withDuckdb, sqlString, sqlIdentifier } from './duckdb.js';
 export type { DuckdbSession } from './duckdb.js';
+export { fingerprintKey, fingerprintKeyPath, keyedFingerprint, keyedFingerprinter } from './fingerprint.js';
