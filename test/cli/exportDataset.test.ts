@@ -87,12 +87,12 @@ describe('ppmlm export-dataset', () => {
     await writeFile(join(hf, 'training_args.bin'), Buffer.from([0x80, 0x04, 0x95]));
     const nonMembers = join(dir, 'held.jsonl');
     await writeFile(nonMembers, generateClinicalNotes(99, 4, 2).map((d) => JSON.stringify({ ...d, id: `h${d.id}` })).join('\n'));
-    const r = await cli('--quiet', 'audit', '--model', hf, '--members', corpus, '--non-members', nonMembers, '--blacklist', blacklist, '--out', join(dir, 'audit'), '--seq-len', '32', '--json');
+    const r = await cli('--quiet', 'audit', '--model', hf, '--members', corpus, '--non-members', nonMembers, '--blacklist', blacklist, '--out', join(dir, 'audit'), '--seq-len', '32', '--json', '--update-card');
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.privacy.all.occurrences).toBeGreaterThan(0);
     expect(report.utility.accuracy).toEqual(expect.any(Number));
-    // The folder gets a card: its training unknown here, the audit's figures known.
+    // Asked to, the audit gives the folder a card: its training unknown here, the audit's figures known.
     expect(await readFile(join(hf, 'README.md'), 'utf8')).toMatch(/No ppmlm\.json[\s\S]*privacy score, all protected occurrences/);
   }, 60_000);
 });
