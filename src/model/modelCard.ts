@@ -21,7 +21,7 @@ export interface AuditHeadline {
    * individual (all of a person's documents pooled, with the bootstrap interval) or, when the audit could
    * not pool by individual, per document.
    */
-  membership: { unit: 'individual' | 'document'; lossAuc: number; ci?: [number, number]; calibratedAuc?: number };
+  membership: { unit: 'individual' | 'document'; lossAuc: number; ci?: [number, number]; calibratedAuc?: number; members?: number; nonMembers?: number };
   /** Fill-mask top-1 accuracy on non-blacklisted tokens of held-out documents; downstream macro F1 when run. */
   utility: { accuracy: number; downstreamMacroF1?: number };
   /** Blacklisted terms the model predicted top-1 when masked. */
@@ -132,7 +132,7 @@ function auditRows(a: AuditHeadline): string[] {
     '|---|---|',
     `| privacy score, all protected occurrences (1 − top-1 recovery) | ${fixed(a.privacy.all)} [${fixed(a.privacy.ci[0])}, ${fixed(a.privacy.ci[1])}] over ${a.privacy.occurrences} occurrences |`,
     `| privacy score, direct / indirect identifiers | ${fixed(a.privacy.direct)} / ${fixed(a.privacy.indirect)} |`,
-    `| membership inference AUC per ${a.membership.unit} (loss attack${a.membership.calibratedAuc === undefined ? '' : ' / calibrated'}; 0.5 is chance) | ${fixed(a.membership.lossAuc)}${a.membership.ci ? ` [${fixed(a.membership.ci[0])}, ${fixed(a.membership.ci[1])}]` : ''}${a.membership.calibratedAuc === undefined ? '' : ` / ${fixed(a.membership.calibratedAuc)}`} |`,
+    `| membership inference AUC per ${a.membership.unit} (loss attack${a.membership.calibratedAuc === undefined ? '' : ' / calibrated'}; 0.5 is chance) | ${fixed(a.membership.lossAuc)}${a.membership.ci ? ` [${fixed(a.membership.ci[0])}, ${fixed(a.membership.ci[1])}]` : ''}${a.membership.calibratedAuc === undefined ? '' : ` / ${fixed(a.membership.calibratedAuc)}`}${a.membership.members === undefined ? '' : `, ${a.membership.members} members against ${a.membership.nonMembers} non-members`} |`,
     `| fill-mask top-1 accuracy on non-blacklisted tokens | ${fixed(a.utility.accuracy)} |`,
     ...(a.utility.downstreamMacroF1 === undefined ? [] : [`| downstream classification macro F1 | ${fixed(a.utility.downstreamMacroF1)} |`]),
     `| blacklisted terms predicted top-1 when masked | ${a.regurgitatedTerms} |`,

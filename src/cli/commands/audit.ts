@@ -65,8 +65,8 @@ export function auditHeadline(report: AuditReport): AuditHeadline {
   const person = report.membership.byIndividual.all;
   // The unit of privacy is the person: the card shows the attack on individuals whenever the audit has it.
   const membership: AuditHeadline['membership'] = person
-    ? { unit: 'individual', lossAuc: person.loss.auc, ci: person.loss.ci.auc, ...(person.calibrated && { calibratedAuc: person.calibrated.auc }) }
-    : { unit: 'document', lossAuc: report.membership.loss.auc, ...(report.membership.calibrated && { calibratedAuc: report.membership.calibrated.auc }) };
+    ? { unit: 'individual', lossAuc: person.loss.auc, ci: person.loss.ci.auc, members: person.members, nonMembers: person.nonMembers, ...(person.calibrated && { calibratedAuc: person.calibrated.auc }) }
+    : { unit: 'document', lossAuc: report.membership.loss.auc, ci: report.membership.loss.ci.auc, members: report.membership.members, nonMembers: report.membership.nonMembers, ...(report.membership.calibrated && { calibratedAuc: report.membership.calibrated.auc }) };
   return {
     privacy: { all: p.all.score, ci: p.all.ci, direct: p.direct.score, indirect: p.indirect.score, occurrences: p.all.occurrences },
     membership,
