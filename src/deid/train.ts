@@ -5,7 +5,7 @@ import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
 import { lossCurve, type LogEntry, type ScheduleOptions, type TrainerState } from '../engine/trainer.js';
 import { UsageError } from '../errors.js';
 import { keyedFingerprint } from '../io/index.js';
-import { assertSeqLenFits, checkVocabulary, defaultConfig, initParams, loadModelDir, parameterShapes, saveModelDir, vocabularyProvenance, type EncoderModel, type Provenance, type VocabularyCheck, type VocabularyCheckRecord, type VocabularyOrigin } from '../model/index.js';
+import { assertSeqLenFits, checkVocabulary, defaultConfig, initParams, loadModelDir, parameterShapes, saveModelDir, vocabularyProvenance, vocabularyProvenanceProblem, type EncoderModel, type Provenance, type VocabularyCheck, type VocabularyCheckRecord, type VocabularyOrigin } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { checkPrivateInputs, type DpOptions, type DpRecord } from '../privacy/index.js';
 import { trainWordPiece, type Tokenizer } from '../tokenizer/index.js';
@@ -245,7 +245,8 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
   if (options.dropout !== undefined) model.config = { ...model.config, hidden_dropout_prob: options.dropout, attention_probs_dropout_prob: options.dropout };
   model.config = { ...model.config, id2label: Object.fromEntries(labels.map((l, i) => [String(i), l])), label2id: Object.fromEntries(labels.map((l, i) => [l, i])) };
   // Under DP the vocabulary must not come from the private documents (a fresh tokenizer is trained on them).
-  const privatePreprocessing = options.dp && checkPrivateInputs(vocabulary.vocabulary?.publicCorpus === false ? [{ name: 'the tokenizer', why: options.model === undefined ? 'trained here on the training documents; give --model a public encoder' : 'trained by ppmlm on a corpus not declared public' }] : [], options.dp.allowPrivatePreprocessing);
+  const vocabularyProblem = vocabularyProvenanceProblem(vocabulary.vocabulary);
+  const privatePreprocessing = options.dp && checkPrivateInputs(vocabularyProblem ? [{ name: options.model === undefined ? 'the tokenizer trained here on the training documents (give --model a public encoder)' : 'the tokenizer', why: vocabularyProblem }] : [], options.dp.allowPrivatePreprocessing);
   // A DP run's model folder carries no statistic of its training documents unless asked (--dp-release-stats).
   const releaseStats = !options.dp || options.dp.releaseStats === true;
   const provenance = (state?: TrainerState, dp?: DpRecord): Provenance => ({

@@ -7,7 +7,7 @@ import { selectBackend, type BackendRequest } from '../engine/index.js';
 import { UsageError } from '../errors.js';
 import { blacklistFingerprint, buildBlacklist, patternRecognizers, writeBlacklist } from '../identifiers/index.js';
 import { finetune, type StrategyName } from '../mlm/index.js';
-import { defaultConfig, disposeParams, initParams, loadModelDir, parameterShapes, saveModelDir, vocabularyProvenance } from '../model/index.js';
+import { checkVocabulary, defaultConfig, disposeParams, initParams, loadModelDir, parameterShapes, saveModelDir, vocabularyProvenance } from '../model/index.js';
 import { BlacklistedTerms, trainWordPiece } from '../tokenizer/index.js';
 import { PACKAGE_VERSION } from '../version.js';
 
@@ -83,7 +83,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const tokenizer = await trainWordPiece(pretrainDocs.map((d) => d.text), { vocabSize: 2000, blacklisted });
   const fingerprint = corpusFingerprinter();
   for (const doc of pretrainDocs) fingerprint.add(doc);
-  const vocabulary = vocabularyProvenance({ corpus: fingerprint.digest(), publicCorpus: true, blacklist: blacklistFingerprint(blacklist) }, { status: 'public-corpus' });
+  const origin = { corpus: fingerprint.digest(), publicCorpus: true, blacklist: blacklistFingerprint(blacklist) };
+  const vocabulary = vocabularyProvenance(origin, checkVocabulary(tokenizer, origin));
   const config = defaultConfig({ vocab_size: tokenizer.vocabSize, hidden_size: budget.hidden, num_hidden_layers: budget.layers, num_attention_heads: 2, intermediate_size: budget.hidden * 4, max_position_embeddings: budget.seqLen, pad_token_id: tokenizer.idOf(tokenizer.specials.pad)! });
   const params = initParams(parameterShapes(config), config, 1);
   const initDir = join(out, 'init');

@@ -2,10 +2,10 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { alignGold, readGold, runAudit, writeReport, type AuditModel, type AuditOptions, type AuditReport, type GoldSpan } from '../audit/index.js';
 import { loadCorpus, type CorpusReadOptions, type Document } from '../corpus/index.js';
-import { BlacklistMatcher, blacklistProvenanceProblem, buildBlacklist, occurrenceTokens, patternRecognizers, protectedMask, readBlacklist, type Blacklist } from '../identifiers/index.js';
+import { BlacklistMatcher, buildBlacklist, occurrenceTokens, patternRecognizers, protectedMask, readBlacklist, type Blacklist } from '../identifiers/index.js';
 import { checkpointDirFor, hasCheckpoint } from '../engine/index.js';
 import { ConfigError } from '../errors.js';
-import { finetune, parseAxes } from '../mlm/index.js';
+import { finetune, parseAxes, privateInputsOf } from '../mlm/index.js';
 import { checkVocabulary, disposeParams, loadModelDir, type LoadedModel } from '../model/index.js';
 import { PRIVATE_FILE_MODE, writeFileAtomic } from '../io/index.js';
 import { checkPrivateInputs } from '../privacy/index.js';
@@ -155,9 +155,8 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
   }
   // The DP cells' refusal of private preprocessing, here before any audit, naming the config key.
   if (config.strategies.some((s) => parseAxes(s).privacy === 'dp')) {
-    const problem = blacklistProvenanceProblem(blacklist);
     checkPrivateInputs(
-      [...(problem ? [{ name: config.blacklist ? `the blacklist ${config.blacklist}` : 'the blacklist built from the members', why: problem }] : []), ...(reference.provenance?.vocabulary?.publicCorpus === false ? [{ name: `the tokenizer of ${config.model}`, why: 'trained by ppmlm on a corpus not declared public' }] : [])],
+      privateInputsOf({ blacklist, vocabulary: reference.provenance?.vocabulary }, { blacklist: config.blacklist ? `the blacklist ${config.blacklist}` : 'the blacklist built from the members', vocabulary: `the tokenizer of ${config.model}` }),
       config.finetune?.dpAllowPrivatePreprocessing,
       'set "finetune": { "dpAllowPrivatePreprocessing": true } in the config',
     );

@@ -8,11 +8,11 @@ import { bestModelDir, checkpointDirFor, checkpointModelDir, openCheckpoint } fr
 import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
 import { assertCanWrite, PRIVATE_FILE_MODE } from '../io/index.js';
 import { assertSameAnalyzer, BlacklistMatcher, blacklistFingerprint, blacklistProvenanceProblem, type Blacklist } from '../identifiers/index.js';
-import { assertSeqLenFits, checkTrainingMemory, DROPOUT_STREAM, dropoutOf, checkVocabulary, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, untieDecoder, writeModelFiles, type LoadedModel, type Provenance, type VocabularyCheck, vocabularyProvenance } from '../model/index.js';
+import { assertSeqLenFits, checkTrainingMemory, DROPOUT_STREAM, dropoutOf, checkVocabulary, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, untieDecoder, writeModelFiles, type LoadedModel, type Provenance, type VocabularyCheck, type VocabularyOrigin, vocabularyProvenance, vocabularyProvenanceProblem } from '../model/index.js';
 import { BlacklistedTerms } from '../tokenizer/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { UsageError } from '../errors.js';
-import { checkPrivateInputs, describeDp, dpRecord, INSECURE_NOISE_WARNING, groupUnits, makeAccountant, makePrivate, planDp, releaseAccountant, releaseRandom, type DpOptions, type DpUnit } from '../privacy/index.js';
+import { checkPrivateInputs, describeDp, dpRecord, INSECURE_NOISE_WARNING, groupUnits, makeAccountant, makePrivate, planDp, releaseAccountant, releaseRandom, type DpOptions, type DpUnit, type PrivateInput } from '../privacy/index.js';
 import { makeBatch } from './batch.js';
 import { epochFolder, pruneEpochFolders } from './epochFolders.js';
 import { mlmEvalLoss } from './evalLoss.js';
@@ -126,6 +126,18 @@ export function checkFinetuneOptions(options: Pick<FinetuneOptions, 'evalDocs' |
   if (options.saveTotalLimit !== undefined && !options.saveEveryEpoch) throw new UsageError('--save-total-limit limits the <out>.epoch-N folders of --save-every-epoch; pass that too');
 }
 
+/**
+ * The inputs of a fine-tuning run that came from a corpus not declared public (blacklist, tokenizer), as
+ * {@link checkPrivateInputs} takes them under DP; `names` says how the caller's user knows them.
+ */
+export function privateInputsOf(inputs: { blacklist?: Blacklist; vocabulary?: VocabularyOrigin }, names: { blacklist?: string; vocabulary?: string } = {}): PrivateInput[] {
+  const problems = [
+    [names.blacklist ?? 'the blacklist', inputs.blacklist && blacklistProvenanceProblem(inputs.blacklist)],
+    [names.vocabulary ?? 'the tokenizer', vocabularyProvenanceProblem(inputs.vocabulary)],
+  ] as const;
+  return problems.flatMap(([name, why]) => (why === undefined ? [] : [{ name, why }]));
+}
+
 /** The documents of a corpus as a run configuration records them (see {@link contentFingerprint}). */
 const docsFingerprint = (docs: readonly Document[]) => contentFingerprint(docs.flatMap((d) => [d.id, d.author, d.text, d.label ?? '']));
 
@@ -226,15 +238,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   if (loaded.initialized.length > 0) options.onInfo?.(`initialised ${loaded.initialized.length} MLM head tensors missing from ${options.model}`);
   const { model, tokenizer } = loaded;
   // Under DP, what shapes one person's gradient besides their own text must not come from the private corpus.
-  const privatePreprocessing = private_
-    ? checkPrivateInputs(
-        [
-          ...(options.blacklist && blacklistProvenanceProblem(options.blacklist) ? [{ name: 'the blacklist', why: blacklistProvenanceProblem(options.blacklist)! }] : []),
-          ...(loaded.provenance?.vocabulary?.publicCorpus === false ? [{ name: 'the tokenizer', why: 'trained by ppmlm on a corpus not declared public' }] : []),
-        ],
-        options.dp?.allowPrivatePreprocessing,
-      )
-    : undefined;
+  const privatePreprocessing = private_ ? checkPrivateInputs(privateInputsOf({ blacklist: options.blacklist, vocabulary: loaded.provenance?.vocabulary }), options.dp?.allowPrivatePreprocessing) : undefined;
   // A resumed run's checkpoint is untied already.
   if (options.untieDecoder) model.config = untieDecoder(model.config, model.params);
   // Written into the config the run exports, as Hugging Face's Trainer reads it.

@@ -15,6 +15,14 @@ export interface VocabularyOrigin {
   blacklist?: string;
 }
 
+/**
+ * Why a vocabulary is not data-independent under DP, or undefined: one ppmlm trained on a corpus not
+ * declared public (a tokenizer with no record was made elsewhere, before the private data was seen).
+ */
+export function vocabularyProvenanceProblem(origin: VocabularyOrigin | undefined): string | undefined {
+  return origin?.publicCorpus === false ? 'trained by ppmlm on a corpus not declared public' : undefined;
+}
+
 /** What ppmlm.json records of a vocabulary's check (`vocabularyCheck`). */
 export type VocabularyCheckRecord =
   | { status: 'unchecked'; reason: 'no provenance' }
