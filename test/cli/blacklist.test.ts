@@ -150,3 +150,20 @@ describe('shipped blacklists', () => {
     expect(rows(await readFile(out, 'utf8'))).toEqual(rows(committed));
   });
 });
+
+describe('the Korean analyser fallback', () => {
+  it('is a warning that --quiet does not hide, and the blacklist records the analyser that built it', async () => {
+    const saved = process.env.MECAB_LIB_PATH;
+    process.env.MECAB_LIB_PATH = '/nonexistent-mecab';
+    try {
+      const out = join(await tempDir(), 'bl.tsv');
+      const r = await cli('--quiet', 'blacklist', 'build', '--corpus', 'examples/legal-ko/judgments.csv', '--lang', 'ko', '--out', out);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/^warning: Korean morphology uses the built-in rule analyser \(MECAB_LIB_PATH is set but \/nonexistent-mecab\/bin\/mecab is not an executable\)$/m);
+      expect(await readFile(out, 'utf8')).toMatch(/^# analyzer: rule$/m);
+    } finally {
+      if (saved === undefined) delete process.env.MECAB_LIB_PATH;
+      else process.env.MECAB_LIB_PATH = saved;
+    }
+  });
+});
