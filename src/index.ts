@@ -4,7 +4,7 @@
  * @example
  * import { engine, identifiers, corpus, mlm } from 'ppmlm';
  * await engine.selectBackend('auto');
- * const { blacklist } = await identifiers.buildBlacklist(corpus.readCorpus('notes.csv'), { k: 2, recognizers: identifiers.patternRecognizers() });
+ * const { blacklist } = await identifiers.buildBlacklist(corpus.readCorpus('notes.csv'), { k: 2 });
  * await mlm.finetune({ model: './bert', docs: await corpus.loadCorpus('notes.csv'), strategy: 'constrained', blacklist, out: './bert-ppmlm' });
  */
 import './engine/register.js';

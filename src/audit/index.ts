@@ -1,6 +1,6 @@
 export { runAudit, exposureDifference } from './audit.js';
 export type { AuditOptions, AuditReport, AuditModel, ExposureSummary, ClusteredExposure, PrivacyScore, RegurgitationRow, MembershipResult } from './audit.js';
-export { roc, bootstrapMean, clusterBootstrap, liraScores, rocWithInterval, f1Scores, wilsonInterval, aucScoreInterval } from './metrics.js';
+export { roc, bootstrapMean, clusterBootstrap, clusteredProportionInterval, liraScores, rocWithInterval, f1Scores, wilsonInterval, aucScoreInterval } from './metrics.js';
 export type { Cluster, RocResult, RocWithInterval, ScoredUnit } from './metrics.js';
 export { predictMasked } from './inference.js';
 export { secretExposure } from './exposure.js';
@@ -15,3 +15,5 @@ export type { GoldSpan } from './gold.js';
 export { writeReport, reportHtml, rocSvg, regurgitationSvg } from './report.js';
 export { downstreamF1 } from './downstream.js';
 export type { DownstreamOptions, DownstreamResult } from './downstream.js';
+export { evaluateProtection, blacklistProtection, occurrenceProtection, goldType } from './blacklistEval.js';
+export type { DocumentProtection, Protection, Proportion, ProtectionEvaluation, TypeCoverage } from './blacklistEval.js';

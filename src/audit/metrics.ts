@@ -128,6 +128,18 @@ export function aucScoreInterval(auc: number, members: number, nonMembers: numbe
   return [auc <= 0 ? 0 : bound(auc, 0), auc >= 1 ? 1 : bound(auc, 1)];
 }
 
+/**
+ * The 95% interval of a ratio Σnum / Σden over individuals: the hull of the bootstrap that resamples
+ * individuals ({@link clusterBootstrap}) and Wilson's interval on the pooled counts, which stays open when
+ * every individual's ratio is 0 or 1 (where the bootstrap collapses to a point).
+ */
+export function clusteredProportionInterval(clusters: readonly Cluster[], rng: { int(n: number): number }, iterations = 1000): [number, number] {
+  const num = clusters.reduce((s, c) => s + c.num, 0);
+  const den = clusters.reduce((s, c) => s + c.den, 0);
+  if (den === 0) return [NaN, NaN];
+  return hull(clusterBootstrap(clusters, rng, iterations), wilsonInterval(num, den));
+}
+
 /** The smallest interval holding both: a bootstrap's and an analytic one's, each honest where the other is not. */
 const hull = (a: [number, number], b: [number, number]): [number, number] => [Math.min(a[0], b[0]), Math.max(a[1], b[1])];
 

@@ -102,25 +102,39 @@ export function buildProgram(io: CliIO): Command {
 
   const collect = (value: string, previous: string[] = []) => [...previous, value];
   const blacklist = program.command('blacklist').description('build and inspect blacklists of identifiers');
-  addCorpusOptions(blacklist.command('build').description('direct (recognisers) + indirect (author-word graph) identifiers of a corpus → blacklist TSV (mode 0600)'))
+  /** What decides a blacklist's terms: shared by `build` and by `eval` when it builds one itself. */
+  const buildRules = (cmd: Command) =>
+    cmd
+      .option('--k <n>', 'a term used by fewer than k individuals is an indirect identifier', '2')
+      .option('--ngrams <range>', 'n-gram range in words; n-grams above 1 only where they hold a word no public reference uses often (see --all-ngrams)', '1-3')
+      .option('--all-ngrams', 'every rare n-gram, not only those holding a rare or name-like word (protects far more text)')
+      .option('--min-occurrences <n>', 'indirect terms must occur at least this often', '1')
+      .addOption(langOption())
+      .addOption(analyzerOption())
+      .option('--recognizers <list>', 'recognisers of direct identifiers: all (patterns, bundled names and places, context rules), none, or a comma list', 'all')
+      .option('--gazetteer <file>', 'a list of names/places/companies (one per line); repeatable', collect)
+      .option('--deid-model <dir>', 'a model from "ppmlm deid train" as a recogniser (source model:<dir>)')
+      .option('--stop-list <file>', 'terms never blacklisted (one per line)')
+      .option('--keep-numbers', 'also consider n-grams made only of numbers');
+  buildRules(addCorpusOptions(blacklist.command('build').description('direct (recognisers) + indirect (author-word graph) identifiers of a corpus → blacklist TSV (mode 0600)')))
     .requiredOption('--out <file>', 'blacklist to write, e.g. blacklists/notes.tsv')
     .option('--public-corpus', 'declare the corpus public (recorded in the header): a DP run may then use the blacklist, which depends on no private individual')
-    .option('--k <n>', 'a term used by fewer than k individuals is an indirect identifier', '2')
-    .option('--ngrams <range>', 'n-gram range in words', '1-3')
-    .option('--min-occurrences <n>', 'indirect terms must occur at least this often', '1')
-    .addOption(langOption())
-    .addOption(analyzerOption())
-    .option('--recognizers <list>', 'pattern recognisers: all, none, or a comma list', 'all')
-    .option('--gazetteer <file>', 'a list of names/places/companies (one per line); repeatable', collect)
-    .option('--deid-model <dir>', 'a model from "ppmlm deid train" as a recogniser (source model:<dir>)')
-    .option('--stop-list <file>', 'terms never blacklisted (one per line)')
-    .option('--keep-numbers', 'also consider n-grams made only of numbers')
     .addOption(new Option('--engine <name>', 'author-term engine').choices(['auto', 'counting', 'graph', 'duckdb']).default('auto'))
     .option('--graph-out <file>', 'also write the author-term graph (.gexf or .json, mode 0600)')
     .option('--export-pairs <file>', 'also write the (author, term, n) table as Parquet (mode 0600), for the same SQL elsewhere')
     .option('--force', 'overwrite existing outputs')
     .option('--json', 'machine-readable summary')
     .action(lazyAction(async () => (await import('./commands/blacklist.js')).blacklistBuild));
+  buildRules(blacklist.command('eval').description('a blacklist (or one built from the gold corpus) against gold identifier spans: recall, precision, other text protected, with 95% intervals over individuals'))
+    .requiredOption('--gold <path>', 'gold spans: ppmlm JSONL, a PhysioNet deid folder (id.text + id-phi.phrase), Presidio JSON or CoNLL columns')
+    .addOption(new Option('--gold-format <format>', 'format of --gold (default: a folder is physionet, .json presidio, .jsonl jsonl, else conll)').choices(['jsonl', 'physionet', 'presidio', 'conll']))
+    .option('--blacklist <file>', 'the blacklist to measure (default: build one from the gold corpus with the rules below)')
+    .addOption(new Option('--only <kind>', 'measure one kind of entry: direct (the recognisers alone) or indirect').choices(['direct', 'indirect']))
+    .addOption(new Option('--protection <level>', 'terms: every found term everywhere, as fine-tuning masks; occurrences: direct identifiers only where a recogniser fired').choices(['terms', 'occurrences']).default('terms'))
+    .addOption(new Option('--by <what>', 'rows by reporting type (PERSON, LOCATION, DATE, ...) or by the gold label as written').choices(['type', 'label']).default('type'))
+    .option('--seed <n>', 'bootstrap seed', '1')
+    .option('--json', 'the figures as JSON')
+    .action(lazyAction(async () => (await import('./commands/blacklistEval.js')).blacklistEval));
   blacklist
     .command('stats <file>')
     .description('counts by kind, category and source (prints no terms)')

@@ -14,7 +14,7 @@ import type { AnnotatedDocument } from './annotated.js';
 import { calibratePiiThreshold, trainTokenClassifier, type LabelledText } from './classifier.js';
 import { fillDocument, type ReplacementLists, type ReplacementMode } from './generate.js';
 import { labelAt, type LabelLevel, type LabelResolver } from './taxonomy.js';
-import type { SpanDocument } from './spans.js';
+import type { SpanDocument } from '../corpus/index.js';
 
 export interface Split<T extends { id: string } = AnnotatedDocument> {
   train: T[];

@@ -5,7 +5,7 @@ import { runAudit, writeReport, type AuditReport } from '../audit/index.js';
 import { corpusFingerprinter, loadCorpus, type Document } from '../corpus/index.js';
 import { selectBackend, type BackendRequest } from '../engine/index.js';
 import { UsageError } from '../errors.js';
-import { blacklistFingerprint, buildBlacklist, patternRecognizers, writeBlacklist } from '../identifiers/index.js';
+import { blacklistFingerprint, buildBlacklist, writeBlacklist } from '../identifiers/index.js';
 import { finetune, type StrategyName } from '../mlm/index.js';
 import { checkVocabulary, defaultConfig, disposeParams, initParams, loadModelDir, parameterShapes, saveModelDir, vocabularyProvenance } from '../model/index.js';
 import { BlacklistedTerms, trainWordPiece } from '../tokenizer/index.js';
@@ -71,7 +71,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   log(`corpus: ${members.length} member notes (${memberAuthors.size} patients), ${nonMembers.length} non-member notes, ${pretrainDocs.length} public notes for pretraining`);
 
   log('1/5 blacklist: direct identifiers (patterns) + indirect ones (terms used by fewer than 2 patients)');
-  const built = await buildBlacklist(members, { k: 2, recognizers: patternRecognizers() });
+  const built = await buildBlacklist(members, { k: 2 });
   await built.engine.close();
   const blacklist = built.blacklist;
   await writeBlacklist(join(out, 'blacklist.tsv'), blacklist, { force: true });

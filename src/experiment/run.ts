@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { alignGold, readGold, runAudit, writeReport, type AuditModel, type AuditOptions, type AuditReport, type GoldSpan } from '../audit/index.js';
 import { loadCorpus, type CorpusReadOptions, type Document } from '../corpus/index.js';
-import { BlacklistMatcher, buildBlacklist, occurrenceTokens, patternRecognizers, protectedMask, readBlacklist, type Blacklist } from '../identifiers/index.js';
+import { BlacklistMatcher, buildBlacklist, occurrenceTokens, protectedMask, readBlacklist, type Blacklist } from '../identifiers/index.js';
 import { checkpointDirFor, hasCheckpoint } from '../engine/index.js';
 import { ConfigError } from '../errors.js';
 import { finetune, parseAxes, privateInputsOf } from '../mlm/index.js';
@@ -83,7 +83,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
   const analyzer = analyzerForLanguage(config.lang ?? 'auto', config.analyzer, log);
   try {
     // Without a blacklist, it comes from the members alone: what a data holder can build from the data it shares.
-    const blacklist = config.blacklist ? await readBlacklist(config.blacklist) : (await buildBlacklist(original, { recognizers: patternRecognizers(), ...(analyzer && { analyzer }) })).blacklist;
+    const blacklist = config.blacklist ? await readBlacklist(config.blacklist) : (await buildBlacklist(original, { ...(analyzer && { analyzer }) })).blacklist;
     log(config.blacklist ? `blacklist ${config.blacklist}, used as is` : `blacklist built from the ${original.length} member documents only: ${blacklist.entries.length} terms`);
     // Gold spans are placed on the members as read: canaries are appended after the text, so offsets hold.
     const gold = config.gold ? alignGold(await readGold(config.gold), original, config.gold) : undefined;

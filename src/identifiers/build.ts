@@ -3,7 +3,7 @@ import { keyedFingerprint } from '../io/index.js';
 import { contentWords, type MorphAnalyzer, type NgramOptions } from '../text/index.js';
 import { canonicalTerm } from './blacklist/read.js';
 import { BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry } from './blacklist/types.js';
-import { detectDirect, type Recognizer } from './direct/index.js';
+import { defaultRecognizers, detectDirect, publicLists, type Recognizer } from './direct/index.js';
 import type { AuthorTermEngine, EngineName, EngineStats } from './indirect/engine.js';
 import { CountingEngine } from './indirect/countingEngine.js';
 import { DuckdbEngine } from './indirect/duckdbEngine.js';
@@ -14,6 +14,12 @@ export interface BuildBlacklistOptions {
   k?: number;
   /** Shortest and longest n-gram in words (default [1, 3]). */
   ngrams?: [number, number];
+  /**
+   * Every rare n-gram is a term. By default (false) an n-gram of two or more words is one only when it
+   * holds a listed name ({@link ngramAnchor}): "left the room" is not an identifier even when only one
+   * person wrote it, "daughter Frances Baker" is.
+   */
+  allNgrams?: boolean;
   /** Indirect terms must occur at least this often in the corpus (default 1). */
   minOccurrences?: number;
   /** Skip n-grams made only of numbers (default true; dates and ids come from the recognisers). */
@@ -22,7 +28,7 @@ export interface BuildBlacklistOptions {
   minLength?: number;
   /** Normalised terms never blacklisted. */
   stopList?: ReadonlySet<string>;
-  /** Direct-identifier recognisers (patterns, gazetteers, a DeID model). */
+  /** Direct-identifier recognisers (patterns, gazetteers, a DeID model); default {@link defaultRecognizers}. */
   recognizers?: readonly Recognizer[];
   /** Korean morphology; without it Korean words keep their particles. */
   analyzer?: MorphAnalyzer;
@@ -63,12 +69,12 @@ interface DirectTally {
  * A term found both ways is listed once, as direct, with both sources.
  *
  * @example
- * const { blacklist } = await buildBlacklist(readCorpus('notes.csv'), { k: 2, recognizers: patternRecognizers() });
+ * const { blacklist } = await buildBlacklist(readCorpus('notes.csv'), { k: 2 });
  */
 export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Document>, options: BuildBlacklistOptions = {}): Promise<BuildBlacklistResult> {
-  const { k = 2, ngrams = [1, 3], minOccurrences = 1, ignoreNumbers = true, minLength = 2, stopList = new Set(), recognizers = [], analyzer } = options;
+  const { k = 2, ngrams = [1, 3], minOccurrences = 1, ignoreNumbers = true, minLength = 2, stopList = new Set(), recognizers = defaultRecognizers(), analyzer } = options;
   const spillTerms = options.spillTerms ?? 50_000_000;
-  const terms: NgramOptions = { min: ngrams[0], max: ngrams[1], ignoreNumbers, minLength };
+  const terms: NgramOptions = { min: ngrams[0], max: ngrams[1], ignoreNumbers, minLength, ...(options.allNgrams ? {} : { anchor: ngramAnchor() }) };
   const choice = options.engine ?? 'auto';
   let engine: AuthorTermEngine =
     choice === 'duckdb' || (choice === 'auto' && k > CountingEngine.MAX_K)
@@ -132,11 +138,22 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
       ngrams,
       corpus: fingerprint.digest(),
       created: new Date().toISOString(),
-      extra: { recognizers: recognizers.map((r) => r.name).join(',') || 'none', analyzer: analyzer?.name ?? 'none', 'public-corpus': options.publicCorpus ? 'yes' : 'no' },
+      extra: { recognizers: recognizers.map((r) => r.name).join(',') || 'none', 'ngram-rule': options.allNgrams ? 'all' : 'anchored', analyzer: analyzer?.name ?? 'none', 'public-corpus': options.publicCorpus ? 'yes' : 'no' },
     },
     entries,
   };
   return { blacklist, engine, stats: { ...(await engine.stats()), documents, tokens, direct: direct.size, indirect } };
+}
+
+/**
+ * The default anchor of multi-word terms: a listed first or last name that is no common English word
+ * (SCOWL levels up to 50, clinical abbreviations). "Frances Baker" used by one person is a term; "left the
+ * room" is not. Measured against anchoring on any uncommon word and on every listed name in
+ * docs/blacklists.md. Public lists only, so the rule depends on no one's data.
+ */
+export function ngramAnchor(): (norm: string) => boolean {
+  const { commonWords, firstNames, lastNames } = publicLists();
+  return (norm) => (firstNames.has(norm) || lastNames.has(norm)) && !commonWords.has(norm);
 }
 
 /**

@@ -80,7 +80,15 @@ export interface NgramOptions {
   ignoreNumbers?: boolean;
   /** Shortest term in characters (default 2). */
   minLength?: number;
+  /**
+   * When set, an n-gram of two or more words is a term only if one of its words is an anchor (its
+   * normalised form passes): n-grams of common words alone are not terms. Unigrams are unaffected.
+   */
+  anchor?: (norm: string) => boolean;
 }
+
+/** {@link NgramOptions} with the defaults filled in. */
+export type NgramRule = Required<Omit<NgramOptions, 'anchor'>> & Pick<NgramOptions, 'anchor'>;
 
 export interface Ngram {
   /** Normalised words joined by one space: the form stored in blacklists. */
@@ -98,17 +106,18 @@ export function* wordNgrams(words: readonly ContentWord[], options: NgramOptions
 }
 
 /** {@link NgramOptions} with their defaults filled in. */
-export function resolveNgramOptions(options: NgramOptions): Required<NgramOptions> {
-  const { min = 1, max = 3, ignoreNumbers = true, minLength = 2 } = options;
-  return { min, max, ignoreNumbers, minLength };
+export function resolveNgramOptions(options: NgramOptions): NgramRule {
+  const { min = 1, max = 3, ignoreNumbers = true, minLength = 2, anchor } = options;
+  return { min, max, ignoreNumbers, minLength, anchor };
 }
 
 /**
  * Whether a run of n words, `chars` characters long with the words joined by single spaces, is a term:
- * at least `min` words, at least `minLength` characters, not only numbers (unless numbers are kept).
+ * at least `min` words, at least `minLength` characters, not only numbers (unless numbers are kept), and
+ * holding an anchor word when the rule has anchors and n > 1.
  */
-export function isNgramTerm(rule: Required<NgramOptions>, n: number, chars: number, allNumbers: boolean): boolean {
-  return n >= rule.min && chars >= rule.minLength && !(rule.ignoreNumbers && allNumbers);
+export function isNgramTerm(rule: NgramRule, n: number, chars: number, allNumbers: boolean, anchored = true): boolean {
+  return n >= rule.min && chars >= rule.minLength && !(rule.ignoreNumbers && allNumbers) && (n === 1 || rule.anchor === undefined || anchored);
 }
 
 /**
@@ -121,11 +130,13 @@ export function visitNgrams(words: readonly ContentWord[], options: NgramOptions
   for (let i = 0; i < words.length; i++) {
     let chars = -1;
     let allNumbers = true;
+    let anchored = false;
     for (let n = 1; n <= rule.max && i + n <= words.length; n++) {
       const w = words[i + n - 1]!;
       chars += w.norm.length + 1;
       allNumbers &&= w.kind === 'number';
-      visit(i, n, isNgramTerm(rule, n, chars, allNumbers));
+      if (rule.anchor !== undefined && !anchored) anchored = rule.anchor(w.norm);
+      visit(i, n, isNgramTerm(rule, n, chars, allNumbers, anchored));
     }
   }
 }

@@ -12,7 +12,8 @@ import {
   canonicalTerm,
   categoryForList,
   mergeSpans,
-  patternRecognizers,
+  defaultRecognizers,
+  type BuildBlacklistOptions,
   readBlacklist,
   readGazetteer,
   writeBlacklist,
@@ -27,11 +28,11 @@ import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
 
-export interface BlacklistBuildOptions extends CorpusFlags {
-  out: string;
-  publicCorpus?: boolean;
+/** The flags that decide a blacklist's terms (`blacklist build`, and `blacklist eval` when it builds one). */
+export interface BlacklistRuleFlags {
   k: string;
   ngrams: string;
+  allNgrams?: boolean;
   minOccurrences: string;
   lang: Language;
   analyzer: AnalyzerChoice;
@@ -39,13 +40,18 @@ export interface BlacklistBuildOptions extends CorpusFlags {
   gazetteer?: string[];
   deidModel?: string;
   stopList?: string;
-  engine: 'auto' | EngineName;
   keepNumbers?: boolean;
+  backend: import('../../engine/index.js').BackendRequest;
+}
+
+export interface BlacklistBuildOptions extends CorpusFlags, BlacklistRuleFlags {
+  out: string;
+  publicCorpus?: boolean;
+  engine: 'auto' | EngineName;
   graphOut?: string;
   exportPairs?: string;
   force?: boolean;
   json?: boolean;
-  backend: import('../../engine/index.js').BackendRequest;
 }
 
 /** Parses `--ngrams 1-3` (or `2`). */
@@ -64,19 +70,13 @@ export function analyzerFor(lang: Language, choice: AnalyzerChoice, out: Reporte
   return analyzer;
 }
 
-/** `ppmlm blacklist build`: direct (recognisers) + indirect (author–term graph) identifiers → blacklist TSV. */
-export async function blacklistBuild(options: BlacklistBuildOptions, out: Reporter): Promise<void> {
+/** The build options and recognisers the rule flags ask for; the caller closes the analyser. */
+export async function blacklistRules(options: BlacklistRuleFlags, out: Reporter, publicCorpus = false): Promise<{ build: BuildBlacklistOptions; recognizers: Recognizer[]; analyzer: MorphAnalyzer | undefined }> {
   const k = parseIntFlag(options.k, '--k', { min: 1 });
   const ngrams = parseNgrams(options.ngrams);
   const minOccurrences = parseIntFlag(options.minOccurrences, '--min-occurrences', { min: 1 });
-  await assertCanWrite(options.out, options.force);
-  if (options.graphOut) await assertCanWrite(options.graphOut, options.force);
-  if (options.exportPairs) await assertCanWrite(options.exportPairs, options.force);
-  if (options.graphOut && !/\.(gexf|json)$/.test(options.graphOut)) throw new UsageError(`--graph-out ${options.graphOut}: use a .gexf or .json file name`);
-  if (options.graphOut && options.engine !== 'auto' && options.engine !== 'graph') throw new UsageError(`--graph-out needs the graph engine; drop --engine ${options.engine}`);
-
-  const recognizers: Recognizer[] = patternRecognizers(options.recognizers);
   const analyzer = analyzerFor(options.lang, options.analyzer, out);
+  const recognizers: Recognizer[] = defaultRecognizers(options.recognizers);
   for (const path of options.gazetteer ?? []) {
     const terms = await readGazetteer(path);
     recognizers.push(new GazetteerRecognizer(terms, { category: categoryForList(path), source: `list:${path.split('/').pop()}`, analyzer }));
@@ -84,7 +84,7 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
   }
   if (options.deidModel) {
     // A recogniser trained on private text carries it into a blacklist declared public.
-    if (options.publicCorpus && (await readProvenance(options.deidModel))?.publicCorpus !== true) {
+    if (publicCorpus && (await readProvenance(options.deidModel))?.publicCorpus !== true) {
       throw new UsageError(`--public-corpus: the de-identification model ${options.deidModel} was not trained on documents declared public (deid train --public-corpus), so a blacklist it helps build depends on them; drop --deid-model or --public-corpus`);
     }
     const [{ DeidModelRecognizer }, { selectBackend }] = await Promise.all([import('../../deid/index.js'), import('../../engine/index.js')]);
@@ -99,6 +99,21 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
     }), options.stopList);
     for (const line of text.split('\n')) if (line.trim() && !line.startsWith('#')) stopList.add(canonicalTerm(line));
   }
+  return {
+    build: { k, ngrams, allNgrams: options.allNgrams === true, minOccurrences, ignoreNumbers: !options.keepNumbers, stopList, recognizers, analyzer, publicCorpus },
+    recognizers,
+    analyzer,
+  };
+}
+
+/** `ppmlm blacklist build`: direct (recognisers) + indirect (author–term graph) identifiers → blacklist TSV. */
+export async function blacklistBuild(options: BlacklistBuildOptions, out: Reporter): Promise<void> {
+  await assertCanWrite(options.out, options.force);
+  if (options.graphOut) await assertCanWrite(options.graphOut, options.force);
+  if (options.exportPairs) await assertCanWrite(options.exportPairs, options.force);
+  if (options.graphOut && !/\.(gexf|json)$/.test(options.graphOut)) throw new UsageError(`--graph-out ${options.graphOut}: use a .gexf or .json file name`);
+  if (options.graphOut && options.engine !== 'auto' && options.engine !== 'graph') throw new UsageError(`--graph-out needs the graph engine; drop --engine ${options.engine}`);
+  const { build, analyzer } = await blacklistRules(options, out, options.publicCorpus === true);
 
   let skipped = 0;
   const docs = readCorpus(options.corpus, corpusReadOptions(options, (err) => {
@@ -108,15 +123,8 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
   const t0 = Date.now();
   try {
     const result = await buildBlacklist(docs, {
-      k,
-      ngrams,
-      minOccurrences,
-      ignoreNumbers: !options.keepNumbers,
-      stopList,
-      recognizers,
-      analyzer,
+      ...build,
       engine: options.graphOut ? 'graph' : options.engine,
-      publicCorpus: options.publicCorpus === true,
       onProgress: (p) => out.progress(`blacklist: ${p.documents} documents, ${p.tokens} words (${Math.round(p.tokens / Math.max(0.001, (Date.now() - t0) / 1000))} words/s, engine ${p.engine})`),
     });
     out.progressDone();

@@ -1,22 +1,52 @@
 import { UsageError } from '../../errors.js';
+import { NameRecognizer } from './names.js';
 import { PATTERNS, PATTERN_NAMES, PatternRecognizer } from './patterns.js';
+import { PlaceRecognizer } from './places.js';
+import { publicLists } from './publicLists.js';
 import type { Detection, Recognizer } from './recognizer.js';
 
 export type { Detection, Recognizer } from './recognizer.js';
 export { PATTERNS, PATTERN_NAMES, PatternRecognizer } from './patterns.js';
 export type { PatternSpec } from './patterns.js';
 export { GazetteerRecognizer, readGazetteer, categoryForList } from './gazetteer.js';
+export { NameRecognizer } from './names.js';
+export { PlaceRecognizer } from './places.js';
+export { publicLists } from './publicLists.js';
+export type { PublicLists } from './publicLists.js';
 export type { GazetteerOptions } from './gazetteer.js';
 export * from './validators.js';
 
-/** Pattern recognisers by `--recognizers` value: `all`, `none` or a comma list of names. */
-export function patternRecognizers(selection = 'all'): Recognizer[] {
+/** The recognisers built on the bundled public lists, selectable by name beside the patterns. */
+const LIST_RECOGNIZERS = ['names', 'places'] as const;
+/** Every name `--recognizers` accepts. */
+export const RECOGNIZER_NAMES: readonly string[] = [...PATTERN_NAMES, ...LIST_RECOGNIZERS];
+
+function selected(selection: string): string[] {
   if (selection === 'none') return [];
-  if (selection === 'all') return PATTERNS.map((p) => new PatternRecognizer(p));
+  if (selection === 'all') return [...RECOGNIZER_NAMES];
   const names = selection.split(',').map((s) => s.trim()).filter(Boolean);
-  const unknown = names.filter((n) => !PATTERN_NAMES.includes(n));
-  if (unknown.length > 0) throw new UsageError(`unknown recogniser(s) ${unknown.join(', ')}; available: ${PATTERN_NAMES.join(', ')} (or all, none)`);
+  const unknown = names.filter((n) => !RECOGNIZER_NAMES.includes(n));
+  if (unknown.length > 0) throw new UsageError(`unknown recogniser(s) ${unknown.join(', ')}; available: ${RECOGNIZER_NAMES.join(', ')} (or all, none)`);
+  return names;
+}
+
+/** Pattern recognisers by `--recognizers` value: `all`, `none` or a comma list of names (list recognisers ignored). */
+export function patternRecognizers(selection = 'all'): Recognizer[] {
+  const names = selected(selection);
   return PATTERNS.filter((p) => names.includes(p.name)).map((p) => new PatternRecognizer(p));
+}
+
+/**
+ * The default recognisers, needing no list from the user: the validated patterns, then person names and
+ * places from the bundled public lists with their context rules. `selection` as `--recognizers`. The
+ * list recognisers read English; on Korean text they find nothing, and the analyser is not needed.
+ */
+export function defaultRecognizers(selection = 'all'): Recognizer[] {
+  const names = selected(selection);
+  const out: Recognizer[] = patternRecognizers(selection);
+  if (names.includes('names')) out.push(new NameRecognizer(publicLists()));
+  if (names.includes('places')) out.push(new PlaceRecognizer(publicLists()));
+  return out;
 }
 
 /**

@@ -117,6 +117,26 @@ export const PATTERNS: PatternSpec[] = [
     validate: (m) => Number(m[1] ?? m[2]) <= new Date().getFullYear() + 1,
   },
   {
+    // Years of a medical history: "MI 1992", "s/p AVR 1971" (not a time, a volume or a dose: 1930 hrs, 2000 cc).
+    name: 'year-history',
+    category: 'DATE',
+    regex: re(String.raw`(?<![\w.:/@~-])(?<!\b(?:at|by|until|@)\s)((?:19|20)\d{2})(?![\d:%]|\.\d|\s?(?:cc|ml|mg|mcg|kcal|cal|units?|u\b|hrs?\b|hours?|h\b|gm?\b|ms\b|mmhg|x\b|pm\b|am\b|min|sec))`),
+    group: [1],
+    validate: (m) => Number(m[1]) <= new Date().getFullYear() + 1 && !/00$/.test(m[1]!),
+  },
+  {
+    // Two-digit years of a history, kept with the event before them so that the term is "cabg 92", not
+    // every 92: "CABG '92", "MI '84", "CVA 74'".
+    name: 'year-apostrophe',
+    category: 'DATE',
+    regex: re(String.raw`\b\p{L}[\p{L}/]+[\s,]{0,2}['’]\d{2}(?![\d'’%])|\b\p{L}[\p{L}/]+\s\d{2}['’](?![\w'’])`),
+  },
+  {
+    name: 'holiday',
+    category: 'DATE',
+    regex: re(String.raw`\b(?:christmas(?: eve| day)?|thanksgiving|easter|new year['’]?s(?: eve| day)?|memorial day|labor day|independence day|fourth of july|4th of july|halloween|hanukkah|passover|valentine['’]?s day|mother['’]?s day|father['’]?s day)\b`),
+  },
+  {
     name: 'car-plate',
     category: 'CAR_PLATE',
     regex: re(String.raw`${NS}(?:(?:서울|부산|대구|인천|광주|대전|울산|세종|경기|강원|충북|충남|전북|전남|경북|경남|제주)\s?)?\d{2,3}\s?[가-힣]\s?\d{4}${NE}`),

@@ -35,6 +35,9 @@ export class TermTable {
   private docNodes = new Int32Array(1 << 10);
   private docChars = new Int32Array(1 << 10);
   private docNumbers = new Uint8Array(1 << 10);
+  /** Per word, whether it is an anchor; per start, whether the n-gram so far holds one. */
+  private wordAnchors = new Uint8Array(1 << 10);
+  private docAnchored = new Uint8Array(1 << 10);
   private docTerms = new Int32Array(1 << 12);
 
   constructor(readonly payload: number) {
@@ -131,9 +134,12 @@ export class TermTable {
       this.docNodes = new Int32Array(len * 2);
       this.docChars = new Int32Array(len * 2);
       this.docNumbers = new Uint8Array(len * 2);
+      this.docAnchored = new Uint8Array(len * 2);
+      this.wordAnchors = new Uint8Array(len * 2);
     }
     if (this.docTerms.length < len * rule.max) this.docTerms = new Int32Array(len * rule.max * 2);
-    const { docWords: ids, docNodes: nodes, docChars: chars, docNumbers: numbers, docTerms: out } = this;
+    const { docWords: ids, docNodes: nodes, docChars: chars, docNumbers: numbers, docAnchored: anchored, wordAnchors, docTerms: out } = this;
+    const anchor = rule.anchor;
     let count = 0;
     for (let i = 0; i < len; i++) {
       const w = words[i]!;
@@ -143,6 +149,7 @@ export class TermTable {
       nodes[i] = this.table[at + NODE]! - 1;
       chars[i] = w.norm.length;
       numbers[i] = w.kind === 'number' ? 1 : 0;
+      anchored[i] = wordAnchors[i] = anchor === undefined || anchor(w.norm) ? 1 : 0;
       if (isNgramTerm(rule, 1, chars[i]!, numbers[i] === 1)) out[count++] = at;
     }
     // Level n extends the (n-1)-gram starting at each i; its probes do not depend on one another.
@@ -153,7 +160,8 @@ export class TermTable {
         nodes[i] = this.table[at + NODE]! - 1;
         chars[i] = chars[i]! + 1 + words[last]!.norm.length;
         if (words[last]!.kind !== 'number') numbers[i] = 0;
-        if (isNgramTerm(rule, n, chars[i]!, numbers[i] === 1)) out[count++] = at;
+        anchored[i] = anchored[i]! | wordAnchors[last]!;
+        if (isNgramTerm(rule, n, chars[i]!, numbers[i] === 1, anchored[i] === 1)) out[count++] = at;
       }
     }
     return out.subarray(0, count);

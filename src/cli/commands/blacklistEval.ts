@@ -1,0 +1,86 @@
+import { stat } from 'node:fs/promises';
+import { blacklistProtection, evaluateProtection, goldType, occurrenceProtection, type Proportion, type ProtectionEvaluation } from '../../audit/index.js';
+import { readSpanCorpus, type SpanFormat } from '../../corpus/index.js';
+import { UsageError } from '../../errors.js';
+import { buildBlacklist, readBlacklist, type Blacklist } from '../../identifiers/index.js';
+import { parseIntFlag } from '../parseFlags.js';
+import type { Reporter } from '../reporter.js';
+import { blacklistRules, type BlacklistRuleFlags } from './blacklist.js';
+
+export interface BlacklistEvalOptions extends BlacklistRuleFlags {
+  gold: string;
+  goldFormat?: SpanFormat;
+  blacklist?: string;
+  only?: 'direct' | 'indirect';
+  protection: 'terms' | 'occurrences';
+  by: 'type' | 'label';
+  seed: string;
+  json?: boolean;
+}
+
+/** The span format a gold path suggests: a folder is PhysioNet, .json Presidio, .jsonl ppmlm, anything else CoNLL. */
+async function goldFormatOf(path: string): Promise<SpanFormat> {
+  const info = await stat(path).catch(() => {
+    throw new UsageError(`${path}: no such file or folder; check --gold`);
+  });
+  if (info.isDirectory()) return 'physionet';
+  if (path.endsWith('.jsonl')) return 'jsonl';
+  if (path.endsWith('.json')) return 'presidio';
+  return 'conll';
+}
+
+const pct = (p: Proportion) => (Number.isNaN(p.value) ? '–' : `${(100 * p.value).toFixed(1)}% [${(100 * p.interval[0]).toFixed(1)}, ${(100 * p.interval[1]).toFixed(1)}]`);
+
+/** The evaluation as the tables a privacy officer reads. */
+export function evaluationText(e: ProtectionEvaluation, what: string): string {
+  const lines = [
+    `${what}: ${e.documents} documents, ${e.individuals} individuals; 95% intervals over individuals`,
+    '',
+    '| gold type | spans | protected (every word character) | touched (any overlap) |',
+    '|---|---:|---:|---:|',
+    ...e.types.map((t) => `| ${t.type} | ${t.gold} | ${pct(t.full)} | ${pct(t.anyOverlap)} |`),
+    '',
+    `other text protected: ${pct(e.otherTextProtected)} of ${e.otherTextProtected.n} word characters outside gold spans`,
+    `precision of direct detections: ${pct(e.precision)} of ${e.precision.n}`,
+    ...e.precisionByCategory.map((c) => `  ${c.category}: ${pct(c.precision)} of ${c.precision.n}`),
+  ];
+  return lines.join('\n');
+}
+
+/** `ppmlm blacklist eval`: a blacklist, or one built from the gold corpus, against gold identifier spans. */
+export async function blacklistEval(options: BlacklistEvalOptions, out: Reporter): Promise<void> {
+  const seed = parseIntFlag(options.seed, '--seed', { min: 0 });
+  const format = options.goldFormat ?? (await goldFormatOf(options.gold));
+  const docs = await readSpanCorpus(options.gold, format);
+  if (docs.length === 0) throw new UsageError(`${options.gold}: no documents; check --gold and --gold-format`);
+  const { build, recognizers, analyzer } = await blacklistRules(options, out);
+  try {
+    let list: Blacklist;
+    let what: string;
+    if (options.blacklist) {
+      if (options.protection === 'occurrences') throw new UsageError('--protection occurrences needs the recognisers to run on the gold texts; drop --blacklist (a build from the gold corpus is measured)');
+      list = await readBlacklist(options.blacklist);
+      what = options.blacklist;
+    } else {
+      const t0 = Date.now();
+      list = (await buildBlacklist(docs.map((d) => ({ id: d.id, author: d.author, text: d.text })), {
+        ...build,
+        onProgress: (p) => out.progress(`blacklist: ${p.documents} documents`),
+      })).blacklist;
+      out.progressDone();
+      out.info(`built a blacklist from the gold corpus in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${list.entries.length} terms`);
+      what = 'blacklist built from the gold corpus';
+    }
+    const protect = options.protection === 'occurrences' ? occurrenceProtection(recognizers, list, { analyzer }) : blacklistProtection(list, { analyzer, only: options.only });
+    const evaluation = await evaluateProtection(docs, protect, {
+      seed,
+      typeOf: options.by === 'label' ? (label) => label : goldType,
+      onProgress: (n) => out.progress(`eval: ${n} of ${docs.length} documents`),
+    });
+    out.progressDone();
+    const label = `${what}${options.only ? `, ${options.only} terms only` : ''}${options.protection === 'occurrences' ? ', direct identifiers where found only' : ''}`;
+    out.summary(options.json, { gold: options.gold, format, blacklist: what, only: options.only ?? 'all', protection: options.protection, ...evaluation }, () => evaluationText(evaluation, label));
+  } finally {
+    await analyzer?.close();
+  }
+}

@@ -1,0 +1,138 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { FormatError, UsageError } from '../errors.js';
+import { decodeUtf8Strict, fileSystemError, readJsonFile, readLines } from '../io/index.js';
+import { readJsonObjects } from './jsonl.js';
+
+/** A gold identifier occurrence: characters [start, end) of its document's text, with its type. */
+export interface GoldSpanOffsets {
+  start: number;
+  end: number;
+  label: string;
+}
+
+/**
+ * A document with gold PHI/PII spans (English de-identification data has real text, not placeholders).
+ * `author` is the individual the text is about or by: PhysioNet's patient, JSONL's `author`; formats with
+ * none (Presidio sentences, CoNLL sentences) make each document its own individual.
+ */
+export interface SpanDocument {
+  id: string;
+  author: string;
+  text: string;
+  spans: GoldSpanOffsets[];
+}
+
+export type SpanFormat = 'jsonl' | 'presidio' | 'physionet' | 'conll';
+export const SPAN_FORMATS: readonly SpanFormat[] = ['jsonl', 'presidio', 'physionet', 'conll'];
+
+function checkSpans(doc: SpanDocument, file: string, line?: number): SpanDocument {
+  const sorted = [...doc.spans].sort((a, b) => a.start - b.start);
+  for (const [i, s] of sorted.entries()) {
+    if (!(Number.isInteger(s.start) && Number.isInteger(s.end)) || s.start < 0 || s.end > doc.text.length || s.start >= s.end) {
+      throw new FormatError(`span [${s.start}, ${s.end}) is outside its document's text (length ${doc.text.length}) or empty`, { file, line });
+    }
+    if (typeof s.label !== 'string' || s.label === '') throw new FormatError('a span has no label', { file, line });
+    const next = sorted[i + 1];
+    if (next !== undefined && next.start < s.end && next.label !== s.label) {
+      throw new FormatError(`spans [${s.start}, ${s.end}) ${s.label} and [${next.start}, ${next.end}) ${next.label} overlap with different labels; give each character one label`, { file, line });
+    }
+  }
+  return doc;
+}
+
+/**
+ * Reads span-annotated documents: ppmlm's JSONL (`{"id", "author", "text", "spans": [{"start", "end", "label"}]}`
+ * a line; `deid generate`'s output, whose spans carry `level3` instead of `label`, reads as the same), Presidio's synthetic JSON (`full_text` + `spans` with `entity_type`), a PhysioNet deid folder
+ * (`id.text` records + `id-phi.phrase` offsets, counted from the first character after each record's
+ * header line; the patient is the author), or CoNLL columns (see {@link readConll}).
+ */
+export async function readSpanCorpus(path: string, format: SpanFormat): Promise<SpanDocument[]> {
+  if (format === 'jsonl') {
+    const docs: SpanDocument[] = [];
+    const fail = (err: FormatError) => {
+      throw err;
+    };
+    try {
+      for await (const { value, line } of readJsonObjects(path, fail)) {
+        if (typeof value.text !== 'string' || !Array.isArray(value.spans)) throw new FormatError('each line needs "text" (string) and "spans" (array of {start, end, label})', { file: path, line });
+        // `deid generate` writes its spans with the label path (level1..level3) instead of one label: the finest level is the label.
+        const spans = (value.spans as (SpanDocument['spans'][number] & { level3?: string })[]).map(({ start, end, label, level3 }) => ({ start, end, label: label ?? level3! }));
+        const id = String(value.id ?? line);
+        docs.push(checkSpans({ id, author: value.author === undefined ? id : String(value.author), text: value.text, spans }, path, line));
+      }
+    } catch (err) {
+      throw fileSystemError(err, path, 'check --spans');
+    }
+    return docs;
+  }
+  if (format === 'presidio') {
+    const rows = (await readJsonFile(path, { fix: 'Presidio data is a JSON array of {full_text, spans}', hint: 'check --spans' })) as { full_text?: string; spans?: { entity_type: string; start_position: number; end_position: number }[] }[];
+    if (!Array.isArray(rows)) throw new FormatError('expected a JSON array of {full_text, spans}', { file: path });
+    return rows.map((r, i) => checkSpans({ id: String(i), author: String(i), text: String(r.full_text ?? ''), spans: (r.spans ?? []).map((s) => ({ start: s.start_position, end: s.end_position, label: s.entity_type })) }, path));
+  }
+  if (format === 'conll') return readConll(path);
+  const textFile = join(path, 'id.text');
+  const raw = decodeUtf8Strict(await readFile(textFile).catch(() => {
+    throw new UsageError(`${textFile}: no such file; --spans-format physionet needs the folder with id.text and id-phi.phrase`);
+  }), textFile);
+  const notes = new Map<string, string>();
+  for (const m of raw.matchAll(/START_OF_RECORD=(\d+)\|\|\|\|(\d+)\|\|\|\|\n([\s\S]*?)\|\|\|\|END_OF_RECORD/g)) notes.set(`${m[1]}/${m[2]}`, m[3]!);
+  const spans = new Map<string, SpanDocument['spans']>();
+  const phraseFile = join(path, 'id-phi.phrase');
+  for await (const { text, line } of readLines(phraseFile)) {
+    const [patient, note, start, end, type] = text.split(' ');
+    if (type === undefined) continue;
+    const key = `${patient}/${note}`;
+    if (!notes.has(key)) throw new FormatError(`no record ${key} in id.text`, { file: phraseFile, line });
+    spans.set(key, [...(spans.get(key) ?? []), { start: Number(start), end: Number(end), label: type }]);
+  }
+  return [...notes].map(([id, text]) => checkSpans({ id, author: `patient-${id.split('/')[0]}`, text, spans: spans.get(id) ?? [] }, phraseFile));
+}
+
+/**
+ * Reads CoNLL / BIO columns: a token a line, its tag in the last column (`B-PER`, `I-person`, `O`; IO
+ * tagging too, where consecutive I- tags of one type are one span), a blank line between sentences,
+ * `-DOCSTART-` lines ignored. Each sentence becomes a document (tokens joined by single spaces) and its own
+ * individual, as in public NER sets where no author is known.
+ */
+export async function readConll(path: string): Promise<SpanDocument[]> {
+  const docs: SpanDocument[] = [];
+  let text = '';
+  let spans: GoldSpanOffsets[] = [];
+  let open: GoldSpanOffsets | undefined;
+  let firstLine = 0;
+  const flush = () => {
+    if (text !== '') docs.push(checkSpans({ id: String(firstLine), author: String(firstLine), text, spans }, path, firstLine));
+    text = '';
+    spans = [];
+    open = undefined;
+  };
+  try {
+    for await (const { text: raw, line } of readLines(path)) {
+      const row = raw.trim();
+      if (row === '') {
+        flush();
+        continue;
+      }
+      if (row.startsWith('-DOCSTART-')) continue;
+      const cols = row.split(/\s+/);
+      if (cols.length < 2) throw new FormatError(`expected a token and its tag separated by a tab or space, got "${row.slice(0, 40)}"`, { file: path, line });
+      const tag = cols.at(-1)!;
+      const m = /^([BIES])-(.+)$/.exec(tag);
+      if (m === null && tag !== 'O') throw new FormatError(`tag "${tag}" is neither O nor B-/I-/E-/S-TYPE`, { file: path, line });
+      if (text === '') firstLine = line;
+      else text += ' ';
+      const start = text.length;
+      text += cols.slice(0, -1).join(' ');
+      if (m === null) open = undefined;
+      else if (open !== undefined && open.label === m[2] && (m[1] === 'I' || m[1] === 'E')) open.end = text.length;
+      else spans.push((open = { start, end: text.length, label: m[2]! }));
+      if (m !== null && (m[1] === 'E' || m[1] === 'S')) open = undefined;
+    }
+    flush();
+  } catch (err) {
+    throw fileSystemError(err, path, 'check the CoNLL file');
+  }
+  return docs;
+}

@@ -1,0 +1,98 @@
+import { publicLists, type PublicLists } from './publicLists.js';
+import type { Detection, Recognizer } from './recognizer.js';
+import { adjacent, caseInformative, classify, textWords, type TextWord, type WordClass } from './words.js';
+
+const TITLES = new Set(['dr', 'drs', 'doctor', 'mr', 'mrs', 'ms', 'miss', 'mister', 'prof', 'professor', 'rev']);
+/** A title that is also a clinical abbreviation (MS: mental status) counts only with a period or a capital in mixed case. */
+const AMBIGUOUS_TITLES = new Set(['ms']);
+/** Roles written before a name ("IV nurse Virginia Sallese", "caseworker Leona Labowich"): a listed name must follow. */
+const ROLES_BEFORE = new Set(['nurse', 'caseworker', 'chaplain', 'pharmacist', 'therapist', 'coordinator', 'surgeon', 'physician', 'attending', 'resident', 'intern', 'fellow', 'cardiologist', 'pcp']);
+const RELATIONS = new Set([
+  'wife', 'husband', 'spouse', 'partner', 'fiance', 'fiancee', 'daughter', 'daughters', 'dtr', 'son', 'sons', 'sister', 'sisters', 'brother', 'brothers',
+  'mother', 'mom', 'father', 'dad', 'niece', 'nephew', 'grandson', 'granddaughter', 'grandaughter', 'grandchild', 'aunt', 'uncle', 'cousin', 'friend',
+  'neice', 'neighbor', 'neighbour', 'proxy', 'hcp', 'guardian', 'daughter-in-law', 'son-in-law', 'dtr-in-law', 'sister-in-law', 'brother-in-law', 'boyfriend', 'girlfriend',
+]);
+/** Credentials written after a name ("Edward C. Jones, RRT"). */
+const ROLES = new Set(['rn', 'md', 'np', 'rrt', 'lpn', 'cna', 'msw', 'licsw', 'lcsw', 'pharmd', 'phd', 'bsn', 'crnp', 'aprn']);
+/** Words that follow a title or a relation without being a name. */
+const NOT_NAMES = new Set(['and', 'or', 'the', 'a', 'an', 'in', 'at', 'to', 'of', 'is', 'was', 'has', 'had', 'will', 'with', 'who', 'also', 'aware', 'here', 'by', 'for', 'on', 'not', 'none', 'called', 'came', 'visited', 'notified', 'updated']);
+
+/**
+ * Whether a word may be part of a name in context (after a title, a relation, before a credential): an
+ * initial, a listed name or a word in no English list, not a common word unless capitalised in mixed case.
+ */
+function nameWord(w: TextWord, c: WordClass, text: string, cased: boolean): boolean {
+  if (NOT_NAMES.has(w.key)) return false;
+  if (w.end - w.start === 1) return text[w.end] === '.' || /^\s+\p{L}/u.test(text.slice(w.end, w.end + 3));
+  if (cased && !w.capital) return false;
+  return c.name || !c.common || (cased && w.capital);
+}
+
+/**
+ * Person names, needing no list from the user: the bundled census and Moby name lists (see
+ * {@link publicLists}), ignoring case, since much clinical text is typed in capitals.
+ * - A listed name that is no English word is a name anywhere (`list:names`).
+ * - A name that is also a word (Rose, Will, Baker) is one only in context: after a title (Dr, Mrs:
+ *   `context:title`), after a relative or proxy ("daughter Thelma": `context:relation`), before a credential
+ *   ("Jones, RN": `context:role`), or next to an unambiguous name ("Frances Baker": `context:first-last`).
+ * In a text that uses case, an unlisted word after a title must be capitalised to count.
+ */
+export class NameRecognizer implements Recognizer {
+  readonly name = 'names';
+  constructor(private readonly lists: PublicLists = publicLists()) {}
+
+  find(text: string): Detection[] {
+    const words = textWords(text);
+    const classes = words.map((w) => classify(w, this.lists));
+    const cased = caseInformative(text, words);
+    const out: Detection[] = [];
+    /**
+     * Words from..to are a name. Found by a cue before (cue < from) or after (cue > to): when one of them
+     * is a common word (Dr. Given, Mrs. Rose), the cue is kept in the detection, so that the term a
+     * blacklist applies everywhere is "dr given", not every "given".
+     */
+    const emit = (from: number, to: number, source: string, cue?: number) => {
+      if (to < from) return;
+      const common = cue !== undefined && classes.slice(from, to + 1).some((x) => x.common);
+      const a = common && cue! < from ? cue! : from;
+      const b = common && cue! > to ? cue! : to;
+      out.push({ start: words[a]!.start, end: words[b]!.end, category: 'PERSON', source });
+    };
+    /** The name words that follow word i, adjacent to each other, at most three; the last index taken. */
+    const following = (i: number, gap: RegExp): number => {
+      let j = i;
+      while (j + 1 < words.length && j - i < 3 && gap.test(text.slice(words[j]!.end, words[j + 1]!.start)) && nameWord(words[j + 1]!, classes[j + 1]!, text, cased)) {
+        j++;
+        gap = /^\s*\.?\s*$/;
+      }
+      // A name does not end in an initial.
+      while (j > i && words[j]!.end - words[j]!.start === 1) j--;
+      return j;
+    };
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i]!;
+      const c = classes[i]!;
+      if (TITLES.has(w.key) && (!AMBIGUOUS_TITLES.has(w.key) || text[w.end] === '.' || (cased && w.capital))) emit(i + 1, following(i, /^\.?\s*$/), 'context:title', i);
+      else if (RELATIONS.has(w.key) || ROLES_BEFORE.has(w.key)) {
+        const j = following(i, /^\s*[,:(-]?\s*$/);
+        // Many words follow a relation; a name there is listed, in no English list, or capitalised where case means something.
+        if (classes.slice(i + 1, j + 1).some((x, k) => x.name || (x.unknown && RELATIONS.has(w.key)) || (cased && words[i + 1 + k]!.capital))) emit(i + 1, j, 'context:relation', i);
+      } else if (ROLES.has(w.key) && i > 0 && /^\s*,\s*$|^\s+$/.test(text.slice(words[i - 1]!.end, w.start)) && (text[words[i - 1]!.end] === ',' || /^\s*(\n|$)/.test(text.slice(w.end)))) {
+        // "Jones, RN", or a signature line ending in the credential.
+        let j = i - 1;
+        while (j >= 0 && i - j <= 3 && nameWord(words[j]!, classes[j]!, text, cased) && (j === i - 1 || adjacent(text, words[j]!, words[j + 1]!))) j--;
+        if (classes.slice(j + 1, i).some((x) => x.name)) emit(j + 1, i - 1, 'context:role', i);
+      } else if (c.name && !c.common && w.key.length > 3 && (c.unknown || !cased || w.capital)) {
+        // A rarer English word (Bowman) that is a name needs a capital where case means something.
+        emit(i, i, 'list:names');
+      }
+      // First + last: an ambiguous listed name next to an unambiguous one.
+      if (i > 0 && c.name && adjacent(text, words[i - 1]!, w)) {
+        const p = classes[i - 1]!;
+        const strong = (x: WordClass, y: TextWord) => x.name && !x.common && y.key.length > 3 && (!cased || y.capital);
+        if ((strong(p, words[i - 1]!) && (c.name && (!cased || w.capital))) || (strong(c, w) && p.first && (!cased || words[i - 1]!.capital))) emit(i - 1, i, 'context:first-last');
+      }
+    }
+    return out;
+  }
+}

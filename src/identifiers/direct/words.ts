@@ -1,0 +1,66 @@
+import { normalizeTerm } from '../../text/index.js';
+import type { PublicLists } from './publicLists.js';
+
+/** A word of a text as the name and place recognisers see it: letters, inner apostrophes and hyphens. */
+export interface TextWord {
+  start: number;
+  end: number;
+  /** Case-folded, a possessive 's dropped: the form looked up in the lists. */
+  key: string;
+  /** Written with an initial capital. */
+  capital: boolean;
+}
+
+const WORD = /\p{L}[\p{L}\p{M}'’]*(?:-\p{L}[\p{L}\p{M}'’]*)*/gu;
+
+/** The words of a text, with their offsets. */
+export function textWords(text: string): TextWord[] {
+  const out: TextWord[] = [];
+  for (const m of text.matchAll(WORD)) {
+    const surface = m[0].replace(/['’]+$/, '');
+    const first = surface.charAt(0);
+    out.push({ start: m.index, end: m.index + surface.length, key: normalizeTerm(surface).replace(/['’]s$/, ''), capital: first !== first.toLowerCase() });
+  }
+  return out;
+}
+
+/**
+ * Whether case carries information in this text: not when most letters are capitals (much of a clinical
+ * record is typed in upper case, where every word looks like a name), nor when hardly a word starts with
+ * one (notes typed all in lower case, names included).
+ */
+export function caseInformative(text: string, words: readonly TextWord[]): boolean {
+  let upper = 0;
+  let lower = 0;
+  for (const ch of text) {
+    if (ch === ch.toLowerCase() && ch !== ch.toUpperCase()) lower++;
+    else if (ch === ch.toUpperCase() && ch !== ch.toLowerCase()) upper++;
+  }
+  const capitals = words.reduce((n, w) => n + (w.capital ? 1 : 0), 0);
+  return lower >= upper && capitals >= 0.04 * words.length;
+}
+
+/** Only spaces, or an initial's period, between two words: they may be one name ("Edward C. Jones"). */
+export function adjacent(text: string, a: TextWord, b: TextWord): boolean {
+  return /^\s*\.?\s*$/.test(text.slice(a.end, b.start)) && b.start - a.end <= 3;
+}
+
+/** How a word stands against the public lists. */
+export interface WordClass {
+  /** In a first- or last-name list. */
+  name: boolean;
+  /** In a first-name list. */
+  first: boolean;
+  /** A common English word (SCOWL ≤ 50). */
+  common: boolean;
+  /** In no English word list: a name, a foreign word, a typo or an abbreviation. */
+  unknown: boolean;
+}
+
+export function classify(word: TextWord, lists: PublicLists): WordClass {
+  const key = word.key;
+  const first = lists.firstNames.has(key);
+  const name = first || lists.lastNames.has(key) || (key.includes('-') && key.split('-').every((p) => lists.firstNames.has(p) || lists.lastNames.has(p)));
+  const common = lists.commonWords.has(key);
+  return { name, first, common, unknown: !common && !lists.rareWords.has(key) };
+}
