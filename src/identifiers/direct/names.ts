@@ -86,6 +86,14 @@ export class NameRecognizer implements Recognizer {
         // A rarer English word (Bowman) that is a name needs a capital where case means something.
         emit(i, i, 'list:names');
       }
+      // Where case means something, two adjacent capitalised words, one in no English list and the other
+      // in none or a listed name (Johannes Varvio, Szabina J. Gelencsér): the names no list holds. Words
+      // in capitals (ABG, IBM) and contractions are not.
+      if (cased && i > 0 && adjacent(text, words[i - 1]!, w)) {
+        const p = classes[i - 1]!;
+        const proper = (x: WordClass, y: TextWord) => y.capital && y.key.length > 2 && !/^\p{Lu}+$/u.test(text.slice(y.start, y.end)) && !/['’]/.test(y.key);
+        if (proper(c, w) && proper(p, words[i - 1]!) && ((c.unknown && (p.unknown || p.name)) || (p.unknown && c.name))) emit(i - 1, i, 'context:proper-noun');
+      }
       // First + last: an ambiguous listed name next to an unambiguous one.
       if (i > 0 && c.name && adjacent(text, words[i - 1]!, w)) {
         const p = classes[i - 1]!;

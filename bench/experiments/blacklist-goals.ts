@@ -1,0 +1,68 @@
+/**
+ * The default blacklist against gold identifiers on public corpora, with the figures `ppmlm blacklist eval`
+ * prints (same library calls), and the trade-off of the indirect rule:
+ *   npx tsx bench/experiments/blacklist-goals.ts ../shared/data > bench/experiments/blacklist-goals/results.md
+ * PhysioNet rows: patients 1-80 (where the rules were developed and errors analysed), 81-163 (untouched),
+ * all. Each build sees only the documents of its row. Intervals: 95% over individuals.
+ */
+import { join } from 'node:path';
+import { blacklistProtection, evaluateProtection, goldType, occurrenceProtection, type Proportion, type ProtectionEvaluation } from '../../src/audit/index.js';
+import { readSpanCorpus, type SpanDocument } from '../../src/corpus/index.js';
+import { buildBlacklist, defaultRecognizers, type BuildBlacklistOptions } from '../../src/identifiers/index.js';
+
+const data = process.argv[2] ?? '../shared/data';
+const pct = (p: Proportion | undefined) => (p === undefined || Number.isNaN(p.value) ? '–' : `${(100 * p.value).toFixed(1)} [${(100 * p.interval[0]).toFixed(1)}, ${(100 * p.interval[1]).toFixed(1)}]`);
+const type = (e: ProtectionEvaluation, t: string) => e.types.find((r) => r.type === t);
+
+async function measure(docs: SpanDocument[], options: BuildBlacklistOptions & { only?: 'direct'; occurrences?: boolean }, typeOf = goldType) {
+  const t0 = Date.now();
+  const { blacklist } = await buildBlacklist(docs, options);
+  const seconds = (Date.now() - t0) / 1000;
+  const protect = options.occurrences ? occurrenceProtection(options.recognizers ?? defaultRecognizers(), blacklist) : blacklistProtection(blacklist, { only: options.only });
+  return { e: await evaluateProtection(docs, protect, { typeOf }), seconds };
+}
+
+const out: string[] = [];
+const physionet = await readSpanCorpus(join(data, 'physionet-deid'), 'physionet');
+const patient = (d: SpanDocument) => Number(d.id.split('/')[0]);
+const parts: [string, SpanDocument[]][] = [
+  ['patients 1-80 (development)', physionet.filter((d) => patient(d) <= 80)],
+  ['patients 81-163 (untouched)', physionet.filter((d) => patient(d) > 80)],
+  ['all 163 patients', physionet],
+];
+out.push('### PhysioNet nursing notes (gold PHI, author = patient)', '', '| notes | blacklist | all spans | names | locations | dates | other text protected | build s |', '|---|---|---:|---:|---:|---:|---:|---:|');
+for (const [name, docs] of parts) {
+  for (const [label, options] of [['recognisers alone', { only: 'direct' as const }], ['default (recognisers + indirect)', {}]] as const) {
+    const { e, seconds } = await measure(docs, options);
+    out.push(`| ${name} | ${label} | ${pct(type(e, 'all')?.full)} | ${pct(type(e, 'PERSON')?.full)} | ${pct(type(e, 'LOCATION')?.full)} | ${pct(type(e, 'DATE')?.full)} | ${pct(e.otherTextProtected)} | ${seconds.toFixed(1)} |`);
+  }
+}
+out.push('', '### Trade-off on all 163 patients: recall against the share of the other text protected', '', '| setting | all spans | other text protected |', '|---|---:|---:|');
+const settings: [string, BuildBlacklistOptions & { only?: 'direct'; occurrences?: boolean }][] = [
+  ['recognisers alone', { only: 'direct' }],
+  ['recognisers, direct terms only where found (occurrence level)', { only: 'direct', occurrences: true, ngrams: [1, 1], k: 1 }],
+  ['+ indirect unigrams, k=2 (`--ngrams 1-1`)', { ngrams: [1, 1] }],
+  ['+ indirect 1-3-grams anchored on names, k=2 (default)', {}],
+  ['+ indirect 1-3-grams anchored on names, k=3', { k: 3 }],
+  ['+ every rare 1-3-gram, k=2 (`--all-ngrams`)', { allNgrams: true }],
+  ['patterns only (no bundled lists), every rare 1-3-gram, k=2 (the former default)', { allNgrams: true, recognizers: defaultRecognizers('email,url,ip,rrn,ssn,credit-card,iban,phone,phone-context,pager,date,date-ko-dotted,date-ko,date-us,date-month-name,year,car-plate,account,case-number,age') }],
+];
+for (const [label, options] of settings) {
+  const { e } = await measure(physionet, options);
+  out.push(`| ${label} | ${pct(type(e, 'all')?.full)} | ${pct(e.otherTextProtected)} |`);
+}
+
+const presidio = await readSpanCorpus(join(data, 'presidio-synth', 'synth_dataset_v2.json'), 'presidio');
+const presidioType = (label: string) => (label === 'GPE' || label === 'STREET_ADDRESS' ? 'LOCATION' : goldType(label));
+const { e: p } = await measure(presidio, { only: 'direct' }, presidioType);
+out.push('', '### Public sentences, recognisers alone (each sentence its own individual)', '', '| corpus | persons | places | other text protected |', '|---|---:|---:|---:|');
+out.push(`| presidio-synth synth_dataset_v2 (${presidio.length} sentences) | ${pct(type(p, 'PERSON')?.full)} | ${pct(type(p, 'LOCATION')?.full)} | ${pct(p.otherTextProtected)} |`);
+for (const [name, file] of [
+  ['WNUT17 test', 'english-ner/WNUT17/CONLL-format/data/test/emerging.test.annotated'],
+  ['wikigold', 'english-ner/wikigold/CONLL-format/data/wikigold.conll.txt'],
+]) {
+  const docs = await readSpanCorpus(join(data, file!), 'conll');
+  const { e } = await measure(docs, { only: 'direct' });
+  out.push(`| ${name} (${docs.length} sentences) | ${pct(type(e, 'PERSON')?.full)} | ${pct(type(e, 'LOCATION')?.full)} | ${pct(e.otherTextProtected)} |`);
+}
+console.log(out.join('\n'));
