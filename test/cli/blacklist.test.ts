@@ -12,7 +12,7 @@ describe('ppmlm blacklist', () => {
     const dir = await tempDir();
     const out = join(dir, 'bl.tsv');
     const graph = join(dir, 'graph.gexf');
-    const r = await cli('blacklist', 'build', '--corpus', CORPUS, '--out', out, '--gazetteer', NAMES, '--graph-out', graph, '--json');
+    const r = await cli('blacklist', 'build', '--corpus', CORPUS, '--out', out, '--recognizers', 'none', '--gazetteer', NAMES, '--graph-out', graph, '--json');
     expect(r.code).toBe(0);
     const summary = JSON.parse(r.stdout);
     expect(summary).toMatchObject({ documents: 3, authors: 2, direct: 1 });

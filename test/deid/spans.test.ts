@@ -38,7 +38,7 @@ describe('span-annotated corpora', () => {
   it('reads ppmlm JSONL, Presidio JSON and PhysioNet folders, and names bad spans', async () => {
     expect((await readSpanCorpus(await tempFile('a.jsonl', phiNotes(3, 1)), 'jsonl')).map((d) => d.spans.length)).toEqual([4, 4, 4]);
     const presidio = await tempFile('p.json', JSON.stringify([{ full_text: 'Call Bob at 555', spans: [{ entity_type: 'PERSON', start_position: 5, end_position: 8 }] }]));
-    expect(await readSpanCorpus(presidio, 'presidio')).toEqual([{ id: '0', text: 'Call Bob at 555', spans: [{ start: 5, end: 8, label: 'PERSON' }] }]);
+    expect(await readSpanCorpus(presidio, 'presidio')).toEqual([{ id: '0', author: '0', text: 'Call Bob at 555', spans: [{ start: 5, end: 8, label: 'PERSON' }] }]);
     const dir = await tempDir();
     await writeFile(join(dir, 'id.text'), 'START_OF_RECORD=1||||1||||\nPT SEEN BY DR SMITH 7/22\n||||END_OF_RECORD\n');
     await writeFile(join(dir, 'id-phi.phrase'), '1 1 14 19 HCPName SMITH\n1 1 20 24 Date 7/22\n');

@@ -38,13 +38,21 @@ describe('buildBlacklist: the author-word graph threshold', () => {
     const { blacklist, engine } = await buildBlacklist(CORPUS, { k: 2, ngrams: [1, 2], stopList: new Set(['delta']), minOccurrences: 2 });
     await engine.close();
     expect(terms(blacklist.entries)).toEqual(['gamma']);
-    const all = await buildBlacklist(CORPUS, { k: 2, ngrams: [2, 2] });
+    const all = await buildBlacklist(CORPUS, { k: 2, ngrams: [2, 2], allNgrams: true });
     await all.engine.close();
     expect(terms(all.blacklist.entries)).toEqual(['alpha gamma', 'beta delta', 'gamma alpha']);
+    // By default an n-gram is a term only when it holds a listed name that is no common word.
+    const anchored = await buildBlacklist(CORPUS, { k: 2, ngrams: [2, 2] });
+    await anchored.engine.close();
+    expect(terms(anchored.blacklist.entries)).toEqual([]);
+    const named = await buildBlacklist([{ id: '1', author: 'a', text: 'left the room with Quigley' }, { id: '2', author: 'b', text: 'left the room' }], { k: 2, ngrams: [1, 3], recognizers: [] });
+    await named.engine.close();
+    expect(terms(named.blacklist.entries).filter((t) => t.includes(' '))).toEqual(['room with quigley', 'with quigley']);
   });
 
   it('gives identical blacklists with the graph, counting and DuckDB engines, and after spilling to DuckDB', async () => {
-    const docs = Array.from({ length: 300 }, (_, i): Document => ({ id: String(i), author: `p${i % 37}`, text: `word${i % 11} shared term${i % 53} x${(i * 7) % 101} 홍길동${i % 5}이` }));
+    const names = ['quigley', 'mcallister', 'hendricks', 'okonkwo'];
+    const docs = Array.from({ length: 300 }, (_, i): Document => ({ id: String(i), author: `p${i % 37}`, text: `word${i % 11} shared ${names[i % 4]} term${i % 53} x${(i * 7) % 101} 홍길동${i % 5}이` }));
     const run = async (engine: 'auto' | 'graph' | 'duckdb' | 'counting', spillTerms?: number) => {
       const r = await buildBlacklist(docs, { k: 3, engine, spillTerms, analyzer: new RuleAnalyzer() });
       await r.engine.close();

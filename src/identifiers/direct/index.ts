@@ -44,8 +44,9 @@ export function patternRecognizers(selection = 'all'): Recognizer[] {
 export function defaultRecognizers(selection = 'all'): Recognizer[] {
   const names = selected(selection);
   const out: Recognizer[] = patternRecognizers(selection);
-  if (names.includes('names')) out.push(new NameRecognizer(publicLists()));
+  // Places first: of two identical spans the earlier recogniser names the category (Baltimore is a place).
   if (names.includes('places')) out.push(new PlaceRecognizer(publicLists()));
+  if (names.includes('names')) out.push(new NameRecognizer(publicLists()));
   return out;
 }
 

@@ -14,6 +14,8 @@ const RELATIONS = new Set([
 ]);
 /** Credentials written after a name ("Edward C. Jones, RRT"). */
 const ROLES = new Set(['rn', 'md', 'np', 'rrt', 'lpn', 'cna', 'msw', 'licsw', 'lcsw', 'pharmd', 'phd', 'bsn', 'crnp', 'aprn']);
+/** Every word that announces a name: it is not one itself. */
+const CUES = new Set([...TITLES, ...RELATIONS, ...ROLES, ...ROLES_BEFORE]);
 /** Words that follow a title or a relation without being a name. */
 const NOT_NAMES = new Set(['and', 'or', 'the', 'a', 'an', 'in', 'at', 'to', 'of', 'is', 'was', 'has', 'had', 'will', 'with', 'who', 'also', 'aware', 'here', 'by', 'for', 'on', 'not', 'none', 'called', 'came', 'visited', 'notified', 'updated']);
 
@@ -91,7 +93,7 @@ export class NameRecognizer implements Recognizer {
       // in capitals (ABG, IBM) and contractions are not.
       if (cased && i > 0 && adjacent(text, words[i - 1]!, w)) {
         const p = classes[i - 1]!;
-        const proper = (x: WordClass, y: TextWord) => y.capital && y.key.length > 2 && !/^\p{Lu}+$/u.test(text.slice(y.start, y.end)) && !/['’]/.test(y.key);
+        const proper = (x: WordClass, y: TextWord) => !CUES.has(y.key) && y.capital && y.key.length > 2 && !/^\p{Lu}+$/u.test(text.slice(y.start, y.end)) && !/['’]/.test(y.key);
         if (proper(c, w) && proper(p, words[i - 1]!) && ((c.unknown && (p.unknown || p.name)) || (p.unknown && c.name))) emit(i - 1, i, 'context:proper-noun');
       }
       // First + last: an ambiguous listed name next to an unambiguous one.

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { readSpanCorpus } from '../../src/corpus/index.js';
+import { FormatError } from '../../src/errors.js';
+import { tempFile } from '../helpers/tmp.js';
+
+describe('CoNLL gold spans', () => {
+  it('joins tokens with spaces, merges B-/I- and IO runs, one individual per sentence', async () => {
+    const file = await tempFile('g.conll', '-DOCSTART- O\n\nJohn\tB-PER\nSmith\tI-PER\nvisited\tO\nNew\tI-LOC\nYork\tI-LOC\n\nHi\tO\nAnn\tB-person\n');
+    const docs = await readSpanCorpus(file, 'conll');
+    expect(docs.map((d) => [d.text, d.author !== docs[0]!.author || d === docs[0]])).toEqual([['John Smith visited New York', true], ['Hi Ann', true]]);
+    expect(docs[0]!.spans.map((s) => `${docs[0]!.text.slice(s.start, s.end)}:${s.label}`)).toEqual(['John Smith:PER', 'New York:LOC']);
+  });
+
+  it('names the file and line of a bad tag, and refuses overlapping labels in JSONL', async () => {
+    const bad = await tempFile('b.conll', 'John\tB-PER\nSmith\tPERSON\n');
+    await expect(readSpanCorpus(bad, 'conll')).rejects.toMatchObject({ located: expect.stringMatching(/b\.conll:2: tag "PERSON" is neither O nor B-\/I-\/E-\/S-TYPE/) });
+    const overlap = await tempFile('o.jsonl', JSON.stringify({ id: 'a', author: 'x', text: 'Dr Smith', spans: [{ start: 0, end: 8, label: 'NAME' }, { start: 3, end: 8, label: 'DATE' }] }) + '\n');
+    await expect(readSpanCorpus(overlap, 'jsonl')).rejects.toThrow(FormatError);
+    await expect(readSpanCorpus(overlap, 'jsonl')).rejects.toMatchObject({ located: expect.stringMatching(/o\.jsonl:1: .*overlap with different labels/) });
+  });
+});

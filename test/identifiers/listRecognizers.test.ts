@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { NameRecognizer, PlaceRecognizer, buildBlacklist, defaultRecognizers, publicLists } from '../../src/identifiers/index.js';
+import { PATTERNS, PatternRecognizer } from '../../src/identifiers/direct/index.js';
+
+const names = new NameRecognizer();
+const places = new PlaceRecognizer();
+const found = async (r: { find(text: string): unknown }, text: string) =>
+  ((await r.find(text)) as { start: number; end: number; source: string }[]).map((d) => `${text.slice(d.start, d.end)}|${d.source}`);
+
+describe('bundled public lists', () => {
+  it('hold census-scale names, GeoNames places and English words, normalised', () => {
+    const lists = publicLists();
+    expect(lists.lastNames.size).toBeGreaterThan(80_000);
+    expect(lists.firstNames.size).toBeGreaterThan(5_000);
+    expect(lists.places.length).toBeGreaterThan(30_000);
+    expect(lists.lastNames.has('quigley')).toBe(true);
+    expect(lists.places).toContain('baltimore');
+    expect(lists.commonWords.has('will') && lists.commonWords.has('foley')).toBe(true);
+  });
+});
+
+describe('person names without a user list', () => {
+  it('finds an unambiguous listed name anywhere, in any case', async () => {
+    expect(await found(names, 'PT SEEN BY QUIGLEY TODAY')).toContain('QUIGLEY|list:names');
+    expect(await found(names, 'seen by quigley today')).toContain('quigley|list:names');
+  });
+
+  it('takes a name that is also a word only in context, and keeps the cue in the term', async () => {
+    expect(await found(names, 'The patient will rest. Rose early.')).toEqual([]);
+    expect(await found(names, 'Spoke with Dr. Rose about the plan.')).toEqual(['Dr. Rose|context:title']);
+    expect(await found(names, 'per DR MADDEN picc ok')).toEqual(['DR MADDEN|context:title']);
+    expect(await found(names, "daughter Thelma in to visit")).toContain('Thelma|context:relation');
+    expect(await found(names, 'husband milovan called')).toEqual(['milovan|context:relation']);
+  });
+
+  it('reads signatures with credentials and first + last adjacency', async () => {
+    expect(await found(names, 'All is well.\n EDWARD C. JONES, RRT\n')).toContain('EDWARD C. JONES, RRT|context:role');
+    expect(await found(names, 'dtr Frances Baker called')).toContain('Frances Baker|context:first-last');
+  });
+
+  it('leaves clinical words and capitalised sentence starts alone', async () => {
+    expect(await found(names, 'FOLEY TO GRAVITY. LEVO WEANED. GU: FOLEY PATENT.')).toEqual([]);
+    expect(await found(names, 'MS given morphine. Neuro: MS intact.')).toEqual([]);
+  });
+
+  it('finds pairs of capitalised unlisted words where case means something', async () => {
+    expect(await found(names, 'The form was signed by Szabina Gelencsér on the ward today.')).toContain('Szabina Gelencsér|context:proper-noun');
+    expect(await found(names, 'The patient takes Lasix and Coumadin daily as before.')).toEqual([]);
+  });
+});
+
+describe('places without a user list', () => {
+  it('finds listed places, facilities, wards, saints and street addresses', async () => {
+    expect(await found(places, 'TO BALTIMORE VA-INTUBATED')).toContain('BALTIMORE|list:places');
+    expect(await found(places, 'transferred from Holy Cross Hospital today')).toContain('Holy Cross Hospital|rule:facility');
+    expect(await found(places, 'went to Harbor Hosp with pain')).toContain('Harbor|rule:facility');
+    expect(await found(places, 'transfer to quartermain 2 today')).toContain('quartermain|context:ward');
+    expect(await found(places, 'pt transfered to GH for care')).toContain('GH|context:facility');
+    expect(await found(places, 'bed at St. Agnes soon')).toContain('St. Agnes|rule:saint');
+    expect(await found(places, 'lives at 19 Clover St. in town')).toContain('19 Clover St|rule:street-address');
+  });
+
+  it('leaves words that end like a facility, doses and common-word places alone', async () => {
+    expect(await found(places, 'COUGH WITH THICK SPUTUM. TO THE OR.')).toEqual([]);
+    expect(await found(places, 'remains on dobutamine 5 mcg')).toEqual([]);
+    expect(await found(places, 'Plan: advance diet, comfort in progress')).toEqual([]);
+  });
+});
+
+describe('clinical dates', () => {
+  const dates = (name: string, text: string) => new PatternRecognizer(PATTERNS.find((p) => p.name === name)!).find(text).map((d) => text.slice(d.start, d.end));
+  it('reads years of a history, not times or volumes', () => {
+    expect(dates('year-history', 'S/P CABG 1957, 1971. MI 1992')).toEqual(['1957', '1971', '1992']);
+    expect(dates('year-history', 'at 1930 hrs gave 2015 cc; 1900 check')).toEqual([]);
+    expect(dates('year-apostrophe', "pmh: cad s/p mi '92, CVA 74'. sats 95%")).toEqual(["mi '92", "CVA 74'"]);
+    expect(dates('holiday', 'home for Thanksgiving and New Year’s Eve')).toEqual(['Thanksgiving', 'New Year’s Eve']);
+  });
+});
+
+describe('the default recognisers', () => {
+  it('are on in buildBlacklist without options, each detection with its source', async () => {
+    expect(defaultRecognizers().map((r) => r.name)).toEqual(expect.arrayContaining(['names', 'places', 'rule:date-us']));
+    const { blacklist, engine } = await buildBlacklist([{ id: '1', author: 'a', text: 'Mrs. Quigley moved to Baltimore on 3/12.' }]);
+    await engine.close();
+    const direct = blacklist.entries.filter((e) => e.kind === 'direct').map((e) => `${e.term}:${e.sources[0]}`);
+    expect(direct).toEqual(expect.arrayContaining(['quigley:context:title', 'baltimore:list:places', '3/12:rule:date-us']));
+    expect(blacklist.header.extra['ngram-rule']).toBe('anchored');
+  });
+});
