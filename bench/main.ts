@@ -1,8 +1,9 @@
 /**
- * `npm run bench [-- suite...] [-- --threads N] [-- --tokenizer-corpus FILE [--tokenizer-text-col C]]`: speed and memory figures, each
+ * `npm run bench [-- suite...] [-- --threads N] [-- --tokenizer-corpus FILE [--tokenizer-text-col C]] [-- --physionet DIR --deid-pl DIR]`: speed and memory figures, each
  * against a baseline measured in the same run (this machine is shared and noisy, so only ratios are
  * comparable across runs). `--threads` sets the wasm backend's threads (default: every core, at most 8);
- * `--tokenizer-corpus` trains the tokenizer suite on a corpus file instead of the bundled examples.
+ * `--tokenizer-corpus` trains the tokenizer suite on a corpus file instead of the bundled examples;
+ * `--physionet DIR` and `--deid-pl DIR` (or PPMLM_DEID_PL) give the recognizers suite its notes and its peer.
  */
 import { renderTable, type BenchRow, type BenchSuite } from './table.js';
 import { matmulSuite } from './suites/matmul.js';
@@ -13,6 +14,7 @@ import { realModelsSuite, trainingSuite } from './suites/training.js';
 import { maskingSuite } from './suites/masking.js';
 import { tokenizerSuite } from './suites/tokenizer.js';
 import { webgpuSuite } from './suites/webgpu.js';
+import { recognizersSuite } from './suites/recognizers.js';
 import { MAX_WASM_THREADS, setWasmThreads } from '../src/engine/index.js';
 import { parseIntFlag } from '../src/cli/parseFlags.js';
 
@@ -25,8 +27,10 @@ const flagValue = (flag: string) => {
 };
 const tokenizerCorpus = flagValue('--tokenizer-corpus');
 const tokenizerTextCol = flagValue('--tokenizer-text-col');
+const physionet = flagValue('--physionet');
+const deidPl = flagValue('--deid-pl');
 
-const SUITES: BenchSuite[] = [matmulSuite, trainingSuite, realModelsSuite, webgpuSuite, maskingSuite, csvSuite, blacklistSuite, mecabSuite, tokenizerSuite(tokenizerCorpus, tokenizerTextCol)];
+const SUITES: BenchSuite[] = [matmulSuite, trainingSuite, realModelsSuite, webgpuSuite, maskingSuite, csvSuite, blacklistSuite, recognizersSuite(physionet, deidPl), mecabSuite, tokenizerSuite(tokenizerCorpus, tokenizerTextCol)];
 const wanted = args.filter((a) => !a.startsWith('-'));
 const unknown = wanted.filter((w) => !SUITES.some((s) => s.name === w));
 if (unknown.length > 0) {
