@@ -14,7 +14,7 @@ async function* docs(): AsyncGenerator<Document> {
   }
 }
 const t0 = performance.now();
-const r = await buildBlacklist(docs(), { k: 2, ngrams: [1, 3], engine });
+const r = await buildBlacklist(docs(), { k: 2, ngrams: [1, 3], allNgrams: true, recognizers: [], engine });
 const seconds = (performance.now() - t0) / 1000;
 await r.engine.close();
 console.log(JSON.stringify({ seconds, tokens: r.stats.tokens, rare: r.stats.indirect, edges: r.stats.edges, maxRssMB: peakRssMB() }));
