@@ -43,6 +43,7 @@ const settings: [string, BuildBlacklistOptions & { only?: 'direct'; occurrences?
   ['recognisers, direct terms only where found (occurrence level)', { only: 'direct', occurrences: true, ngrams: [1, 1], k: 1 }],
   ['+ indirect unigrams, k=2 (`--ngrams 1-1`)', { ngrams: [1, 1] }],
   ['+ indirect 1-3-grams anchored on names, k=2 (default)', {}],
+  ['+ indirect 1-3-grams anchored on names, k=2, no common English word as a unigram (`--skip-common-words`)', { skipCommonWords: true }],
   ['+ indirect 1-3-grams anchored on names, k=3', { k: 3 }],
   ['+ every rare 1-3-gram, k=2 (`--all-ngrams`)', { allNgrams: true }],
   ['patterns only (no bundled lists), every rare 1-3-gram, k=2 (the former default)', { allNgrams: true, recognizers: defaultRecognizers('email,url,ip,rrn,ssn,credit-card,iban,phone,phone-context,pager,date,date-ko-dotted,date-ko,date-us,date-month-name,year,car-plate,account,case-number,age') }],

@@ -106,8 +106,9 @@ export function buildProgram(io: CliIO): Command {
   const buildRules = (cmd: Command) =>
     cmd
       .option('--k <n>', 'a term used by fewer than k individuals is an indirect identifier', '2')
-      .option('--ngrams <range>', 'n-gram range in words; n-grams above 1 only where they hold a word no public reference uses often (see --all-ngrams)', '1-3')
-      .option('--all-ngrams', 'every rare n-gram, not only those holding a rare or name-like word (protects far more text)')
+      .option('--ngrams <range>', 'n-gram range in words; n-grams above 1 only where they hold a listed name (see --all-ngrams)', '1-3')
+      .option('--all-ngrams', 'every rare n-gram, not only those holding a listed name (protects far more text)')
+      .option('--skip-common-words', 'common English words are never indirect identifiers, however few individuals used them')
       .option('--min-occurrences <n>', 'indirect terms must occur at least this often', '1')
       .addOption(langOption())
       .addOption(analyzerOption())

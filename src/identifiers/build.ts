@@ -3,7 +3,7 @@ import { keyedFingerprint } from '../io/index.js';
 import { contentWords, type MorphAnalyzer, type NgramOptions } from '../text/index.js';
 import { canonicalTerm } from './blacklist/read.js';
 import { BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry } from './blacklist/types.js';
-import { defaultRecognizers, detectDirect, publicLists, type Recognizer } from './direct/index.js';
+import { defaultRecognizers, detectDirect, isMisspelling, publicLists, type Recognizer } from './direct/index.js';
 import type { AuthorTermEngine, EngineName, EngineStats } from './indirect/engine.js';
 import { CountingEngine } from './indirect/countingEngine.js';
 import { DuckdbEngine } from './indirect/duckdbEngine.js';
@@ -20,6 +20,11 @@ export interface BuildBlacklistOptions {
    * person wrote it, "daughter Frances Baker" is.
    */
   allNgrams?: boolean;
+  /**
+   * Common English words (SCOWL levels up to 50) are never indirect unigrams, however few people used
+   * them (default false: a common word used by one person, such as a rare condition, may identify).
+   */
+  skipCommonWords?: boolean;
   /** Indirect terms must occur at least this often in the corpus (default 1). */
   minOccurrences?: number;
   /** Skip n-grams made only of numbers (default true; dates and ids come from the recognisers). */
@@ -128,6 +133,9 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   let indirect = 0;
   await engine.forEachRareTerm(k, (term, authors, occurrences) => {
     if (occurrences < minOccurrences || (direct.size > 0 && direct.has(term)) || (stopList.size > 0 && stopList.has(term))) return;
+    // A typo of a common word ("heavely") used by one person is noise, not an identifier.
+    if (!options.allNgrams && isMisspelling(term)) return;
+    if (options.skipCommonWords && !term.includes(' ') && publicLists().commonWords.has(term)) return;
     indirect++;
     entries.push({ term, kind: 'indirect', category: 'RARE', authors, occurrences, sources: graphOnly });
   });
@@ -138,7 +146,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
       ngrams,
       corpus: fingerprint.digest(),
       created: new Date().toISOString(),
-      extra: { recognizers: recognizers.map((r) => r.name).join(',') || 'none', 'ngram-rule': options.allNgrams ? 'all' : 'anchored', analyzer: analyzer?.name ?? 'none', 'public-corpus': options.publicCorpus ? 'yes' : 'no' },
+      extra: { recognizers: recognizers.map((r) => r.name).join(',') || 'none', 'ngram-rule': options.allNgrams ? 'all' : 'anchored', 'unigram-rule': options.allNgrams ? 'all' : options.skipCommonWords ? 'no typos, no common words' : 'no typos', analyzer: analyzer?.name ?? 'none', 'public-corpus': options.publicCorpus ? 'yes' : 'no' },
     },
     entries,
   };

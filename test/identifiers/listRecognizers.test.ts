@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NameRecognizer, PlaceRecognizer, buildBlacklist, defaultRecognizers, publicLists } from '../../src/identifiers/index.js';
+import { NameRecognizer, PlaceRecognizer, buildBlacklist, defaultRecognizers, isMisspelling, publicLists } from '../../src/identifiers/index.js';
 import { PATTERNS, PatternRecognizer } from '../../src/identifiers/direct/index.js';
 
 const names = new NameRecognizer();
@@ -33,6 +33,11 @@ describe('person names without a user list', () => {
     expect(await found(names, 'husband milovan called')).toEqual(['milovan|context:relation']);
   });
 
+  it('reads an initial before a surname, but not clinical shorthand', async () => {
+    expect(await found(names, 'INR 6.0. E. WELSH AWARE.')).toContain('E. WELSH|context:initial');
+    expect(await found(names, 'A: STABLE. R SIDE TENDER. O: SEE CAREVUE')).toEqual([]);
+  });
+
   it('reads signatures with credentials and first + last adjacency', async () => {
     expect(await found(names, 'All is well.\n EDWARD C. JONES, RRT\n')).toContain('EDWARD C. JONES, RRT|context:role');
     expect(await found(names, 'dtr Frances Baker called')).toContain('Frances Baker|context:first-last');
@@ -52,17 +57,22 @@ describe('person names without a user list', () => {
 describe('places without a user list', () => {
   it('finds listed places, facilities, wards, saints and street addresses', async () => {
     expect(await found(places, 'TO BALTIMORE VA-INTUBATED')).toContain('BALTIMORE|list:places');
-    expect(await found(places, 'transferred from Holy Cross Hospital today')).toContain('Holy Cross Hospital|rule:facility');
+    expect(await found(places, 'transferred from Holy Cross Hospital today')).toContain('Holy Cross|rule:facility');
+    expect(await found(places, 'back to Cardiac Rehab today')).toContain('Cardiac Rehab|rule:facility');
     expect(await found(places, 'went to Harbor Hosp with pain')).toContain('Harbor|rule:facility');
     expect(await found(places, 'transfer to quartermain 2 today')).toContain('quartermain|context:ward');
     expect(await found(places, 'pt transfered to GH for care')).toContain('GH|context:facility');
     expect(await found(places, 'bed at St. Agnes soon')).toContain('St. Agnes|rule:saint');
     expect(await found(places, 'lives at 19 Clover St. in town')).toContain('19 Clover St|rule:street-address');
+    expect(await found(places, 'daughter from Middle River, MD visited')).toContain('Middle River, MD|context:place');
   });
 
   it('leaves words that end like a facility, doses and common-word places alone', async () => {
     expect(await found(places, 'COUGH WITH THICK SPUTUM. TO THE OR.')).toEqual([]);
     expect(await found(places, 'remains on dobutamine 5 mcg')).toEqual([]);
+    expect(await found(places, 'vent changed to cpap 5 overnight')).toEqual([]);
+    // A common-word place before a state code keeps the code in its term: "foley md", never every Foley.
+    expect(await found(places, 'Foley, MD aware. Harbor view')).toEqual(['Foley, MD|context:place']);
     expect(await found(places, 'Plan: advance diet, comfort in progress')).toEqual([]);
   });
 });
@@ -73,7 +83,27 @@ describe('clinical dates', () => {
     expect(dates('year-history', 'S/P CABG 1957, 1971. MI 1992')).toEqual(['1957', '1971', '1992']);
     expect(dates('year-history', 'at 1930 hrs gave 2015 cc; 1900 check')).toEqual([]);
     expect(dates('year-apostrophe', "pmh: cad s/p mi '92, CVA 74'. sats 95%")).toEqual(["mi '92", "CVA 74'"]);
+    expect(dates('date-month-year', 'CAD/SEMI 8/84; ovarian ca (12/93); fx 4/1997; 1/2 tab; 3/12')).toEqual(['8/84', '12/93', '4/1997']);
     expect(dates('holiday', 'home for Thanksgiving and New Year’s Eve')).toEqual(['Thanksgiving', 'New Year’s Eve']);
+  });
+});
+
+describe('typos of common words', () => {
+  it('are one edit from a common word of five letters or more, and never a listed name', () => {
+    expect(['heavely', 'cooridinator', 'excepted'].filter((w) => isMisspelling(w))).toEqual(['heavely', 'cooridinator']);
+    expect(isMisspelling('quigley') || isMisspelling('lasix') || isMisspelling('fever')).toBe(false);
+  });
+
+  it('are no indirect identifiers by default, nor common words with --skip-common-words', async () => {
+    const docs = [{ id: '1', author: 'a', text: 'heavely sedated with lithium, gesturing' }, { id: '2', author: 'b', text: 'sedated' }];
+    const terms = async (options: object) => {
+      const r = await buildBlacklist(docs, { ngrams: [1, 1], recognizers: [], ...options });
+      await r.engine.close();
+      return r.blacklist.entries.map((e) => e.term).sort();
+    };
+    expect(await terms({})).toEqual(['gesturing', 'lithium', 'with']);
+    expect(await terms({ skipCommonWords: true })).toEqual(['gesturing', 'lithium'].filter((w) => !publicLists().commonWords.has(w)));
+    expect(await terms({ allNgrams: true })).toEqual(['gesturing', 'heavely', 'lithium', 'with']);
   });
 });
 

@@ -33,6 +33,7 @@ export interface BlacklistRuleFlags {
   k: string;
   ngrams: string;
   allNgrams?: boolean;
+  skipCommonWords?: boolean;
   minOccurrences: string;
   lang: Language;
   analyzer: AnalyzerChoice;
@@ -100,7 +101,7 @@ export async function blacklistRules(options: BlacklistRuleFlags, out: Reporter,
     for (const line of text.split('\n')) if (line.trim() && !line.startsWith('#')) stopList.add(canonicalTerm(line));
   }
   return {
-    build: { k, ngrams, allNgrams: options.allNgrams === true, minOccurrences, ignoreNumbers: !options.keepNumbers, stopList, recognizers, analyzer, publicCorpus },
+    build: { k, ngrams, allNgrams: options.allNgrams === true, skipCommonWords: options.skipCommonWords === true, minOccurrences, ignoreNumbers: !options.keepNumbers, stopList, recognizers, analyzer, publicCorpus },
     recognizers,
     analyzer,
   };

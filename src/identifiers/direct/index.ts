@@ -11,7 +11,7 @@ export type { PatternSpec } from './patterns.js';
 export { GazetteerRecognizer, readGazetteer, categoryForList } from './gazetteer.js';
 export { NameRecognizer } from './names.js';
 export { PlaceRecognizer } from './places.js';
-export { publicLists } from './publicLists.js';
+export { publicLists, isMisspelling } from './publicLists.js';
 export type { PublicLists } from './publicLists.js';
 export type { GazetteerOptions } from './gazetteer.js';
 export * from './validators.js';

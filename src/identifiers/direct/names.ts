@@ -6,7 +6,7 @@ const TITLES = new Set(['dr', 'drs', 'doctor', 'mr', 'mrs', 'ms', 'miss', 'miste
 /** A title that is also a clinical abbreviation (MS: mental status) counts only with a period or a capital in mixed case. */
 const AMBIGUOUS_TITLES = new Set(['ms']);
 /** Roles written before a name ("IV nurse Virginia Sallese", "caseworker Leona Labowich"): a listed name must follow. */
-const ROLES_BEFORE = new Set(['nurse', 'caseworker', 'chaplain', 'pharmacist', 'therapist', 'coordinator', 'surgeon', 'physician', 'attending', 'resident', 'intern', 'fellow', 'cardiologist', 'pcp']);
+const ROLES_BEFORE = new Set(['np', 'nurse', 'caseworker', 'chaplain', 'pharmacist', 'therapist', 'coordinator', 'surgeon', 'physician', 'attending', 'resident', 'intern', 'fellow', 'cardiologist', 'pcp']);
 const RELATIONS = new Set([
   'wife', 'husband', 'spouse', 'partner', 'fiance', 'fiancee', 'daughter', 'daughters', 'dtr', 'son', 'sons', 'sister', 'sisters', 'brother', 'brothers',
   'mother', 'mom', 'father', 'dad', 'niece', 'nephew', 'grandson', 'granddaughter', 'grandaughter', 'grandchild', 'aunt', 'uncle', 'cousin', 'friend',
@@ -91,10 +91,17 @@ export class NameRecognizer implements Recognizer {
       // Where case means something, two adjacent capitalised words, one in no English list and the other
       // in none or a listed name (Johannes Varvio, Szabina J. Gelencsér): the names no list holds. Words
       // in capitals (ABG, IBM) and contractions are not.
-      if (cased && i > 0 && adjacent(text, words[i - 1]!, w)) {
+      if (cased && i > 0 && /^ +$/.test(text.slice(words[i - 1]!.end, w.start))) {
         const p = classes[i - 1]!;
-        const proper = (x: WordClass, y: TextWord) => !CUES.has(y.key) && y.capital && y.key.length > 2 && !/^\p{Lu}+$/u.test(text.slice(y.start, y.end)) && !/['’]/.test(y.key);
+        const proper = (x: WordClass, y: TextWord) => !x.common && !CUES.has(y.key) && y.capital && y.key.length > 2 && !/^\p{Lu}+$/u.test(text.slice(y.start, y.end)) && !/['’]/.test(y.key);
         if (proper(c, w) && proper(p, words[i - 1]!) && ((c.unknown && (p.unknown || p.name)) || (p.unknown && c.name))) emit(i - 1, i, 'context:proper-noun');
+      }
+      // An initial before a listed surname: "E. WELSH", "J SMITH"; the initial stays in the term.
+      // Without a period the surname must be no common word. A, O, P, S, R, L, T, W, X and I are shorthand
+      // (SOAP headings, sides, "w/"), not initials.
+      const gap = i > 0 ? text.slice(words[i - 1]!.end, w.start) : '';
+      if (i > 0 && c.name && words[i - 1]!.end - words[i - 1]!.start === 1 && /^[B-HJKMNQUVYZ]$/.test(text[words[i - 1]!.start]!) && (gap === '. ' || (gap === ' ' && !c.common)) && (w.capital || !cased) && !CUES.has(w.key)) {
+        emit(i - 1, i, 'context:initial');
       }
       // First + last: an ambiguous listed name next to an unambiguous one.
       if (i > 0 && c.name && adjacent(text, words[i - 1]!, w)) {

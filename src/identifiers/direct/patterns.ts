@@ -97,6 +97,13 @@ export const PATTERNS: PatternSpec[] = [
     },
   },
   {
+    // Month and year: "CAD/SEMI 8/84", "ovarian ca (12/93)", "fx 4/97" (the day form is date-us).
+    name: 'date-month-year',
+    category: 'DATE',
+    regex: re(String.raw`(?<![\d./])(\d{1,2})/(\d{2}|\d{4})(?![\d/]|\.\d)${NE}`),
+    validate: (m) => num(m[1]) >= 1 && num(m[1]) <= 12 && (m[2]!.length === 4 ? num(m[2]) >= 1900 && num(m[2]) <= new Date().getFullYear() + 1 : num(m[2]) > 31),
+  },
+  {
     name: 'date-month-name',
     category: 'DATE',
     regex: re(
@@ -129,7 +136,7 @@ export const PATTERNS: PatternSpec[] = [
     // every 92: "CABG '92", "MI '84", "CVA 74'".
     name: 'year-apostrophe',
     category: 'DATE',
-    regex: re(String.raw`\b\p{L}[\p{L}/]+[\s,]{0,2}['’]\d{2}(?![\d'’%])|\b\p{L}[\p{L}/]+\s\d{2}['’](?![\w'’])`),
+    regex: re(String.raw`\b\p{L}[\p{L}\d/]+[\s,]{0,2}['’]\d{2}(?![\d'’%])|\b\p{L}[\p{L}/]+\s\d{2}['’](?![\w'’])`),
   },
   {
     name: 'holiday',

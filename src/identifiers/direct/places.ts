@@ -16,6 +16,8 @@ const GENERIC = new Set([
 ]);
 /** Clinical abbreviations that end like a facility's (GH, BWH, UMMC) but are findings. */
 const CLINICAL_H = new Set(['bph', 'lvh', 'rvh', 'sah', 'ich', 'ivh', 'pph', 'pah', 'nph', 'hh', 'dh', 'sh', 'fh', 'ph', 'mh', 'ch', 'oh', 'ah', 'uh', 'eh', 'pmh', 'hpi', 'adh', 'tsh', 'ldh', 'ah', 'cmc', 'emc', 'vac']);
+/** Words of a move between wards or hospitals, one of which must come shortly before a ward. */
+const MOVES = /\b(?:transfer(?:r?ed)?|admit(?:ted)?|sent|moved?|back|go|going|went|arrived|came|returned?|d\/c'?d|discharged|accepted)\b/;
 const STREET = /\b\d{1,5}\s+(?:[\p{L}'.-]+\s+){1,3}(?:st|street|ave|avenue|rd|road|blvd|boulevard|ln|lane|dr|drive|way|ct|court|pl|place|sq|square|ter|terrace|pkwy|parkway|hwy|highway|cir|circle)\b\.?/giu;
 
 /**
@@ -51,10 +53,13 @@ export class PlaceRecognizer implements Recognizer {
       const span = words.filter((w) => w.start >= m.start && w.end <= m.end);
       if (span.length === 0 || (cased && !span.every((w) => w.capital))) continue;
       const ambiguous = span.every((w) => this.lists.commonWords.has(w.key) || this.lists.rareWords.has(w.key) || w.key.length < 4);
-      const stateAfter = /^,?\s*[A-Z]{2}\b/.test(text.slice(m.end, m.end + 5));
+      const state = /^,?\s*([A-Z]{2})(?![\p{L}\d])/u.exec(text.slice(m.end, m.end + 5));
       if (!ambiguous) out.push({ start: m.start, end: m.end, category: 'LOCATION', source: 'list:places' });
-      // A place that is also a word ("Middle River", "Union") only before a state ("Middle River, MD").
-      else if (stateAfter) out.push({ start: m.start, end: m.end, category: 'LOCATION', source: 'context:place' });
+      // A place that is also a word ("Middle River", "Union") only before a state code, which stays in the
+      // term: "middle river md", never every "union".
+      else if (state !== null && this.lists.stateCodes.has(state[1]!) && span.every((w) => w.capital)) {
+        out.push({ start: m.start, end: m.end + state[0].length, category: 'LOCATION', source: 'context:place' });
+      }
     }
     for (let i = 0; i < words.length; i++) {
       const w = words[i]!;
@@ -65,8 +70,8 @@ export class PlaceRecognizer implements Recognizer {
     }
     for (let i = 1; i + 1 < words.length; i++) {
       const w = words[i]!;
-      // A ward or unit: "transferred to Quartermain 3" (not "on dobutamine 5": a dose).
-      if ((words[i - 1]!.key === 'to' || words[i - 1]!.key === 'from') && w.key.length >= 4 && !this.lists.commonWords.has(w.key) && !this.lists.rareWords.has(w.key) && /^\s?\d{1,2}(?![\d.:/%]|\s?(?:mg|mcg|cc|ml|l\b|units?|u\b))/i.test(text.slice(w.end, w.end + 8))) {
+      // A ward or unit after a move: "transferred to Quartermain 3" (not "changed to cpap 5").
+      if ((words[i - 1]!.key === 'to' || words[i - 1]!.key === 'from') && i > 1 && MOVES.test(words.slice(Math.max(0, i - 4), i - 1).map((x) => x.key).join(' ')) && w.key.length >= 4 && !this.lists.commonWords.has(w.key) && !this.lists.rareWords.has(w.key) && /^\s?\d{1,2}(?![\d.:/%]|\s?(?:mg|mcg|cc|ml|l\b|units?|u\b))/i.test(text.slice(w.end, w.end + 8))) {
         out.push({ start: w.start, end: w.end, category: 'LOCATION', source: 'context:ward' });
       }
       // A saint's name: "St. Agnes", "St Mary's".
@@ -90,8 +95,9 @@ export class PlaceRecognizer implements Recognizer {
       j--;
     }
     while (j < i && (words[j]!.key === 'of' || GENERIC.has(words[j]!.key) || words[j]!.key.length < 2)) j++;
-    // A name made of common words ("Holy Cross", "Cardiac") keeps its facility word in the term.
-    const common = words.slice(j, i).every((w) => this.lists.commonWords.has(w.key) || this.lists.rareWords.has(w.key) || w.key.length < 3);
+    // A one-word name that is a common word ("Cardiac Rehab") keeps its facility word in the term; two
+    // words ("Holy Cross") are a name wherever they recur.
+    const common = i - j === 1 && (this.lists.commonWords.has(words[j]!.key) || this.lists.rareWords.has(words[j]!.key) || words[j]!.key.length < 3);
     if (j < i) out.push({ start: words[j]!.start, end: words[common ? i : i - 1]!.end, category: 'LOCATION', source: 'rule:facility' });
     // "Memorial Hospital": a naming facility word before another facility word is the name.
     else if (NAMING_FACILITY.has(words[i]!.key) && i + 1 < words.length && FACILITY.has(words[i + 1]!.key) && adjacent(text, words[i]!, words[i + 1]!)) {

