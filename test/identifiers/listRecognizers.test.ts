@@ -59,7 +59,7 @@ describe('places without a user list', () => {
     expect(await found(places, 'TO BALTIMORE VA-INTUBATED')).toContain('BALTIMORE|list:places');
     expect(await found(places, 'transferred from Holy Cross Hospital today')).toContain('Holy Cross|rule:facility');
     expect(await found(places, 'back to Cardiac Rehab today')).toContain('Cardiac Rehab|rule:facility');
-    expect(await found(places, 'went to Harbor Hosp with pain')).toContain('Harbor|rule:facility');
+    expect(await found(places, 'went to Harbor Hosp with pain')).toContain('Harbor Hosp|rule:facility');
     expect(await found(places, 'transfer to quartermain 2 today')).toContain('quartermain|context:ward');
     expect(await found(places, 'pt transfered to GH for care')).toContain('GH|context:facility');
     expect(await found(places, 'bed at St. Agnes soon')).toContain('St. Agnes|rule:saint');

