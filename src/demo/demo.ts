@@ -70,7 +70,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const pretrainDocs = publicNotes.slice(0, Math.max(40, budget.patients * 15));
   log(`corpus: ${members.length} member notes (${memberAuthors.size} patients), ${nonMembers.length} non-member notes, ${pretrainDocs.length} public notes for pretraining`);
 
-  log('1/5 blacklist: direct identifiers (patterns) + indirect ones (terms used by fewer than 2 patients)');
+  log('1/5 blacklist: direct identifiers (recognisers) + indirect ones (terms used by fewer than 2 patients)');
   const built = await buildBlacklist(members, { k: 2 });
   await built.engine.close();
   const blacklist = built.blacklist;
