@@ -5,12 +5,18 @@
  * PhysioNet rows: patients 1-80 (where the rules were developed and errors analysed), 81-163 (untouched),
  * all. Each build sees only the documents of its row. Intervals: 95% over individuals.
  */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { analyzerForLanguage } from '../../src/text/index.js';
 import { blacklistProtection, evaluateProtection, goldType, occurrenceProtection, type Proportion, type ProtectionEvaluation } from '../../src/audit/index.js';
 import { readSpanCorpus, type SpanDocument } from '../../src/corpus/index.js';
 import { buildBlacklist, defaultRecognizers, type BuildBlacklistOptions } from '../../src/identifiers/index.js';
 
 const data = process.argv[2] ?? '../shared/data';
+const run = promisify(execFile);
 const pct = (p: Proportion | undefined) => (p === undefined || Number.isNaN(p.value) ? '–' : `${(100 * p.value).toFixed(1)} [${(100 * p.interval[0]).toFixed(1)}, ${(100 * p.interval[1]).toFixed(1)}]`);
 const type = (e: ProtectionEvaluation, t: string) => e.types.find((r) => r.type === t);
 
@@ -66,4 +72,52 @@ for (const [name, file] of [
   const { e } = await measure(docs, { only: 'direct' });
   out.push(`| ${name} (${docs.length} sentences) | ${pct(type(e, 'PERSON')?.full)} | ${pct(type(e, 'LOCATION')?.full)} | ${pct(e.otherTextProtected)} |`);
 }
+
+// Korean: Thunder-DeID judgments with surrogates filled in by `deid generate` (spans from the tags), per
+// crime type, and KMOU-NER news sentences (PER/LOC/DAT). Recognisers alone: no de-identification model.
+const analyzer = analyzerForLanguage('ko', 'auto');
+const tmp = await mkdtemp(join(tmpdir(), 'ppmlm-goals-'));
+try {
+  const generated = join(tmp, 'generated.jsonl');
+  const thunder = join(data, 'thunder-deid');
+  await run(process.execPath, ['--import', 'tsx', join('src', 'cli', 'bin.ts'), '--quiet', 'deid', 'generate', '--judgments', join(thunder, 'judgments'), '--replacements', join(thunder, 'replacement'), '--replicas', '1', '--out', generated], { maxBuffer: 1 << 20 });
+  const judgments = await readSpanCorpus(generated, 'jsonl');
+  out.push('', '### Korean, recognisers alone (mecab analyser; no de-identification model)', '', '| corpus | persons | places | all spans | other text protected |', '|---|---:|---:|---:|---:|');
+  const koType = (label: string) => (label === '내국인이름' || label === '외국인이름' ? 'PERSON' : /주소|동$|호실/.test(label) ? 'LOCATION' : label);
+  for (const crime of ['crime_of_violence', 'fraud']) {
+    const docs = judgments.filter((d) => d.id.startsWith(crime));
+    const { e } = await measure(docs, { only: 'direct', analyzer }, koType);
+    out.push(`| Thunder-DeID ${crime} (${docs.length} judgments, surrogates) | ${pct(type(e, 'PERSON')?.full)} | ${pct(type(e, 'LOCATION')?.full)} | ${pct(type(e, 'all')?.full)} | ${pct(e.otherTextProtected)} |`);
+  }
+  const kmou = await readKmou(join(data, 'kmou-ner', 'corpus_morph_ner'));
+  const { e } = await measure(kmou, { only: 'direct', analyzer }, (l) => ({ PER: 'PERSON', LOC: 'LOCATION', DAT: 'DATE' })[l] ?? l);
+  out.push(`| KMOU-NER (${kmou.length} sentences, each its own individual) | ${pct(type(e, 'PERSON')?.full)} | ${pct(type(e, 'LOCATION')?.full)} | ${pct(type(e, 'all')?.full)} | ${pct(e.otherTextProtected)} |`);
+} finally {
+  await analyzer?.close();
+  await rm(tmp, { recursive: true, force: true });
+}
 console.log(out.join('\n'));
+
+/** KMOU-NER: the `## <span:TAG> sentence` line of each sentence, its tags turned into spans. */
+async function readKmou(dir: string): Promise<SpanDocument[]> {
+  const docs: SpanDocument[] = [];
+  for (const file of (await readdir(dir)).filter((f) => f.endsWith('.txt')).sort()) {
+    // Each sentence has three header lines: its number, its raw text, its tagged text.
+    const lines = (await readFile(join(dir, file), 'utf8')).split('\n').filter((l) => l.startsWith('## ')).filter((_, k) => k % 3 === 2);
+    for (const [i, line] of lines.entries()) {
+      const tagged = line.slice(3);
+      let text = '';
+      const spans: SpanDocument['spans'] = [];
+      for (const part of tagged.split(/(<[^<>:]+:[A-Z]{2,3}>)/)) {
+        const m = /^<([^<>:]+):([A-Z]{2,3})>$/.exec(part);
+        if (m) {
+          spans.push({ start: text.length, end: text.length + m[1]!.length, label: m[2]! });
+          text += m[1];
+        } else text += part;
+      }
+      const id = `${file}:${i}`;
+      docs.push({ id, author: id, text, spans });
+    }
+  }
+  return docs;
+}

@@ -1,4 +1,5 @@
 import { UsageError } from '../../errors.js';
+import { KoreanNameRecognizer } from './koreanNames.js';
 import { NameRecognizer } from './names.js';
 import { PATTERNS, PATTERN_NAMES, PatternRecognizer } from './patterns.js';
 import { PlaceRecognizer } from './places.js';
@@ -10,6 +11,7 @@ export { PATTERNS, PATTERN_NAMES, PatternRecognizer } from './patterns.js';
 export type { PatternSpec } from './patterns.js';
 export { GazetteerRecognizer, readGazetteer, categoryForList } from './gazetteer.js';
 export { NameRecognizer } from './names.js';
+export { KoreanNameRecognizer } from './koreanNames.js';
 export { PlaceRecognizer } from './places.js';
 export { publicLists, isMisspelling } from './publicLists.js';
 export type { PublicLists } from './publicLists.js';
@@ -17,7 +19,7 @@ export type { GazetteerOptions } from './gazetteer.js';
 export * from './validators.js';
 
 /** The recognisers built on the bundled public lists, selectable by name beside the patterns. */
-const LIST_RECOGNIZERS = ['names', 'places'] as const;
+const LIST_RECOGNIZERS = ['names', 'places', 'korean-names'] as const;
 /** Every name `--recognizers` accepts. */
 export const RECOGNIZER_NAMES: readonly string[] = [...PATTERN_NAMES, ...LIST_RECOGNIZERS];
 
@@ -38,8 +40,8 @@ export function patternRecognizers(selection = 'all'): Recognizer[] {
 
 /**
  * The default recognisers, needing no list from the user: the validated patterns, then person names and
- * places from the bundled public lists with their context rules. `selection` as `--recognizers`. The
- * list recognisers read English; on Korean text they find nothing, and the analyser is not needed.
+ * places from the bundled public lists with their context rules, and Korean names in context. `selection`
+ * as `--recognizers`.
  */
 export function defaultRecognizers(selection = 'all'): Recognizer[] {
   const names = selected(selection);
@@ -47,6 +49,7 @@ export function defaultRecognizers(selection = 'all'): Recognizer[] {
   // Places first: of two identical spans the earlier recogniser names the category (Baltimore is a place).
   if (names.includes('places')) out.push(new PlaceRecognizer(publicLists()));
   if (names.includes('names')) out.push(new NameRecognizer(publicLists()));
+  if (names.includes('korean-names')) out.push(new KoreanNameRecognizer());
   return out;
 }
 
