@@ -80,7 +80,7 @@ const tmp = await mkdtemp(join(tmpdir(), 'ppmlm-goals-'));
 try {
   const generated = join(tmp, 'generated.jsonl');
   const thunder = join(data, 'thunder-deid');
-  await run(process.execPath, ['--import', 'tsx', join('src', 'cli', 'bin.ts'), '--quiet', 'deid', 'generate', '--judgments', join(thunder, 'judgments'), '--replacements', join(thunder, 'replacement'), '--replicas', '1', '--out', generated], { maxBuffer: 1 << 20 });
+  await run(process.execPath, ['--import', 'tsx', join('src', 'cli', 'bin.ts'), '--quiet', 'deid', 'generate', '--judgments', join(thunder, 'judgments'), '--replacements', join(thunder, 'replacement'), '--replicas', '1', '--skip-bad-docs', '--out', generated], { maxBuffer: 1 << 20 });
   const judgments = await readSpanCorpus(generated, 'jsonl');
   out.push('', '### Korean, recognisers alone (mecab analyser; no de-identification model)', '', '| corpus | persons | places | all spans | other text protected |', '|---|---:|---:|---:|---:|');
   const koType = (label: string) => (label === '내국인이름' || label === '외국인이름' ? 'PERSON' : /주소|동$|호실/.test(label) ? 'LOCATION' : label);

@@ -77,7 +77,8 @@ interface DirectTally {
  * const { blacklist } = await buildBlacklist(readCorpus('notes.csv'), { k: 2 });
  */
 export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Document>, options: BuildBlacklistOptions = {}): Promise<BuildBlacklistResult> {
-  const { k = 2, ngrams = [1, 3], minOccurrences = 1, ignoreNumbers = true, minLength = 2, stopList = new Set(), recognizers = defaultRecognizers(), analyzer } = options;
+  const { k = 2, ngrams = [1, 3], minOccurrences = 1, ignoreNumbers = true, minLength = 2, stopList = new Set(), analyzer } = options;
+  const recognizers = options.recognizers ?? defaultRecognizers('all', analyzer);
   const spillTerms = options.spillTerms ?? 50_000_000;
   const terms: NgramOptions = { min: ngrams[0], max: ngrams[1], ignoreNumbers, minLength, ...(options.allNgrams ? {} : { anchor: ngramAnchor() }) };
   const choice = options.engine ?? 'auto';

@@ -1,19 +1,40 @@
 import { describe, expect, it } from 'vitest';
+import { analyzerForLanguage } from '../../src/text/index.js';
 import { KoreanNameRecognizer } from '../../src/identifiers/index.js';
 
-const found = (text: string) => new KoreanNameRecognizer().find(text).map((d) => `${text.slice(d.start, d.end)}|${d.source}`);
+const found = async (text: string) => (await new KoreanNameRecognizer().find(text)).map((d) => `${text.slice(d.start, d.end)}|${d.source}`);
 
 describe('Korean names in context', () => {
-  it('reads a name after a role, before a title, or before sex and age, without its particle', () => {
-    expect(found('피해자 이채나(남, 36세)와 시비를 하던 중')).toEqual(['이채나|context:ko-role']);
-    expect(found('피고인 홍길동은 2020. 6. 6. 피해자를 폭행하였다')).toEqual(['홍길동|context:ko-role']);
-    expect(found('김철수 장관은 이날 말했다. 박영희씨가 왔다')).toEqual(['김철수|context:ko-title', '박영희|context:ko-title']);
-    expect(found('당시 이채나(여, 40세)가 있었다')).toEqual(['이채나|context:ko-age']);
-    expect(found('증인 남궁민수에게 물었다')).toEqual(['남궁민수|context:ko-role']);
+  it('with mecab, takes no common noun or predicate a role precedes', async () => {
+    const analyzer = analyzerForLanguage('ko', 'auto');
+    try {
+      const text = '피고인 피해자 명의의 계좌로, 피해자 사무실 앞에서 피해자 김영호로부터';
+      const found = (await new KoreanNameRecognizer(analyzer).find(text)).map((d) => text.slice(d.start, d.end));
+      if (analyzer?.name === 'mecab') expect(found).toEqual(['김영호']);
+    } finally {
+      await analyzer?.close();
+    }
   });
 
-  it('takes no word that merely starts with a surname', () => {
-    expect(found('정부는 이번에 조사를 신청한 사람에게 답했다')).toEqual([]);
-    expect(found('피해자 정부는')).toEqual([]);
+  it('reads a name after a role, before a title, or before sex and age, without its particle', async () => {
+    expect(await found('피해자 이채나(남, 36세)와 시비를 하던 중')).toEqual(['이채나|context:ko-role']);
+    expect(await found('피고인 홍길동은 2020. 6. 6. 피해자를 폭행하였다')).toEqual(['홍길동|context:ko-role']);
+    expect(await found('김철수 장관은 이날 말했다. 박영희씨가 왔다')).toEqual(['김철수|context:ko-title', '박영희|context:ko-title']);
+    expect(await found('당시 이채나(여, 40세)가 있었다')).toEqual(['이채나|context:ko-age']);
+    expect(await found('증인 남궁민수에게 물었다')).toEqual(['남궁민수|context:ko-role']);
+  });
+
+  it('takes no word that merely starts with a surname', async () => {
+    expect(await found('정부는 이번에 조사를 신청한 사람에게 답했다')).toEqual([]);
+    expect(await found('피해자 정부는')).toEqual([]);
+    expect(await found('지인인 임성지에게 피해자의 딸 서나연이')).toEqual(['임성지|context:ko-role', '서나연|context:ko-role']);
+  });
+});
+
+describe('Korean places', () => {
+  it('reads countries and regions with their particles, and addresses to a district or street', async () => {
+    const { KoreanPlaceRecognizer } = await import('../../src/identifiers/index.js');
+    const text = '일본의 작가가 서울에서 말했다. 청주시 흥덕구 B에 있는 식당, 일본어 수업';
+    expect(new KoreanPlaceRecognizer().find(text).map((d) => `${text.slice(d.start, d.end)}|${d.source}`)).toEqual(['일본|list:ko-places', '서울|list:ko-places', '청주시 흥덕구|rule:ko-address']);
   });
 });

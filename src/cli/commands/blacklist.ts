@@ -77,7 +77,7 @@ export async function blacklistRules(options: BlacklistRuleFlags, out: Reporter,
   const ngrams = parseNgrams(options.ngrams);
   const minOccurrences = parseIntFlag(options.minOccurrences, '--min-occurrences', { min: 1 });
   const analyzer = analyzerFor(options.lang, options.analyzer, out);
-  const recognizers: Recognizer[] = defaultRecognizers(options.recognizers);
+  const recognizers: Recognizer[] = defaultRecognizers(options.recognizers, analyzer);
   for (const path of options.gazetteer ?? []) {
     const terms = await readGazetteer(path);
     recognizers.push(new GazetteerRecognizer(terms, { category: categoryForList(path), source: `list:${path.split('/').pop()}`, analyzer }));

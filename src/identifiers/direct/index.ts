@@ -1,5 +1,7 @@
 import { UsageError } from '../../errors.js';
+import type { MorphAnalyzer } from '../../text/index.js';
 import { KoreanNameRecognizer } from './koreanNames.js';
+import { KoreanPlaceRecognizer } from './koreanPlaces.js';
 import { NameRecognizer } from './names.js';
 import { PATTERNS, PATTERN_NAMES, PatternRecognizer } from './patterns.js';
 import { PlaceRecognizer } from './places.js';
@@ -12,6 +14,7 @@ export type { PatternSpec } from './patterns.js';
 export { GazetteerRecognizer, readGazetteer, categoryForList } from './gazetteer.js';
 export { NameRecognizer } from './names.js';
 export { KoreanNameRecognizer } from './koreanNames.js';
+export { KoreanPlaceRecognizer } from './koreanPlaces.js';
 export { PlaceRecognizer } from './places.js';
 export { publicLists, isMisspelling } from './publicLists.js';
 export type { PublicLists } from './publicLists.js';
@@ -19,7 +22,7 @@ export type { GazetteerOptions } from './gazetteer.js';
 export * from './validators.js';
 
 /** The recognisers built on the bundled public lists, selectable by name beside the patterns. */
-const LIST_RECOGNIZERS = ['names', 'places', 'korean-names'] as const;
+const LIST_RECOGNIZERS = ['names', 'places', 'korean-names', 'korean-places'] as const;
 /** Every name `--recognizers` accepts. */
 export const RECOGNIZER_NAMES: readonly string[] = [...PATTERN_NAMES, ...LIST_RECOGNIZERS];
 
@@ -40,16 +43,17 @@ export function patternRecognizers(selection = 'all'): Recognizer[] {
 
 /**
  * The default recognisers, needing no list from the user: the validated patterns, then person names and
- * places from the bundled public lists with their context rules, and Korean names in context. `selection`
- * as `--recognizers`.
+ * places from the bundled public lists with their context rules, and Korean names in context (read with
+ * `analyzer` when it is mecab). `selection` as `--recognizers`.
  */
-export function defaultRecognizers(selection = 'all'): Recognizer[] {
+export function defaultRecognizers(selection = 'all', analyzer?: MorphAnalyzer): Recognizer[] {
   const names = selected(selection);
   const out: Recognizer[] = patternRecognizers(selection);
   // Places first: of two identical spans the earlier recogniser names the category (Baltimore is a place).
   if (names.includes('places')) out.push(new PlaceRecognizer(publicLists()));
   if (names.includes('names')) out.push(new NameRecognizer(publicLists()));
-  if (names.includes('korean-names')) out.push(new KoreanNameRecognizer());
+  if (names.includes('korean-names')) out.push(new KoreanNameRecognizer(analyzer));
+  if (names.includes('korean-places')) out.push(new KoreanPlaceRecognizer());
   return out;
 }
 

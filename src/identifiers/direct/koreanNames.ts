@@ -1,3 +1,4 @@
+import { isFunctionalTag, type MorphAnalyzer } from '../../text/index.js';
 import type { Detection, Recognizer } from './recognizer.js';
 
 /**
@@ -16,18 +17,27 @@ const GIVEN = new Set(
   ),
 );
 
-/** Particles and endings a name takes in running text: 홍길동이, 홍길동에게, 홍길동씨. */
-const PARTICLE = '(?:씨|님|군|양)?(?:이|가|은|는|을|를|의|에게서|에게|한테|께서|께|와|과|으로부터|로부터|으로|로|이와|이가|이는|이를|이의|이에게|이라는|라는|이고|이며|도|만|측|등|외)?';
+/** Particles a noun takes in running text: 홍길동이, 서울에서. */
+export const KOREAN_PARTICLE = '(?:이|가|은|는|을|를|의|에서|에게서|에게|한테|께서|께|와|과|으로부터|로부터|으로|로|이와|이가|이는|이를|이의|이에게|이라는|라는|이고|이며|도|만|측|등|외)?';
+/** What a name takes: 홍길동에게, 홍길동씨가. */
+const PARTICLE = `(?:씨|님|군|양)?${KOREAN_PARTICLE}`;
+const PARTICLE_ONLY = new RegExp(`^${PARTICLE}$`);
 
 /** Roles after which a name comes in judgments and news: 피고인 홍길동은, 피해자 이채나(남, 36세). */
 const ROLES_BEFORE = new Set(
-  '피고인 피해자 증인 공범 공소외 고소인 고발인 신청인 피신청인 피의자 변호인 변호사 판사 재판장 검사 원고 피고 대표 대표이사 사장 회장 이사 직원 친구 남편 아내 처 부인 아들 딸 어머니 아버지 모친 부친 동생 형 누나 언니 오빠 기자 감독 선수 교수 의원 장관 대통령 총리 위원장 씨 성명 환자 보호자 담당의 의사 간호사'.split(' '),
+  ('피고인 피해자 증인 공범 공소외 고소인 고발인 신청인 피신청인 피의자 변호인 변호사 판사 재판장 검사 원고 피고 대표 대표이사 사장 회장 이사 직원 친구 남편 아내 처 부인 아들 딸 어머니 아버지 ' +
+    '모친 부친 동생 여동생 남동생 형 누나 언니 오빠 배우자 지인 종업원 선배 후배 동료 계주 매도인 매수인 채권자 채무자 임차인 임대인 운영자 명의자 손자 손녀 조카 애인 동거인 사위 며느리 ' +
+    '공인회계사 세무사 기자 감독 선수 교수 의원 장관 대통령 총리 위원장 씨 성명 환자 보호자 담당의 의사 간호사').split(' '),
 );
 /** Titles after a name: 김철수 장관, 박영희 씨. */
-const TITLES_AFTER = new Set('씨 님 군 양 대표 회장 사장 장관 의원 대통령 총리 감독 선수 교수 기자 판사 검사 변호사 위원장 원장 부장 과장 팀장 작가 시장 도지사 후보'.split(' '));
+const TITLES_AFTER = new Set('씨 님 군 양 명의 대표 회장 사장 장관 의원 대통령 총리 감독 선수 교수 기자 판사 검사 변호사 위원장 원장 부장 과장 팀장 작가 시장 도지사 후보'.split(' '));
+/** A title with its particle, if any: 장관은, 명의의, 씨가. */
+const titleWord = (word: string) => [...TITLES_AFTER].some((t) => word.startsWith(t) && PARTICLE_ONLY.test(word.slice(t.length)));
+
+/** Tags of common words and predicates: a stem mecab reads as one of these (피해자, 사무실, 사용하) is no name. */
+const WORD_TAGS = /^(?:NNG|NNB|NP|VV|VA|VX|MAG|MAJ|XR|MM)/;
 
 const HANGUL_WORD = /[가-힣]+/g;
-const PARTICLE_ONLY = new RegExp(`^${PARTICLE}$`);
 const SURNAME_SET = new Set(SURNAMES);
 
 /** The name a word starts with (surname + given syllables) and the particle after it, if the word is one. */
@@ -49,25 +59,45 @@ function nameLength(word: string): { length: number; rest: string } | undefined 
  * Korean person names: a surname and one or two given-name syllables, with a particle or title attached,
  * where a role comes before (피해자 이채나는: `context:ko-role`), a title or 씨 follows (김철수 장관:
  * `context:ko-title`), or a sex and age follow in brackets (이채나(남, 36세): `context:ko-age`). Without such
- * context too many words read as names (정부는, 이번에), so none is taken. The detection is the name
- * without its particle; the blacklist matcher finds it again with any particle.
+ * context too many words read as names (정부는, 이번에), so none is taken; with mecab, a stem it reads as a
+ * common noun or a predicate (피해자, 사무실, 명의) is none either. The detection is the name without its
+ * particle; the blacklist matcher finds it again with any particle.
  */
 export class KoreanNameRecognizer implements Recognizer {
   readonly name = 'korean-names';
+  constructor(private readonly analyzer?: MorphAnalyzer) {}
 
-  find(text: string): Detection[] {
+  async find(text: string): Promise<Detection[]> {
     const words = [...text.matchAll(HANGUL_WORD)].map((m) => ({ start: m.index, end: m.index + m[0].length, text: m[0] }));
     const out: Detection[] = [];
+    if (!words.some((w) => nameLength(w.text) !== undefined)) return out;
+    // Morphemes by start, when a real analyser (mecab, with its tags) is at hand.
+    const morphemes = new Map<number, { tag: string; end: number }>();
+    if (this.analyzer?.name === 'mecab') for (const m of await this.analyzer.analyze(text)) if (!morphemes.has(m.start)) morphemes.set(m.start, m);
+    /**
+     * mecab reads the word as a common word of two syllables or more that covers the name (피해자,
+     * 사무실), or that a particle or a verb suffix follows inside it (명의+의, 사용+하, 금원+을). Names mecab
+     * does not know it splits into pieces (오우/NNG 혁/NNG), which pass.
+     */
+    const commonWord = (start: number, name: number): boolean => {
+      const head = morphemes.get(start);
+      if (head === undefined || !WORD_TAGS.test(head.tag) || head.end - start < 2) return false;
+      if (head.end >= start + name) return true;
+      const next = morphemes.get(head.end);
+      return next !== undefined && isFunctionalTag(next.tag);
+    };
     for (let i = 0; i < words.length; i++) {
       const w = words[i]!;
       const parsed = nameLength(w.text);
       if (parsed === undefined) continue;
       const { length: name, rest } = parsed;
+      if (ROLES_BEFORE.has(w.text.slice(0, name)) || commonWord(w.start, name)) continue;
       const before = i > 0 && /^[\s,]*$/.test(text.slice(words[i - 1]!.end, w.start)) ? words[i - 1]!.text : undefined;
       const next = i + 1 < words.length && /^\s*$/.test(text.slice(w.end, words[i + 1]!.start)) ? words[i + 1]!.text : undefined;
       let source: string | undefined;
-      if (before !== undefined && ROLES_BEFORE.has(before.replace(/[은는이가의]$/, ''))) source = 'context:ko-role';
-      else if (/^(?:씨|님|군|양)/.test(rest) || TITLES_AFTER.has(rest) || (next !== undefined && TITLES_AFTER.has(next.replace(/[은는이가을를의에게]+$/, '')))) source = 'context:ko-title';
+      // 피해자 홍길동, 지인인 홍길동 (who is an acquaintance), 피해자의 딸 홍길동.
+      if (before !== undefined && (ROLES_BEFORE.has(before) || ROLES_BEFORE.has(before.replace(/(?:인|은|는|이|가|의)$/, '')))) source = 'context:ko-role';
+      else if (/^(?:씨|님|군|양)/.test(rest) || TITLES_AFTER.has(rest) || (next !== undefined && titleWord(next))) source = 'context:ko-title';
       else if (rest === '' && /^\(\s*(?:남|여)\s*,\s*\d{1,3}세/.test(text.slice(w.end, w.end + 12))) source = 'context:ko-age';
       if (source) out.push({ start: w.start, end: w.start + name, category: 'PERSON', source });
     }

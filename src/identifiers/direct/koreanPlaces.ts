@@ -1,0 +1,50 @@
+import { createRequire } from 'node:module';
+import type { Detection, Recognizer } from './recognizer.js';
+import { KOREAN_PARTICLE } from './koreanNames.js';
+
+/** The 17 top-level regions of Korea, short and official names: public administrative facts. */
+const REGIONS = (
+  '서울 부산 대구 인천 광주 대전 울산 세종 경기 강원 충북 충남 전북 전남 경북 경남 제주 ' +
+  '서울특별시 부산광역시 대구광역시 인천광역시 광주광역시 대전광역시 울산광역시 세종특별자치시 경기도 강원도 강원특별자치도 충청북도 충청남도 전라북도 전북특별자치도 전라남도 경상북도 경상남도 제주도 제주특별자치도'
+).split(' ');
+
+let places: ReadonlySet<string> | undefined;
+/** Country names in Korean (`i18n-iso-countries`, MIT) and the regions above. */
+function koreanPlaces(): ReadonlySet<string> {
+  if (places) return places;
+  const require = createRequire(import.meta.url);
+  const countries = require('i18n-iso-countries') as { registerLocale(l: unknown): void; getNames(lang: string, o: { select: 'all' }): Record<string, string[]> };
+  countries.registerLocale(require('i18n-iso-countries/langs/ko.json'));
+  places = new Set([...Object.values(countries.getNames('ko', { select: 'all' })).flat().filter((n) => !n.includes(' ')), ...REGIONS]);
+  return places;
+}
+
+const WORD = /[가-힣]+/g;
+const PARTICLE_ONLY = new RegExp(`^${KOREAN_PARTICLE}$`);
+/** A city, county or district and a subdivision below it: 청주시 흥덕구, 서울 종로구, 해운대구 우동. */
+const ADDRESS = /[가-힣]{1,6}(?:특별시|광역시|시|도|군|구)\s[가-힣]{1,8}(?:구|군|시|읍|면|동|리|로|길)(?![가-힣])/g;
+
+/**
+ * Korean places: country names and the regions (`list:ko-places`), with a particle attached (일본의,
+ * 서울에서), and addresses down to a district or street (`rule:ko-address`).
+ */
+export class KoreanPlaceRecognizer implements Recognizer {
+  readonly name = 'korean-places';
+
+  find(text: string): Detection[] {
+    const out: Detection[] = [];
+    const known = koreanPlaces();
+    for (const m of text.matchAll(WORD)) {
+      // The shortest stem that is a place, its particle after it: 일본의 → 일본.
+      for (let end = 2; end <= m[0].length; end++) {
+        const stem = m[0].slice(0, end);
+        if (known.has(stem) && PARTICLE_ONLY.test(m[0].slice(end))) {
+          out.push({ start: m.index, end: m.index + end, category: 'LOCATION', source: 'list:ko-places' });
+          break;
+        }
+      }
+    }
+    for (const m of text.matchAll(ADDRESS)) out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'rule:ko-address' });
+    return out;
+  }
+}
