@@ -9,6 +9,7 @@ import { addVocabularyOptions, ALLOW_VOCABULARY_HELP } from './vocabularyOptions
 import { Reporter, processIO, type CliIO } from './reporter.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { ANALYZER_CHOICES, LANGUAGES } from '../text/index.js';
+import { SPAN_FORMATS } from '../corpus/spans.js';
 
 export interface GlobalOptions {
   backend: BackendRequest;
@@ -128,7 +129,7 @@ export function buildProgram(io: CliIO): Command {
     .action(lazyAction(async () => (await import('./commands/blacklist.js')).blacklistBuild));
   buildRules(blacklist.command('eval').description('a blacklist (or one built from the gold corpus) against gold identifier spans: recall, precision, other text protected, with 95% intervals over individuals'))
     .requiredOption('--gold <path>', 'gold spans: ppmlm JSONL, a PhysioNet deid folder (id.text + id-phi.phrase), Presidio JSON or CoNLL columns')
-    .addOption(new Option('--gold-format <format>', 'format of --gold (default: a folder is physionet, .json presidio, .jsonl jsonl, else conll)').choices(['jsonl', 'physionet', 'presidio', 'conll']))
+    .addOption(new Option('--gold-format <format>', 'format of --gold (default: a folder is physionet, .json presidio, .jsonl jsonl, else conll)').choices(SPAN_FORMATS))
     .option('--blacklist <file>', 'the blacklist to measure (default: build one from the gold corpus with the rules below)')
     .addOption(new Option('--only <kind>', 'measure one kind of entry: direct (the recognisers alone) or indirect').choices(['direct', 'indirect']))
     .addOption(new Option('--protection <level>', 'terms: every found term everywhere, as fine-tuning masks; occurrences: direct identifiers only where a recogniser fired').choices(['terms', 'occurrences']).default('terms'))
@@ -310,7 +311,7 @@ export function buildProgram(io: CliIO): Command {
       .option('--judgments <dir>', 'folder of judgments with <<<LABEL>>>X<<</LABEL>>> tags')
       .option('--replacements <dir>', 'folder of {label: [values]} replacement lists (with --judgments)')
       .option('--spans <path>', 'span-annotated documents instead of judgments')
-      .addOption(new Option('--spans-format <format>', 'jsonl {id,text,spans:[{start,end,label}]} | presidio JSON | physionet folder').choices(['jsonl', 'presidio', 'physionet']).default('jsonl'))
+      .addOption(new Option('--spans-format <format>', 'jsonl {id,text,spans:[{start,end,label}]} | presidio JSON | physionet folder | conll columns').choices(SPAN_FORMATS).default('jsonl'))
       .option('--replace-map <file>', 'label synonyms (default: replace_map.json beside the judgments folder)')
       .addOption(new Option('--unknown-label <policy>', 'unknown labels: error, or OTHER').choices(['error', 'other']).default('error'))
       .option('--skip-bad-docs', 'skip malformed judgments')
