@@ -156,7 +156,11 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
   // The DP cells' refusal of private preprocessing, here before any audit, naming the config key.
   if (config.strategies.some((s) => parseAxes(s).privacy === 'dp')) {
     checkPrivateInputs(
-      privateInputsOf({ blacklist, vocabulary: reference.provenance?.vocabulary }, { blacklist: config.blacklist ? `the blacklist ${config.blacklist}` : 'the blacklist built from the members', vocabulary: `the tokenizer of ${config.model}` }),
+      await privateInputsOf(
+        { blacklist, vocabulary: reference.provenance?.vocabulary },
+        { blacklist: config.blacklist ? `the blacklist ${config.blacklist}` : 'the blacklist built from the members', vocabulary: `the tokenizer of ${config.model}` },
+        members.map((d) => d.text),
+      ),
       config.finetune?.dpAllowPrivatePreprocessing,
       'set "finetune": { "dpAllowPrivatePreprocessing": true } in the config',
     );

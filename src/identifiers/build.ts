@@ -1,5 +1,5 @@
 import { corpusFingerprinter, type Document } from '../corpus/index.js';
-import { keyedFingerprint } from '../io/index.js';
+import { documentKey, keyedFingerprint } from '../io/index.js';
 import { contentWords, type MorphAnalyzer, type NgramOptions } from '../text/index.js';
 import { canonicalTerm } from './blacklist/read.js';
 import { BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry } from './blacklist/types.js';
@@ -56,6 +56,11 @@ export interface BuildBlacklistResult {
   /** The engine after the build, for `--graph-out` / `--export-pairs`; the caller closes it. */
   engine: AuthorTermEngine;
   stats: EngineStats & { documents: number; tokens: number; direct: number; indirect: number };
+  /**
+   * With `publicCorpus`, each document's keyed hash, for the record a DP run checks its training documents
+   * against (`recordPublicDocuments` under the header's corpus fingerprint: the CLI keeps it).
+   */
+  documentKeys?: string[];
 }
 
 /** Distinct words the counting engine holds before moving to DuckDB: V8 caps a Map at 2^24 entries. */
@@ -89,6 +94,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
         ? new GraphEngine(terms)
         : new CountingEngine(k, terms);
   const fingerprint = corpusFingerprinter();
+  const documentKeys: string[] | undefined = options.publicCorpus ? [] : undefined;
   const direct = new Map<string, DirectTally>();
   let documents = 0;
   let tokens = 0;
@@ -96,6 +102,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   for await (const doc of docs) {
     documents++;
     fingerprint.add(doc);
+    documentKeys?.push(documentKey(doc.text));
     const words = await contentWords(doc.text, analyzer);
     tokens += words.length;
     await engine.add(doc.author, words);
@@ -151,7 +158,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     },
     entries,
   };
-  return { blacklist, engine, stats: { ...(await engine.stats()), documents, tokens, direct: direct.size, indirect } };
+  return { blacklist, engine, stats: { ...(await engine.stats()), documents, tokens, direct: direct.size, indirect }, ...(documentKeys && { documentKeys }) };
 }
 
 /**

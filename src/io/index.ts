@@ -10,3 +10,4 @@ export type { ReadJsonOptions } from './json.js';
 export { openDuckdb, withDuckdb, sqlString, sqlIdentifier } from './duckdb.js';
 export type { DuckdbSession } from './duckdb.js';
 export { fingerprintKey, fingerprintKeyPath, keyedFingerprint, keyedFingerprinter } from './fingerprint.js';
+export { publicDocumentsPath, documentKey, recordPublicDocuments, publicDocumentOverlap } from './publicDocuments.js';

@@ -6,7 +6,7 @@ import { Rng } from '../engine/random.js';
 import { lossCurve, train, type LogEntry, type TrainerState } from '../engine/trainer.js';
 import { bestModelDir, checkpointDirFor, checkpointModelDir, openCheckpoint } from '../engine/checkpoint.js';
 import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
-import { assertCanWrite, PRIVATE_FILE_MODE } from '../io/index.js';
+import { assertCanWrite, PRIVATE_FILE_MODE, publicDocumentOverlap, publicDocumentsPath } from '../io/index.js';
 import { assertSameAnalyzer, BlacklistMatcher, blacklistFingerprint, blacklistProvenanceProblem, type Blacklist } from '../identifiers/index.js';
 import { assertSeqLenFits, checkTrainingMemory, DROPOUT_STREAM, dropoutOf, checkVocabulary, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, untieDecoder, writeModelFiles, type LoadedModel, type Provenance, type VocabularyCheck, type VocabularyOrigin, vocabularyProvenance, vocabularyProvenanceProblem } from '../model/index.js';
 import { BlacklistedTerms } from '../tokenizer/index.js';
@@ -128,13 +128,30 @@ export function checkFinetuneOptions(options: Pick<FinetuneOptions, 'evalDocs' |
 
 /**
  * The inputs of a fine-tuning run that came from a corpus not declared public (blacklist, tokenizer), as
- * {@link checkPrivateInputs} takes them under DP; `names` says how the caller's user knows them.
+ * {@link checkPrivateInputs} takes them under DP; `names` says how the caller's user knows them. With the
+ * training `texts`, an input declared public is checked against the record of its corpus's documents
+ * (`--public-corpus` keeps one with the key): a "public" corpus that holds training documents is private
+ * input too, and one without a record here cannot be shown not to.
  */
-export function privateInputsOf(inputs: { blacklist?: Blacklist; vocabulary?: VocabularyOrigin }, names: { blacklist?: string; vocabulary?: string } = {}): PrivateInput[] {
-  const problems = [
-    [names.blacklist ?? 'the blacklist', inputs.blacklist && blacklistProvenanceProblem(inputs.blacklist)],
-    [names.vocabulary ?? 'the tokenizer', vocabularyProvenanceProblem(inputs.vocabulary)],
-  ] as const;
+export async function privateInputsOf(inputs: { blacklist?: Blacklist; vocabulary?: VocabularyOrigin }, names: { blacklist?: string; vocabulary?: string } = {}, texts?: readonly string[]): Promise<PrivateInput[]> {
+  const blacklistName = names.blacklist ?? 'the blacklist';
+  const vocabularyName = names.vocabulary ?? 'the tokenizer';
+  const problems: [string, string | undefined][] = [
+    [blacklistName, inputs.blacklist && blacklistProvenanceProblem(inputs.blacklist)],
+    [vocabularyName, vocabularyProvenanceProblem(inputs.vocabulary)],
+  ];
+  if (texts !== undefined) {
+    const declared: [string, string | undefined][] = [
+      [blacklistName, inputs.blacklist && blacklistProvenanceProblem(inputs.blacklist) === undefined ? inputs.blacklist.header.corpus : undefined],
+      [vocabularyName, inputs.vocabulary?.publicCorpus ? inputs.vocabulary.corpus : undefined],
+    ];
+    for (const [name, corpus] of declared) {
+      if (corpus === undefined) continue;
+      const overlap = await publicDocumentOverlap(corpus, texts);
+      if (overlap === undefined) problems.push([name, `declared public, but no record of its corpus's documents is kept here (${publicDocumentsPath(corpus)}), so an overlap with the training documents cannot be ruled out; rebuild it here with --public-corpus`]);
+      else if (overlap > 0) problems.push([name, `declared public, but ${overlap} of the ${texts.length} training documents are in the corpus it was built from`]);
+    }
+  }
   return problems.flatMap(([name, why]) => (why === undefined ? [] : [{ name, why }]));
 }
 
@@ -238,7 +255,9 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   if (loaded.initialized.length > 0) options.onInfo?.(`initialised ${loaded.initialized.length} MLM head tensors missing from ${options.model}`);
   const { model, tokenizer } = loaded;
   // Under DP, what shapes one person's gradient besides their own text must not come from the private corpus.
-  const privatePreprocessing = private_ ? checkPrivateInputs(privateInputsOf({ blacklist: options.blacklist, vocabulary: loaded.provenance?.vocabulary }), options.dp?.allowPrivatePreprocessing) : undefined;
+  const privatePreprocessing = private_
+    ? checkPrivateInputs(await privateInputsOf({ blacklist: options.blacklist, vocabulary: loaded.provenance?.vocabulary }, {}, options.docs.map((d) => d.text)), options.dp?.allowPrivatePreprocessing)
+    : undefined;
   // A resumed run's checkpoint is untied already.
   if (options.untieDecoder) model.config = untieDecoder(model.config, model.params);
   // Written into the config the run exports, as Hugging Face's Trainer reads it.

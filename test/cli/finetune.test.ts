@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readBlacklist } from '../../src/identifiers/index.js';
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { appendFile, cp, mkdir, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { generateClinicalNotes } from '../../examples/clinical-en/generate.js';
 import { parseSafetensors, serializeSafetensors } from '../../src/model/index.js';
@@ -663,5 +663,31 @@ describe('ppmlm finetune --privacy dp: inputs that depend on other people', () =
       expect(selection.code).toBe(2);
       expect(selection.stderr).toMatch(/under --privacy dp, --(load-best-model-at-end|eval-split) is refused: choosing the weights by held-out people's loss/);
     }
+  });
+  it('refuses a "public" blacklist or tokenizer whose corpus overlaps the training documents, or whose record is not kept here', async () => {
+    const { dir, corpus } = await tinySetup(4, 2);
+    // The "public" corpus holds two of the training documents, under other ids and authors.
+    const training = (await readFile(corpus, 'utf8')).trim().split('\n').map((line) => ({ ...JSON.parse(line), id: 'copied', author: 'elsewhere' }));
+    const publicNotes = join(dir, 'public.jsonl');
+    await writeFile(publicNotes, [...generateClinicalNotes(77, 10, 2).map((d) => JSON.stringify(d)), ...training.slice(-2).map((d, i) => JSON.stringify({ ...d, id: `copied-${i}` }))].join('\n'));
+    for (const args of [
+      ['blacklist', 'build', '--corpus', publicNotes, '--public-corpus', '--out', join(dir, 'public.tsv')],
+      ['tokenizer', 'train', '--corpus', publicNotes, '--public-corpus', '--vocab-size', '400', '--out', join(dir, 'public-tok')],
+      ['model', 'init', '--vocab', join(dir, 'public-tok'), '--out', join(dir, 'public-init'), '--hidden', '32', '--layers', '1', '--heads', '2', '--intermediate', '64', '--max-positions', '64'],
+    ]) {
+      const r = await cli('--quiet', ...args);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    // The record stays with the key, not beside the artefacts.
+    expect((await readdir(dir)).filter((f) => f.endsWith('.docs'))).toEqual([]);
+    const base = ['finetune', '--model', join(dir, 'public-init'), '--corpus', corpus, '--blacklist', join(dir, 'public.tsv'), '--strategy', 'constrained+dp', ...small];
+    const overlap = await cli(...base, '--out', join(dir, 'x'));
+    expect(overlap.code).toBe(2);
+    expect(overlap.stderr).toMatch(/the blacklist \(declared public, but 2 of the \d+ training documents are in the corpus it was built from\); the tokenizer \(declared public, but 2 of the \d+ training documents/);
+    // Without a record (built elsewhere, or before records were kept), an overlap cannot be ruled out.
+    const corpusFp = /^# corpus: (\w+)$/m.exec(await readFile(join(dir, 'public.tsv'), 'utf8'))![1]!;
+    await rm(join(dirname(process.env.PPMLM_KEY_FILE!), 'public-corpora', `${corpusFp}.docs`));
+    const unknown = await cli(...base, '--out', join(dir, 'y'));
+    expect(unknown.stderr).toMatch(/the blacklist \(declared public, but no record of its corpus's documents is kept here .*cannot be ruled out/);
   });
 });

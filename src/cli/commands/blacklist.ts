@@ -21,7 +21,7 @@ import {
   type EngineName,
   type Recognizer,
 } from '../../identifiers/index.js';
-import { assertCanWrite } from '../../io/index.js';
+import { assertCanWrite, recordPublicDocuments } from '../../io/index.js';
 import { readProvenance } from '../../model/index.js';
 import { analyzerForLanguage, type AnalyzerChoice, type Language, type MorphAnalyzer } from '../../text/index.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
@@ -131,6 +131,8 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
     out.progressDone();
     try {
       await writeBlacklist(options.out, result.blacklist, { force: options.force });
+      // Kept with the key, never beside the blacklist: a DP run refuses it if its training documents overlap.
+      if (result.documentKeys) out.debug(`public documents recorded in ${await recordPublicDocuments(result.blacklist.header.corpus!, result.documentKeys)}`);
       if (options.graphOut) {
         await writeGraph(options.graphOut, result.engine as GraphEngine, { force: options.force });
       }

@@ -4,7 +4,7 @@ import { corpusFingerprinter, readCorpus } from '../../corpus/index.js';
 import { writeProvenance, type VocabularyOrigin } from '../../model/index.js';
 import { blacklistFingerprint } from '../../identifiers/index.js';
 import { PACKAGE_VERSION } from '../../version.js';
-import { prepareAtomicDir } from '../../io/index.js';
+import { documentKey, prepareAtomicDir, recordPublicDocuments } from '../../io/index.js';
 import { BlacklistedTerms, bpeToTokenizerJson, toTokenizerJson, toVocabTxt, trainBpe, trainWordPiece } from '../../tokenizer/index.js';
 import { readBlacklist } from '../../identifiers/index.js';
 import { UsageError } from '../../errors.js';
@@ -39,8 +39,11 @@ export async function tokenizerTrain(options: TokenizerTrainOptions, out: Report
     out.summary(options.json, { out: options.out, ...trained, morphemes: options.morphemes === true, blacklist: options.blacklist !== undefined, publicCorpus: options.publicCorpus === true }, (s) => `wrote ${s.out}: ${s.type === 'bpe' ? 'byte-level BPE' : 'WordPiece'}, ${s.vocabSize} tokens`);
   // How the vocabulary was made decides, when a model is made from it, whether it may ship (model/vocabularyCheck.ts).
   const fingerprint = corpusFingerprinter();
-  const writeOrigin = () => {
+  const documentKeys: string[] = [];
+  const writeOrigin = async () => {
     const vocabulary: VocabularyOrigin = { corpus: fingerprint.digest(), publicCorpus: options.publicCorpus === true, ...(blacklist && { blacklist: blacklistFingerprint(blacklist) }) };
+    // Kept with the key, never in the tokenizer folder (which model init copies): a DP run checks its training documents against it.
+    if (options.publicCorpus) await recordPublicDocuments(vocabulary.corpus, documentKeys);
     return writeProvenance(target.tmpDir, { ppmlm: PACKAGE_VERSION, createdAt: new Date().toISOString(), vocabulary });
   };
   if (!options.publicCorpus && !blacklist) out.info('the corpus is not declared public (--public-corpus) and no --blacklist keeps identifiers out of the vocabulary: a model made from this tokenizer will be refused unless checked against a blacklist');
@@ -48,6 +51,7 @@ export async function tokenizerTrain(options: TokenizerTrainOptions, out: Report
     const texts = (async function* () {
       for await (const doc of readCorpus(options.corpus, corpusReadOptions(options))) {
         fingerprint.add(doc);
+        if (options.publicCorpus) documentKeys.push(documentKey(doc.text));
         yield doc.text;
       }
     })();
