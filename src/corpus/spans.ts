@@ -116,6 +116,7 @@ export async function readConll(path: string): Promise<SpanDocument[]> {
         continue;
       }
       if (row.startsWith('-DOCSTART-')) continue;
+      // Token first, tag last; CoNLL-2003's part-of-speech and chunk columns between are not text.
       const cols = row.split(/\s+/);
       if (cols.length < 2) throw new FormatError(`expected a token and its tag separated by a tab or space, got "${row.slice(0, 40)}"`, { file: path, line });
       const tag = cols.at(-1)!;
@@ -124,7 +125,7 @@ export async function readConll(path: string): Promise<SpanDocument[]> {
       if (text === '') firstLine = line;
       else text += ' ';
       const start = text.length;
-      text += cols.slice(0, -1).join(' ');
+      text += cols[0];
       if (m === null) open = undefined;
       else if (open !== undefined && open.label === m[2] && (m[1] === 'I' || m[1] === 'E')) open.end = text.length;
       else spans.push((open = { start, end: text.length, label: m[2]! }));

@@ -17,7 +17,9 @@ export interface BuildBlacklistOptions {
   /**
    * Every rare n-gram is a term. By default (false) an n-gram of two or more words is one only when it
    * holds a listed name ({@link ngramAnchor}): "left the room" is not an identifier even when only one
-   * person wrote it, "daughter Frances Baker" is.
+   * person wrote it, "daughter Frances Baker" is. Korean words are in no name list, so Korean n-grams
+   * are terms only with this flag. It also keeps the typos of common words (see {@link isMisspelling}),
+   * as the rule of the paper does.
    */
   allNgrams?: boolean;
   /**
@@ -154,7 +156,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
       ngrams,
       corpus: fingerprint.digest(),
       created: new Date().toISOString(),
-      extra: { recognizers: recognizers.map((r) => r.name).join(',') || 'none', 'ngram-rule': options.allNgrams ? 'all' : 'anchored', 'unigram-rule': options.allNgrams ? 'all' : options.skipCommonWords ? 'no typos, no common words' : 'no typos', analyzer: analyzer?.name ?? 'none', 'public-corpus': options.publicCorpus ? 'yes' : 'no' },
+      extra: { recognizers: recognizers.map((r) => r.name).join(',') || 'none', 'ngram-rule': options.allNgrams ? 'all' : 'anchored', 'unigram-rule': [options.allNgrams ? '' : 'no typos', options.skipCommonWords ? 'no common words' : ''].filter(Boolean).join(', ') || 'all', analyzer: analyzer?.name ?? 'none', 'public-corpus': options.publicCorpus ? 'yes' : 'no' },
     },
     entries,
   };
@@ -169,7 +171,10 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
  */
 export function ngramAnchor(): (norm: string) => boolean {
   const { commonWords, firstNames, lastNames } = publicLists();
-  return (norm) => (firstNames.has(norm) || lastNames.has(norm)) && !commonWords.has(norm);
+  return (norm) => {
+    const word = norm.replace(/['’]s$/, '');
+    return (firstNames.has(word) || lastNames.has(word)) && !commonWords.has(word);
+  };
 }
 
 /**

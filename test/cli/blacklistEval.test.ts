@@ -27,6 +27,9 @@ describe('ppmlm blacklist eval', () => {
     expect(table.stdout).toMatch(/\| PERSON \| 2 \| 100\.0% \[/);
     expect(table.stdout).toMatch(/other text protected: .* word characters outside gold spans/);
     expect(table.stderr + table.stdout).not.toMatch(/quigley|thelma/i);
+    const both = await cli('blacklist', 'eval', '--gold', file, '--only', 'direct', '--protection', 'occurrences');
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/give one of them/);
   });
 
   it('refuses a span outside its text, naming the file and line, with exit code 2', async () => {

@@ -11,6 +11,13 @@ describe('CoNLL gold spans', () => {
     expect(docs[0]!.spans.map((s) => `${docs[0]!.text.slice(s.start, s.end)}:${s.label}`)).toEqual(['John Smith:PER', 'New York:LOC']);
   });
 
+  it('reads CoNLL-2003 columns: the first is the token, the last the tag', async () => {
+    const file = await tempFile('c.conll', 'EU NNP B-NP B-ORG\nrejects VBZ B-VP O\nGerman JJ B-NP B-MISC\n');
+    const [doc] = await readSpanCorpus(file, 'conll');
+    expect(doc!.text).toBe('EU rejects German');
+    expect(doc!.spans).toEqual([{ start: 0, end: 2, label: 'ORG' }, { start: 11, end: 17, label: 'MISC' }]);
+  });
+
   it('names the file and line of a bad tag, and refuses overlapping labels in JSONL', async () => {
     const bad = await tempFile('b.conll', 'John\tB-PER\nSmith\tPERSON\n');
     await expect(readSpanCorpus(bad, 'conll')).rejects.toMatchObject({ located: expect.stringMatching(/b\.conll:2: tag "PERSON" is neither O nor B-\/I-\/E-\/S-TYPE/) });

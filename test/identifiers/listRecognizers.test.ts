@@ -74,6 +74,7 @@ describe('places without a user list', () => {
     // A common-word place before a state code keeps the code in its term: "foley md", never every Foley.
     expect(await found(places, 'Foley, MD aware. Harbor view')).toEqual(['Foley, MD|context:place']);
     expect(await found(places, 'Plan: advance diet, comfort in progress')).toEqual([]);
+    expect(await found(places, 'seen 2 weeks with Dr Quigley; 1 HEAD CT; 2 IN PLACE')).toEqual([]);
   });
 });
 
@@ -81,8 +82,8 @@ describe('clinical dates', () => {
   const dates = (name: string, text: string) => new PatternRecognizer(PATTERNS.find((p) => p.name === name)!).find(text).map((d) => text.slice(d.start, d.end));
   it('reads years of a history, not times or volumes', () => {
     expect(dates('year-history', 'S/P CABG 1957, 1971. MI 1992')).toEqual(['1957', '1971', '1992']);
-    expect(dates('year-history', 'at 1930 hrs gave 2015 cc; 1900 check')).toEqual([]);
-    expect(dates('year-apostrophe', "pmh: cad s/p mi '92, CVA 74'. sats 95%")).toEqual(["mi '92", "CVA 74'"]);
+    expect(dates('year-history', 'at 1930 hrs gave 2015 cc; 1900 check; @ 1945 pt; by  1915 seen')).toEqual([]);
+    expect(dates('year-apostrophe', "pmh: cad s/p mi '92, CVA 74'. sats 95%, ambulated 50' twice")).toEqual(["mi '92", "CVA 74'"]);
     expect(dates('date-month-year', 'CAD/SEMI 8/84; ovarian ca (12/93); fx 4/1997; 1/2 tab; 3/12')).toEqual(['8/84', '12/93', '4/1997']);
     expect(dates('holiday', 'home for Thanksgiving and New Year’s Eve')).toEqual(['Thanksgiving', 'New Year’s Eve']);
   });
@@ -90,7 +91,7 @@ describe('clinical dates', () => {
 
 describe('typos of common words', () => {
   it('are one edit from a common word of five letters or more, and never a listed name', () => {
-    expect(['heavely', 'cooridinator', 'excepted'].filter((w) => isMisspelling(w))).toEqual(['heavely', 'cooridinator']);
+    expect(['heavely', 'cooridinator', 'excepted', 'ptosis'].filter((w) => isMisspelling(w))).toEqual(['heavely', 'cooridinator']);
     expect(isMisspelling('quigley') || isMisspelling('lasix') || isMisspelling('fever')).toBe(false);
   });
 
@@ -102,7 +103,8 @@ describe('typos of common words', () => {
       return r.blacklist.entries.map((e) => e.term).sort();
     };
     expect(await terms({})).toEqual(['gesturing', 'lithium', 'with']);
-    expect(await terms({ skipCommonWords: true })).toEqual(['gesturing', 'lithium'].filter((w) => !publicLists().commonWords.has(w)));
+    // lithium and gesturing are common English words (SCOWL): a rare condition in common words goes too.
+    expect(await terms({ skipCommonWords: true })).toEqual([]);
     expect(await terms({ allNgrams: true })).toEqual(['gesturing', 'heavely', 'lithium', 'with']);
   });
 });

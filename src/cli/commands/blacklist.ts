@@ -77,34 +77,40 @@ export async function blacklistRules(options: BlacklistRuleFlags, out: Reporter,
   const ngrams = parseNgrams(options.ngrams);
   const minOccurrences = parseIntFlag(options.minOccurrences, '--min-occurrences', { min: 1 });
   const analyzer = analyzerFor(options.lang, options.analyzer, out);
-  const recognizers: Recognizer[] = defaultRecognizers(options.recognizers, analyzer);
-  for (const path of options.gazetteer ?? []) {
-    const terms = await readGazetteer(path);
-    recognizers.push(new GazetteerRecognizer(terms, { category: categoryForList(path), source: `list:${path.split('/').pop()}`, analyzer }));
-    out.info(`gazetteer ${path}: ${terms.length} terms`);
-  }
-  if (options.deidModel) {
-    // A recogniser trained on private text carries it into a blacklist declared public.
-    if (publicCorpus && (await readProvenance(options.deidModel))?.publicCorpus !== true) {
-      throw new UsageError(`--public-corpus: the de-identification model ${options.deidModel} was not trained on documents declared public (deid train --public-corpus), so a blacklist it helps build depends on them; drop --deid-model or --public-corpus`);
+  // The caller closes the analyser once the build is done; until this returns, a failure here does.
+  try {
+    const recognizers: Recognizer[] = defaultRecognizers(options.recognizers, analyzer);
+    for (const path of options.gazetteer ?? []) {
+      const terms = await readGazetteer(path);
+      recognizers.push(new GazetteerRecognizer(terms, { category: categoryForList(path), source: `list:${path.split('/').pop()}`, analyzer }));
+      out.info(`gazetteer ${path}: ${terms.length} terms`);
     }
-    const [{ DeidModelRecognizer }, { selectBackend }] = await Promise.all([import('../../deid/index.js'), import('../../engine/index.js')]);
-    await selectBackend(options.backend);
-    recognizers.push(await DeidModelRecognizer.load(options.deidModel, analyzer));
-    out.info(`de-identification model ${options.deidModel} added as a recogniser`);
+    if (options.deidModel) {
+      // A recogniser trained on private text carries it into a blacklist declared public.
+      if (publicCorpus && (await readProvenance(options.deidModel))?.publicCorpus !== true) {
+        throw new UsageError(`--public-corpus: the de-identification model ${options.deidModel} was not trained on documents declared public (deid train --public-corpus), so a blacklist it helps build depends on them; drop --deid-model or --public-corpus`);
+      }
+      const [{ DeidModelRecognizer }, { selectBackend }] = await Promise.all([import('../../deid/index.js'), import('../../engine/index.js')]);
+      await selectBackend(options.backend);
+      recognizers.push(await DeidModelRecognizer.load(options.deidModel, analyzer));
+      out.info(`de-identification model ${options.deidModel} added as a recogniser`);
+    }
+    const stopList = new Set<string>();
+    if (options.stopList) {
+      const text = decodeUtf8Strict(await readFile(options.stopList).catch(() => {
+        throw new UsageError(`${options.stopList}: no such file; check --stop-list`);
+      }), options.stopList);
+      for (const line of text.split('\n')) if (line.trim() && !line.startsWith('#')) stopList.add(canonicalTerm(line));
+    }
+    return {
+      build: { k, ngrams, allNgrams: options.allNgrams === true, skipCommonWords: options.skipCommonWords === true, minOccurrences, ignoreNumbers: !options.keepNumbers, stopList, recognizers, analyzer, publicCorpus },
+      recognizers,
+      analyzer,
+    };
+  } catch (err) {
+    await analyzer?.close();
+    throw err;
   }
-  const stopList = new Set<string>();
-  if (options.stopList) {
-    const text = decodeUtf8Strict(await readFile(options.stopList).catch(() => {
-      throw new UsageError(`${options.stopList}: no such file; check --stop-list`);
-    }), options.stopList);
-    for (const line of text.split('\n')) if (line.trim() && !line.startsWith('#')) stopList.add(canonicalTerm(line));
-  }
-  return {
-    build: { k, ngrams, allNgrams: options.allNgrams === true, skipCommonWords: options.skipCommonWords === true, minOccurrences, ignoreNumbers: !options.keepNumbers, stopList, recognizers, analyzer, publicCorpus },
-    recognizers,
-    analyzer,
-  };
 }
 
 /** `ppmlm blacklist build`: direct (recognisers) + indirect (author–term graph) identifiers → blacklist TSV. */

@@ -53,6 +53,7 @@ export async function blacklistEval(options: BlacklistEvalOptions, out: Reporter
   const format = options.goldFormat ?? (await goldFormatOf(options.gold));
   const docs = await readSpanCorpus(options.gold, format);
   if (docs.length === 0) throw new UsageError(`${options.gold}: no documents; check --gold and --gold-format`);
+  if (options.only !== undefined && options.protection === 'occurrences') throw new UsageError('--only measures one kind of term; --protection occurrences measures the recognisers where they fired: give one of them');
   const { build, recognizers, analyzer } = await blacklistRules(options, out);
   try {
     let list: Blacklist;

@@ -6,7 +6,7 @@
  */
 export const CLINICAL_WORDS: readonly string[] = [
   // routes, systems, units, lines
-  'po', 'iv', 'im', 'sc', 'sq', 'pr', 'sl', 'gt', 'ng', 'og', 'gu', 'gi', 'cv', 'ct', 'mri', 'cxr', 'ekg', 'ecg', 'eeg', 'ra', 'la', 'rv', 'lv', 'av', 'pa', 'ij', 'sc', 'fem',
+  'po', 'iv', 'im', 'sq', 'pr', 'sl', 'gt', 'ng', 'og', 'gu', 'gi', 'cv', 'ct', 'mri', 'cxr', 'ekg', 'ecg', 'eeg', 'ra', 'la', 'rv', 'lv', 'av', 'pa', 'ij', 'sc', 'fem',
   'aline', 'a-line', 'art', 'cath', 'foley', 'picc', 'ett', 'trach', 'peg', 'vent', 'mech', 'pacer', 'endo', 'ortho', 'neuro', 'psych', 'resp', 'cardio', 'pulm', 'renal', 'rad', 'rads',
   'co', 'ci', 'svr', 'cvp', 'map', 'hr', 'bp', 'rr', 'sbp', 'dbp', 'abg', 'vbg', 'hct', 'hgb', 'wbc', 'plt', 'inr', 'ptt', 'bun', 'na', 'ca', 'mg', 'phos', 'lfts', 'bili', 'bil', 'alk',
   'min', 'max', 'tol', 'dec', 'inc', 'reg', 'liter', 'liters', 'los', 'le', 'ue', 'mae', 'vea', 'pvc', 'pvcs', 'pac', 'pacs', 'nsr', 'st', 'sr', 'af', 'afib', 'vt', 'vf', 'chf', 'cad', 'copd',
@@ -16,7 +16,7 @@ export const CLINICAL_WORDS: readonly string[] = [
   'propofol', 'versed', 'dilaudid', 'lopressor', 'captopril', 'insulin', 'albumin', 'bolus', 'boluses', 'senna', 'dulcolax', 'protonix', 'pepcid', 'carafate', 'reglan', 'zofran', 'digoxin', 'amio', 'dilt',
   // eponyms and short forms of devices and findings
   'swan', 'ganz', 'swan-ganz', 'hickman', 'fick', 'bair', 'hugger', 'shiley', 'quinton', 'kling', 'brady', 'tachy', 'chol', 'gluc', 'crea', 'creat', 'poss', 'syst', 'peri', 'lima', 'ramus', 'perla', 'perrla', 'pearla',
-  'sternal', 'riss', 'osh', 'english', 'spanish', 'center',
+  'sternal', 'riss', 'osh', 'english', 'spanish',
   // days and months: dates, never names
   'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
 ];

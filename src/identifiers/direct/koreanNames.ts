@@ -20,7 +20,7 @@ const GIVEN = new Set(
 /** Particles a noun takes in running text: 홍길동이, 서울에서. */
 export const KOREAN_PARTICLE = '(?:이|가|은|는|을|를|의|에서|에게서|에게|한테|께서|께|와|과|으로부터|로부터|으로|로|이와|이가|이는|이를|이의|이에게|이라는|라는|이고|이며|도|만|측|등|외)?';
 /** What a name takes: 홍길동에게, 홍길동씨가. */
-const PARTICLE = `(?:씨|님|군|양)?${KOREAN_PARTICLE}`;
+const PARTICLE = `(?:씨|님)?${KOREAN_PARTICLE}`;
 const PARTICLE_ONLY = new RegExp(`^${PARTICLE}$`);
 
 /** Roles after which a name comes in judgments and news: 피고인 홍길동은, 피해자 이채나(남, 36세). */
@@ -30,7 +30,7 @@ const ROLES_BEFORE = new Set(
     '공인회계사 세무사 기자 감독 선수 교수 의원 장관 대통령 총리 위원장 씨 성명 환자 보호자 담당의 의사 간호사').split(' '),
 );
 /** Titles after a name: 김철수 장관, 박영희 씨. */
-const TITLES_AFTER = new Set('씨 님 군 양 명의 대표 회장 사장 장관 의원 대통령 총리 감독 선수 교수 기자 판사 검사 변호사 위원장 원장 부장 과장 팀장 작가 시장 도지사 후보'.split(' '));
+const TITLES_AFTER = new Set('씨 님 명의 대표 회장 사장 장관 의원 대통령 총리 감독 선수 교수 기자 판사 검사 변호사 위원장 원장 부장 과장 팀장 작가 시장 도지사 후보'.split(' '));
 /** A title with its particle, if any: 장관은, 명의의, 씨가. */
 const titleWord = (word: string) => [...TITLES_AFTER].some((t) => word.startsWith(t) && PARTICLE_ONLY.test(word.slice(t.length)));
 
@@ -97,7 +97,7 @@ export class KoreanNameRecognizer implements Recognizer {
       let source: string | undefined;
       // 피해자 홍길동, 지인인 홍길동 (who is an acquaintance), 피해자의 딸 홍길동.
       if (before !== undefined && (ROLES_BEFORE.has(before) || ROLES_BEFORE.has(before.replace(/(?:인|은|는|이|가|의)$/, '')))) source = 'context:ko-role';
-      else if (/^(?:씨|님|군|양)/.test(rest) || TITLES_AFTER.has(rest) || (next !== undefined && titleWord(next))) source = 'context:ko-title';
+      else if (/^(?:씨|님)/.test(rest) || (next !== undefined && titleWord(next))) source = 'context:ko-title';
       else if (rest === '' && /^\(\s*(?:남|여)\s*,\s*\d{1,3}세/.test(text.slice(w.end, w.end + 12))) source = 'context:ko-age';
       if (source) out.push({ start: w.start, end: w.start + name, category: 'PERSON', source });
     }

@@ -8,6 +8,9 @@ const REGIONS = (
   '서울특별시 부산광역시 대구광역시 인천광역시 광주광역시 대전광역시 울산광역시 세종특별자치시 경기도 강원도 강원특별자치도 충청북도 충청남도 전라북도 전북특별자치도 전라남도 경상북도 경상남도 제주도 제주특별자치도'
 ).split(' ');
 
+/** Country names that are common words far more often: 수단 (means), 오만 (arrogance), 말리 (말리는), 가나, 경기 (economy; 경기도 stays). */
+const COMMON_WORDS = new Set(['수단', '오만', '말리', '가나', '경기', '기니', '차드', '토고']);
+
 let places: ReadonlySet<string> | undefined;
 /** Country names in Korean (`i18n-iso-countries`, MIT) and the regions above. */
 function koreanPlaces(): ReadonlySet<string> {
@@ -15,7 +18,7 @@ function koreanPlaces(): ReadonlySet<string> {
   const require = createRequire(import.meta.url);
   const countries = require('i18n-iso-countries') as { registerLocale(l: unknown): void; getNames(lang: string, o: { select: 'all' }): Record<string, string[]> };
   countries.registerLocale(require('i18n-iso-countries/langs/ko.json'));
-  places = new Set([...Object.values(countries.getNames('ko', { select: 'all' })).flat().filter((n) => !n.includes(' ')), ...REGIONS]);
+  places = new Set([...Object.values(countries.getNames('ko', { select: 'all' })).flat().filter((n) => !n.includes(' ')), ...REGIONS].filter((n) => !COMMON_WORDS.has(n)));
   return places;
 }
 

@@ -107,7 +107,7 @@ export class NameRecognizer implements Recognizer {
       if (i > 0 && c.name && adjacent(text, words[i - 1]!, w)) {
         const p = classes[i - 1]!;
         const strong = (x: WordClass, y: TextWord) => x.name && !x.common && y.key.length > 3 && (!cased || y.capital);
-        if ((strong(p, words[i - 1]!) && (c.name && (!cased || w.capital))) || (strong(c, w) && p.first && (!cased || words[i - 1]!.capital))) emit(i - 1, i, 'context:first-last');
+        if ((strong(p, words[i - 1]!) && (!cased || w.capital)) || (strong(c, w) && p.first && (!cased || words[i - 1]!.capital))) emit(i - 1, i, 'context:first-last');
       }
     }
     return out;

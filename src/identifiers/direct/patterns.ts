@@ -127,16 +127,16 @@ export const PATTERNS: PatternSpec[] = [
     // Years of a medical history: "MI 1992", "s/p AVR 1971" (not a time, a volume or a dose: 1930 hrs, 2000 cc).
     name: 'year-history',
     category: 'DATE',
-    regex: re(String.raw`(?<![\w.:/@~-])(?<!\b(?:at|by|until|@)\s)((?:19|20)\d{2})(?![\d:%]|\.\d|\s?(?:cc|ml|mg|mcg|kcal|cal|units?|u\b|hrs?\b|hours?|h\b|gm?\b|ms\b|mmhg|x\b|pm\b|am\b|min|sec))`),
+    regex: re(String.raw`(?<![\w.:/@~-])(?<!(?:\b(?:at|by|until)|@)\s+)((?:19|20)\d{2})(?![\d:%]|\.\d|\s?(?:cc|ml|mg|mcg|kcal|cal|units?|u\b|hrs?\b|hours?|h\b|gm?\b|ms\b|mmhg|x\b|pm\b|am\b|min|sec))`),
     group: [1],
     validate: (m) => Number(m[1]) <= new Date().getFullYear() + 1 && !/00$/.test(m[1]!),
   },
   {
     // Two-digit years of a history, kept with the event before them so that the term is "cabg 92", not
-    // every 92: "CABG '92", "MI '84", "CVA 74'".
+    // every 92: "CABG '92", "MI '84", "CVA 74'" (a trailing apostrophe only after an abbreviation: 50' is feet).
     name: 'year-apostrophe',
     category: 'DATE',
-    regex: re(String.raw`\b\p{L}[\p{L}\d/]+[\s,]{0,2}['’]\d{2}(?![\d'’%])|\b\p{L}[\p{L}/]+\s\d{2}['’](?![\w'’])`),
+    regex: re(String.raw`\b\p{L}[\p{L}\d/]+[\s,]{0,2}['’]\d{2}(?![\d'’%])|\b[A-Z][A-Z/]{1,5}\s\d{2}['’](?![\w'’])`, 'gu'),
   },
   {
     name: 'holiday',

@@ -15,16 +15,20 @@ const GENERIC = new Set([
   'veterans', 'pt', 'patient', 'transferred', 'transfered', 'admitted', 'discharged', 'sent', 'went', 'back', 'our', 'your', 'my', 'city', 'state', 'private', 'psych', 'psychiatric', 'long', 'term', 'skilled', 'day',
 ]);
 /** Clinical abbreviations that end like a facility's (GH, BWH, UMMC) but are findings. */
-const CLINICAL_H = new Set(['bph', 'lvh', 'rvh', 'sah', 'ich', 'ivh', 'pph', 'pah', 'nph', 'hh', 'dh', 'sh', 'fh', 'ph', 'mh', 'ch', 'oh', 'ah', 'uh', 'eh', 'pmh', 'hpi', 'adh', 'tsh', 'ldh', 'ah', 'cmc', 'emc', 'vac']);
+const CLINICAL_H = new Set(['bph', 'lvh', 'rvh', 'sah', 'ich', 'ivh', 'pph', 'pah', 'nph', 'hh', 'dh', 'sh', 'fh', 'ph', 'mh', 'ch', 'oh', 'ah', 'uh', 'eh', 'pmh', 'hpi', 'adh', 'tsh', 'ldh', 'cmc', 'emc', 'vac']);
 /** Words of a move between wards or hospitals, one of which must come shortly before a ward. */
-const MOVES = /\b(?:transfer(?:r?ed)?|admit(?:ted)?|sent|moved?|back|go|going|went|arrived|came|returned?|d\/c'?d|discharged|accepted)\b/;
-const STREET = /\b\d{1,5}\s+(?:[\p{L}'.-]+\s+){1,3}(?:st|street|ave|avenue|rd|road|blvd|boulevard|ln|lane|dr|drive|way|ct|court|pl|place|sq|square|ter|terrace|pkwy|parkway|hwy|highway|cir|circle)\b\.?/giu;
+const MOVES = /\b(?:transfer(?:r?ed)?|admit(?:ted)?|sent|moved?|back|go|going|went|arrived|came|returned?|discharged|accepted)\b/;
+/**
+ * A number, up to three capitalised words and a street type written with a capital ("19 Clover St."); in
+ * capitals only the types no clinical abbreviation shares ("2 WEEKS WITH DR", "1 HEAD CT" are not streets).
+ */
+const STREET = /\b\d{1,5}\s+(?:\p{Lu}[\p{L}'.-]*\s+){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Boulevard|Ln|Lane|Dr|Drive|Way|Ct|Court|Pl|Place|Sq|Square|Ter|Terrace|Pkwy|Parkway|Hwy|Highway|Cir|Circle|STREET|AVE|AVENUE|ROAD|BLVD|BOULEVARD|LANE|DRIVE|COURT|SQUARE|TERRACE|PARKWAY|HIGHWAY)\b\.?/gu;
 
 /**
  * Places, needing no list from the user:
  * - cities, US states and countries from the bundled GeoNames and ISO lists (`list:places`), ignoring case;
- *   a place name that is also a common word (Harbor, Union, Mobile) only after "in", "to", "from", "lives"...
- *   (`context:place`);
+ *   a place name that is also a common word (Harbor, Union, Mobile) only capitalised before a US state
+ *   code, kept in the term (`context:place`);
  * - care facilities: the name words before "Hospital", "Hosp", "Rehab", "Medical Center", "Memorial"...
  *   (`rule:facility`), and a hospital's initials after "to", "from", "at" (GH, BWH, UMMC:
  *   `context:facility`);
@@ -50,7 +54,8 @@ export class PlaceRecognizer implements Recognizer {
     for (const m of this.matcher.matchWords(await contentWords(text))) {
       const i = byStart.get(m.start);
       if (i === undefined) continue;
-      const span = words.filter((w) => w.start >= m.start && w.end <= m.end);
+      const span: TextWord[] = [];
+      for (let k = i; k < words.length && words[k]!.end <= m.end; k++) span.push(words[k]!);
       if (span.length === 0 || (cased && !span.every((w) => w.capital))) continue;
       const ambiguous = span.every((w) => this.lists.commonWords.has(w.key) || this.lists.rareWords.has(w.key) || w.key.length < 4);
       const state = /^,?\s*([A-Z]{2})(?![\p{L}\d])/u.exec(text.slice(m.end, m.end + 5));
@@ -83,10 +88,10 @@ export class PlaceRecognizer implements Recognizer {
     return out;
   }
 
-  /** The name before the facility word at `i`: up to three adjacent words, not generic, capitalised where case means something. */
+  /** The name before the facility word at `i`: up to four adjacent words, not generic, capitalised where case means something. */
   private facility(text: string, words: readonly TextWord[], i: number, cased: boolean, out: Detection[]): void {
     let j = i;
-    while (j > 0 && i - j < 5 && adjacent(text, words[j - 1]!, words[j]!)) {
+    while (j > 0 && i - j < 4 && adjacent(text, words[j - 1]!, words[j]!)) {
       const p = words[j - 1]!;
       const inner = p.key === 'of' && j - 1 > 0 && j < i;
       if (!inner && (GENERIC.has(p.key) && !NAMING_FACILITY.has(p.key))) break;

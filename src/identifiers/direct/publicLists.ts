@@ -40,14 +40,15 @@ let cached: PublicLists | undefined;
 let misspellings: ((word: string) => boolean) | undefined;
 
 /**
- * Whether a word is one edit (a letter dropped, added or changed) from a common English word of five
- * letters or more: "heavely", "cooridinator" are typos, not identifiers. Symmetric deletion: two words
- * are one edit apart when deleting at most one letter from each makes them equal. Names one letter from
- * a common word (Gateman) are lost to this; listed names are never counted as typos.
+ * Whether a word is a typo of a common English word of five letters or more ("heavely",
+ * "cooridinator"): deleting at most one letter from each makes them equal (symmetric deletion), which
+ * covers a letter dropped, added, changed or two swapped, and some words two edits apart. An English
+ * word of any frequency or a listed name is never a typo; a name one letter from a common word that no
+ * list holds (Gateman) is lost to this.
  */
 export function isMisspelling(word: string): boolean {
   if (misspellings === undefined) {
-    const { commonWords, firstNames, lastNames } = publicLists();
+    const { commonWords, rareWords, firstNames, lastNames } = publicLists();
     const deletions = new Set<string>();
     for (const w of commonWords) {
       if (w.length < 5 || !/^\p{L}+$/u.test(w)) continue;
@@ -55,7 +56,7 @@ export function isMisspelling(word: string): boolean {
       for (let i = 0; i < w.length; i++) deletions.add(w.slice(0, i) + w.slice(i + 1));
     }
     misspellings = (x) => {
-      if (x.length < 5 || !/^\p{L}+$/u.test(x) || commonWords.has(x) || firstNames.has(x) || lastNames.has(x)) return false;
+      if (x.length < 5 || !/^\p{L}+$/u.test(x) || commonWords.has(x) || rareWords.has(x) || firstNames.has(x) || lastNames.has(x)) return false;
       if (deletions.has(x)) return true;
       for (let i = 0; i < x.length; i++) if (deletions.has(x.slice(0, i) + x.slice(i + 1))) return true;
       return false;
