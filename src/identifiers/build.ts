@@ -110,7 +110,8 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     await engine.add(doc.author, words);
 
     for (const d of await detectDirect(doc.text, recognizers)) {
-      const term = canonicalTerm(doc.text.slice(d.start, d.end));
+      const [start, end] = snapToWords(words, d.start, d.end);
+      const term = canonicalTerm(doc.text.slice(start, end));
       if (term === '' || stopList.has(term)) continue;
       const tally = direct.get(term) ?? { category: d.category, sources: new Set(), authors: new Set(), occurrences: 0 };
       tally.sources.add(d.source);
@@ -161,6 +162,26 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     entries,
   };
   return { blacklist, engine, stats: { ...(await engine.stats()), documents, tokens, direct: direct.size, indirect }, ...(documentKeys && { documentKeys }) };
+}
+
+/**
+ * A detection widened to the words it touches. The matcher finds terms at word boundaries, and a word
+ * keeps its inner hyphens (`9/7-INITIAL`, `UO-9/10`), so a detection inside such a word would never be
+ * found again, not even where it was detected. `words` are sorted and disjoint.
+ */
+export function snapToWords(words: readonly { start: number; end: number }[], start: number, end: number): [number, number] {
+  let lo = 0;
+  let hi = words.length;
+  // The first word that ends after `start`.
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (words[mid]!.end <= start) lo = mid + 1;
+    else hi = mid;
+  }
+  const first = words[lo];
+  if (first !== undefined && first.start < start && first.end > start) start = first.start;
+  for (let i = lo; i < words.length && words[i]!.start < end; i++) if (words[i]!.end > end) end = words[i]!.end;
+  return [start, end];
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NameRecognizer, PlaceRecognizer, buildBlacklist, defaultRecognizers, isMisspelling, publicLists } from '../../src/identifiers/index.js';
+import { BlacklistMatcher, NameRecognizer, PlaceRecognizer, buildBlacklist, defaultRecognizers, isMisspelling, publicLists } from '../../src/identifiers/index.js';
 import { PATTERNS, PatternRecognizer } from '../../src/identifiers/direct/index.js';
 
 const names = new NameRecognizer();
@@ -86,6 +86,17 @@ describe('clinical dates', () => {
     expect(dates('year-apostrophe', "pmh: cad s/p mi '92, CVA 74'. sats 95%, ambulated 50' twice")).toEqual(["mi '92", "CVA 74'"]);
     expect(dates('date-month-year', 'CAD/SEMI 8/84; ovarian ca (12/93); fx 4/1997; 1/2 tab; 3/12')).toEqual(['8/84', '12/93', '4/1997']);
     expect(dates('holiday', 'home for Thanksgiving and New Year’s Eve')).toEqual(['Thanksgiving', 'New Year’s Eve']);
+  });
+});
+
+describe('detections inside hyphenated words', () => {
+  it('widen to the words they touch, so that the matcher finds them again', async () => {
+    const text = 'IN CCU 9/7-INITIAL EVENTS; LITHIUM TOXICITY-9/2/92.';
+    const { blacklist, engine } = await buildBlacklist([{ id: '1', author: 'a', text }], { recognizers: defaultRecognizers('date-us'), ngrams: [1, 1], k: 1 });
+    await engine.close();
+    expect(blacklist.entries.filter((e) => e.kind === 'direct').map((e) => e.term).sort()).toEqual(['9/7-initial', 'toxicity-9/2/92']);
+    const covered = (await new BlacklistMatcher(blacklist.entries).match(text)).map((m) => text.slice(m.start, m.end));
+    expect(covered).toEqual(['9/7-INITIAL', 'TOXICITY-9/2/92']);
   });
 });
 
