@@ -10,7 +10,8 @@ export interface WordSpan {
 /**
  * A word is a run of letters, marks and digits (`[\p{L}\p{M}\p{N}]+`), with apostrophes and hyphens kept
  * inside it (`O'Brien`, `COVID-19`, `010-1234-5678`); every other character separates words. A word made
- * only of decimal digits (`\p{Nd}`) is a `number`, which term extraction can ignore. Words in scripts
+ * only of decimal digits (`\p{Nd}`), or of digit groups joined by hyphens (a range 20-30, a phone number),
+ * is a `number`, which term extraction can ignore. Words in scripts
  * written without spaces go through the ICU word segmenter.
  *
  * The scanner classifies each UTF-16 unit once (a table filled on first sight from the Unicode property
@@ -74,7 +75,8 @@ export function segmentWords(text: string): WordSpan[] {
         i += at & 3;
       }
       if (i + 1 < n && isJoiner(text.charCodeAt(i)) && (classAt(text, i + 1) >> 2) & WORD_CHAR) {
-        digits = false;
+        // Digit groups joined stay a number (a range 20-30, 010-1234-5678); a letter anywhere makes a word.
+        digits &&= text.charCodeAt(i) === 0x2d;
         i++;
         continue;
       }

@@ -117,8 +117,10 @@ describe('buildBlacklist: direct identifiers', () => {
   });
 
   it('a term found both ways is direct with both sources', async () => {
+    // A phone number is a number (digit groups joined by hyphens): an indirect term only with numbers kept.
     const { blacklist, engine } = await buildBlacklist([{ id: '1', author: 'a', text: 'reach me at 617-555-0142' }, { id: '2', author: 'b', text: 'reach me' }], {
       recognizers: patternRecognizers('phone'),
+      ignoreNumbers: false,
     });
     await engine.close();
     expect(blacklist.entries.find((e) => e.term === '617-555-0142')).toMatchObject({ kind: 'direct', sources: ['rule:phone', 'graph:k=2'] });

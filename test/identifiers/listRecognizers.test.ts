@@ -85,6 +85,7 @@ describe('clinical dates', () => {
     expect(dates('year-history', 'at 1930 hrs gave 2015 cc; 1900 check; @ 1945 pt; by  1915 seen')).toEqual([]);
     expect(dates('year-apostrophe', "pmh: cad s/p mi '92, CVA 74'. sats 95%, ambulated 50' twice")).toEqual(["mi '92", "CVA 74'"]);
     expect(dates('date-month-year', 'CAD/SEMI 8/84; ovarian ca (12/93); fx 4/1997; 1/2 tab; 3/12')).toEqual(['8/84', '12/93', '4/1997']);
+    expect(dates('date-us-dashed', 'seen 3-12-94 and 12-3-2094; 7-8 liters; 13-45-99')).toEqual(['3-12-94', '12-3-2094']);
     expect(dates('holiday', 'home for Thanksgiving and New Year’s Eve')).toEqual(['Thanksgiving', 'New Year’s Eve']);
   });
 });

@@ -97,6 +97,13 @@ export const PATTERNS: PatternSpec[] = [
     },
   },
   {
+    // Dashed US dates need all three parts: 3-12-94 (7-8 alone is a range).
+    name: 'date-us-dashed',
+    category: 'DATE',
+    regex: re(String.raw`(?<![\d.-])(\d{1,2})-(\d{1,2})-(\d{2}|\d{4})(?![\d-]|\.\d)${NE}`),
+    validate: (m) => dateOk(num(m[3]), num(m[1]), num(m[2])),
+  },
+  {
     // Month and year: "CAD/SEMI 8/84", "ovarian ca (12/93)", "fx 4/97" (the day form is date-us).
     name: 'date-month-year',
     category: 'DATE',
