@@ -60,8 +60,7 @@ for (const [label, options] of settings) {
 }
 
 const presidio = await readSpanCorpus(join(data, 'presidio-synth', 'synth_dataset_v2.json'), 'presidio');
-const presidioType = (label: string) => (label === 'GPE' || label === 'STREET_ADDRESS' ? 'LOCATION' : goldType(label));
-const { e: p } = await measure(presidio, { only: 'direct' }, presidioType);
+const { e: p } = await measure(presidio, { only: 'direct' });
 out.push('', '### Public sentences, recognisers alone (each sentence its own individual)', '', '| corpus | persons | places | other text protected |', '|---|---:|---:|---:|');
 out.push(`| presidio-synth synth_dataset_v2 (${presidio.length} sentences) | ${pct(type(p, 'PERSON')?.full)} | ${pct(type(p, 'LOCATION')?.full)} | ${pct(p.otherTextProtected)} |`);
 for (const [name, file] of [
@@ -83,14 +82,13 @@ try {
   await run(process.execPath, ['--import', 'tsx', join('src', 'cli', 'bin.ts'), '--quiet', 'deid', 'generate', '--judgments', join(thunder, 'judgments'), '--replacements', join(thunder, 'replacement'), '--replicas', '1', '--skip-bad-docs', '--out', generated], { maxBuffer: 1 << 20 });
   const judgments = await readSpanCorpus(generated, 'jsonl');
   out.push('', '### Korean, recognisers alone (mecab analyser; no de-identification model)', '', '| corpus | persons | places | all spans | other text protected |', '|---|---:|---:|---:|---:|');
-  const koType = (label: string) => (label === '내국인이름' || label === '외국인이름' ? 'PERSON' : /주소|동$|호실/.test(label) ? 'LOCATION' : label);
   for (const crime of ['crime_of_violence', 'fraud']) {
     const docs = judgments.filter((d) => d.id.startsWith(crime));
-    const { e } = await measure(docs, { only: 'direct', analyzer }, koType);
+    const { e } = await measure(docs, { only: 'direct', analyzer });
     out.push(`| Thunder-DeID ${crime} (${docs.length} judgments, surrogates) | ${pct(type(e, 'PERSON')?.full)} | ${pct(type(e, 'LOCATION')?.full)} | ${pct(type(e, 'all')?.full)} | ${pct(e.otherTextProtected)} |`);
   }
   const kmou = await readKmou(join(data, 'kmou-ner', 'corpus_morph_ner'));
-  const { e } = await measure(kmou, { only: 'direct', analyzer }, (l) => ({ PER: 'PERSON', LOC: 'LOCATION', DAT: 'DATE' })[l] ?? l);
+  const { e } = await measure(kmou, { only: 'direct', analyzer });
   out.push(`| KMOU-NER (${kmou.length} sentences, each its own individual) | ${pct(type(e, 'PERSON')?.full)} | ${pct(type(e, 'LOCATION')?.full)} | ${pct(type(e, 'all')?.full)} | ${pct(e.otherTextProtected)} |`);
 } finally {
   await analyzer?.close();

@@ -80,7 +80,8 @@ const LABEL_TYPES: Record<string, string> = {
 
 /** The reporting type of a gold label: PERSON, LOCATION, DATE, PHONE, AGE, or the label itself. */
 export function goldType(label: string): string {
-  return LABEL_TYPES[label.toLowerCase()] ?? label;
+  // Thunder-DeID's address labels name their level: 구아래주소, 시아래주소, 호실, 동.
+  return LABEL_TYPES[label.toLowerCase()] ?? (/주소$|^호실$|^동$/.test(label) ? 'LOCATION' : label);
 }
 
 interface Tally {

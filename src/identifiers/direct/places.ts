@@ -24,6 +24,14 @@ const MOVES = /\b(?:transfer(?:r?ed)?|admit(?:ted)?|sent|moved?|back|go|going|we
  */
 const STREET = /\b\d{1,5}\s+(?:\p{Lu}[\p{L}'.-]*\s+){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Boulevard|Ln|Lane|Dr|Drive|Way|Ct|Court|Pl|Place|Sq|Square|Ter|Terrace|Pkwy|Parkway|Hwy|Highway|Cir|Circle|STREET|AVE|AVENUE|ROAD|BLVD|BOULEVARD|LANE|DRIVE|COURT|SQUARE|TERRACE|PARKWAY|HIGHWAY)\b\.?/gu;
 
+const matchers = new WeakMap<PublicLists, BlacklistMatcher>();
+/** The trie of a list's ~60,000 places, built once per process: every default build makes a recogniser. */
+function placeMatcher(lists: PublicLists): BlacklistMatcher {
+  let matcher = matchers.get(lists);
+  if (matcher === undefined) matchers.set(lists, (matcher = new BlacklistMatcher(lists.places.map((term) => ({ term })))));
+  return matcher;
+}
+
 /**
  * Places, needing no list from the user:
  * - cities, US states and countries from the bundled GeoNames and ISO lists (`list:places`), ignoring case;
@@ -39,11 +47,9 @@ const STREET = /\b\d{1,5}\s+(?:\p{Lu}[\p{L}'.-]*\s+){1,3}(?:St|Street|Ave|Avenue
 export class PlaceRecognizer implements Recognizer {
   readonly name = 'places';
   private readonly matcher: BlacklistMatcher;
-  private readonly terms: string[];
 
   constructor(private readonly lists: PublicLists = publicLists()) {
-    this.terms = [...lists.places];
-    this.matcher = new BlacklistMatcher(this.terms.map((term) => ({ term })));
+    this.matcher = placeMatcher(lists);
   }
 
   async find(text: string): Promise<Detection[]> {
