@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -46,6 +46,22 @@ describe('ppmlm blacklist eval', () => {
     expect(person(terms)).toBe(1);
     expect(occurrences.protection).toBe('occurrences');
     expect(person(occurrences)).toBe(0.5);
+  });
+
+  it('reads a PhysioNet folder and Presidio JSON by their paths, each patient or sentence an individual', async () => {
+    const dir = await tempDir();
+    const physionet = join(dir, 'physionet');
+    await mkdir(physionet);
+    await writeFile(join(physionet, 'id.text'), 'START_OF_RECORD=1||||1||||\nPT SEEN BY DR QUIGLEY 7/22\n||||END_OF_RECORD\nSTART_OF_RECORD=2||||1||||\nwife Thelma called\n||||END_OF_RECORD\n');
+    await writeFile(join(physionet, 'id-phi.phrase'), '1 1 14 21 HCPName QUIGLEY\n1 1 22 26 Date 7/22\n2 1 5 11 RelativeProxyName Thelma\n');
+    const p = JSON.parse((await cli('--quiet', 'blacklist', 'eval', '--gold', physionet, '--only', 'direct', '--json')).stdout);
+    expect(p).toMatchObject({ format: 'physionet', documents: 2, individuals: 2 });
+    expect(p.types.find((t: { type: string }) => t.type === 'all')).toMatchObject({ gold: 3, full: { value: 1 } });
+    const presidio = join(dir, 'synth.json');
+    await writeFile(presidio, JSON.stringify([{ full_text: 'Call Dr. Quigley in Baltimore', spans: [{ entity_type: 'PERSON', start_position: 9, end_position: 16 }, { entity_type: 'GPE', start_position: 20, end_position: 29 }] }]));
+    const q = JSON.parse((await cli('--quiet', 'blacklist', 'eval', '--gold', presidio, '--only', 'direct', '--json')).stdout);
+    expect(q.format).toBe('presidio');
+    expect(q.types.map((t: { type: string; gold: number }) => `${t.type}:${t.gold}`)).toEqual(['LOCATION:1', 'PERSON:1', 'all:2']);
   });
 
   it('refuses a span outside its text, naming the file and line, with exit code 2', async () => {
