@@ -4,7 +4,7 @@ import { checkpointDirFor, checkpointModelDir, openCheckpoint } from '../engine/
 import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
 import { lossCurve, type LogEntry, type ScheduleOptions, type TrainerState } from '../engine/trainer.js';
 import { UsageError } from '../errors.js';
-import { keyedFingerprint } from '../io/index.js';
+import { documentKey, keyedFingerprint, recordPublicDocuments } from '../io/index.js';
 import { assertSeqLenFits, checkVocabulary, defaultConfig, initParams, loadModelDir, parameterShapes, saveModelDir, vocabularyProvenance, vocabularyProvenanceProblem, type EncoderModel, type Provenance, type VocabularyCheck, type VocabularyCheckRecord, type VocabularyOrigin } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { checkPrivateInputs, type DpOptions, type DpRecord } from '../privacy/index.js';
@@ -142,6 +142,20 @@ export function recordedPiiThreshold(provenance: Provenance | undefined): number
 }
 
 /**
+ * Records the documents a public de-identification model learned from (see {@link recordPublicDocuments})
+ * under their keyed fingerprint, which ppmlm.json keeps as `publicDocuments`. An annotated judgment is
+ * recorded as written (placeholders in place) and as filled with the surrogates of the first epoch.
+ */
+async function recordTrainingDocuments(source: DeidTrainOptions['source'], train: readonly LabelledText[], dev: readonly LabelledText[]): Promise<string> {
+  const placeholders = source.kind === 'annotated' ? [...source.split.train, ...source.split.dev].map((d) => d.segments.map((s) => (typeof s === 'string' ? s : s.placeholder)).join('')) : [];
+  const texts = [...train, ...dev].map((t) => t.text).concat(placeholders);
+  const keys = texts.map(documentKey);
+  const fingerprint = keyedFingerprint(keys);
+  await recordPublicDocuments(fingerprint, keys);
+  return fingerprint;
+}
+
+/**
  * What makes a de-identification training run what it is, named by the CLI's flags (`null`: not given):
  * the data (a fingerprint of the split documents, and of the replacement lists), the labels they give,
  * the model to start from and the training settings. Checkpointing and output options are left out.
@@ -203,6 +217,9 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
   }
   const labels = ['O', ...[...labelSet].sort()];
   const split = source.split as Split<{ id: string }>;
+  // A public model's training and dev documents, recorded as a public blacklist's are: a DP fine-tuning run
+  // that uses a blacklist this model helped build refuses it when they overlap its training documents.
+  const publicDocuments = options.publicCorpus ? await recordTrainingDocuments(source, await epochTexts(0), devTexts) : undefined;
 
   let model: EncoderModel;
   let tokenizer: Tokenizer;
@@ -263,7 +280,7 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     ...(state && releaseStats && { lossByEpoch: lossCurve(state) }),
     split: splitRecord(split, source.shares, seed),
     ...vocabulary,
-    ...(options.publicCorpus && { publicCorpus: true }),
+    ...(options.publicCorpus && { publicCorpus: true, publicDocuments }),
     privacy: options.dp ? 'dp' : 'none',
     ...(dp && { dp: { ...dp, ...(privatePreprocessing && { privatePreprocessing }) }, ...(releaseStats && { dpReleasedStats: true }) }),
   });

@@ -50,6 +50,12 @@ export interface BuildBlacklistOptions {
    * whose terms depend on no private individual (see {@link blacklistProvenanceProblem}).
    */
   publicCorpus?: boolean;
+  /**
+   * The records of the public documents that trained a recogniser (a de-identification model's
+   * `publicDocuments`), kept in the header as `recognizer-documents`: a DP run checks its training
+   * documents against them as against the corpus's own.
+   */
+  recognizerDocuments?: readonly string[];
   onProgress?: (p: { documents: number; tokens: number; engine: string }) => void;
 }
 
@@ -157,7 +163,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
       ngrams,
       corpus: fingerprint.digest(),
       created: new Date().toISOString(),
-      extra: { recognizers: recognizers.map((r) => r.name).join(',') || 'none', 'ngram-rule': options.allNgrams ? 'all' : 'anchored', 'unigram-rule': [options.allNgrams ? '' : 'no typos', options.skipCommonWords ? 'no common words' : ''].filter(Boolean).join(', ') || 'all', analyzer: analyzer?.name ?? 'none', 'public-corpus': options.publicCorpus ? 'yes' : 'no' },
+      extra: { recognizers: recognizers.map((r) => r.name).join(',') || 'none', 'ngram-rule': options.allNgrams ? 'all' : 'anchored', 'unigram-rule': [options.allNgrams ? '' : 'no typos', options.skipCommonWords ? 'no common words' : ''].filter(Boolean).join(', ') || 'all', analyzer: analyzer?.name ?? 'none', 'public-corpus': options.publicCorpus ? 'yes' : 'no', ...(options.recognizerDocuments?.length && { 'recognizer-documents': options.recognizerDocuments.join(',') }) },
     },
     entries,
   };

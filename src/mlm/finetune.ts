@@ -141,15 +141,17 @@ export async function privateInputsOf(inputs: { blacklist?: Blacklist; vocabular
     [vocabularyName, vocabularyProvenanceProblem(inputs.vocabulary)],
   ];
   if (texts !== undefined) {
-    const declared: [string, string | undefined][] = [
-      [blacklistName, inputs.blacklist && blacklistProvenanceProblem(inputs.blacklist) === undefined ? inputs.blacklist.header.corpus : undefined],
-      [vocabularyName, inputs.vocabulary?.publicCorpus ? inputs.vocabulary.corpus : undefined],
+    const publicBlacklist = inputs.blacklist && blacklistProvenanceProblem(inputs.blacklist) === undefined ? inputs.blacklist.header : undefined;
+    const declared: [string, string | undefined, string][] = [
+      [blacklistName, publicBlacklist?.corpus, 'the corpus it was built from'],
+      ...(publicBlacklist?.extra['recognizer-documents']?.split(',') ?? []).map((fp): [string, string, string] => [blacklistName, fp, 'the documents its de-identification model was trained on']),
+      [vocabularyName, inputs.vocabulary?.publicCorpus ? inputs.vocabulary.corpus : undefined, 'the corpus it was built from'],
     ];
-    for (const [name, corpus] of declared) {
+    for (const [name, corpus, what] of declared) {
       if (corpus === undefined) continue;
       const overlap = await publicDocumentOverlap(corpus, texts);
-      if (overlap === undefined) problems.push([name, `declared public, but no record of its corpus's documents is kept here (${publicDocumentsPath(corpus)}), so an overlap with the training documents cannot be ruled out; rebuild it here with --public-corpus`]);
-      else if (overlap > 0) problems.push([name, `declared public, but ${overlap} of the ${texts.length} training documents are in the corpus it was built from`]);
+      if (overlap === undefined) problems.push([name, `declared public, but no record of ${what} is kept here (${publicDocumentsPath(corpus)}), so an overlap with the training documents cannot be ruled out; rebuild it here with --public-corpus`]);
+      else if (overlap > 0) problems.push([name, `declared public, but ${overlap} of the ${texts.length} training documents are in ${what}`]);
     }
   }
   return problems.flatMap(([name, why]) => (why === undefined ? [] : [{ name, why }]));

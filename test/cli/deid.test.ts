@@ -4,6 +4,9 @@ import { cp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { DeidModelRecognizer } from '../../src/deid/index.js';
+import { parseAnnotated } from '../../src/deid/annotated.js';
+import { readBlacklist } from '../../src/identifiers/index.js';
+import { privateInputsOf } from '../../src/mlm/index.js';
 import type { MorphAnalyzer } from '../../src/text/index.js';
 
 const INPUTS = ['--judgments', 'examples/legal-ko/judgments', '--replacements', 'examples/legal-ko/replacements'];
@@ -218,5 +221,33 @@ describe('a DeID model as a blacklist recogniser', () => {
     const declared = await cli('--quiet', 'blacklist', 'build', '--corpus', 'examples/legal-ko/judgments.csv', '--lang', 'ko', '--recognizers', 'none', '--deid-model', model, '--public-corpus', '--out', join(dir, 'public.tsv'));
     expect(declared.code).toBe(2);
     expect(declared.stderr).toMatch(/--public-corpus: the de-identification model .* was not trained on documents declared public \(deid train --public-corpus\)/);
+  }, 120_000);
+  it('records the documents a public model learned from; a DP run refuses a blacklist it helped build when they overlap the training documents', async () => {
+    const dir = await tempDir();
+    const model = join(dir, 'deid');
+    expect((await cli('--quiet', 'deid', 'train', ...INPUTS, '--no-morphemes', '--epochs', '1', '--hidden', '32', '--layers', '1', '--vocab-size', '800', '--public-corpus', '--out', model)).code).toBe(0);
+    const provenance = JSON.parse(await readFile(join(model, 'ppmlm.json'), 'utf8'));
+    expect(provenance).toMatchObject({ publicCorpus: true, publicDocuments: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    const out = join(dir, 'bl.tsv');
+    const built = await cli('--quiet', 'blacklist', 'build', '--corpus', 'examples/legal-ko/judgments.csv', '--lang', 'ko', '--recognizers', 'none', '--deid-model', model, '--public-corpus', '--out', out);
+    expect(built.code, built.stderr).toBe(0);
+    const blacklist = await readBlacklist(out);
+    expect(blacklist.header.extra['recognizer-documents']).toBe(provenance.publicDocuments);
+    // Fine-tuning text that holds judgments the model was trained on, as written (placeholders in place).
+    const files = (await readdir('examples/legal-ko/judgments', { recursive: true })).filter((f) => f.endsWith('.md'));
+    const judged = await Promise.all(files.map(async (f) => parseAnnotated(await readFile(join('examples/legal-ko/judgments', f), 'utf8'), f)));
+    const texts = judged.map((d) => d.segments.map((s) => (typeof s === 'string' ? s : s.placeholder)).join(''));
+    const problems = await privateInputsOf({ blacklist }, {}, texts);
+    expect(problems).toEqual([{ name: 'the blacklist', why: expect.stringMatching(new RegExp(`declared public, but ${provenance.split.documents.train + provenance.split.documents.dev} of the ${texts.length} training documents are in the documents its de-identification model was trained on`)) }]);
+    // Unrelated text passes; a record that is not kept here cannot rule the overlap out.
+    expect(await privateInputsOf({ blacklist }, {}, ['피고인은 법정에서 진술하였다.'])).toEqual([]);
+    const moved = { ...blacklist, header: { ...blacklist.header, extra: { ...blacklist.header.extra, 'recognizer-documents': '0123456789abcdef' } } };
+    expect((await privateInputsOf({ blacklist: moved }, {}, texts))[0]?.why).toMatch(/no record of the documents its de-identification model was trained on is kept here/);
+    // A public model trained before the record existed is refused for a public blacklist.
+    const { publicDocuments: _, ...older } = provenance;
+    await writeFile(join(model, 'ppmlm.json'), JSON.stringify(older));
+    const old = await cli('--quiet', 'blacklist', 'build', '--corpus', 'examples/legal-ko/judgments.csv', '--lang', 'ko', '--recognizers', 'none', '--deid-model', model, '--public-corpus', '--out', join(dir, 'old.tsv'));
+    expect(old.code).toBe(2);
+    expect(old.stderr).toMatch(/records no publicDocuments .* retrain it with deid train --public-corpus/);
   }, 120_000);
 });

@@ -80,6 +80,7 @@ export async function blacklistRules(options: BlacklistRuleFlags, out: Reporter,
   // The caller closes the analyser once the build is done; until this returns, a failure here does.
   try {
     const recognizers: Recognizer[] = defaultRecognizers(options.recognizers, analyzer);
+    let deidDocuments: string | undefined;
     for (const path of options.gazetteer ?? []) {
       const terms = await readGazetteer(path);
       recognizers.push(new GazetteerRecognizer(terms, { category: categoryForList(path), source: `list:${path.split('/').pop()}`, analyzer }));
@@ -87,9 +88,14 @@ export async function blacklistRules(options: BlacklistRuleFlags, out: Reporter,
     }
     if (options.deidModel) {
       // A recogniser trained on private text carries it into a blacklist declared public.
-      if (publicCorpus && (await readProvenance(options.deidModel))?.publicCorpus !== true) {
+      const provenance = publicCorpus ? await readProvenance(options.deidModel) : undefined;
+      if (publicCorpus && provenance?.publicCorpus !== true) {
         throw new UsageError(`--public-corpus: the de-identification model ${options.deidModel} was not trained on documents declared public (deid train --public-corpus), so a blacklist it helps build depends on them; drop --deid-model or --public-corpus`);
       }
+      if (publicCorpus && typeof provenance?.publicDocuments !== 'string') {
+        throw new UsageError(`--public-corpus: ${options.deidModel}/ppmlm.json records no publicDocuments (it was trained before ppmlm recorded a public model's documents), so a DP run could not rule out that they overlap its training documents; retrain it with deid train --public-corpus, or drop --deid-model`);
+      }
+      if (typeof provenance?.publicDocuments === 'string') deidDocuments = provenance.publicDocuments;
       const [{ DeidModelRecognizer }, { selectBackend }] = await Promise.all([import('../../deid/index.js'), import('../../engine/index.js')]);
       await selectBackend(options.backend);
       recognizers.push(await DeidModelRecognizer.load(options.deidModel, analyzer));
@@ -103,7 +109,7 @@ export async function blacklistRules(options: BlacklistRuleFlags, out: Reporter,
       for (const line of text.split('\n')) if (line.trim() && !line.startsWith('#')) stopList.add(canonicalTerm(line));
     }
     return {
-      build: { k, ngrams, allNgrams: options.allNgrams === true, skipCommonWords: options.skipCommonWords === true, minOccurrences, ignoreNumbers: !options.keepNumbers, stopList, recognizers, analyzer, publicCorpus },
+      build: { k, ngrams, allNgrams: options.allNgrams === true, skipCommonWords: options.skipCommonWords === true, minOccurrences, ignoreNumbers: !options.keepNumbers, stopList, recognizers, analyzer, publicCorpus, ...(deidDocuments && { recognizerDocuments: [deidDocuments] }) },
       recognizers,
       analyzer,
     };
