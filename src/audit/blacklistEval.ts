@@ -1,6 +1,6 @@
 import type { SpanDocument } from '../corpus/index.js';
 import { Rng } from '../engine/index.js';
-import { BlacklistMatcher, detectDirect, mergeSpans, type Blacklist, type Recognizer } from '../identifiers/index.js';
+import { BlacklistMatcher, detectDirect, mergeSpans, ownTextBlacklists, type Blacklist, type OwnTextOptions, type Recognizer } from '../identifiers/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { clusteredProportionInterval, type Cluster } from './metrics.js';
 
@@ -36,6 +36,22 @@ export function occurrenceProtection(recognizers: readonly Recognizer[], list: B
   return async (doc) => {
     const detections = await detectDirect(doc.text, recognizers);
     return { covered: [...detections, ...(await indirect(doc)).covered], detections };
+  };
+}
+
+/**
+ * Protection per individual from their own text and public data ({@link ownTextBlacklists}): each
+ * individual's terms at every occurrence in that individual's documents only, as DP fine-tuning with
+ * `--protect-own-text` applies them.
+ */
+export async function ownTextProtection(docs: readonly SpanDocument[], options: OwnTextOptions = {}): Promise<Protection> {
+  const byAuthor = await ownTextBlacklists(docs, (d) => d.author, options);
+  const matchers = new Map([...byAuthor].map(([author, entries]) => [author, { entries, matcher: new BlacklistMatcher(entries) }]));
+  return async (doc) => {
+    const own = matchers.get(doc.author);
+    if (own === undefined) return { covered: [], detections: [] };
+    const found = await own.matcher.match(doc.text, options.analyzer);
+    return { covered: found, detections: found.filter((m) => own.entries[m.entry]!.kind === 'direct').map((m) => ({ start: m.start, end: m.end, category: own.entries[m.entry]!.category })) };
   };
 }
 

@@ -24,6 +24,8 @@ const analyzerOption = (help = 'Korean analyser') => new Option('--analyzer <nam
 /** `--lang`: the text's language, for every command that matches terms in text (ko: Korean morphology). */
 const langOption = () => new Option('--lang <lang>', 'text language (ko enables Korean morphology)').choices(LANGUAGES).default('auto');
 const PII_THRESHOLD_HELP = 'label a token PII when P(not O) reaches this probability, or "argmax" for its likeliest label (default: the threshold the model chose on its dev split)';
+const REFERENCE_CORPUS_HELP = 'a public corpus (CSV, JSONL, Parquet or a folder; an author column when it has one) whose words, used by at least --reference-k of its individuals, identify no one; widens the bundled English word list';
+const REFERENCE_K_HELP = 'individuals of --reference-corpus who must use a word for it to be public';
 const STRIDE_HELP = 'tokens shared by consecutive windows; each token is labelled where it has most context (default: half a window, 0: disjoint windows)';
 
 /**
@@ -132,7 +134,10 @@ export function buildProgram(io: CliIO): Command {
     .addOption(new Option('--gold-format <format>', 'format of --gold (default: a folder is physionet, .json presidio, .jsonl jsonl, else conll)').choices(SPAN_FORMATS))
     .option('--blacklist <file>', 'the blacklist to measure (default: build one from the gold corpus with the rules below)')
     .addOption(new Option('--only <kind>', 'measure one kind of entry: direct (the recognisers alone) or indirect').choices(['direct', 'indirect']))
-    .addOption(new Option('--protection <level>', 'terms: every found term everywhere, as fine-tuning masks; occurrences: direct identifiers only where a recogniser fired').choices(['terms', 'occurrences']).default('terms'))
+    .addOption(new Option('--protection <level>', "terms: every found term everywhere, as fine-tuning masks; occurrences: direct identifiers only where a recogniser fired; own-text: each individual's own detections and unknown words, in their documents only (finetune --protect-own-text)").choices(['terms', 'occurrences', 'own-text']).default('terms'))
+    .option('--reference-corpus <path>', REFERENCE_CORPUS_HELP)
+    .option('--reference-k <n>', REFERENCE_K_HELP, '2')
+    .option('--reference-text-col <name>', 'text column of --reference-corpus', 'text')
     .addOption(new Option('--by <what>', 'rows by reporting type (PERSON, LOCATION, DATE, ...) or by the gold label as written').choices(['type', 'label']).default('type'))
     .option('--seed <n>', 'bootstrap seed', '1')
     .option('--json', 'the figures as JSON')
@@ -205,7 +210,11 @@ export function buildProgram(io: CliIO): Command {
       .option('--masking <policy>', "standard | constrained (overrides the preset's masking)")
       .option('--input <rewrite>', "original | pseudonymized (overrides the preset's input)")
       .option('--privacy <mechanism>', "none | dp (overrides the preset's privacy; e.g. --strategy constrained --privacy dp)")
-      .option('--blacklist <file>', 'blacklist TSV or plain list (required for constrained masking and pseudonymized input)')
+      .option('--blacklist <file>', 'blacklist TSV or plain list (constrained masking and pseudonymized input need it or --protect-own-text)')
+      .option('--protect-own-text', "also protect, in each individual's documents, what the default recognisers find in their own text and their words a public reference does not know: computed from no one else's records, so DP's guarantee holds")
+      .option('--reference-corpus <path>', REFERENCE_CORPUS_HELP)
+      .option('--reference-k <n>', REFERENCE_K_HELP, '2')
+      .option('--reference-text-col <name>', 'text column of --reference-corpus', 'text')
       .option('--mask-prob <p>', 'share of eligible tokens selected as targets', '0.15')
       .option('--dropout <p>', "hidden and attention dropout while training (default: the model config's, 0.1 for BERT and RoBERTa; 0 turns it off)")
       .option('--whole-word', 'select whole words, then all their subwords')

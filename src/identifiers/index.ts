@@ -3,3 +3,5 @@ export * from './direct/index.js';
 export * from './indirect/index.js';
 export { buildBlacklist, blacklistFingerprint, blacklistProvenanceProblem, ngramAnchor } from './build.js';
 export type { BuildBlacklistOptions, BuildBlacklistResult } from './build.js';
+export { corpusReference, englishReference, ownTextBlacklists, ownTextEntries, readCorpusReference } from './ownText.js';
+export type { OwnTextOptions, PublicReference } from './ownText.js';

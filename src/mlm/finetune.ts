@@ -6,8 +6,8 @@ import { Rng } from '../engine/random.js';
 import { lossCurve, train, type LogEntry, type TrainerState } from '../engine/trainer.js';
 import { bestModelDir, checkpointDirFor, checkpointModelDir, openCheckpoint } from '../engine/checkpoint.js';
 import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
-import { assertCanWrite, PRIVATE_FILE_MODE, publicDocumentOverlap, publicDocumentsPath } from '../io/index.js';
-import { assertSameAnalyzer, BlacklistMatcher, blacklistFingerprint, blacklistProvenanceProblem, type Blacklist } from '../identifiers/index.js';
+import { assertCanWrite, documentKey, PRIVATE_FILE_MODE, publicDocumentOverlap, publicDocumentsPath } from '../io/index.js';
+import { assertSameAnalyzer, BlacklistMatcher, blacklistFingerprint, blacklistProvenanceProblem, englishReference, ownTextBlacklists, type Blacklist, type BlacklistEntry, type PublicReference, type Recognizer } from '../identifiers/index.js';
 import { assertSeqLenFits, checkTrainingMemory, DROPOUT_STREAM, dropoutOf, checkVocabulary, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, untieDecoder, writeModelFiles, type LoadedModel, type Provenance, type VocabularyCheck, type VocabularyOrigin, vocabularyProvenance, vocabularyProvenanceProblem } from '../model/index.js';
 import { BlacklistedTerms } from '../tokenizer/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
@@ -31,8 +31,15 @@ export interface FinetuneOptions {
    * `constrained`, `pseudonymized`, `dp`) or a combination such as `constrained+dp` (see {@link parseAxes}).
    */
   strategy: string | TrainingAxes;
-  /** Required for constrained masking and pseudonymized input; otherwise only used to count identifier targets. */
+  /** Constrained masking and pseudonymized input need it or `protectOwnText`; otherwise only used to count identifier targets. */
   blacklist?: Blacklist;
+  /**
+   * Protect, in each unit's documents, what the default recognisers find in that unit's own text and its
+   * words the public reference does not know (`--protect-own-text`; see `ownTextBlacklists`): computed
+   * from no one else's records, so DP's sensitivity holds. The unit is the individual, or the document
+   * under `--dp-unit document`.
+   */
+  protectOwnText?: OwnTextProtection;
   out: string;
   epochs?: number;
   batchSize?: number;
@@ -108,6 +115,13 @@ export interface FinetuneOptions {
   onWarn?: (message: string) => void;
 }
 
+export interface OwnTextProtection {
+  /** Default: the bundled English word list ({@link englishReference}). */
+  reference?: PublicReference & { /** A reference corpus's document keys, checked against the training documents under DP. */ documentKeys?: readonly string[] };
+  /** Default: the default recognisers. */
+  recognizers?: readonly Recognizer[];
+}
+
 export interface FinetuneResult {
   out: string;
   state: TrainerState;
@@ -157,6 +171,17 @@ export async function privateInputsOf(inputs: { blacklist?: Blacklist; vocabular
   return problems.flatMap(([name, why]) => (why === undefined ? [] : [{ name, why }]));
 }
 
+/**
+ * A public reference corpus is an input to every person's protection: one that holds training documents
+ * makes it depend on them, as a "public" blacklist's corpus would.
+ */
+function referenceOverlap(reference: OwnTextProtection['reference'], docs: readonly Document[]): PrivateInput[] {
+  if (reference?.documentKeys === undefined) return [];
+  const keys = new Set(reference.documentKeys);
+  const overlap = docs.filter((d) => keys.has(documentKey(d.text))).length;
+  return overlap === 0 ? [] : [{ name: 'the reference corpus', why: `declared public, but ${overlap} of the ${docs.length} training documents are in it` }];
+}
+
 /** The documents of a corpus as a run configuration records them (see {@link contentFingerprint}). */
 const docsFingerprint = (docs: readonly Document[]) => contentFingerprint(docs.flatMap((d) => [d.id, d.author, d.text, d.label ?? '']));
 
@@ -172,6 +197,8 @@ function finetuneRunConfig(options: FinetuneOptions, resolved: { axes: TrainingA
     '--model': resolve(options.model),
     '--corpus': docsFingerprint(options.docs),
     '--blacklist': options.blacklist ? blacklistFingerprint(options.blacklist) : null,
+    // Only when given, so that checkpoints written before the option existed still resume.
+    ...(options.protectOwnText && { '--protect-own-text': options.protectOwnText.reference?.name ?? 'default' }),
     // A preset's name as before the axes existed, so checkpoints of preset runs still resume.
     '--strategy': axesName(axes),
     '--epochs': resolved.epochs,
@@ -238,7 +265,8 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   const axes = typeof options.strategy === 'string' ? parseAxes(options.strategy) : options.strategy;
   const strategy = axesName(axes);
   const private_ = axes.privacy === 'dp';
-  assertBlacklistFor(axes, options.blacklist !== undefined);
+  assertBlacklistFor(axes, options.blacklist !== undefined || options.protectOwnText !== undefined);
+  if (private_ && options.protectOwnText && options.dp?.unit === 'window') throw new UsageError('--protect-own-text protects each individual (or document) from their own text; a window is no such unit: use --dp-unit author or document');
   if (options.blacklist) assertSameAnalyzer(options.blacklist, options.analyzer, [...options.docs, ...(options.evalDocs ?? [])].map((d) => d.text));
   if (private_ && (options.loadBestModelAtEnd || options.evalSplit !== undefined)) {
     throw new UsageError(`under --privacy dp, ${options.loadBestModelAtEnd ? '--load-best-model-at-end' : '--eval-split'} is refused: choosing the weights by held-out people's loss, or holding out a share of the corpus's people, is not in the accountant; fix the epochs in advance (--eval-corpus alone only reports a loss)`);
@@ -258,8 +286,13 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   const { model, tokenizer } = loaded;
   // Under DP, what shapes one person's gradient besides their own text must not come from the private corpus.
   const privatePreprocessing = private_
-    ? checkPrivateInputs(await privateInputsOf({ blacklist: options.blacklist, vocabulary: loaded.provenance?.vocabulary }, {}, options.docs.map((d) => d.text)), options.dp?.allowPrivatePreprocessing)
+    ? checkPrivateInputs([...(await privateInputsOf({ blacklist: options.blacklist, vocabulary: loaded.provenance?.vocabulary }, {}, options.docs.map((d) => d.text))), ...referenceOverlap(options.protectOwnText?.reference, options.docs)], options.dp?.allowPrivatePreprocessing)
     : undefined;
+  // Each unit's own terms: per individual, or per document when that is the unit of the guarantee.
+  const ownUnit = private_ && options.dp?.unit === 'document' ? 'document' : 'author';
+  const unitOf = (d: Document) => (ownUnit === 'document' ? `${d.id}` : d.author);
+  const reference = options.protectOwnText?.reference ?? (options.protectOwnText && englishReference());
+  const ownTermsOf = async (docs: readonly Document[]) => (options.protectOwnText ? await ownTextBlacklists(docs, unitOf, { reference, recognizers: options.protectOwnText.recognizers, analyzer: options.analyzer }) : undefined);
   // A resumed run's checkpoint is untied already.
   if (options.untieDecoder) model.config = untieDecoder(model.config, model.params);
   // Written into the config the run exports, as Hugging Face's Trainer reads it.
@@ -268,7 +301,12 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   // do: a resume, and accumulated micro-batches, draw the same ones.
   const dropoutAt = (epoch: number, slots: readonly number[]) => dropoutOf(model.config, slots.map((slot) => new Rng(seed ^ DROPOUT_STREAM).fork(epoch).fork(slot)));
   assertSeqLenFits(model.config, seqLen, '--seq-len', options.model);
-  const check: VocabularyCheck = { ...(options.blacklist && { blacklisted: new BlacklistedTerms(options.blacklist.entries.map((e) => e.term)) }), allowIdentifiers: options.allowVocabularyIdentifiers };
+  const ownTerms = await ownTermsOf(options.docs);
+  // Every unit's own terms together: what the exported vocabulary is checked against and, without DP, what
+  // random replacements never draw (under DP that union would make one person's masks depend on everyone).
+  const allOwnTerms: BlacklistEntry[] = ownTerms ? [...ownTerms.values()].flat() : [];
+  const checkedTerms = [...(options.blacklist?.entries ?? []), ...allOwnTerms];
+  const check: VocabularyCheck = { ...(checkedTerms.length > 0 && { blacklisted: new BlacklistedTerms(checkedTerms.map((e) => e.term)) }), allowIdentifiers: options.allowVocabularyIdentifiers };
   // The tokenizer is fixed for the run: checked once, before training, and the outcome recorded in the
   // provenance every export of the run writes (checkpoints, epoch folders, the best model's copy).
   const vocabulary = vocabularyProvenance(loaded.provenance?.vocabulary, checkVocabulary(tokenizer, loaded.provenance?.vocabulary, check, resumeFrom ? undefined : options.onInfo));
@@ -281,12 +319,22 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   const entries = options.blacklist?.entries ?? [];
   /** Training and evaluation text alike: rewritten as the input axis says, then cut into windows. */
   const windowsOf = async (docs: readonly Document[]) => {
+    const own = docs === options.docs ? ownTerms : await ownTermsOf(docs);
     if (axes.input === 'pseudonymized') {
-      const matcher = new BlacklistMatcher(entries);
       const style = options.pseudo ?? 'placeholder';
-      docs = await Promise.all(docs.map(async (d, i) => ({ ...d, text: await pseudonymize(d.text, matcher, entries, { analyzer: options.analyzer, style, rng: new Rng(seed).fork(i) }) })));
+      const matchers = new Map<string, { matcher: BlacklistMatcher; entries: readonly BlacklistEntry[] }>();
+      const forDoc = (d: Document) => {
+        const key = own ? unitOf(d) : '';
+        let m = matchers.get(key);
+        if (m === undefined) {
+          const all = [...entries, ...(own?.get(key) ?? [])];
+          matchers.set(key, (m = { matcher: new BlacklistMatcher(all), entries: all }));
+        }
+        return m;
+      };
+      docs = await Promise.all(docs.map(async (d, i) => ({ ...d, text: await pseudonymize(d.text, forDoc(d).matcher, forDoc(d).entries, { analyzer: options.analyzer, style, rng: new Rng(seed).fork(i) }) })));
     }
-    return buildWindows(docs, tokenizer, { seqLen, stride: trainingStride(seqLen, options.stride), blacklist: entries, analyzer: options.analyzer });
+    return buildWindows(docs, tokenizer, { seqLen, stride: trainingStride(seqLen, options.stride), blacklist: entries, analyzer: options.analyzer, ...(own && { ownTerms: (d: Document) => own.get(unitOf(d)) }) });
   };
   const split = options.evalSplit === undefined ? undefined : splitByAuthor(options.docs, options.evalSplit, seed);
   const evalDocs = split?.heldOut ?? options.evalDocs;
@@ -294,7 +342,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   const { windows, stats } = await windowsOf(trainDocs);
   options.onInfo?.(`${stats.windows} windows of ${stats.documents} documents, ${stats.tokens} tokens, ${stats.protectedTokens} protected`);
 
-  const maskConfig = maskConfigFor(tokenizer, entries, { maskProb, wholeWord: options.wholeWord, randomBlacklisted: options.randomBlacklisted, freezeProtectedInputs: options.freezeProtectedEmbeddings, hideProtectedKeys: options.hideProtectedContext });
+  const maskConfig = maskConfigFor(tokenizer, private_ ? entries : [...entries, ...allOwnTerms], { maskProb, wholeWord: options.wholeWord, randomBlacklisted: options.randomBlacklisted, freezeProtectedInputs: options.freezeProtectedEmbeddings, hideProtectedKeys: options.hideProtectedContext });
   const orders = new Map<number, number[]>();
   const units = private_ ? privacyUnits(trainDocs, windows, options.dp?.unit ?? 'author') : undefined;
   // With DP, --batch-size is the expected number of units (individuals or windows) per release.
@@ -345,6 +393,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
     strategy,
     axes,
     ...(options.blacklist && { blacklistFingerprint: blacklistFingerprint(options.blacklist), blacklistTerms: entries.length }),
+    ...(reference && { ownTextProtection: { unit: ownUnit, reference: reference.name } }),
     // What was trained: a maxSteps run may stop mid-epoch, so whole epochs plus the share of the last one.
     epochs: state ? Math.round((state.epoch + state.batch / task.batchesPerEpoch) * 1e4) / 1e4 : epochs,
     ...(state && { steps: state.step }),

@@ -51,20 +51,30 @@ export interface BuildWindowsOptions {
   /** Terms whose occurrences are protected; undefined or empty protects nothing. */
   blacklist?: readonly Pick<BlacklistEntry, 'term'>[];
   analyzer?: MorphAnalyzer;
+  /** Terms protected in one document only besides `blacklist`: its unit's own (see `ownTextBlacklists`). */
+  ownTerms?: (doc: Document) => readonly Pick<BlacklistEntry, 'term'>[] | undefined;
 }
 
 /**
  * Tokenises documents into sliding windows and marks the protected positions ({@link protectedMask}, the
  * definition the audit shares): every subword token whose character span overlaps an occurrence of a
- * blacklisted term (blacklist matcher + tokenizer offsets).
+ * blacklisted term (blacklist matcher + tokenizer offsets), or of one of its unit's own terms.
  */
 export async function buildWindows(docs: readonly Document[], tokenizer: Tokenizer, options: BuildWindowsOptions): Promise<{ windows: TrainingWindow[]; stats: WindowStats }> {
   const matcher = options.blacklist && options.blacklist.length > 0 ? new BlacklistMatcher(options.blacklist) : undefined;
+  // One matcher per unit, shared by its documents.
+  const ownMatchers = new WeakMap<object, BlacklistMatcher>();
   const windows: TrainingWindow[] = [];
   const stats: WindowStats = { documents: docs.length, windows: 0, tokens: 0, protectedTokens: 0 };
   for (let d = 0; d < docs.length; d++) {
     const text = docs[d]!.text;
     const matches = matcher ? await matcher.match(text, options.analyzer) : [];
+    const own = options.ownTerms?.(docs[d]!);
+    if (own && own.length > 0) {
+      let ownMatcher = ownMatchers.get(own);
+      if (ownMatcher === undefined) ownMatchers.set(own, (ownMatcher = new BlacklistMatcher(own)));
+      matches.push(...(await ownMatcher.match(text, options.analyzer)));
+    }
     const body = tokenizer.tokenize(text);
     for (const w of windowsOf(tokenizer, body, { maxLength: options.seqLen, stride: options.stride ?? 0 })) {
       const mask = protectedMask(w.offsets, matches, w.special);

@@ -48,6 +48,34 @@ describe('ppmlm blacklist eval', () => {
     expect(person(occurrences)).toBe(0.5);
   });
 
+  it('measures protection from each individual\'s own text, with a public reference corpus that widens the known words', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'gold.jsonl');
+    const docs = [
+      { id: 'a1', author: 'a', text: 'Seen by Dr. Quigley today for zorblat.', spans: [{ start: 12, end: 19, label: 'HCPName' }] },
+      { id: 'b1', author: 'b', text: 'Quigley called back about the zorblat.', spans: [{ start: 0, end: 7, label: 'HCPName' }] },
+    ];
+    await writeFile(file, docs.map((g) => JSON.stringify(g)).join('\n') + '\n');
+    const reference = join(dir, 'public.jsonl');
+    await writeFile(reference, ['the zorblat was given', 'a zorblat again'].map((text, i) => JSON.stringify({ id: `r${i}`, author: `r${i}`, text })).join('\n') + '\n');
+    const other = (e: { otherTextProtected: { value: number } }) => e.otherTextProtected.value;
+    const plain = await cli('--quiet', 'blacklist', 'eval', '--gold', file, '--protection', 'own-text', '--json');
+    expect(plain.code, plain.stderr).toBe(0);
+    const e = JSON.parse(plain.stdout);
+    expect(e).toMatchObject({ protection: 'own-text', reference: 'scowl-70', blacklist: null });
+    expect(e.types.find((t: { type: string }) => t.type === 'PERSON').full.value).toBe(1);
+    const widened = JSON.parse((await cli('--quiet', 'blacklist', 'eval', '--gold', file, '--protection', 'own-text', '--reference-corpus', reference, '--json')).stdout);
+    expect(widened.reference).toMatch(/^scowl-70\+corpus:[0-9a-f]{16}\/k=2$/);
+    // `zorblat`, unknown to English, is public once two individuals of the reference used it.
+    expect(other(widened)).toBeLessThan(other(e));
+    const mixed = await cli('blacklist', 'eval', '--gold', file, '--protection', 'own-text', '--only', 'direct');
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toMatch(/--protection own-text computes each individual's protection from their own text: drop --blacklist and --only/);
+    const stray = await cli('blacklist', 'eval', '--gold', file, '--reference-corpus', reference);
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toMatch(/--reference-corpus is the public reference of --protection own-text/);
+  });
+
   it('reads a PhysioNet folder and Presidio JSON by their paths, each patient or sentence an individual', async () => {
     const dir = await tempDir();
     const physionet = join(dir, 'physionet');

@@ -644,6 +644,35 @@ describe('ppmlm finetune --privacy dp: inputs that depend on other people', () =
     expect(list.stderr).toMatch(/the blacklist \(a term list with no provenance/);
   });
 
+  it('protects each individual from their own text with --protect-own-text: no private input, the unit recorded; a reference corpus that holds training documents is refused', async () => {
+    const { dir, corpus } = await tinySetup(4, 2);
+    const publicNotes = join(dir, 'public.jsonl');
+    await writeFile(publicNotes, generateClinicalNotes(77, 10, 2).map((d) => JSON.stringify(d)).join('\n'));
+    for (const args of [
+      ['tokenizer', 'train', '--corpus', publicNotes, '--public-corpus', '--vocab-size', '400', '--out', join(dir, 'public-tok')],
+      ['model', 'init', '--vocab', join(dir, 'public-tok'), '--out', join(dir, 'public-init'), '--hidden', '32', '--layers', '1', '--heads', '2', '--intermediate', '64', '--max-positions', '64'],
+    ]) expect((await cli('--quiet', ...args)).code, args.join(' ')).toBe(0);
+    const base = ['finetune', '--model', join(dir, 'public-init'), '--corpus', corpus, '--strategy', 'constrained+dp', '--protect-own-text', '--json', ...small];
+    const ok = await cli(...base, '--out', join(dir, 'ok'));
+    expect(ok.code, ok.stderr).toBe(0);
+    const summary = JSON.parse(ok.stdout);
+    expect(summary.protectedTokens).toBeGreaterThan(0);
+    const provenance = JSON.parse(await readFile(join(dir, 'ok', 'ppmlm.json'), 'utf8'));
+    expect(provenance).toMatchObject({ ownTextProtection: { unit: 'author', reference: 'scowl-70' } });
+    expect(provenance.dp).not.toHaveProperty('privatePreprocessing');
+    const perDocument = await cli(...base, '--dp-unit', 'document', '--reference-corpus', publicNotes, '--out', join(dir, 'doc'));
+    expect(perDocument.code, perDocument.stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, 'doc', 'ppmlm.json'), 'utf8')).ownTextProtection).toEqual({ unit: 'document', reference: expect.stringMatching(/^scowl-70\+corpus:[0-9a-f]{16}\/k=2$/) });
+    // A reference wider than English protects less of the text.
+    expect(JSON.parse(perDocument.stdout).protectedTokens).toBeLessThanOrEqual(summary.protectedTokens);
+    const window = await cli(...base, '--dp-unit', 'window', '--out', join(dir, 'w'));
+    expect(window.code).toBe(2);
+    expect(window.stderr).toMatch(/--protect-own-text protects each individual \(or document\) from their own text; a window is no such unit/);
+    const leaky = await cli(...base, '--reference-corpus', corpus, '--out', join(dir, 'leaky'));
+    expect(leaky.code).toBe(2);
+    expect(leaky.stderr).toMatch(/the reference corpus \(declared public, but 8 of the 8 training documents are in it\)/);
+  });
+
   it('accepts a blacklist built with --public-corpus and a public tokenizer, and refuses model selection by held-out loss', async () => {
     const { dir, corpus } = await tinySetup(4, 2);
     const publicNotes = join(dir, 'public.jsonl');
@@ -688,6 +717,6 @@ describe('ppmlm finetune --privacy dp: inputs that depend on other people', () =
     const corpusFp = /^# corpus: (\w+)$/m.exec(await readFile(join(dir, 'public.tsv'), 'utf8'))![1]!;
     await rm(join(dirname(process.env.PPMLM_KEY_FILE!), 'public-corpora', `${corpusFp}.docs`));
     const unknown = await cli(...base, '--out', join(dir, 'y'));
-    expect(unknown.stderr).toMatch(/the blacklist \(declared public, but no record of its corpus's documents is kept here .*cannot be ruled out/);
+    expect(unknown.stderr).toMatch(/the blacklist \(declared public, but no record of the corpus it was built from is kept here .*cannot be ruled out/);
   });
 });

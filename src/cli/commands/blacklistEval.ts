@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
-import { blacklistProtection, evaluateProtection, goldType, occurrenceProtection, type Proportion, type ProtectionEvaluation } from '../../audit/index.js';
+import { blacklistProtection, evaluateProtection, goldType, occurrenceProtection, ownTextProtection, type Proportion, type ProtectionEvaluation } from '../../audit/index.js';
 import { readSpanCorpus, type SpanFormat } from '../../corpus/index.js';
 import { UsageError } from '../../errors.js';
-import { buildBlacklist, readBlacklist, type Blacklist } from '../../identifiers/index.js';
+import { buildBlacklist, readBlacklist, readCorpusReference, type Blacklist } from '../../identifiers/index.js';
 import { parseIntFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
 import { blacklistRules, type BlacklistRuleFlags } from './blacklist.js';
@@ -12,7 +12,10 @@ export interface BlacklistEvalOptions extends BlacklistRuleFlags {
   goldFormat?: SpanFormat;
   blacklist?: string;
   only?: 'direct' | 'indirect';
-  protection: 'terms' | 'occurrences';
+  protection: 'terms' | 'occurrences' | 'own-text';
+  referenceCorpus?: string;
+  referenceTextCol?: string;
+  referenceK?: string;
   by: 'type' | 'label';
   seed: string;
   json?: boolean;
@@ -54,8 +57,20 @@ export async function blacklistEval(options: BlacklistEvalOptions, out: Reporter
   const docs = await readSpanCorpus(options.gold, format);
   if (docs.length === 0) throw new UsageError(`${options.gold}: no documents; check --gold and --gold-format`);
   if (options.only !== undefined && options.protection === 'occurrences') throw new UsageError('--only measures one kind of term; --protection occurrences measures the recognisers where they fired: give one of them');
+  if (options.protection === 'own-text' && (options.blacklist !== undefined || options.only !== undefined)) throw new UsageError('--protection own-text computes each individual\'s protection from their own text: drop --blacklist and --only');
+  if (options.referenceCorpus !== undefined && options.protection !== 'own-text') throw new UsageError('--reference-corpus is the public reference of --protection own-text; add it or drop --reference-corpus');
   const { build, recognizers, analyzer } = await blacklistRules(options, out);
   try {
+    if (options.protection === 'own-text') {
+      const reference = options.referenceCorpus === undefined ? undefined : await readCorpusReference(options.referenceCorpus, { textCol: options.referenceTextCol, k: parseIntFlag(options.referenceK, '--reference-k', { min: 1 }), analyzer });
+      if (reference) out.info(`public reference ${options.referenceCorpus}: ${reference.words} words used by at least ${options.referenceK} of its individuals`);
+      const protect = await ownTextProtection(docs, { recognizers, analyzer, reference });
+      const evaluation = await evaluateProtection(docs, protect, { seed, typeOf: options.by === 'label' ? (label) => label : goldType, onProgress: (n) => out.progress(`eval: ${n} of ${docs.length} documents`) });
+      out.progressDone();
+      const what = `protection from each individual's own text (${reference?.name ?? 'scowl-70'})`;
+      out.summary(options.json, { gold: options.gold, format, blacklist: null, only: 'all', protection: options.protection, reference: reference?.name ?? 'scowl-70', ...evaluation }, () => evaluationText(evaluation, what));
+      return;
+    }
     let list: Blacklist;
     let what: string;
     if (options.blacklist) {

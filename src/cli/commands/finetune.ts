@@ -1,7 +1,7 @@
 import { loadCorpus } from '../../corpus/index.js';
 import { nativeKernelUsage, selectBackend, type BackendRequest } from '../../engine/index.js';
 import { UsageError } from '../../errors.js';
-import { readBlacklist } from '../../identifiers/index.js';
+import { readBlacklist, readCorpusReference } from '../../identifiers/index.js';
 import { assertBlacklistFor, axesName, checkFinetuneOptions, finetune, resolveAxes, type TrainingAxes } from '../../mlm/index.js';
 import { parseDpFlags, type DpFlags } from '../dpFlags.js';
 import { epsilonUnitLabel } from '../../privacy/index.js';
@@ -19,6 +19,10 @@ export interface FinetuneCommandOptions extends CorpusFlags, TrainingFlags, DpFl
   input?: TrainingAxes['input'];
   privacy?: TrainingAxes['privacy'];
   blacklist?: string;
+  protectOwnText?: boolean;
+  referenceCorpus?: string;
+  referenceTextCol?: string;
+  referenceK: string;
   out: string;
   maskProb: string;
   wholeWord?: boolean;
@@ -51,7 +55,9 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
   const axes = resolveAxes(options.strategy, { masking: options.masking, input: options.input, privacy: options.privacy });
   const strategy = axesName(axes);
   // Checked again by finetune(); here before the corpus is read.
-  assertBlacklistFor(axes, options.blacklist !== undefined);
+  assertBlacklistFor(axes, options.blacklist !== undefined || options.protectOwnText === true);
+  if (options.referenceCorpus !== undefined && !options.protectOwnText) throw new UsageError('--reference-corpus is the public reference of --protect-own-text; add it or drop --reference-corpus');
+  const referenceK = parseIntFlag(options.referenceK, '--reference-k', { min: 1 });
   const dp = parseDpFlags(options, axes.privacy);
   const training = parseTrainingFlags(options);
   const maskProb = parseNumberFlag(options.maskProb, '--mask-prob', { min: 0.001, max: 1 });
@@ -70,14 +76,17 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
   const readOptions = corpusReadOptions(options, (err) => out.warn(`skipped ${err.located}`));
   const docs = await loadCorpus(options.corpus, readOptions);
   const evalDocs = options.evalCorpus === undefined ? undefined : await loadCorpus(options.evalCorpus, readOptions);
-  const analyzer = blacklist ? analyzerFor(options.lang, options.analyzer, out) : undefined;
+  const analyzer = blacklist || options.protectOwnText ? analyzerFor(options.lang, options.analyzer, out) : undefined;
   const t0 = Date.now();
   try {
+    const reference = options.referenceCorpus === undefined ? undefined : await readCorpusReference(options.referenceCorpus, { textCol: options.referenceTextCol, k: referenceK, analyzer });
+    if (reference) out.info(`public reference ${options.referenceCorpus}: ${reference.words} words used by at least ${referenceK} of its individuals`);
     const result = await finetune({
       model: options.model,
       docs,
       strategy: axes,
       blacklist,
+      ...(options.protectOwnText && { protectOwnText: { reference } }),
       out: options.out,
       ...training,
       maskProb,
