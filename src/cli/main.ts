@@ -142,6 +142,20 @@ export function buildProgram(io: CliIO): Command {
     .option('--seed <n>', 'bootstrap seed', '1')
     .option('--json', 'the figures as JSON')
     .action(lazyAction(async () => (await import('./commands/blacklistEval.js')).blacklistEval));
+  addCorpusOptions(blacklist.command('review').description('draw a review page of the corpus (--sample N --out page.html), or estimate from its marks (--import marks.json) what the blacklist misses, with intervals'))
+    .requiredOption('--blacklist <file>', 'the blacklist under review (never rewritten)')
+    .option('--sample <n>', 'passages to draw for the page (200 take about an hour)')
+    .option('--out <file>', 'the review page to write (self-contained HTML, mode 0600)')
+    .option('--seed <n>', 'seed of the draw', '1')
+    .option('--passage-words <n>', 'words per passage: whole sentences joined up to this many', '40')
+    .option('--import <marks>', "the reviewer's marks exported from the page (made mode 0600): estimate and record beside the blacklist")
+    .option('--to-gold <file>', 'with --import: the reviewed passages as gold span JSONL for blacklist eval (mode 0600)')
+    .option('--apply <file>', "with --import: a new blacklist with the missed identifiers added (never the reviewed one's path)")
+    .addOption(langOption())
+    .addOption(analyzerOption())
+    .option('--force', 'overwrite existing outputs')
+    .option('--json', 'the figures as JSON')
+    .action(lazyAction(async () => (await import('./commands/blacklistReview.js')).blacklistReview));
   blacklist
     .command('stats <file>')
     .description('counts by kind, category and source (prints no terms)')

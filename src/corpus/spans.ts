@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FormatError, UsageError } from '../errors.js';
-import { decodeUtf8Strict, fileSystemError, readJsonFile, readLines } from '../io/index.js';
+import { decodeUtf8Strict, fileSystemError, PRIVATE_FILE_MODE, readJsonFile, readLines, writeFileAtomic } from '../io/index.js';
 import { readJsonObjects } from './jsonl.js';
 
 /** A gold identifier occurrence: characters [start, end) of its document's text, with its type. */
@@ -39,6 +39,12 @@ function checkSpans(doc: SpanDocument, file: string, line?: number): SpanDocumen
     }
   }
   return doc;
+}
+
+/** Writes span documents as ppmlm's span JSONL (what {@link readSpanCorpus} reads as `jsonl`), mode 0600: gold spans mark personal data. */
+export async function writeSpanJsonl(path: string, docs: readonly SpanDocument[], options: { force?: boolean } = {}): Promise<void> {
+  const lines = docs.map((d) => JSON.stringify({ id: d.id, author: d.author, text: d.text, spans: d.spans.map(({ start, end, label }) => ({ start, end, label })) }));
+  await writeFileAtomic(path, lines.length ? `${lines.join('\n')}\n` : '', { force: options.force, mode: PRIVATE_FILE_MODE });
 }
 
 /**

@@ -40,6 +40,11 @@ export interface FinetuneOptions {
    * under `--dp-unit document`.
    */
   protectOwnText?: OwnTextProtection;
+  /**
+   * What a review of the blacklist estimated (`blacklist review --import`), for the model card of a run
+   * without DP; a DP run never records it (it is a statistic of the reviewed corpus).
+   */
+  blacklistReview?: { sample: string; reviewed: number; missRate: number; interval: [number, number]; identifiers: number };
   out: string;
   epochs?: number;
   batchSize?: number;
@@ -394,6 +399,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
     axes,
     ...(options.blacklist && { blacklistFingerprint: blacklistFingerprint(options.blacklist), blacklistTerms: entries.length }),
     ...(reference && { ownTextProtection: { unit: ownUnit, reference: reference.name } }),
+    ...(options.blacklistReview && !private_ && { blacklistReview: options.blacklistReview }),
     // What was trained: a maxSteps run may stop mid-epoch, so whole epochs plus the share of the last one.
     epochs: state ? Math.round((state.epoch + state.batch / task.batchesPerEpoch) * 1e4) / 1e4 : epochs,
     ...(state && { steps: state.step }),

@@ -47,6 +47,10 @@ const AUTO_CLASS: Record<string, string> = { 'fill-mask': 'AutoModelForMaskedLM'
 const yamlString = (s: string) => JSON.stringify(s);
 const fixed = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? 'n/a' : x.toFixed(3));
 
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+const isReview = (r: unknown): r is { sample: string; reviewed: number; missRate: number; interval: [number, number]; identifiers: number } =>
+  typeof r === 'object' && r !== null && typeof (r as { missRate?: unknown }).missRate === 'number' && Array.isArray((r as { interval?: unknown }).interval);
+
 /** The provenance rows a card shows; the blacklist appears only as its fingerprint and size (ppmlm.json holds no more). */
 function provenanceRows(p: Provenance): [string, string][] {
   const rows: [string, string | undefined][] = [
@@ -60,6 +64,8 @@ function provenanceRows(p: Provenance): [string, string][] {
     ['protected positions as context', p.hideProtectedContext === true ? 'hidden as attention keys (--hide-protected-context, an ablation)' : undefined],
     ['MLM decoder', p.untiedDecoder === true ? 'untied from the word embeddings (--untie-decoder)' : undefined],
     ['blacklist', p.blacklistFingerprint && `fingerprint ${p.blacklistFingerprint}${typeof p.blacklistTerms === 'number' ? `, ${p.blacklistTerms} terms` : ''}`],
+    // A review is a statistic of the reviewed corpus: never in a DP model's card.
+    ['blacklist review', !p.dp && isReview(p.blacklistReview) ? `${p.blacklistReview.reviewed} passages reviewed, miss rate ${pct(p.blacklistReview.missRate)} [${pct(p.blacklistReview.interval[0])}, ${pct(p.blacklistReview.interval[1])}] of ${p.blacklistReview.identifiers} identifiers (sample ${p.blacklistReview.sample})` : undefined],
     ['targets on protected positions', typeof p.protectedTargets === 'number' ? `${p.protectedTargets} of ${String(p.targets ?? '?')}` : undefined],
     ['differential privacy', p.dp && `ε = ${p.dp.epsilon.toFixed(2)}, δ = ${p.dp.delta.toExponential(1)} per ${p.dp.unit} (${p.dp.individuals} units, ${p.dp.releases} releases; noise ${p.dp.noiseMultiplier.toFixed(2)}, clip ${p.dp.clip}, ${p.dp.accountant}${p.dp.secureNoise ? '' : ', insecure seeded noise'})${p.dp.privatePreprocessing ? `. **ε is not a guarantee**: the run used inputs derived from private data (${p.dp.privatePreprocessing.join('; ')})` : ''}`],
     ['vocabulary', describeVocabularyCheck(p.vocabularyCheck)],

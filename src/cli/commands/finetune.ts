@@ -1,7 +1,8 @@
 import { loadCorpus } from '../../corpus/index.js';
 import { nativeKernelUsage, selectBackend, type BackendRequest } from '../../engine/index.js';
 import { UsageError } from '../../errors.js';
-import { readBlacklist, readCorpusReference } from '../../identifiers/index.js';
+import { blacklistFingerprint, readBlacklist, readCorpusReference } from '../../identifiers/index.js';
+import { latestReview } from '../../review/index.js';
 import { assertBlacklistFor, axesName, checkFinetuneOptions, finetune, resolveAxes, type TrainingAxes } from '../../mlm/index.js';
 import { parseDpFlags, type DpFlags } from '../dpFlags.js';
 import { epsilonUnitLabel } from '../../privacy/index.js';
@@ -71,6 +72,9 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
   };
   checkFinetuneOptions({ ...evaluation, evalCorpus: options.evalCorpus });
   const blacklist = options.blacklist ? await readBlacklist(options.blacklist) : undefined;
+  // A review recorded beside the blacklist goes into the card of a model without DP.
+  const review = blacklist && axes.privacy !== 'dp' ? await latestReview(options.blacklist!, blacklistFingerprint(blacklist)) : undefined;
+  if (review) out.info(`blacklist review ${review.sample}: the model card will say so`);
   const backend = await selectBackend(options.backend, { runsOnWebgpu: true });
   out.info(`backend: ${backend.name}`);
   const readOptions = corpusReadOptions(options, (err) => out.warn(`skipped ${err.located}`));
@@ -87,6 +91,7 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
       strategy: axes,
       blacklist,
       ...(options.protectOwnText && { protectOwnText: { reference } }),
+      ...(review && { blacklistReview: { sample: review.sample, reviewed: review.estimate.reviewed, missRate: review.estimate.missRate.value, interval: review.estimate.missRate.interval, identifiers: review.estimate.identifiers } }),
       out: options.out,
       ...training,
       maskProb,

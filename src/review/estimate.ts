@@ -1,0 +1,201 @@
+import type { Cluster } from '../audit/metrics.js';
+import { logGamma } from '../privacy/accountants/rdpMath.js';
+import type { ReviewMarks } from './marks.js';
+import type { ReviewSample } from './sample.js';
+
+const Z95 = 1.959963984540054;
+
+/** A ratio estimated from the reviewed sample, its 95% interval, the count it is out of, and the individuals behind it. */
+export interface ReviewFigure {
+  value: number;
+  interval: [number, number];
+  /** The denominator in the sample: identifiers, detections, words or word characters. */
+  n: number;
+  /** The individuals (clusters) it rests on. */
+  individuals: number;
+}
+
+export interface ReviewEstimate {
+  /** Passages reviewed, of the sample's. */
+  reviewed: number;
+  sampled: number;
+  individuals: number;
+  words: number;
+  /** Identifier occurrences the reviewer found, and how many of them the blacklist left unprotected. */
+  identifiers: number;
+  missed: number;
+  /** Missed identifier occurrences / all identifier occurrences. */
+  missRate: ReviewFigure;
+  /** Missed identifier occurrences per 1,000 words. */
+  missedPer1000Words: ReviewFigure;
+  /** Direct detections that the reviewer left as identifiers / direct detections. */
+  directPrecision: ReviewFigure;
+  /** Protected word characters outside every identifier / word characters outside every identifier. */
+  otherTextProtected: ReviewFigure;
+}
+
+/** Student's t quantile at 0.975 by its Cornish-Fisher expansion around the normal one (error < 0.01 from 3 df on). */
+function t975(df: number): number {
+  const z = Z95;
+  if (!Number.isFinite(df) || df <= 0) return Infinity;
+  return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2) + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * df ** 3);
+}
+
+/** The regularised incomplete beta function I_x(a, b), by Lentz's continued fraction (Press et al., §6.4). */
+function incompleteBeta(x: number, a: number, b: number): number {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  // The fraction converges fast for x < (a + 1) / (a + b + 2); the symmetry I_x(a, b) = 1 − I_{1−x}(b, a) covers the rest.
+  if (x > (a + 1) / (a + b + 2)) return 1 - incompleteBeta(1 - x, b, a);
+  const front = Math.exp(a * Math.log(x) + b * Math.log(1 - x) - (logGamma(a) + logGamma(b) - logGamma(a + b))) / a;
+  const tiny = 1e-300;
+  let c = 1;
+  let d = 1 - ((a + b) * x) / (a + 1);
+  d = 1 / (Math.abs(d) < tiny ? tiny : d);
+  let f = d;
+  for (let m = 1; m <= 300; m++) {
+    for (const numerator of [(m * (b - m) * x) / ((a + 2 * m - 1) * (a + 2 * m)), (-(a + m) * (a + b + m) * x) / ((a + 2 * m) * (a + 2 * m + 1))]) {
+      d = 1 + numerator * d;
+      d = 1 / (Math.abs(d) < tiny ? tiny : d);
+      c = 1 + numerator / c;
+      if (Math.abs(c) < tiny) c = tiny;
+      f *= c * d;
+    }
+    if (Math.abs(c * d - 1) < 1e-12) break;
+  }
+  return front * f;
+}
+
+/** The q-quantile of Beta(a, b), by bisection on {@link incompleteBeta}. */
+function betaQuantile(q: number, a: number, b: number): number {
+  let lo = 0;
+  let hi = 1;
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (incompleteBeta(mid, a, b) < q) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+/**
+ * Jeffreys' interval of a proportion k/n: the 2.5% and 97.5% quantiles of Beta(k + ½, n − k + ½), with the
+ * bound at 0 (or 1) when k is 0 (or n). Its coverage stays near 95% where Wilson's overshoots at small k,
+ * so it is the narrower of the two there (Brown, Cai and DasGupta 2001); k and n may be fractional.
+ */
+export function jeffreysInterval(k: number, n: number): [number, number] {
+  if (n <= 0) return [NaN, NaN];
+  return [k <= 0 ? 0 : betaQuantile(0.025, k + 0.5, n - k + 0.5), k >= n ? 1 : betaQuantile(0.975, k + 0.5, n - k + 0.5)];
+}
+
+/**
+ * The 95% interval of a proportion Σnum / Σden estimated from a self-weighting sample of clusters
+ * (individuals), by Korn and Graubard's effective sample size (1998): the ratio's design-based variance
+ * (Taylor linearisation over clusters, as survey software computes it) gives the design effect, the count
+ * shrinks by it and again for the clusters' degrees of freedom (t with C − 1 df against z), and Wilson's
+ * interval ({@link jeffreysInterval}) is taken at that effective count. It does not collapse at 0 or 1, where a bootstrap over
+ * clusters does, and widens as much as clustering demands, where a plain binomial interval does not.
+ */
+export function designProportionInterval(clusters: readonly Cluster[]): [number, number] {
+  const num = clusters.reduce((s, c) => s + c.num, 0);
+  const den = clusters.reduce((s, c) => s + c.den, 0);
+  if (den === 0) return [NaN, NaN];
+  const p = num / den;
+  const c = clusters.length;
+  let effective = den;
+  if (c > 1 && p > 0 && p < 1) {
+    const spread = clusters.reduce((s, k) => s + (k.num - p * k.den) ** 2, 0);
+    const variance = ((c / (c - 1)) * spread) / den ** 2;
+    effective = Math.min(den, variance > 0 ? (p * (1 - p)) / variance : den);
+  }
+  if (c > 1) effective *= (Z95 / t975(c - 1)) ** 2;
+  return jeffreysInterval(p * effective, effective);
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/**
+ * Protected identifier occurrences among spans judged identifiers: spans that overlap, or that no word
+ * separates ("Frances" and "Baker" of "Frances Baker", a date matched by two terms), are one occurrence, as
+ * a reviewer reads them and as gold spans mark them.
+ */
+export function protectedIdentifiers(text: string, spans: readonly { start: number; end: number }[]): number {
+  const sorted = [...spans].sort((a, b) => a.start - b.start);
+  let count = 0;
+  let end = -1;
+  for (const s of sorted) {
+    if (end < 0 || (s.start > end && WORD_CHAR_GLOBAL.test(text.slice(end, s.start)))) count++;
+    end = Math.max(end, s.end);
+  }
+  return count;
+}
+
+const WORD_CHAR_GLOBAL = /[\p{L}\p{N}]/u;
+
+/** Per individual: the sums every figure is a ratio of. */
+interface Tally {
+  missed: number;
+  identifiers: number;
+  words: number;
+  direct: number;
+  directTrue: number;
+  otherChars: number;
+  otherProtected: number;
+}
+
+/**
+ * The figures of a reviewed sample. An identifier occurrence is a missed mark, or a protected span judged
+ * an identifier that no missed mark overlaps (a name half protected and marked missed counts once, as
+ * missed). Only reviewed items count; the sample weighs itself (every passage had the same chance), so the
+ * ratios need no weights, and each interval treats the individual as the cluster.
+ */
+export function estimateReview(sample: ReviewSample, marks: ReviewMarks): ReviewEstimate {
+  const tallies = new Map<string, Tally>();
+  let reviewed = 0;
+  marks.items.forEach((m, i) => {
+    if (!m.reviewed) return;
+    reviewed++;
+    const item = sample.items[i]!;
+    const t = tallies.get(item.individual) ?? { missed: 0, identifiers: 0, words: 0, direct: 0, directTrue: 0, otherChars: 0, otherProtected: 0 };
+    t.words += item.words;
+    t.missed += m.missed.length;
+    const overlapsMissed = (s: { start: number; end: number }) => m.missed.some((x) => x.start < s.end && x.end > s.start);
+    t.identifiers += m.missed.length + protectedIdentifiers(item.text, item.spans.filter((s, j) => m.spans[j] === 'identifier' && !overlapsMissed(s)));
+    item.spans.forEach((s, j) => {
+      if (s.kind !== 'direct') return;
+      t.direct++;
+      if (m.spans[j] === 'identifier') t.directTrue++;
+    });
+    const identifier = new Uint8Array(item.text.length);
+    const covered = new Uint8Array(item.text.length);
+    for (const x of m.missed) identifier.fill(1, x.start, x.end);
+    item.spans.forEach((s, j) => (m.spans[j] === 'identifier' ? identifier : covered).fill(1, s.start, s.end));
+    for (let c = 0; c < item.text.length; c++) {
+      if (identifier[c] || !WORD_CHAR.test(item.text[c]!)) continue;
+      t.otherChars++;
+      if (covered[c]) t.otherProtected++;
+    }
+    tallies.set(item.individual, t);
+  });
+  const all = [...tallies.values()];
+  const figure = (num: (t: Tally) => number, den: (t: Tally) => number, scale = 1): ReviewFigure => {
+    const clusters = all.map((t) => ({ num: num(t), den: den(t) })).filter((c) => c.den > 0);
+    const n = clusters.reduce((s, c) => s + c.den, 0);
+    const value = n === 0 ? NaN : clusters.reduce((s, c) => s + c.num, 0) / n;
+    const [lo, hi] = designProportionInterval(clusters);
+    return { value: value * scale, interval: [lo * scale, hi * scale], n, individuals: clusters.length };
+  };
+  const sum = (f: (t: Tally) => number) => all.reduce((s, t) => s + f(t), 0);
+  return {
+    reviewed,
+    sampled: sample.items.length,
+    individuals: all.length,
+    words: sum((t) => t.words),
+    identifiers: sum((t) => t.identifiers),
+    missed: sum((t) => t.missed),
+    missRate: figure((t) => t.missed, (t) => t.identifiers),
+    missedPer1000Words: figure((t) => t.missed, (t) => t.words, 1000),
+    directPrecision: figure((t) => t.directTrue, (t) => t.direct),
+    otherTextProtected: figure((t) => t.otherProtected, (t) => t.otherChars),
+  };
+}

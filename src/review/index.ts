@@ -1,0 +1,10 @@
+export { corpusPassages, drawPassages, drawReviewSample, passageSpans, passagesOf, sampleFingerprint } from './sample.js';
+export type { DrawReviewOptions, Passage, ReviewItem, ReviewSample, ReviewSpan } from './sample.js';
+export { assertMarksFit, defaultJudgement, emptyMarks, parseReviewMarks, readReviewMarks, REVIEW_TYPES } from './marks.js';
+export type { ItemMarks, ReviewMarks, ReviewType, SpanJudgement } from './marks.js';
+export { designProportionInterval, estimateReview } from './estimate.js';
+export type { ReviewEstimate, ReviewFigure } from './estimate.js';
+export { goldReviewer, reviewTypeOf } from './simulate.js';
+export { progressKey, reviewPageHtml } from './page.js';
+export { applyReview, latestReview, marksToGold, reviewResult, reviewResultPath, reviewSummary, writeReviewResult } from './result.js';
+export type { ReviewResult } from './result.js';
