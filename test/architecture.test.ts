@@ -26,6 +26,7 @@ const ALLOWED: Record<string, string[]> = {
   demo: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model', 'privacy', 'mlm', 'deid', 'audit'],
   experiment: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model', 'privacy', 'mlm', 'deid', 'audit'],
   dataset: ['errors', 'io', 'corpus', 'text', 'identifiers', 'tokenizer', 'engine', 'model', 'mlm'],
+  review: ['errors', 'io', 'corpus', 'text', 'identifiers', 'engine', 'privacy', 'audit'],
 };
 
 function* sourceFiles(dir: string): Generator<string> {

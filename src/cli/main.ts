@@ -144,7 +144,7 @@ export function buildProgram(io: CliIO): Command {
     .action(lazyAction(async () => (await import('./commands/blacklistEval.js')).blacklistEval));
   addCorpusOptions(blacklist.command('review').description('draw a review page of the corpus (--sample N --out page.html), or estimate from its marks (--import marks.json) what the blacklist misses, with intervals'))
     .requiredOption('--blacklist <file>', 'the blacklist under review (never rewritten)')
-    .option('--sample <n>', 'passages to draw for the page (200 take about an hour)')
+    .option('--sample <n>', 'passages to draw for the page (200 are meant as an hour of review)')
     .option('--out <file>', 'the review page to write (self-contained HTML, mode 0600)')
     .option('--seed <n>', 'seed of the draw', '1')
     .option('--passage-words <n>', 'words per passage: whole sentences joined up to this many', '40')
