@@ -6,6 +6,8 @@ export { Rng } from './random.js';
 export type { RandomSource } from './random.js';
 export { registerKernels } from './register.js';
 export { nativeKernelUsage } from './kernels/native.js';
+export { productEngine } from './kernels/blas.js';
+export type { ProductEngine } from './kernels/blas.js';
 export { AdamW, defaultNoDecay } from './adamw.js';
 export { onDevice, readValues, updateVariable } from './heapView.js';
 export { GradientBuffer, clipFactor, globalNorm } from './gradientBuffer.js';

@@ -24,6 +24,11 @@ describe('ppmlm info', () => {
     if (info.backend === 'wasm') expect(info.attempts[1].reason).toMatch(/software renderer|not installed|no Vulkan adapter|failed/);
     expect(info.attempts.at(-1)).toMatchObject({ backend: info.backend, usable: true });
     for (const a of info.attempts) expect(a.reason.length).toBeGreaterThan(0);
+    // Which engine runs the CPU path's matrix products, and why.
+    expect(['blas', 'wasm']).toContain(info.products.engine);
+    expect(info.products.reason.length).toBeGreaterThan(0);
+    const text = await cli('info');
+    expect(text.stdout).toMatch(/^matrix products on the CPU \(wasm backend\): (BLAS \/\S+|ppmlm's wasm SIMD kernel).*; \S/m);
   });
 
   it("keeps Dawn's own messages out of stderr unless --verbose, and does not probe WebGPU where a command cannot use it", async () => {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { blasLayout, productBlas } from './blas.js';
 
 /**
  * ppmlm's own wasm SIMD kernels (C source and build script in `native/` at the package root; the built
@@ -36,13 +37,13 @@ const modules = new Map<boolean, object>();
 const instances = new WeakMap<WasmMemory, NativeKernels>();
 let threads = 1;
 /** Products run, and those split over more than one thread: what says that threads did work. */
-const usage = { products: 0, split: 0 };
+const usage = { products: 0, split: 0, blas: 0 };
 
 /**
  * How many products the native matmul ran in this process, and how many it split over `threads` threads
  * (a product below {@link PARALLEL_FLOPS} runs on one).
  */
-export function nativeKernelUsage(): { products: number; split: number; threads: number } {
+export function nativeKernelUsage(): { products: number; split: number; blas: number; threads: number } {
   return { ...usage, threads };
 }
 
@@ -52,6 +53,8 @@ export function nativeKernelUsage(): { products: number; split: number; threads:
  */
 export function setNativeKernelThreads(count: number): void {
   threads = Math.max(1, Math.floor(count));
+  // The BLAS runs while the wasm threads wait for it: the same cores, never both at once.
+  productBlas()?.setThreads(threads);
 }
 
 /** Below this many flops a product runs on one thread: waking a helper costs tens of microseconds. */
@@ -81,6 +84,17 @@ export function nativeKernels(memory: WasmMemory): NativeKernels {
   kernels = {
     bmmScratch: (m, n, k) => parts() * exports.bmm_scratch(m, n, k),
     bmm(a, b, c, scratch, batch, m, n, k, aRs, aCs, aBs, bRs, bCs, bBs) {
+      const blas = productBlas();
+      const la = blas && blasLayout(m, k, aRs, aCs);
+      const lb = blas && blasLayout(k, n, bRs, bCs);
+      if (blas && la && lb) {
+        // In place on the heap (a SharedArrayBuffer under threads): koffi passes each view's address.
+        const heap = new Float32Array(memory.buffer);
+        for (let t = 0; t < batch; t++) blas.sgemm(la.trans, lb.trans, m, n, k, heap.subarray(a / 4 + t * aBs), la.ld, heap.subarray(b / 4 + t * bBs), lb.ld, heap.subarray(c / 4 + t * m * n), n);
+        usage.products++;
+        usage.blas++;
+        return;
+      }
       const per = exports.bmm_scratch(m, n, k) * 4;
       const jobs = splitProduct(parts(), batch, m, n, k).map(({ t0, t1, i0, i1 }, p) => [
         a + 4 * (t0 * aBs + i0 * aRs), b + 4 * t0 * bBs, c + 4 * (t0 * m * n + i0 * n), scratch + p * per,
