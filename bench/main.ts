@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- suite...] [-- --threads N] [-- --tokenizer-corpus FILE [--tokenizer-text-col C]] [-- --physionet DIR --deid-pl DIR]`: speed and memory figures, each
+ * `npm run bench [-- suite...] [-- --threads N] [-- --models BERT-base,DistilRoBERTa,RoBERTa-large] [-- --tokenizer-corpus FILE [--tokenizer-text-col C]] [-- --physionet DIR --deid-pl DIR]`: speed and memory figures, each
  * against a baseline measured in the same run (this machine is shared and noisy, so only ratios are
  * comparable across runs). `--threads` sets the wasm backend's threads (default: every core, at most 8);
  * `--tokenizer-corpus` trains the tokenizer suite on a corpus file instead of the bundled examples;
@@ -29,8 +29,9 @@ const tokenizerCorpus = flagValue('--tokenizer-corpus');
 const tokenizerTextCol = flagValue('--tokenizer-text-col');
 const physionet = flagValue('--physionet');
 const deidPl = flagValue('--deid-pl');
+const models = flagValue('--models')?.split(',');
 
-const SUITES: BenchSuite[] = [matmulSuite, trainingSuite, realModelsSuite, webgpuSuite, maskingSuite, csvSuite, blacklistSuite, recognizersSuite(physionet, deidPl), mecabSuite, tokenizerSuite(tokenizerCorpus, tokenizerTextCol)];
+const SUITES: BenchSuite[] = [matmulSuite, trainingSuite, realModelsSuite(models), webgpuSuite, maskingSuite, csvSuite, blacklistSuite, recognizersSuite(physionet, deidPl), mecabSuite, tokenizerSuite(tokenizerCorpus, tokenizerTextCol)];
 const wanted = args.filter((a) => !a.startsWith('-'));
 const unknown = wanted.filter((w) => !SUITES.some((s) => s.name === w));
 if (unknown.length > 0) {

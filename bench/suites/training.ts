@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { selectBackend, type BackendRequest, type GpuAdapter } from '../../src/engine/index.js';
+import { productEngine, selectBackend, type BackendRequest, type GpuAdapter } from '../../src/engine/index.js';
 import { crossEntropy } from '../../src/model/index.js';
 import { renderTable, type BenchRow, type BenchSuite } from '../table.js';
 
@@ -110,6 +110,19 @@ async function rowsFor(log: (msg: string) => void) {
 
 const noTorch = 'PyTorch n/a (install python3-torch)';
 
+/**
+ * The rows of alternating rounds against PyTorch: each shows the round with the median ratio of its
+ * measure (train step, inference), and its note the spread over all rounds.
+ */
+function medianRatioRows(suite: string, shape: string, backend: string, rounds: readonly { ours: Speed; torch?: Speed }[], extra = ''): BenchRow[] {
+  const ratios = rounds.flatMap(({ ours, torch }) => (torch ? [{ train: ours.train / torch.train, infer: ours.infer / torch.infer }] : []));
+  return (['train', 'infer'] as const).map((k) => {
+    const { ours, torch } = rounds.find((r) => r.torch && r.ours[k] / r.torch[k] === median(ratios.map((x) => x[k]))) ?? rounds[0]!;
+    const note = ratios.length ? `median of ${ratios.length} alternating rounds, spread ${fmt(Math.min(...ratios.map((x) => x[k])))}-${fmt(Math.max(...ratios.map((x) => x[k])))}x; PyTorch best of 1 and 2 threads` : noTorch;
+    return { suite, case: `${shape}: ${k === 'train' ? 'train step' : 'inference'} (${backend})`, value: ours[k], unit: 'tokens/s', ...(torch && { baseline: { name: 'PyTorch', value: torch[k] } }), note: note + extra };
+  });
+}
+
 export const trainingSuite: BenchSuite = {
   name: 'training',
   async run(log): Promise<BenchRow[]> {
@@ -122,13 +135,7 @@ export const trainingSuite: BenchSuite = {
         const r = await ppmlmRun(hidden, layers, VOCAB, batch, 6);
         rounds.push({ ours: { train: trainSpeed(r, batch * SEQ), infer: r.inferTokensPerSecond }, torch: await torchSpeed(hidden, layers, VOCAB, batch, 5) });
       }
-      const ratios = rounds.flatMap(({ ours, torch }) => (torch ? [{ train: ours.train / torch.train, infer: ours.infer / torch.infer }] : []));
-      // Each row shows the round with the median ratio of its measure; the note shows the spread of all rounds.
-      for (const [k, what] of [['train', 'train step'], ['infer', 'inference']] as const) {
-        const { ours, torch } = rounds.find((r) => r.torch && r.ours[k] / r.torch[k] === median(ratios.map((x) => x[k]))) ?? rounds[0]!;
-        const note = ratios.length ? `ratio over ${ratios.length} alternating rounds ${fmt(Math.min(...ratios.map((x) => x[k])))}-${fmt(Math.max(...ratios.map((x) => x[k])))}x; PyTorch best of 1 and 2 threads` : noTorch;
-        push({ suite: 'training', case: `${shape}: ${what} (${backend})`, value: ours[k], unit: 'tokens/s', ...(torch && { baseline: { name: 'PyTorch', value: torch[k] } }), note });
-      }
+      push(...medianRatioRows('training', `${shape}`, backend, rounds));
     }
     log(`MLM loss forward + backward, ${Math.round(0.15 * 16 * SEQ)} targets x ${VOCAB} words`);
     const loss = lossSpeed();
@@ -137,33 +144,47 @@ export const trainingSuite: BenchSuite = {
   },
 };
 
-/** `npm run bench -- real-models`: BERT-base, DistilRoBERTa and RoBERTa-large (about 15 minutes on 2 cores). */
-export const realModelsSuite: BenchSuite = {
-  name: 'real-models',
-  async run(log): Promise<BenchRow[]> {
-    const { rows, push, backend } = await rowsFor(log);
-    for (const { name, hidden, layers, vocab, batch, steps } of REAL) {
-      const shape = `${name} H${hidden}/L${layers} V${vocab} seq${SEQ} b${batch}`;
-      log(`${shape}: ${steps} ppmlm training steps, then PyTorch`);
-      const r = await ppmlmRun(hidden, layers, vocab, batch, steps);
-      const torch = await torchSpeed(hidden, layers, vocab, batch, steps === 2 ? 1 : 2);
-      const memory = `${(r.parameters / 1e6).toFixed(0)}M parameters; activation checkpointing ${r.recompute ? 'on' : 'off'}; wasm heap ${r.heapMB?.toFixed(0) ?? 'n/a'} MB`;
-      const torchNote = torch ? 'PyTorch CPU, best of 1 and 2 threads' : noTorch;
-      push({ suite: 'real-models', case: `${shape}: train step (${backend})`, value: trainSpeed(r, batch * SEQ), unit: 'tokens/s', ...(torch && { baseline: { name: 'PyTorch', value: torch.train } }), note: `${torchNote}; steps ${r.stepSeconds.map((x) => x.toFixed(1)).join(', ')} s` });
-      push({ suite: 'real-models', case: `${shape}: inference (${backend})`, value: r.inferTokensPerSecond, unit: 'tokens/s', ...(torch && { baseline: { name: 'PyTorch', value: torch.infer } }), note: torchNote });
-      // No step may be more than 2x slower than the step before it (the stall the memory design removed).
-      const slowdown = Math.max(...r.stepSeconds.slice(1).map((x, i) => x / r.stepSeconds[i]!));
-      push({ suite: 'real-models', case: `${shape}: slowest step / the step before it`, value: slowdown, unit: 'x', lowerIsBetter: true, baseline: { name: 'limit', value: 2 }, note: `steps 1-${steps}: ${r.stepSeconds.map((x) => x.toFixed(1)).join(', ')} s` });
-      push({
-        suite: 'real-models',
-        case: `${shape}: peak RSS of the training process`,
-        value: r.peakRssMB,
-        unit: 'MB',
-        lowerIsBetter: true,
-        ...(name === 'BERT-base' && { baseline: { name: 'goal', value: BERT_BASE_RSS_GOAL_MB } }),
-        note: memory,
-      });
-    }
-    return rows;
-  },
-};
+/** Alternating rounds of each real-size encoder (ppmlm, then PyTorch), as the toy shapes: both swing on a shared machine. */
+const REAL_ROUNDS = 3;
+
+/**
+ * `npm run bench -- real-models [--models BERT-base,...]`: BERT-base, DistilRoBERTa and RoBERTa-large,
+ * three alternating rounds each against PyTorch (about 40 minutes on 2 cores for all three).
+ */
+export function realModelsSuite(models?: readonly string[]): BenchSuite {
+  const unknown = (models ?? []).filter((m) => !REAL.some((r) => r.name === m));
+  if (unknown.length > 0) throw new Error(`--models: unknown ${unknown.join(', ')}; choose from ${REAL.map((r) => r.name).join(', ')}`);
+  return {
+    name: 'real-models',
+    async run(log): Promise<BenchRow[]> {
+      const { rows, push, backend } = await rowsFor(log);
+      const engine = productEngine();
+      const blasNote = `; products: ${engine.engine === 'blas' ? `OpenBLAS (${engine.config ?? engine.library})` : "ppmlm's wasm kernel"}; OPENBLAS_CORETYPE=${process.env.OPENBLAS_CORETYPE ?? 'unset'} for both processes`;
+      for (const { name, hidden, layers, vocab, batch, steps } of REAL.filter((r) => models === undefined || models.includes(r.name))) {
+        const shape = `${name} H${hidden}/L${layers} V${vocab} seq${SEQ} b${batch}`;
+        const rounds: { ours: Speed; torch?: Speed; run: WorkerResult }[] = [];
+        for (let round = 0; round < REAL_ROUNDS; round++) {
+          log(`${shape}, round ${round + 1} of ${REAL_ROUNDS}: ${steps} ppmlm training steps, then PyTorch`);
+          const r = await ppmlmRun(hidden, layers, vocab, batch, steps);
+          rounds.push({ ours: { train: trainSpeed(r, batch * SEQ), infer: r.inferTokensPerSecond }, torch: await torchSpeed(hidden, layers, vocab, batch, steps === 2 ? 1 : 2), run: r });
+        }
+        const stepTimes = rounds.map((x) => x.run.stepSeconds.map((t) => t.toFixed(1)).join(', ')).join(' | ');
+        push(...medianRatioRows('real-models', shape, backend, rounds, `${blasNote}; steps (s) ${stepTimes}`));
+        // No step may be more than 2x slower than the step before it (the stall the memory design removed).
+        const slowdown = Math.max(...rounds.flatMap((x) => x.run.stepSeconds.slice(1).map((t, i) => t / x.run.stepSeconds[i]!)));
+        push({ suite: 'real-models', case: `${shape}: slowest step / the step before it`, value: slowdown, unit: 'x', lowerIsBetter: true, baseline: { name: 'limit', value: 2 }, note: `steps (s) ${stepTimes}` });
+        const r = rounds[0]!.run;
+        push({
+          suite: 'real-models',
+          case: `${shape}: peak RSS of the training process`,
+          value: Math.max(...rounds.map((x) => x.run.peakRssMB)),
+          unit: 'MB',
+          lowerIsBetter: true,
+          ...(name === 'BERT-base' && { baseline: { name: 'goal', value: BERT_BASE_RSS_GOAL_MB } }),
+          note: `${(r.parameters / 1e6).toFixed(0)}M parameters; activation checkpointing ${r.recompute ? 'on' : 'off'}; wasm heap ${r.heapMB?.toFixed(0) ?? 'n/a'} MB; the largest of ${rounds.length} rounds`,
+        });
+      }
+      return rows;
+    },
+  };
+}

@@ -138,7 +138,7 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
       ...(result.provenance.dp && { dp: result.provenance.dp }),
     };
     const products = nativeKernelUsage();
-    out.debug(`native matmul: ${products.products} products, ${products.split} split over ${products.threads} threads`);
+    out.debug(`native matmul: ${products.products} products, ${products.split} split over ${products.threads} threads, ${products.blas} through the BLAS`);
     if (options.json) out.json(summary);
     else
       out.result(
