@@ -5,25 +5,15 @@
  * Usage: trainStepWorker.ts HIDDEN LAYERS VOCAB SEQ BATCH STEPS [BACKEND (default auto)]
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { Rng, selectBackend, train, type BackendRequest } from '../../src/engine/index.js';
+import { selectBackend, train, type BackendRequest } from '../../src/engine/index.js';
 import { mlmLossSegments } from '../../src/mlm/loss.js';
-import { checkTrainingMemory, defaultConfig, encode, initParams, parameterShapes } from '../../src/model/index.js';
+import { encode } from '../../src/model/index.js';
+import { benchModel } from './benchModel.js';
 import { peakRssMB } from '../peakRss.js';
 
 const [hidden, layers, vocab, seq, batch, steps] = process.argv.slice(2, 8).map(Number) as [number, number, number, number, number, number];
 const { adapter } = await selectBackend((process.argv[8] ?? 'auto') as BackendRequest);
-const config = defaultConfig({ vocab_size: vocab, hidden_size: hidden, num_hidden_layers: layers, num_attention_heads: Math.max(1, hidden / 64), intermediate_size: 4 * hidden, max_position_embeddings: Math.max(512, seq) });
-const model = { config, params: initParams(parameterShapes(config), config, 1) };
-const memory = checkTrainingMemory(config, { batchSize: batch, seqLen: seq, targetShare: 0.15, outputs: vocab });
-
-/** Random windows with 15% of positions as targets, different for every step. */
-function randomBatch(index: number) {
-  const rng = new Rng(index + 1);
-  const inputIds = Int32Array.from({ length: batch * seq }, () => 5 + rng.int(vocab - 5));
-  const positions = Int32Array.from({ length: Math.round(0.15 * batch * seq) }, (_, i) => Math.floor(i / 0.15));
-  const labels = positions.map(() => 5 + rng.int(vocab - 5));
-  return { batchSize: batch, seqLen: seq, inputIds, attentionMask: new Int32Array(batch * seq).fill(1), positions, labels };
-}
+const { config, model, memory, randomBatch } = benchModel(hidden, layers, vocab, seq, batch);
 
 const stepSeconds: number[] = [];
 let last = performance.now();
