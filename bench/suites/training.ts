@@ -39,9 +39,15 @@ async function torchSpeed(hidden: number, layers: number, vocab: number, batch: 
   const python = torchPython();
   if (!python) return undefined;
   try {
-    const { stdout } = await run(python, [join('bench', 'baselines', 'torch_mlm.py'), ...[hidden, layers, SEQ, batch, vocab, steps, 1, 2].map(String)], { maxBuffer: 1 << 20 });
-    const r = JSON.parse(stdout) as { results: Record<string, Speed> };
-    const all = Object.values(r.results);
+    // One process per thread count, its OpenBLAS given the same count: Debian's torch reaches OpenBLAS
+    // through libblas.so.3, whose threads torch.set_num_threads does not set (left alone, PyTorch's
+    // OpenMP threads and OpenBLAS's would both take every core).
+    const all: Speed[] = [];
+    for (const threads of [1, 2]) {
+      const env = { ...process.env, OPENBLAS_NUM_THREADS: String(threads), OMP_NUM_THREADS: String(threads) };
+      const { stdout } = await run(python, [join('bench', 'baselines', 'torch_mlm.py'), ...[hidden, layers, SEQ, batch, vocab, steps, threads].map(String)], { maxBuffer: 1 << 20, env });
+      all.push(...Object.values((JSON.parse(stdout) as { results: Record<string, Speed> }).results));
+    }
     return { train: Math.max(...all.map((x) => x.train)), infer: Math.max(...all.map((x) => x.infer)) };
   } catch {
     return undefined;
@@ -159,7 +165,7 @@ export function realModelsSuite(models?: readonly string[]): BenchSuite {
     async run(log): Promise<BenchRow[]> {
       const { rows, push, backend } = await rowsFor(log);
       const engine = productEngine();
-      const blasNote = `; products: ${engine.engine === 'blas' ? `OpenBLAS (${engine.config ?? engine.library})` : "ppmlm's wasm kernel"}; OPENBLAS_CORETYPE=${process.env.OPENBLAS_CORETYPE ?? 'unset'} for both processes`;
+      const blasNote = `; products: ${engine.engine === 'blas' ? `OpenBLAS (${engine.config ?? engine.library})` : "ppmlm's wasm kernel"}; OPENBLAS_CORETYPE=${process.env.OPENBLAS_CORETYPE ?? 'unset'} for both processes, OpenBLAS threads = each process's threads`;
       for (const { name, hidden, layers, vocab, batch, steps } of REAL.filter((r) => models === undefined || models.includes(r.name))) {
         const shape = `${name} H${hidden}/L${layers} V${vocab} seq${SEQ} b${batch}`;
         const rounds: { ours: Speed; torch?: Speed; run: WorkerResult }[] = [];
