@@ -30,15 +30,18 @@ export function fastBatchMatMulConfig(): KernelConfig | undefined {
       return out;
     }
     const native = nativeKernels(heapMemory(heap));
-    const scratch = heap.makeOutput([native.bmmScratch(m, n, k)], 'float32');
+    const [aRs, aCs, bRs, bCs] = [transposeA ? 1 : ca, transposeA ? ca : 1, transposeB ? 1 : cb, transposeB ? cb : 1];
+    // A product the BLAS runs needs no packing scratch: none is allocated for it.
+    const floats = native.bmmScratch(m, n, k, aRs, aCs, bRs, bCs);
+    const scratch = floats > 0 ? heap.makeOutput([floats], 'float32') : undefined;
     // Offsets are taken after every allocation: they do not move when the heap grows.
     native.bmm(
-      heap.getMemoryOffset(a.dataId), heap.getMemoryOffset(b.dataId), heap.getMemoryOffset(out.dataId), heap.getMemoryOffset(scratch.dataId),
+      heap.getMemoryOffset(a.dataId), heap.getMemoryOffset(b.dataId), heap.getMemoryOffset(out.dataId), scratch ? heap.getMemoryOffset(scratch.dataId) : 0,
       batch, m, n, k,
-      transposeA ? 1 : ca, transposeA ? ca : 1, batchA > 1 ? ra * ca : 0,
-      transposeB ? 1 : cb, transposeB ? cb : 1, batchB > 1 ? rb * cb : 0,
+      aRs, aCs, batchA > 1 ? ra * ca : 0,
+      bRs, bCs, batchB > 1 ? rb * cb : 0,
     );
-    heap.disposeData(scratch.dataId);
+    if (scratch) heap.disposeData(scratch.dataId);
     return out;
   });
 }

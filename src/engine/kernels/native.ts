@@ -8,8 +8,8 @@ import { blasLayout, productBlas } from './blas.js';
  * on its tensors in place: pointers are byte offsets into that memory, strides are in floats.
  */
 export interface NativeKernels {
-  /** Floats of scratch `bmm` needs for an [m, k] · [k, n] product. */
-  bmmScratch(m: number, n: number, k: number): number;
+  /** Floats of scratch `bmm` needs for an [m, k] · [k, n] product with these strides (0 when a BLAS runs it). */
+  bmmScratch(m: number, n: number, k: number, aRs: number, aCs: number, bRs: number, bCs: number): number;
   /**
    * C[t] = op(A[t]) · op(B[t]) for t < batch into dense C [batch, m, n]; element (r, c) of op(X[t]) is
    * x[t * bs + r * rs + c * cs] (bs 0 broadcasts). Large products are split over the helper threads.
@@ -82,11 +82,11 @@ export function nativeKernels(memory: WasmMemory): NativeKernels {
   const pool = shared ? new HelperPool(module, memory) : undefined;
   const parts = () => (pool === undefined ? 1 : threads);
   kernels = {
-    bmmScratch: (m, n, k) => parts() * exports.bmm_scratch(m, n, k),
+    bmmScratch: (m, n, k, aRs, aCs, bRs, bCs) => (onBlas(m, n, k, aRs, aCs, bRs, bCs) ? 0 : parts() * exports.bmm_scratch(m, n, k)),
     bmm(a, b, c, scratch, batch, m, n, k, aRs, aCs, aBs, bRs, bCs, bBs) {
       const blas = productBlas();
-      const la = blas && blasLayout(m, k, aRs, aCs);
-      const lb = blas && blasLayout(k, n, bRs, bCs);
+      const la = blasLayout(m, k, aRs, aCs);
+      const lb = blasLayout(k, n, bRs, bCs);
       if (blas && la && lb) {
         // In place on the heap (a SharedArrayBuffer under threads): koffi passes each view's address.
         const heap = new Float32Array(memory.buffer);
@@ -109,6 +109,11 @@ export function nativeKernels(memory: WasmMemory): NativeKernels {
   };
   instances.set(memory, kernels);
   return kernels;
+}
+
+/** Whether a product of these strides goes to the BLAS (found, and both operands in a BLAS layout). */
+function onBlas(m: number, n: number, k: number, aRs: number, aCs: number, bRs: number, bCs: number): boolean {
+  return productBlas() !== undefined && blasLayout(m, k, aRs, aCs) !== undefined && blasLayout(k, n, bRs, bCs) !== undefined;
 }
 
 /** Batches [t0, t1) and rows [i0, i1) of one part of a product. */
