@@ -6,11 +6,11 @@
  * Writes Markdown to stdout (bench/experiments/review-coverage/results.md).
  */
 import { join } from 'node:path';
-import { clusterBootstrap, type Cluster } from '../../src/audit/metrics.js';
+import { clusterBootstrap } from '../../src/audit/metrics.js';
 import { readSpanCorpus, type SpanDocument } from '../../src/corpus/index.js';
 import { Rng } from '../../src/engine/random.js';
 import { BlacklistMatcher, buildBlacklist, type TermMatch } from '../../src/identifiers/index.js';
-import { corpusPassages, designProportionInterval, drawPassages, estimateReview, goldReviewer, passageSpans, type Passage, type ReviewSample } from '../../src/review/index.js';
+import { corpusPassages, drawPassages, estimateReview, goldReviewer, passageSpans, REVIEW_FIGURES, reviewClusters, reviewItem, type Passage, type ReviewFigureName, type ReviewSample } from '../../src/review/index.js';
 
 const data = process.argv[2] ?? '../shared/data';
 const samples = Number(process.argv[3] ?? 1000);
@@ -32,14 +32,14 @@ const sampleOf = (passages: readonly Passage[], seed: number): ReviewSample => (
   seed,
   passageWords: 40,
   population: { passages: passages.length, individuals: 0, words: 0 },
-  items: passages.map((p) => ({ individual: p.individual, doc: docs[p.doc]!.id, start: p.start, end: p.end, text: docs[p.doc]!.text.slice(p.start, p.end), words: p.words, spans: passageSpans(matches[p.doc]!, blacklist, p) })),
+  items: passages.map((p) => reviewItem(docs[p.doc]!, p, passageSpans(matches[p.doc]!, blacklist, p))),
 });
 
 // The census: every passage reviewed by the oracle gives the true figures.
 const census = corpusPassages(docs, 0);
 const truth = estimateReview(sampleOf(census, 0), goldReviewer(sampleOf(census, 0), gold));
-const figures = ['missRate', 'missedPer1000Words', 'directPrecision', 'otherTextProtected'] as const;
-type Figure = (typeof figures)[number];
+const figures = REVIEW_FIGURES;
+type Figure = ReviewFigureName;
 const stats = Object.fromEntries(figures.map((f) => [f, { covered: 0, width: 0, bootCovered: 0, bootWidth: 0, defined: 0 }])) as Record<Figure, { covered: number; width: number; bootCovered: number; bootWidth: number; defined: number }>;
 let identifiers = 0;
 let missed = 0;
@@ -50,32 +50,15 @@ for (let s = 1; s <= samples; s++) {
   const e = estimateReview(sample, marks);
   identifiers += e.identifiers;
   missed += e.missed;
-  // The same clusters, for the plain percentile bootstrap over individuals.
-  const clusters = (f: Figure): Cluster[] => {
-    const byIndividual = new Map<string, Cluster>();
-    const one = sampleOf([], 0);
-    sample.items.forEach((item, i) => {
-      one.items = [item];
-      const single = estimateReview(one, { ...marks, items: [{ ...marks.items[i]!, item: 0 }] })[f];
-      const c = byIndividual.get(item.individual) ?? { num: 0, den: 0 };
-      const scale = f === 'missedPer1000Words' ? 1000 : 1;
-      c.num += (single.value / scale) * single.n || 0;
-      c.den += single.n;
-      byIndividual.set(item.individual, c);
-    });
-    return [...byIndividual.values()].filter((c) => c.den > 0);
-  };
   for (const f of figures) {
     const fig = e[f];
     if (!Number.isFinite(fig.value)) continue;
     const st = stats[f];
     st.defined++;
     const truthValue = truth[f].value;
-    const cs = clusters(f);
-    const scale = f === 'missedPer1000Words' ? 1000 : 1;
-    const design = designProportionInterval(cs).map((x) => x * scale);
-    const boot = clusterBootstrap(cs, rng, 1000).map((x) => x * scale);
-    if (Math.abs(design[0]! - fig.interval[0]) > 1e-9) throw new Error(`${f}: the estimator's interval is not the design interval of its clusters`);
+    // The same clusters, for the plain percentile bootstrap over individuals.
+    const { clusters, scale } = reviewClusters(sample, marks, f);
+    const boot = clusterBootstrap(clusters, rng, 1000).map((x) => x * scale);
     if (fig.interval[0] <= truthValue && truthValue <= fig.interval[1]) st.covered++;
     st.width += fig.interval[1] - fig.interval[0];
     if (boot[0]! <= truthValue && truthValue <= boot[1]!) st.bootCovered++;

@@ -103,21 +103,21 @@ export async function ownTextEntries(docs: readonly Document[], options: OwnText
   const minLength = options.minLength ?? 2;
   const found = new Map<string, BlacklistEntry>();
   // A term detected directly anywhere in the unit is direct, as in a corpus-wide build.
-  const tally = (term: string, make: () => BlacklistEntry) => {
-    const seen = found.get(term);
-    const entry = seen === undefined || (seen.kind === 'indirect' && make().kind === 'direct') ? { ...make(), occurrences: seen?.occurrences ?? 0 } : seen;
-    found.set(term, { ...entry, occurrences: entry.occurrences + 1 });
+  const tally = (entry: Omit<BlacklistEntry, 'occurrences'>) => {
+    const seen = found.get(entry.term);
+    const kept = seen === undefined || (seen.kind === 'indirect' && entry.kind === 'direct') ? entry : seen;
+    found.set(entry.term, { ...kept, occurrences: (seen?.occurrences ?? 0) + 1 });
   };
   for (const doc of docs) {
     const words = await contentWords(doc.text, options.analyzer);
     for (const d of await detectDirect(doc.text, recognizers)) {
       const [start, end] = snapToWords(words, d.start, d.end);
       const term = canonicalTerm(doc.text.slice(start, end));
-      if (term !== '') tally(term, () => ({ term, kind: 'direct', category: d.category, authors: 1, occurrences: 0, sources: [d.source] }));
+      if (term !== '') tally({ term, kind: 'direct', category: d.category, authors: 1, sources: [d.source] });
     }
     for (const w of words) {
       if (w.norm.length < minLength || NUMBER.test(w.norm) || knownForm(w.norm, reference) !== false || isMisspelling(w.norm)) continue;
-      tally(w.norm, () => ({ term: w.norm, kind: 'indirect', category: 'RARE', authors: 1, occurrences: 0, sources: [`reference:${reference.name}`] }));
+      tally({ term: w.norm, kind: 'indirect', category: 'RARE', authors: 1, sources: [`reference:${reference.name}`] });
     }
   }
   return [...found.values()];

@@ -337,7 +337,10 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
         }
         return m;
       };
-      docs = await Promise.all(docs.map(async (d, i) => ({ ...d, text: await pseudonymize(d.text, forDoc(d).matcher, forDoc(d).entries, { analyzer: options.analyzer, style, rng: new Rng(seed).fork(i) }) })));
+      docs = await Promise.all(docs.map(async (d, i) => {
+        const { matcher, entries: terms } = forDoc(d);
+        return { ...d, text: await pseudonymize(d.text, matcher, terms, { analyzer: options.analyzer, style, rng: new Rng(seed).fork(i) }) };
+      }));
     }
     return buildWindows(docs, tokenizer, { seqLen, stride: trainingStride(seqLen, options.stride), blacklist: entries, analyzer: options.analyzer, ...(own && { ownTerms: (d: Document) => own.get(unitOf(d)) }) });
   };

@@ -124,13 +124,11 @@ export function protectedIdentifiers(text: string, spans: readonly { start: numb
   let count = 0;
   let end = -1;
   for (const s of sorted) {
-    if (end < 0 || (s.start > end && WORD_CHAR_GLOBAL.test(text.slice(end, s.start)))) count++;
+    if (end < 0 || (s.start > end && WORD_CHAR.test(text.slice(end, s.start)))) count++;
     end = Math.max(end, s.end);
   }
   return count;
 }
-
-const WORD_CHAR_GLOBAL = /[\p{L}\p{N}]/u;
 
 /** Per individual: the sums every figure is a ratio of. */
 interface Tally {
@@ -143,18 +141,26 @@ interface Tally {
   otherProtected: number;
 }
 
+/** The figures an estimate reports, each a ratio Σnum / Σden over individuals. */
+export const REVIEW_FIGURES = ['missRate', 'missedPer1000Words', 'directPrecision', 'otherTextProtected'] as const;
+export type ReviewFigureName = (typeof REVIEW_FIGURES)[number];
+
+const RATIOS: Record<ReviewFigureName, { num: (t: Tally) => number; den: (t: Tally) => number; scale: number }> = {
+  missRate: { num: (t) => t.missed, den: (t) => t.identifiers, scale: 1 },
+  missedPer1000Words: { num: (t) => t.missed, den: (t) => t.words, scale: 1000 },
+  directPrecision: { num: (t) => t.directTrue, den: (t) => t.direct, scale: 1 },
+  otherTextProtected: { num: (t) => t.otherProtected, den: (t) => t.otherChars, scale: 1 },
+};
+
 /**
- * The figures of a reviewed sample. An identifier occurrence is a missed mark, or a protected span judged
- * an identifier that no missed mark overlaps (a name half protected and marked missed counts once, as
- * missed). Only reviewed items count; the sample weighs itself (every passage had the same chance), so the
- * ratios need no weights, and each interval treats the individual as the cluster.
+ * The tallies of each individual's reviewed passages. An identifier occurrence is a missed mark, or a
+ * protected span judged an identifier that no missed mark overlaps (a name half protected and marked
+ * missed counts once, as missed).
  */
-export function estimateReview(sample: ReviewSample, marks: ReviewMarks): ReviewEstimate {
+function tallyByIndividual(sample: ReviewSample, marks: ReviewMarks): Tally[] {
   const tallies = new Map<string, Tally>();
-  let reviewed = 0;
   marks.items.forEach((m, i) => {
     if (!m.reviewed) return;
-    reviewed++;
     const item = sample.items[i]!;
     const t = tallies.get(item.individual) ?? { missed: 0, identifiers: 0, words: 0, direct: 0, directTrue: 0, otherChars: 0, otherProtected: 0 };
     t.words += item.words;
@@ -177,8 +183,27 @@ export function estimateReview(sample: ReviewSample, marks: ReviewMarks): Review
     }
     tallies.set(item.individual, t);
   });
-  const all = [...tallies.values()];
-  const figure = (num: (t: Tally) => number, den: (t: Tally) => number, scale = 1): ReviewFigure => {
+  return [...tallies.values()];
+}
+
+/**
+ * One figure's clusters (individuals with a non-zero denominator) and the scale of its value: what its
+ * interval rests on, and what another interval (a bootstrap, in the coverage bench) can be compared on.
+ */
+export function reviewClusters(sample: ReviewSample, marks: ReviewMarks, figure: ReviewFigureName): { clusters: Cluster[]; scale: number } {
+  const { num, den, scale } = RATIOS[figure];
+  return { clusters: tallyByIndividual(sample, marks).map((t) => ({ num: num(t), den: den(t) })).filter((c) => c.den > 0), scale };
+}
+
+/**
+ * The figures of a reviewed sample (see {@link tallyByIndividual} for what counts). Only reviewed items
+ * count; the sample weighs itself (every passage had the same chance), so the ratios need no weights, and
+ * each interval treats the individual as the cluster.
+ */
+export function estimateReview(sample: ReviewSample, marks: ReviewMarks): ReviewEstimate {
+  const all = tallyByIndividual(sample, marks);
+  const figure = (name: ReviewFigureName): ReviewFigure => {
+    const { num, den, scale } = RATIOS[name];
     const clusters = all.map((t) => ({ num: num(t), den: den(t) })).filter((c) => c.den > 0);
     const n = clusters.reduce((s, c) => s + c.den, 0);
     const value = n === 0 ? NaN : clusters.reduce((s, c) => s + c.num, 0) / n;
@@ -187,15 +212,15 @@ export function estimateReview(sample: ReviewSample, marks: ReviewMarks): Review
   };
   const sum = (f: (t: Tally) => number) => all.reduce((s, t) => s + f(t), 0);
   return {
-    reviewed,
+    reviewed: marks.items.filter((m) => m.reviewed).length,
     sampled: sample.items.length,
     individuals: all.length,
     words: sum((t) => t.words),
     identifiers: sum((t) => t.identifiers),
     missed: sum((t) => t.missed),
-    missRate: figure((t) => t.missed, (t) => t.identifiers),
-    missedPer1000Words: figure((t) => t.missed, (t) => t.words, 1000),
-    directPrecision: figure((t) => t.directTrue, (t) => t.direct),
-    otherTextProtected: figure((t) => t.otherProtected, (t) => t.otherChars),
+    missRate: figure('missRate'),
+    missedPer1000Words: figure('missedPer1000Words'),
+    directPrecision: figure('directPrecision'),
+    otherTextProtected: figure('otherTextProtected'),
   };
 }

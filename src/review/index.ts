@@ -1,9 +1,9 @@
-export { corpusPassages, drawPassages, drawReviewSample, passageSpans, passagesOf, sampleFingerprint } from './sample.js';
+export { corpusPassages, drawPassages, drawReviewSample, passageSpans, passagesOf, reviewItem, sampleFingerprint } from './sample.js';
 export type { DrawReviewOptions, Passage, ReviewItem, ReviewSample, ReviewSpan } from './sample.js';
 export { assertMarksFit, defaultJudgement, emptyMarks, parseReviewMarks, readReviewMarks, REVIEW_TYPES } from './marks.js';
 export type { ItemMarks, ReviewMarks, ReviewType, SpanJudgement } from './marks.js';
-export { designProportionInterval, estimateReview } from './estimate.js';
-export type { ReviewEstimate, ReviewFigure } from './estimate.js';
+export { designProportionInterval, estimateReview, REVIEW_FIGURES, reviewClusters } from './estimate.js';
+export type { ReviewEstimate, ReviewFigure, ReviewFigureName } from './estimate.js';
 export { goldReviewer, reviewTypeOf } from './simulate.js';
 export { progressKey, reviewPageHtml } from './page.js';
 export { applyReview, latestReview, marksToGold, reviewResult, reviewResultPath, reviewSummary, writeReviewResult } from './result.js';

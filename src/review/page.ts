@@ -35,7 +35,7 @@ export function reviewPageHtml(sample: ReviewSample): string {
     key: progressKey(sample),
     types: REVIEW_TYPES,
     marks: emptyMarks(sample),
-    items: sample.items.map((i) => ({ text: i.text, spans: i.spans.map((s) => ({ start: s.start, end: s.end, kind: s.kind, category: s.category, source: s.source })) })),
+    items: sample.items.map((i) => ({ text: i.text, words: i.wordSpans, spans: i.spans.map((s) => ({ start: s.start, end: s.end, kind: s.kind, category: s.category, source: s.source })) })),
   };
   const help = KEYS.map(([k, what]) => `<tr><th>${k}</th><td>${what}</td></tr>`).join('');
   return `<!doctype html>
@@ -84,8 +84,6 @@ table{border-collapse:collapse}th{text-align:left;white-space:nowrap;padding:2px
   const marks = data.marks;
   const items = data.items;
   let at = 0, focus = -1, cursor = 0, anchor = 0;
-  const WORD = /[\\p{L}\\p{N}]+(?:['’.\\-/][\\p{L}\\p{N}]+)*/gu;
-  const wordsOf = (text) => [...text.matchAll(WORD)].map((m) => [m.index, m.index + m[0].length]);
   // Progress: offsets, types and judgements only, under this sample's key.
   try {
     const saved = JSON.parse(localStorage.getItem(data.key) || 'null');
@@ -103,7 +101,7 @@ table{border-collapse:collapse}th{text-align:left;white-space:nowrap;padding:2px
     try { localStorage.setItem(data.key, JSON.stringify({ at, items: marks.items.map((m) => ({ reviewed: m.reviewed, missed: m.missed, spans: m.spans })) })); } catch (e) { /* storage full or off: the export still works */ }
   };
   const selection = () => {
-    const words = wordsOf(items[at].text);
+    const words = items[at].words;
     if (words.length === 0) return null;
     const a = Math.min(anchor, cursor), b = Math.max(anchor, cursor);
     return { start: words[a][0], end: words[b][1] };
@@ -124,7 +122,7 @@ table{border-collapse:collapse}th{text-align:left;white-space:nowrap;padding:2px
   const render = () => {
     const item = items[at], m = marks.items[at], text = item.text;
     const sel = selection();
-    const words = wordsOf(text);
+    const words = item.words;
     const cur = words[cursor];
     const cuts = new Set([0, text.length]);
     for (const s of item.spans) { cuts.add(s.start); cuts.add(s.end); }
@@ -180,7 +178,7 @@ table{border-collapse:collapse}th{text-align:left;white-space:nowrap;padding:2px
   });
   document.addEventListener('keydown', (ev) => {
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const item = items[at], m = marks.items[at], words = wordsOf(item.text);
+    const item = items[at], m = marks.items[at], words = item.words;
     const k = ev.key;
     let handled = true;
     if (k === 'j') go(at + 1);

@@ -2,7 +2,7 @@ import { corpusFingerprinter, type Document } from '../corpus/index.js';
 import { Rng } from '../engine/random.js';
 import { BlacklistMatcher, blacklistFingerprint, type Blacklist, type TermMatch } from '../identifiers/index.js';
 import { keyedFingerprint } from '../io/index.js';
-import type { MorphAnalyzer } from '../text/index.js';
+import { segmentWords, type MorphAnalyzer } from '../text/index.js';
 
 /**
  * A passage a reviewer reads: whole sentences of one document, about `words` words together. The unit the
@@ -35,6 +35,8 @@ export interface ReviewItem {
   end: number;
   text: string;
   words: number;
+  /** Where each word of `text` lies ({@link segmentWords}): the page's word cursor walks them. */
+  wordSpans: [number, number][];
   spans: ReviewSpan[];
 }
 
@@ -57,11 +59,9 @@ export interface ReviewSample {
   items: ReviewItem[];
 }
 
-const WORD = /[\p{L}\p{N}]+(?:['’.\-/][\p{L}\p{N}]+)*/gu;
 /** A sentence ends at . ! ? (and 다. in Korean) followed by white space, or at a line break. */
 const SENTENCE_END = /(?<=[.!?。])\s+|\n\s*/gu;
 
-const countWords = (text: string) => text.match(WORD)?.length ?? 0;
 
 /**
  * Cuts one document into passages: sentences joined while they hold at most `words` words together; a
@@ -75,19 +75,19 @@ export function passagesOf(text: string, words = 40): { start: number; end: numb
     while (start < end && /\s/u.test(text[start]!)) start++;
     while (end > start && /\s/u.test(text[end - 1]!)) end--;
     if (end <= start) return;
-    const n = countWords(text.slice(start, end));
-    if (n === 0) return;
-    if (n <= 2 * words) {
-      sentences.push({ start, end, words: n });
+    const found = segmentWords(text.slice(start, end));
+    if (found.length === 0) return;
+    if (found.length <= 2 * words) {
+      sentences.push({ start, end, words: found.length });
       return;
     }
     // Too long for one passage: pieces of `words` words, cut before a word.
     let pieceStart = start;
     let seen = 0;
-    for (const m of text.slice(start, end).matchAll(WORD)) {
+    for (const w of found) {
       if (seen === words) {
-        sentences.push({ start: pieceStart, end: start + m.index, words: seen });
-        pieceStart = start + m.index;
+        sentences.push({ start: pieceStart, end: start + w.start, words: seen });
+        pieceStart = start + w.start;
         seen = 0;
       }
       seen++;
@@ -150,6 +150,12 @@ export function passageSpans(matches: readonly TermMatch[], blacklist: Blacklist
   return spans.sort((a, b) => a.start - b.start || b.end - a.end);
 }
 
+/** A drawn passage as the reviewer sees it. */
+export function reviewItem(doc: Document, p: Passage, spans: ReviewSpan[]): ReviewItem {
+  const text = doc.text.slice(p.start, p.end);
+  return { individual: p.individual, doc: doc.id, start: p.start, end: p.end, text, words: p.words, wordSpans: segmentWords(text).map((w): [number, number] => [w.start, w.end]), spans };
+}
+
 /** The keyed fingerprint of a draw: what marks must come from to be imported against it. */
 export function sampleFingerprint(sample: Omit<ReviewSample, 'fingerprint' | 'format' | 'version'>): string {
   return keyedFingerprint([sample.corpus, sample.blacklist, String(sample.seed), String(sample.passageWords), ...sample.items.map((i) => `${i.doc}\0${i.start}\0${i.end}`)]);
@@ -176,15 +182,7 @@ export async function drawReviewSample(docs: readonly Document[], blacklist: Bla
   const matcher = new BlacklistMatcher(blacklist.entries);
   const matches = new Map<number, TermMatch[]>();
   for (const p of drawn) if (!matches.has(p.doc)) matches.set(p.doc, await matcher.match(docs[p.doc]!.text, options.analyzer));
-  const items = drawn.map((p): ReviewItem => ({
-    individual: p.individual,
-    doc: docs[p.doc]!.id,
-    start: p.start,
-    end: p.end,
-    text: docs[p.doc]!.text.slice(p.start, p.end),
-    words: p.words,
-    spans: passageSpans(matches.get(p.doc)!, blacklist, p),
-  }));
+  const items = drawn.map((p) => reviewItem(docs[p.doc]!, p, passageSpans(matches.get(p.doc)!, blacklist, p)));
   const fingerprint = corpusFingerprinter();
   for (const d of docs) fingerprint.add(d);
   const body = {

@@ -1,18 +1,14 @@
 import type { SpanDocument } from '../corpus/index.js';
-import { emptyMarks, type ReviewMarks, type ReviewType } from './marks.js';
+import { goldType } from '../audit/index.js';
+import { emptyMarks, REVIEW_TYPES, type ReviewMarks, type ReviewType } from './marks.js';
 import type { ReviewSample } from './sample.js';
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 
-/** The review type a gold label stands for (the page's keys 1-6). */
+/** The review type (the page's keys 1-6) a gold label stands for, through the reporting types of {@link goldType}. */
 export function reviewTypeOf(label: string): ReviewType {
-  const l = label.toLowerCase();
-  if (/name|person|per\b|patient|doctor|이름/.test(l)) return 'PERSON';
-  if (/loc|address|city|hospital|gpe|주소/.test(l)) return 'LOCATION';
-  if (/date|year|dat|time/.test(l)) return 'DATE';
-  if (/phone|email|url|contact/.test(l)) return 'CONTACT';
-  if (/id|number|account|ssn|rrn|번호/.test(l)) return 'ID';
-  return 'OTHER';
+  const type = goldType(label);
+  return type === 'PHONE' ? 'CONTACT' : (REVIEW_TYPES as readonly string[]).includes(type) ? (type as ReviewType) : 'OTHER';
 }
 
 /**

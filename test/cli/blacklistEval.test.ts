@@ -56,15 +56,16 @@ describe('ppmlm blacklist eval', () => {
       { id: 'b1', author: 'b', text: 'Quigley called back about the zorblat.', spans: [{ start: 0, end: 7, label: 'HCPName' }] },
     ];
     await writeFile(file, docs.map((g) => JSON.stringify(g)).join('\n') + '\n');
-    const reference = join(dir, 'public.jsonl');
-    await writeFile(reference, ['the zorblat was given', 'a zorblat again'].map((text, i) => JSON.stringify({ id: `r${i}`, author: `r${i}`, text })).join('\n') + '\n');
+    // A public corpus whose text sits in a column of another name.
+    const reference = join(dir, 'public.csv');
+    await writeFile(reference, 'author,abstract\nr0,the zorblat was given\nr1,a zorblat again\n');
     const other = (e: { otherTextProtected: { value: number } }) => e.otherTextProtected.value;
     const plain = await cli('--quiet', 'blacklist', 'eval', '--gold', file, '--protection', 'own-text', '--json');
     expect(plain.code, plain.stderr).toBe(0);
     const e = JSON.parse(plain.stdout);
     expect(e).toMatchObject({ protection: 'own-text', reference: 'scowl-70', blacklist: null });
     expect(e.types.find((t: { type: string }) => t.type === 'PERSON').full.value).toBe(1);
-    const widened = JSON.parse((await cli('--quiet', 'blacklist', 'eval', '--gold', file, '--protection', 'own-text', '--reference-corpus', reference, '--json')).stdout);
+    const widened = JSON.parse((await cli('--quiet', 'blacklist', 'eval', '--gold', file, '--protection', 'own-text', '--reference-corpus', reference, '--reference-text-col', 'abstract', '--json')).stdout);
     expect(widened.reference).toMatch(/^scowl-70\+corpus:[0-9a-f]{16}\/k=2$/);
     // `zorblat`, unknown to English, is public once two individuals of the reference used it.
     expect(other(widened)).toBeLessThan(other(e));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/engine/random.js';
-import { corpusPassages, designProportionInterval, drawPassages, emptyMarks, estimateReview, goldReviewer, parseReviewMarks, passagesOf, type ReviewSample } from '../../src/review/index.js';
+import { corpusPassages, designProportionInterval, drawPassages, emptyMarks, estimateReview, goldReviewer, parseReviewMarks, passagesOf, reviewItem, type ReviewSample } from '../../src/review/index.js';
 import { jeffreysInterval, protectedIdentifiers } from '../../src/review/estimate.js';
 
 describe('passages', () => {
@@ -73,9 +73,9 @@ describe('the estimate', () => {
   const sample: ReviewSample = {
     format: 'ppmlm-review-sample', version: 1, fingerprint: 'f', corpus: 'c', blacklist: 'b', seed: 1, passageWords: 40, population: { passages: 3, individuals: 2, words: 13 },
     items: [
-      { individual: 'p1', doc: 'n1', start: 0, end: 30, text: 'Seen by Dr Quigley and Ann Lee', words: 7, spans: [{ start: 11, end: 18, kind: 'direct', category: 'PERSON', source: 'list:names' }, { start: 0, end: 4, kind: 'direct', category: 'PERSON', source: 'list:names' }] },
-      { individual: 'p1', doc: 'n2', start: 0, end: 14, text: 'Rested on 3/12', words: 3, spans: [{ start: 10, end: 14, kind: 'direct', category: 'DATE', source: 'rule:date' }] },
-      { individual: 'p2', doc: 'n3', start: 0, end: 13, text: 'Ate zorblat ok', words: 3, spans: [{ start: 4, end: 11, kind: 'indirect', category: 'RARE', source: 'graph:k=2' }] },
+      { individual: 'p1', doc: 'n1', start: 0, end: 30, text: 'Seen by Dr Quigley and Ann Lee', words: 7, wordSpans: [], spans: [{ start: 11, end: 18, kind: 'direct', category: 'PERSON', source: 'list:names' }, { start: 0, end: 4, kind: 'direct', category: 'PERSON', source: 'list:names' }] },
+      { individual: 'p1', doc: 'n2', start: 0, end: 14, text: 'Rested on 3/12', words: 3, wordSpans: [], spans: [{ start: 10, end: 14, kind: 'direct', category: 'DATE', source: 'rule:date' }] },
+      { individual: 'p2', doc: 'n3', start: 0, end: 13, text: 'Ate zorblat ok', words: 3, wordSpans: [], spans: [{ start: 4, end: 11, kind: 'indirect', category: 'RARE', source: 'graph:k=2' }] },
     ],
   };
   const gold = new Map([
@@ -126,7 +126,7 @@ describe('the estimate', () => {
         const d = docs[p.doc]!;
         const text = d.text.slice(p.start, p.end);
         const spans = missing.has(d.id) ? [] : [...text.matchAll(/Kowalczyk\d+/g)].map((m) => ({ start: m.index, end: m.index + m[0].length, kind: 'direct' as const, category: 'PERSON', source: 'list:names' }));
-        return { individual: p.individual, doc: d.id, start: p.start, end: p.end, text, words: p.words, spans };
+        return reviewItem(d, p, spans);
       }) };
     };
     const census = sampleOf(0, 10_000);

@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
-import { blacklistProtection, evaluateProtection, goldType, occurrenceProtection, ownTextProtection, type Proportion, type ProtectionEvaluation } from '../../audit/index.js';
+import { blacklistProtection, evaluateProtection, goldType, occurrenceProtection, ownTextProtection, type Protection, type Proportion, type ProtectionEvaluation } from '../../audit/index.js';
 import { readSpanCorpus, type SpanFormat } from '../../corpus/index.js';
 import { UsageError } from '../../errors.js';
-import { buildBlacklist, readBlacklist, readCorpusReference, type Blacklist } from '../../identifiers/index.js';
+import { buildBlacklist, englishReference, readBlacklist, readCorpusReference, type Blacklist } from '../../identifiers/index.js';
 import { parseIntFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
 import { blacklistRules, type BlacklistRuleFlags } from './blacklist.js';
@@ -61,41 +61,42 @@ export async function blacklistEval(options: BlacklistEvalOptions, out: Reporter
   if (options.referenceCorpus !== undefined && options.protection !== 'own-text') throw new UsageError('--reference-corpus is the public reference of --protection own-text; add it or drop --reference-corpus');
   const { build, recognizers, analyzer } = await blacklistRules(options, out);
   try {
-    if (options.protection === 'own-text') {
-      const reference = options.referenceCorpus === undefined ? undefined : await readCorpusReference(options.referenceCorpus, { textCol: options.referenceTextCol, k: parseIntFlag(options.referenceK, '--reference-k', { min: 1 }), analyzer });
-      if (reference) out.info(`public reference ${options.referenceCorpus}: ${reference.words} words used by at least ${options.referenceK} of its individuals`);
-      const protect = await ownTextProtection(docs, { recognizers, analyzer, reference });
-      const evaluation = await evaluateProtection(docs, protect, { seed, typeOf: options.by === 'label' ? (label) => label : goldType, onProgress: (n) => out.progress(`eval: ${n} of ${docs.length} documents`) });
-      out.progressDone();
-      const what = `protection from each individual's own text (${reference?.name ?? 'scowl-70'})`;
-      out.summary(options.json, { gold: options.gold, format, blacklist: null, only: 'all', protection: options.protection, reference: reference?.name ?? 'scowl-70', ...evaluation }, () => evaluationText(evaluation, what));
-      return;
-    }
-    let list: Blacklist;
+    let protect: Protection;
     let what: string;
-    if (options.blacklist) {
-      if (options.protection === 'occurrences') throw new UsageError('--protection occurrences needs the recognisers to run on the gold texts; drop --blacklist (a build from the gold corpus is measured)');
-      list = await readBlacklist(options.blacklist);
-      what = options.blacklist;
+    let reference: string | undefined;
+    if (options.protection === 'own-text') {
+      const widened = options.referenceCorpus === undefined ? undefined : await readCorpusReference(options.referenceCorpus, { textCol: options.referenceTextCol, k: parseIntFlag(options.referenceK, '--reference-k', { min: 1 }), analyzer });
+      if (widened) out.info(`public reference ${options.referenceCorpus}: ${widened.words} words used by at least ${options.referenceK} of its individuals`);
+      protect = await ownTextProtection(docs, { recognizers, analyzer, reference: widened });
+      reference = widened?.name ?? englishReference().name;
+      what = `protection from each individual's own text (${reference})`;
     } else {
-      const t0 = Date.now();
-      list = (await buildBlacklist(docs.map((d) => ({ id: d.id, author: d.author, text: d.text })), {
-        ...build,
-        onProgress: (p) => out.progress(`blacklist: ${p.documents} documents`),
-      })).blacklist;
-      out.progressDone();
-      out.info(`built a blacklist from the gold corpus in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${list.entries.length} terms`);
-      what = 'blacklist built from the gold corpus';
+      let list: Blacklist;
+      if (options.blacklist) {
+        if (options.protection === 'occurrences') throw new UsageError('--protection occurrences needs the recognisers to run on the gold texts; drop --blacklist (a build from the gold corpus is measured)');
+        list = await readBlacklist(options.blacklist);
+        what = options.blacklist;
+      } else {
+        const t0 = Date.now();
+        list = (await buildBlacklist(docs.map((d) => ({ id: d.id, author: d.author, text: d.text })), {
+          ...build,
+          onProgress: (p) => out.progress(`blacklist: ${p.documents} documents`),
+        })).blacklist;
+        out.progressDone();
+        out.info(`built a blacklist from the gold corpus in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${list.entries.length} terms`);
+        what = 'blacklist built from the gold corpus';
+      }
+      protect = options.protection === 'occurrences' ? occurrenceProtection(recognizers, list, { analyzer }) : blacklistProtection(list, { analyzer, only: options.only });
+      what = `${what}${options.only ? `, ${options.only} terms only` : ''}${options.protection === 'occurrences' ? ', direct identifiers where found only' : ''}`;
     }
-    const protect = options.protection === 'occurrences' ? occurrenceProtection(recognizers, list, { analyzer }) : blacklistProtection(list, { analyzer, only: options.only });
     const evaluation = await evaluateProtection(docs, protect, {
       seed,
       typeOf: options.by === 'label' ? (label) => label : goldType,
       onProgress: (n) => out.progress(`eval: ${n} of ${docs.length} documents`),
     });
     out.progressDone();
-    const label = `${what}${options.only ? `, ${options.only} terms only` : ''}${options.protection === 'occurrences' ? ', direct identifiers where found only' : ''}`;
-    out.summary(options.json, { gold: options.gold, format, blacklist: what, only: options.only ?? 'all', protection: options.protection, ...evaluation }, () => evaluationText(evaluation, label));
+    const blacklist = options.protection === 'own-text' ? null : options.blacklist ?? 'blacklist built from the gold corpus';
+    out.summary(options.json, { gold: options.gold, format, blacklist, only: options.only ?? 'all', protection: options.protection, ...(reference && { reference }), ...evaluation }, () => evaluationText(evaluation, what));
   } finally {
     await analyzer?.close();
   }
