@@ -24,7 +24,8 @@ async function measure(docs: SpanDocument[], options: BuildBlacklistOptions & { 
   const t0 = Date.now();
   const { blacklist } = await buildBlacklist(docs, options);
   const seconds = (Date.now() - t0) / 1000;
-  const protect = options.occurrences ? occurrenceProtection(options.recognizers ?? defaultRecognizers(), blacklist) : blacklistProtection(blacklist, { only: options.only });
+  // The matcher reads Korean words with the build's analyser, as fine-tuning and `blacklist eval` do.
+  const protect = options.occurrences ? occurrenceProtection(options.recognizers ?? defaultRecognizers(), blacklist, { analyzer: options.analyzer }) : blacklistProtection(blacklist, { only: options.only, analyzer: options.analyzer });
   return { e: await evaluateProtection(docs, protect, { typeOf }), seconds };
 }
 

