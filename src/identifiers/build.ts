@@ -3,7 +3,7 @@ import { documentKey, keyedFingerprint } from '../io/index.js';
 import { contentWords, type MorphAnalyzer, type NgramOptions } from '../text/index.js';
 import { canonicalTerm } from './blacklist/read.js';
 import { BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry } from './blacklist/types.js';
-import { defaultRecognizers, detectDirect, isMisspelling, publicLists, type Recognizer } from './direct/index.js';
+import { defaultRecognizers, detectDirect, isMisspelling, lowerCaseUnlistedWords, publicLists, UNKNOWN_PROPER_NOUN, type Recognizer } from './direct/index.js';
 import type { AuthorTermEngine, EngineName, EngineStats } from './indirect/engine.js';
 import { CountingEngine } from './indirect/countingEngine.js';
 import { DuckdbEngine } from './indirect/duckdbEngine.js';
@@ -104,6 +104,8 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   const fingerprint = corpusFingerprinter();
   const documentKeys: string[] | undefined = options.publicCorpus ? [] : undefined;
   const direct = new Map<string, DirectTally>();
+  /** Unlisted words someone wrote in lower case where case means something: no proper nouns. */
+  const writtenLower = new Set<string>();
   let documents = 0;
   let tokens = 0;
 
@@ -115,6 +117,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     tokens += words.length;
     await engine.add(doc.author, words);
 
+    for (const w of lowerCaseUnlistedWords(doc.text)) writtenLower.add(w);
     for (const d of await detectDirect(doc.text, recognizers)) {
       const [start, end] = snapToWords(words, d.start, d.end);
       const term = canonicalTerm(doc.text.slice(start, end));
@@ -142,8 +145,11 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   const graphOnly = Object.freeze([graphSource]);
   const directUsage = await engine.usage([...direct.keys()]);
   for (const [term, t] of direct) {
-    const sources = [...t.sources].sort();
     const usage = directUsage.get(term);
+    // A capitalised word no list holds is a common noun, not a name, when someone writes it in lower case
+    // (Amiodarone at the start of a sentence, "started amiodarone" elsewhere).
+    if (t.sources.size === 1 && t.sources.has(UNKNOWN_PROPER_NOUN) && writtenLower.has(term)) continue;
+    const sources = [...t.sources].sort();
     if (usage !== undefined && usage.authors > 0 && usage.authors < k) sources.push(graphSource);
     entries.push({ term, kind: 'direct', category: t.category, authors: t.authors.size, occurrences: t.occurrences, sources });
   }

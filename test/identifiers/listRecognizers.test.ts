@@ -50,7 +50,33 @@ describe('person names without a user list', () => {
 
   it('finds pairs of capitalised unlisted words where case means something', async () => {
     expect(await found(names, 'The form was signed by Szabina Gelencsér on the ward today.')).toContain('Szabina Gelencsér|context:proper-noun');
-    expect(await found(names, 'The patient takes Lasix and Coumadin daily as before.')).toEqual([]);
+    expect(await found(names, 'The patient takes Lasix and Coumadin daily as before.')).not.toContain('Lasix Coumadin|context:proper-noun');
+  });
+
+  it('reads middle initials, names given in so many words and speakers, not form labels or headings', async () => {
+    expect(await found(names, 'Answer: a song by Szabina J Gelencsér, go figure')).toContain('Szabina J Gelencsér|context:middle-initial');
+    expect(await found(names, 'Karin M. Beike\nLeasing consultant')).toContain('Karin M. Beike|context:middle-initial');
+    expect(await found(names, 'My name is Siiri')).toContain('Siiri|context:naming');
+    expect(await found(names, 'Mourik, but everyone calls me Aantje.')).toContain('Aantje|context:naming');
+    expect(await found(names, "S: \"I'M READY TO GO\". I am going home; called son")).toEqual([]);
+    expect(await found(names, 'Halldór: What a wife.\nIngrid: Indeed.')).toContain('Halldór|context:speaker');
+    expect((await found(names, 'Misc: pt stable\nFax: see chart\nBot: Hello there\nGI-abd: soft')).filter((d) => d.endsWith('speaker'))).toEqual([]);
+  });
+
+  it('takes a capitalised word no list holds as a proper noun, not capitals, shortened words or typos', async () => {
+    expect(await found(names, 'Yesterday Tomomi spent a year at the farm.')).toEqual(['Tomomi|context:unknown-proper-noun']);
+    expect(await found(names, 'Seen in the ICU. Misc: stable. Recieved meds. GI-abd soft.')).toEqual([]);
+  });
+
+  it('drops an unlisted proper noun from a blacklist when someone writes it in lower case', async () => {
+    const docs = [
+      { id: '1', author: 'a', text: 'Started Amiodarone today. Visited by Tomomi later.' },
+      { id: '2', author: 'b', text: 'Remains on amiodarone drip, stable and comfortable.' },
+    ];
+    const { blacklist } = await buildBlacklist(docs, { only: 'direct' } as never);
+    const direct = blacklist.entries.filter((e) => e.kind === 'direct').map((e) => e.term);
+    expect(direct).toContain('tomomi');
+    expect(direct).not.toContain('amiodarone');
   });
 });
 
@@ -65,6 +91,18 @@ describe('places without a user list', () => {
     expect(await found(places, 'bed at St. Agnes soon')).toContain('St. Agnes|rule:saint');
     expect(await found(places, 'lives at 19 Clover St. in town')).toContain('19 Clover St|rule:street-address');
     expect(await found(places, 'daughter from Middle River, MD visited')).toContain('Middle River, MD|context:place');
+    expect(await found(places, 'I am cambodian but I live in United Kingdom.')).toContain('United Kingdom|list:places');
+    expect(await found(places, 'I am in Sutri for a business trip')).toContain('Sutri|context:place-preposition');
+  });
+
+  it('reads whole postal addresses over their lines, not dose or ventilator settings', async () => {
+    const whole = async (text: string) => (await found(places, text)).filter((d) => d.endsWith('rule:postal-address')).map((d) => d.split('|')[0]);
+    expect(await whole('please send a new one to 14 Crown Street Kishiev Squares\n Suite 321\n LONDON\n United Kingdom 75419? Thanks')).toEqual(['14 Crown Street Kishiev Squares\n Suite 321\n LONDON\n United Kingdom 75419']);
+    expect(await whole('William Hughes\n\n20789 Allika 46\n Suite 501\n Riisa\n\n Estonia 62488')).toEqual(['20789 Allika 46\n Suite 501\n Riisa\n\n Estonia 62488']);
+    expect(await whole('Meet me at PSC 1437, Box 3833\nAPO AA 66791 soon')).toEqual(['PSC 1437, Box 3833\nAPO AA 66791']);
+    expect(await whole('I live at 12 Oak Street, Boston, and I like it')).toEqual(['12 Oak Street, Boston']);
+    expect(await whole('ac tv 700 rr 12 40% fio2. Vent settings A/C 750 Rate 10 Peep 5. Tranfuse 2 u PRBCs. GU: 3 WAY FOLEY. HR 116 ST')).toEqual([]);
+    expect(await found(places, 'Pt weaned to CPAP 5. Sensitive to Oxacillin. At 8pm switched to SIMV')).toEqual([]);
   });
 
   it('leaves words that end like a facility, doses and common-word places alone', async () => {
@@ -87,6 +125,11 @@ describe('clinical dates', () => {
     expect(dates('date-month-year', 'CAD/SEMI 8/84; ovarian ca (12/93); fx 4/1997; 1/2 tab; 3/12')).toEqual(['8/84', '12/93', '4/1997']);
     expect(dates('date-us-dashed', 'seen 3-12-94 and 12-3-2094; 7-8 liters; 13-45-99')).toEqual(['3-12-94', '12-3-2094']);
     expect(dates('holiday', 'home for Thanksgiving and New Year’s Eve')).toEqual(['Thanksgiving', 'New Year’s Eve']);
+    expect(dates('year-apostrophe-after', "CHOLECYSTECTOMY 77'. STOPPED SMOKING 62'. ambulated 50' twice")).toEqual(['77', '62']);
+    expect(dates('date-month-context', 'home in sept. and d/c in March; in may go; march on')).toEqual(['sept.', 'March']);
+    expect(dates('date-ordinal', 'drawn on the 11th. Seen on the 2nd floor; since the 40th.')).toEqual(['11th']);
+    expect(dates('date-month-name', 'CASE MARCH OF 1993. and May 2020')).toEqual(['MARCH OF 1993', 'May 2020']);
+    expect(dates('date-us', 'transferred to Quartermain.8/31. CO/CI 5.8/2.71')).toEqual(['8/31']);
   });
 });
 

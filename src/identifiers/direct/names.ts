@@ -1,6 +1,6 @@
-import { publicLists, type PublicLists } from './publicLists.js';
+import { isMisspelling, publicLists, type PublicLists } from './publicLists.js';
 import type { Detection, Recognizer } from './recognizer.js';
-import { adjacent, caseInformative, classify, textWords, type TextWord, type WordClass } from './words.js';
+import { adjacent, caseInformative, classify, shortensCommonWord, textWords, type TextWord, type WordClass } from './words.js';
 
 const TITLES = new Set(['dr', 'drs', 'doctor', 'mr', 'mrs', 'ms', 'miss', 'mister', 'prof', 'professor', 'rev']);
 /** A title that is also a clinical abbreviation (MS: mental status) counts only with a period or a capital in mixed case. */
@@ -16,6 +16,29 @@ const RELATIONS = new Set([
 const ROLES = new Set(['rn', 'md', 'np', 'rrt', 'lpn', 'cna', 'msw', 'licsw', 'lcsw', 'pharmd', 'phd', 'bsn', 'crnp', 'aprn']);
 /** Every word that announces a name: it is not one itself. */
 const CUES = new Set([...TITLES, ...RELATIONS, ...ROLES, ...ROLES_BEFORE]);
+/** Words that introduce a name: "my name is", "named him", "called", "Name:". */
+const NAMING = /(?:\bname\s+is|\bnamed(?:\s+(?:him|her|it|them))?|\bcalled|\bcalls?\s+me|\bname\s*:|\bi\s+am|\bi'm|\bthis\s+is)\s+$/i;
+/**
+ * The source of a capitalised word no list holds. The weakest evidence of all: a blacklist build drops
+ * such a term when anyone writes it in lower case ({@link lowerCaseUnlistedWords}).
+ */
+export const UNKNOWN_PROPER_NOUN = 'context:unknown-proper-noun';
+
+/** Capitalised, then lower case, each part of a hyphenated word so (Fritz-Armstrong; not ICU, GI-abd, O-Neuro). */
+const properShape = (surface: string) => surface.replace(/['’]s$/, '').split('-').every((part) => /^\p{Lu}\p{Ll}[\p{L}\p{M}]+$/u.test(part));
+
+/**
+ * The words of a text written in lower case that no list holds, where case means something: evidence that
+ * such a word is no proper noun wherever else it is capitalised (a drug at the start of a sentence).
+ */
+export function lowerCaseUnlistedWords(text: string, lists: PublicLists = publicLists()): string[] {
+  const words = textWords(text);
+  if (!caseInformative(text, words)) return [];
+  return words.filter((w) => !w.capital && w.key.length >= 4 && classify(w, lists).unknown).map((w) => w.key);
+}
+
+/** Labels of a form or a chat turn that are no speaker's name. */
+const FIELD_LABELS = new Set(['bot', 'user', 'agent', 'customer', 'assistant', 'system', 'operator', 'host', 'guest', 'fax', 'tel', 'email', 'e-mail', 'web', 'note', 'subject', 'attn', 'cc', 'bcc']);
 /** Words that follow a title or a relation without being a name. */
 const NOT_NAMES = new Set(['and', 'or', 'the', 'a', 'an', 'in', 'at', 'to', 'of', 'is', 'was', 'has', 'had', 'will', 'with', 'who', 'also', 'aware', 'here', 'by', 'for', 'on', 'not', 'none', 'called', 'came', 'visited', 'notified', 'updated']);
 
@@ -102,6 +125,26 @@ export class NameRecognizer implements Recognizer {
       const gap = i > 0 ? text.slice(words[i - 1]!.end, w.start) : '';
       if (i > 0 && c.name && words[i - 1]!.end - words[i - 1]!.start === 1 && /^[B-HJKMNQUVYZ]$/.test(text[words[i - 1]!.start]!) && (gap === '. ' || (gap === ' ' && !c.common)) && (w.capital || !cased) && !CUES.has(w.key)) {
         emit(i - 1, i, 'context:initial');
+      }
+      // A middle initial between two capitalised words: "Szabina J Gelencsér", "Karin M. Beike". The words
+      // around it need no list: the pattern is the evidence (cues and words in capitals excepted).
+      if (cased && i >= 1 && w.end - w.start === 1 && /\p{Lu}/u.test(text[w.start]!) && i + 1 < words.length) {
+        const [f, l] = [words[i - 1]!, words[i + 1]!];
+        const proper = (y: TextWord) => y.capital && y.key.length > 1 && !CUES.has(y.key) && !/^\p{Lu}+$/u.test(text.slice(y.start, y.end));
+        if (proper(f) && proper(l) && /^ $/.test(text.slice(f.end, w.start)) && /^\.? $/.test(text.slice(w.end, l.start))) emit(i - 1, i + 1, 'context:middle-initial');
+      }
+      // Named in so many words: "my name is Siiri", "named him Frank", "called Ubul", "Name: Jo Ann".
+      if (NAMING.test(text.slice(Math.max(0, w.start - 16), w.start)) && (c.name || c.unknown) && w.key.length > 2 && !CUES.has(w.key) && !NOT_NAMES.has(w.key) && (cased ? properShape(text.slice(w.start, w.end)) : !c.common)) emit(i, following(i, /^$/), 'context:naming');
+      // A capitalised word no list holds, where case means something: a proper noun, and in a record most
+      // often a person's name (Tomomi, Dzhambek). Not in capitals (ICU), not a shortened word (Misc).
+      else if (cased && c.unknown && !c.name && properShape(text.slice(w.start, w.end)) && w.key.length >= 4 && !/^\d/.test(text.slice(w.end, w.end + 1)) && !shortensCommonWord(w.key, this.lists) && !isMisspelling(w.key)) {
+        emit(i, i, UNKNOWN_PROPER_NOUN);
+      }
+      // A speaker's name at the start of a line, before a colon and words: "Halldór: What a wife." A listed
+      // first name or a word in no English list; headings are common words (Plan:), capitals (GI:) or
+      // shortened words (Misc:, Soc:).
+      if (cased && properShape(text.slice(w.start, w.end)) && /^: +\p{L}/u.test(text.slice(w.end, w.end + 4)) && /(?:^|\n)[ \t]*$/.test(text.slice(Math.max(0, w.start - 4), w.start)) && (c.first || (c.unknown && !shortensCommonWord(w.key, this.lists))) && !FIELD_LABELS.has(w.key) && !/^\p{Lu}+$/u.test(text.slice(w.start, w.end)) && w.key.length > 2) {
+        emit(i, i, 'context:speaker');
       }
       // First + last: an ambiguous listed name next to an unambiguous one.
       if (i > 0 && c.name && adjacent(text, words[i - 1]!, w)) {

@@ -88,8 +88,9 @@ export const PATTERNS: PatternSpec[] = [
   {
     name: 'date-us',
     category: 'DATE',
-    // Not inside a run of slashed or decimal values (CO/CI/SVR 5.8/2.71/497), and not a simple fraction (1/2, 2/3).
-    regex: re(String.raw`(?<![\d./])(\d{1,2})/(\d{1,2})(?:/(\d{2}|\d{4}))?(?![\d/]|\.\d)${NE}`),
+    // Not inside a run of slashed or decimal values (CO/CI/SVR 5.8/2.71/497), and not a simple fraction (1/2,
+    // 2/3); after a sentence's period it may be ("to Quartermain.8/31").
+    regex: re(String.raw`(?<![\d/])(?<!\d\.)(\d{1,2})/(\d{1,2})(?:/(\d{2}|\d{4}))?(?![\d/]|\.\d)${NE}`),
     validate: (m) => {
       const [month, day] = [num(m[1]), num(m[2])];
       if (m[3] === undefined && month < day && day <= 4) return false;
@@ -114,7 +115,7 @@ export const PATTERNS: PatternSpec[] = [
     name: 'date-month-name',
     category: 'DATE',
     regex: re(
-      String.raw`\b${MONTH}\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?\b|\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH}(?:,?\s+(\d{4}))?\b|\b${MONTH},?\s+(\d{4})\b`,
+      String.raw`\b${MONTH}\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?\b|\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH}(?:,?\s+(\d{4}))?\b|\b${MONTH},?\s+(?:of\s+)?(\d{4})\b`,
     ),
     validate: (m) => {
       const month = MONTHS[m[0].toLowerCase().match(/[a-z]{3}/g)?.find((w) => w in MONTHS) ?? ''];
@@ -144,6 +145,30 @@ export const PATTERNS: PatternSpec[] = [
     name: 'year-apostrophe',
     category: 'DATE',
     regex: re(String.raw`\b\p{L}[\p{L}\d/]+[\s,]{0,2}['’]\d{2}(?![\d'’%])|\b[A-Z][A-Z/]{1,5}\s\d{2}['’](?![\w'’])`, 'gu'),
+  },
+  {
+    // A month alone where the words around make it a time: "in sept.", "since March", "early january".
+    // May is left out: "in may" reads as the verb too often.
+    name: 'date-month-context',
+    category: 'DATE',
+    regex: re(String.raw`\b(?:in|since|during|early|late|mid|until|till|by|before|after|end of|beginning of|middle of)\s+(january|february|march|april|june|july|august|september|october|november|december|jan\.|feb\.|mar\.|apr\.|jun\.|jul\.|aug\.|sept?\.?|oct\.|nov\.|dec\.)(?![\p{L}])`),
+    group: [1],
+  },
+  {
+    // A day of the month alone: "drawn on the 11th.", "since the 3rd and".
+    name: 'date-ordinal',
+    category: 'DATE',
+    regex: re(String.raw`\b(?:on|since|until|till|by|before|after|from)\s+the\s+(\d{1,2}(?:st|nd|rd|th))(?=\s*(?:[.,;:)]|\n|$|of\b|at\b|and\b|to\b))`),
+    group: [1],
+    validate: (m) => num(m[1]!.slice(0, -2)) >= 1 && num(m[1]!.slice(0, -2)) <= 31,
+  },
+  {
+    // Two-digit years with the apostrophe after, in histories typed in capitals: "CHOLECYSTECTOMY 77'.",
+    // "CABG X5 99'"; after a word in lower case it is as often feet ("ambulated 50'").
+    name: 'year-apostrophe-after',
+    category: 'DATE',
+    regex: re(String.raw`(?<=\b[A-Z][A-Z\d/]+\s)(\d{2})['’](?![\w'’])`, 'gu'),
+    group: [1],
   },
   {
     name: 'holiday',

