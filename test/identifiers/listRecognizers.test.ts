@@ -93,6 +93,7 @@ describe('places without a user list', () => {
     expect(await found(places, 'daughter from Middle River, MD visited')).toContain('Middle River, MD|context:place');
     expect(await found(places, 'I am cambodian but I live in United Kingdom.')).toContain('United Kingdom|list:places');
     expect(await found(places, 'I am in Sutri for a business trip')).toContain('Sutri|context:place-preposition');
+    expect(await found(places, 'ready to go to Sacred Heart Memorial tomorrow')).toContain('Sacred Heart Memorial|rule:facility');
   });
 
   it('reads whole postal addresses over their lines, not dose or ventilator settings', async () => {
@@ -130,6 +131,7 @@ describe('clinical dates', () => {
     expect(dates('date-ordinal', 'drawn on the 11th. Seen on the 2nd floor; since the 40th.')).toEqual(['11th']);
     expect(dates('date-month-name', 'CASE MARCH OF 1993. and May 2020')).toEqual(['MARCH OF 1993', 'May 2020']);
     expect(dates('date-us', 'transferred to Quartermain.8/31. CO/CI 5.8/2.71')).toEqual(['8/31']);
+    expect(dates('phone-context', 'they can be reached at 202 2671093. pt has c/o')).toEqual(['202 2671093']);
   });
 });
 

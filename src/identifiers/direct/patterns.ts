@@ -53,7 +53,8 @@ export const PATTERNS: PatternSpec[] = [
   {
     name: 'phone-context',
     category: 'PHONE',
-    regex: re(String.raw`${NS}\(?\d{2,5}\)?(?:[ .-]\d{2,5}){1,4}${NE}`),
+    // "202 2671093": the local number may be written unbroken.
+    regex: re(String.raw`${NS}\(?\d{2,5}\)?(?:[ .-]\d{2,8}){1,4}${NE}`),
     validate: (m) => {
       const n = m[0].replace(/\D/g, '').length;
       return n >= 7 && n <= 15;

@@ -209,7 +209,9 @@ export class PlaceRecognizer implements Recognizer {
     // A one-word name that is a common word ("Cardiac Rehab") keeps its facility word in the term; two
     // words ("Holy Cross") are a name wherever they recur.
     const common = i - j === 1 && (this.lists.commonWords.has(words[j]!.key) || this.lists.rareWords.has(words[j]!.key) || words[j]!.key.length < 3);
-    if (j < i) out.push({ start: words[j]!.start, end: words[common ? i : i - 1]!.end, category: 'LOCATION', source: 'rule:facility' });
+    // A facility word that names ("Sacred Heart Memorial", "Mercy General") belongs to the name.
+    const naming = NAMING_FACILITY.has(words[i]!.key) && !(i + 1 < words.length && FACILITY.has(words[i + 1]!.key) && adjacent(text, words[i]!, words[i + 1]!));
+    if (j < i) out.push({ start: words[j]!.start, end: words[common || naming ? i : i - 1]!.end, category: 'LOCATION', source: 'rule:facility' });
     // "Memorial Hospital": a naming facility word before another facility word is the name.
     else if (NAMING_FACILITY.has(words[i]!.key) && i + 1 < words.length && FACILITY.has(words[i + 1]!.key) && adjacent(text, words[i]!, words[i + 1]!)) {
       out.push({ start: words[i]!.start, end: words[i]!.end, category: 'LOCATION', source: 'rule:facility' });
