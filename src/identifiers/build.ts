@@ -93,7 +93,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   const { k = 2, ngrams = [1, 3], minOccurrences = 1, ignoreNumbers = true, minLength = 2, stopList = new Set(), analyzer } = options;
   const recognizers = options.recognizers ?? defaultRecognizers('all', analyzer);
   const spillTerms = options.spillTerms ?? 50_000_000;
-  const terms: NgramOptions = { min: ngrams[0], max: ngrams[1], ignoreNumbers, minLength, ...(options.allNgrams ? {} : { anchor: ngramAnchor() }) };
+  const terms: NgramOptions = { min: ngrams[0], max: ngrams[1], ignoreNumbers, minLength, ...(options.allNgrams ? {} : { anchor: ngramAnchor(), nameLike: ngramNameLike() }) };
   const choice = options.engine ?? 'auto';
   let engine: AuthorTermEngine =
     choice === 'duckdb' || (choice === 'auto' && k > CountingEngine.MAX_K)
@@ -169,7 +169,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
       ngrams,
       corpus: fingerprint.digest(),
       created: new Date().toISOString(),
-      extra: { recognizers: recognizers.map((r) => r.name).join(',') || 'none', 'ngram-rule': options.allNgrams ? 'all' : 'anchored', 'unigram-rule': [options.allNgrams ? '' : 'no typos', options.skipCommonWords ? 'no common words' : ''].filter(Boolean).join(', ') || 'all', analyzer: analyzer?.name ?? 'none', 'public-corpus': options.publicCorpus ? 'yes' : 'no', ...(options.recognizerDocuments?.length && { 'recognizer-documents': options.recognizerDocuments.join(',') }) },
+      extra: { recognizers: recognizers.map((r) => r.name).join(',') || 'none', 'ngram-rule': options.allNgrams ? 'all' : 'names', 'unigram-rule': [options.allNgrams ? '' : 'no typos', options.skipCommonWords ? 'no common words' : ''].filter(Boolean).join(', ') || 'all', analyzer: analyzer?.name ?? 'none', 'public-corpus': options.publicCorpus ? 'yes' : 'no', ...(options.recognizerDocuments?.length && { 'recognizer-documents': options.recognizerDocuments.join(',') }) },
     },
     entries,
   };
@@ -207,6 +207,19 @@ export function ngramAnchor(): (norm: string) => boolean {
   return (norm) => {
     const word = norm.replace(/['’]s$/, '');
     return (firstNames.has(word) || lastNames.has(word)) && !commonWords.has(word);
+  };
+}
+
+/**
+ * The words an anchored n-gram may hold besides its name: names, initials and words in no English list
+ * ("robert v degiorgio", "dr marder"). A common or rarer English word ("aware", "and", "wife") adds the
+ * text around a name, already protected by the name itself, not identification.
+ */
+export function ngramNameLike(): (norm: string) => boolean {
+  const { commonWords, rareWords, firstNames, lastNames } = publicLists();
+  return (norm) => {
+    const word = norm.replace(/['’]s$/, '');
+    return word.length === 1 || firstNames.has(word) || lastNames.has(word) || (!commonWords.has(word) && !rareWords.has(word));
   };
 }
 

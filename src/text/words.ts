@@ -85,10 +85,15 @@ export interface NgramOptions {
    * normalised form passes): n-grams of common words alone are not terms. Unigrams are unaffected.
    */
   anchor?: (norm: string) => boolean;
+  /**
+   * With `anchor`, every word of such an n-gram must pass this too: "dr marder" and "robert v degiorgio"
+   * are terms, "dr marder aware" is not (its last word adds text, not identification).
+   */
+  nameLike?: (norm: string) => boolean;
 }
 
 /** {@link NgramOptions} with the defaults filled in. */
-export type NgramRule = Required<Omit<NgramOptions, 'anchor'>> & Pick<NgramOptions, 'anchor'>;
+export type NgramRule = Required<Omit<NgramOptions, 'anchor' | 'nameLike'>> & Pick<NgramOptions, 'anchor' | 'nameLike'>;
 
 export interface Ngram {
   /** Normalised words joined by one space: the form stored in blacklists. */
@@ -107,17 +112,22 @@ export function* wordNgrams(words: readonly ContentWord[], options: NgramOptions
 
 /** {@link NgramOptions} with their defaults filled in. */
 export function resolveNgramOptions(options: NgramOptions): NgramRule {
-  const { min = 1, max = 3, ignoreNumbers = true, minLength = 2, anchor } = options;
-  return { min, max, ignoreNumbers, minLength, anchor };
+  const { min = 1, max = 3, ignoreNumbers = true, minLength = 2, anchor, nameLike } = options;
+  return { min, max, ignoreNumbers, minLength, anchor, nameLike };
 }
 
 /**
  * Whether a run of n words, `chars` characters long with the words joined by single spaces, is a term:
  * at least `min` words, at least `minLength` characters, not only numbers (unless numbers are kept), and
- * holding an anchor word when the rule has anchors and n > 1.
+ * holding an anchor word, all its words name-like, when the rule has anchors and n > 1.
  */
 export function isNgramTerm(rule: NgramRule, n: number, chars: number, allNumbers: boolean, anchored = true): boolean {
   return n >= rule.min && chars >= rule.minLength && !(rule.ignoreNumbers && allNumbers) && (n === 1 || rule.anchor === undefined || anchored);
+}
+
+/** Whether a word may sit in an anchored n-gram: anchor rule's `nameLike`, or any word without one. */
+export function nameLikeWord(rule: NgramRule, norm: string): boolean {
+  return rule.nameLike === undefined || rule.nameLike(norm);
 }
 
 /**
@@ -131,12 +141,14 @@ export function visitNgrams(words: readonly ContentWord[], options: NgramOptions
     let chars = -1;
     let allNumbers = true;
     let anchored = false;
+    let nameLike = true;
     for (let n = 1; n <= rule.max && i + n <= words.length; n++) {
       const w = words[i + n - 1]!;
       chars += w.norm.length + 1;
       allNumbers &&= w.kind === 'number';
       if (rule.anchor !== undefined && !anchored) anchored = rule.anchor(w.norm);
-      visit(i, n, isNgramTerm(rule, n, chars, allNumbers, anchored));
+      if (rule.anchor !== undefined && nameLike) nameLike = nameLikeWord(rule, w.norm);
+      visit(i, n, isNgramTerm(rule, n, chars, allNumbers, anchored && nameLike));
     }
   }
 }

@@ -45,9 +45,11 @@ describe('buildBlacklist: the author-word graph threshold', () => {
     const anchored = await buildBlacklist(CORPUS, { k: 2, ngrams: [2, 2] });
     await anchored.engine.close();
     expect(terms(anchored.blacklist.entries)).toEqual([]);
-    const named = await buildBlacklist([{ id: '1', author: 'a', text: 'left the room with Quigley' }, { id: '2', author: 'b', text: 'left the room' }], { k: 2, ngrams: [1, 3], recognizers: [] });
+    // ... and when its other words are names, initials or words no English list holds: "robert v quigley",
+    // not "with quigley".
+    const named = await buildBlacklist([{ id: '1', author: 'a', text: 'left the room with Robert V Quigley' }, { id: '2', author: 'b', text: 'left the room' }], { k: 2, ngrams: [1, 3], recognizers: [] });
     await named.engine.close();
-    expect(terms(named.blacklist.entries).filter((t) => t.includes(' '))).toEqual(['room with quigley', 'with quigley']);
+    expect(terms(named.blacklist.entries).filter((t) => t.includes(' '))).toEqual(['robert v', 'robert v quigley', 'v quigley']);
   });
 
   it('gives identical blacklists with the graph, counting and DuckDB engines, and after spilling to DuckDB', async () => {

@@ -173,6 +173,6 @@ describe('the default recognisers', () => {
     await engine.close();
     const direct = blacklist.entries.filter((e) => e.kind === 'direct').map((e) => `${e.term}:${e.sources[0]}`);
     expect(direct).toEqual(expect.arrayContaining(['quigley:context:title', 'baltimore:list:places', '3/12:rule:date-us']));
-    expect(blacklist.header.extra['ngram-rule']).toBe('anchored');
+    expect(blacklist.header.extra['ngram-rule']).toBe('names');
   });
 });

@@ -1,4 +1,4 @@
-import { isNgramTerm, resolveNgramOptions, type ContentWord, type NgramOptions } from '../../text/index.js';
+import { isNgramTerm, nameLikeWord, resolveNgramOptions, type ContentWord, type NgramOptions } from '../../text/index.js';
 
 /** The parent of a unigram in the trie. */
 const ROOT = -1;
@@ -150,6 +150,9 @@ export class TermTable {
       chars[i] = w.norm.length;
       numbers[i] = w.kind === 'number' ? 1 : 0;
       anchored[i] = wordAnchors[i] = anchor === undefined || anchor(w.norm) ? 1 : 0;
+      // Bit 2: the word is name-like; an n-gram keeps it while every word so far is.
+      if (anchor !== undefined && nameLikeWord(rule, w.norm)) wordAnchors[i] = wordAnchors[i]! | 2;
+      anchored[i] = anchored[i]! | (wordAnchors[i]! & 2);
       if (isNgramTerm(rule, 1, chars[i]!, numbers[i] === 1)) out[count++] = at;
     }
     // Level n extends the (n-1)-gram starting at each i; its probes do not depend on one another.
@@ -160,8 +163,9 @@ export class TermTable {
         nodes[i] = this.table[at + NODE]! - 1;
         chars[i] = chars[i]! + 1 + words[last]!.norm.length;
         if (words[last]!.kind !== 'number') numbers[i] = 0;
-        anchored[i] = anchored[i]! | wordAnchors[last]!;
-        if (isNgramTerm(rule, n, chars[i]!, numbers[i] === 1, anchored[i] === 1)) out[count++] = at;
+        // Bit 1: some word is an anchor; bit 2: every word is name-like.
+        anchored[i] = (anchored[i]! & 1) | (wordAnchors[last]! & 1) | (anchored[i]! & wordAnchors[last]! & 2);
+        if (isNgramTerm(rule, n, chars[i]!, numbers[i] === 1, anchor === undefined || anchored[i] === 3)) out[count++] = at;
       }
     }
     return out.subarray(0, count);
