@@ -79,19 +79,6 @@ function nameLength(word: string): { length: number; rest: string } | undefined 
 }
 
 /**
- * A listed name that reads as Korean: a surname and one to three syllables, all common in given names but
- * one when there are two or more (박보검, 김대중). Loanwords the dictionary lists as names rarely pass (배너).
- */
-function koreanShaped(name: string): boolean {
-  const surname = [name.slice(0, 2), name.slice(0, 1)].find((s) => SURNAME_SET.has(s));
-  if (surname === undefined) return false;
-  const given = [...name.slice(surname.length)];
-  if (given.length < 1 || given.length > 3) return false;
-  const uncommon = given.filter((g) => !GIVEN.has(g)).length;
-  return uncommon === 0 || (given.length >= 2 && uncommon === 1);
-}
-
-/**
  * Whether mecab reads characters [start, end) as pieces of a word it does not know (정윤 + 도, 홍희 + 찬),
  * not as a derived word (우수 + 성, 유명 + 인), a predicate (하 + 다가) or nouns it classes (송파 지명,
  * 추진 행위).
@@ -137,7 +124,7 @@ function nameCandidate(word: string, listedEnd: number | undefined): NameCandida
   const shaped = nameLength(word);
   // The longer reading wins: mecab may list 황성 in 황성도, reading 도 as a particle.
   if (listedEnd !== undefined && listedEnd <= word.length && PARTICLE_ONLY.test(word.slice(listedEnd)) && (shaped === undefined || shaped.length <= listedEnd)) {
-    return { length: listedEnd, rest: word.slice(listedEnd), shaped: shaped?.length === listedEnd || koreanShaped(word.slice(0, listedEnd)), listed: true };
+    return { length: listedEnd, rest: word.slice(listedEnd), shaped: shaped?.length === listedEnd, listed: true };
   }
   if (shaped !== undefined) return { ...shaped, shaped: true, listed: false };
   // 전 (former) and 고 (the late) stand before names far more often than alone as surnames.
@@ -179,7 +166,6 @@ export class KoreanNameRecognizer implements Recognizer {
     };
     // Where mecab-ko-dic reads a person's name: the start of each run and its end.
     const known = new Map(properNounRuns(analysis, '인명').map((r) => [r.start, r.end]));
-    const startsKnownName = (i: number) => i < words.length && known.has(words[i]!.start);
     /**
      * Three-syllable names by how each recurs in this text: with two endings or more (정윤도와, 정윤도의,
      * 정윤도) and never read as a word mecab knows whole or derives (한정판, 우수 + 성), a name is a name
@@ -219,9 +205,9 @@ export class KoreanNameRecognizer implements Recognizer {
       else if (/^(?:씨|님)/.test(rest) || (next !== undefined && titleWord(next))) source = 'context:ko-title';
       else if (candidate.foreign) continue;
       else if (aged) source = 'context:ko-age';
-      // Without context, a name the dictionary knows counts when it reads as a Korean name, or beside another
-      // (스티브 잡스): on its own the dictionary's names include loanwords (챔피언, 캠프).
-      else if (listed && name >= 2 && (shaped || (rest === '' && startsKnownName(i + 1)) || (before !== undefined && known.get(words[i - 1]!.start) === words[i - 1]!.end))) source = MECAB_DICTIONARY_SOURCE;
+      // Without context, a name the dictionary knows, of two syllables or more, counts: its names include
+      // some loanwords (챔피언, 캠프), which are then protected too (measured: docs/blacklists.md).
+      else if (listed && name >= 2) source = MECAB_DICTIONARY_SOURCE;
       // With mecab, a word that reads as a surname and two given-name syllables and that mecab does not read
       // as common words is taken without context: most names in judgments recur without a role or a title.
       else if (!listed && shaped && name === 3 && morphemes.size > 0 && unknownPieces(analysis, w.start, w.start + name)) source = 'rule:ko-name-shape';
