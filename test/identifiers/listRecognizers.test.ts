@@ -102,6 +102,10 @@ describe('places without a user list', () => {
     expect(await whole('William Hughes\n\n20789 Allika 46\n Suite 501\n Riisa\n\n Estonia 62488')).toEqual(['20789 Allika 46\n Suite 501\n Riisa\n\n Estonia 62488']);
     expect(await whole('Meet me at PSC 1437, Box 3833\nAPO AA 66791 soon')).toEqual(['PSC 1437, Box 3833\nAPO AA 66791']);
     expect(await whole('I live at 12 Oak Street, Boston, and I like it')).toEqual(['12 Oak Street, Boston']);
+    expect(await whole('Sven Hedlund\n\n85199 Avda. Rio Nalon 58\n Apt. 461\n Soto del Barco\n\n Spain 61709')).toContain('85199 Avda. Rio Nalon 58\n Apt. 461\n Soto del Barco\n\n Spain 61709');
+    expect(await whole('Timotea lives on Via dei Fiorentini 17\n Apt. 3\n Roma 00186')).toEqual(['Via dei Fiorentini 17\n Apt. 3\n Roma 00186']);
+    expect(await whole('Satu Elomo\n\n45818 P.O. Box 242\n Suite 787\n Kangerlussuaq')).toEqual(['45818 P.O. Box 242\n Suite 787\n Kangerlussuaq']);
+    expect(await whole('Pt got Levophed 10 mcg and Room 12 was cleaned')).toEqual([]);
     expect(await whole('ac tv 700 rr 12 40% fio2. Vent settings A/C 750 Rate 10 Peep 5. Tranfuse 2 u PRBCs. GU: 3 WAY FOLEY. HR 116 ST')).toEqual([]);
     expect(await found(places, 'Pt weaned to CPAP 5. Sensitive to Oxacillin. At 8pm switched to SIMV')).toEqual([]);
   });

@@ -27,9 +27,17 @@ const MOVES = /\b(?:transfer(?:r?ed)?|admit(?:ted)?|sent|moved?|back|go|going|we
 const STREET = /\b\d{1,5}\s+(?:\p{Lu}[\p{L}'.-]*\s+){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Boulevard|Ln|Lane|Dr|Drive|Way|Ct|Court|Pl|Place|Sq|Square|Ter|Terrace|Pkwy|Parkway|Hwy|Highway|Cir|Circle|STREET|AVE|AVENUE|ROAD|BLVD|BOULEVARD|LANE|DRIVE|COURT|SQUARE|TERRACE|PARKWAY|HIGHWAY)\b\.?/gu;
 
 /** Street types in any case, for the postal address rule ("14 Crown Street", "74678 midtvollen 130 st."). */
-const STREET_TYPE = /^(?:st|street|ave|avenue|rd|road|blvd|boulevard|ln|lane|dr|drive|way|ct|court|pl|place|sq|square|squares|ter|terrace|pkwy|parkway|hwy|highway|cir|circle|parks?|gardens|crescent|close|row|alley|plaza|route|trail|u\.|ul\.|utca|ulica|via|rue|calle|avenida|\p{L}+(?:strasse|straße|gasse|gade|gatan|vägen|vej|katu|straat|laan))(?<!\b(?:u|ul))\.?$/iu;
+const STREET_TYPE = /^(?:st|street|ave|avenue|rd|road|blvd|boulevard|ln|lane|dr|drive|way|ct|court|pl|place|sq|square|squares|ter|terrace|pkwy|parkway|hwy|highway|cir|circle|parks?|gardens|crescent|close|row|alley|plaza|route|trail|u\.|ul\.|utca|ulica|via|rue|calle|avenida|avda|rua|strada|piazza|\p{L}+(?:strasse|straße|gasse|gade|gatan|vägen|vej|katu|straat|laan))(?<!\b(?:u|ul))\.?$/iu;
 /** Where a postal address may start: a house number (one or two). */
 const HOUSE = /(?<![\p{L}\p{N}.,:/-])(\d{1,6})(?: \d{1,5})?(?= \p{L})/gu;
+/** A post office box, with a number before it if any: "P.O. Box 149", "45818 P.O. Box 242". */
+const PO_BOX = /(?<![\p{L}\p{N}])(?:\d{1,6} )?(?:P\.? ?O\.? ?Box|Post ?box) \d{1,6}(?![\p{L}\p{N}])/giu;
+/**
+ * A street written before its number, as most of Europe writes it, at a line's start or after a colon or
+ * a preposition: "Kálmán Imre u. 12.", "Via dei Fiorentini 17", "Tungata 11". Counts only with an address
+ * line after it or a street type in it.
+ */
+const STREET_FIRST = /(?<=(?:^|\n|:|\b(?:at|to|on|in|is)) ?)(?:\p{Lu}[\p{L}\p{M}'’.-]*(?: (?:\p{Lu}[\p{L}\p{M}'’.-]*|de|del|dei|della|la|le|van|von|du|des|u\.|ul\.)){0,4}) \d{1,5}[A-Za-z]?\.?(?![\p{L}\p{N}])/gmu;
 /** A US military address: unit or PSC, box, and the military post office. */
 const MILITARY = /\b(?:PSC|Unit|CMR) \d{1,6},? Box \d{1,6}[ \t]*,?[ \t]*\n?[ \t]*(?:APO|FPO|DPO) [A-Z]{2} \d{5}(?![\p{L}\p{N}])/gu;
 const STREET_WORD = /^ (\p{L}[\p{L}\p{M}'’.-]*)/u;
@@ -54,7 +62,7 @@ const TOWN_LINE = /^(?:\p{Lu}[\p{L}\p{M}'’.-]*(?:[ -](?:\p{Lu}[\p{L}\p{M}'’.
  * it: a street type, a unit, a postal line, or a house number of three digits or more with a number
  * after the street ("20789 Allika 46"). Returns where it ends.
  */
-function postalAddress(text: string, at: number, house: string, houseDigits: number, cased: boolean, lists: PublicLists): number | undefined {
+function postalAddress(text: string, at: number, house: string, houseDigits: number, lists: PublicLists): number | undefined {
   let end = at + house.length;
   let words = 0;
   let named = 0;
@@ -65,9 +73,8 @@ function postalAddress(text: string, at: number, house: string, houseDigits: num
     // Words in capitals are shorthand in notes (1 HEAD CT, 2 IN PLACE), not streets.
     const shouted = /^\p{Lu}[\p{Lu}.]+$/u.test(word);
     const typed = STREET_TYPE.test(word) && !shouted;
-    // Capitals say "name" only where case means something (not in notes typed in capitals); a lower-case
-    // street needs its type, before or after its number ("midtvollen 130 st.").
-    const capitalised = cased && !shouted && word.charAt(0) !== word.charAt(0).toLowerCase();
+    // A lower-case street needs its type, before or after its number ("midtvollen 130 st.").
+    const capitalised = !shouted && word.charAt(0) !== word.charAt(0).toLowerCase();
     if (!typed && !capitalised && !/^ \d{1,5} (?:st|street|ave|rd|road)\b/i.test(text.slice(end + m[0].length))) break;
     end += m[0].length;
     words++;
@@ -86,6 +93,15 @@ function postalAddress(text: string, at: number, house: string, houseDigits: num
     // "20789 Allika 46": a long house number, a street no English list holds and a number after it.
     evidence ||= (houseDigits >= 3 && foreign) || / \p{L}/u.test(number[0]);
   }
+  const lines = addressLines(text, end, evidence);
+  return lines.evidence ? lines.end : undefined;
+}
+
+/**
+ * The units and lines of an address after its street, from `end`: where they end, and whether one of them
+ * is something only addresses have (a unit, a postal line, a postal code after a town).
+ */
+function addressLines(text: string, end: number, evidence: boolean): { end: number; evidence: boolean } {
   for (let unit = INLINE_UNIT.exec(text.slice(end)); unit !== null; unit = INLINE_UNIT.exec(text.slice(end))) {
     end += unit[0].length;
     evidence = true;
@@ -96,12 +112,12 @@ function postalAddress(text: string, at: number, house: string, houseDigits: num
     if (gap === null) break;
     const rest = text.slice(end + gap[0].length);
     const strong = ADDRESS_LINES.map((r) => r.exec(rest)).find((m) => m !== null);
-    const line = strong ?? (cased ? TOWN_LINE.exec(rest) : null);
+    const line = strong ?? TOWN_LINE.exec(rest);
     if (!line) break;
     evidence ||= strong !== undefined || /\d/.test(line[0]);
     end += gap[0].length + line[0].length;
   }
-  return evidence ? end : undefined;
+  return { end, evidence };
 }
 
 const matchers = new WeakMap<PublicLists, BlacklistMatcher>();
@@ -181,8 +197,16 @@ export class PlaceRecognizer implements Recognizer {
     }
     for (const m of text.matchAll(STREET)) out.push({ start: m.index, end: m.index + m[0].replace(/\.$/, '').length, category: 'LOCATION', source: 'rule:street-address' });
     for (const m of text.matchAll(HOUSE)) {
-      const end = postalAddress(text, m.index, m[0], m[1]!.length, cased, this.lists);
+      const end = postalAddress(text, m.index, m[0], m[1]!.length, this.lists);
       if (end !== undefined) out.push({ start: m.index, end, category: 'LOCATION', source: 'rule:postal-address' });
+    }
+    for (const m of text.matchAll(PO_BOX)) out.push({ start: m.index, end: addressLines(text, m.index + m[0].length, true).end, category: 'LOCATION', source: 'rule:postal-address' });
+    for (const m of text.matchAll(STREET_FIRST)) {
+      // Not a unit line of another address, nor words in capitals (PSC 1437, BP 120).
+      if (ADDRESS_LINES[0]!.test(m[0]) || /^\p{Lu}[\p{Lu}.]+ /u.test(m[0])) continue;
+      const typed = m[0].split(' ').some((w) => STREET_TYPE.test(w) && !/^\p{Lu}[\p{Lu}.]+$/u.test(w));
+      const lines = addressLines(text, m.index + m[0].length, typed);
+      if (lines.evidence) out.push({ start: m.index, end: lines.end, category: 'LOCATION', source: 'rule:postal-address' });
     }
     for (const m of text.matchAll(MILITARY)) out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'rule:postal-address' });
     return out;
