@@ -35,11 +35,12 @@ describe('ppmlm blacklist eval', () => {
   it('reads CoNLL gold, reports raw labels with --by label, and measures occurrence-level protection', async () => {
     const dir = await tempDir();
     const file = join(dir, 'gold.conll');
-    await writeFile(file, 'Seen\tO\nby\tO\nDr.\tO\nZyxwabc\tB-person\nin\tO\nBaltimore\tB-location\n\nZyxwabc\tB-person\ncalled\tO\n');
+    await writeFile(file, 'Seen\tO\nby\tO\nDr.\tO\nZyxwabc\tB-person\nin\tO\nBaltimore\tB-location\n\nzyxwabc\tB-person\ncalled\tO\n');
     const byLabel = JSON.parse((await cli('--quiet', 'blacklist', 'eval', '--gold', file, '--by', 'label', '--json')).stdout);
     expect(byLabel.format).toBe('conll');
     expect(byLabel.types.map((t: { type: string; gold: number }) => `${t.type}:${t.gold}`)).toEqual(['location:1', 'person:2', 'all:3']);
-    // Terms: a name no list holds, found after "Dr.", is protected in the second sentence too; occurrences: only where found.
+    // Terms: a name no list holds, found after "Dr.", is protected in the second sentence too (written
+    // there in lower case, where no rule finds it); occurrences: only where found.
     const terms = JSON.parse((await cli('--quiet', 'blacklist', 'eval', '--gold', file, '--only', 'direct', '--json')).stdout);
     const occurrences = JSON.parse((await cli('--quiet', 'blacklist', 'eval', '--gold', file, '--protection', 'occurrences', '--recognizers', 'places,names', '--json')).stdout);
     const person = (e: { types: { type: string; full: { value: number } }[] }) => e.types.find((t) => t.type === 'PERSON')!.full.value;
