@@ -41,6 +41,8 @@ describe('person names without a user list', () => {
   it('reads signatures with credentials and first + last adjacency', async () => {
     expect(await found(names, 'All is well.\n EDWARD C. JONES, RRT\n')).toContain('EDWARD C. JONES, RRT|context:role');
     expect(await found(names, 'dtr Frances Baker called')).toContain('Frances Baker|context:first-last');
+    expect(await found(names, 'It sounds as if Tom Petty had a stroke, said the review.')).toContain('Tom Petty|context:first-last');
+    expect(await found(names, 'it sounds as if tom petty had a stroke, said the review.')).toEqual([]);
   });
 
   it('leaves clinical words and capitalised sentence starts alone', async () => {

@@ -151,6 +151,9 @@ export class NameRecognizer implements Recognizer {
         const p = classes[i - 1]!;
         const strong = (x: WordClass, y: TextWord) => x.name && !x.common && y.key.length > 3 && (!cased || y.capital);
         if ((strong(p, words[i - 1]!) && (!cased || w.capital)) || (strong(c, w) && p.first && (!cased || words[i - 1]!.capital))) emit(i - 1, i, 'context:first-last');
+        // Where case means something, a listed first name and a listed last name, both written as names
+        // (Tom Petty, Heath Ledger), however common the words: the capitals and the pair are the evidence.
+        else if (cased && p.first && this.lists.lastNames.has(w.key) && properShape(text.slice(words[i - 1]!.start, words[i - 1]!.end)) && properShape(text.slice(w.start, w.end)) && !CUES.has(words[i - 1]!.key) && !CUES.has(w.key)) emit(i - 1, i, 'context:first-last');
       }
     }
     return out;
