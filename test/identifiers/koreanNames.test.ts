@@ -19,6 +19,17 @@ describe('Korean names in context', () => {
     }
   });
 
+  it.skipIf(!hasMecab)('asks mecab once for a text the name and place recognisers and the word splitter all read', async () => {
+    const analyzer = analyzerForLanguage('ko', 'mecab')!;
+    try {
+      const first = analyzer.analyze('피해자 홍길동은 서울에서');
+      expect(analyzer.analyze('피해자 홍길동은 서울에서')).toBe(first);
+      expect((await first).map((m) => m.semantic).filter(Boolean)).toContain('지명');
+    } finally {
+      await analyzer.close();
+    }
+  });
+
   it.skipIf(!hasMecab)('with mecab, takes the names and places its dictionary knows, its loanwords among them', async () => {
     const analyzer = analyzerForLanguage('ko', 'mecab');
     const { KoreanPlaceRecognizer } = await import('../../src/identifiers/index.js');
@@ -43,6 +54,9 @@ describe('Korean names in context', () => {
       expect(await names('피고인은 정윤도와 처음 만나 정윤도의 친구와 술을 마셨다')).toEqual(['정윤도', '정윤도']);
       expect(await names('기술의 우수성이 높고 평가의 공정성을 담보하며 말다툼을 하다가')).toEqual([]);
       expect(await names('김대중 전 대통령과 권 부회장은 문 대표에게')).toEqual(['김대중', '권', '문']);
+      // A proper noun mecab classes as no place counts before a title (a company before 대표 too); a common
+      // noun there (트럼프/NNG) and a body (법무부) do not.
+      expect(await names('애플 대표를 만났고 트럼프 대통령의 요구에 법무부 장관은')).toEqual(['애플']);
     } finally {
       await analyzer?.close();
     }

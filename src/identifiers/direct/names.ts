@@ -1,6 +1,6 @@
 import { isMisspelling, publicLists, type PublicLists } from './publicLists.js';
 import type { Detection, Recognizer } from './recognizer.js';
-import { adjacent, caseInformative, classify, shortensCommonWord, textWords, type TextWord, type WordClass } from './words.js';
+import { adjacent, caseInformative, classify, inCapitals, properShape, shortensCommonWord, textWords, unlistedProperNoun, type TextWord, type WordClass } from './words.js';
 
 const TITLES = new Set(['dr', 'drs', 'doctor', 'mr', 'mrs', 'ms', 'miss', 'mister', 'prof', 'professor', 'rev']);
 /** A title that is also a clinical abbreviation (MS: mental status) counts only with a period or a capital in mixed case. */
@@ -23,9 +23,6 @@ const NAMING = /(?:\bname\s+is|\bnamed(?:\s+(?:him|her|it|them))?|\bcalled|\bcal
  * such a term when anyone writes it in lower case ({@link lowerCaseUnlistedWords}).
  */
 export const UNKNOWN_PROPER_NOUN = 'context:unknown-proper-noun';
-
-/** Capitalised, then lower case, each part of a hyphenated word so (Fritz-Armstrong; not ICU, GI-abd, O-Neuro). */
-const properShape = (surface: string) => surface.replace(/['’]s$/, '').split('-').every((part) => /^\p{Lu}\p{Ll}[\p{L}\p{M}]+$/u.test(part));
 
 /**
  * The words of a text written in lower case that no list holds, where case means something: evidence that
@@ -116,7 +113,7 @@ export class NameRecognizer implements Recognizer {
       // in capitals (ABG, IBM) and contractions are not.
       if (cased && i > 0 && /^ +$/.test(text.slice(words[i - 1]!.end, w.start))) {
         const p = classes[i - 1]!;
-        const proper = (x: WordClass, y: TextWord) => !x.common && !CUES.has(y.key) && y.capital && y.key.length > 2 && !/^\p{Lu}+$/u.test(text.slice(y.start, y.end)) && !/['’]/.test(y.key);
+        const proper = (x: WordClass, y: TextWord) => !x.common && !CUES.has(y.key) && y.capital && y.key.length > 2 && !inCapitals(text.slice(y.start, y.end)) && !/['’]/.test(y.key);
         if (proper(c, w) && proper(p, words[i - 1]!) && ((c.unknown && (p.unknown || p.name)) || (p.unknown && c.name))) emit(i - 1, i, 'context:proper-noun');
       }
       // An initial before a listed surname: "E. WELSH", "J SMITH"; the initial stays in the term.
@@ -130,20 +127,21 @@ export class NameRecognizer implements Recognizer {
       // around it need no list: the pattern is the evidence (cues and words in capitals excepted).
       if (cased && i >= 1 && w.end - w.start === 1 && /\p{Lu}/u.test(text[w.start]!) && i + 1 < words.length) {
         const [f, l] = [words[i - 1]!, words[i + 1]!];
-        const proper = (y: TextWord) => y.capital && y.key.length > 1 && !CUES.has(y.key) && !/^\p{Lu}+$/u.test(text.slice(y.start, y.end));
+        const proper = (y: TextWord) => y.capital && y.key.length > 1 && !CUES.has(y.key) && !inCapitals(text.slice(y.start, y.end));
         if (proper(f) && proper(l) && /^ $/.test(text.slice(f.end, w.start)) && /^\.? $/.test(text.slice(w.end, l.start))) emit(i - 1, i + 1, 'context:middle-initial');
       }
       // Named in so many words: "my name is Siiri", "named him Frank", "called Ubul", "Name: Jo Ann".
       if (NAMING.test(text.slice(Math.max(0, w.start - 16), w.start)) && (c.name || c.unknown) && w.key.length > 2 && !CUES.has(w.key) && !NOT_NAMES.has(w.key) && (cased ? properShape(text.slice(w.start, w.end)) : !c.common)) emit(i, following(i, /^$/), 'context:naming');
       // A capitalised word no list holds, where case means something: a proper noun, and in a record most
-      // often a person's name (Tomomi, Dzhambek). Not in capitals (ICU), not a shortened word (Misc).
-      else if (cased && c.unknown && !c.name && properShape(text.slice(w.start, w.end)) && w.key.length >= 4 && !/^\d/.test(text.slice(w.end, w.end + 1)) && !shortensCommonWord(w.key, this.lists) && !isMisspelling(w.key)) {
+      // often a person's name (Tomomi, Dzhambek). Not in capitals (ICU), not a shortened word (Misc), not a
+      // typo at the start of a sentence (Recieved).
+      else if (cased && unlistedProperNoun(text, w, this.lists) && !isMisspelling(w.key)) {
         emit(i, i, UNKNOWN_PROPER_NOUN);
       }
       // A speaker's name at the start of a line, before a colon and words: "Halldór: What a wife." A listed
       // first name or a word in no English list; headings are common words (Plan:), capitals (GI:) or
       // shortened words (Misc:, Soc:).
-      if (cased && properShape(text.slice(w.start, w.end)) && /^: +\p{L}/u.test(text.slice(w.end, w.end + 4)) && /(?:^|\n)[ \t]*$/.test(text.slice(Math.max(0, w.start - 4), w.start)) && (c.first || (c.unknown && !shortensCommonWord(w.key, this.lists))) && !FIELD_LABELS.has(w.key) && !/^\p{Lu}+$/u.test(text.slice(w.start, w.end)) && w.key.length > 2) {
+      if (cased && properShape(text.slice(w.start, w.end)) && /^: +\p{L}/u.test(text.slice(w.end, w.end + 4)) && /(?:^|\n)[ \t]*$/.test(text.slice(Math.max(0, w.start - 4), w.start)) && (c.first || (c.unknown && !shortensCommonWord(w.key, this.lists))) && !FIELD_LABELS.has(w.key) && w.key.length > 2) {
         emit(i, i, 'context:speaker');
       }
       // First + last: an ambiguous listed name next to an unambiguous one.

@@ -2,7 +2,7 @@ import { BlacklistMatcher } from '../blacklist/matcher.js';
 import { contentWords, normalizeTerm } from '../../text/index.js';
 import { publicLists, type PublicLists } from './publicLists.js';
 import type { Detection, Recognizer } from './recognizer.js';
-import { adjacent, caseInformative, shortensCommonWord, textWords, type TextWord } from './words.js';
+import { adjacent, caseInformative, inCapitals, textWords, unlistedProperNoun, type TextWord } from './words.js';
 
 /** Words that end the name of a care facility ("Holy Cross Hospital", "Harbor Hosp", "Univ of MD Med Ctr"). */
 const FACILITY = new Set(['hospital', 'hosp', 'hospitals', 'clinic', 'clinics', 'rehab', 'rehabilitation', 'infirmary', 'campus', 'center', 'ctr', 'centre', 'manor', 'memorial', 'healthcare', 'hospice', 'university', 'univ', 'institute', 'college', 'sanitarium', 'sanatorium']);
@@ -40,20 +40,35 @@ const PO_BOX = /(?<![\p{L}\p{N}])(?:\d{1,6} )?(?:P\.? ?O\.? ?Box|Post ?box) \d{1
 const STREET_FIRST = /(?<=(?:^|\n|:|\b(?:at|to|on|in|is)) ?)(?:\p{Lu}[\p{L}\p{M}'’.-]*(?: (?:\p{Lu}[\p{L}\p{M}'’.-]*|de|del|dei|della|la|le|van|von|du|des|u\.|ul\.)){0,4}) \d{1,5}[A-Za-z]?\.?(?![\p{L}\p{N}])/gmu;
 /** A US military address: unit or PSC, box, and the military post office. */
 const MILITARY = /\b(?:PSC|Unit|CMR) \d{1,6},? Box \d{1,6}[ \t]*,?[ \t]*\n?[ \t]*(?:APO|FPO|DPO) [A-Z]{2} \d{5}(?![\p{L}\p{N}])/gu;
-const STREET_WORD = /^ (\p{L}[\p{L}\p{M}'’.-]*)/u;
-const INLINE_UNIT = /^,? (?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Floor|Fl\.?|Room|Rm\.?|#) ?\d{1,5}[A-Za-z]?(?![\p{L}\p{N}])/iu;
+// The address scanner reads from a position with sticky (y) patterns, never copying the rest of the text:
+// a long document has many numbers.
+const STREET_WORD = / (\p{L}[\p{L}\p{M}'’.-]*)/uy;
+/** After a lower-case street word: a number and a street type ("midtvollen 130 st."). */
+const NUMBER_THEN_TYPE = / \d{1,5} (?:st|street|ave|rd|road)\b/iuy;
+/** The number after a street, and a street type after it if any. */
+const STREET_NUMBER = / \d{1,5}[A-Za-z]?(?![\p{L}\p{N}])(?: (?:st|street|ave|rd|road)\.?(?![\p{L}]))?/iuy;
+const INLINE_UNIT = /,? (?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Floor|Fl\.?|Room|Rm\.?|#) ?\d{1,5}[A-Za-z]?(?![\p{L}\p{N}])/iuy;
 /** What separates the lines of an address: a comma, a line break (a blank line at most). */
-const ADDRESS_BREAK = /^(?:[ \t]*,[ \t]*(?:\n[ \t]*)?|[ \t]*\n(?:[ \t]*\n)?[ \t]*)/;
+const ADDRESS_BREAK = /(?:[ \t]*,[ \t]*(?:\n[ \t]*)?|[ \t]*\n(?:[ \t]*\n)?[ \t]*)/y;
+/** Once it is an address, its lines may also follow on one line: "Suite 019 CHARLEROI Victoria". */
+const SPACE_BEFORE_CAPITAL = / (?=\p{Lu})/uy;
+const UNIT_LINE = /(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Floor|Fl\.?|Box|Room|Rm\.?) ?#?\d{1,5}[A-Za-z]?(?![\p{L}\p{N}])/iuy;
 /** Lines that only an address has: a unit, a military post office, a postal code, a state with its code. */
 const ADDRESS_LINES = [
-  /^(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Floor|Fl\.?|Box|Room|Rm\.?) ?#?\d{1,5}[A-Za-z]?(?![\p{L}\p{N}])/iu,
-  /^(?:APO|FPO|DPO) [A-Z]{2} \d{5}(?![\p{L}\p{N}])/u,
-  /^\d{4,6}(?:-\d{4})?(?![\p{L}\p{N}])/u,
-  /^[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}(?![\p{L}\p{N}])/u,
-  /^(?:[A-Z]{2}|nan) \d{5}(?:-\d{4})?(?![\p{L}\p{N}])/u,
+  UNIT_LINE,
+  /(?:APO|FPO|DPO) [A-Z]{2} \d{5}(?![\p{L}\p{N}])/uy,
+  /\d{4,6}(?:-\d{4})?(?![\p{L}\p{N}])/uy,
+  /[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}(?![\p{L}\p{N}])/uy,
+  /(?:[A-Z]{2}|nan) \d{5}(?:-\d{4})?(?![\p{L}\p{N}])/uy,
 ];
 /** A town, a region or a country, capitalised, with its postal code after it if any; a lone state code. */
-const TOWN_LINE = /^(?:\p{Lu}[\p{L}\p{M}'’.-]*(?:[ -](?:\p{Lu}[\p{L}\p{M}'’.-]*|de|del|la|le|am|an|der|on|upon|sur)){0,3}(?: \d{4,6})?|[A-Z]{2}|nan)(?![\p{L}\p{N}])/u;
+const TOWN_LINE = /(?:\p{Lu}[\p{L}\p{M}'’.-]*(?:[ -](?:\p{Lu}[\p{L}\p{M}'’.-]*|de|del|la|le|am|an|der|on|upon|sur)){0,3}(?: \d{4,6})?|[A-Z]{2}|nan)(?![\p{L}\p{N}])/uy;
+
+/** A sticky pattern's match at position `at` of `text`, or null. */
+function matchAt(pattern: RegExp, text: string, at: number): RegExpExecArray | null {
+  pattern.lastIndex = at;
+  return pattern.exec(text);
+}
 
 /**
  * A postal address from `at`: a house number and up to five street words (capitalised, or any before a
@@ -68,14 +83,14 @@ function postalAddress(text: string, at: number, house: string, houseDigits: num
   let named = 0;
   let foreign = true;
   let evidence = false;
-  for (let m = STREET_WORD.exec(text.slice(end)); m !== null && words < 5; m = STREET_WORD.exec(text.slice(end))) {
+  for (let m = matchAt(STREET_WORD, text, end); m !== null && words < 5; m = matchAt(STREET_WORD, text, end)) {
     const word = m[1]!;
     // Words in capitals are shorthand in notes (1 HEAD CT, 2 IN PLACE), not streets.
-    const shouted = /^\p{Lu}[\p{Lu}.]+$/u.test(word);
+    const shouted = inCapitals(word);
     const typed = STREET_TYPE.test(word) && !shouted;
     // A lower-case street needs its type, before or after its number ("midtvollen 130 st.").
     const capitalised = !shouted && word.charAt(0) !== word.charAt(0).toLowerCase();
-    if (!typed && !capitalised && !/^ \d{1,5} (?:st|street|ave|rd|road)\b/i.test(text.slice(end + m[0].length))) break;
+    if (!typed && !capitalised && matchAt(NUMBER_THEN_TYPE, text, end + m[0].length) === null) break;
     end += m[0].length;
     words++;
     // A street named with its type in one word (Søndergade, Kiannonkatu) is a name too.
@@ -84,10 +99,10 @@ function postalAddress(text: string, at: number, house: string, houseDigits: num
     if (word.endsWith('.') && !typed) break;
     // A street type counts after a name ("3 WAY" and "116 ST" are none).
     evidence ||= typed && named > 0;
-    foreign &&= capitalised && word.length > 2 && !/^\p{Lu}+$/u.test(word) && !lists.commonWords.has(word.toLowerCase()) && !lists.rareWords.has(word.toLowerCase());
+    foreign &&= capitalised && word.length > 2 && !lists.commonWords.has(word.toLowerCase()) && !lists.rareWords.has(word.toLowerCase());
   }
   if (named === 0) return undefined;
-  const number = /^ \d{1,5}[A-Za-z]?(?![\p{L}\p{N}])(?: (?:st|street|ave|rd|road)\.?(?![\p{L}]))?/iu.exec(text.slice(end));
+  const number = matchAt(STREET_NUMBER, text, end);
   if (number) {
     end += number[0].replace(/\.$/, '').length;
     // "20789 Allika 46": a long house number, a street no English list holds and a number after it.
@@ -102,17 +117,16 @@ function postalAddress(text: string, at: number, house: string, houseDigits: num
  * is something only addresses have (a unit, a postal line, a postal code after a town).
  */
 function addressLines(text: string, end: number, evidence: boolean): { end: number; evidence: boolean } {
-  for (let unit = INLINE_UNIT.exec(text.slice(end)); unit !== null; unit = INLINE_UNIT.exec(text.slice(end))) {
+  for (let unit = matchAt(INLINE_UNIT, text, end); unit !== null; unit = matchAt(INLINE_UNIT, text, end)) {
     end += unit[0].length;
     evidence = true;
   }
   for (let lines = 0; lines < 6; lines++) {
-    // Once it is an address, its lines may also follow on one line: "Suite 019 CHARLEROI Victoria".
-    const gap = ADDRESS_BREAK.exec(text.slice(end)) ?? (evidence ? /^ (?=\p{Lu})/u.exec(text.slice(end)) : null);
+    const gap = matchAt(ADDRESS_BREAK, text, end) ?? (evidence ? matchAt(SPACE_BEFORE_CAPITAL, text, end) : null);
     if (gap === null) break;
-    const rest = text.slice(end + gap[0].length);
-    const strong = ADDRESS_LINES.map((r) => r.exec(rest)).find((m) => m !== null);
-    const line = strong ?? TOWN_LINE.exec(rest);
+    const from = end + gap[0].length;
+    const strong = ADDRESS_LINES.map((r) => matchAt(r, text, from)).find((m) => m !== null);
+    const line = strong ?? matchAt(TOWN_LINE, text, from);
     if (!line) break;
     evidence ||= strong !== undefined || /\d/.test(line[0]);
     end += gap[0].length + line[0].length;
@@ -187,7 +201,7 @@ export class PlaceRecognizer implements Recognizer {
       // "originally from ΕΓΚΩΜΗ". Up to three capitalised words, each in no English list, where case means something.
       if (cased && PLACE_PREPOSITIONS.has(words[i - 1]!.key) && /^ $/.test(text.slice(words[i - 1]!.end, w.start))) {
         let j = i;
-        while (j < words.length && j - i < 3 && (j === i || /^ $/.test(text.slice(words[j - 1]!.end, words[j]!.start))) && this.unlistedProper(text, words[j]!)) j++;
+        while (j < words.length && j - i < 3 && (j === i || /^ $/.test(text.slice(words[j - 1]!.end, words[j]!.start))) && unlistedProperNoun(text, words[j]!, this.lists)) j++;
         if (j > i) out.push({ start: w.start, end: words[j - 1]!.end, category: 'LOCATION', source: 'context:place-preposition' });
       }
       // A saint's name: "St. Agnes", "St Mary's".
@@ -203,19 +217,14 @@ export class PlaceRecognizer implements Recognizer {
     for (const m of text.matchAll(PO_BOX)) out.push({ start: m.index, end: addressLines(text, m.index + m[0].length, true).end, category: 'LOCATION', source: 'rule:postal-address' });
     for (const m of text.matchAll(STREET_FIRST)) {
       // Not a unit line of another address, nor words in capitals (PSC 1437, BP 120).
-      if (ADDRESS_LINES[0]!.test(m[0]) || /^\p{Lu}[\p{Lu}.]+ /u.test(m[0])) continue;
-      const typed = m[0].split(' ').some((w) => STREET_TYPE.test(w) && !/^\p{Lu}[\p{Lu}.]+$/u.test(w));
+      const words = m[0].split(' ');
+      if (matchAt(UNIT_LINE, m[0], 0) !== null || inCapitals(words[0]!)) continue;
+      const typed = words.some((w) => STREET_TYPE.test(w) && !inCapitals(w));
       const lines = addressLines(text, m.index + m[0].length, typed);
       if (lines.evidence) out.push({ start: m.index, end: lines.end, category: 'LOCATION', source: 'rule:postal-address' });
     }
     for (const m of text.matchAll(MILITARY)) out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'rule:postal-address' });
     return out;
-  }
-
-  /** A capitalised word of four letters or more, not in capitals, in no English, name or clinical list and shortening no common word: a proper noun no list knows. */
-  private unlistedProper(text: string, w: TextWord): boolean {
-    const k = w.key;
-    return k.length >= 4 && !/['’]/.test(k) && /^\p{Lu}\p{Ll}[\p{L}\p{M}]+$/u.test(text.slice(w.start, w.end)) && !this.lists.commonWords.has(k) && !this.lists.rareWords.has(k) && !this.lists.firstNames.has(k) && !this.lists.lastNames.has(k) && !shortensCommonWord(k, this.lists) && !/\d/.test(text.slice(w.end, w.end + 1));
   }
 
   /** The name before the facility word at `i`: up to four adjacent words, not generic, capitalised where case means something. */

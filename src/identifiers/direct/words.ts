@@ -83,3 +83,22 @@ export function shortensCommonWord(key: string, lists: PublicLists): boolean {
   for (let k = lo; k < sorted.length && sorted[k]!.startsWith(key); k++) if (sorted[k]!.length > key.length + 1) return true;
   return false;
 }
+
+/** Written as a name: a capital, then lower case, each part of a hyphenated word so (Fritz-Armstrong; not ICU, GI-abd, O-Neuro). */
+export function properShape(surface: string): boolean {
+  return surface.replace(/['’]s$/, '').split('-').every((part) => /^\p{Lu}\p{Ll}[\p{L}\p{M}]+$/u.test(part));
+}
+
+/** Written in capitals, two letters or more (ICU, HEAD, PSC): shorthand or emphasis, not a name's shape. */
+export function inCapitals(surface: string): boolean {
+  return /^\p{Lu}[\p{Lu}.]+$/u.test(surface);
+}
+
+/**
+ * A proper noun no list knows: written as a name, four letters or more, in no English, name or clinical
+ * list, shortening no common word (Misc, Soc: how notes shorten), with no digit right after it (Levo 5).
+ */
+export function unlistedProperNoun(text: string, w: TextWord, lists: PublicLists): boolean {
+  const c = classify(w, lists);
+  return c.unknown && !c.name && w.key.length >= 4 && properShape(text.slice(w.start, w.end)) && !/\d/.test(text.charAt(w.end)) && !shortensCommonWord(w.key, lists);
+}
