@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { availableParallelism } from 'node:os';
 import { UsageError } from '../errors.js';
 import { registerKernels } from './register.js';
+import { wasmKernelBuild } from './kernels/native.js';
 import { MAX_WASM_THREADS, setWasmBackend } from './wasmThreads.js';
 import { guardSyncReads, loadWebGpu, type GpuAdapter } from './webgpu.js';
 import { withNativeStderrSilenced } from './nativeStderr.js';
@@ -149,6 +150,8 @@ export async function selectBackend(request: BackendRequest = 'auto', options: S
   const skipWebgpu = request === 'auto' && options.runsOnWebgpu !== true;
   if (current !== undefined && ((request === 'auto' && !(skipWebgpu && current.name === 'webgpu')) || request === current.name)) return current;
   const order: BackendName[] = request === 'auto' ? ['tensorflow', 'webgpu', 'wasm'] : [request];
+  // A bad PPMLM_WASM_FMA is the user's to fix before anything runs, not a reason to pass wasm by.
+  if (order.includes('wasm')) wasmKernelBuild();
   const attempts: BackendAttempt[] = [];
   for (const name of order) {
     const attempt =

@@ -29,6 +29,14 @@ describe('ppmlm info', () => {
     expect(info.products.reason.length).toBeGreaterThan(0);
     const text = await cli('info');
     expect(text.stdout).toMatch(/^matrix products on the CPU \(wasm backend\): (BLAS \/\S+|ppmlm's wasm SIMD kernel).*; \S/m);
+    // Which build of ppmlm's own kernel, and why: Node 20's V8 has relaxed SIMD behind a flag ppmlm sets.
+    expect(info.wasmKernel).toEqual({ fma: true, reason: `relaxed SIMD in V8 ${process.versions.v8}` });
+    expect(text.stdout).toMatch(/^ppmlm's wasm kernel: relaxed-SIMD fused multiply-add; relaxed SIMD in V8 /m);
+    const plain = await run(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'info'], { env: { ...process.env, PPMLM_WASM_FMA: 'off' } });
+    expect(plain.stdout).toMatch(/^ppmlm's wasm kernel: SIMD128 multiply and add; PPMLM_WASM_FMA=off$/m);
+    const bad = await run(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'info'], { env: { ...process.env, PPMLM_WASM_FMA: 'yes' } }).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/PPMLM_WASM_FMA=yes: expected off, on or auto/);
   });
 
   it("keeps Dawn's own messages out of stderr unless --verbose, and does not probe WebGPU where a command cannot use it", async () => {

@@ -19,16 +19,16 @@ const PRODUCTS = `
   const products = cases.flatMap(([sa, sb, ta, tb]) => Array.from(tf.matMul(tf.tensor(data(sa, 1), sa), tf.tensor(data(sb, 2), sb), ta, tb).dataSync()));
 `;
 
-async function productsIn(env: Record<string, string>, singleThreaded = false): Promise<{ engine: { engine: string; reason: string }; products: number[]; blas: number }> {
+async function productsIn(env: Record<string, string>, singleThreaded = false): Promise<{ engine: { engine: string; reason: string }; build: { fma: boolean; reason: string }; products: number[]; blas: number }> {
   const src = resolve('src/engine');
   const script = `
     import * as tf from '@tensorflow/tfjs-core';
     import { productEngine, selectBackend, setWasmThreads } from '${src}/index.js';
-    import { nativeKernelUsage } from '${src}/kernels/native.js';
+    import { nativeKernelUsage, wasmKernelBuild } from '${src}/kernels/native.js';
     ${singleThreaded ? 'setWasmThreads(1);' : ''}
     await selectBackend('wasm');
     ${PRODUCTS}
-    console.log(JSON.stringify({ engine: productEngine(), products, blas: nativeKernelUsage().blas }));
+    console.log(JSON.stringify({ engine: productEngine(), build: wasmKernelBuild(), products, blas: nativeKernelUsage().blas }));
   `;
   // A file, not -e: the threaded backend's workers inherit the flags, and --input-type breaks them.
   // Inside node_modules so that the script resolves the project's packages.
@@ -72,5 +72,23 @@ describe('matrix products through a BLAS', () => {
     const single = await productsIn({}, true);
     expect(single.blas).toBeGreaterThan(0);
     single.products.forEach((v, i) => expect(Math.abs(v - wasm.products[i]!)).toBeLessThan(1e-4 * (1 + Math.abs(v))));
+  }, 60_000);
+});
+
+/** Whether this CPU fuses multiply-adds: where it does not, V8 runs relaxed SIMD's madd as multiply then add. */
+const CPU_FMA = existsSync('/proc/cpuinfo') && /^flags\s*:.*\bfma\b/m.test(await import('node:fs').then((fs) => fs.readFileSync('/proc/cpuinfo', 'utf8')));
+
+describe("ppmlm's wasm kernel, with relaxed SIMD's fused multiply-add and without", () => {
+  it('gives the plain build\'s products within float32 tolerance, on shared and unshared heaps, and PPMLM_WASM_FMA=off keeps the plain build', async () => {
+    const plain = await productsIn({ PPMLM_BLAS: 'off', PPMLM_WASM_FMA: 'off' });
+    expect(plain.build).toEqual({ fma: false, reason: 'PPMLM_WASM_FMA=off' });
+    for (const singleThreaded of [false, true]) {
+      const fused = await productsIn({ PPMLM_BLAS: 'off' }, singleThreaded);
+      expect(fused.build.fma).toBe(true);
+      expect(fused.products.length).toBe(plain.products.length);
+      fused.products.forEach((v, i) => expect(Math.abs(v - plain.products[i]!)).toBeLessThan(1e-5 * (1 + Math.abs(v))));
+      // One rounding instead of two: the fused build ran, and it is not bit-for-bit the plain one.
+      if (CPU_FMA) expect(fused.products.some((v, i) => v !== plain.products[i])).toBe(true);
+    }
   }, 60_000);
 });

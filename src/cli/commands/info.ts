@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { availableParallelism, cpus, totalmem } from 'node:os';
-import { productEngine, selectBackend, type BackendRequest } from '../../engine/index.js';
+import { productEngine, selectBackend, wasmKernelBuild, type BackendRequest } from '../../engine/index.js';
 import { PACKAGE_VERSION } from '../../version.js';
 import type { GpuAdapter } from '../../engine/index.js';
 import type { Reporter } from '../reporter.js';
@@ -29,6 +29,8 @@ export async function info(options: InfoOptions, out: Reporter): Promise<void> {
     attempts: choice.attempts,
     // The CPU path's products: a BLAS when one is found, else ppmlm's wasm kernel.
     products: productEngine(),
+    // ppmlm's own kernel (every product without a BLAS, and those in layouts a BLAS cannot read): which build.
+    wasmKernel: wasmKernelBuild(),
     ...(choice.adapter && { adapter: choice.adapter }),
   };
   if (options.json) return out.json(report);
@@ -38,6 +40,7 @@ export async function info(options: InfoOptions, out: Reporter): Promise<void> {
     `backend: ${report.backend} (requested: ${report.requested}, threads: ${report.threads}, simd: ${report.simd ? 'yes' : 'no'})`,
     ...report.attempts.map((a) => `  ${a.usable ? 'ok  ' : 'no  '} ${a.backend}: ${a.reason}`),
     `matrix products on the CPU (wasm backend): ${report.products.engine === 'blas' ? `BLAS ${report.products.library}${report.products.config ? ` (${report.products.config})` : ''}` : "ppmlm's wasm SIMD kernel"}; ${report.products.reason}`,
+    `ppmlm's wasm kernel: ${report.wasmKernel.fma ? 'relaxed-SIMD fused multiply-add' : 'SIMD128 multiply and add'}; ${report.wasmKernel.reason}`,
     ...(choice.adapter ? [`adapter: ${describeAdapter(choice.adapter)}`] : []),
   ];
   out.result(lines.join('\n'));

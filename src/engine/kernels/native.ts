@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { blasLayout, productBlas } from './blas.js';
+import { UsageError } from '../../errors.js';
 
 /**
  * ppmlm's own wasm SIMD kernels (C source and build script in `native/` at the package root; the built
@@ -24,7 +26,7 @@ export interface WasmMemory {
   readonly buffer: ArrayBufferLike;
 }
 const { WebAssembly } = globalThis as unknown as {
-  WebAssembly: { Module: new (bytes: Uint8Array) => object; Instance: new (module: object, imports: object) => { exports: object } };
+  WebAssembly: { Module: new (bytes: Uint8Array) => object; Instance: new (module: object, imports: object) => { exports: object }; validate(bytes: Uint8Array): boolean };
 };
 
 interface Exports {
@@ -33,7 +35,43 @@ interface Exports {
   column_sum: NativeKernels['columnSum'];
 }
 
-const modules = new Map<boolean, object>();
+/** Which build of the kernels runs, and why (`ppmlm info` prints it). */
+export interface WasmKernelBuild {
+  /** Relaxed SIMD's fused multiply-add in the product's inner loop, or plain SIMD128 multiply then add. */
+  fma: boolean;
+  reason: string;
+}
+
+let build: WasmKernelBuild | undefined;
+
+/**
+ * The relaxed-SIMD build where the engine has relaxed SIMD, else the plain one; `PPMLM_WASM_FMA=off`
+ * keeps the plain one. Node 20's V8 implements relaxed SIMD behind a flag, which is set here before any
+ * of ppmlm's modules compiles, and then checked by validating the relaxed module itself.
+ */
+export function wasmKernelBuild(): WasmKernelBuild {
+  if (build !== undefined) return build;
+  const requested = process.env.PPMLM_WASM_FMA?.trim();
+  if (requested === 'off') return (build = { fma: false, reason: 'PPMLM_WASM_FMA=off' });
+  if (requested && requested !== 'on' && requested !== 'auto') throw new UsageError(`PPMLM_WASM_FMA=${requested}: expected off, on or auto; unset it to use relaxed SIMD where the engine has it`);
+  const bytes = moduleBytes('plain-relaxed');
+  if (!WebAssembly.validate(bytes)) setFlagsFromString('--experimental-wasm-relaxed-simd');
+  if (WebAssembly.validate(bytes)) return (build = { fma: true, reason: `relaxed SIMD in V8 ${process.versions.v8}` });
+  if (requested === 'on') throw new UsageError(`PPMLM_WASM_FMA=on: V8 ${process.versions.v8} has no relaxed SIMD; unset it to run the plain SIMD kernel`);
+  return (build = { fma: false, reason: `V8 ${process.versions.v8} has no relaxed SIMD` });
+}
+
+/** A committed kernel module (`native/kernels-<variant>.wasm`). */
+function moduleBytes(variant: string): Buffer {
+  const file = new URL(`../../../native/kernels-${variant}.wasm`, import.meta.url);
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    throw new Error(`${file.pathname}: ppmlm's native kernels are missing (${(err as NodeJS.ErrnoException).code ?? 'unreadable'}); reinstall ppmlm, or rebuild them with bash native/build.sh`);
+  }
+}
+
+const modules = new Map<string, object>();
 const instances = new WeakMap<WasmMemory, NativeKernels>();
 let threads = 1;
 /** Products run, and those split over more than one thread: what says that threads did work. */
@@ -67,17 +105,9 @@ export function nativeKernels(memory: WasmMemory): NativeKernels {
   let kernels = instances.get(memory);
   if (kernels !== undefined) return kernels;
   const shared = typeof SharedArrayBuffer !== 'undefined' && memory.buffer instanceof SharedArrayBuffer;
-  let module = modules.get(shared);
-  if (module === undefined) {
-    const file = new URL(`../../../native/kernels-${shared ? 'shared' : 'plain'}.wasm`, import.meta.url);
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(file);
-    } catch (err) {
-      throw new Error(`${file.pathname}: ppmlm's native kernels are missing (${(err as NodeJS.ErrnoException).code ?? 'unreadable'}); reinstall ppmlm, or rebuild them with bash native/build.sh`);
-    }
-    modules.set(shared, (module = new WebAssembly.Module(bytes)));
-  }
+  const variant = `${shared ? 'shared' : 'plain'}${wasmKernelBuild().fma ? '-relaxed' : ''}`;
+  let module = modules.get(variant);
+  if (module === undefined) modules.set(variant, (module = new WebAssembly.Module(moduleBytes(variant))));
   const exports = new WebAssembly.Instance(module, { env: { memory } }).exports as Exports;
   const pool = shared ? new HelperPool(module, memory) : undefined;
   const parts = () => (pool === undefined ? 1 : threads);
