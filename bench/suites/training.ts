@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { productEngine, selectBackend, type BackendRequest, type GpuAdapter } from '../../src/engine/index.js';
-import { crossEntropy } from '../../src/model/index.js';
+import { crossEntropy, type LargeBatchStrategy } from '../../src/model/index.js';
 import { renderTable, type BenchRow, type BenchSuite } from '../table.js';
 
 const run = promisify(execFile);
@@ -60,14 +60,16 @@ export interface WorkerResult {
   peakRssMB: number;
   heapMB?: number;
   recompute: boolean;
+  /** Windows per forward pass (the batch, or its micro-batches). */
+  microBatch: number;
   parameters: number;
   /** The WebGPU adapter, on webgpu. */
   adapter?: GpuAdapter;
 }
 
 /** ppmlm's trainer on one shape in a fresh process (bench/workers/trainStepWorker.ts), on `backend`. */
-export async function ppmlmRun(hidden: number, layers: number, vocab: number, batch: number, steps: number, backend: BackendRequest = 'auto'): Promise<WorkerResult> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', join('bench', 'workers', 'trainStepWorker.ts'), ...[hidden, layers, vocab, SEQ, batch, steps].map(String), backend], { maxBuffer: 1 << 20 });
+export async function ppmlmRun(hidden: number, layers: number, vocab: number, batch: number, steps: number, backend: BackendRequest = 'auto', large?: LargeBatchStrategy): Promise<WorkerResult> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', join('bench', 'workers', 'trainStepWorker.ts'), ...[hidden, layers, vocab, SEQ, batch, steps].map(String), backend, ...(large ? [large] : [])], { maxBuffer: 1 << 20 });
   return JSON.parse(stdout) as WorkerResult;
 }
 
@@ -168,11 +170,13 @@ export function realModelsSuite(models?: readonly string[]): BenchSuite {
       const blasNote = `; products: ${engine.engine === 'blas' ? `OpenBLAS (${engine.config ?? engine.library})` : "ppmlm's wasm kernel"}; OPENBLAS_CORETYPE=${process.env.OPENBLAS_CORETYPE ?? 'unset'} for both processes, OpenBLAS threads = each process's threads`;
       for (const { name, hidden, layers, vocab, batch, steps } of REAL.filter((r) => models === undefined || models.includes(r.name))) {
         const shape = `${name} H${hidden}/L${layers} V${vocab} seq${SEQ} b${batch}`;
-        const rounds: { ours: Speed; torch?: Speed; run: WorkerResult }[] = [];
+        const rounds: { ours: Speed; torch?: Speed; run: WorkerResult; micro?: WorkerResult }[] = [];
         for (let round = 0; round < REAL_ROUNDS; round++) {
           log(`${shape}, round ${round + 1} of ${REAL_ROUNDS}: ${steps} ppmlm training steps, then PyTorch`);
           const r = await ppmlmRun(hidden, layers, vocab, batch, steps);
-          rounds.push({ ours: { train: trainSpeed(r, batch * SEQ), infer: r.inferTokensPerSecond }, torch: await torchSpeed(hidden, layers, vocab, batch, steps === 2 ? 1 : 2), run: r });
+          // Where the plan checkpoints, the same steps as micro-batches that keep their tapes, in the same round.
+          const micro = r.recompute ? await ppmlmRun(hidden, layers, vocab, batch, steps, 'auto', 'micro-batches') : undefined;
+          rounds.push({ ours: { train: trainSpeed(r, batch * SEQ), infer: r.inferTokensPerSecond }, torch: await torchSpeed(hidden, layers, vocab, batch, steps === 2 ? 1 : 2), run: r, ...(micro && !micro.recompute && { micro }) });
         }
         const stepTimes = rounds.map((x) => x.run.stepSeconds.map((t) => t.toFixed(1)).join(', ')).join(' | ');
         push(...medianRatioRows('real-models', shape, backend, rounds, `${blasNote}; steps (s) ${stepTimes}`));
@@ -180,6 +184,19 @@ export function realModelsSuite(models?: readonly string[]): BenchSuite {
         const slowdown = Math.max(...rounds.flatMap((x) => x.run.stepSeconds.slice(1).map((t, i) => t / x.run.stepSeconds[i]!)));
         push({ suite: 'real-models', case: `${shape}: slowest step / the step before it`, value: slowdown, unit: 'x', lowerIsBetter: true, baseline: { name: 'limit', value: 2 }, note: `steps (s) ${stepTimes}` });
         const r = rounds[0]!.run;
+        const compared = rounds.filter((x) => x.micro !== undefined);
+        if (compared.length > 0) {
+          const ratios = compared.map((x) => trainSpeed(x.micro!, batch * SEQ) / x.ours.train);
+          const mid = compared[ratios.indexOf([...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!)]!;
+          push({
+            suite: 'real-models',
+            case: `${shape}: train step in micro-batches of ${mid.micro!.microBatch} that keep their tapes (${backend})`,
+            value: trainSpeed(mid.micro!, batch * SEQ),
+            unit: 'tokens/s',
+            baseline: { name: 'activation checkpointing (the default)', value: mid.ours.train },
+            note: `median of ${ratios.length} rounds, spread ${fmt(Math.min(...ratios))}-${fmt(Math.max(...ratios))}x; peak RSS ${Math.max(...compared.map((x) => x.micro!.peakRssMB)).toFixed(0)} MB, wasm heap ${mid.micro!.heapMB?.toFixed(0) ?? 'n/a'} MB`,
+          });
+        }
         push({
           suite: 'real-models',
           case: `${shape}: peak RSS of the training process`,
@@ -187,7 +204,7 @@ export function realModelsSuite(models?: readonly string[]): BenchSuite {
           unit: 'MB',
           lowerIsBetter: true,
           ...(name === 'BERT-base' && { baseline: { name: 'goal', value: BERT_BASE_RSS_GOAL_MB } }),
-          note: `${(r.parameters / 1e6).toFixed(0)}M parameters; activation checkpointing ${r.recompute ? 'on' : 'off'}; wasm heap ${r.heapMB?.toFixed(0) ?? 'n/a'} MB; the largest of ${rounds.length} rounds`,
+          note: `${(r.parameters / 1e6).toFixed(0)}M parameters; activation checkpointing ${r.recompute ? 'on' : 'off'}; forward passes of ${r.microBatch} windows; wasm heap ${r.heapMB?.toFixed(0) ?? 'n/a'} MB; the largest of ${rounds.length} rounds`,
         });
       }
       return rows;

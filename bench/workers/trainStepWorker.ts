@@ -2,18 +2,18 @@
  * Trains a freshly initialised encoder of the given shape for a few steps with ppmlm's trainer (the same
  * path as `ppmlm finetune`: loss segments, the memory plan, AdamW outside the heap) in a fresh process, so
  * that its peak RSS is its own. Prints JSON: seconds of each step, inference tokens/s, peak RSS, heap.
- * Usage: trainStepWorker.ts HIDDEN LAYERS VOCAB SEQ BATCH STEPS [BACKEND (default auto)]
+ * Usage: trainStepWorker.ts HIDDEN LAYERS VOCAB SEQ BATCH STEPS [BACKEND (default auto)] [micro-batches|recompute (default: the plan's)]
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { selectBackend, train, type BackendRequest } from '../../src/engine/index.js';
-import { mlmLossSegments } from '../../src/mlm/loss.js';
-import { encode } from '../../src/model/index.js';
+import { mlmBatchLoss } from '../../src/mlm/loss.js';
+import { encode, type LargeBatchStrategy } from '../../src/model/index.js';
 import { benchModel } from './benchModel.js';
 import { peakRssMB } from '../peakRss.js';
 
 const [hidden, layers, vocab, seq, batch, steps] = process.argv.slice(2, 8).map(Number) as [number, number, number, number, number, number];
 const { adapter } = await selectBackend((process.argv[8] ?? 'auto') as BackendRequest);
-const { config, model, memory, randomBatch } = benchModel(hidden, layers, vocab, seq, batch);
+const { config, model, memory, randomBatch } = benchModel(hidden, layers, vocab, seq, batch, process.argv[9] as LargeBatchStrategy | undefined);
 
 const stepSeconds: number[] = [];
 let last = performance.now();
@@ -23,7 +23,7 @@ await train(
     batchesPerEpoch: steps,
     batch(_epoch, index) {
       const b = randomBatch(index);
-      return { tokens: batch * seq, targets: b.labels.length, protectedTargets: 0, segments: mlmLossSegments(model, b) };
+      return { tokens: batch * seq, targets: b.labels.length, protectedTargets: 0, ...mlmBatchLoss(model, b, memory.microBatch) };
     },
   },
   {
@@ -51,4 +51,4 @@ const t0 = performance.now();
 for (let i = 0; i < 2; i++) await infer();
 const inferTokensPerSecond = (2 * batch * seq) / ((performance.now() - t0) / 1000);
 const heap = (tf.backend() as unknown as { wasm?: { HEAPU8: Uint8Array } }).wasm?.HEAPU8.length;
-console.log(JSON.stringify({ stepSeconds, inferTokensPerSecond, peakRssMB: peakRssMB(), heapMB: heap === undefined ? undefined : heap / 2 ** 20, recompute: memory.recompute, parameters: memory.parameters / 4, adapter }));
+console.log(JSON.stringify({ stepSeconds, inferTokensPerSecond, peakRssMB: peakRssMB(), heapMB: heap === undefined ? undefined : heap / 2 ** 20, recompute: memory.recompute, microBatch: memory.microBatch, parameters: memory.parameters / 4, adapter }));

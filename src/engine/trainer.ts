@@ -24,6 +24,13 @@ export interface BatchStep {
    */
   segments?: readonly SegmentForward[];
   /**
+   * The batch as micro-batches run one after another, each a mean loss over its own targets weighted by
+   * them (exact gradient accumulation within the batch): what the memory plan picks instead of activation
+   * checkpointing when the whole batch's tape is too large (see model/memory.ts). The batch's weight is
+   * then the sum of theirs; a part must hold at least one target.
+   */
+  parts?: readonly MicroBatch[];
+  /**
    * Computes the gradients itself instead of differentiating a loss (DP-SGD: per-individual clipping and
    * noise), handing each parameter's gradient to `add` (see {@link ComputedGradient}); resolves to the mean
    * loss. Async: on a GPU backend the values it needs come back asynchronously.
@@ -44,6 +51,12 @@ export interface BatchStep {
   tokens: number;
   targets: number;
   protectedTargets: number;
+}
+
+/** One micro-batch of a {@link BatchStep}: its loss as segments, and its weight (its targets). */
+export interface MicroBatch {
+  segments: readonly SegmentForward[];
+  weight: number;
 }
 
 /**
@@ -186,16 +199,25 @@ function segmentsOf(b: Pick<BatchStep, 'loss' | 'segments'>): readonly SegmentFo
 
 /** Runs one batch's forward and backward, adding its gradients to `buffer` with `weight`; returns its mean loss. */
 async function accumulateBatch(b: BatchStep, weight: number, params: Map<string, tf.Variable>, buffer: GradientStore, recompute: boolean): Promise<number> {
+  const differentiate = async (part: Pick<BatchStep, 'loss' | 'segments'>, w: number) => {
+    const value = batchLoss(part, params, (name, g) => buffer.add(name, g, w), recompute);
+    const loss = (await value.data())[0]!;
+    value.dispose();
+    return loss;
+  };
   let loss: number;
   if (b.gradients) loss = await b.gradients(params, (name, g) => (g instanceof Float32Array ? buffer.addValues(name, g, weight) : buffer.add(name, g, weight)));
-  else {
-    const value = batchLoss(b, params, (name, g) => buffer.add(name, g, weight), recompute);
-    loss = (await value.data())[0]!;
-    value.dispose();
-  }
+  else if (b.parts) {
+    let sum = 0;
+    for (const part of b.parts) sum += part.weight * (await differentiate(part, part.weight));
+    loss = sum / weight;
+  } else loss = await differentiate(b, weight);
   buffer.weight += weight;
   return loss;
 }
+
+/** How much a batch counts in its step: its parts' weights together, else its own weight, else its targets. */
+const batchWeight = (b: BatchStep) => (b.parts ? b.parts.reduce((a, p) => a + p.weight, 0) : (b.weight ?? b.targets));
 
 /**
  * A loss curve of a run for reports and provenance, 4 decimals: the mean training loss of each epoch, or
@@ -297,7 +319,7 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
       while (state.batch < task.batchesPerEpoch && !stopped()) {
         const b = task.batch(state.epoch, state.batch);
         if (b !== undefined && (b.targets > 0 || b.release)) {
-          const weight = b.weight ?? b.targets;
+          const weight = batchWeight(b);
           const loss = await accumulateBatch(b, weight, params, buffer, options.recompute === true);
           if (b.release) {
             state.releases++;

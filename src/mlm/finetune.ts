@@ -16,7 +16,7 @@ import { checkPrivateInputs, describeDp, dpRecord, INSECURE_NOISE_WARNING, group
 import { makeBatch } from './batch.js';
 import { epochFolder, pruneEpochFolders } from './epochFolders.js';
 import { mlmEvalLoss } from './evalLoss.js';
-import { mlmLossSegments } from './loss.js';
+import { mlmBatchLoss, mlmLossSegments } from './loss.js';
 import { epochOrder, maskConfigFor, trainingStride, windowRng } from './schedule.js';
 import { pseudonymize, type PseudoStyle } from './pseudonymize.js';
 import { assertBlacklistFor, axesName, parseAxes, type TrainingAxes } from './strategy.js';
@@ -388,7 +388,8 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
       }
       const picked: TrainingWindow[] = order.slice(index * batchSize, (index + 1) * batchSize).map((i) => windows[i]!);
       const b = makeBatch(picked, axes.masking, maskConfig, (j) => windowRng(seed, epoch, index * batchSize + j));
-      return { tokens: b.tokens, targets: b.labels.length, protectedTargets: b.protectedTargets, segments: mlmLossSegments(model, b, dropoutAt(epoch, picked.map((_, j) => index * batchSize + j))) };
+      const slots = picked.map((_, j) => index * batchSize + j);
+      return { tokens: b.tokens, targets: b.labels.length, protectedTargets: b.protectedTargets, ...mlmBatchLoss(model, b, memory.microBatch, (from, to) => dropoutAt(epoch, slots.slice(from, to))) };
     },
   };
 

@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { SegmentForward } from '../engine/segments.js';
-import { crossEntropy, encode, lossSegments, mlmLogits, type Dropout, type EncoderModel, type PaddedBatch } from '../model/index.js';
+import type { BatchStep } from '../engine/trainer.js';
+import { crossEntropy, encode, lossSegments, mlmLogits, splitBatch, type Dropout, type EncoderModel, type PaddedBatch } from '../model/index.js';
 
 type Model = Pick<EncoderModel, 'params' | 'config'>;
 
@@ -18,4 +19,18 @@ export function mlmLoss(model: Model, b: PaddedBatch): tf.Scalar {
 /** The same loss as segments for the trainer (activation checkpointing; see engine/segments.ts), with training-time dropout when given. */
 export function mlmLossSegments(model: Model, b: PaddedBatch, dropout?: Dropout): SegmentForward[] {
   return lossSegments(model.params, model.config, b, mlmHead(model, b), dropout);
+}
+
+/**
+ * A batch's loss for the trainer: whole, or as micro-batches of `rows` windows when the memory plan says
+ * so (see model/memory.ts). `dropout(from, to)` gives rows [from, to) of the batch their own masks, the
+ * same in a part as in the whole batch; a part without a target is left out (its mean loss is undefined).
+ */
+export function mlmBatchLoss(model: Model, b: PaddedBatch, rows: number, dropout?: (from: number, to: number) => Dropout): Pick<BatchStep, 'segments' | 'parts'> {
+  if (rows >= b.batchSize) return { segments: mlmLossSegments(model, b, dropout?.(0, b.batchSize)) };
+  return {
+    parts: splitBatch(b, rows).flatMap((part, i) =>
+      part.labels.length === 0 ? [] : [{ segments: mlmLossSegments(model, part, dropout?.(i * rows, i * rows + part.batchSize)), weight: part.labels.length }],
+    ),
+  };
 }

@@ -37,3 +37,28 @@ export function padBatch(rows: readonly BatchRow[], padId: number): PaddedBatch 
   });
   return { batchSize: rows.length, seqLen, inputIds, attentionMask, positions: Int32Array.from(positions), labels: Int32Array.from(labels) };
 }
+
+/**
+ * Splits a padded batch into consecutive parts of at most `rows` rows (micro-batches), each keeping the
+ * batch's sequence length; a part's targets are its rows' targets, re-based to the part.
+ */
+export function splitBatch(b: PaddedBatch, rows: number): PaddedBatch[] {
+  const parts: PaddedBatch[] = [];
+  for (let start = 0; start < b.batchSize; start += rows) {
+    const batchSize = Math.min(rows, b.batchSize - start);
+    const from = start * b.seqLen;
+    const to = from + batchSize * b.seqLen;
+    const keep: number[] = [];
+    b.positions.forEach((p, k) => p >= from && p < to && keep.push(k));
+    parts.push({
+      batchSize,
+      seqLen: b.seqLen,
+      inputIds: b.inputIds.slice(from, to),
+      attentionMask: b.attentionMask.slice(from, to),
+      positions: Int32Array.from(keep, (k) => b.positions[k]! - from),
+      labels: Int32Array.from(keep, (k) => b.labels[k]!),
+      ...(b.frozenInputs && { frozenInputs: b.frozenInputs.slice(from, to) }),
+    });
+  }
+  return parts;
+}

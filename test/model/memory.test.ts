@@ -18,9 +18,11 @@ describe('training memory plan', () => {
 
   it('checkpoints activations for BERT-base and RoBERTa-large, not for the small shapes, and fits both in wasm32', () => {
     const small = planTrainingMemory(encoder(128, 2, 8000), mlm(16, 8000), LIMIT);
-    expect(small).toMatchObject({ recompute: false, fits: true });
+    expect(small).toMatchObject({ recompute: false, microBatch: 16, fits: true });
     const base = planTrainingMemory(encoder(768, 12, 30522), mlm(8, 30522), LIMIT);
-    expect(base).toMatchObject({ recompute: true, fits: true });
+    expect(base).toMatchObject({ recompute: true, microBatch: 8, fits: true });
+    // Asked for, micro-batches small enough to keep their tapes instead (what the bench compares).
+    expect(planTrainingMemory(encoder(768, 12, 30522), mlm(8, 30522), LIMIT, false, Infinity, 'micro-batches')).toMatchObject({ recompute: false, microBatch: 2, fits: true });
     // Without checkpointing the tape of 12 layers alone would not fit.
     expect(trainingMemory(encoder(768, 12, 30522), mlm(8, 30522), false).heap).toBeGreaterThan(LIMIT);
     const large = planTrainingMemory(encoder(1024, 24, 50265), mlm(8, 50265), LIMIT);
@@ -39,11 +41,19 @@ describe('training memory plan', () => {
     expect(planTrainingMemory(encoder(1024, 24, 50265), { ...mlm(1, 50265), perExampleGradients: true }, LIMIT).fits).toBe(true);
   });
 
-  it('never runs out of a heap without a limit, and refuses a batch that cannot fit with the flags that help', () => {
-    expect(planTrainingMemory(encoder(768, 12, 30522), mlm(4096, 30522), Infinity).fits).toBe(true);
-    expect(planTrainingMemory(encoder(768, 12, 30522), mlm(4096, 30522), LIMIT).fits).toBe(false);
-    expect(() => checkTrainingMemory(encoder(768, 12, 30522), mlm(4096, 30522))).toThrow(UsageError);
-    expect(() => checkTrainingMemory(encoder(768, 12, 30522), mlm(4096, 30522))).toThrow(/110M parameters.*4096 x 128 tokens.*GiB of the wasm heap.*--batch-size.*--grad-accum N.*--seq-len/);
+  it('runs a batch too large even checkpointed as checkpointed micro-batches, and refuses windows too long with the flags that help', () => {
+    expect(planTrainingMemory(encoder(768, 12, 30522), mlm(4096, 30522), Infinity)).toMatchObject({ microBatch: 4096, fits: true });
+    const huge = planTrainingMemory(encoder(768, 12, 30522), mlm(4096, 30522), LIMIT);
+    expect(huge).toMatchObject({ recompute: true, fits: true });
+    expect(huge.microBatch).toBeLessThan(4096);
+    expect(huge.microBatch).toBeGreaterThan(8);
+    // The fewest parts: with one part fewer, each would not fit.
+    const parts = Math.ceil(4096 / huge.microBatch);
+    expect(trainingMemory(encoder(768, 12, 30522), mlm(Math.ceil(4096 / (parts - 1)), 30522), true).heap).toBeGreaterThan(LIMIT);
+    const long = { ...mlm(1, 30522), seqLen: 16384 };
+    expect(planTrainingMemory(encoder(768, 12, 30522), long, LIMIT).fits).toBe(false);
+    expect(() => checkTrainingMemory(encoder(768, 12, 30522), long)).toThrow(UsageError);
+    expect(() => checkTrainingMemory(encoder(768, 12, 30522), long)).toThrow(/110M parameters.*windows of 16384 tokens.*GiB of the wasm heap even in forward passes of 1 window,.*--seq-len/);
   });
 });
 
