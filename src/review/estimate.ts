@@ -79,21 +79,53 @@ function betaQuantile(q: number, a: number, b: number): number {
 }
 
 /**
- * Jeffreys' interval of a proportion k/n: the 2.5% and 97.5% quantiles of Beta(k + ½, n − k + ½), with the
- * bound at 0 (or 1) when k is 0 (or n). Its coverage stays near 95% where Wilson's overshoots at small k,
- * so it is the narrower of the two there (Brown, Cai and DasGupta 2001); k and n may be fractional.
+ * The shortest interval holding 95% of Jeffreys' posterior of a proportion k/n, Beta(k + ½, n − k + ½) (its
+ * highest-density interval). Jeffreys' equal-tailed interval keeps coverage near 95% where Wilson's
+ * overshoots at small k (Brown, Cai and DasGupta 2001); where misses are rare the posterior is skewed and
+ * equal tails waste width: at k = 0 this interval is [0, 95% quantile], not [0, 97.5% quantile]. For a
+ * symmetric posterior the two are the same; k and n may be fractional.
  */
-export function jeffreysInterval(k: number, n: number): [number, number] {
+export function jeffreysShortestInterval(k: number, n: number): [number, number] {
   if (n <= 0) return [NaN, NaN];
-  return [k <= 0 ? 0 : betaQuantile(0.025, k + 0.5, n - k + 0.5), k >= n ? 1 : betaQuantile(0.975, k + 0.5, n - k + 0.5)];
+  const a = k + 0.5;
+  const b = n - k + 0.5;
+  // A density that only falls (or only rises) puts the interval against 0 (or 1).
+  if (a <= 1) return [0, betaQuantile(0.95, a, b)];
+  if (b <= 1) return [betaQuantile(0.05, a, b), 1];
+  // Unimodal: the width is convex in the lower tail's mass, which a golden-section search minimises.
+  const width = (t: number) => betaQuantile(t + 0.95, a, b) - betaQuantile(t, a, b);
+  const g = (Math.sqrt(5) - 1) / 2;
+  let lo = 0;
+  let hi = 0.05;
+  let x1 = hi - g * (hi - lo);
+  let x2 = lo + g * (hi - lo);
+  let w1 = width(x1);
+  let w2 = width(x2);
+  for (let i = 0; i < 40; i++) {
+    if (w1 < w2) {
+      hi = x2;
+      x2 = x1;
+      w2 = w1;
+      x1 = hi - g * (hi - lo);
+      w1 = width(x1);
+    } else {
+      lo = x1;
+      x1 = x2;
+      w1 = w2;
+      x2 = lo + g * (hi - lo);
+      w2 = width(x2);
+    }
+  }
+  const t = (lo + hi) / 2;
+  return [betaQuantile(t, a, b), betaQuantile(t + 0.95, a, b)];
 }
 
 /**
  * The 95% interval of a proportion Σnum / Σden estimated from a self-weighting sample of clusters
  * (individuals), by Korn and Graubard's effective sample size (1998): the ratio's design-based variance
  * (Taylor linearisation over clusters, as survey software computes it) gives the design effect, the count
- * shrinks by it and again for the clusters' degrees of freedom (t with C − 1 df against z), and Wilson's
- * interval ({@link jeffreysInterval}) is taken at that effective count. It does not collapse at 0 or 1, where a bootstrap over
+ * shrinks by it and again for the clusters' degrees of freedom (t with C − 1 df against z), and the
+ * shortest Jeffreys interval ({@link jeffreysShortestInterval}) is taken at that effective count. It does not collapse at 0 or 1, where a bootstrap over
  * clusters does, and widens as much as clustering demands, where a plain binomial interval does not.
  */
 export function designProportionInterval(clusters: readonly Cluster[]): [number, number] {
@@ -109,7 +141,7 @@ export function designProportionInterval(clusters: readonly Cluster[]): [number,
     effective = Math.min(den, variance > 0 ? (p * (1 - p)) / variance : den);
   }
   if (c > 1) effective *= (Z95 / t975(c - 1)) ** 2;
-  return jeffreysInterval(p * effective, effective);
+  return jeffreysShortestInterval(p * effective, effective);
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;

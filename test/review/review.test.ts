@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/engine/random.js';
 import { corpusPassages, designProportionInterval, drawPassages, emptyMarks, estimateReview, goldReviewer, parseReviewMarks, passagesOf, reviewItem, type ReviewSample } from '../../src/review/index.js';
-import { jeffreysInterval, protectedIdentifiers } from '../../src/review/estimate.js';
+import { jeffreysShortestInterval, protectedIdentifiers } from '../../src/review/estimate.js';
 
 describe('passages', () => {
   it('joins whole sentences up to the word budget and cuts an over-long one at white space', () => {
@@ -38,17 +38,25 @@ describe('passages', () => {
 });
 
 describe('intervals', () => {
-  it("Jeffreys' interval matches the closed forms of the beta quantile", () => {
-    // Beta(0.5, n + 0.5) at k = 0: the bound is 0 below; Beta(a, 1) quantiles are q^(1/a).
-    expect(jeffreysInterval(0, 10)[0]).toBe(0);
-    const [, hi] = jeffreysInterval(9.5, 10); // Beta(10, 1): 0.975^(1/10)
-    expect(hi).toBeCloseTo(0.975 ** (1 / 10), 8);
-    const [lo] = jeffreysInterval(0.5, 10); // Beta(1, 10): 1 - 0.975^(1/10)
-    expect(lo).toBeCloseTo(1 - 0.975 ** (1 / 10), 8);
-    const [a, b] = jeffreysInterval(50, 100);
-    expect(a + b).toBeCloseTo(1, 8);
+  it("the shortest Jeffreys interval matches the closed forms, sits against 0 where the density only falls, and has equal density at both ends otherwise", () => {
+    // k = 0.5: Beta(1, n): a falling density n(1 - x)^(n - 1), so [0, 1 - 0.05^(1/n)].
+    const [lo0, hi0] = jeffreysShortestInterval(0.5, 10);
+    expect(lo0).toBe(0);
+    expect(hi0).toBeCloseTo(1 - 0.05 ** (1 / 10), 6);
+    // k = n - 0.5: Beta(n, 1), rising: [0.05^(1/n), 1].
+    const [lo1, hi1] = jeffreysShortestInterval(9.5, 10);
+    expect(lo1).toBeCloseTo(0.05 ** (1 / 10), 6);
+    expect(hi1).toBe(1);
+    // Symmetric: centred, about ±1.96 standard deviations.
+    const [a, b] = jeffreysShortestInterval(50, 100);
+    expect(a + b).toBeCloseTo(1, 4);
     expect(b - a).toBeGreaterThan(0.18);
     expect(b - a).toBeLessThan(0.2);
+    // Skewed (1 of 28): the log density of Beta(1.5, 27.5) is the same at both ends.
+    const [s0, s1] = jeffreysShortestInterval(1, 28);
+    const logDensity = (x: number) => 0.5 * Math.log(x) + 26.5 * Math.log(1 - x);
+    expect(logDensity(s0)).toBeCloseTo(logDensity(s1), 3);
+    expect(s0).toBeGreaterThan(0);
   });
 
   it('widens with clustering and never collapses at 0', () => {
