@@ -132,7 +132,8 @@ export function planTrainingMemory(
   if (kept) return result(kept);
   const checkpointed = trainingMemory(config, shape, true, device);
   if (fitting(checkpointed)) return result(checkpointed);
-  return result(microBatches(true, fitting) ?? checkpointed);
+  // Nothing fits: the plan of one window at a time, the least a batch can need, is what the refusal reports.
+  return result(microBatches(true, fitting) ?? microBatches(true, (m) => m.microBatch === 1) ?? checkpointed);
 }
 
 const gb = (bytes: number) => (bytes / 2 ** 30).toFixed(1);

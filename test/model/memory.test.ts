@@ -50,6 +50,8 @@ describe('training memory plan', () => {
     // The fewest parts: with one part fewer, each would not fit.
     const parts = Math.ceil(4096 / huge.microBatch);
     expect(trainingMemory(encoder(768, 12, 30522), mlm(Math.ceil(4096 / (parts - 1)), 30522), true).heap).toBeGreaterThan(LIMIT);
+    // Nothing fits: the refusal reports one window at a time, the least a batch can need.
+    expect(planTrainingMemory(encoder(1024, 24, 250002), { ...mlm(8, 250002), seqLen: 512 }, LIMIT)).toMatchObject({ microBatch: 1, fits: false });
     const long = { ...mlm(1, 30522), seqLen: 16384 };
     expect(planTrainingMemory(encoder(768, 12, 30522), long, LIMIT).fits).toBe(false);
     expect(() => checkTrainingMemory(encoder(768, 12, 30522), long)).toThrow(UsageError);
