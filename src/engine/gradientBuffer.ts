@@ -12,6 +12,11 @@ export class GradientBuffer {
   readonly sums = new Map<string, Float32Array>();
   /** Names whose sum holds a value since the last {@link clear}. */
   private readonly filled = new Set<string>();
+  /**
+   * Σ sum² of each sum added to once since the last {@link clear}, taken in the pass that wrote it: with
+   * one batch per step (and for each DP-SGD unit) {@link norm} then needs no pass of its own over the model.
+   */
+  private readonly squares = new Map<string, number>();
   /** Sum of the weights of the micro-batches added so far (e.g. their targets), by which {@link mean} divides; the caller counts each once. */
   weight = 0;
 
@@ -26,11 +31,27 @@ export class GradientBuffer {
     let sum = this.sums.get(name);
     if (sum === undefined) this.sums.set(name, (sum = new Float32Array(values.length)));
     if (sum.length !== values.length) throw new RangeError(`gradient of ${name} has ${values.length} values, not ${sum.length}`);
-    if (this.filled.has(name)) for (let i = 0; i < sum.length; i++) sum[i]! += weight * values[i]!;
-    else {
-      for (let i = 0; i < sum.length; i++) sum[i] = weight * values[i]!;
+    if (this.filled.has(name)) {
+      for (let i = 0; i < sum.length; i++) sum[i]! += weight * values[i]!;
+      this.squares.delete(name);
+    } else {
+      let squares = 0;
+      for (let i = 0; i < sum.length; i++) {
+        sum[i] = weight * values[i]!;
+        // The stored float32, not the double product: the same squares a pass over the sum would take.
+        const x = sum[i]!;
+        squares += x * x;
+      }
+      this.squares.set(name, squares);
       this.filled.add(name);
     }
+  }
+
+  /** The L2 norm over every sum added since the last {@link clear}. */
+  norm(): number {
+    let squares = 0;
+    for (const name of this.filled) squares += this.squares.get(name) ?? sumOfSquares(this.sums.get(name)!);
+    return Math.sqrt(squares);
   }
 
   /**
@@ -44,15 +65,15 @@ export class GradientBuffer {
 
   clear(): void {
     this.filled.clear();
+    this.squares.clear();
     this.weight = 0;
   }
 }
 
-/** The L2 norm over all gradients together. */
-export function globalNorm(grads: ReadonlyMap<string, Float32Array>): number {
-  let sq = 0;
-  for (const g of grads.values()) for (let i = 0; i < g.length; i++) sq += g[i]! * g[i]!;
-  return Math.sqrt(sq);
+function sumOfSquares(values: Float32Array): number {
+  let squares = 0;
+  for (let i = 0; i < values.length; i++) squares += values[i]! * values[i]!;
+  return squares;
 }
 
 /** The factor that brings a gradient of L2 norm `norm` down to at most `maxNorm` (1 when `maxNorm` is 0 or not exceeded). */

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { AdamW, type AdamWOptions, type AdamWState } from './adamw.js';
 import { DeviceAdamW } from './deviceAdamW.js';
-import { globalNorm, GradientBuffer } from './gradientBuffer.js';
+import { GradientBuffer } from './gradientBuffer.js';
 import { onDevice } from './heapView.js';
 
 /**
@@ -58,7 +58,7 @@ class HostGradientStore implements GradientStore {
   }
 
   norm(): Promise<number> {
-    return Promise.resolve(globalNorm(this.buffer.collected()));
+    return Promise.resolve(this.buffer.norm());
   }
 
   step(lr: number, gradScale: number): void {

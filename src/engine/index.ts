@@ -11,7 +11,7 @@ export { productEngine } from './kernels/blas.js';
 export type { ProductEngine } from './kernels/blas.js';
 export { AdamW, defaultNoDecay } from './adamw.js';
 export { onDevice, readValues, updateVariable } from './heapView.js';
-export { GradientBuffer, clipFactor, globalNorm } from './gradientBuffer.js';
+export { GradientBuffer, clipFactor } from './gradientBuffer.js';
 export { segmentedGradients, segmentedLoss } from './segments.js';
 export type { SegmentForward, GradientSink } from './segments.js';
 export type { AdamWOptions } from './adamw.js';

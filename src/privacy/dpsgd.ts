@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { addToSum, batchGradients, batchLoss, clearSums, globalNorm, GradientBuffer, onDevice, sumsNorm, type BatchStep, type ComputedGradient, type RandomSource } from '../engine/index.js';
+import { addToSum, batchGradients, batchLoss, clearSums, GradientBuffer, onDevice, sumsNorm, type BatchStep, type ComputedGradient, type RandomSource } from '../engine/index.js';
 
 /** Poisson subsampling: each of `n` units joins the release with probability q, independently (as the accountants assume). */
 export function poissonSample(n: number, q: number, rng: RandomSource): number[] {
@@ -107,7 +107,7 @@ class HostSums implements ReleaseSums {
     let loss = 0;
     for (const e of examples) loss += batchGradients(e, params, (name, g) => this.unit.add(name, g), this.recompute);
     const sums = this.unit.collected();
-    const norm = globalNorm(sums);
+    const norm = this.unit.norm();
     const scale = Math.min(1, this.clip / (norm + 1e-12));
     for (const [name, values] of sums) this.total.addValues(name, values, scale);
     return Promise.resolve({ loss, norm: norm * scale, clipped: scale < 1 });

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { appendFile, readFile, rm, truncate, writeFile } from 'node:fs/promises';
-import { AdamW, bestModelDir, clipFactor, globalNorm, lossCurve, Rng, selectBackend, train, warmupCosine, type TrainerTask, type TrainOptions } from '../../src/engine/index.js';
+import { AdamW, bestModelDir, clipFactor, GradientBuffer, lossCurve, Rng, selectBackend, train, warmupCosine, type TrainerTask, type TrainOptions } from '../../src/engine/index.js';
 import { FormatError, TrainingDivergedError, UsageError } from '../../src/errors.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -38,7 +38,20 @@ describe('clipping and the gradient scale', () => {
     expect(clipFactor(10, 1)).toBeCloseTo(0.1, 6);
     expect(clipFactor(0.5, 1)).toBe(1);
     expect(clipFactor(10, 0)).toBe(1);
-    expect(globalNorm(new Map([['a', Float32Array.of(3)], ['b', Float32Array.of(4)]]))).toBe(5);
+  });
+
+  it("gives the sums' L2 norm, from the squares taken while a sum was first written or from a pass once it was added to again", () => {
+    const buffer = new GradientBuffer();
+    buffer.addValues('a', Float32Array.of(1.5), 2);
+    buffer.addValues('b', Float32Array.of(4), 1);
+    expect(buffer.norm()).toBe(5);
+    // A second micro-batch: a's sum is now 3 + 2 · 0.5 = 4; its cached squares no longer hold.
+    buffer.addValues('a', Float32Array.of(0.5), 2);
+    expect(buffer.norm()).toBeCloseTo(Math.sqrt(32), 12);
+    buffer.clear();
+    buffer.addValues('c', Float32Array.of(0.1, 0.2, 0.3), 1);
+    const sums = buffer.collected().get('c')!;
+    expect(buffer.norm()).toBe(Math.sqrt(sums[0]! ** 2 + sums[1]! ** 2 + sums[2]! ** 2));
   });
 
   it('AdamW with a gradient scale takes the step of the pre-scaled gradient', async () => {
