@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -76,7 +76,7 @@ describe('matrix products through a BLAS', () => {
 });
 
 /** Whether this CPU fuses multiply-adds: where it does not, V8 runs relaxed SIMD's madd as multiply then add. */
-const CPU_FMA = existsSync('/proc/cpuinfo') && /^flags\s*:.*\bfma\b/m.test(await import('node:fs').then((fs) => fs.readFileSync('/proc/cpuinfo', 'utf8')));
+const CPU_FMA = existsSync('/proc/cpuinfo') && /^flags\s*:.*\bfma\b/m.test(readFileSync('/proc/cpuinfo', 'utf8'));
 
 describe("ppmlm's wasm kernel, with relaxed SIMD's fused multiply-add and without", () => {
   it('gives the plain build\'s products within float32 tolerance, on shared and unshared heaps, and PPMLM_WASM_FMA=off keeps the plain build', async () => {
