@@ -1,10 +1,12 @@
 import * as tf from '@tensorflow/tfjs-core';
+import { registerKernel, unregisterKernel } from '@tensorflow/tfjs-core';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { productEngine, selectBackend, type BackendRequest, type GpuAdapter } from '../../src/engine/index.js';
-import { crossEntropy, type LargeBatchStrategy } from '../../src/model/index.js';
+import { activation, crossEntropy, type LargeBatchStrategy } from '../../src/model/index.js';
+import { geluKernelConfigs } from '../../src/engine/kernels/Gelu.js';
 import { renderTable, type BenchRow, type BenchSuite } from '../table.js';
 
 const run = promisify(execFile);
@@ -78,6 +80,19 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 export const trainSpeed = (r: WorkerResult, tokens: number) => tokens / median(r.stepSeconds.slice(1));
 const fmt = (x: number) => x.toFixed(2);
 
+/** Milliseconds of one forward and backward pass of `loss` with respect to `v`, after a warm-up one, the mean of `reps`. */
+function fwdBwdMs(loss: () => tf.Scalar, v: tf.Variable, reps: number): number {
+  const once = () => {
+    const { value, grads } = tf.variableGrads(loss, [v]);
+    grads[v.name]!.dataSync();
+    tf.dispose([value, grads[v.name]!]);
+  };
+  once();
+  const t0 = performance.now();
+  for (let i = 0; i < reps; i++) once();
+  return (performance.now() - t0) / reps;
+}
+
 /**
  * Milliseconds of one MLM loss forward + backward at the step's shape (15% of the positions × the
  * vocabulary): ppmlm's hand-fused crossEntropy against the same loss left to tfjs's autodiff
@@ -88,20 +103,30 @@ function lossSpeed(): { fused: number; autodiff: number } {
   const logits = tf.variable(tf.randomNormal([m, VOCAB], 0, 2, 'float32', 1));
   const labels = tf.tensor1d(Array.from({ length: m }, (_, i) => (i * 7919) % VOCAB), 'int32');
   const autodiff = (x: tf.Tensor2D, y: tf.Tensor1D) => tf.neg(tf.mean(tf.sum(tf.mul(tf.logSoftmax(x), tf.oneHot(y, VOCAB)), 1))) as tf.Scalar;
-  const ms = (loss: (x: tf.Tensor2D, y: tf.Tensor1D) => tf.Scalar) => {
-    const once = () => {
-      const { value, grads } = tf.variableGrads(() => loss(logits as unknown as tf.Tensor2D, labels), [logits]);
-      grads[logits.name]!.dataSync();
-      tf.dispose([value, grads[logits.name]!]);
-    };
-    once();
-    const t0 = performance.now();
-    for (let i = 0; i < 20; i++) once();
-    return (performance.now() - t0) / 20;
-  };
+  const ms = (loss: (x: tf.Tensor2D, y: tf.Tensor1D) => tf.Scalar) => fwdBwdMs(() => loss(logits as unknown as tf.Tensor2D, labels), logits, 20);
   const result = { fused: ms(crossEntropy), autodiff: ms(autodiff) };
   tf.dispose([logits, labels]);
   return result;
+}
+
+/**
+ * Milliseconds of one exact-GELU forward + backward over a BERT-base feed-forward's activations (1024
+ * tokens x 3072) through the model's activation: ppmlm's fused wasm kernels, against the same with the
+ * fused kernels unregistered for the measurement, so that the model's tfjs-ops fallback runs.
+ */
+function geluSpeed(): { fused: number; ops: number } {
+  const x = tf.variable(tf.randomNormal([1024, 3072], 0, 1, 'float32', 2));
+  const ms = () => fwdBwdMs(() => tf.sum(activation('gelu', x as unknown as tf.Tensor2D)), x, 10);
+  const fused = ms();
+  for (const c of geluKernelConfigs) unregisterKernel(c.kernelName, c.backendName);
+  let ops: number;
+  try {
+    ops = ms();
+  } finally {
+    for (const c of geluKernelConfigs) registerKernel(c);
+  }
+  x.dispose();
+  return { fused, ops };
 }
 
 /** The rows' shared setup: the backend's name, and a push that logs each row as it is measured. */
@@ -148,6 +173,9 @@ export const trainingSuite: BenchSuite = {
     log(`MLM loss forward + backward, ${Math.round(0.15 * 16 * SEQ)} targets x ${VOCAB} words`);
     const loss = lossSpeed();
     push({ suite: 'training', case: `MLM loss fwd+bwd, ${Math.round(0.15 * 16 * SEQ)} targets x V${VOCAB} (${backend})`, value: loss.fused, unit: 'ms', lowerIsBetter: true, baseline: { name: 'tfjs autodiff', value: loss.autodiff } });
+    log('exact GELU forward + backward, 1024 x 3072');
+    const gelu = geluSpeed();
+    push({ suite: 'training', case: `exact GELU fwd+bwd, 1024 x 3072, fused kernels (${backend})`, value: gelu.fused, unit: 'ms', lowerIsBetter: true, baseline: { name: 'tfjs ops', value: gelu.ops } });
     return rows;
   },
 };

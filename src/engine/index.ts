@@ -5,6 +5,7 @@ export type { GpuAdapter } from './webgpu.js';
 export { Rng } from './random.js';
 export type { RandomSource } from './random.js';
 export { registerKernels } from './register.js';
+export { fusedGelu, fusedGeluGrad } from './kernels/Gelu.js';
 export { nativeKernelUsage, wasmKernelBuild } from './kernels/native.js';
 export type { WasmKernelBuild } from './kernels/native.js';
 export { productEngine } from './kernels/blas.js';

@@ -6,11 +6,12 @@ import '@tensorflow/tfjs-backend-wasm';
 import { chunkedAddNConfig } from './kernels/AddN.js';
 import { fastBatchMatMulConfig } from './kernels/BatchMatMul.js';
 import { fastGatherConfig } from './kernels/GatherV2.js';
+import { geluKernelConfigs } from './kernels/Gelu.js';
 import { fastSumConfig } from './kernels/Sum.js';
 import { unsortedSegmentSumConfig } from './kernels/UnsortedSegmentSum.js';
 
-/** Kernels ppmlm adds to backends that lack them for training. The only place that registers kernels. */
-const KERNELS: KernelConfig[] = [unsortedSegmentSumConfig];
+/** Kernels ppmlm adds to backends that lack them for training, and its own fused ones. The only place that registers kernels. */
+const KERNELS: KernelConfig[] = [unsortedSegmentSumConfig, ...geluKernelConfigs];
 
 /**
  * Kernels of a backend that ppmlm wraps, by backend: each wrapper returns undefined while its backend is

@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { Rng } from '../engine/random.js';
 import type { SegmentForward } from '../engine/segments.js';
+import { fusedGelu, fusedGeluGrad } from '../engine/kernels/Gelu.js';
 import type { EncoderConfig } from './config.js';
 import type { PaddedBatch } from './padding.js';
 import { basePrefix, decoderWeight, type Params } from './params.js';
@@ -127,9 +128,17 @@ const SQRT1_2 = Math.SQRT1_2;
 const SQRT_2_OVER_PI = Math.sqrt(2 / Math.PI);
 const INV_SQRT_2PI = 1 / Math.sqrt(2 * Math.PI);
 
-/** Exact GELU, x · Φ(x), with its derivative Φ(x) + x · φ(x) written out from the saved Φ. */
+/**
+ * Exact GELU, x · Φ(x), with its derivative Φ(x) + x · φ(x) written out: on wasm one pass each of
+ * ppmlm's fused kernels, keeping only x for the backward pass; elsewhere from tfjs ops, keeping Φ(x).
+ */
 const erfGelu = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
   const [x, save] = args as [tf.Tensor, tf.GradSaveFunc];
+  const fused = fusedGelu(x);
+  if (fused !== undefined) {
+    save([x]);
+    return { value: fused, gradFunc: (dy: tf.Tensor, [input]: tf.Tensor[]) => fusedGeluGrad(input!, dy)! };
+  }
   const cdf = tf.mul(0.5, tf.add(1, tf.erf(tf.mul(x, SQRT1_2))));
   save([x, cdf]);
   return {

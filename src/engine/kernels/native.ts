@@ -19,6 +19,10 @@ export interface NativeKernels {
   bmm(a: number, b: number, c: number, scratch: number, batch: number, m: number, n: number, k: number, aRs: number, aCs: number, aBs: number, bRs: number, bCs: number, bBs: number): void;
   /** out[c] = Σ_r x[r * cols + c]. */
   columnSum(x: number, out: number, rows: number, cols: number): void;
+  /** out[i] = x[i] · Φ(x[i]) for i < n (exact GELU). */
+  gelu(x: number, out: number, n: number): void;
+  /** dx[i] = dy[i] · (Φ(x[i]) + x[i] · φ(x[i])) for i < n (GELU's gradient). */
+  geluGrad(x: number, dy: number, dx: number, n: number): void;
 }
 
 /** A WebAssembly.Memory (Node has the global; the ES lib this project compiles against does not type it). */
@@ -33,6 +37,8 @@ interface Exports {
   bmm_scratch: (m: number, n: number, k: number) => number;
   bmm: (...args: number[]) => void;
   column_sum: NativeKernels['columnSum'];
+  gelu: NativeKernels['gelu'];
+  gelu_grad: NativeKernels['geluGrad'];
 }
 
 /** Which build of the kernels runs, and why (`ppmlm info` prints it). */
@@ -97,8 +103,12 @@ export function setNativeKernelThreads(count: number): void {
 
 /** Below this many flops a product runs on one thread: waking a helper costs tens of microseconds. */
 const PARALLEL_FLOPS = 4e6;
-/** Int32 slots per helper: requested job, finished job, failure flag, then the 14 bmm arguments. */
-const SLOTS = 17;
+/** Int32 slots per helper: requested job, finished job, failure flag, the kernel to run ({@link POOLED}), then its arguments (bmm's 14 at most). */
+const SLOTS = 18;
+/** The kernels a helper runs, by the index a job names. */
+const POOLED = ['bmm', 'gelu', 'gelu_grad'] as const;
+/** Below this many elements an elementwise kernel runs on one thread. */
+const PARALLEL_ELEMENTS = 1 << 16;
 
 /** The kernels bound to `memory` (instantiated once per memory; shared memory takes the threaded build). */
 export function nativeKernels(memory: WasmMemory): NativeKernels {
@@ -133,10 +143,24 @@ export function nativeKernels(memory: WasmMemory): NativeKernels {
       usage.products++;
       if (jobs.length === 1) return exports.bmm(...jobs[0]!);
       usage.split++;
-      pool!.run(jobs.slice(1), () => exports.bmm(...jobs[0]!));
+      pool!.run(POOLED.indexOf('bmm'), jobs.slice(1), () => exports.bmm(...jobs[0]!));
     },
     columnSum: exports.column_sum,
+    gelu: (x, out, n) => elementwise('gelu', [x, out], n),
+    geluGrad: (x, dy, dx, n) => elementwise('gelu_grad', [x, dy, dx], n),
   };
+  /** An elementwise kernel over n floats at `pointers`, split into contiguous ranges over the threads. */
+  function elementwise(kernel: 'gelu' | 'gelu_grad', pointers: number[], n: number): void {
+    const run = exports[kernel] as (...args: number[]) => void;
+    const count = n < PARALLEL_ELEMENTS ? 1 : parts();
+    const jobs = Array.from({ length: count }, (_, p) => {
+      const from = 4 * Math.floor((p * n) / count / 4);
+      const to = p === count - 1 ? n : 4 * Math.floor(((p + 1) * n) / count / 4);
+      return [...pointers.map((ptr) => ptr + 4 * from), to - from];
+    });
+    if (jobs.length === 1) return run(...jobs[0]!);
+    pool!.run(POOLED.indexOf(kernel), jobs.slice(1), () => run(...jobs[0]!));
+  }
   instances.set(memory, kernels);
   return kernels;
 }
@@ -182,12 +206,13 @@ class HelperPool {
     private readonly memory: WasmMemory,
   ) {}
 
-  run(jobs: number[][], own: () => void): void {
+  run(kernel: number, jobs: number[][], own: () => void): void {
     while (this.control.length < jobs.length) this.control.push(this.spawn());
     const job = ++this.job;
     jobs.forEach((args, h) => {
       const slots = this.control[h]!;
-      slots.set(args, 3);
+      slots[3] = kernel;
+      slots.set(args, 4);
       Atomics.store(slots, 0, job);
       Atomics.notify(slots, 0);
     });
@@ -195,7 +220,7 @@ class HelperPool {
     for (let h = 0; h < jobs.length; h++) {
       const slots = this.control[h]!;
       for (let done = Atomics.load(slots, 1); done !== job; done = Atomics.load(slots, 1)) Atomics.wait(slots, 1, done, 1000);
-      if (Atomics.load(slots, 2) !== 0) throw new Error('native matmul helper thread failed (out of bounds access in native/kernels.c)');
+      if (Atomics.load(slots, 2) !== 0) throw new Error('native kernel helper thread failed (out of bounds access in native/kernels.c)');
     }
   }
 
@@ -212,12 +237,13 @@ class HelperPool {
 const HELPER_SOURCE = `
 const { workerData } = require('node:worker_threads');
 const { module, memory, slots } = workerData;
-const { bmm } = new WebAssembly.Instance(module, { env: { memory } }).exports;
+const exports = new WebAssembly.Instance(module, { env: { memory } }).exports;
+const kernels = ${JSON.stringify(POOLED)}.map((name) => exports[name]);
 for (let seen = 0; ; ) {
   Atomics.wait(slots, 0, seen);
   seen = Atomics.load(slots, 0);
   try {
-    bmm(...slots.subarray(3, ${SLOTS}));
+    kernels[slots[3]](...slots.subarray(4, ${SLOTS}));
   } catch {
     Atomics.store(slots, 2, 1);
   }
