@@ -277,3 +277,80 @@ void gelu_grad(const float *x, const float *dy, float *dx, i32 n) {
     store_lanes(dx + i, wasm_f32x4_mul(load_lanes(dy + i, lanes), wasm_f32x4_add(cdf, wasm_f32x4_mul(v, pdf))), lanes);
   }
 }
+
+/* The sum of a vector's four lanes. */
+static inline float lane_sum(v128_t v) {
+  return (wasm_f32x4_extract_lane(v, 0) + wasm_f32x4_extract_lane(v, 1)) + (wasm_f32x4_extract_lane(v, 2) + wasm_f32x4_extract_lane(v, 3));
+}
+
+/*
+ * LayerNorm over rows of `cols` floats: out = (x - mean) · rstd · gain + shift with rstd = 1 / √(var + eps),
+ * one row at a time (mean, then the centred variance, then the output: three passes over a row that stays
+ * in cache, where tfjs runs about eight kernels over the whole tensor). stats[2r], stats[2r + 1] receive
+ * the row's mean and rstd for the backward pass, which recomputes x̂ from x instead of keeping it.
+ */
+__attribute__((export_name("layer_norm")))
+void layer_norm(const float *x, const float *gain, const float *shift, float *out, float *stats, i32 rows, i32 cols, float eps) {
+  for (i32 r = 0; r < rows; r++) {
+    const float *xr = x + r * cols;
+    float *yr = out + r * cols;
+    v128_t acc = wasm_f32x4_splat(0);
+    for (i32 c = 0; c < cols; c += 4) acc = wasm_f32x4_add(acc, load_lanes(xr + c, min(4, cols - c)));
+    float mean = lane_sum(acc) / cols;
+    v128_t m = wasm_f32x4_splat(mean);
+    acc = wasm_f32x4_splat(0);
+    for (i32 c = 0; c < cols; c += 4) {
+      i32 lanes = min(4, cols - c);
+      /* Zeroed lanes past the row would add mean² each: mask them back to zero. */
+      v128_t d = wasm_f32x4_sub(load_lanes(xr + c, lanes), m);
+      if (lanes < 4) d = wasm_v128_and(d, wasm_i32x4_lt(wasm_i32x4_make(0, 1, 2, 3), wasm_i32x4_splat(lanes)));
+      acc = wasm_f32x4_add(acc, wasm_f32x4_mul(d, d));
+    }
+    float rstd = 1.0f / __builtin_sqrtf(lane_sum(acc) / cols + eps);
+    v128_t s = wasm_f32x4_splat(rstd);
+    for (i32 c = 0; c < cols; c += 4) {
+      i32 lanes = min(4, cols - c);
+      v128_t xhat = wasm_f32x4_mul(wasm_f32x4_sub(load_lanes(xr + c, lanes), m), s);
+      store_lanes(yr + c, wasm_f32x4_add(wasm_f32x4_mul(xhat, load_lanes(gain + c, lanes)), load_lanes(shift + c, lanes)), lanes);
+    }
+    stats[2 * r] = mean;
+    stats[2 * r + 1] = rstd;
+  }
+}
+
+/*
+ * LayerNorm's gradient from the forward pass's stats: with x̂ = (x - mean) · rstd and dx̂ = dy · gain,
+ * dx = rstd · (dx̂ - mean(dx̂) - x̂ · mean(dx̂ · x̂)) row by row, while dgain = Σ_rows dy · x̂ and
+ * dshift = Σ_rows dy accumulate in the same pass (both `cols` long, overwritten).
+ */
+__attribute__((export_name("layer_norm_grad")))
+void layer_norm_grad(const float *x, const float *gain, const float *dy, const float *stats, float *dx, float *dgain, float *dshift, i32 rows, i32 cols) {
+  for (i32 c = 0; c < cols; c += 4) {
+    i32 lanes = min(4, cols - c);
+    store_lanes(dgain + c, wasm_f32x4_splat(0), lanes);
+    store_lanes(dshift + c, wasm_f32x4_splat(0), lanes);
+  }
+  for (i32 r = 0; r < rows; r++) {
+    const float *xr = x + r * cols, *dyr = dy + r * cols;
+    v128_t m = wasm_f32x4_splat(stats[2 * r]), s = wasm_f32x4_splat(stats[2 * r + 1]);
+    v128_t sum_dxhat = wasm_f32x4_splat(0), sum_dxhat_xhat = wasm_f32x4_splat(0);
+    for (i32 c = 0; c < cols; c += 4) {
+      i32 lanes = min(4, cols - c);
+      v128_t g = load_lanes(dyr + c, lanes);
+      v128_t xhat = wasm_f32x4_mul(wasm_f32x4_sub(load_lanes(xr + c, lanes), m), s);
+      v128_t dxhat = wasm_f32x4_mul(g, load_lanes(gain + c, lanes));
+      /* Past the row dy is zero, so these lanes add nothing. */
+      sum_dxhat = wasm_f32x4_add(sum_dxhat, dxhat);
+      sum_dxhat_xhat = wasm_f32x4_add(sum_dxhat_xhat, wasm_f32x4_mul(dxhat, xhat));
+      store_lanes(dgain + c, wasm_f32x4_add(load_lanes(dgain + c, lanes), wasm_f32x4_mul(g, xhat)), lanes);
+      store_lanes(dshift + c, wasm_f32x4_add(load_lanes(dshift + c, lanes), g), lanes);
+    }
+    v128_t a = wasm_f32x4_splat(lane_sum(sum_dxhat) / cols), b = wasm_f32x4_splat(lane_sum(sum_dxhat_xhat) / cols);
+    for (i32 c = 0; c < cols; c += 4) {
+      i32 lanes = min(4, cols - c);
+      v128_t xhat = wasm_f32x4_mul(wasm_f32x4_sub(load_lanes(xr + c, lanes), m), s);
+      v128_t dxhat = wasm_f32x4_mul(load_lanes(dyr + c, lanes), load_lanes(gain + c, lanes));
+      store_lanes(dx + r * cols + c, wasm_f32x4_mul(s, wasm_f32x4_sub(wasm_f32x4_sub(dxhat, a), wasm_f32x4_mul(xhat, b))), lanes);
+    }
+  }
+}

@@ -1,12 +1,13 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { registerKernel, unregisterKernel } from '@tensorflow/tfjs-core';
+import { registerKernel, unregisterKernel, type KernelConfig } from '@tensorflow/tfjs-core';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { productEngine, selectBackend, type BackendRequest, type GpuAdapter } from '../../src/engine/index.js';
-import { activation, crossEntropy, type LargeBatchStrategy } from '../../src/model/index.js';
+import { activation, crossEntropy, layerNorm, type LargeBatchStrategy } from '../../src/model/index.js';
 import { geluKernelConfigs } from '../../src/engine/kernels/Gelu.js';
+import { layerNormKernelConfigs } from '../../src/engine/kernels/LayerNorm.js';
 import { renderTable, type BenchRow, type BenchSuite } from '../table.js';
 
 const run = promisify(execFile);
@@ -110,23 +111,31 @@ function lossSpeed(): { fused: number; autodiff: number } {
 }
 
 /**
- * Milliseconds of one exact-GELU forward + backward over a BERT-base feed-forward's activations (1024
- * tokens x 3072) through the model's activation: ppmlm's fused wasm kernels, against the same with the
- * fused kernels unregistered for the measurement, so that the model's tfjs-ops fallback runs.
+ * Milliseconds of one forward + backward of `loss` with respect to `v` through ppmlm's fused wasm kernels,
+ * and with those kernels unregistered for the measurement, so that the model's tfjs-ops fallback runs.
  */
-function geluSpeed(): { fused: number; ops: number } {
-  const x = tf.variable(tf.randomNormal([1024, 3072], 0, 1, 'float32', 2));
-  const ms = () => fwdBwdMs(() => tf.sum(activation('gelu', x as unknown as tf.Tensor2D)), x, 10);
-  const fused = ms();
-  for (const c of geluKernelConfigs) unregisterKernel(c.kernelName, c.backendName);
-  let ops: number;
+function fusedSpeed(kernels: readonly KernelConfig[], loss: () => tf.Scalar, v: tf.Variable): { fused: number; ops: number } {
+  const fused = fwdBwdMs(loss, v, 10);
+  for (const c of kernels) unregisterKernel(c.kernelName, c.backendName);
   try {
-    ops = ms();
+    return { fused, ops: fwdBwdMs(loss, v, 10) };
   } finally {
-    for (const c of geluKernelConfigs) registerKernel(c);
+    for (const c of kernels) registerKernel(c);
   }
-  x.dispose();
-  return { fused, ops };
+}
+
+/** Exact GELU over a BERT-base feed-forward's activations (1024 tokens x 3072), and LayerNorm over its hidden states (1024 x 768). */
+function elementwiseSpeeds(): { gelu: { fused: number; ops: number }; layerNorm: { fused: number; ops: number } } {
+  const inner = tf.variable(tf.randomNormal([1024, 3072], 0, 1, 'float32', 2));
+  const hidden = tf.variable(tf.randomNormal([1024, 768], 0, 1, 'float32', 3));
+  const params = new Map([
+    ['ln.weight', tf.variable(tf.ones([768]))],
+    ['ln.bias', tf.variable(tf.zeros([768]))],
+  ]);
+  const gelu = fusedSpeed(geluKernelConfigs, () => tf.sum(activation('gelu', inner as unknown as tf.Tensor2D)), inner);
+  const norm = fusedSpeed(layerNormKernelConfigs, () => tf.sum(layerNorm(params, 'ln', hidden as unknown as tf.Tensor2D, 1e-12)), hidden);
+  tf.dispose([inner, hidden, ...params.values()]);
+  return { gelu, layerNorm: norm };
 }
 
 /** The rows' shared setup: the backend's name, and a push that logs each row as it is measured. */
@@ -173,9 +182,12 @@ export const trainingSuite: BenchSuite = {
     log(`MLM loss forward + backward, ${Math.round(0.15 * 16 * SEQ)} targets x ${VOCAB} words`);
     const loss = lossSpeed();
     push({ suite: 'training', case: `MLM loss fwd+bwd, ${Math.round(0.15 * 16 * SEQ)} targets x V${VOCAB} (${backend})`, value: loss.fused, unit: 'ms', lowerIsBetter: true, baseline: { name: 'tfjs autodiff', value: loss.autodiff } });
-    log('exact GELU forward + backward, 1024 x 3072');
-    const gelu = geluSpeed();
-    push({ suite: 'training', case: `exact GELU fwd+bwd, 1024 x 3072, fused kernels (${backend})`, value: gelu.fused, unit: 'ms', lowerIsBetter: true, baseline: { name: 'tfjs ops', value: gelu.ops } });
+    log('exact GELU (1024 x 3072) and LayerNorm (1024 x 768) forward + backward');
+    const { gelu, layerNorm: norm } = elementwiseSpeeds();
+    push(
+      { suite: 'training', case: `exact GELU fwd+bwd, 1024 x 3072, fused kernels (${backend})`, value: gelu.fused, unit: 'ms', lowerIsBetter: true, baseline: { name: 'tfjs ops', value: gelu.ops } },
+      { suite: 'training', case: `LayerNorm fwd+bwd, 1024 x 768, fused kernels (${backend})`, value: norm.fused, unit: 'ms', lowerIsBetter: true, baseline: { name: 'tfjs ops', value: norm.ops } },
+    );
     return rows;
   },
 };

@@ -6,6 +6,7 @@ export { Rng } from './random.js';
 export type { RandomSource } from './random.js';
 export { registerKernels } from './register.js';
 export { fusedGelu, fusedGeluGrad } from './kernels/Gelu.js';
+export { fusedLayerNorm, fusedLayerNormGrad } from './kernels/LayerNorm.js';
 export { nativeKernelUsage, wasmKernelBuild } from './kernels/native.js';
 export type { WasmKernelBuild } from './kernels/native.js';
 export { productEngine } from './kernels/blas.js';

@@ -7,11 +7,12 @@ import { chunkedAddNConfig } from './kernels/AddN.js';
 import { fastBatchMatMulConfig } from './kernels/BatchMatMul.js';
 import { fastGatherConfig } from './kernels/GatherV2.js';
 import { geluKernelConfigs } from './kernels/Gelu.js';
+import { layerNormKernelConfigs } from './kernels/LayerNorm.js';
 import { fastSumConfig } from './kernels/Sum.js';
 import { unsortedSegmentSumConfig } from './kernels/UnsortedSegmentSum.js';
 
 /** Kernels ppmlm adds to backends that lack them for training, and its own fused ones. The only place that registers kernels. */
-const KERNELS: KernelConfig[] = [unsortedSegmentSumConfig, ...geluKernelConfigs];
+const KERNELS: KernelConfig[] = [unsortedSegmentSumConfig, ...geluKernelConfigs, ...layerNormKernelConfigs];
 
 /**
  * Kernels of a backend that ppmlm wraps, by backend: each wrapper returns undefined while its backend is

@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { Rng } from '../engine/random.js';
 import type { SegmentForward } from '../engine/segments.js';
 import { fusedGelu, fusedGeluGrad } from '../engine/kernels/Gelu.js';
+import { fusedLayerNorm, fusedLayerNormGrad } from '../engine/kernels/LayerNorm.js';
 import type { EncoderConfig } from './config.js';
 import type { PaddedBatch } from './padding.js';
 import { basePrefix, decoderWeight, type Params } from './params.js';
@@ -101,11 +102,18 @@ export function dense(params: Params, prefix: string, x: tf.Tensor2D): tf.Tensor
 /**
  * LayerNorm over the last axis with gain and shift. The gradient is written out (dx = rstd · (dx̂ −
  * mean(dx̂) − x̂ · mean(dx̂ · x̂)) with dx̂ = dy · gain) instead of left to autodiff through tf.moments,
- * which took about twice the kernels; `test/model/gradients.test.ts` checks it against autodiff.
+ * which took about twice the kernels; `test/model/gradients.test.ts` checks it against autodiff. On wasm
+ * both directions are ppmlm's fused kernels, which keep each row's mean and rstd instead of x̂.
  */
 export function layerNorm(params: Params, prefix: string, x: tf.Tensor2D, eps: number): tf.Tensor2D {
   const fused = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
     const [input, gain, shift, save] = args as [tf.Tensor2D, tf.Tensor1D, tf.Tensor1D, tf.GradSaveFunc];
+    const native = fusedLayerNorm(input, gain, shift, eps);
+    if (native !== undefined) {
+      const [value, stats] = native;
+      save([input, gain, stats]);
+      return { value, gradFunc: (dy: tf.Tensor, [xs, g, st]: tf.Tensor[]) => fusedLayerNormGrad(xs!, g!, dy, st!)! };
+    }
     const { mean, variance } = tf.moments(input, -1, true);
     const rstd = tf.rsqrt(tf.add(variance, eps));
     const normed = tf.mul(tf.sub(input, mean), rstd);

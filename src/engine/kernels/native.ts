@@ -23,6 +23,10 @@ export interface NativeKernels {
   gelu(x: number, out: number, n: number): void;
   /** dx[i] = dy[i] · (Φ(x[i]) + x[i] · φ(x[i])) for i < n (GELU's gradient). */
   geluGrad(x: number, dy: number, dx: number, n: number): void;
+  /** LayerNorm of `rows` rows of `cols` floats with gain and shift; each row's mean and rstd into stats [rows, 2]. */
+  layerNorm(x: number, gain: number, shift: number, out: number, stats: number, rows: number, cols: number, eps: number): void;
+  /** LayerNorm's gradient: dx [rows, cols], and dgain and dshift [cols] summed over the rows. */
+  layerNormGrad(x: number, gain: number, dy: number, stats: number, dx: number, dgain: number, dshift: number, rows: number, cols: number): void;
 }
 
 /** A WebAssembly.Memory (Node has the global; the ES lib this project compiles against does not type it). */
@@ -39,6 +43,8 @@ interface Exports {
   column_sum: NativeKernels['columnSum'];
   gelu: NativeKernels['gelu'];
   gelu_grad: NativeKernels['geluGrad'];
+  layer_norm: NativeKernels['layerNorm'];
+  layer_norm_grad: NativeKernels['layerNormGrad'];
 }
 
 /** Which build of the kernels runs, and why (`ppmlm info` prints it). */
@@ -148,6 +154,9 @@ export function nativeKernels(memory: WasmMemory): NativeKernels {
     columnSum: exports.column_sum,
     gelu: (x, out, n) => elementwise('gelu', [x, out], n),
     geluGrad: (x, dy, dx, n) => elementwise('gelu_grad', [x, dy, dx], n),
+    // One thread: a row stays in cache, and the gradient's column sums would race across threads.
+    layerNorm: exports.layer_norm,
+    layerNormGrad: exports.layer_norm_grad,
   };
   /** An elementwise kernel over n floats at `pointers`, split into contiguous ranges over the threads. */
   function elementwise(kernel: 'gelu' | 'gelu_grad', pointers: number[], n: number): void {
