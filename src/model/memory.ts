@@ -92,8 +92,9 @@ export function trainingMemory(config: EncoderConfig, shape: TrainingShape, reco
  * How a batch whose tape is too large is trained: whole with activation checkpointing (the default), or as
  * micro-batches small enough to keep their tapes, which skips the second forward pass but holds a
  * micro-batch's whole tape and every gradient at once. Measured on BERT-base at 8 x 128 (micro-batches of
- * 2): steps 2–18% faster, peak RSS 4.2 GB against 2.4 GB; so the default keeps checkpointing, and the
- * bench measures both (`npm run bench -- real-models`).
+ * 2): steps no faster once GELU and LayerNorm were fused (0.99x; 1.10x before), peak RSS 3.9–4.2 GB
+ * against 2.4 GB; so the default keeps checkpointing, and the bench measures both (`npm run bench --
+ * real-models`).
  */
 export type LargeBatchStrategy = 'micro-batches' | 'recompute';
 
