@@ -354,3 +354,58 @@ void layer_norm_grad(const float *x, const float *gain, const float *dy, const f
     }
   }
 }
+
+/* The largest of a vector's four lanes. */
+static inline float lane_max(v128_t v) {
+  float a = wasm_f32x4_extract_lane(v, 0), b = wasm_f32x4_extract_lane(v, 1), c = wasm_f32x4_extract_lane(v, 2), d = wasm_f32x4_extract_lane(v, 3);
+  float ab = a > b ? a : b, cd = c > d ? c : d;
+  return ab > cd ? ab : cd;
+}
+
+/*
+ * Softmax cross-entropy of `rows` rows of `cols` logits against int32 labels, without the [rows, cols]
+ * temporaries tfjs makes (shifted logits, exponentials, a one-hot): per row, stats[3r..3r+2] receive the
+ * row's max, Σ e^(x - max) and x[label] - max, from which the caller takes log Σ - (x[label] - max).
+ */
+__attribute__((export_name("cross_entropy")))
+void cross_entropy(const float *logits, const i32 *labels, float *stats, i32 rows, i32 cols) {
+  for (i32 r = 0; r < rows; r++) {
+    const float *xr = logits + r * cols;
+    v128_t top = wasm_f32x4_splat(-3.4028234663852886e38f);
+    for (i32 c = 0; c < cols; c += 4) {
+      i32 lanes = min(4, cols - c);
+      v128_t v = load_lanes(xr + c, lanes);
+      /* Lanes past the row load as 0: keep them out of the max. */
+      if (lanes < 4) v = wasm_v128_bitselect(v, top, wasm_i32x4_lt(wasm_i32x4_make(0, 1, 2, 3), wasm_i32x4_splat(lanes)));
+      top = wasm_f32x4_max(top, v);
+    }
+    float max = lane_max(top);
+    v128_t m = wasm_f32x4_splat(max), sum = wasm_f32x4_splat(0);
+    for (i32 c = 0; c < cols; c += 4) {
+      i32 lanes = min(4, cols - c);
+      v128_t e = exp_nonpositive(wasm_f32x4_sub(load_lanes(xr + c, lanes), m));
+      if (lanes < 4) e = wasm_v128_and(e, wasm_i32x4_lt(wasm_i32x4_make(0, 1, 2, 3), wasm_i32x4_splat(lanes)));
+      sum = wasm_f32x4_add(sum, e);
+    }
+    stats[3 * r] = max;
+    stats[3 * r + 1] = lane_sum(sum);
+    /* A label outside the row must not read outside it: its loss is NaN, which stops training. */
+    i32 label = labels[r];
+    stats[3 * r + 2] = label >= 0 && label < cols ? xr[label] - max : __builtin_nanf("");
+  }
+}
+
+/* Its gradient: dx = (e^(x - max) / Σ - one-hot(label)) · scale[0], row by row from the forward pass's stats. */
+__attribute__((export_name("cross_entropy_grad")))
+void cross_entropy_grad(const float *logits, const i32 *labels, const float *stats, const float *scale, float *dx, i32 rows, i32 cols) {
+  for (i32 r = 0; r < rows; r++) {
+    const float *xr = logits + r * cols;
+    float *dr = dx + r * cols;
+    v128_t m = wasm_f32x4_splat(stats[3 * r]), s = wasm_f32x4_splat(scale[0] / stats[3 * r + 1]);
+    for (i32 c = 0; c < cols; c += 4) {
+      i32 lanes = min(4, cols - c);
+      store_lanes(dr + c, wasm_f32x4_mul(exp_nonpositive(wasm_f32x4_sub(load_lanes(xr + c, lanes), m)), s), lanes);
+    }
+    if (labels[r] >= 0 && labels[r] < cols) dr[labels[r]] -= scale[0];
+  }
+}

@@ -7,6 +7,7 @@ export type { RandomSource } from './random.js';
 export { registerKernels } from './register.js';
 export { fusedGelu, fusedGeluGrad } from './kernels/Gelu.js';
 export { fusedLayerNorm, fusedLayerNormGrad } from './kernels/LayerNorm.js';
+export { fusedCrossEntropy, fusedCrossEntropyGrad } from './kernels/CrossEntropy.js';
 export { nativeKernelUsage, wasmKernelBuild } from './kernels/native.js';
 export type { WasmKernelBuild } from './kernels/native.js';
 export { productEngine } from './kernels/blas.js';

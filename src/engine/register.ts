@@ -8,11 +8,12 @@ import { fastBatchMatMulConfig } from './kernels/BatchMatMul.js';
 import { fastGatherConfig } from './kernels/GatherV2.js';
 import { geluKernelConfigs } from './kernels/Gelu.js';
 import { layerNormKernelConfigs } from './kernels/LayerNorm.js';
+import { crossEntropyKernelConfigs } from './kernels/CrossEntropy.js';
 import { fastSumConfig } from './kernels/Sum.js';
 import { unsortedSegmentSumConfig } from './kernels/UnsortedSegmentSum.js';
 
 /** Kernels ppmlm adds to backends that lack them for training, and its own fused ones. The only place that registers kernels. */
-const KERNELS: KernelConfig[] = [unsortedSegmentSumConfig, ...geluKernelConfigs, ...layerNormKernelConfigs];
+const KERNELS: KernelConfig[] = [unsortedSegmentSumConfig, ...geluKernelConfigs, ...layerNormKernelConfigs, ...crossEntropyKernelConfigs];
 
 /**
  * Kernels of a backend that ppmlm wraps, by backend: each wrapper returns undefined while its backend is

@@ -48,4 +48,31 @@ describe('crossEntropy (fused forward and gradient)', () => {
     expect(tf.memory().numTensors).toBe(before);
     v.dispose();
   });
+
+  it("runs as ppmlm's fused kernels on wasm, matching the cpu backend's composition on rows off the SIMD tile, and gives NaN for a label outside the vocabulary", async () => {
+    const rng = new Rng(9);
+    const logits = Array.from({ length: 5 }, () => Array.from({ length: 1001 }, () => (rng.next() - 0.5) * 8));
+    const labels = [0, 1000, 17, 500, 999];
+    const run = async (backend: 'wasm' | 'cpu') => {
+      await selectBackend(backend);
+      let out: { loss: number; grad: number[] } = { loss: NaN, grad: [] };
+      const { kernelNames } = await tf.profile(() =>
+        tf.tidy(() => {
+          const { value, grad } = tf.valueAndGrad((t: tf.Tensor) => crossEntropy(t as tf.Tensor2D, tf.tensor1d(labels, 'int32')))(tf.tensor2d(logits));
+          out = { loss: value.dataSync()[0]!, grad: Array.from(grad.dataSync()) };
+        }),
+      );
+      return { ...out, kernels: kernelNames };
+    };
+    const wasm = await run('wasm');
+    const cpu = await run('cpu');
+    expect(wasm.kernels).toEqual(expect.arrayContaining(['PpmlmCrossEntropy', 'PpmlmCrossEntropyGrad']));
+    expect(wasm.kernels).not.toContain('OneHot');
+    expect(cpu.kernels).not.toContain('PpmlmCrossEntropy');
+    expect(wasm.loss).toBeCloseTo(cpu.loss, 5);
+    wasm.grad.forEach((g, i) => expect(Math.abs(g - cpu.grad[i]!)).toBeLessThan(1e-7));
+    await selectBackend('wasm');
+    const bad = tf.tidy(() => crossEntropy(tf.tensor2d([[1, 2, 3]]), tf.tensor1d([3], 'int32')).dataSync()[0]);
+    expect(bad).toBeNaN();
+  });
 });

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { getKernel, util, type KernelConfig, type TensorInfo } from '@tensorflow/tfjs-core';
 import { nativeKernels } from './native.js';
-import { heapMemory, type WasmHeapBackend } from './wasmKernel.js';
+import { heapMemory, inputsOf, type WasmHeapBackend } from './wasmKernel.js';
 
 /** ppmlm's fused exact-GELU kernels (wasm only): x · Φ(x), and dy · (Φ(x) + x · φ(x)). */
 const GELU = 'PpmlmGelu';
@@ -14,7 +14,7 @@ function elementwise(kernelName: string, names: readonly string[], run: (heap: W
     backendName: 'wasm',
     kernelFunc: ({ inputs, backend }) => {
       const heap = backend as unknown as WasmHeapBackend;
-      const tensors = names.map((n) => (inputs as Record<string, TensorInfo>)[n]!);
+      const tensors = inputsOf(inputs, names);
       const out = heap.makeOutput(tensors[0]!.shape, 'float32');
       const size = util.sizeFromShape(out.shape);
       if (size > 0) run(heap, [...tensors.map((t) => heap.getMemoryOffset(t.dataId)), heap.getMemoryOffset(out.dataId)], size);

@@ -1,13 +1,11 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { getKernel, util, type KernelConfig, type TensorInfo } from '@tensorflow/tfjs-core';
 import { nativeKernels } from './native.js';
-import { heapMemory, type WasmHeapBackend } from './wasmKernel.js';
+import { heapMemory, inputsOf, type WasmHeapBackend } from './wasmKernel.js';
 
 /** ppmlm's fused LayerNorm kernels (wasm only): the normalised output with each row's mean and rstd, and its gradient. */
 const LAYER_NORM = 'PpmlmLayerNorm';
 const LAYER_NORM_GRAD = 'PpmlmLayerNormGrad';
-
-const inputsOf = (inputs: unknown, names: readonly string[]) => names.map((n) => (inputs as Record<string, TensorInfo>)[n]!);
 
 /**
  * tfjs runs LayerNorm as about eight kernels forward (moments, a subtraction, rsqrt, products, the shift)

@@ -27,6 +27,10 @@ export interface NativeKernels {
   layerNorm(x: number, gain: number, shift: number, out: number, stats: number, rows: number, cols: number, eps: number): void;
   /** LayerNorm's gradient: dx [rows, cols], and dgain and dshift [cols] summed over the rows. */
   layerNormGrad(x: number, gain: number, dy: number, stats: number, dx: number, dgain: number, dshift: number, rows: number, cols: number): void;
+  /** Softmax cross-entropy per row of logits against int32 labels: [max, Σ e^(x - max), x[label] - max] into stats [rows, 3]. */
+  crossEntropy(logits: number, labels: number, stats: number, rows: number, cols: number): void;
+  /** Its gradient (softmax - one-hot) · scale[0] into dx [rows, cols]. */
+  crossEntropyGrad(logits: number, labels: number, stats: number, scale: number, dx: number, rows: number, cols: number): void;
 }
 
 /** A WebAssembly.Memory (Node has the global; the ES lib this project compiles against does not type it). */
@@ -45,6 +49,8 @@ interface Exports {
   gelu_grad: NativeKernels['geluGrad'];
   layer_norm: NativeKernels['layerNorm'];
   layer_norm_grad: NativeKernels['layerNormGrad'];
+  cross_entropy: NativeKernels['crossEntropy'];
+  cross_entropy_grad: NativeKernels['crossEntropyGrad'];
 }
 
 /** Which build of the kernels runs, and why (`ppmlm info` prints it). */
@@ -154,9 +160,11 @@ export function nativeKernels(memory: WasmMemory): NativeKernels {
     columnSum: exports.column_sum,
     gelu: (x, out, n) => elementwise('gelu', [x, out], n),
     geluGrad: (x, dy, dx, n) => elementwise('gelu_grad', [x, dy, dx], n),
-    // One thread: a row stays in cache, and the gradient's column sums would race across threads.
+    // One thread: a row stays in cache, and LayerNorm's gradient sums columns over all rows.
     layerNorm: exports.layer_norm,
     layerNormGrad: exports.layer_norm_grad,
+    crossEntropy: exports.cross_entropy,
+    crossEntropyGrad: exports.cross_entropy_grad,
   };
   /** An elementwise kernel over n floats at `pointers`, split into contiguous ranges over the threads. */
   function elementwise(kernel: 'gelu' | 'gelu_grad', pointers: number[], n: number): void {

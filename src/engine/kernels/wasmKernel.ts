@@ -37,3 +37,6 @@ export function wrapWasmKernel<I, A>(kernelName: string, fast: (call: WasmKernel
     fast({ inputs: args.inputs as unknown as I, attrs: (args.attrs ?? {}) as NamedAttrMap as unknown as A, heap: args.backend as unknown as WasmHeapBackend }) ?? original.kernelFunc(args);
   return { kernelName, backendName: 'wasm', kernelFunc, setupFunc: original.setupFunc };
 }
+
+/** A kernel's named inputs, in the order given (kernel functions receive them as a record). */
+export const inputsOf = (inputs: unknown, names: readonly string[]): TensorInfo[] => names.map((n) => (inputs as Record<string, TensorInfo>)[n]!);
