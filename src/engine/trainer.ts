@@ -25,9 +25,9 @@ export interface BatchStep {
   segments?: readonly SegmentForward[];
   /**
    * The batch as micro-batches run one after another, each a mean loss over its own targets weighted by
-   * them (exact gradient accumulation within the batch): what the memory plan picks instead of activation
-   * checkpointing when the whole batch's tape is too large (see model/memory.ts). The batch's weight is
-   * then the sum of theirs; a part must hold at least one target.
+   * them (exact gradient accumulation within the batch): what the memory plan picks when the batch does
+   * not fit the heap even with activation checkpointing (see model/memory.ts). The batch's weight is then
+   * the sum of theirs; a part must hold at least one target.
    */
   parts?: readonly MicroBatch[];
   /**

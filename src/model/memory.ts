@@ -134,7 +134,7 @@ export function planTrainingMemory(
   const checkpointed = trainingMemory(config, shape, true, device);
   if (fitting(checkpointed)) return result(checkpointed);
   // Nothing fits: the plan of one window at a time, the least a batch can need, is what the refusal reports.
-  return result(microBatches(true, fitting) ?? microBatches(true, (m) => m.microBatch === 1) ?? checkpointed);
+  return result(microBatches(true, fitting) ?? (shape.perExampleGradients ? checkpointed : trainingMemory(config, { ...shape, batchSize: 1 }, true, device)));
 }
 
 const gb = (bytes: number) => (bytes / 2 ** 30).toFixed(1);

@@ -4,36 +4,30 @@ import { selectBackend } from '../../src/engine/index.js';
 import { fusedGelu, fusedGeluGrad } from '../../src/engine/kernels/Gelu.js';
 import { setNativeKernelThreads } from '../../src/engine/kernels/native.js';
 import { activation } from '../../src/model/index.js';
+import { profiledOn } from '../helpers/profiled.js';
 
 /** Values across GELU's range, the extremes included, in a length off the 4-lane tile. */
 const xs = [...Array.from({ length: 1001 }, (_, i) => -10 + (20 * i) / 1000), -100, 100, 0, -0.3];
 const dys = xs.map((_, i) => Math.cos(i));
 
-/** GELU's value and its gradient against dy through the model's activation, on `backend`. */
-async function geluOn(backend: 'wasm' | 'cpu'): Promise<{ value: number[]; grad: number[]; kernels: string[] }> {
-  await selectBackend(backend);
-  const x = tf.tensor2d(xs, [1, xs.length]);
-  const dy = tf.tensor2d(dys, [1, xs.length]);
-  let value: number[] = [];
-  let grad: number[] = [];
-  const { kernelNames } = await tf.profile(() => {
-    const { value: v, grads } = tf.valueAndGrads((t: tf.Tensor) => tf.sum(tf.mul(activation('gelu', t as tf.Tensor2D), dy)))([x]);
-    value = Array.from(activation('gelu', x).dataSync());
-    grad = Array.from(grads[0]!.dataSync());
-    tf.dispose([v, ...grads]);
+/** GELU's value and its gradient against dy through the model's activation. */
+function gelu(): { value: number[]; grad: number[] } {
+  return tf.tidy(() => {
+    const x = tf.tensor2d(xs, [1, xs.length]);
+    const dy = tf.tensor2d(dys, [1, xs.length]);
+    const grad = tf.grad((t: tf.Tensor) => tf.sum(tf.mul(activation('gelu', t as tf.Tensor2D), dy)))(x);
+    return { value: Array.from(activation('gelu', x).dataSync()), grad: Array.from(grad.dataSync()) };
   });
-  tf.dispose([x, dy]);
-  return { value, grad, kernels: kernelNames };
 }
 
 describe("ppmlm's fused GELU kernels", () => {
   it('give the value and gradient of the tfjs ops composition on cpu, within float32 rounding, and run on wasm', async () => {
-    const wasm = await geluOn('wasm');
-    const cpu = await geluOn('cpu');
-    expect(wasm.kernels).toContain('PpmlmGelu');
-    expect(wasm.kernels).toContain('PpmlmGeluGrad');
-    expect(wasm.kernels).not.toContain('Erf');
-    expect(cpu.kernels).not.toContain('PpmlmGelu');
+    const { result: wasm, kernels } = await profiledOn('wasm', gelu);
+    const { result: cpu, kernels: cpuKernels } = await profiledOn('cpu', gelu);
+    expect(kernels).toContain('PpmlmGelu');
+    expect(kernels).toContain('PpmlmGeluGrad');
+    expect(kernels).not.toContain('Erf');
+    expect(cpuKernels).not.toContain('PpmlmGelu');
     wasm.value.forEach((v, i) => expect(Math.abs(v - cpu.value[i]!)).toBeLessThan(1e-6 * (1 + Math.abs(v))));
     wasm.grad.forEach((g, i) => expect(Math.abs(g - cpu.grad[i]!)).toBeLessThan(1e-6));
     // The extremes: GELU(-100) = 0 and GELU(100) = 100, with gradients 0 and 1.

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { selectBackend } from '../../src/engine/index.js';
 import { crossEntropy } from '../../src/model/index.js';
 import { Rng } from '../../src/engine/random.js';
+import { profiledOn } from '../helpers/profiled.js';
 
 /** Loss and gradient by the textbook formulas, in float64. */
 function reference(logits: number[][], labels: number[]): { loss: number; grad: number[][] } {
@@ -53,22 +54,16 @@ describe('crossEntropy (fused forward and gradient)', () => {
     const rng = new Rng(9);
     const logits = Array.from({ length: 5 }, () => Array.from({ length: 1001 }, () => (rng.next() - 0.5) * 8));
     const labels = [0, 1000, 17, 500, 999];
-    const run = async (backend: 'wasm' | 'cpu') => {
-      await selectBackend(backend);
-      let out: { loss: number; grad: number[] } = { loss: NaN, grad: [] };
-      const { kernelNames } = await tf.profile(() =>
-        tf.tidy(() => {
-          const { value, grad } = tf.valueAndGrad((t: tf.Tensor) => crossEntropy(t as tf.Tensor2D, tf.tensor1d(labels, 'int32')))(tf.tensor2d(logits));
-          out = { loss: value.dataSync()[0]!, grad: Array.from(grad.dataSync()) };
-        }),
-      );
-      return { ...out, kernels: kernelNames };
-    };
-    const wasm = await run('wasm');
-    const cpu = await run('cpu');
-    expect(wasm.kernels).toEqual(expect.arrayContaining(['PpmlmCrossEntropy', 'PpmlmCrossEntropyGrad']));
-    expect(wasm.kernels).not.toContain('OneHot');
-    expect(cpu.kernels).not.toContain('PpmlmCrossEntropy');
+    const loss = () =>
+      tf.tidy(() => {
+        const { value, grad } = tf.valueAndGrad((t: tf.Tensor) => crossEntropy(t as tf.Tensor2D, tf.tensor1d(labels, 'int32')))(tf.tensor2d(logits));
+        return { loss: value.dataSync()[0]!, grad: Array.from(grad.dataSync()) };
+      });
+    const { result: wasm, kernels } = await profiledOn('wasm', loss);
+    const { result: cpu, kernels: cpuKernels } = await profiledOn('cpu', loss);
+    expect(kernels).toEqual(expect.arrayContaining(['PpmlmCrossEntropy', 'PpmlmCrossEntropyGrad']));
+    expect(kernels).not.toContain('OneHot');
+    expect(cpuKernels).not.toContain('PpmlmCrossEntropy');
     expect(wasm.loss).toBeCloseTo(cpu.loss, 5);
     wasm.grad.forEach((g, i) => expect(Math.abs(g - cpu.grad[i]!)).toBeLessThan(1e-7));
     await selectBackend('wasm');
