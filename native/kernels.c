@@ -217,10 +217,10 @@ void column_sum(const float *x, float *out, i32 rows, i32 cols) {
 
 /* e^x for x <= 0 (the only arguments here): x = n·ln2 + r with |r| <= ln2 / 2, e^x = 2^n · e^r. */
 static inline v128_t exp_nonpositive(v128_t x) {
-  x = wasm_f32x4_max(x, wasm_f32x4_splat(-87.0f));
-  v128_t n = wasm_f32x4_nearest(wasm_f32x4_mul(x, wasm_f32x4_splat(1.44269504088896341f)));
+  v128_t clamped = wasm_f32x4_max(x, wasm_f32x4_splat(-87.0f));
+  v128_t n = wasm_f32x4_nearest(wasm_f32x4_mul(clamped, wasm_f32x4_splat(1.44269504088896341f)));
   /* ln 2 in two parts, so that r keeps its low bits. */
-  v128_t r = wasm_f32x4_sub(x, wasm_f32x4_mul(n, wasm_f32x4_splat(0.693359375f)));
+  v128_t r = wasm_f32x4_sub(clamped, wasm_f32x4_mul(n, wasm_f32x4_splat(0.693359375f)));
   r = wasm_f32x4_sub(r, wasm_f32x4_mul(n, wasm_f32x4_splat(-2.12194440e-4f)));
   v128_t p = wasm_f32x4_splat(1.0f / 720);
   p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.0f / 120));
@@ -231,7 +231,8 @@ static inline v128_t exp_nonpositive(v128_t x) {
   p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.0f));
   /* 2^n as a float's exponent bits; n >= -126 after the clamp above. */
   v128_t two_n = wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
-  return wasm_f32x4_mul(p, two_n);
+  /* Below the clamp e^x is under float32's smallest normal: 0, as an attention mask's -1e9 must give. */
+  return wasm_v128_andnot(wasm_f32x4_mul(p, two_n), wasm_f32x4_lt(x, wasm_f32x4_splat(-87.0f)));
 }
 
 /* e^(-x²/2), which φ and erf both need. */
@@ -407,5 +408,80 @@ void cross_entropy_grad(const float *logits, const i32 *labels, const float *sta
       store_lanes(dr + c, wasm_f32x4_mul(exp_nonpositive(wasm_f32x4_sub(load_lanes(xr + c, lanes), m)), s), lanes);
     }
     if (labels[r] >= 0 && labels[r] < cols) dr[labels[r]] -= scale[0];
+  }
+}
+
+/*
+ * out[r, c] = x[r, c] + bias[c] over `rows` rows of `cols`: a dense layer's bias, which tfjs's wasm Add
+ * broadcasts element by element through index arithmetic (about ten times a plain add).
+ */
+__attribute__((export_name("add_rows")))
+void add_rows(const float *x, const float *bias, float *out, i32 rows, i32 cols) {
+  for (i32 r = 0; r < rows; r++) {
+    const float *xr = x + r * cols;
+    float *yr = out + r * cols;
+    for (i32 c = 0; c < cols; c += 4) {
+      i32 lanes = min(4, cols - c);
+      store_lanes(yr + c, wasm_f32x4_add(load_lanes(xr + c, lanes), load_lanes(bias + c, lanes)), lanes);
+    }
+  }
+}
+
+/*
+ * Attention's softmax with its scale and additive mask folded in, `rows` rows of `cols` scores:
+ * out[r, c] = softmax over c of x[r, c] · scale + bias[((first + r) / rows_per_bias) · cols + c], where
+ * bias is [batch, cols] (0 attended, a large negative number at padding) broadcast over a window's heads
+ * and queries, and `first` is the first row's index in the whole tensor (a thread gets a range of rows).
+ * One row at a time, in cache: tfjs runs a multiply, a broadcast add and its softmax over the whole
+ * tensor. scale comes as its float32 bits, since the helper threads pass their arguments as int32.
+ */
+__attribute__((export_name("attention_softmax")))
+void attention_softmax(const float *x, const float *bias, float *out, i32 rows, i32 cols, i32 rows_per_bias, i32 first, i32 scale_bits) {
+  v128_t scale = wasm_f32x4_splat(__builtin_bit_cast(float, scale_bits));
+  for (i32 r = 0; r < rows; r++) {
+    const float *xr = x + r * cols, *br = bias + ((first + r) / rows_per_bias) * cols;
+    float *yr = out + r * cols;
+    v128_t top = wasm_f32x4_splat(-3.4028234663852886e38f);
+    for (i32 c = 0; c < cols; c += 4) {
+      i32 lanes = min(4, cols - c);
+      v128_t z = MADD(load_lanes(xr + c, lanes), scale, load_lanes(br + c, lanes));
+      store_lanes(yr + c, z, lanes);
+      if (lanes < 4) z = wasm_v128_bitselect(z, top, wasm_i32x4_lt(wasm_i32x4_make(0, 1, 2, 3), wasm_i32x4_splat(lanes)));
+      top = wasm_f32x4_max(top, z);
+    }
+    v128_t m = wasm_f32x4_splat(lane_max(top)), sum = wasm_f32x4_splat(0);
+    for (i32 c = 0; c < cols; c += 4) {
+      i32 lanes = min(4, cols - c);
+      v128_t e = exp_nonpositive(wasm_f32x4_sub(load_lanes(yr + c, lanes), m));
+      if (lanes < 4) e = wasm_v128_and(e, wasm_i32x4_lt(wasm_i32x4_make(0, 1, 2, 3), wasm_i32x4_splat(lanes)));
+      store_lanes(yr + c, e, lanes);
+      sum = wasm_f32x4_add(sum, e);
+    }
+    v128_t inv = wasm_f32x4_splat(1.0f / lane_sum(sum));
+    for (i32 c = 0; c < cols; c += 4) {
+      i32 lanes = min(4, cols - c);
+      store_lanes(yr + c, wasm_f32x4_mul(load_lanes(yr + c, lanes), inv), lanes);
+    }
+  }
+}
+
+/* Its gradient with respect to x from the output y: dx = scale · y · (dy - Σ_c dy · y), row by row. */
+__attribute__((export_name("attention_softmax_grad")))
+void attention_softmax_grad(const float *y, const float *dy, float *dx, i32 rows, i32 cols, i32 scale_bits) {
+  float scale = __builtin_bit_cast(float, scale_bits);
+  for (i32 r = 0; r < rows; r++) {
+    const float *yr = y + r * cols, *gr = dy + r * cols;
+    v128_t acc = wasm_f32x4_splat(0);
+    /* Past the row both load as zero, so those lanes add nothing. */
+    for (i32 c = 0; c < cols; c += 4) {
+      i32 lanes = min(4, cols - c);
+      acc = MADD(load_lanes(gr + c, lanes), load_lanes(yr + c, lanes), acc);
+    }
+    v128_t dot = wasm_f32x4_splat(lane_sum(acc)), s = wasm_f32x4_splat(scale);
+    for (i32 c = 0; c < cols; c += 4) {
+      i32 lanes = min(4, cols - c);
+      v128_t yv = load_lanes(yr + c, lanes);
+      store_lanes(dx + r * cols + c, wasm_f32x4_mul(wasm_f32x4_mul(yv, s), wasm_f32x4_sub(load_lanes(gr + c, lanes), dot)), lanes);
+    }
   }
 }

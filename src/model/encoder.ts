@@ -4,6 +4,7 @@ import type { SegmentForward } from '../engine/segments.js';
 import { fusedGelu, fusedGeluGrad } from '../engine/kernels/Gelu.js';
 import { fusedLayerNorm, fusedLayerNormGrad } from '../engine/kernels/LayerNorm.js';
 import { fusedCrossEntropy, fusedCrossEntropyGrad } from '../engine/kernels/CrossEntropy.js';
+import { attentionSoftmaxFused, fusedAttentionSoftmax, fusedAttentionSoftmaxGrad } from '../engine/kernels/AttentionSoftmax.js';
 import type { EncoderConfig } from './config.js';
 import type { PaddedBatch } from './padding.js';
 import { basePrefix, decoderWeight, type Params } from './params.js';
@@ -233,6 +234,22 @@ function attentionBias(attentionMask: tf.Tensor2D): tf.Tensor4D {
   return tf.reshape(tf.mul(tf.sub(1, tf.cast(attentionMask, 'float32')), -1e9), [B, 1, 1, S]);
 }
 
+/**
+ * softmax(scores · scale + bias) over the keys, for scores [batch, heads, queries, keys] and the padding
+ * mask's bias [batch, 1, 1, keys]. On wasm one pass each way of ppmlm's fused kernels, keeping only the
+ * output for the backward pass (as tfjs's softmax does); elsewhere tfjs's ops and their autodiff.
+ */
+export function attentionProbabilities(scores: tf.Tensor4D, bias: tf.Tensor4D, scale: number): tf.Tensor4D {
+  if (!attentionSoftmaxFused(scores)) return tf.softmax(tf.add(tf.mul(scores, scale), bias) as tf.Tensor4D);
+  const fused = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+    const [x, save] = args as [tf.Tensor4D, tf.GradSaveFunc];
+    const value = fusedAttentionSoftmax(x, bias, scale);
+    save([value]);
+    return { value, gradFunc: (dy: tf.Tensor, [y]: tf.Tensor[]) => fusedAttentionSoftmaxGrad(y!, dy, scale) };
+  });
+  return fused(scores) as tf.Tensor4D;
+}
+
 /** The attention block of layer l (post-LayerNorm, as BERT and RoBERTa): [batch * seq, hidden] in and out. */
 function attentionBlock(params: Params, config: EncoderConfig, l: number, x: tf.Tensor2D, bias: tf.Tensor4D, dropout?: Dropout): tf.Tensor2D {
   const [B, , , S] = bias.shape;
@@ -245,8 +262,8 @@ function attentionBlock(params: Params, config: EncoderConfig, l: number, x: tf.
   const q = heads('query');
   const k = heads('key');
   const v = heads('value');
-  const scores = tf.add(tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(dh)), bias);
-  const context = tf.reshape(tf.transpose(tf.matMul(drop(tf.softmax(scores), dropout?.attention ?? 0), v), [0, 2, 1, 3]), [B * S, H]) as tf.Tensor2D;
+  const probs = attentionProbabilities(tf.matMul(q, k, false, true), bias, 1 / Math.sqrt(dh));
+  const context = tf.reshape(tf.transpose(tf.matMul(drop(probs, dropout?.attention ?? 0), v), [0, 2, 1, 3]), [B * S, H]) as tf.Tensor2D;
   return layerNorm(params, `${p}.attention.output.LayerNorm`, tf.add(drop(dense(params, `${p}.attention.output.dense`, context), dropout?.hidden ?? 0), x), config.layer_norm_eps);
 }
 

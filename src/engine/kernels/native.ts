@@ -31,6 +31,15 @@ export interface NativeKernels {
   crossEntropy(logits: number, labels: number, stats: number, rows: number, cols: number): void;
   /** Its gradient (softmax - one-hot) · scale[0] into dx [rows, cols]. */
   crossEntropyGrad(logits: number, labels: number, stats: number, scale: number, dx: number, rows: number, cols: number): void;
+  /** out[r, c] = x[r, c] + bias[c] over `rows` rows of `cols` (a dense layer's bias). */
+  addRows(x: number, bias: number, out: number, rows: number, cols: number): void;
+  /**
+   * Softmax over each row of x · scale + bias, where bias [batch, cols] is broadcast over the
+   * `rowsPerBias` rows of a window (attention's scores [batch, heads, queries, keys] and its padding mask).
+   */
+  attentionSoftmax(x: number, bias: number, out: number, rows: number, cols: number, rowsPerBias: number, scale: number): void;
+  /** Its gradient with respect to x from the output y: scale · y · (dy − Σ dy · y) per row. */
+  attentionSoftmaxGrad(y: number, dy: number, dx: number, rows: number, cols: number, scale: number): void;
 }
 
 /** A WebAssembly.Memory (Node has the global; the ES lib this project compiles against does not type it). */
@@ -51,6 +60,9 @@ interface Exports {
   layer_norm_grad: NativeKernels['layerNormGrad'];
   cross_entropy: NativeKernels['crossEntropy'];
   cross_entropy_grad: NativeKernels['crossEntropyGrad'];
+  add_rows: (...args: number[]) => void;
+  attention_softmax: (...args: number[]) => void;
+  attention_softmax_grad: (...args: number[]) => void;
 }
 
 /** Which build of the kernels runs, and why (`ppmlm info` prints it). */
@@ -118,8 +130,8 @@ const PARALLEL_FLOPS = 4e6;
 /** Int32 slots per helper: requested job, finished job, failure flag, the kernel to run ({@link POOLED}), then its arguments (bmm's 14 at most). */
 const SLOTS = 18;
 /** The kernels a helper runs, by the index a job names. */
-const POOLED = ['bmm', 'gelu', 'gelu_grad'] as const;
-/** Below this many elements an elementwise kernel runs on one thread. */
+const POOLED = ['bmm', 'gelu', 'gelu_grad', 'add_rows', 'attention_softmax', 'attention_softmax_grad'] as const;
+/** Below this many elements an elementwise or row kernel runs on one thread. */
 const PARALLEL_ELEMENTS = 1 << 16;
 
 /** The kernels bound to `memory` (instantiated once per memory; shared memory takes the threaded build). */
@@ -165,21 +177,40 @@ export function nativeKernels(memory: WasmMemory): NativeKernels {
     layerNormGrad: exports.layer_norm_grad,
     crossEntropy: exports.cross_entropy,
     crossEntropyGrad: exports.cross_entropy_grad,
+    addRows: (x, bias, out, rows, cols) => rowwise('add_rows', rows, cols, (first, count) => [x + 4 * first * cols, bias, out + 4 * first * cols, count, cols]),
+    attentionSoftmax: (x, bias, out, rows, cols, rowsPerBias, scale) =>
+      rowwise('attention_softmax', rows, cols, (first, count) => [x + 4 * first * cols, bias, out + 4 * first * cols, count, cols, rowsPerBias, first, floatBits(scale)]),
+    attentionSoftmaxGrad: (y, dy, dx, rows, cols, scale) =>
+      rowwise('attention_softmax_grad', rows, cols, (first, count) => [y + 4 * first * cols, dy + 4 * first * cols, dx + 4 * first * cols, count, cols, floatBits(scale)]),
   };
   /** An elementwise kernel over n floats at `pointers`, split into contiguous ranges over the threads. */
   function elementwise(kernel: 'gelu' | 'gelu_grad', pointers: number[], n: number): void {
-    const run = exports[kernel] as (...args: number[]) => void;
     const count = n < PARALLEL_ELEMENTS ? 1 : parts();
     const jobs = Array.from({ length: count }, (_, p) => {
       const from = 4 * Math.floor((p * n) / count / 4);
       const to = p === count - 1 ? n : 4 * Math.floor(((p + 1) * n) / count / 4);
       return [...pointers.map((ptr) => ptr + 4 * from), to - from];
     });
+    runJobs(kernel, jobs);
+  }
+  /** A kernel over `rows` rows of `cols` floats, split into ranges of whole rows over the threads; `job` gives a range's arguments. */
+  function rowwise(kernel: 'add_rows' | 'attention_softmax' | 'attention_softmax_grad', rows: number, cols: number, job: (first: number, count: number) => number[]): void {
+    const count = rows * cols < PARALLEL_ELEMENTS ? 1 : Math.min(parts(), rows);
+    runJobs(kernel, Array.from({ length: count }, (_, p) => Math.floor((p * rows) / count)).map((first, p, starts) => job(first, (starts[p + 1] ?? rows) - first)));
+  }
+  /** Runs the first job on this thread and the others on the helpers. */
+  function runJobs(kernel: (typeof POOLED)[number], jobs: number[][]): void {
+    const run = exports[kernel] as (...args: number[]) => void;
     if (jobs.length === 1) return run(...jobs[0]!);
     pool!.run(POOLED.indexOf(kernel), jobs.slice(1), () => run(...jobs[0]!));
   }
   instances.set(memory, kernels);
   return kernels;
+}
+
+/** A float32's bits as an int32: the helper threads receive their arguments in an Int32Array. */
+function floatBits(x: number): number {
+  return new Int32Array(Float32Array.of(x).buffer)[0]!;
 }
 
 /** Whether a product of these strides goes to the BLAS (found, and both operands in a BLAS layout). */

@@ -1,4 +1,4 @@
-import { getKernel, type KernelConfig, type KernelFunc, type NamedAttrMap, type TensorInfo } from '@tensorflow/tfjs-core';
+import { getKernel, util, type KernelConfig, type KernelFunc, type NamedAttrMap, type TensorInfo } from '@tensorflow/tfjs-core';
 import type { WasmMemory } from './native.js';
 
 /** The slice of the wasm backend's interface ppmlm's kernels use: its heap, outputs and offsets in it. */
@@ -40,3 +40,22 @@ export function wrapWasmKernel<I, A>(kernelName: string, fast: (call: WasmKernel
 
 /** A kernel's named inputs, in the order given (kernel functions receive them as a record). */
 export const inputsOf = (inputs: unknown, names: readonly string[]): TensorInfo[] => names.map((n) => (inputs as Record<string, TensorInfo>)[n]!);
+
+/**
+ * A wasm kernel with one float32 output shaped like its first input, filled by `run` given the offsets
+ * of the named inputs and then of the output, the shape, and the kernel's attributes (not called when
+ * the output is empty).
+ */
+export function shapedLikeInputKernel(kernelName: string, names: readonly string[], run: (heap: WasmHeapBackend, offsets: number[], shape: number[], attrs: NamedAttrMap) => void): KernelConfig {
+  return {
+    kernelName,
+    backendName: 'wasm',
+    kernelFunc: ({ inputs, attrs, backend }) => {
+      const heap = backend as unknown as WasmHeapBackend;
+      const tensors = inputsOf(inputs, names);
+      const out = heap.makeOutput(tensors[0]!.shape, 'float32');
+      if (util.sizeFromShape(out.shape) > 0) run(heap, [...tensors.map((t) => heap.getMemoryOffset(t.dataId)), heap.getMemoryOffset(out.dataId)], out.shape, attrs ?? {});
+      return out;
+    },
+  };
+}
