@@ -15,6 +15,7 @@ import { maskingSuite } from './suites/masking.js';
 import { tokenizerSuite } from './suites/tokenizer.js';
 import { webgpuSuite } from './suites/webgpu.js';
 import { recognizersSuite } from './suites/recognizers.js';
+import { reviewSuite } from './suites/review.js';
 import { MAX_WASM_THREADS, setWasmThreads } from '../src/engine/index.js';
 import { parseIntFlag } from '../src/cli/parseFlags.js';
 
@@ -31,7 +32,7 @@ const physionet = flagValue('--physionet');
 const deidPl = flagValue('--deid-pl');
 const models = flagValue('--models')?.split(',');
 
-const SUITES: BenchSuite[] = [matmulSuite, trainingSuite, realModelsSuite(models), webgpuSuite, maskingSuite, csvSuite, blacklistSuite, recognizersSuite(physionet, deidPl), mecabSuite, tokenizerSuite(tokenizerCorpus, tokenizerTextCol)];
+const SUITES: BenchSuite[] = [matmulSuite, trainingSuite, realModelsSuite(models), webgpuSuite, maskingSuite, csvSuite, blacklistSuite, recognizersSuite(physionet, deidPl), mecabSuite, tokenizerSuite(tokenizerCorpus, tokenizerTextCol), reviewSuite];
 const wanted = args.filter((a) => !a.startsWith('-'));
 const unknown = wanted.filter((w) => !SUITES.some((s) => s.name === w));
 if (unknown.length > 0) {
