@@ -15,7 +15,7 @@ export type { FillMaskCandidate } from './fillMask.js';
 export { padBatch, splitBatch } from './padding.js';
 export type { BatchRow, PaddedBatch } from './padding.js';
 export { trainingMemory, planTrainingMemory, checkTrainingMemory, describeTrainingMemory } from './memory.js';
-export type { TrainingShape, TrainingMemory, LargeBatchStrategy } from './memory.js';
+export type { TrainingShape, TrainingMemory, LargeBatchStrategy, MemoryPlanOptions } from './memory.js';
 export { firstNonFinite, assertNoNaN } from './finite.js';
 export { modelCard, writeModelCard, isPpmlmCard, assertCardMayHold } from './modelCard.js';
 export type { AuditHeadline, CardUpdate, CardLibrary } from './modelCard.js';

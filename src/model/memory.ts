@@ -98,6 +98,18 @@ export function trainingMemory(config: EncoderConfig, shape: TrainingShape, reco
  */
 export type LargeBatchStrategy = 'micro-batches' | 'recompute';
 
+/** What a memory plan is made for; each defaults to the backend in use. */
+export interface MemoryPlanOptions {
+  /** Bytes the backend's memory holds (wasm32's 4 GiB: {@link trainingHeapLimit}). */
+  heapLimit?: number;
+  /** Whether training state stays on a GPU device (its optimizer state then counts too). */
+  device?: boolean;
+  /** The largest tensor the backend binds at once (a WebGPU adapter's limit). */
+  tensorLimit?: number;
+  /** What runs a batch whose tape is large: checkpointing (the default) or micro-batches that keep their tapes. */
+  large?: LargeBatchStrategy;
+}
+
 /**
  * Plans a training run's memory: the whole batch on one tape when that is small; otherwise activation
  * checkpointing (or, asked for, micro-batches that keep their tapes); and a batch too large even
@@ -105,14 +117,8 @@ export type LargeBatchStrategy = 'micro-batches' | 'recompute';
  * `fits` says whether the plan fits the backend's heap at all (wasm32's 4 GiB by default: see
  * {@link trainingHeapLimit}).
  */
-export function planTrainingMemory(
-  config: EncoderConfig,
-  shape: TrainingShape,
-  heapLimit = trainingHeapLimit(),
-  device = onDevice(),
-  tensorLimit = trainingTensorLimit(),
-  large: LargeBatchStrategy = 'recompute',
-): TrainingMemory & { fits: boolean; heapLimit: number; tensorLimit: number } {
+export function planTrainingMemory(config: EncoderConfig, shape: TrainingShape, options: MemoryPlanOptions = {}): TrainingMemory & { fits: boolean; heapLimit: number; tensorLimit: number } {
+  const { heapLimit = trainingHeapLimit(), device = onDevice(), tensorLimit = trainingTensorLimit(), large = 'recompute' } = options;
   const fitting = (m: TrainingMemory) => m.heap <= heapLimit && m.largestTensor <= tensorLimit;
   // The tape is what checkpointing and micro-batches shrink: the weights (and on a device the optimizer state) stay.
   const state = device ? SLACK * 3 * trainingMemory(config, shape, false, device).parameters : 0;
@@ -144,7 +150,7 @@ const gb = (bytes: number) => (bytes / 2 ** 30).toFixed(1);
  * the estimate and the flags that shrink it, instead of a run that stalls or dies at the heap's limit.
  */
 export function checkTrainingMemory(config: EncoderConfig, shape: TrainingShape, large?: LargeBatchStrategy): TrainingMemory {
-  const plan = planTrainingMemory(config, shape, undefined, undefined, undefined, large);
+  const plan = planTrainingMemory(config, shape, { large });
   if (plan.largestTensor > plan.tensorLimit) {
     throw new UsageError(
       `training this model (${(plan.parameters / 4 / 1e6).toFixed(0)}M parameters) on windows of ${shape.seqLen} tokens needs a tensor of about ${gb(plan.largestTensor)} GiB even in forward passes of ${plan.microBatch} window${plan.microBatch === 1 ? '' : 's'}, ` +
