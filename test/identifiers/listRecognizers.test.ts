@@ -6,6 +6,8 @@ const names = new NameRecognizer();
 const places = new PlaceRecognizer();
 const found = async (r: { find(text: string): unknown }, text: string) =>
   ((await r.find(text)) as { start: number; end: number; source: string }[]).map((d) => `${text.slice(d.start, d.end)}|${d.source}`);
+/** The whole postal addresses the place recogniser finds in `text`. */
+const whole = async (text: string) => (await found(places, text)).filter((d) => d.endsWith('rule:postal-address')).map((d) => d.split('|')[0]);
 
 describe('bundled public lists', () => {
   it('hold census-scale names, GeoNames places and English words, normalised', () => {
@@ -43,6 +45,16 @@ describe('person names without a user list', () => {
     expect(await found(names, 'dtr Frances Baker called')).toContain('Frances Baker|context:first-last');
     expect(await found(names, 'It sounds as if Tom Petty had a stroke, said the review.')).toContain('Tom Petty|context:first-last');
     expect(await found(names, 'it sounds as if tom petty had a stroke, said the review.')).toEqual([]);
+  });
+
+  it('reads a listed first name before a surname no list holds in lower case or capitals, and a name spoken to', async () => {
+    expect(await found(names, 'olga krylova was sentenced today')).toContain('olga krylova|context:first-last');
+    expect(await found(names, 'notes by eric g. samoylova today')).toContain('eric g. samoylova|context:first-last');
+    expect(await found(names, 'SEEN BY MONIKA ZILKOVA TODAY')).toContain('MONIKA ZILKOVA|context:first-last');
+    // Not a drug after a short name, nor words on two lines, nor a contraction.
+    expect((await found(names, 'Pt sedated on 25mic fentanyl, meds: asa \n atenolol')).filter((d) => d.endsWith('context:first-last'))).toEqual([]);
+    expect(await found(names, "Don't go to town, Mark!")).toContain('Mark|context:vocative');
+    expect(await found(names, 'Mark the chart, then rest.')).toEqual([]);
   });
 
   it('leaves clinical words and capitalised sentence starts alone', async () => {
@@ -99,7 +111,6 @@ describe('places without a user list', () => {
   });
 
   it('reads whole postal addresses over their lines, not dose or ventilator settings', async () => {
-    const whole = async (text: string) => (await found(places, text)).filter((d) => d.endsWith('rule:postal-address')).map((d) => d.split('|')[0]);
     expect(await whole('please send a new one to 14 Crown Street Kishiev Squares\n Suite 321\n LONDON\n United Kingdom 75419? Thanks')).toEqual(['14 Crown Street Kishiev Squares\n Suite 321\n LONDON\n United Kingdom 75419']);
     expect(await whole('William Hughes\n\n20789 Allika 46\n Suite 501\n Riisa\n\n Estonia 62488')).toEqual(['20789 Allika 46\n Suite 501\n Riisa\n\n Estonia 62488']);
     expect(await whole('Meet me at PSC 1437, Box 3833\nAPO AA 66791 soon')).toEqual(['PSC 1437, Box 3833\nAPO AA 66791']);
@@ -110,6 +121,34 @@ describe('places without a user list', () => {
     expect(await whole('Pt got Levophed 10 mcg and Room 12 was cleaned')).toEqual([]);
     expect(await whole('ac tv 700 rr 12 40% fio2. Vent settings A/C 750 Rate 10 Peep 5. Tranfuse 2 u PRBCs. GU: 3 WAY FOLEY. HR 116 ST')).toEqual([]);
     expect(await found(places, 'Pt weaned to CPAP 5. Sensitive to Oxacillin. At 8pm switched to SIMV')).toEqual([]);
+  });
+
+  it('reads the address forms of other countries and of mail: lines after a comma on the next line, units after a period, ships, intersections', async () => {
+    // A town, then the region after a comma on its own line, then the postal code.
+    expect(await whole('Send it to 4410 Bakkagata 63\nTROMSO\n, TR\n 90190 please')).toEqual(['4410 Bakkagata 63\nTROMSO\n, TR\n 90190']);
+    // A unit on the next line after the street's closing period.
+    expect(await whole('at 88 Kossuth Lajos u. 12.\n Apt. 7\n Pecsvarad\n Hungary 7621')).toEqual(['88 Kossuth Lajos u. 12.\n Apt. 7\n Pecsvarad\n Hungary 7621']);
+    // Street types written first, particles inside the name; a type after a street-first number.
+    expect(await whole('His address: 612 Via Garibaldi 14')).toEqual(['612 Via Garibaldi 14']);
+    expect(await whole('drops you at 20 Avenue du Lac Bleu 9, Annecy')).toEqual(['20 Avenue du Lac Bleu 9, Annecy']);
+    expect(await whole('Trivo lives on Hoge Wei 32 St. now')).toEqual(['Hoge Wei 32 St.']);
+    // Ships and military post offices, in any case.
+    expect(await whole('mail goes to USNS Comfort\nFPO AE 09501 now')).toEqual(['USNS Comfort\nFPO AE 09501']);
+    expect(await whole('mail goes to psc 1234, box 567\napo ae 09012')).toEqual(['psc 1234, box 567\napo ae 09012']);
+    // A catheter is no street, even with a street type before a name.
+    expect(await whole('Placed a 3 Way Foley today')).toEqual([]);
+    expect(await found(places, 'we met at the corner of 5 Elm Road and Baker Avenue.')).toContain('the corner of 5 Elm Road and Baker Avenue|rule:street-address');
+    expect(await found(places, 'redness at the corner of mouth and nose.')).toEqual([]);
+    expect(await found(places, 'she lived on Pine Hollow Street for years')).toContain('Pine Hollow Street|rule:street-address');
+  });
+
+  it('keeps a postal code with its place, and reads a place in capitals after a preposition', async () => {
+    expect(await found(places, 'sent to Hungary 06554 yesterday')).toContain('Hungary 06554|list:places');
+    expect(await found(places, 'she lives in Cyprus (Greek) 13429 now')).toContain('Cyprus (Greek) 13429|list:places');
+    // Four digits after a city are a year as often as a code.
+    expect(await found(places, 'moved to Boston 2010 with family')).toContain('Boston|list:places');
+    expect(await found(places, 'an agency based in OBERWINTERBACH.')).toContain('OBERWINTERBACH|context:place-preposition');
+    expect(await found(places, 'Pt transferred from CCU and seen in DIALYSIS today')).toEqual([]);
   });
 
   it('leaves words that end like a facility, doses and common-word places alone', async () => {

@@ -57,6 +57,8 @@ function nameWord(w: TextWord, c: WordClass, text: string, cased: boolean): bool
  * - A name that is also a word (Rose, Will, Baker) is one only in context: after a title (Dr, Mrs:
  *   `context:title`), after a relative or proxy ("daughter Thelma": `context:relation`), before a credential
  *   ("Jones, RN": `context:role`), or next to an unambiguous name ("Frances Baker": `context:first-last`).
+ * - In lower case or capitals, a listed first name, an initial if any, and a surname no list holds
+ *   ("olga krylova": `context:first-last`); someone spoken to ("Don't go, Mark!": `context:vocative`).
  * In a text that uses case, an unlisted word after a title must be capitalised to count.
  */
 export class NameRecognizer implements Recognizer {
@@ -143,6 +145,22 @@ export class NameRecognizer implements Recognizer {
       // shortened words (Misc:, Soc:).
       if (cased && properShape(text.slice(w.start, w.end)) && /^: +\p{L}/u.test(text.slice(w.end, w.end + 4)) && /(?:^|\n)[ \t]*$/.test(text.slice(Math.max(0, w.start - 4), w.start)) && (c.first || (c.unknown && !shortensCommonWord(w.key, this.lists))) && !FIELD_LABELS.has(w.key) && w.key.length > 2) {
         emit(i, i, 'context:speaker');
+      }
+      // A listed first name, an initial if any, and a surname no English list holds, in any case: "olga
+      // krylova", "eric g. samoylova", "MONIKA ZILKOVA" (lower case and capitals carry no proper-noun
+      // evidence, so the pair is the evidence).
+      // Words on one line, a space apart (an initial's period allowed); not a drug after a short name ("mic fentanyl").
+      if (c.first && !c.common && w.key.length > 3 && !CUES.has(w.key) && (!cased || !w.capital)) {
+        const spaced = (a: TextWord, b: TextWord) => /^\.? $/.test(text.slice(a.end, b.start));
+        let j = i + 1;
+        if (j + 1 < words.length && words[j]!.end - words[j]!.start === 1 && spaced(w, words[j]!)) j++;
+        const last = words[j];
+        if (last !== undefined && spaced(words[j - 1]!, last) && last.key.length >= 4 && !/['’]/.test(last.key) && classes[j]!.unknown && !CUES.has(last.key) && !isMisspelling(last.key) && !shortensCommonWord(last.key, this.lists)) emit(i, j, 'context:first-last');
+      }
+      // Someone spoken to: "Don't go to town, Mark!", "Remember me, Maria?": a listed first name between a
+      // comma and a ! or ?, however common the word, written as a name where case means something.
+      if (c.first && w.key.length > 2 && /,\s$/.test(text.slice(Math.max(0, w.start - 2), w.start)) && /^[!?]/.test(text.slice(w.end, w.end + 1)) && (!cased || properShape(text.slice(w.start, w.end))) && !CUES.has(w.key)) {
+        emit(i, i, 'context:vocative');
       }
       // First + last: an ambiguous listed name next to an unambiguous one.
       if (i > 0 && c.name && adjacent(text, words[i - 1]!, w)) {

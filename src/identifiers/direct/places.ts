@@ -2,7 +2,7 @@ import { BlacklistMatcher } from '../blacklist/matcher.js';
 import { contentWords, normalizeTerm } from '../../text/index.js';
 import { publicLists, type PublicLists } from './publicLists.js';
 import type { Detection, Recognizer } from './recognizer.js';
-import { adjacent, caseInformative, inCapitals, textWords, unlistedProperNoun, type TextWord } from './words.js';
+import { adjacent, caseInformative, classify, inCapitals, textWords, unlistedProperNoun, type TextWord } from './words.js';
 
 /** Words that end the name of a care facility ("Holy Cross Hospital", "Harbor Hosp", "Univ of MD Med Ctr"). */
 const FACILITY = new Set(['hospital', 'hosp', 'hospitals', 'clinic', 'clinics', 'rehab', 'rehabilitation', 'infirmary', 'campus', 'center', 'ctr', 'centre', 'manor', 'memorial', 'healthcare', 'hospice', 'university', 'univ', 'institute', 'college', 'sanitarium', 'sanatorium']);
@@ -27,7 +27,7 @@ const MOVES = /\b(?:transfer(?:r?ed)?|admit(?:ted)?|sent|moved?|back|go|going|we
 const STREET = /\b\d{1,5}\s+(?:\p{Lu}[\p{L}'.-]*\s+){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Boulevard|Ln|Lane|Dr|Drive|Way|Ct|Court|Pl|Place|Sq|Square|Ter|Terrace|Pkwy|Parkway|Hwy|Highway|Cir|Circle|STREET|AVE|AVENUE|ROAD|BLVD|BOULEVARD|LANE|DRIVE|COURT|SQUARE|TERRACE|PARKWAY|HIGHWAY)\b\.?/gu;
 
 /** Street types in any case, for the postal address rule ("14 Crown Street", "74678 midtvollen 130 st."). */
-const STREET_TYPE = /^(?:st|street|ave|avenue|rd|road|blvd|boulevard|ln|lane|dr|drive|way|ct|court|pl|place|sq|square|squares|ter|terrace|pkwy|parkway|hwy|highway|cir|circle|parks?|gardens|crescent|close|row|alley|plaza|route|trail|u\.|ul\.|utca|ulica|via|rue|calle|avenida|avda|rua|strada|piazza|\p{L}+(?:strasse|straße|gasse|gade|gatan|vägen|vej|katu|straat|laan))(?<!\b(?:u|ul))\.?$/iu;
+const STREET_TYPE = /^(?:st|street|ave|avenue|rd|road|blvd|boulevard|ln|lane|dr|drive|way|ct|court|pl|place|sq|square|squares|ter|terrace|terrasse|pkwy|parkway|hwy|highway|cir|circle|parks?|gardens|crescent|close|row|alley|plaza|route|trail|u\.|ul\.|utca|út|útja|ulica|trg|tee|via|rue|calle|paseo|carrer|avenida|avda|rua|rúa|strada|piazza|\p{L}+(?:strasse|straße|gasse|gade|gatan|gata|vägen|vegen|veien|vej|weg|katu|tie|straat|laan))(?<!\b(?:u|ul))\.?$/iu;
 /** Where a postal address may start: a house number (one or two). */
 const HOUSE = /(?<![\p{L}\p{N}.,:/-])(\d{1,6})(?: \d{1,5})?(?= \p{L})/gu;
 /** A post office box, with a number before it if any: "P.O. Box 149", "45818 P.O. Box 242". */
@@ -37,19 +37,26 @@ const PO_BOX = /(?<![\p{L}\p{N}])(?:\d{1,6} )?(?:P\.? ?O\.? ?Box|Post ?box) \d{1
  * a preposition: "Kálmán Imre u. 12.", "Via dei Fiorentini 17", "Tungata 11". Counts only with an address
  * line after it or a street type in it.
  */
-const STREET_FIRST = /(?<=(?:^|\n|:|\b(?:at|to|on|in|is)) ?)(?:\p{Lu}[\p{L}\p{M}'’.-]*(?: (?:\p{Lu}[\p{L}\p{M}'’.-]*|de|del|dei|della|la|le|van|von|du|des|u\.|ul\.)){0,4}) \d{1,5}[A-Za-z]?\.?(?![\p{L}\p{N}])/gmu;
+const STREET_FIRST = /(?<=(?:^|\n|:|\b(?:at|to|on|in|is)) ?)(?:\p{Lu}[\p{L}\p{M}'’.-]*(?: (?:\p{Lu}[\p{L}\p{M}'’.-]*|de|del|dei|della|la|le|van|von|du|des|u\.|ul\.|út|útja|utca|tee)){0,4}) \d{1,5}[A-Za-z]?\.?(?![\p{L}\p{N}])/gmu;
+/** A street type right after a street-first address's number: "Hoge Wei 32 St.", "Grössgstötten 50 street". */
+const TYPE_AFTER = / (?:st|street|ave|avenue|rd|road)\b\.?/iuy;
 /** A US military address: unit or PSC, box, and the military post office. */
-const MILITARY = /\b(?:PSC|Unit|CMR) \d{1,6},? Box \d{1,6}[ \t]*,?[ \t]*\n?[ \t]*(?:APO|FPO|DPO) [A-Z]{2} \d{5}(?![\p{L}\p{N}])/gu;
+const MILITARY = /\b(?:(?:PSC|Unit|CMR) \d{1,6},? Box \d{1,6}|(?:USNS|USNV|USS|USCGC) \p{L}[\p{L}'’.-]*(?: \p{L}[\p{L}'’.-]*)?)[ \t]*,?[ \t]*\n?[ \t]*(?:APO|FPO|DPO) (?:AA|AE|AP) \d{5}(?![\p{L}\p{N}])/giu;
 // The address scanner reads from a position with sticky (y) patterns, never copying the rest of the text:
 // a long document has many numbers.
 const STREET_WORD = / (\p{L}[\p{L}\p{M}'’.-]*)/uy;
 /** After a lower-case street word: a number and a street type ("midtvollen 130 st."). */
 const NUMBER_THEN_TYPE = / \d{1,5} (?:st|street|ave|rd|road)\b/iuy;
+/** Street types that languages write before the name ("Via Roma", "Rue de Piétrain", "Paseo del Atlántico"). */
+const LEADING_TYPE = /^(?:via|rue|calle|avenida|avda|rua|rúa|paseo|carrer|strada|piazza|avenue|boulevard|ul\.|trg|plaza)$/iu;
+/** Words that join a street's name: "Avenue du Golf", "Rua Vinte e Cinco de Setembro". */
+const PARTICLE = /^(?:de|du|des|del|della|dei|delle|di|da|do|dos|das|la|le|les|van|von|der|den|e|d'\p{L}+)$/iu;
 /** The number after a street, and a street type after it if any. */
 const STREET_NUMBER = / \d{1,5}[A-Za-z]?(?![\p{L}\p{N}])(?: (?:st|street|ave|rd|road)\.?(?![\p{L}]))?/iuy;
-const INLINE_UNIT = /,? (?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Floor|Fl\.?|Room|Rm\.?|#) ?\d{1,5}[A-Za-z]?(?![\p{L}\p{N}])/iuy;
-/** What separates the lines of an address: a comma, a line break (a blank line at most). */
-const ADDRESS_BREAK = /(?:[ \t]*,[ \t]*(?:\n[ \t]*)?|[ \t]*\n(?:[ \t]*\n)?[ \t]*)/y;
+/** A unit after the street, on its line or the next (after the street's closing period too: "Kálmán Imre u. 12.\n Apt. 762"). */
+const INLINE_UNIT = /[.,]?(?:[ \t]*\n[ \t]*|[ \t]+)(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Floor|Fl\.?|Room|Rm\.?|#) ?\d{1,5}[A-Za-z]?(?![\p{L}\p{N}])/iuy;
+/** What separates the lines of an address: a comma (on the next line too: "MOSS\n, nan"), a line break (a blank line at most). */
+const ADDRESS_BREAK = /(?:(?:[ \t]*\n)?[ \t]*,[ \t]*(?:\n[ \t]*)?|[ \t]*\n(?:[ \t]*\n)?[ \t]*)/y;
 /** Once it is an address, its lines may also follow on one line: "Suite 019 CHARLEROI Victoria". */
 const SPACE_BEFORE_CAPITAL = / (?=\p{Lu})/uy;
 const UNIT_LINE = /(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Floor|Fl\.?|Box|Room|Rm\.?) ?#?\d{1,5}[A-Za-z]?(?![\p{L}\p{N}])/iuy;
@@ -63,6 +70,13 @@ const ADDRESS_LINES = [
 ];
 /** A town, a region or a country, capitalised, with its postal code after it if any; a lone state code. */
 const TOWN_LINE = /(?:\p{Lu}[\p{L}\p{M}'’.-]*(?:[ -](?:\p{Lu}[\p{L}\p{M}'’.-]*|de|del|la|le|am|an|der|on|upon|sur)){0,3}(?: \d{4,6})?|[A-Z]{2}|nan)(?![\p{L}\p{N}])/uy;
+
+/** A postal code after a place: five digits (ZIP+4 too) after any, four after a country; a qualifier before it: "Cyprus (Greek) 13429". */
+const POSTCODE_AFTER = /^(?: \([\p{L} ]{2,20}\))? (?:(\d{5}(?:-\d{4})?)|\d{4})(?![\p{L}\p{N}])/u;
+/** An intersection: "the corner of Dalbraut 99 and Frederikke Coves", up to the next punctuation or line break. */
+const INTERSECTION = /\b(?:the )?(?:corner|intersection|junction) of ([^\n,;:!?]{2,60}?) and ([^\n,;:!?.]{2,60}?)(?=[.,;:!?]|\n|$)/giu;
+/** A street named with its type spelled out, without a number: "on Berg Hills Street", "Tarsicio Isle Street". */
+const NAMED_STREET = /(?<![\p{L}\p{N}])((?:\p{Lu}\p{Ll}[\p{L}\p{M}'’-]* ){1,3})(?:Street|Avenue|Road|Boulevard|Lane|Parkway|Terrace|Highway)\b/gu;
 
 /** A sticky pattern's match at position `at` of `text`, or null. */
 function matchAt(pattern: RegExp, text: string, at: number): RegExpExecArray | null {
@@ -83,22 +97,28 @@ function postalAddress(text: string, at: number, house: string, houseDigits: num
   let named = 0;
   let foreign = true;
   let evidence = false;
+  let leadingType = false;
   for (let m = matchAt(STREET_WORD, text, end); m !== null && words < 5; m = matchAt(STREET_WORD, text, end)) {
     const word = m[1]!;
     // Words in capitals are shorthand in notes (1 HEAD CT, 2 IN PLACE), not streets.
     const shouted = inCapitals(word);
     const typed = STREET_TYPE.test(word) && !shouted;
-    // A lower-case street needs its type, before or after its number ("midtvollen 130 st.").
+    // A lower-case street needs its type, before or after its number ("midtvollen 130 st."); a particle
+    // joins a street's words ("Avenue du Golf", "Paseo del Atlántico").
     const capitalised = !shouted && word.charAt(0) !== word.charAt(0).toLowerCase();
-    if (!typed && !capitalised && matchAt(NUMBER_THEN_TYPE, text, end + m[0].length) === null) break;
+    const particle = words > 0 && PARTICLE.test(word);
+    if (!typed && !capitalised && !particle && matchAt(NUMBER_THEN_TYPE, text, end + m[0].length) === null) break;
     end += m[0].length;
     words++;
+    if (particle) continue;
     // A street named with its type in one word (Søndergade, Kiannonkatu) is a name too.
     if (!typed || word.length > 8) named++;
     // A period ends the street unless it shortens a street type ("u.", "St."): "3 Way Foley. HR 116".
     if (word.endsWith('.') && !typed) break;
-    // A street type counts after a name ("3 WAY" and "116 ST" are none).
-    evidence ||= typed && named > 0;
+    // A street type counts after a name ("3 WAY" and "116 ST" are none), or first where languages put it
+    // first ("Via Roma", "Rue de Piétrain"; not "3 Way Foley", a catheter).
+    leadingType ||= words === 1 && LEADING_TYPE.test(word);
+    evidence ||= (typed && named > 0) || (leadingType && named > 0);
     foreign &&= capitalised && word.length > 2 && !lists.commonWords.has(word.toLowerCase()) && !lists.rareWords.has(word.toLowerCase());
   }
   if (named === 0) return undefined;
@@ -150,8 +170,14 @@ function placeMatcher(lists: PublicLists): BlacklistMatcher {
  * - care facilities: the name words before "Hospital", "Hosp", "Rehab", "Medical Center", "Memorial"...
  *   (`rule:facility`), and a hospital's initials after "to", "from", "at" (GH, BWH, UMMC:
  *   `context:facility`);
- * - street addresses: a number, up to three words, and a street type (`rule:street-address`); whole postal
- *   addresses, street to country over several lines (`rule:postal-address`, see {@link postalAddress}).
+ * - a postal code after a listed place belongs to it ("Hungary 06554": five digits, four after a country);
+ * - street addresses: a number, up to three words, and a street type, a street named with its type spelled
+ *   out ("Pine Hollow Street"), an intersection ("the corner of 5 Elm Road and Baker Avenue")
+ *   (`rule:street-address`); whole postal addresses, street to country over several lines, street types
+ *   written first ("Via Roma 131"), units on the next line, military and ships' post offices
+ *   (`rule:postal-address`, see {@link postalAddress});
+ * - a place no list holds after "in", "from", "at"...: capitalised words, or a word in capitals of six
+ *   letters or more (`context:place-preposition`).
  * The name words only are detected, not "Hospital": the term is then protected wherever it recurs,
  * "Holy Cross" alone included.
  */
@@ -177,7 +203,10 @@ export class PlaceRecognizer implements Recognizer {
       // A country of two words or more is a place whatever its words (United Kingdom).
       const ambiguous = span.every((w) => this.lists.commonWords.has(w.key) || this.lists.rareWords.has(w.key) || w.key.length < 4) && !(span.length > 1 && this.lists.countries.has(normalizeTerm(text.slice(m.start, m.end))));
       const state = /^,?\s*([A-Z]{2})(?![\p{L}\d])/u.exec(text.slice(m.end, m.end + 5));
-      if (!ambiguous) out.push({ start: m.start, end: m.end, category: 'LOCATION', source: 'list:places' });
+      // A postal code after it belongs to the place ("Hungary 06554"); four digits only after a country (not "Boston 2010").
+      const code = POSTCODE_AFTER.exec(text.slice(m.end, m.end + 40));
+      const coded = code !== null && (code[1] !== undefined || this.lists.countries.has(normalizeTerm(text.slice(m.start, m.end)))) ? code[0].length : 0;
+      if (!ambiguous) out.push({ start: m.start, end: m.end + coded, category: 'LOCATION', source: 'list:places' });
       // A place that is also a word ("Middle River", "Union") only before a state code, which stays in the
       // term: "middle river md", never every "union".
       else if (state !== null && this.lists.stateCodes.has(state[1]!) && span.every((w) => w.capital)) {
@@ -191,21 +220,22 @@ export class PlaceRecognizer implements Recognizer {
         out.push({ start: w.start, end: w.end, category: 'LOCATION', source: 'context:facility' });
       }
     }
-    for (let i = 1; i + 1 < words.length; i++) {
+    for (let i = 1; i < words.length; i++) {
       const w = words[i]!;
       // A ward or unit after a move: "transferred to Quartermain 3" (not "changed to cpap 5").
       if ((words[i - 1]!.key === 'to' || words[i - 1]!.key === 'from') && i > 1 && MOVES.test(words.slice(Math.max(0, i - 4), i - 1).map((x) => x.key).join(' ')) && w.key.length >= 4 && !this.lists.commonWords.has(w.key) && !this.lists.rareWords.has(w.key) && /^\s?\d{1,2}(?![\d.:/%]|\s?(?:mg|mcg|cc|ml|l\b|units?|u\b))/i.test(text.slice(w.end, w.end + 8))) {
         out.push({ start: w.start, end: w.end, category: 'LOCATION', source: 'context:ward' });
       }
       // A place no list holds, after a preposition of place: "I am in Sutri", "based in KURZENKIRCHEN",
-      // "originally from ΕΓΚΩΜΗ". Up to three capitalised words, each in no English list, where case means something.
+      // "originally from ΕΓΚΩΜΗ". Up to three capitalised words, each in no English list, where case means
+      // something; a word in capitals only from six letters (notes write "in ICU", "from OSH").
       if (cased && PLACE_PREPOSITIONS.has(words[i - 1]!.key) && /^ $/.test(text.slice(words[i - 1]!.end, w.start))) {
         let j = i;
-        while (j < words.length && j - i < 3 && (j === i || /^ $/.test(text.slice(words[j - 1]!.end, words[j]!.start))) && unlistedProperNoun(text, words[j]!, this.lists)) j++;
+        while (j < words.length && j - i < 3 && (j === i || /^ $/.test(text.slice(words[j - 1]!.end, words[j]!.start))) && (unlistedProperNoun(text, words[j]!, this.lists) || this.unlistedInCapitals(text, words[j]!))) j++;
         if (j > i) out.push({ start: w.start, end: words[j - 1]!.end, category: 'LOCATION', source: 'context:place-preposition' });
       }
       // A saint's name: "St. Agnes", "St Mary's".
-      if ((w.key === 'st' || w.key === 'saint') && adjacent(text, w, words[i + 1]!) && this.lists.firstNames.has(words[i + 1]!.key) && (!cased || words[i + 1]!.capital)) {
+      if ((w.key === 'st' || w.key === 'saint') && i + 1 < words.length && adjacent(text, w, words[i + 1]!) && this.lists.firstNames.has(words[i + 1]!.key) && (!cased || words[i + 1]!.capital)) {
         out.push({ start: w.start, end: words[i + 1]!.end, category: 'LOCATION', source: 'rule:saint' });
       }
     }
@@ -219,12 +249,32 @@ export class PlaceRecognizer implements Recognizer {
       // Not a unit line of another address, nor words in capitals (PSC 1437, BP 120).
       const words = m[0].split(' ');
       if (matchAt(UNIT_LINE, m[0], 0) !== null || inCapitals(words[0]!)) continue;
-      const typed = words.some((w) => STREET_TYPE.test(w) && !inCapitals(w));
-      const lines = addressLines(text, m.index + m[0].length, typed);
+      const typeAfter = matchAt(TYPE_AFTER, text, m.index + m[0].length)?.[0] ?? '';
+      const typed = typeAfter !== '' || words.some((w) => STREET_TYPE.test(w) && !inCapitals(w));
+      const lines = addressLines(text, m.index + m[0].length + typeAfter.length, typed);
       if (lines.evidence) out.push({ start: m.index, end: lines.end, category: 'LOCATION', source: 'rule:postal-address' });
+    }
+    for (const m of text.matchAll(INTERSECTION)) {
+      // Each street named (a capital or a number) where case means something; in capitals or lower case, one needs a number or a street type.
+      const named = (part: string) => /^[\p{Lu}\d]/u.test(part) && part.split(' ').length <= 6;
+      const addressy = (part: string) => /\d/.test(part) || part.split(' ').some((w) => STREET_TYPE.test(w));
+      if (cased ? named(m[1]!) && named(m[2]!) : addressy(m[1]!) || addressy(m[2]!)) out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'rule:street-address' });
+    }
+    if (cased) {
+      for (const m of text.matchAll(NAMED_STREET)) {
+        const names = m[1]!.trim().split(' ');
+        if (names.every((n) => GENERIC.has(n.toLowerCase()))) continue;
+        out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'rule:street-address' });
+      }
     }
     for (const m of text.matchAll(MILITARY)) out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'rule:postal-address' });
     return out;
+  }
+
+  /** A word in capitals of six letters or more that no English, name or clinical list holds: BÜSCHENDORF, not ICU or DNR. */
+  private unlistedInCapitals(text: string, w: TextWord): boolean {
+    const c = classify(w, this.lists);
+    return inCapitals(text.slice(w.start, w.end)) && w.key.length >= 6 && c.unknown && !c.name && !/\d/.test(text.charAt(w.end));
   }
 
   /** The name before the facility word at `i`: up to four adjacent words, not generic, capitalised where case means something. */
