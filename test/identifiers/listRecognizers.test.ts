@@ -47,13 +47,16 @@ describe('person names without a user list', () => {
     expect(await found(names, 'it sounds as if tom petty had a stroke, said the review.')).toEqual([]);
   });
 
-  it('reads a listed first name before a surname no list holds in lower case or capitals, and a name spoken to', async () => {
+  it('reads a listed first name before a surname no list holds in lower case or capitals, a name spoken to, and names in a list', async () => {
     expect(await found(names, 'olga krylova was sentenced today')).toContain('olga krylova|context:first-last');
     expect(await found(names, 'notes by eric g. samoylova today')).toContain('eric g. samoylova|context:first-last');
     expect(await found(names, 'SEEN BY MONIKA ZILKOVA TODAY')).toContain('MONIKA ZILKOVA|context:first-last');
     // Not a drug after a short name, nor words on two lines, nor a contraction.
     expect((await found(names, 'Pt sedated on 25mic fentanyl, meds: asa \n atenolol')).filter((d) => d.endsWith('context:first-last'))).toEqual([]);
     expect(await found(names, "Don't go to town, Mark!")).toContain('Mark|context:vocative');
+    // A list of names makes its common-word names names; a list of drugs with one name-like brand does not.
+    expect(await found(names, 'Our founders: Kónya, Becker and White. The idea')).toEqual(expect.arrayContaining(['Becker|context:name-list', 'White|context:name-list']));
+    expect((await found(names, 'T 100.9, receiving Vano, Ceftaz, Flagyl now')).filter((d) => d.endsWith('context:name-list'))).toEqual([]);
     expect(await found(names, 'Mark the chart, then rest.')).toEqual([]);
   });
 
@@ -135,8 +138,13 @@ describe('places without a user list', () => {
     // Ships and military post offices, in any case.
     expect(await whole('mail goes to USNS Comfort\nFPO AE 09501 now')).toEqual(['USNS Comfort\nFPO AE 09501']);
     expect(await whole('mail goes to psc 1234, box 567\napo ae 09012')).toEqual(['psc 1234, box 567\napo ae 09012']);
-    // A catheter is no street, even with a street type before a name.
+    // A name and type in one word; a name in lower case after a type written first, when its number or type follows.
+    expect(await whole('drop-off at 4823 Ringvej 144 St. today')).toEqual(['4823 Ringvej 144 St']);
+    expect(await whole('drop-off at 7024 31 Rue tachkent St. today')).toEqual(['7024 31 Rue tachkent St.']);
+    expect(await whole('The office is at 9243 Avenue d\'Ouchy 109 Apt. 758')).toContain("9243 Avenue d'Ouchy 109 Apt. 758");
+    // A catheter is no street, even with a street type before a name; nor a route of a drug.
     expect(await whole('Placed a 3 Way Foley today')).toEqual([]);
+    expect(await whole('maintaining maps >60 via nbp with neo, currently')).toEqual([]);
     expect(await found(places, 'we met at the corner of 5 Elm Road and Baker Avenue.')).toContain('the corner of 5 Elm Road and Baker Avenue|rule:street-address');
     expect(await found(places, 'redness at the corner of mouth and nose.')).toEqual([]);
     expect(await found(places, 'she lived on Pine Hollow Street for years')).toContain('Pine Hollow Street|rule:street-address');

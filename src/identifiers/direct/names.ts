@@ -58,7 +58,8 @@ function nameWord(w: TextWord, c: WordClass, text: string, cased: boolean): bool
  *   `context:title`), after a relative or proxy ("daughter Thelma": `context:relation`), before a credential
  *   ("Jones, RN": `context:role`), or next to an unambiguous name ("Frances Baker": `context:first-last`).
  * - In lower case or capitals, a listed first name, an initial if any, and a surname no list holds
- *   ("olga krylova": `context:first-last`); someone spoken to ("Don't go, Mark!": `context:vocative`).
+ *   ("olga krylova": `context:first-last`); someone spoken to ("Don't go, Mark!": `context:vocative`);
+ *   listed names in a list of names ("Kónya, Becker and White": `context:name-list`).
  * In a text that uses case, an unlisted word after a title must be capitalised to count.
  */
 export class NameRecognizer implements Recognizer {
@@ -172,6 +173,36 @@ export class NameRecognizer implements Recognizer {
         else if (cased && p.first && this.lists.lastNames.has(w.key) && properShape(text.slice(words[i - 1]!.start, words[i - 1]!.end)) && properShape(text.slice(w.start, w.end)) && !CUES.has(words[i - 1]!.key) && !CUES.has(w.key)) emit(i - 1, i, 'context:first-last');
       }
     }
+    this.nameLists(text, words, classes, cased, out);
     return out;
+  }
+
+  /**
+   * Names in a list, where case means something: "founders: Kónya, Becker and White". Single words written
+   * as names, three or more joined by commas and "and"; when two of them are listed names and one of those
+   * no English word, every listed name among them is one, however common the word (White, Graves): the
+   * list is the evidence.
+   */
+  private nameLists(text: string, words: readonly TextWord[], classes: readonly WordClass[], cased: boolean, out: Detection[]): void {
+    if (!cased) return;
+    const item = (k: number) => properShape(text.slice(words[k]!.start, words[k]!.end)) && !CUES.has(words[k]!.key);
+    for (let i = 0; i < words.length; ) {
+      if (!item(i)) {
+        i++;
+        continue;
+      }
+      const chain = [i];
+      const gap = (x: number) => (x + 1 < words.length ? text.slice(words[x]!.end, words[x + 1]!.start) : '');
+      for (let k = i; ; ) {
+        if (gap(k) === ', ' && item(k + 1)) chain.push(++k);
+        else if (/^,? $/.test(gap(k)) && words[k + 1]?.key === 'and' && gap(k + 1) === ' ' && item(k + 2)) chain.push((k += 2));
+        else break;
+      }
+      // Two listed names at least, one no English word: a list of drugs with one name-like brand (Vano, Ceftaz) is none.
+      if (chain.length >= 3 && chain.filter((c) => classes[c]!.name).length >= 2 && chain.some((c) => classes[c]!.name && !classes[c]!.common)) {
+        for (const c of chain) if (classes[c]!.name) out.push({ start: words[c]!.start, end: words[c]!.end, category: 'PERSON', source: 'context:name-list' });
+      }
+      i = chain.at(-1)! + 1;
+    }
   }
 }

@@ -27,7 +27,9 @@ const MOVES = /\b(?:transfer(?:r?ed)?|admit(?:ted)?|sent|moved?|back|go|going|we
 const STREET = /\b\d{1,5}\s+(?:\p{Lu}[\p{L}'.-]*\s+){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Boulevard|Ln|Lane|Dr|Drive|Way|Ct|Court|Pl|Place|Sq|Square|Ter|Terrace|Pkwy|Parkway|Hwy|Highway|Cir|Circle|STREET|AVE|AVENUE|ROAD|BLVD|BOULEVARD|LANE|DRIVE|COURT|SQUARE|TERRACE|PARKWAY|HIGHWAY)\b\.?/gu;
 
 /** Street types in any case, for the postal address rule ("14 Crown Street", "74678 midtvollen 130 st."). */
-const STREET_TYPE = /^(?:st|street|ave|avenue|rd|road|blvd|boulevard|ln|lane|dr|drive|way|ct|court|pl|place|sq|square|squares|ter|terrace|terrasse|pkwy|parkway|hwy|highway|cir|circle|parks?|gardens|crescent|close|row|alley|plaza|route|trail|u\.|ul\.|utca|út|útja|ulica|trg|tee|via|rue|calle|paseo|carrer|avenida|avda|rua|rúa|strada|piazza|\p{L}+(?:strasse|straße|gasse|gade|gatan|gata|vägen|vegen|veien|vej|weg|katu|tie|straat|laan))(?<!\b(?:u|ul))\.?$/iu;
+/** The endings of a street's name and type written in one word (Søndergade, Ringvej, Kiannonkatu, Sahantie). */
+const STREET_SUFFIXES = 'strasse|straße|gasse|gade|gatan|gata|vägen|vegen|veien|vej|weg|katu|tie|straat|laan';
+const STREET_TYPE = new RegExp(String.raw`^(?:st|street|ave|avenue|rd|road|blvd|boulevard|ln|lane|dr|drive|way|ct|court|pl|place|sq|square|squares|ter|terrace|terrasse|pkwy|parkway|hwy|highway|cir|circle|parks?|gardens|crescent|close|row|alley|plaza|route|trail|u\.|ul\.|utca|út|útja|ulica|trg|tee|via|rue|calle|paseo|carrer|avenida|avda|rua|rúa|strada|piazza|\p{L}+(?:${STREET_SUFFIXES}))(?<!\b(?:u|ul))\.?$`, 'iu');
 /** Where a postal address may start: a house number (one or two). */
 const HOUSE = /(?<![\p{L}\p{N}.,:/-])(\d{1,6})(?: \d{1,5})?(?= \p{L})/gu;
 /** A post office box, with a number before it if any: "P.O. Box 149", "45818 P.O. Box 242". */
@@ -50,7 +52,11 @@ const NUMBER_THEN_TYPE = / \d{1,5} (?:st|street|ave|rd|road)\b/iuy;
 /** Street types that languages write before the name ("Via Roma", "Rue de Piétrain", "Paseo del Atlántico"). */
 const LEADING_TYPE = /^(?:via|rue|calle|avenida|avda|rua|rúa|paseo|carrer|strada|piazza|avenue|boulevard|ul\.|trg|plaza)$/iu;
 /** Words that join a street's name: "Avenue du Golf", "Rua Vinte e Cinco de Setembro". */
-const PARTICLE = /^(?:de|du|des|del|della|dei|delle|di|da|do|dos|das|la|le|les|van|von|der|den|e|d'\p{L}+)$/iu;
+const PARTICLE = /^(?:de|du|des|del|della|dei|delle|di|da|do|dos|das|la|le|les|van|von|der|den|e)$/iu;
+/** Within two words, a street's number or a street type. */
+const NUMBER_OR_TYPE_SOON = /(?: \p{L}[\p{L}\p{M}'’.-]*){0,2} (?:\d{1,5}(?![\p{L}\p{N}])|(?:st|street|ave|rd|road)\b)/iuy;
+/** A street's name and type in one word. */
+const COMPOUND_STREET = new RegExp(`^\\p{L}+(?:${STREET_SUFFIXES})\\.?$`, 'iu');
 /** The number after a street, and a street type after it if any. */
 const STREET_NUMBER = / \d{1,5}[A-Za-z]?(?![\p{L}\p{N}])(?: (?:st|street|ave|rd|road)\.?(?![\p{L}]))?/iuy;
 /** A unit after the street, on its line or the next (after the street's closing period too: "Kálmán Imre u. 12.\n Apt. 762"). */
@@ -105,14 +111,18 @@ function postalAddress(text: string, at: number, house: string, houseDigits: num
     const typed = STREET_TYPE.test(word) && !shouted;
     // A lower-case street needs its type, before or after its number ("midtvollen 130 st."); a particle
     // joins a street's words ("Avenue du Golf", "Paseo del Atlántico").
-    const capitalised = !shouted && word.charAt(0) !== word.charAt(0).toLowerCase();
+    // "d'Ouchy" is written as a name.
+    const capitalised = !shouted && (word.charAt(0) !== word.charAt(0).toLowerCase() || /^d['’]\p{Lu}/u.test(word));
     const particle = words > 0 && PARTICLE.test(word);
-    if (!typed && !capitalised && !particle && matchAt(NUMBER_THEN_TYPE, text, end + m[0].length) === null) break;
+    // After a type written first, the name may be in lower case when its number or type soon follows
+    // ("31 Rue tachkent St.", "947 trg revolucije 17"; not "60 via nbp with neo").
+    const afterLeadingType = leadingType && !shouted && matchAt(NUMBER_OR_TYPE_SOON, text, end + m[0].length) !== null;
+    if (!typed && !capitalised && !particle && !afterLeadingType && matchAt(NUMBER_THEN_TYPE, text, end + m[0].length) === null) break;
     end += m[0].length;
     words++;
     if (particle) continue;
-    // A street named with its type in one word (Søndergade, Kiannonkatu) is a name too.
-    if (!typed || word.length > 8) named++;
+    // A street named with its type in one word (Søndergade, Ringvej, Sahantie) is a name too.
+    if (!typed || COMPOUND_STREET.test(word)) named++;
     // A period ends the street unless it shortens a street type ("u.", "St."): "3 Way Foley. HR 116".
     if (word.endsWith('.') && !typed) break;
     // A street type counts after a name ("3 WAY" and "116 ST" are none), or first where languages put it
