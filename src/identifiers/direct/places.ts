@@ -128,7 +128,7 @@ function postalAddress(text: string, at: number, house: string, houseDigits: num
     // A street type counts after a name ("3 WAY" and "116 ST" are none), or first where languages put it
     // first ("Via Roma", "Rue de Piétrain"; not "3 Way Foley", a catheter).
     leadingType ||= words === 1 && LEADING_TYPE.test(word);
-    evidence ||= (typed && named > 0) || (leadingType && named > 0);
+    evidence ||= (typed || leadingType) && named > 0;
     foreign &&= capitalised && word.length > 2 && !lists.commonWords.has(word.toLowerCase()) && !lists.rareWords.has(word.toLowerCase());
   }
   if (named === 0) return undefined;
