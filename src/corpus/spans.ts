@@ -99,8 +99,10 @@ export async function readSpanCorpus(path: string, format: SpanFormat): Promise<
 /**
  * Reads CoNLL / BIO columns: a token a line, its tag in the last column (`B-PER`, `I-person`, `O`; IO
  * tagging too, where consecutive I- tags of one type are one span), a blank line between sentences,
- * `-DOCSTART-` lines ignored. Each sentence becomes a document (tokens joined by single spaces) and its own
- * individual, as in public NER sets where no author is known.
+ * `-DOCSTART-` lines ignored. Each sentence becomes a document (tokens joined by single spaces). Its
+ * individual is the article it belongs to where `-DOCSTART-` lines separate articles (CoNLL-2003, wikigold:
+ * an article is written about and by its own people), else the sentence itself, as in public NER sets
+ * where no author is known.
  */
 export async function readConll(path: string): Promise<SpanDocument[]> {
   const docs: SpanDocument[] = [];
@@ -108,8 +110,9 @@ export async function readConll(path: string): Promise<SpanDocument[]> {
   let spans: GoldSpanOffsets[] = [];
   let open: GoldSpanOffsets | undefined;
   let firstLine = 0;
+  let article: string | undefined;
   const flush = () => {
-    if (text !== '') docs.push(checkSpans({ id: String(firstLine), author: String(firstLine), text, spans }, path, firstLine));
+    if (text !== '') docs.push(checkSpans({ id: String(firstLine), author: article ?? String(firstLine), text, spans }, path, firstLine));
     text = '';
     spans = [];
     open = undefined;
@@ -121,7 +124,13 @@ export async function readConll(path: string): Promise<SpanDocument[]> {
         flush();
         continue;
       }
-      if (row.startsWith('-DOCSTART-')) continue;
+      if (row.startsWith('-DOCSTART-')) {
+        flush();
+        // Sentences before the first marker are the first article (wikigold opens without one).
+        if (article === undefined) for (const d of docs) d.author = 'article-0';
+        article = `article-${line}`;
+        continue;
+      }
       // Token first, tag last; CoNLL-2003's part-of-speech and chunk columns between are not text.
       const cols = row.split(/\s+/);
       if (cols.length < 2) throw new FormatError(`expected a token and its tag separated by a tab or space, got "${row.slice(0, 40)}"`, { file: path, line });

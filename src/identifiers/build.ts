@@ -3,7 +3,7 @@ import { documentKey, keyedFingerprint } from '../io/index.js';
 import { contentWords, type MorphAnalyzer, type NgramOptions } from '../text/index.js';
 import { canonicalTerm } from './blacklist/read.js';
 import { BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry } from './blacklist/types.js';
-import { defaultRecognizers, detectDirect, isMisspelling, lowerCaseUnlistedWords, publicLists, UNKNOWN_PROPER_NOUN, type Recognizer } from './direct/index.js';
+import { englishWordsWrittenAsNames, defaultRecognizers, detectDirect, isMisspelling, lowerCaseUnlistedWords, publicLists, UNKNOWN_PROPER_NOUN, type Recognizer } from './direct/index.js';
 import type { AuthorTermEngine, EngineName, EngineStats } from './indirect/engine.js';
 import { CountingEngine } from './indirect/countingEngine.js';
 import { DuckdbEngine } from './indirect/duckdbEngine.js';
@@ -23,10 +23,12 @@ export interface BuildBlacklistOptions {
    */
   allNgrams?: boolean;
   /**
-   * Common English words (SCOWL levels up to 50) are never indirect unigrams, however few people used
-   * them (default false: a common word used by one person, such as a rare condition, may identify).
+   * Which English words (any SCOWL level) may be indirect unigrams when few people used them. `named`
+   * (default): those someone wrote as a name (a capital inside a sentence, or anywhere in a text where case
+   * means nothing: "Harbor", "Rose"); the words of running prose are not, however rare the topic. `all`:
+   * every one (a rare condition named in English words may identify). `none`: never.
    */
-  skipCommonWords?: boolean;
+  englishWords?: EnglishWordRule;
   /** Indirect terms must occur at least this often in the corpus (default 1). */
   minOccurrences?: number;
   /** Skip n-grams made only of numbers (default true; dates and ids come from the recognisers). */
@@ -58,6 +60,8 @@ export interface BuildBlacklistOptions {
   recognizerDocuments?: readonly string[];
   onProgress?: (p: { documents: number; tokens: number; engine: string }) => void;
 }
+
+export type EnglishWordRule = 'all' | 'named' | 'none';
 
 export interface BuildBlacklistResult {
   blacklist: Blacklist;
@@ -106,6 +110,9 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   const direct = new Map<string, DirectTally>();
   /** Unlisted words someone wrote in lower case where case means something: no proper nouns. */
   const writtenLower = new Set<string>();
+  const englishWords = options.englishWords ?? 'named';
+  /** English words someone wrote as a name (see {@link englishWordsWrittenAsNames}): bounded by the word list. */
+  const writtenAsNames = new Set<string>();
   let documents = 0;
   let tokens = 0;
 
@@ -118,6 +125,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     await engine.add(doc.author, words);
 
     for (const w of lowerCaseUnlistedWords(doc.text)) writtenLower.add(w);
+    if (englishWords === 'named') for (const w of englishWordsWrittenAsNames(doc.text)) writtenAsNames.add(w);
     for (const d of await detectDirect(doc.text, recognizers)) {
       const [start, end] = snapToWords(words, d.start, d.end);
       const term = canonicalTerm(doc.text.slice(start, end));
@@ -139,6 +147,8 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   }
   options.onProgress?.({ documents, tokens, engine: engine.name });
 
+  const { commonWords: common, rareWords: rare } = publicLists();
+  const isEnglishWord = (term: string) => common.has(term) || rare.has(term);
   const entries: BlacklistEntry[] = [];
   const graphSource = `graph:k=${k}`;
   // One array for every indirect entry: a build can yield millions of them.
@@ -158,7 +168,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     if (occurrences < minOccurrences || (direct.size > 0 && direct.has(term)) || (stopList.size > 0 && stopList.has(term))) return;
     // A typo of a common word ("heavely") used by one person is noise, not an identifier.
     if (!options.allNgrams && isMisspelling(term)) return;
-    if (options.skipCommonWords && !term.includes(' ') && publicLists().commonWords.has(term)) return;
+    if (englishWords !== 'all' && !term.includes(' ') && isEnglishWord(term) && (englishWords === 'none' || !writtenAsNames.has(term))) return;
     indirect++;
     entries.push({ term, kind: 'indirect', category: 'RARE', authors, occurrences, sources: graphOnly });
   });
@@ -169,7 +179,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
       ngrams,
       corpus: fingerprint.digest(),
       created: new Date().toISOString(),
-      extra: { recognizers: recognizers.map((r) => r.name).join(',') || 'none', 'ngram-rule': options.allNgrams ? 'all' : 'names', 'unigram-rule': [options.allNgrams ? '' : 'no typos', options.skipCommonWords ? 'no common words' : ''].filter(Boolean).join(', ') || 'all', analyzer: analyzer?.name ?? 'none', 'public-corpus': options.publicCorpus ? 'yes' : 'no', ...(options.recognizerDocuments?.length && { 'recognizer-documents': options.recognizerDocuments.join(',') }) },
+      extra: { recognizers: recognizers.map((r) => r.name).join(',') || 'none', 'ngram-rule': options.allNgrams ? 'all' : 'names', 'unigram-rule': [options.allNgrams ? '' : 'no typos', { all: '', named: 'English words only written as names', none: 'no English words' }[englishWords]].filter(Boolean).join(', ') || 'all', analyzer: analyzer?.name ?? 'none', 'public-corpus': options.publicCorpus ? 'yes' : 'no', ...(options.recognizerDocuments?.length && { 'recognizer-documents': options.recognizerDocuments.join(',') }) },
     },
     entries,
   };

@@ -14,6 +14,7 @@ import {
   mergeSpans,
   defaultRecognizers,
   type BuildBlacklistOptions,
+  type EnglishWordRule,
   readBlacklist,
   readGazetteer,
   writeBlacklist,
@@ -33,7 +34,7 @@ export interface BlacklistRuleFlags {
   k: string;
   ngrams: string;
   allNgrams?: boolean;
-  skipCommonWords?: boolean;
+  englishWords: EnglishWordRule;
   minOccurrences: string;
   lang: Language;
   analyzer: AnalyzerChoice;
@@ -109,7 +110,7 @@ export async function blacklistRules(options: BlacklistRuleFlags, out: Reporter,
       for (const line of text.split('\n')) if (line.trim() && !line.startsWith('#')) stopList.add(canonicalTerm(line));
     }
     return {
-      build: { k, ngrams, allNgrams: options.allNgrams === true, skipCommonWords: options.skipCommonWords === true, minOccurrences, ignoreNumbers: !options.keepNumbers, stopList, recognizers, analyzer, publicCorpus, ...(deidDocuments && { recognizerDocuments: [deidDocuments] }) },
+      build: { k, ngrams, allNgrams: options.allNgrams === true, englishWords: options.englishWords, minOccurrences, ignoreNumbers: !options.keepNumbers, stopList, recognizers, analyzer, publicCorpus, ...(deidDocuments && { recognizerDocuments: [deidDocuments] }) },
       recognizers,
       analyzer,
     };

@@ -12,7 +12,7 @@ export type { Detection, Recognizer } from './recognizer.js';
 export { PATTERNS, PATTERN_NAMES, PatternRecognizer } from './patterns.js';
 export type { PatternSpec } from './patterns.js';
 export { GazetteerRecognizer, readGazetteer, categoryForList } from './gazetteer.js';
-export { NameRecognizer, UNKNOWN_PROPER_NOUN, lowerCaseUnlistedWords } from './names.js';
+export { NameRecognizer, UNKNOWN_PROPER_NOUN, englishWordsWrittenAsNames, lowerCaseUnlistedWords } from './names.js';
 export { KoreanNameRecognizer } from './koreanNames.js';
 export { KoreanPlaceRecognizer } from './koreanPlaces.js';
 export { PlaceRecognizer } from './places.js';

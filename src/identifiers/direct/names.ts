@@ -1,7 +1,11 @@
+import { CLINICAL_WORDS } from './clinicalWords.js';
 import { isMisspelling, publicLists, type PublicLists } from './publicLists.js';
 import type { Detection, Recognizer } from './recognizer.js';
-import { adjacent, caseInformative, classify, inCapitals, properShape, shortensCommonWord, textWords, unlistedProperNoun, type TextWord, type WordClass } from './words.js';
+import { adjacent, caseInformative, classify, inCapitals, properShape, sentenceStart, shortensCommonWord, textWords, unlistedProperNoun, type TextWord, type WordClass } from './words.js';
 
+const CLINICAL = new Set(CLINICAL_WORDS);
+/** Particles inside a surname, in lower case: van Gijn, van de Noort, de Gaulle, da Vinci, bin Salman. */
+const NAME_PARTICLES = new Set(['van', 'von', 'de', 'der', 'den', 'da', 'di', 'del', 'della', 'dos', 'das', 'du', 'la', 'le', 'ten', 'ter', 'bin', 'ibn', 'al', 'el', 'zu']);
 const TITLES = new Set(['dr', 'drs', 'doctor', 'mr', 'mrs', 'ms', 'miss', 'mister', 'prof', 'professor', 'rev']);
 /** A title that is also a clinical abbreviation (MS: mental status) counts only with a period or a capital in mixed case. */
 const AMBIGUOUS_TITLES = new Set(['ms']);
@@ -34,6 +38,17 @@ export function lowerCaseUnlistedWords(text: string, lists: PublicLists = public
   return words.filter((w) => !w.capital && w.key.length >= 4 && classify(w, lists).unknown).map((w) => w.key);
 }
 
+/**
+ * The English words of a text (any SCOWL level) that may be names there: all of them where case means
+ * nothing (a note in capitals, a text in lower case), else those written with a capital inside a sentence
+ * (Harbor, Rose, Mill Village). An English word used by few people is an indirect identifier only so.
+ */
+export function englishWordsWrittenAsNames(text: string, lists: PublicLists = publicLists()): string[] {
+  const words = textWords(text);
+  const cased = caseInformative(text, words);
+  return words.filter((w) => !classify(w, lists).unknown && (!cased || (w.capital && !sentenceStart(text, w)))).map((w) => w.key);
+}
+
 /** Labels of a form or a chat turn that are no speaker's name. */
 const FIELD_LABELS = new Set(['bot', 'user', 'agent', 'customer', 'assistant', 'system', 'operator', 'host', 'guest', 'fax', 'tel', 'email', 'e-mail', 'web', 'note', 'subject', 'attn', 'cc', 'bcc']);
 /** Words that follow a title or a relation without being a name. */
@@ -42,11 +57,12 @@ const NOT_NAMES = new Set(['and', 'or', 'the', 'a', 'an', 'in', 'at', 'to', 'of'
 /**
  * Whether a word may be part of a name in context (after a title, a relation, before a credential): an
  * initial, a listed name or a word in no English list, not a common word unless capitalised in mixed case.
+ * After a title a listed name counts in lower case too ("dr green aware"): the title stays in the term.
  */
-function nameWord(w: TextWord, c: WordClass, text: string, cased: boolean): boolean {
+function nameWord(w: TextWord, c: WordClass, text: string, cased: boolean, afterTitle = false): boolean {
   if (NOT_NAMES.has(w.key)) return false;
   if (w.end - w.start === 1) return text[w.end] === '.' || /^\s+\p{L}/u.test(text.slice(w.end, w.end + 3));
-  if (cased && !w.capital) return false;
+  if (cased && !w.capital && !(afterTitle && c.name && !CLINICAL.has(w.key))) return false;
   return c.name || !c.common || (cased && w.capital);
 }
 
@@ -84,9 +100,9 @@ export class NameRecognizer implements Recognizer {
       out.push({ start: words[a]!.start, end: words[b]!.end, category: 'PERSON', source });
     };
     /** The name words that follow word i, adjacent to each other, at most three; the last index taken. */
-    const following = (i: number, gap: RegExp): number => {
+    const following = (i: number, gap: RegExp, afterTitle = false): number => {
       let j = i;
-      while (j + 1 < words.length && j - i < 3 && gap.test(text.slice(words[j]!.end, words[j + 1]!.start)) && nameWord(words[j + 1]!, classes[j + 1]!, text, cased)) {
+      while (j + 1 < words.length && j - i < 3 && gap.test(text.slice(words[j]!.end, words[j + 1]!.start)) && nameWord(words[j + 1]!, classes[j + 1]!, text, cased, afterTitle && j === i)) {
         j++;
         gap = /^\s*\.?\s*$/;
       }
@@ -97,16 +113,19 @@ export class NameRecognizer implements Recognizer {
     for (let i = 0; i < words.length; i++) {
       const w = words[i]!;
       const c = classes[i]!;
-      if (TITLES.has(w.key) && (!AMBIGUOUS_TITLES.has(w.key) || text[w.end] === '.' || (cased && w.capital))) emit(i + 1, following(i, /^\.?\s*$/), 'context:title', i);
+      if (TITLES.has(w.key) && (!AMBIGUOUS_TITLES.has(w.key) || text[w.end] === '.' || (cased && w.capital))) emit(i + 1, following(i, /^\.?\s*$/, !AMBIGUOUS_TITLES.has(w.key)), 'context:title', i);
       else if (RELATIONS.has(w.key) || ROLES_BEFORE.has(w.key)) {
         const j = following(i, /^\s*[,:(-]?\s*$/);
         // Many words follow a relation; a name there is listed, in no English list, or capitalised where case means something.
         if (classes.slice(i + 1, j + 1).some((x, k) => x.name || (x.unknown && RELATIONS.has(w.key)) || (cased && words[i + 1 + k]!.capital))) emit(i + 1, j, 'context:relation', i);
-      } else if (ROLES.has(w.key) && i > 0 && /^\s*,\s*$|^\s+$/.test(text.slice(words[i - 1]!.end, w.start)) && (text[words[i - 1]!.end] === ',' || /^\s*(\n|$)/.test(text.slice(w.end)))) {
-        // "Jones, RN", or a signature line ending in the credential.
+      } else if (ROLES.has(w.key) && i > 0 && /^\s*,\s*$|^\s+$/.test(text.slice(words[i - 1]!.end, w.start))) {
+        // "Jones, RN", a signature line ending in the credential, or two name words before it, one listed
+        // and one in no English list ("per Warren Kavaliunas NP patent").
         let j = i - 1;
         while (j >= 0 && i - j <= 3 && nameWord(words[j]!, classes[j]!, text, cased) && (j === i - 1 || adjacent(text, words[j]!, words[j + 1]!))) j--;
-        if (classes.slice(j + 1, i).some((x) => x.name)) emit(j + 1, i - 1, 'context:role', i);
+        const run = classes.slice(j + 1, i);
+        const cue = text[words[i - 1]!.end] === ',' || /^\s*(\n|$)/.test(text.slice(w.end)) || (run.length >= 2 && run.some((x) => x.unknown));
+        if (cue && run.some((x) => x.name)) emit(j + 1, i - 1, 'context:role', i);
       } else if (c.name && !c.common && w.key.length > 3 && (c.unknown || !cased || w.capital)) {
         // A rarer English word (Bowman) that is a name needs a capital where case means something.
         emit(i, i, 'list:names');
@@ -137,8 +156,9 @@ export class NameRecognizer implements Recognizer {
       if (NAMING.test(text.slice(Math.max(0, w.start - 16), w.start)) && (c.name || c.unknown) && w.key.length > 2 && !CUES.has(w.key) && !NOT_NAMES.has(w.key) && (cased ? properShape(text.slice(w.start, w.end)) : !c.common)) emit(i, following(i, /^$/), 'context:naming');
       // A capitalised word no list holds, where case means something: a proper noun, and in a record most
       // often a person's name (Tomomi, Dzhambek). Not in capitals (ICU), not a shortened word (Misc), not a
-      // typo at the start of a sentence (Recieved).
-      else if (cased && unlistedProperNoun(text, w, this.lists) && !isMisspelling(w.key)) {
+      // typo at the start of a sentence (Recieved). Inside a sentence the capital is the writer's choice, so
+      // a name a letter or two from a word (Matej, Glyceria) stays a name there.
+      else if (cased && unlistedProperNoun(text, w, this.lists) && !(sentenceStart(text, w) && isMisspelling(w.key))) {
         emit(i, i, UNKNOWN_PROPER_NOUN);
       }
       // A speaker's name at the start of a line, before a colon and words: "Halldór: What a wife." A listed
@@ -157,6 +177,15 @@ export class NameRecognizer implements Recognizer {
         if (j + 1 < words.length && words[j]!.end - words[j]!.start === 1 && spaced(w, words[j]!)) j++;
         const last = words[j];
         if (last !== undefined && spaced(words[j - 1]!, last) && last.key.length >= 4 && !/['’]/.test(last.key) && classes[j]!.unknown && !CUES.has(last.key) && !isMisspelling(last.key) && !shortensCommonWord(last.key, this.lists)) emit(i, j, 'context:first-last');
+      }
+      // A name with its particles, where case means something: "Dyan van Gijn", "Maika van de Noort",
+      // "Charles de Gaulle". A listed first name or a word no list holds, written as a name, then one or
+      // two particles in lower case and a word written as a name.
+      if (cased && (c.first || c.unknown) && !CLINICAL.has(w.key) && !CUES.has(w.key) && properShape(text.slice(w.start, w.end))) {
+        let j = i + 1;
+        while (j < words.length && j - i <= 2 && NAME_PARTICLES.has(text.slice(words[j]!.start, words[j]!.end)) && /^ $/.test(text.slice(words[j - 1]!.end, words[j]!.start))) j++;
+        const last = words[j];
+        if (j > i + 1 && last !== undefined && /^ $/.test(text.slice(words[j - 1]!.end, last.start)) && properShape(text.slice(last.start, last.end)) && !CUES.has(last.key)) emit(i, j, 'context:particle');
       }
       // Someone spoken to: "Don't go to town, Mark!", "Remember me, Maria?": a listed first name between a
       // comma and a ! or ?, however common the word, written as a name where case means something.
@@ -179,9 +208,9 @@ export class NameRecognizer implements Recognizer {
 
   /**
    * Names in a list, where case means something: "founders: Kónya, Becker and White". Single words written
-   * as names, three or more joined by commas and "and"; when two of them are listed names and one of those
-   * no English word, every listed name among them is one, however common the word (White, Graves): the
-   * list is the evidence.
+   * as names, three or more joined by commas and "and"; when two of them are listed names and one word is
+   * in no English list, every listed or unlisted name among them is one, however common the word (White,
+   * Graves): the list is the evidence.
    */
   private nameLists(text: string, words: readonly TextWord[], classes: readonly WordClass[], cased: boolean, out: Detection[]): void {
     if (!cased) return;
@@ -198,9 +227,11 @@ export class NameRecognizer implements Recognizer {
         else if (/^,? $/.test(gap(k)) && words[k + 1]?.key === 'and' && gap(k + 1) === ' ' && item(k + 2)) chain.push((k += 2));
         else break;
       }
-      // Two listed names at least, one no English word: a list of drugs with one name-like brand (Vano, Ceftaz) is none.
-      if (chain.length >= 3 && chain.filter((c) => classes[c]!.name).length >= 2 && chain.some((c) => classes[c]!.name && !classes[c]!.common)) {
-        for (const c of chain) if (classes[c]!.name) out.push({ start: words[c]!.start, end: words[c]!.end, category: 'PERSON', source: 'context:name-list' });
+      // Two listed names at least, none of them the vocabulary of care, and a word no English list holds:
+      // a list of drugs (Vano, Ceftaz; Neo, Levo and Vasopressin) is none, nor one of common words (Brown,
+      // Black and White).
+      if (chain.length >= 3 && chain.filter((c) => classes[c]!.name && !CLINICAL.has(words[c]!.key)).length >= 2 && chain.some((c) => classes[c]!.unknown)) {
+        for (const c of chain) if (classes[c]!.name || classes[c]!.unknown) out.push({ start: words[c]!.start, end: words[c]!.end, category: 'PERSON', source: 'context:name-list' });
       }
       i = chain.at(-1)! + 1;
     }

@@ -148,6 +148,13 @@ export const PATTERNS: PatternSpec[] = [
     regex: re(String.raw`\b\p{L}[\p{L}\d/]+[\s,]{0,2}['’]\d{2}(?![\d'’%])|\b[A-Z][A-Z/]{1,5}\s\d{2}['’](?![\w'’])`, 'gu'),
   },
   {
+    // A bare two-digit year after an event of a history, kept with the event: "CABG 81", "Redo CABG 84",
+    // "NQWMI 13". Only events that carry no setting or rate (not PPM 60, a pacemaker's rate).
+    name: 'year-event',
+    category: 'DATE',
+    regex: re(String.raw`\b(?:cabg|mi|nqwmi|nstemi|stemi|imi|ami|cva|tia|ptca|pci|avr|mvr|turp|dvt|aaa|cea|appy|appendectomy|chole|cholecystectomy|hysterectomy|tah|bka|aka)\s\d{2}(?![\d'’%.,:/-]\d|[\d'’%:/-]|\s?(?:x\b|mg|mcg|cc|ml|units?|yo\b|y/o|yrs?\b|years?|mm\b|cm\b|mmhg|bpm|hrs?\b|min))`, 'giu'),
+  },
+  {
     // A month alone where the words around make it a time: "in sept.", "since March", "early january".
     // May is left out: "in may" reads as the verb too often.
     name: 'date-month-context',

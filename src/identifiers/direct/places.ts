@@ -2,7 +2,7 @@ import { BlacklistMatcher } from '../blacklist/matcher.js';
 import { contentWords, normalizeTerm } from '../../text/index.js';
 import { publicLists, type PublicLists } from './publicLists.js';
 import type { Detection, Recognizer } from './recognizer.js';
-import { adjacent, caseInformative, classify, inCapitals, textWords, unlistedProperNoun, type TextWord } from './words.js';
+import { adjacent, caseInformative, classify, inCapitals, properShape, sentenceStart, textWords, unlistedProperNoun, type TextWord } from './words.js';
 
 /** Words that end the name of a care facility ("Holy Cross Hospital", "Harbor Hosp", "Univ of MD Med Ctr"). */
 const FACILITY = new Set(['hospital', 'hosp', 'hospitals', 'clinic', 'clinics', 'rehab', 'rehabilitation', 'infirmary', 'campus', 'center', 'ctr', 'centre', 'manor', 'memorial', 'healthcare', 'hospice', 'university', 'univ', 'institute', 'college', 'sanitarium', 'sanatorium']);
@@ -47,8 +47,8 @@ const MILITARY = /\b(?:(?:PSC|Unit|CMR) \d{1,6},? Box \d{1,6}|(?:USNS|USNV|USS|U
 // The address scanner reads from a position with sticky (y) patterns, never copying the rest of the text:
 // a long document has many numbers.
 const STREET_WORD = / (\p{L}[\p{L}\p{M}'’.-]*)/uy;
-/** After a lower-case street word: a number and a street type ("midtvollen 130 st."). */
-const NUMBER_THEN_TYPE = / \d{1,5} (?:st|street|ave|rd|road)\b/iuy;
+/** After a lower-case street word: a number and a street type ("midtvollen 130 st."), or a street type spelled out ("fourth avenue"). */
+const NUMBER_THEN_TYPE = / (?:\d{1,5} (?:st|street|ave|rd|road)|street|avenue|road|boulevard|lane|drive)\b/iuy;
 /** Street types that languages write before the name ("Via Roma", "Rue de Piétrain", "Paseo del Atlántico"). */
 const LEADING_TYPE = /^(?:via|rue|calle|avenida|avda|rua|rúa|paseo|carrer|strada|piazza|avenue|boulevard|ul\.|trg|plaza)$/iu;
 /** Words that join a street's name: "Avenue du Golf", "Rua Vinte e Cinco de Setembro". */
@@ -59,12 +59,17 @@ const NUMBER_OR_TYPE_SOON = /(?: \p{L}[\p{L}\p{M}'’.-]*){0,2} (?:\d{1,5}(?![\p
 const COMPOUND_STREET = new RegExp(`^\\p{L}+(?:${STREET_SUFFIXES})\\.?$`, 'iu');
 /** The number after a street, and a street type after it if any. */
 const STREET_NUMBER = / \d{1,5}[A-Za-z]?(?![\p{L}\p{N}])(?: (?:st|street|ave|rd|road)\.?(?![\p{L}]))?/iuy;
+/** A list's bullet at a line's start, as addresses are pasted in ("• Suite 292"; "??? " where the bullet's encoding was lost). */
+const BULLET = String.raw`(?:[•·*–?-]{1,3}[ \t]+)?`;
 /** A unit after the street, on its line or the next (after the street's closing period too: "Kálmán Imre u. 12.\n Apt. 762"). */
-const INLINE_UNIT = /[.,]?(?:[ \t]*\n[ \t]*|[ \t]+)(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Floor|Fl\.?|Room|Rm\.?|#) ?\d{1,5}[A-Za-z]?(?![\p{L}\p{N}])/iuy;
+const INLINE_UNIT = new RegExp(String.raw`[.,]?(?:[ \t]*\n[ \t]*${BULLET}|[ \t]+)(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Floor|Fl\.?|Room|Rm\.?|#) ?\d{1,5}[A-Za-z]?(?![\p{L}\p{N}])`, 'iuy');
 /** What separates the lines of an address: a comma (on the next line too: "MOSS\n, nan"), a line break (a blank line at most). */
-const ADDRESS_BREAK = /(?:(?:[ \t]*\n)?[ \t]*,[ \t]*(?:\n[ \t]*)?|[ \t]*\n(?:[ \t]*\n)?[ \t]*)/y;
-/** Once it is an address, its lines may also follow on one line: "Suite 019 CHARLEROI Victoria". */
-const SPACE_BEFORE_CAPITAL = / (?=\p{Lu})/uy;
+const ADDRESS_BREAK = new RegExp(String.raw`(?:(?:[ \t]*\n)?[ \t]*,[ \t]*(?:\n[ \t]*)?|[ \t]*\n(?:[ \t]*\n)?[ \t]*${BULLET})`, 'y');
+/**
+ * Once it is an address, its lines may also follow on one line: "Suite 019 CHARLEROI Victoria"; "nan" is
+ * an empty field printed by a data frame ("BODØ nan").
+ */
+const SPACE_BEFORE_CAPITAL = / (?=\p{Lu}|nan(?![\p{L}\p{N}]))/uy;
 const UNIT_LINE = /(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Floor|Fl\.?|Box|Room|Rm\.?) ?#?\d{1,5}[A-Za-z]?(?![\p{L}\p{N}])/iuy;
 /** Lines that only an address has: a unit, a military post office, a postal code, a state with its code. */
 const ADDRESS_LINES = [
@@ -74,13 +79,23 @@ const ADDRESS_LINES = [
   /[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}(?![\p{L}\p{N}])/uy,
   /(?:[A-Z]{2}|nan) \d{5}(?:-\d{4})?(?![\p{L}\p{N}])/uy,
 ];
-/** A town, a region or a country, capitalised, with its postal code after it if any; a lone state code. */
-const TOWN_LINE = /(?:\p{Lu}[\p{L}\p{M}'’.-]*(?:[ -](?:\p{Lu}[\p{L}\p{M}'’.-]*|de|del|la|le|am|an|der|on|upon|sur)){0,3}(?: \d{4,6})?|[A-Z]{2}|nan)(?![\p{L}\p{N}])/uy;
+/** Lower-case words inside a place's name: "Caxias do Sul", "Ostrov nad Ohrí", "Villafranca del Cid", "Turkovice u Prelouce". */
+const PLACE_PARTICLES = 'de|del|do|dos|da|das|di|du|des|la|le|am|an|der|im|bei|on|upon|sur|sul|nad|pod|na|u|en|y|van|von';
+/**
+ * A town, a region or a country, capitalised, with a qualifier in brackets and its postal code after it
+ * if any ("ΑΓΛΑΝΤΖΙΑ (ΑΓΛΑΓΓΙΑ)"); a lone state code. Not a label before a colon ("Mobile: 0490").
+ */
+const PARTICLE_WORD = new RegExp(`^(?:${PLACE_PARTICLES})$`, 'u');
+const TOWN_LINE = new RegExp(String.raw`(?:\p{Lu}[\p{L}\p{M}'’.-]*(?:[ -](?:\p{Lu}[\p{L}\p{M}'’.-]*|${PLACE_PARTICLES})){0,3}(?: \([\p{L}\p{M} ]{2,30}\))?(?: \d{4,6})?|[A-Z]{2}|nan)(?![\p{L}\p{N}]|[ \t]*:)`, 'uy');
 
 /** A postal code after a place: five digits (ZIP+4 too) after any, four after a country; a qualifier before it: "Cyprus (Greek) 13429". */
 const POSTCODE_AFTER = /^(?: \([\p{L} ]{2,20}\))? (?:(\d{5}(?:-\d{4})?)|\d{4})(?![\p{L}\p{N}])/u;
 /** An intersection: "the corner of Dalbraut 99 and Frederikke Coves", up to the next punctuation or line break. */
 const INTERSECTION = /\b(?:the )?(?:corner|intersection|junction) of ([^\n,;:!?]{2,60}?) and ([^\n,;:!?.]{2,60}?)(?=[.,;:!?]|\n|$)/giu;
+/** A university named after its place: "University of Maryland", "Univ. of Chicago", "U OF MD" (the place is checked). */
+const UNIVERSITY_OF = /\b(?:university|univ\.?|u) of (\p{L}+(?: \p{L}+)?)(?![\p{L}\p{N}])/giu;
+/** A US state code where someone lives: "lives in DC", "moved to VA". */
+const LIVES_IN_STATE = /\b(?:lives?|living|lived|resides?|residing|moved|moving|home) (?:in|to) ([A-Z]{2})(?![\p{L}\p{N}])/gu;
 /** A street named with its type spelled out, without a number: "on Berg Hills Street", "Tarsicio Isle Street". */
 const NAMED_STREET = /(?<![\p{L}\p{N}])((?:\p{Lu}\p{Ll}[\p{L}\p{M}'’-]* ){1,3})(?:Street|Avenue|Road|Boulevard|Lane|Parkway|Terrace|Highway)\b/gu;
 
@@ -194,9 +209,11 @@ function placeMatcher(lists: PublicLists): BlacklistMatcher {
 export class PlaceRecognizer implements Recognizer {
   readonly name = 'places';
   private readonly matcher: BlacklistMatcher;
+  private readonly placeNames: ReadonlySet<string>;
 
   constructor(private readonly lists: PublicLists = publicLists()) {
     this.matcher = placeMatcher(lists);
+    this.placeNames = new Set(lists.places);
   }
 
   async find(text: string): Promise<Detection[]> {
@@ -221,6 +238,10 @@ export class PlaceRecognizer implements Recognizer {
       // term: "middle river md", never every "union".
       else if (state !== null && this.lists.stateCodes.has(state[1]!) && span.every((w) => w.capital)) {
         out.push({ start: m.start, end: m.end + state[0].length, category: 'LOCATION', source: 'context:place' });
+      } else if (cased && i > 0 && (PLACE_PREPOSITIONS.has(words[i - 1]!.key) || words[i - 1]!.key === 'to') && /^ $/.test(text.slice(words[i - 1]!.end, m.start)) && !sentenceStart(text, span[0]!)) {
+        // Capitalised after a preposition ("Surgeon from Harbor", "go to Harbor"): the preposition stays in
+        // the term, "from harbor", never every harbor.
+        out.push({ start: words[i - 1]!.start, end: m.end, category: 'LOCATION', source: 'context:place' });
       }
     }
     for (let i = 0; i < words.length; i++) {
@@ -240,9 +261,8 @@ export class PlaceRecognizer implements Recognizer {
       // "originally from ΕΓΚΩΜΗ". Up to three capitalised words, each in no English list, where case means
       // something; a word in capitals only from six letters (notes write "in ICU", "from OSH").
       if (cased && PLACE_PREPOSITIONS.has(words[i - 1]!.key) && /^ $/.test(text.slice(words[i - 1]!.end, w.start))) {
-        let j = i;
-        while (j < words.length && j - i < 3 && (j === i || /^ $/.test(text.slice(words[j - 1]!.end, words[j]!.start))) && (unlistedProperNoun(text, words[j]!, this.lists) || this.unlistedInCapitals(text, words[j]!))) j++;
-        if (j > i) out.push({ start: w.start, end: words[j - 1]!.end, category: 'LOCATION', source: 'context:place-preposition' });
+        const end = this.unlistedPlace(text, words, i);
+        if (end !== undefined) out.push({ start: w.start, end, category: 'LOCATION', source: 'context:place-preposition' });
       }
       // A saint's name: "St. Agnes", "St Mary's".
       if ((w.key === 'st' || w.key === 'saint') && i + 1 < words.length && adjacent(text, w, words[i + 1]!) && this.lists.firstNames.has(words[i + 1]!.key) && (!cased || words[i + 1]!.capital)) {
@@ -265,8 +285,8 @@ export class PlaceRecognizer implements Recognizer {
       if (lines.evidence) out.push({ start: m.index, end: lines.end, category: 'LOCATION', source: 'rule:postal-address' });
     }
     for (const m of text.matchAll(INTERSECTION)) {
-      // Each street named (a capital or a number) where case means something; in capitals or lower case, one needs a number or a street type.
-      const named = (part: string) => /^[\p{Lu}\d]/u.test(part) && part.split(' ').length <= 6;
+      // Each street named (a capital, a number or a type written first: "ul. Grochowa 80") where case means something; in capitals or lower case, one needs a number or a street type.
+      const named = (part: string) => (/^[\p{Lu}\d]/u.test(part) || LEADING_TYPE.test(part.split(' ')[0]!)) && part.split(' ').length <= 6;
       const addressy = (part: string) => /\d/.test(part) || part.split(' ').some((w) => STREET_TYPE.test(w));
       if (cased ? named(m[1]!) && named(m[2]!) : addressy(m[1]!) || addressy(m[2]!)) out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'rule:street-address' });
     }
@@ -277,8 +297,37 @@ export class PlaceRecognizer implements Recognizer {
         out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'rule:street-address' });
       }
     }
+    for (const m of text.matchAll(UNIVERSITY_OF)) {
+      // "University of Maryland", "U OF MD": a listed place of one or two words, or a state code in capitals.
+      const [first, second] = m[1]!.split(' ');
+      const place = [second === undefined ? undefined : `${first} ${second}`, first!].find((p) => p !== undefined && (this.placeNames.has(normalizeTerm(p)) || (/^[A-Z]{2}$/.test(p) && this.lists.stateCodes.has(p))));
+      if (place !== undefined) out.push({ start: m.index, end: m.index + m[0].length - m[1]!.length + place.length, category: 'LOCATION', source: 'rule:facility' });
+    }
+    for (const m of text.matchAll(LIVES_IN_STATE)) {
+      // The preposition stays in the term ("in dc"): DC is also discontinued.
+      if (this.lists.stateCodes.has(m[1]!)) out.push({ start: m.index + m[0].indexOf(' ') + 1, end: m.index + m[0].length, category: 'LOCATION', source: 'context:place' });
+    }
     for (const m of text.matchAll(MILITARY)) out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'rule:postal-address' });
     return out;
+  }
+
+  /**
+   * The unlisted place whose first word is `words[i]`, where case means something: up to four words a
+   * space apart, capitalised, or particles inside ("Villafranca del Cid"), one of them at least a word no
+   * list holds (`Store Merløse`, not `Mill Village`). Returns where it ends.
+   */
+  private unlistedPlace(text: string, words: readonly TextWord[], i: number): number | undefined {
+    let end: number | undefined;
+    let unlisted = false;
+    for (let j = i; j < words.length && j - i < 4 && (j === i || /^ $/.test(text.slice(words[j - 1]!.end, words[j]!.start))); j++) {
+      const x = words[j]!;
+      const surface = text.slice(x.start, x.end);
+      if (unlistedProperNoun(text, x, this.lists) || this.unlistedInCapitals(text, x)) unlisted = true;
+      else if (j > i && !x.capital && PARTICLE_WORD.test(surface)) continue;
+      else if (!properShape(surface)) break;
+      end = x.end;
+    }
+    return unlisted ? end : undefined;
   }
 
   /** A word in capitals of six letters or more that no English, name or clinical list holds: BÜSCHENDORF, not ICU or DNR. */

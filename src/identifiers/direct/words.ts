@@ -40,9 +40,15 @@ export function caseInformative(text: string, words: readonly TextWord[]): boole
   return lower >= upper && capitals >= 0.04 * words.length;
 }
 
-/** Only spaces, or an initial's period, between two words: they may be one name ("Edward C. Jones"). */
+/** Only spaces, or the period of an initial or short abbreviation, between two words: they may be one name ("Edward C. Jones", "St. Agnes"; not "Reed.  The"). */
 export function adjacent(text: string, a: TextWord, b: TextWord): boolean {
-  return /^\s*\.?\s*$/.test(text.slice(a.end, b.start)) && b.start - a.end <= 3;
+  const gap = text.slice(a.end, b.start);
+  return /^\s*\.?\s*$/.test(gap) && gap.length <= 3 && (!gap.includes('.') || a.end - a.start <= 2);
+}
+
+/** The first word of a text, a line or a sentence, where a capital is no evidence of a name. */
+export function sentenceStart(text: string, w: TextWord): boolean {
+  return /(?:^|[\n.!?:;•]|\?\?\?)[\s"'“(\-*]*$/u.test(text.slice(Math.max(0, w.start - 8), w.start));
 }
 
 /** How a word stands against the public lists. */
