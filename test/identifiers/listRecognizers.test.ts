@@ -42,6 +42,12 @@ describe('person names without a user list', () => {
 
   it('reads signatures with credentials and first + last adjacency', async () => {
     expect(await found(names, 'All is well.\n EDWARD C. JONES, RRT\n')).toContain('EDWARD C. JONES, RRT|context:role');
+    // Without a comma, two name words one of which no English list holds; NP is also a role before a name.
+    expect(await found(names, 'OK TO USE AS CENTRAL LINE PER WARREN KAVALIUNAS NP PATENT')).toContain('WARREN KAVALIUNAS NP|context:role');
+    expect(await found(names, 'Seen by Jones, NP today.')).toContain('Jones|context:role');
+    expect((await found(names, 'INSULIN PER SLIDING SCALE NP AWARE')).filter((d) => d.endsWith('context:role'))).toEqual([]);
+    // After a title, a listed name in lower case too; the title stays in the term.
+    expect(await found(names, 'some mild stridor noted, dr green aware. Ms given lasix')).toEqual(['dr green|context:title']);
     expect(await found(names, 'dtr Frances Baker called')).toContain('Frances Baker|context:first-last');
     expect(await found(names, 'It sounds as if Tom Petty had a stroke, said the review.')).toContain('Tom Petty|context:first-last');
     expect(await found(names, 'it sounds as if tom petty had a stroke, said the review.')).toEqual([]);
@@ -188,6 +194,12 @@ describe('places without a user list', () => {
     expect(await found(places, 'we returned in Mill Village by noon')).toEqual([]);
   });
 
+  it('knows regions, continents and named landmarks', async () => {
+    expect(await found(places, 'She grew up in Queensland, then moved to Scandinavia.')).toEqual(expect.arrayContaining(['Queensland|list:places', 'Scandinavia|list:places']));
+    expect(await found(places, 'We sailed up the Hudson River to Lake Geneva, then to Mount Kosciuszko.')).toEqual(expect.arrayContaining(['Hudson River|rule:landmark', 'Lake Geneva|rule:landmark', 'Mount Kosciuszko|rule:landmark']));
+    expect((await found(places, 'Went to the Nursing Station and checked Mental State.')).filter((d) => d.endsWith('landmark'))).toEqual([]);
+  });
+
   it('leaves words that end like a facility, doses and common-word places alone', async () => {
     expect(await found(places, 'COUGH WITH THICK SPUTUM. TO THE OR.')).toEqual([]);
     expect(await found(places, 'remains on dobutamine 5 mcg')).toEqual([]);
@@ -215,6 +227,8 @@ describe('clinical dates', () => {
     expect(dates('date-ordinal', 'drawn on the 11th. Seen on the 2nd floor; since the 40th.')).toEqual(['11th']);
     expect(dates('date-month-name', 'CASE MARCH OF 1993. and May 2020')).toEqual(['MARCH OF 1993', 'May 2020']);
     expect(dates('date-us', 'transferred to Quartermain.8/31. CO/CI 5.8/2.71')).toEqual(['8/31']);
+    // A fraction-shaped date only after a word of dates: half saline is no date.
+    expect(dates('date-us', 'admitted 1/3, since 1/4; started on 1/2 NS, 3/4 tab')).toEqual(['1/3', '1/4']);
     expect(dates('phone-context', 'they can be reached at 202 2671093. pt has c/o')).toEqual(['202 2671093']);
   });
 });

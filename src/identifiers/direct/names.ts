@@ -52,7 +52,7 @@ export function englishWordsWrittenAsNames(text: string, lists: PublicLists = pu
 /** Labels of a form or a chat turn that are no speaker's name. */
 const FIELD_LABELS = new Set(['bot', 'user', 'agent', 'customer', 'assistant', 'system', 'operator', 'host', 'guest', 'fax', 'tel', 'email', 'e-mail', 'web', 'note', 'subject', 'attn', 'cc', 'bcc']);
 /** Words that follow a title or a relation without being a name. */
-const NOT_NAMES = new Set(['and', 'or', 'the', 'a', 'an', 'in', 'at', 'to', 'of', 'is', 'was', 'has', 'had', 'will', 'with', 'who', 'also', 'aware', 'here', 'by', 'for', 'on', 'not', 'none', 'called', 'came', 'visited', 'notified', 'updated']);
+const NOT_NAMES = new Set(['and', 'or', 'per', 'the', 'a', 'an', 'in', 'at', 'to', 'of', 'is', 'was', 'has', 'had', 'will', 'with', 'who', 'also', 'aware', 'here', 'by', 'for', 'on', 'not', 'none', 'called', 'came', 'visited', 'notified', 'updated']);
 
 /**
  * Whether a word may be part of a name in context (after a title, a relation, before a credential): an
@@ -118,17 +118,18 @@ export class NameRecognizer implements Recognizer {
         const j = following(i, /^\s*[,:(-]?\s*$/);
         // Many words follow a relation; a name there is listed, in no English list, or capitalised where case means something.
         if (classes.slice(i + 1, j + 1).some((x, k) => x.name || (x.unknown && RELATIONS.has(w.key)) || (cased && words[i + 1 + k]!.capital))) emit(i + 1, j, 'context:relation', i);
-      } else if (ROLES.has(w.key) && i > 0 && /^\s*,\s*$|^\s+$/.test(text.slice(words[i - 1]!.end, w.start))) {
-        // "Jones, RN", a signature line ending in the credential, or two name words before it, one listed
-        // and one in no English list ("per Warren Kavaliunas NP patent").
+      } else if (c.name && !c.common && w.key.length > 3 && (c.unknown || !cased || w.capital)) {
+        // A rarer English word (Bowman) that is a name needs a capital where case means something.
+        emit(i, i, 'list:names');
+      }
+      // A credential (NP is a role before a name too): "Jones, RN", a signature line ending in it, or two
+      // name words before it, one listed and one in no English list ("per Warren Kavaliunas NP patent").
+      if (ROLES.has(w.key) && i > 0 && /^\s*,\s*$|^\s+$/.test(text.slice(words[i - 1]!.end, w.start))) {
         let j = i - 1;
         while (j >= 0 && i - j <= 3 && nameWord(words[j]!, classes[j]!, text, cased) && (j === i - 1 || adjacent(text, words[j]!, words[j + 1]!))) j--;
         const run = classes.slice(j + 1, i);
         const cue = text[words[i - 1]!.end] === ',' || /^\s*(\n|$)/.test(text.slice(w.end)) || (run.length >= 2 && run.some((x) => x.unknown));
         if (cue && run.some((x) => x.name)) emit(j + 1, i - 1, 'context:role', i);
-      } else if (c.name && !c.common && w.key.length > 3 && (c.unknown || !cased || w.capital)) {
-        // A rarer English word (Bowman) that is a name needs a capital where case means something.
-        emit(i, i, 'list:names');
       }
       // Where case means something, two adjacent capitalised words, one in no English list and the other
       // in none or a listed name (Johannes Varvio, Szabina J. Gelencsér): the names no list holds. Words

@@ -21,6 +21,8 @@ const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may
 const MONTHS: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
 
 const re = (source: string, flags = 'giu') => new RegExp(source, `${flags}d`);
+/** Words of dates right before a number: a fraction after them is a date ("admitted 1/3"). */
+const DATE_CUE_BEFORE = /\b(?:since|until|till|admitted|admit|adm|discharged|dated|dob|born|date)[\s:]+$/i;
 const num = (s: string | undefined) => (s === undefined ? NaN : Number(s));
 /** A two-digit year is read as 19xx/20xx; only month and day are checked then. */
 const dateOk = (y: number, m: number, d: number) => isCalendarDate(Number.isNaN(y) ? 2000 : y < 100 ? 2000 + y : y, m, d);
@@ -90,11 +92,12 @@ export const PATTERNS: PatternSpec[] = [
     name: 'date-us',
     category: 'DATE',
     // Not inside a run of slashed or decimal values (CO/CI/SVR 5.8/2.71/497), and not a simple fraction (1/2,
-    // 2/3); after a sentence's period it may be ("to Quartermain.8/31").
+    // 2/3) unless a word of dates comes before it ("admitted 1/3"; "on 1/2 NS" is half saline); after a
+    // sentence's period it may be ("to Quartermain.8/31").
     regex: re(String.raw`(?<![\d/])(?<!\d\.)(\d{1,2})/(\d{1,2})(?:/(\d{2}|\d{4}))?(?![\d/]|\.\d)${NE}`),
     validate: (m) => {
       const [month, day] = [num(m[1]), num(m[2])];
-      if (m[3] === undefined && month < day && day <= 4) return false;
+      if (m[3] === undefined && month < day && day <= 4 && !DATE_CUE_BEFORE.test(m.input.slice(Math.max(0, m.index - 16), m.index))) return false;
       return dateOk(num(m[3]), month, day);
     },
   },

