@@ -3,7 +3,7 @@ import { documentKey, keyedFingerprint } from '../io/index.js';
 import { contentWords, type MorphAnalyzer, type NgramOptions } from '../text/index.js';
 import { canonicalTerm } from './blacklist/read.js';
 import { BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry } from './blacklist/types.js';
-import { englishWordsWrittenAsNames, defaultRecognizers, detectDirect, isMisspelling, lowerCaseUnlistedWords, publicLists, UNKNOWN_PROPER_NOUN, type Recognizer } from './direct/index.js';
+import { englishWord, englishWordsWrittenAsNames, defaultRecognizers, detectDirect, isMisspelling, lowerCaseUnlistedWords, publicLists, UNKNOWN_PROPER_NOUN, type Recognizer } from './direct/index.js';
 import type { AuthorTermEngine, EngineName, EngineStats } from './indirect/engine.js';
 import { CountingEngine } from './indirect/countingEngine.js';
 import { DuckdbEngine } from './indirect/duckdbEngine.js';
@@ -147,8 +147,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   }
   options.onProgress?.({ documents, tokens, engine: engine.name });
 
-  const { commonWords: common, rareWords: rare } = publicLists();
-  const isEnglishWord = (term: string) => common.has(term) || rare.has(term);
+  const lists = publicLists();
   const entries: BlacklistEntry[] = [];
   const graphSource = `graph:k=${k}`;
   // One array for every indirect entry: a build can yield millions of them.
@@ -168,7 +167,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     if (occurrences < minOccurrences || (direct.size > 0 && direct.has(term)) || (stopList.size > 0 && stopList.has(term))) return;
     // A typo of a common word ("heavely") used by one person is noise, not an identifier.
     if (!options.allNgrams && isMisspelling(term)) return;
-    if (englishWords !== 'all' && !term.includes(' ') && isEnglishWord(term) && (englishWords === 'none' || !writtenAsNames.has(term))) return;
+    if (englishWords !== 'all' && !term.includes(' ') && englishWord(term, lists) && (englishWords === 'none' || !writtenAsNames.has(term))) return;
     indirect++;
     entries.push({ term, kind: 'indirect', category: 'RARE', authors, occurrences, sources: graphOnly });
   });

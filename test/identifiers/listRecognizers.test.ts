@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BlacklistMatcher, NameRecognizer, PlaceRecognizer, buildBlacklist, defaultRecognizers, isMisspelling, publicLists } from '../../src/identifiers/index.js';
-import { PATTERNS, PatternRecognizer } from '../../src/identifiers/direct/index.js';
+import { PATTERNS, PatternRecognizer, englishWord } from '../../src/identifiers/direct/index.js';
 
 const names = new NameRecognizer();
 const places = new PlaceRecognizer();
@@ -262,6 +262,12 @@ describe('typos of common words', () => {
     // lithium and gesturing are English words (SCOWL): a rare condition in English words goes too.
     expect(await terms({ englishWords: 'none' })).toEqual([]);
     expect(await terms({ allNgrams: true })).toEqual(['gesturing', 'heavely', 'lithium', 'with']);
+  });
+
+  it('count compounds of English words and numbers as English words', () => {
+    const lists = publicLists();
+    expect(['six-month', 'state-owned', '1996-season', 'harbor'].filter((w) => englishWord(w, lists))).toEqual(['six-month', 'state-owned', '1996-season', 'harbor']);
+    expect(['fritz-armstrong', 'tomomi', 're-intubated'].filter((w) => englishWord(w, lists))).toEqual([]);
   });
 
   it('keep an English word used by few people by default only where someone wrote it as a name', async () => {

@@ -71,6 +71,16 @@ export function classify(word: TextWord, lists: PublicLists): WordClass {
   return { name, first, common, unknown: !common && !lists.rareWords.has(key) };
 }
 
+/**
+ * An English word of any SCOWL level, or a compound of them and numbers joined by hyphens ("six-month",
+ * "state-owned", "re-intubated" is not: "re" is no word), which no list holds whole but no one names a
+ * person or place with.
+ */
+export function englishWord(key: string, lists: PublicLists): boolean {
+  const known = (w: string) => lists.commonWords.has(w) || lists.rareWords.has(w);
+  return known(key) || (key.includes('-') && key.split('-').every((part) => known(part) || /^\d+$/.test(part)));
+}
+
 const sortedCommon = new WeakMap<PublicLists, string[]>();
 /**
  * Whether a word is the start of a longer common English word: how notes shorten words ("Misc", "Integ",
