@@ -39,7 +39,7 @@ describe('Korean names in context', () => {
       expect(await names('이번 전기에서 스티브 잡스의 일화도')).toEqual(['스티브|list:mecab-ko-dic', '잡스|list:mecab-ko-dic']);
       expect(await names('올해 디젤 라인업으로 승부수를 던진다')).toEqual(['디젤|list:mecab-ko-dic']);
       const text = '서울 송파구에서 만났고 을지로에 갔다';
-      expect((await new KoreanPlaceRecognizer(analyzer).find(text)).map((d) => `${text.slice(d.start, d.end)}|${d.source}`)).toEqual(['서울|list:mecab-ko-dic', '송파구|list:mecab-ko-dic', '을지로|list:mecab-ko-dic', '서울|list:ko-places']);
+      expect((await new KoreanPlaceRecognizer(analyzer).find(text)).map((d) => `${text.slice(d.start, d.end)}|${d.source}`)).toEqual(['서울|list:mecab-ko-dic', '송파구|list:mecab-ko-dic', '을지로|list:mecab-ko-dic', '서울|list:ko-places', '송파구|list:ko-places']);
     } finally {
       await analyzer?.close();
     }
@@ -82,6 +82,15 @@ describe('Korean places', () => {
   it('reads countries and regions with their particles, and addresses to a district or street', async () => {
     const { KoreanPlaceRecognizer } = await import('../../src/identifiers/index.js');
     const text = '일본의 작가가 서울에서 말했다. 청주시 흥덕구 B에 있는 식당, 일본어 수업, 경기도에서 온 수단과 경기';
-    expect((await new KoreanPlaceRecognizer().find(text)).map((d) => `${text.slice(d.start, d.end)}|${d.source}`)).toEqual(['일본|list:ko-places', '서울|list:ko-places', '경기도|list:ko-places', '청주시 흥덕구|rule:ko-address']);
+    expect((await new KoreanPlaceRecognizer().find(text)).map((d) => `${text.slice(d.start, d.end)}|${d.source}`)).toEqual(['일본|list:ko-places', '서울|list:ko-places', '청주시|list:ko-places', '경기도|list:ko-places', '청주시 흥덕구|rule:ko-address']);
+  });
+
+  it('reads cities and counties; one whose name is a common word only with its suffix or its province', async () => {
+    const { KoreanPlaceRecognizer } = await import('../../src/identifiers/index.js');
+    const found = async (text: string) => (await new KoreanPlaceRecognizer().find(text)).map((d) => `${text.slice(d.start, d.end)}|${d.source}`);
+    expect(await found('보령 인근 지역인 홍성, 태안과 파주에')).toEqual(['보령|list:ko-places', '홍성|list:ko-places', '태안|list:ko-places', '파주|list:ko-places']);
+    // 예산 is a budget, 고양이 a cat, 경기 the economy: places only with a suffix or a province.
+    expect(await found('예산이 부족하다. 고양이가 울었다. 경기가 나쁘다.')).toEqual([]);
+    expect(await found('충남 예산에서 열린 행사, 고양시에서, 경기 북부에')).toEqual(['충남|list:ko-places', '고양시|list:ko-places', '충남 예산|context:ko-province', '경기 북부|context:ko-province']);
   });
 });

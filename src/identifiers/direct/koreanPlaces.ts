@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { MorphAnalyzer } from '../../text/index.js';
 import type { Detection, Recognizer } from './recognizer.js';
+import { AMBIGUOUS_KOREAN_CITIES, KOREAN_CITIES } from './koreanCities.js';
 import { KOREAN_PARTICLE, MECAB_DICTIONARY_SOURCE, properNounRuns } from './koreanNames.js';
 
 /** The 17 top-level regions of Korea, short and official names: public administrative facts. */
@@ -13,15 +14,23 @@ const REGIONS = (
 const COMMON_WORDS = new Set(['수단', '오만', '말리', '가나', '경기', '기니', '차드', '토고']);
 
 let places: ReadonlySet<string> | undefined;
-/** Country names in Korean (`i18n-iso-countries`, MIT) and the regions above. */
+/** Country names in Korean (`i18n-iso-countries`, MIT), the regions above and the cities and counties ({@link KOREAN_CITIES}). */
 function koreanPlaces(): ReadonlySet<string> {
   if (places) return places;
   const require = createRequire(import.meta.url);
   const countries = require('i18n-iso-countries') as { registerLocale(l: unknown): void; getNames(lang: string, o: { select: 'all' }): Record<string, string[]> };
   countries.registerLocale(require('i18n-iso-countries/langs/ko.json'));
-  places = new Set([...Object.values(countries.getNames('ko', { select: 'all' })).flat().filter((n) => !n.includes(' ')), ...REGIONS].filter((n) => !COMMON_WORDS.has(n)));
+  places = new Set([...Object.values(countries.getNames('ko', { select: 'all' })).flat().filter((n) => !n.includes(' ')), ...REGIONS, ...KOREAN_CITIES].filter((n) => !COMMON_WORDS.has(n)));
   return places;
 }
+
+const AMBIGUOUS = new Set(AMBIGUOUS_KOREAN_CITIES);
+/** A province written short before a city or a direction: 경기 화성, 충남 예산, 경기 북부 (경기 alone is the economy). */
+const PROVINCE_BEFORE = new RegExp(
+  String.raw`(?<![가-힣])(경기도?|강원도?|충북|충남|전북|전남|경북|경남|제주도?|충청[남북]도|전라[남북]도|경상[남북]도) ([가-힣]{1,3}?)(시|군|구)?(?=${KOREAN_PARTICLE}(?![가-힣]))`,
+  'g',
+);
+const DIRECTIONS = new Set(['북부', '남부', '동부', '서부', '지역', '일대', '지방', '도내']);
 
 const WORD = /[가-힣]+/g;
 const PARTICLE_ONLY = new RegExp(`^${KOREAN_PARTICLE}$`);
@@ -29,8 +38,10 @@ const PARTICLE_ONLY = new RegExp(`^${KOREAN_PARTICLE}$`);
 const ADDRESS = /[가-힣]{1,6}(?:특별시|광역시|시|도|군|구)\s[가-힣]{1,8}(?:구|군|시|읍|면|동|리|로|길)(?![가-힣])/g;
 
 /**
- * Korean places: country names and the regions (`list:ko-places`), with a particle attached (일본의,
- * 서울에서), the place names mecab-ko-dic knows (`list:mecab-ko-dic`, with mecab only: 강남구, 을지로), and
+ * Korean places: country names, the regions, cities and counties (`list:ko-places`), with a particle
+ * attached (일본의, 서울에서, 파주에, 강진군과); a city whose name is a common word with its suffix (화성시)
+ * or after its province, which stays in the term (경기 화성, and 경기 북부: `context:ko-province`); the
+ * place names mecab-ko-dic knows (`list:mecab-ko-dic`, with mecab only: 강남구, 을지로), and
  * addresses down to a district or street (`rule:ko-address`).
  */
 export class KoreanPlaceRecognizer implements Recognizer {
@@ -50,7 +61,16 @@ export class KoreanPlaceRecognizer implements Recognizer {
           out.push({ start: m.index, end: m.index + end, category: 'LOCATION', source: 'list:ko-places' });
           break;
         }
+        // A city or county with its suffix, however common its name: 화성시, 예산군, 강진군과.
+        if ((known.has(stem) || AMBIGUOUS.has(stem)) && /^[시군구]/.test(m[0].slice(end)) && PARTICLE_ONLY.test(m[0].slice(end + 1))) {
+          out.push({ start: m.index, end: m.index + end + 1, category: 'LOCATION', source: 'list:ko-places' });
+          break;
+        }
       }
+    }
+    for (const m of text.matchAll(PROVINCE_BEFORE)) {
+      const city = m[2]!;
+      if (known.has(city) || AMBIGUOUS.has(city) || DIRECTIONS.has(city)) out.push({ start: m.index, end: m.index + m[1]!.length + 1 + city.length + (m[3]?.length ?? 0), category: 'LOCATION', source: 'context:ko-province' });
     }
     for (const m of text.matchAll(ADDRESS)) out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'rule:ko-address' });
     return out;
