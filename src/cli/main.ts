@@ -118,6 +118,7 @@ export function buildProgram(io: CliIO): Command {
       .option('--recognizers <list>', 'recognisers of direct identifiers: all (patterns, bundled names and places, context rules), none, or a comma list', 'all')
       .option('--gazetteer <file>', 'a list of names/places/companies (one per line); repeatable', collect)
       .option('--deid-model <dir>', 'a model from "ppmlm deid train" as a recogniser (source model:<dir>)')
+      .option('--deid-threshold <p>', "with --deid-model: a token is an identifier when the model gives it at least this probability (default: the threshold its training chose on its dev split)")
       .option('--stop-list <file>', 'terms never blacklisted (one per line)')
       .option('--keep-numbers', 'also consider n-grams made only of numbers');
   buildRules(addCorpusOptions(blacklist.command('build').description('direct (recognisers) + indirect (author-word graph) identifiers of a corpus → blacklist TSV (mode 0600)')))
@@ -126,6 +127,7 @@ export function buildProgram(io: CliIO): Command {
     .addOption(new Option('--engine <name>', 'author-term engine').choices(['auto', 'counting', 'graph', 'duckdb']).default('auto'))
     .option('--graph-out <file>', 'also write the author-term graph (.gexf or .json, mode 0600)')
     .option('--export-pairs <file>', 'also write the (author, term, n) table as Parquet (mode 0600), for the same SQL elsewhere')
+    .option('--silver-out <file>', "also write the recognisers' detections in each document as span JSONL (mode 0600): silver labels for deid train --spans")
     .option('--force', 'overwrite existing outputs')
     .option('--json', 'machine-readable summary')
     .action(lazyAction(async () => (await import('./commands/blacklist.js')).blacklistBuild));

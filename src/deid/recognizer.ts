@@ -24,10 +24,14 @@ export class DeidModelRecognizer implements Recognizer {
     this.name = `model:${basename(dir)}`;
   }
 
-  /** `analyzer` is used only when the model was trained on morpheme pre-tokenised text. */
-  static async load(dir: string, analyzer?: MorphAnalyzer): Promise<DeidModelRecognizer> {
+  /**
+   * `analyzer` is used only when the model was trained on morpheme pre-tokenised text. `piiThreshold`
+   * replaces the one its training chose on its dev split, which maximises F1 there: a blacklist applies
+   * every false alarm everywhere, so it may want more precision than F1 weighs.
+   */
+  static async load(dir: string, analyzer?: MorphAnalyzer, options: { piiThreshold?: number } = {}): Promise<DeidModelRecognizer> {
     const { model, tokenizer, labels, provenance } = await loadTokenClassifier(dir);
-    return new DeidModelRecognizer(model, tokenizer, labels, dir, { seqLen: Math.min(128, model.config.max_position_embeddings), analyzer: trainedOnMorphemes(provenance) ? analyzer : undefined, piiThreshold: recordedPiiThreshold(provenance) });
+    return new DeidModelRecognizer(model, tokenizer, labels, dir, { seqLen: Math.min(128, model.config.max_position_embeddings), analyzer: trainedOnMorphemes(provenance) ? analyzer : undefined, piiThreshold: options.piiThreshold ?? recordedPiiThreshold(provenance) });
   }
 
   async find(text: string): Promise<Detection[]> {

@@ -3,7 +3,7 @@ import { documentKey, keyedFingerprint } from '../io/index.js';
 import { contentWords, type MorphAnalyzer, type NgramOptions } from '../text/index.js';
 import { canonicalTerm } from './blacklist/read.js';
 import { BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry } from './blacklist/types.js';
-import { englishWord, englishWordsWrittenAsNames, defaultRecognizers, detectDirect, isMisspelling, lowerCaseUnlistedWords, publicLists, UNKNOWN_PROPER_NOUN, type Recognizer } from './direct/index.js';
+import { englishWord, englishWordsWrittenAsNames, defaultRecognizers, detectDirect, isMisspelling, lowerCaseUnlistedWords, publicLists, UNKNOWN_PROPER_NOUN, type Detection, type Recognizer } from './direct/index.js';
 import type { AuthorTermEngine, EngineName, EngineStats } from './indirect/engine.js';
 import { CountingEngine } from './indirect/countingEngine.js';
 import { DuckdbEngine } from './indirect/duckdbEngine.js';
@@ -59,6 +59,11 @@ export interface BuildBlacklistOptions {
    */
   recognizerDocuments?: readonly string[];
   onProgress?: (p: { documents: number; tokens: number; engine: string }) => void;
+  /**
+   * Each document's direct detections, widened to whole words, as the recognisers found them there: the
+   * silver labels a token classifier can be trained on (`blacklist build --silver-out`).
+   */
+  onDetections?: (doc: Document, detections: readonly Detection[]) => void;
 }
 
 export type EnglishWordRule = 'all' | 'named' | 'none';
@@ -126,8 +131,10 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
 
     for (const w of lowerCaseUnlistedWords(doc.text)) writtenLower.add(w);
     if (englishWords === 'named') for (const w of englishWordsWrittenAsNames(doc.text)) writtenAsNames.add(w);
+    const found: Detection[] = [];
     for (const d of await detectDirect(doc.text, recognizers)) {
       const [start, end] = snapToWords(words, d.start, d.end);
+      if (options.onDetections && (found.length === 0 || start >= found.at(-1)!.end)) found.push({ ...d, start, end });
       const term = canonicalTerm(doc.text.slice(start, end));
       if (term === '' || stopList.has(term)) continue;
       const tally = direct.get(term) ?? { category: d.category, sources: new Set(), authors: new Set(), occurrences: 0 };
@@ -136,6 +143,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
       tally.occurrences++;
       direct.set(term, tally);
     }
+    options.onDetections?.(doc, found);
 
     if (engine instanceof CountingEngine && choice === 'auto' && (engine.size > spillTerms || engine.words > MAX_MAP_WORDS)) {
       const moved = await DuckdbEngine.create({ ngrams: terms });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readSpanCorpus } from '../../src/corpus/index.js';
 import { cli } from '../helpers/cli.js';
 import { FIXTURES, tempDir } from '../helpers/tmp.js';
 
@@ -62,6 +63,24 @@ describe('ppmlm blacklist', () => {
     const missing = await build('x.tsv', '--stop-list', join(dir, 'nope.txt'));
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/nope\.txt: no such file; check --stop-list/);
+  });
+
+  it('writes the detections of each document as silver span JSONL (0600) that deid train reads', async () => {
+    const dir = await tempDir();
+    const silver = join(dir, 'silver.jsonl');
+    const r = await cli('blacklist', 'build', '--corpus', CORPUS, '--out', join(dir, 'bl.tsv'), '--silver-out', silver);
+    expect(r.code).toBe(0);
+    expect((await stat(silver)).mode & 0o777).toBe(0o600);
+    const docs = await readSpanCorpus(silver, 'jsonl');
+    expect(docs.map((d) => [d.id, d.author, d.spans.map((s) => `${d.text.slice(s.start, s.end)}:${s.label}`)])).toEqual([
+      ['n1', 'alice', ['Alice Smith:PERSON']],
+      ['n2', 'alice', []],
+      ['n3', 'bob', ['Bob Jones:PERSON']],
+    ]);
+    expect(r.stderr + r.stdout).not.toMatch(/alice|smith/i);
+    const again = await cli('blacklist', 'build', '--corpus', CORPUS, '--out', join(dir, 'other.tsv'), '--silver-out', silver);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/silver\.jsonl already exists; pass --force/);
   });
 
   it('show marks the protected spans of a text', async () => {

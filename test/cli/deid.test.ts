@@ -212,6 +212,12 @@ describe('a DeID model as a blacklist recogniser', () => {
     expect(a.stderr).toMatch(/trained without morpheme pre-tokenisation/);
     const refusing: MorphAnalyzer = { name: 'refusing', analyze: async () => { throw new Error('the analyser was used'); }, close: async () => undefined };
     await expect((await DeidModelRecognizer.load(model, refusing)).find('피해자 김민서에게 송금하였다.')).resolves.toBeInstanceOf(Array);
+    // A threshold of its own replaces the trained one: at 0 every token is PII, near 1 hardly any.
+    const covered = async (piiThreshold: number) => (await (await DeidModelRecognizer.load(model, undefined, { piiThreshold })).find('피해자 김민서에게 송금하였다.')).reduce((n, d) => n + d.end - d.start, 0);
+    expect(await covered(0)).toBeGreaterThan(await covered(0.9999));
+    const bad = await cli('--quiet', 'blacklist', 'build', '--corpus', 'examples/legal-ko/judgments.csv', '--lang', 'ko', '--deid-model', model, '--deid-threshold', '2', '--out', join(dir, 'bad.tsv'));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--deid-threshold/);
     const out = join(dir, 'bl.tsv');
     const r = await cli('--quiet', 'blacklist', 'build', '--corpus', 'examples/legal-ko/judgments.csv', '--lang', 'ko', '--recognizers', 'none', '--deid-model', model, '--out', out, '--json');
     expect(r.code, r.stderr).toBe(0);

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { readCorpus } from '../../corpus/index.js';
+import { readCorpus, writeSpanJsonl, type SpanDocument } from '../../corpus/index.js';
 import { UsageError } from '../../errors.js';
 import { decodeUtf8Strict } from '../../io/index.js';
 import {
@@ -26,7 +26,7 @@ import { assertCanWrite, recordPublicDocuments } from '../../io/index.js';
 import { readProvenance } from '../../model/index.js';
 import { analyzerForLanguage, type AnalyzerChoice, type Language, type MorphAnalyzer } from '../../text/index.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
-import { parseIntFlag } from '../parseFlags.js';
+import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
 
 /** The flags that decide a blacklist's terms (`blacklist build`, and `blacklist eval` when it builds one). */
@@ -41,6 +41,7 @@ export interface BlacklistRuleFlags {
   recognizers: string;
   gazetteer?: string[];
   deidModel?: string;
+  deidThreshold?: string;
   stopList?: string;
   keepNumbers?: boolean;
   backend: import('../../engine/index.js').BackendRequest;
@@ -52,6 +53,7 @@ export interface BlacklistBuildOptions extends CorpusFlags, BlacklistRuleFlags {
   engine: 'auto' | EngineName;
   graphOut?: string;
   exportPairs?: string;
+  silverOut?: string;
   force?: boolean;
   json?: boolean;
 }
@@ -99,7 +101,8 @@ export async function blacklistRules(options: BlacklistRuleFlags, out: Reporter,
       if (typeof provenance?.publicDocuments === 'string') deidDocuments = provenance.publicDocuments;
       const [{ DeidModelRecognizer }, { selectBackend }] = await Promise.all([import('../../deid/index.js'), import('../../engine/index.js')]);
       await selectBackend(options.backend);
-      recognizers.push(await DeidModelRecognizer.load(options.deidModel, analyzer));
+      const piiThreshold = options.deidThreshold === undefined ? undefined : parseNumberFlag(options.deidThreshold, '--deid-threshold', { min: 0, max: 1 });
+      recognizers.push(await DeidModelRecognizer.load(options.deidModel, analyzer, { piiThreshold }));
       out.info(`de-identification model ${options.deidModel} added as a recogniser`);
     }
     const stopList = new Set<string>();
@@ -125,6 +128,7 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
   await assertCanWrite(options.out, options.force);
   if (options.graphOut) await assertCanWrite(options.graphOut, options.force);
   if (options.exportPairs) await assertCanWrite(options.exportPairs, options.force);
+  if (options.silverOut) await assertCanWrite(options.silverOut, options.force);
   if (options.graphOut && !/\.(gexf|json)$/.test(options.graphOut)) throw new UsageError(`--graph-out ${options.graphOut}: use a .gexf or .json file name`);
   if (options.graphOut && options.engine !== 'auto' && options.engine !== 'graph') throw new UsageError(`--graph-out needs the graph engine; drop --engine ${options.engine}`);
   const { build, analyzer } = await blacklistRules(options, out, options.publicCorpus === true);
@@ -135,9 +139,12 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
     out.warn(`skipped ${err.located}`);
   }));
   const t0 = Date.now();
+  // The recognisers' detections in each document: silver labels for `deid train --spans`.
+  const silver: SpanDocument[] = [];
   try {
     const result = await buildBlacklist(docs, {
       ...build,
+      ...(options.silverOut && { onDetections: (doc, found) => silver.push({ id: doc.id, author: doc.author, text: doc.text, spans: found.map((d) => ({ start: d.start, end: d.end, label: d.category })) }) }),
       engine: options.graphOut ? 'graph' : options.engine,
       onProgress: (p) => out.progress(`blacklist: ${p.documents} documents, ${p.tokens} words (${Math.round(p.tokens / Math.max(0.001, (Date.now() - t0) / 1000))} words/s, engine ${p.engine})`),
     });
@@ -149,6 +156,7 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
       if (options.graphOut) {
         await writeGraph(options.graphOut, result.engine as GraphEngine, { force: options.force });
       }
+      if (options.silverOut) await writeSpanJsonl(options.silverOut, silver, { force: options.force });
       if (options.exportPairs) {
         const engine = result.engine instanceof DuckdbEngine ? result.engine : await moveToDuckdb(result.engine as GraphEngine | CountingEngine);
         await engine.exportPairs(options.exportPairs, { force: options.force });
