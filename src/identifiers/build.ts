@@ -3,7 +3,7 @@ import { documentKey, keyedFingerprint } from '../io/index.js';
 import { contentWords, type MorphAnalyzer, type NgramOptions } from '../text/index.js';
 import { canonicalTerm } from './blacklist/read.js';
 import { BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry } from './blacklist/types.js';
-import { englishWord, englishWordsWrittenAsNames, defaultRecognizers, detectDirect, isMisspelling, lowerCaseUnlistedWords, publicLists, UNKNOWN_PROPER_NOUN, type Detection, type Recognizer } from './direct/index.js';
+import { commonWord, commonWordsWrittenAsNames, defaultRecognizers, detectDirect, isMisspelling, lowerCaseUnlistedWords, publicLists, UNKNOWN_PROPER_NOUN, type Detection, type Recognizer } from './direct/index.js';
 import type { AuthorTermEngine, EngineName, EngineStats } from './indirect/engine.js';
 import { CountingEngine } from './indirect/countingEngine.js';
 import { DuckdbEngine } from './indirect/duckdbEngine.js';
@@ -23,12 +23,14 @@ export interface BuildBlacklistOptions {
    */
   allNgrams?: boolean;
   /**
-   * Which English words (any SCOWL level) may be indirect unigrams when few people used them. `named`
-   * (default): those someone wrote as a name (a capital inside a sentence, or anywhere in a text where case
-   * means nothing: "Harbor", "Rose"); the words of running prose are not, however rare the topic. `all`:
-   * every one (a rare condition named in English words may identify). `none`: never.
+   * Which common English words (SCOWL levels up to 50, clinical abbreviations, and compounds of them) may
+   * be indirect unigrams when few people used them. `named` (default): those someone wrote as a name (a
+   * capital inside a sentence, or anywhere in a text where case means nothing: "Harbor", "Rose"); the
+   * common words of running prose are not, however rare their topic in the corpus (an occupation in
+   * prose, "works as a lighthouse keeper", is then lost). `all`: every one, the paper's rule. `none`:
+   * never. Rarer English words (arteritis) and words no list holds always may be.
    */
-  englishWords?: EnglishWordRule;
+  commonWords?: CommonWordRule;
   /** Indirect terms must occur at least this often in the corpus (default 1). */
   minOccurrences?: number;
   /** Skip n-grams made only of numbers (default true; dates and ids come from the recognisers). */
@@ -66,7 +68,7 @@ export interface BuildBlacklistOptions {
   onDetections?: (doc: Document, detections: readonly Detection[]) => void;
 }
 
-export type EnglishWordRule = 'all' | 'named' | 'none';
+export type CommonWordRule = 'all' | 'named' | 'none';
 
 export interface BuildBlacklistResult {
   blacklist: Blacklist;
@@ -115,8 +117,8 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   const direct = new Map<string, DirectTally>();
   /** Unlisted words someone wrote in lower case where case means something: no proper nouns. */
   const writtenLower = new Set<string>();
-  const englishWords = options.englishWords ?? 'named';
-  /** English words someone wrote as a name (see {@link englishWordsWrittenAsNames}): bounded by the word list. */
+  const commonWordRule = options.commonWords ?? 'named';
+  /** Common words someone wrote as a name (see {@link commonWordsWrittenAsNames}): bounded by the word list. */
   const writtenAsNames = new Set<string>();
   let documents = 0;
   let tokens = 0;
@@ -130,7 +132,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     await engine.add(doc.author, words);
 
     for (const w of lowerCaseUnlistedWords(doc.text)) writtenLower.add(w);
-    if (englishWords === 'named') for (const w of englishWordsWrittenAsNames(doc.text)) writtenAsNames.add(w);
+    if (commonWordRule === 'named') for (const w of commonWordsWrittenAsNames(doc.text)) writtenAsNames.add(w);
     const found: Detection[] = [];
     for (const d of await detectDirect(doc.text, recognizers)) {
       const [start, end] = snapToWords(words, d.start, d.end);
@@ -175,7 +177,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     if (occurrences < minOccurrences || (direct.size > 0 && direct.has(term)) || (stopList.size > 0 && stopList.has(term))) return;
     // A typo of a common word ("heavely") used by one person is noise, not an identifier.
     if (!options.allNgrams && isMisspelling(term)) return;
-    if (englishWords !== 'all' && !term.includes(' ') && englishWord(term, lists) && (englishWords === 'none' || !writtenAsNames.has(term))) return;
+    if (commonWordRule !== 'all' && !term.includes(' ') && commonWord(term, lists) && (commonWordRule === 'none' || !writtenAsNames.has(term))) return;
     indirect++;
     entries.push({ term, kind: 'indirect', category: 'RARE', authors, occurrences, sources: graphOnly });
   });
@@ -186,7 +188,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
       ngrams,
       corpus: fingerprint.digest(),
       created: new Date().toISOString(),
-      extra: { recognizers: recognizers.map((r) => r.name).join(',') || 'none', 'ngram-rule': options.allNgrams ? 'all' : 'names', 'unigram-rule': [options.allNgrams ? '' : 'no typos', { all: '', named: 'English words only written as names', none: 'no English words' }[englishWords]].filter(Boolean).join(', ') || 'all', analyzer: analyzer?.name ?? 'none', 'public-corpus': options.publicCorpus ? 'yes' : 'no', ...(options.recognizerDocuments?.length && { 'recognizer-documents': options.recognizerDocuments.join(',') }) },
+      extra: { recognizers: recognizers.map((r) => r.name).join(',') || 'none', 'ngram-rule': options.allNgrams ? 'all' : 'names', 'unigram-rule': [options.allNgrams ? '' : 'no typos', { all: '', named: 'common words only written as names', none: 'no common words' }[commonWordRule]].filter(Boolean).join(', ') || 'all', analyzer: analyzer?.name ?? 'none', 'public-corpus': options.publicCorpus ? 'yes' : 'no', ...(options.recognizerDocuments?.length && { 'recognizer-documents': options.recognizerDocuments.join(',') }) },
     },
     entries,
   };

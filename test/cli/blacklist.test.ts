@@ -13,7 +13,7 @@ describe('ppmlm blacklist', () => {
     const dir = await tempDir();
     const out = join(dir, 'bl.tsv');
     const graph = join(dir, 'graph.gexf');
-    const r = await cli('blacklist', 'build', '--corpus', CORPUS, '--out', out, '--recognizers', 'none', '--gazetteer', NAMES, '--graph-out', graph, '--english-words', 'all', '--json');
+    const r = await cli('blacklist', 'build', '--corpus', CORPUS, '--out', out, '--recognizers', 'none', '--gazetteer', NAMES, '--graph-out', graph, '--common-words', 'all', '--json');
     expect(r.code).toBe(0);
     const summary = JSON.parse(r.stdout);
     expect(summary).toMatchObject({ documents: 3, authors: 2, direct: 1 });
@@ -45,9 +45,9 @@ describe('ppmlm blacklist', () => {
     expect((await build('default.tsv')).code).toBe(0);
     // By default an English word used by one person counts only where someone wrote it as a name.
     expect(await terms('default.tsv')).not.toContain('wheeze');
-    expect((await readFile(join(dir, 'default.tsv'), 'utf8')).match(/^# unigram-rule: .*$/m)?.[0]).toBe('# unigram-rule: no typos, English words only written as names');
-    expect((await build('plain.tsv', '--english-words', 'all')).code).toBe(0);
-    expect((await build('stopped.tsv', '--english-words', 'all', '--stop-list', stop, '--keep-numbers', '--graph-out', graph)).code).toBe(0);
+    expect((await readFile(join(dir, 'default.tsv'), 'utf8')).match(/^# unigram-rule: .*$/m)?.[0]).toBe('# unigram-rule: no typos, common words only written as names');
+    expect((await build('plain.tsv', '--common-words', 'all')).code).toBe(0);
+    expect((await build('stopped.tsv', '--common-words', 'all', '--stop-list', stop, '--keep-numbers', '--graph-out', graph)).code).toBe(0);
     const plain = await terms('plain.tsv');
     const stopped = await terms('stopped.tsv');
     expect(plain).toContain('wheeze');

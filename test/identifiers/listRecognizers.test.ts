@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BlacklistMatcher, NameRecognizer, PlaceRecognizer, buildBlacklist, defaultRecognizers, isMisspelling, publicLists } from '../../src/identifiers/index.js';
-import { PATTERNS, PatternRecognizer, englishWord } from '../../src/identifiers/direct/index.js';
+import { PATTERNS, PatternRecognizer, commonWord } from '../../src/identifiers/direct/index.js';
 
 const names = new NameRecognizer();
 const places = new PlaceRecognizer();
@@ -250,43 +250,43 @@ describe('typos of common words', () => {
     expect(isMisspelling('quigley') || isMisspelling('lasix') || isMisspelling('fever')).toBe(false);
   });
 
-  it('are no indirect identifiers by default, nor English words with --english-words none', async () => {
+  it('are no indirect identifiers by default, nor common words with --common-words none', async () => {
     const docs = [{ id: '1', author: 'a', text: 'heavely sedated with lithium, gesturing' }, { id: '2', author: 'b', text: 'sedated' }];
     const terms = async (options: object, corpus = docs) => {
       const r = await buildBlacklist(corpus, { ngrams: [1, 1], recognizers: [], ...options });
       await r.engine.close();
       return r.blacklist.entries.map((e) => e.term).sort();
     };
-    // In lower case any word may be a name: the English words one person used stay by default.
+    // In lower case any word may be a name: the common words one person used stay by default.
     expect(await terms({})).toEqual(['gesturing', 'lithium', 'with']);
-    // lithium and gesturing are English words (SCOWL): a rare condition in English words goes too.
-    expect(await terms({ englishWords: 'none' })).toEqual([]);
+    // lithium and gesturing are common English words (SCOWL): a rare condition in common words goes too.
+    expect(await terms({ commonWords: 'none' })).toEqual([]);
     expect(await terms({ allNgrams: true })).toEqual(['gesturing', 'heavely', 'lithium', 'with']);
   });
 
-  it('count compounds of English words and numbers as English words', () => {
+  it('count compounds of common words and numbers as common words', () => {
     const lists = publicLists();
-    expect(['six-month', 'state-owned', '1996-season', 'harbor'].filter((w) => englishWord(w, lists))).toEqual(['six-month', 'state-owned', '1996-season', 'harbor']);
-    expect(['fritz-armstrong', 'tomomi', 're-intubated'].filter((w) => englishWord(w, lists))).toEqual([]);
+    expect(['six-month', 'state-owned', '1996-season', 'harbor'].filter((w) => commonWord(w, lists))).toEqual(['six-month', 'state-owned', '1996-season', 'harbor']);
+    expect(['fritz-armstrong', 'tomomi', 're-intubated'].filter((w) => commonWord(w, lists))).toEqual([]);
   });
 
-  it('keep an English word used by few people by default only where someone wrote it as a name', async () => {
+  it('keep a common word used by few people by default only where someone wrote it as a name', async () => {
     const corpus = [
-      { id: '1', author: 'a', text: 'The surgeon from Harbor came to talk about lithium and the plan.' },
+      { id: '1', author: 'a', text: 'The surgeon from Harbor came to talk about lithium and arteritis, the plan.' },
       { id: '2', author: 'b', text: 'The plan was to talk. Harbor staff came.' },
       { id: '3', author: 'c', text: 'She went back to Harbor with the surgeon.' },
       { id: '4', author: 'd', text: 'Back from Rose on ceftaz. Will talk.' },
     ];
-    const terms = async (englishWords?: string) => {
-      const r = await buildBlacklist(corpus, { ngrams: [1, 1], recognizers: [], k: 2, ...(englishWords && { englishWords }) } as never);
+    const terms = async (commonWords?: string) => {
+      const r = await buildBlacklist(corpus, { ngrams: [1, 1], recognizers: [], k: 2, ...(commonWords && { commonWords }) } as never);
       await r.engine.close();
-      return r.blacklist.entries.filter((e) => /^[a-z]+$/.test(e.term) && ['lithium', 'rose', 'will', 'about', 'ceftaz'].includes(e.term)).map((e) => e.term).sort();
+      return r.blacklist.entries.filter((e) => /^[a-z]+$/.test(e.term) && ['lithium', 'rose', 'will', 'about', 'ceftaz', 'arteritis'].includes(e.term)).map((e) => e.term).sort();
     };
     // rose is written as a name inside a sentence; will only at a sentence's start; lithium and about in
-    // running prose; ceftaz is in no English list.
-    expect(await terms()).toEqual(['ceftaz', 'rose']);
-    expect(await terms('all')).toEqual(['about', 'ceftaz', 'lithium', 'rose', 'will']);
-    expect(await terms('none')).toEqual(['ceftaz']);
+    // running prose; arteritis is a rarer English word and ceftaz in no English list: they always count.
+    expect(await terms()).toEqual(['arteritis', 'ceftaz', 'rose']);
+    expect(await terms('all')).toEqual(['about', 'arteritis', 'ceftaz', 'lithium', 'rose', 'will']);
+    expect(await terms('none')).toEqual(['arteritis', 'ceftaz']);
   });
 });
 

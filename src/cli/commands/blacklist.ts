@@ -14,7 +14,7 @@ import {
   mergeSpans,
   defaultRecognizers,
   type BuildBlacklistOptions,
-  type EnglishWordRule,
+  type CommonWordRule,
   readBlacklist,
   readGazetteer,
   writeBlacklist,
@@ -34,7 +34,7 @@ export interface BlacklistRuleFlags {
   k: string;
   ngrams: string;
   allNgrams?: boolean;
-  englishWords: EnglishWordRule;
+  commonWords: CommonWordRule;
   minOccurrences: string;
   lang: Language;
   analyzer: AnalyzerChoice;
@@ -113,7 +113,7 @@ export async function blacklistRules(options: BlacklistRuleFlags, out: Reporter,
       for (const line of text.split('\n')) if (line.trim() && !line.startsWith('#')) stopList.add(canonicalTerm(line));
     }
     return {
-      build: { k, ngrams, allNgrams: options.allNgrams === true, englishWords: options.englishWords, minOccurrences, ignoreNumbers: !options.keepNumbers, stopList, recognizers, analyzer, publicCorpus, ...(deidDocuments && { recognizerDocuments: [deidDocuments] }) },
+      build: { k, ngrams, allNgrams: options.allNgrams === true, commonWords: options.commonWords, minOccurrences, ignoreNumbers: !options.keepNumbers, stopList, recognizers, analyzer, publicCorpus, ...(deidDocuments && { recognizerDocuments: [deidDocuments] }) },
       recognizers,
       analyzer,
     };

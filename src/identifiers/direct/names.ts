@@ -1,7 +1,7 @@
 import { CLINICAL_WORDS } from './clinicalWords.js';
 import { isMisspelling, publicLists, type PublicLists } from './publicLists.js';
 import type { Detection, Recognizer } from './recognizer.js';
-import { adjacent, caseInformative, classify, englishWord, inCapitals, properShape, sentenceStart, shortensCommonWord, textWords, unlistedProperNoun, type TextWord, type WordClass } from './words.js';
+import { adjacent, caseInformative, classify, commonWord, inCapitals, properShape, sentenceStart, shortensCommonWord, textWords, unlistedProperNoun, type TextWord, type WordClass } from './words.js';
 
 const CLINICAL = new Set(CLINICAL_WORDS);
 /** Particles inside a surname, in lower case: van Gijn, van de Noort, de Gaulle, da Vinci, bin Salman. */
@@ -39,14 +39,14 @@ export function lowerCaseUnlistedWords(text: string, lists: PublicLists = public
 }
 
 /**
- * The English words of a text (any SCOWL level, and compounds of them: {@link englishWord}) that may be names there: all of them where case means
- * nothing (a note in capitals, a text in lower case), else those written with a capital inside a sentence
- * (Harbor, Rose, Mill Village). An English word used by few people is an indirect identifier only so.
+ * The common English words of a text ({@link commonWord}) that may be names there: all of them where case
+ * means nothing (a note in capitals, a text in lower case), else those written with a capital inside a
+ * sentence (Harbor, Rose, Mill Village). A common word used by few people is an indirect identifier only so.
  */
-export function englishWordsWrittenAsNames(text: string, lists: PublicLists = publicLists()): string[] {
+export function commonWordsWrittenAsNames(text: string, lists: PublicLists = publicLists()): string[] {
   const words = textWords(text);
   const cased = caseInformative(text, words);
-  return words.filter((w) => englishWord(w.key, lists) && (!cased || (w.capital && !sentenceStart(text, w)))).map((w) => w.key);
+  return words.filter((w) => commonWord(w.key, lists) && (!cased || (w.capital && !sentenceStart(text, w)))).map((w) => w.key);
 }
 
 /** Labels of a form or a chat turn that are no speaker's name. */

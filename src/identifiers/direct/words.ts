@@ -72,13 +72,12 @@ export function classify(word: TextWord, lists: PublicLists): WordClass {
 }
 
 /**
- * An English word of any SCOWL level, or a compound of them and numbers joined by hyphens ("six-month",
- * "state-owned", "re-intubated" is not: "re" is no word), which no list holds whole but no one names a
- * person or place with.
+ * A common English word (SCOWL levels up to 50, clinical abbreviations), or a compound of them and numbers
+ * joined by hyphens ("six-month", "state-owned"; "re-intubated" is not: "re" is no word), which no list
+ * holds whole but no one names a person or place with.
  */
-export function englishWord(key: string, lists: PublicLists): boolean {
-  const known = (w: string) => lists.commonWords.has(w) || lists.rareWords.has(w);
-  return known(key) || (key.includes('-') && key.split('-').every((part) => known(part) || /^\d+$/.test(part)));
+export function commonWord(key: string, lists: PublicLists): boolean {
+  return lists.commonWords.has(key) || (key.includes('-') && key.split('-').every((part) => lists.commonWords.has(part) || /^\d+$/.test(part)));
 }
 
 const sortedCommon = new WeakMap<PublicLists, string[]>();
