@@ -38,6 +38,9 @@ describe('person names without a user list', () => {
   it('reads an initial before a surname, but not clinical shorthand', async () => {
     expect(await found(names, 'INR 6.0. E. WELSH AWARE.')).toContain('E. WELSH|context:initial');
     expect(await found(names, 'A: STABLE. R SIDE TENDER. O: SEE CAREVUE')).toEqual([]);
+    // Before an act of the care team, an initial and a surname that is a common word, or in no list.
+    expect(await found(names, 'PAPS DROPPED, J SMITH ORDERED EPI DRIP. N. GRANDONE AWARE.')).toEqual(expect.arrayContaining(['J SMITH|context:initial', 'N. GRANDONE|context:initial']));
+    expect((await found(names, 'E. COLI IN URINE; W SMITH CATHETER')).filter((d) => d.endsWith('context:initial'))).toEqual([]);
   });
 
   it('reads signatures with credentials and first + last adjacency', async () => {

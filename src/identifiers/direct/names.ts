@@ -20,6 +20,8 @@ const RELATIONS = new Set([
 const ROLES = new Set(['rn', 'md', 'np', 'rrt', 'lpn', 'cna', 'msw', 'licsw', 'lcsw', 'pharmd', 'phd', 'bsn', 'crnp', 'aprn']);
 /** Every word that announces a name: it is not one itself. */
 const CUES = new Set([...TITLES, ...RELATIONS, ...ROLES, ...ROLES_BEFORE]);
+/** What the care team does, right after a name: "N. GRANDONE AWARE", "J SMITH ORDERED EPI". */
+const CARE_ACT_AFTER = /^\s+(?:aware|notified|paged|ordered|informed|called|updated|contacted|made\s+aware)\b/i;
 /** Words that introduce a name: "my name is", "named him", "called", "Name:". */
 const NAMING = /(?:\bname\s+is|\bnamed(?:\s+(?:him|her|it|them))?|\bcalled|\bcalls?\s+me|\bname\s*:|\bi\s+am|\bi'm|\bthis\s+is)\s+$/i;
 /**
@@ -140,11 +142,13 @@ export class NameRecognizer implements Recognizer {
         if (proper(c, w) && proper(p, words[i - 1]!) && ((c.unknown && (p.unknown || p.name)) || (p.unknown && c.name))) emit(i - 1, i, 'context:proper-noun');
       }
       // An initial before a listed surname: "E. WELSH", "J SMITH"; the initial stays in the term.
-      // Without a period the surname must be no common word. A, O, P, S, R, L, T, W, X and I are shorthand
-      // (SOAP headings, sides, "w/"), not initials.
+      // Without a period the surname must be no common word, unless an act of the care team follows ("J
+      // SMITH ORDERED", and then a surname no list holds too: "N. GRANDONE AWARE"). A, O, P, S, R, L, T,
+      // W, X and I are shorthand (SOAP headings, sides, "w/"), not initials.
       const gap = i > 0 ? text.slice(words[i - 1]!.end, w.start) : '';
-      if (i > 0 && c.name && words[i - 1]!.end - words[i - 1]!.start === 1 && /^[B-HJKMNQUVYZ]$/.test(text[words[i - 1]!.start]!) && (gap === '. ' || (gap === ' ' && !c.common)) && (w.capital || !cased) && !CUES.has(w.key)) {
-        emit(i - 1, i, 'context:initial');
+      if (i > 0 && words[i - 1]!.end - words[i - 1]!.start === 1 && /^[B-HJKMNQUVYZ]$/.test(text[words[i - 1]!.start]!) && (gap === '. ' || gap === ' ') && (w.capital || !cased) && !CUES.has(w.key) && !NOT_NAMES.has(w.key)) {
+        const acted = w.key.length >= 3 && (c.name || c.unknown) && CARE_ACT_AFTER.test(text.slice(w.end, w.end + 16));
+        if ((c.name && (gap === '. ' || !c.common)) || acted) emit(i - 1, i, 'context:initial');
       }
       // A middle initial between two capitalised words: "Szabina J Gelencsér", "Karin M. Beike". The words
       // around it need no list: the pattern is the evidence (cues and words in capitals excepted).
