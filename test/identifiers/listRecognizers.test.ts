@@ -230,6 +230,7 @@ describe('clinical dates', () => {
     expect(dates('date-ordinal', 'drawn on the 11th. Seen on the 2nd floor; since the 40th.')).toEqual(['11th']);
     expect(dates('date-month-name', 'CASE MARCH OF 1993. and May 2020')).toEqual(['MARCH OF 1993', 'May 2020']);
     expect(dates('date-us', 'transferred to Quartermain.8/31. CO/CI 5.8/2.71')).toEqual(['8/31']);
+    expect(dates('date-us-dotted', '11/21.93 neuro; seen 3.12.94; v2.1.10, 10.1.2.3, temp 98.6, 1/2.5 tab')).toEqual(['11/21.93', '3.12.94']);
     // A fraction-shaped date only after a word of dates: half saline is no date.
     expect(dates('date-us', 'admitted 1/3, since 1/4; started on 1/2 NS, 3/4 tab')).toEqual(['1/3', '1/4']);
     expect(dates('phone-context', 'they can be reached at 202 2671093. pt has c/o')).toEqual(['202 2671093']);

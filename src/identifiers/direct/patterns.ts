@@ -109,6 +109,14 @@ export const PATTERNS: PatternSpec[] = [
     validate: (m) => dateOk(num(m[3]), num(m[1]), num(m[2])),
   },
   {
+    // Dotted or mixed US dates with all three parts and a two- or four-digit year: 3.12.94, 11/21.93 (a
+    // decimal has one dot; an IP address four parts).
+    name: 'date-us-dotted',
+    category: 'DATE',
+    regex: re(String.raw`(?<![\p{L}\d./-])(\d{1,2})[./](\d{1,2})\.(\d{2}|\d{4})(?![\d./-]\d|\d)${NE}`),
+    validate: (m) => dateOk(num(m[3]), num(m[1]), num(m[2])),
+  },
+  {
     // Month and year: "CAD/SEMI 8/84", "ovarian ca (12/93)", "fx 4/97" (the day form is date-us).
     name: 'date-month-year',
     category: 'DATE',
