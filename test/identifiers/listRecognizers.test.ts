@@ -14,9 +14,9 @@ describe('bundled public lists', () => {
     const lists = publicLists();
     expect(lists.lastNames.size).toBeGreaterThan(80_000);
     expect(lists.firstNames.size).toBeGreaterThan(5_000);
-    expect(lists.places.length).toBeGreaterThan(30_000);
+    expect(lists.places.size).toBeGreaterThan(30_000);
     expect(lists.lastNames.has('quigley')).toBe(true);
-    expect(lists.places).toContain('baltimore');
+    expect(lists.places.has('baltimore')).toBe(true);
     expect(lists.commonWords.has('will') && lists.commonWords.has('foley')).toBe(true);
   });
 });
@@ -195,6 +195,16 @@ describe('places without a user list', () => {
     expect(await found(places, 'we meet at Turkovice u Prelouce tomorrow')).toContain('Turkovice u Prelouce|context:place-preposition');
     expect(await found(places, 'I am in Store Merløse for a trip')).toContain('Store Merløse|context:place-preposition');
     expect(await found(places, 'we returned in Mill Village by noon')).toEqual([]);
+  });
+
+  it('reads a university named after its place, the state someone lives in, and a place that is a word after a preposition, keeping the cue in the term', async () => {
+    expect(await found(places, 'Pt recieved from university of maryland hospital today')).toContain('university of maryland|rule:facility');
+    expect(await found(places, 'PRESENTED TO U OF MD MED CENTER')).toContain('U OF MD|rule:facility');
+    expect((await found(places, 'went to the university of life')).filter((d) => d.includes('university'))).toEqual([]);
+    expect(await found(places, 'Her sister lives in DC. Lasix DC today.')).toEqual(['in DC|context:place']);
+    expect(await found(places, 'Surgeon from Harbor came to talk.')).toEqual(['from Harbor|context:place']);
+    // At a sentence's start, or in lower case where case means something, Harbor is a word.
+    expect(await found(places, 'Seen today. Harbor view is nice, the harbor was calm from harbor side.')).toEqual([]);
   });
 
   it('knows regions, continents and named landmarks', async () => {
