@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FormatError, UsageError } from '../errors.js';
-import { decodeUtf8Strict, fileSystemError, PRIVATE_FILE_MODE, readJsonFile, readLines, writeFileAtomic } from '../io/index.js';
+import { decodeUtf8Strict, fileSystemError, openAtomicWriteStream, PRIVATE_FILE_MODE, readJsonFile, readLines, writeFileAtomic } from '../io/index.js';
 import { readJsonObjects } from './jsonl.js';
 
 /** A gold identifier occurrence: characters [start, end) of its document's text, with its type. */
@@ -41,10 +41,33 @@ function checkSpans(doc: SpanDocument, file: string, line?: number): SpanDocumen
   return doc;
 }
 
+/** One document of ppmlm's span JSONL, the format {@link readSpanCorpus} reads as `jsonl`. */
+function spanJsonlLine(d: SpanDocument): string {
+  return JSON.stringify({ id: d.id, author: d.author, text: d.text, spans: d.spans.map(({ start, end, label }) => ({ start, end, label })) });
+}
+
 /** Writes span documents as ppmlm's span JSONL (what {@link readSpanCorpus} reads as `jsonl`), mode 0600: gold spans mark personal data. */
 export async function writeSpanJsonl(path: string, docs: readonly SpanDocument[], options: { force?: boolean } = {}): Promise<void> {
-  const lines = docs.map((d) => JSON.stringify({ id: d.id, author: d.author, text: d.text, spans: d.spans.map(({ start, end, label }) => ({ start, end, label })) }));
+  const lines = docs.map(spanJsonlLine);
   await writeFileAtomic(path, lines.length ? `${lines.join('\n')}\n` : '', { force: options.force, mode: PRIVATE_FILE_MODE });
+}
+
+/** Span JSONL written a document at a time, for a corpus streamed once: mode 0600, in place only on `commit()`. */
+export interface SpanJsonlWriter {
+  write(doc: SpanDocument): Promise<void>;
+  commit(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+export async function openSpanJsonlWriter(path: string, options: { force?: boolean } = {}): Promise<SpanJsonlWriter> {
+  const file = await openAtomicWriteStream(path, { force: options.force, mode: PRIVATE_FILE_MODE });
+  return {
+    async write(doc) {
+      if (!file.stream.write(`${spanJsonlLine(doc)}\n`)) await new Promise<void>((r) => file.stream.once('drain', () => r()));
+    },
+    commit: () => file.commit(),
+    abort: () => file.abort(),
+  };
 }
 
 /**

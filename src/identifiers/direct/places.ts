@@ -187,7 +187,7 @@ const matchers = new WeakMap<PublicLists, BlacklistMatcher>();
 /** The trie of a list's ~60,000 places, built once per process: every default build makes a recogniser. */
 function placeMatcher(lists: PublicLists): BlacklistMatcher {
   let matcher = matchers.get(lists);
-  if (matcher === undefined) matchers.set(lists, (matcher = new BlacklistMatcher(lists.places.map((term) => ({ term })))));
+  if (matcher === undefined) matchers.set(lists, (matcher = new BlacklistMatcher([...lists.places].map((term) => ({ term })))));
   return matcher;
 }
 
@@ -213,11 +213,9 @@ function placeMatcher(lists: PublicLists): BlacklistMatcher {
 export class PlaceRecognizer implements Recognizer {
   readonly name = 'places';
   private readonly matcher: BlacklistMatcher;
-  private readonly placeNames: ReadonlySet<string>;
 
   constructor(private readonly lists: PublicLists = publicLists()) {
     this.matcher = placeMatcher(lists);
-    this.placeNames = new Set(lists.places);
   }
 
   async find(text: string): Promise<Detection[]> {
@@ -305,7 +303,7 @@ export class PlaceRecognizer implements Recognizer {
     for (const m of text.matchAll(UNIVERSITY_OF)) {
       // "University of Maryland", "U OF MD": a listed place of one or two words, or a state code in capitals.
       const [first, second] = m[1]!.split(' ');
-      const place = [second === undefined ? undefined : `${first} ${second}`, first!].find((p) => p !== undefined && (this.placeNames.has(normalizeTerm(p)) || (/^[A-Z]{2}$/.test(p) && this.lists.stateCodes.has(p))));
+      const place = [second === undefined ? undefined : `${first} ${second}`, first!].find((p) => p !== undefined && (this.lists.places.has(normalizeTerm(p)) || (/^[A-Z]{2}$/.test(p) && this.lists.stateCodes.has(p))));
       if (place !== undefined) out.push({ start: m.index, end: m.index + m[0].length - m[1]!.length + place.length, category: 'LOCATION', source: 'rule:facility' });
     }
     for (const m of text.matchAll(LIVES_IN_STATE)) {

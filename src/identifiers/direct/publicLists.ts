@@ -24,7 +24,7 @@ export interface PublicLists {
   firstNames: ReadonlySet<string>;
   lastNames: ReadonlySet<string>;
   /** Place names, one or more words each. */
-  places: readonly string[];
+  places: ReadonlySet<string>;
   /** Country names, official and short, normalised. */
   countries: ReadonlySet<string>;
   /** US postal state codes, upper case as written (MD, DC): "Middle River, MD". */
@@ -102,6 +102,6 @@ export function publicLists(): PublicLists {
   const level = (n: number) => ['english', 'american', 'british', 'canadian', 'australian'].flatMap((v) => readJson(join(scowl, `${v}-words-${n}.json`)) as string[]);
   const commonWords = new Set([...[10, 20, 35, 40, 50].flatMap(level), ...CLINICAL_WORDS].map(norm));
   const rareWords = new Set([55, 60, 70].flatMap(level).map(norm));
-  cached = { firstNames, lastNames, countries: new Set(countries.map(norm)), stateCodes: new Set(Object.keys(stateTable)), places: [...places].filter((p) => p.length > 2), commonWords, rareWords };
+  cached = { firstNames, lastNames, countries: new Set(countries.map(norm)), stateCodes: new Set(Object.keys(stateTable)), places: new Set([...places].filter((p) => p.length > 2)), commonWords, rareWords };
   return cached;
 }

@@ -48,7 +48,7 @@ export function adjacent(text: string, a: TextWord, b: TextWord): boolean {
 
 /** The first word of a text, a line or a sentence, where a capital is no evidence of a name. */
 export function sentenceStart(text: string, w: TextWord): boolean {
-  return /(?:^|[\n.!?:;•]|\?\?\?)[\s"'“(\-*]*$/u.test(text.slice(Math.max(0, w.start - 8), w.start));
+  return /(?:^|[\n.!?:;•])[\s"'“(\-*]*$/u.test(text.slice(Math.max(0, w.start - 8), w.start));
 }
 
 /** How a word stands against the public lists. */
