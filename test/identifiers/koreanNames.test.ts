@@ -53,7 +53,12 @@ describe('Korean names in context', () => {
       expect(await names('그 전 피해자 황성도(여, 47세)에게, 피해자 양소인(56세)과')).toEqual(['황성도', '양소인']);
       expect(await names('피고인은 정윤도와 처음 만나 정윤도의 친구와 술을 마셨다')).toEqual(['정윤도', '정윤도']);
       expect(await names('기술의 우수성이 높고 평가의 공정성을 담보하며 말다툼을 하다가')).toEqual([]);
-      expect(await names('김대중 전 대통령과 권 부회장은 문 대표에게')).toEqual(['김대중', '권', '문']);
+      // A surname alone keeps its title in the term: every surname is also a word (문: a door).
+      expect(await names('김대중 전 대통령과 권 부회장은 문 대표에게')).toEqual(['김대중', '권 부회장', '문 대표']);
+      // mecab-ko-dic lists 이유로 (이유, a reason, and 로) as a name, read so where the word stands alone.
+      expect(await names('이유로')).toEqual([]);
+      // 손 + 님 is a customer, not Mr Son; 김씨 is Mr Kim.
+      expect(await names('손님이 오자 김씨가 말했다')).toEqual(['김씨']);
       // A proper noun mecab classes as no place counts before a title (a company before 대표 too); a common
       // noun there (트럼프/NNG) and a body (법무부) do not.
       expect(await names('애플 대표를 만났고 트럼프 대통령의 요구에 법무부 장관은')).toEqual(['애플']);
@@ -68,6 +73,11 @@ describe('Korean names in context', () => {
     expect(await found('김철수 장관은 이날 말했다. 박영희씨가 왔다')).toEqual(['김철수|context:ko-title', '박영희|context:ko-title']);
     expect(await found('당시 이채나(여, 40세)가 있었다')).toEqual(['이채나|context:ko-age']);
     expect(await found('증인 남궁민수에게 물었다')).toEqual(['남궁민수|context:ko-role']);
+  });
+
+  it('takes a surname alone before a title, never after a role alone', async () => {
+    expect(await found('피해자 손을 잡고 피해자 위에 올라타 피해자 목을 졸랐다')).toEqual([]);
+    expect(await found('피해자 김 씨는 말했다. 위 위원장에게')).toEqual(['김 씨|context:ko-title', '위 위원장|context:ko-title']);
   });
 
   it('takes no word that merely starts with a surname', async () => {

@@ -31,10 +31,15 @@ const ROLES_BEFORE = new Set(
 );
 /** Titles after a name: 김철수 장관, 박영희 씨. */
 const TITLES_AFTER = new Set('씨 님 명의 대표 회장 사장 장관 의원 대통령 총리 감독 선수 교수 기자 판사 검사 변호사 위원장 원장 부장 과장 팀장 작가 시장 도지사 후보'.split(' '));
-/** A title with its particle, if any: 장관은, 명의의, 씨가. */
-const titleWord = (word: string) => [...TITLES_AFTER].some((t) => word.startsWith(t) && PARTICLE_ONLY.test(word.slice(t.length))) || HEAD_TITLE.test(word);
+/** The length of the title a word is, without its particle (장관은, 명의의, 씨가, 부회장은), if it is one. */
+function titleLength(word: string): number | undefined {
+  const listed = [...TITLES_AFTER].find((t) => word.startsWith(t) && PARTICLE_ONLY.test(word.slice(t.length)));
+  if (listed !== undefined) return listed.length;
+  const head = HEAD_TITLE.exec(word);
+  return head === null ? undefined : word.length - (head[1] ?? '').length;
+}
 /** Offices and ranks, with what comes before them in a compound and a particle: 부회장은, 실장과, 원내대변인, 부부장. */
-const HEAD_TITLE = new RegExp(`^[가-힣]{0,4}(?:회장|위원장|센터장|원장|청장|총장|본부장|실장|국장|부장|차관|비서관|대변인|박사|후보자|스님|참모장|사령관|총재|의장|대사)${PARTICLE}$`);
+const HEAD_TITLE = new RegExp(`^[가-힣]{0,4}(?:회장|위원장|센터장|원장|청장|총장|본부장|실장|국장|부장|차관|비서관|대변인|박사|후보자|스님|참모장|사령관|총재|의장|대사)(${PARTICLE})$`);
 
 /** Tags of common words and predicates: a stem mecab reads as one of these (피해자, 사무실, 사용하) is no name. */
 const WORD_TAGS = /^(?:NNG|NNB|NP|NR|VV|VA|VX|MAG|MAJ|XR|MM)/;
@@ -202,21 +207,45 @@ export class KoreanNameRecognizer implements Recognizer {
       // 김대중 전 대통령: a title after "former" is still the name's title.
       const after = i + 2 < words.length && words[i + 1]!.text === '전' ? i + 2 : i + 1;
       const next = after < words.length && /^\s*$/.test(text.slice(words[after - 1]!.end, words[after]!.start)) ? words[after]!.text : undefined;
+      // A surname alone (김 씨, 문 대표) needs a title after it, and the title stays in the term: a blacklist
+      // applies its terms everywhere, and each surname is also a word (위: above; 손: a hand). After a role
+      // alone it is most often that word (피해자 손을 잡고: the victim's hand; 피해자 목을), and with 님
+      // attached mecab may read a common noun and its suffix (손님: a customer).
+      const surnameOnly = !listed && !shaped && !candidate.foreign;
+      if (surnameOnly && /^님/.test(rest) && morphemes.get(w.start)?.tag.startsWith('NNG') && morphemes.get(w.start + name)?.tag.startsWith('XSN')) continue;
       let source: string | undefined;
+      let end = w.start + name;
       // 피해자 홍길동, 지인인 홍길동 (who is an acquaintance), 피해자의 딸 홍길동.
-      if (before !== undefined && (ROLES_BEFORE.has(before) || ROLES_BEFORE.has(before.replace(/(?:인|은|는|이|가|의)$/, '')))) source = 'context:ko-role';
-      else if (/^(?:씨|님)/.test(rest) || (next !== undefined && titleWord(next))) source = 'context:ko-title';
+      if (!surnameOnly && before !== undefined && (ROLES_BEFORE.has(before) || ROLES_BEFORE.has(before.replace(/(?:인|은|는|이|가|의)$/, '')))) source = 'context:ko-role';
+      else if (/^(?:씨|님)/.test(rest)) {
+        if (surnameOnly) end = w.start + name + 1;
+        source = 'context:ko-title';
+      } else if (next !== undefined && titleLength(next) !== undefined) {
+        if (surnameOnly) end = words[after]!.start + titleLength(next)!;
+        source = 'context:ko-title';
+      }
       else if (candidate.foreign) continue;
       else if (aged) source = 'context:ko-age';
       // Without context, a name the dictionary knows, of two syllables or more, counts: its names include
       // some loanwords (챔피언, 캠프), which are then protected too (measured: docs/blacklists.md).
-      else if (listed && name >= 2) source = MECAB_DICTIONARY_SOURCE;
+      else if (listed && name >= 2 && !(await this.nounWithParticle(w.text.slice(0, name)))) source = MECAB_DICTIONARY_SOURCE;
       // With mecab, a word that reads as a surname and two given-name syllables and that mecab does not read
       // as common words is taken without context: most names in judgments recur without a role or a title.
       else if (!listed && shaped && name === 3 && morphemes.size > 0 && unknownPieces(analysis, w.start, w.start + name)) source = 'rule:ko-name-shape';
       else if (recurs) source = 'context:ko-recurrence';
-      if (source) out.push({ start: w.start, end: w.start + name, category: 'PERSON', source });
+      if (source) out.push({ start: w.start, end, category: 'PERSON', source });
     }
     return out;
+  }
+
+  /**
+   * mecab-ko-dic lists a few common nouns with their particle as names (이유로: 이유, a reason, and 로),
+   * which mecab reads so where a word stands alone: a listed name of three syllables or more whose last
+   * syllable is a particle and whose rest mecab reads as one common noun is that noun.
+   */
+  private async nounWithParticle(name: string): Promise<boolean> {
+    if (this.analyzer === undefined || name.length < 3 || !/[로을를이가은는의에와과도만]$/.test(name)) return false;
+    const stem = await this.analyzer.analyze(name.slice(0, -1));
+    return stem.length === 1 && stem[0]!.tag.startsWith('NNG');
   }
 }
