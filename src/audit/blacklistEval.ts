@@ -1,13 +1,16 @@
 import type { SpanDocument } from '../corpus/index.js';
 import { Rng } from '../engine/index.js';
-import { BlacklistMatcher, detectDirect, mergeSpans, ownTextBlacklists, type Blacklist, type OwnTextOptions, type Recognizer } from '../identifiers/index.js';
+import { BlacklistMatcher, detectDirect, mergeSpans, ownTextBlacklists, type Blacklist, type BlacklistEntry, type OwnTextOptions, type Recognizer } from '../identifiers/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { clusteredProportionInterval, type Cluster } from './metrics.js';
 
 /** What a protection covers in one document: the character spans protected, and the direct detections among them. */
 export interface DocumentProtection {
-  /** Every protected occurrence (any overlap allowed). */
-  covered: readonly { start: number; end: number }[];
+  /**
+   * Every protected occurrence (any overlap allowed), with what protects it where known: a direct
+   * detection's category (DATE, PERSON), or `indirect` for a term that is rare among individuals.
+   */
+  covered: readonly { start: number; end: number; protectedBy?: string }[];
   /** The occurrences that came from direct identifiers, with their category: the ones precision is about. */
   detections: readonly { start: number; end: number; category: string }[];
 }
@@ -23,9 +26,12 @@ export function blacklistProtection(list: Blacklist, options: { analyzer?: Morph
   const matcher = new BlacklistMatcher(entries);
   return async (doc) => {
     const found = await matcher.match(doc.text, options.analyzer);
-    return { covered: found, detections: found.filter((m) => entries[m.entry]!.kind === 'direct').map((m) => ({ start: m.start, end: m.end, category: entries[m.entry]!.category })) };
+    return { covered: found.map((m) => ({ start: m.start, end: m.end, protectedBy: protectedBy(entries[m.entry]!) })), detections: found.filter((m) => entries[m.entry]!.kind === 'direct').map((m) => ({ start: m.start, end: m.end, category: entries[m.entry]!.category })) };
   };
 }
+
+/** What a blacklist entry protects as: its category when a recogniser found it, else `indirect`. */
+const protectedBy = (e: BlacklistEntry) => (e.kind === 'direct' ? e.category : 'indirect');
 
 /**
  * Occurrence-level protection: the direct identifiers only where a recogniser fired, plus the indirect
@@ -35,7 +41,7 @@ export function occurrenceProtection(recognizers: readonly Recognizer[], list: B
   const indirect = blacklistProtection(list, { analyzer: options.analyzer, only: 'indirect' });
   return async (doc) => {
     const detections = await detectDirect(doc.text, recognizers);
-    return { covered: [...detections, ...(await indirect(doc)).covered], detections };
+    return { covered: [...detections.map((d) => ({ ...d, protectedBy: d.category })), ...(await indirect(doc)).covered], detections };
   };
 }
 
@@ -51,7 +57,7 @@ export async function ownTextProtection(docs: readonly SpanDocument[], options: 
     const own = matchers.get(doc.author);
     if (own === undefined) return { covered: [], detections: [] };
     const found = await own.matcher.match(doc.text, options.analyzer);
-    return { covered: found, detections: found.filter((m) => own.entries[m.entry]!.kind === 'direct').map((m) => ({ start: m.start, end: m.end, category: own.entries[m.entry]!.category })) };
+    return { covered: found.map((m) => ({ start: m.start, end: m.end, protectedBy: protectedBy(own.entries[m.entry]!) })), detections: found.filter((m) => own.entries[m.entry]!.kind === 'direct').map((m) => ({ start: m.start, end: m.end, category: own.entries[m.entry]!.category })) };
   };
 }
 
@@ -82,6 +88,11 @@ export interface ProtectionEvaluation {
   precisionByCategory: { category: string; precision: Proportion }[];
   /** Word characters outside every gold span that are protected: the text constrained masking no longer learns from. */
   otherTextProtected: Proportion;
+  /**
+   * The same share by what protects it (a direct category such as DATE, or `indirect`), largest first: a
+   * character covered by several counts under each, so the rows can sum to more than the whole.
+   */
+  otherTextProtectedBy: { protectedBy: string; share: Proportion }[];
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
@@ -104,6 +115,8 @@ interface Tally {
   gold: Map<string, { n: number; any: number; full: number }>;
   detections: Map<string, { n: number; correct: number }>;
   other: { n: number; covered: number };
+  /** Other-text characters covered, by what covers them. */
+  otherBy: Map<string, number>;
 }
 
 function tallyDocument(doc: SpanDocument, protection: DocumentProtection, typeOf: (label: string) => string, into: Tally): void {
@@ -135,10 +148,19 @@ function tallyDocument(doc: SpanDocument, protection: DocumentProtection, typeOf
     t.n++;
     t.correct += hit ? 1 : 0;
   }
+  const other = new Uint8Array(doc.text.length);
   for (let i = 0; i < doc.text.length; i++) {
     if (gold[i] || !WORD_CHAR.test(doc.text[i]!)) continue;
+    other[i] = 1;
     into.other.n++;
     into.other.covered += covered[i]!;
+  }
+  const byKind = new Map<string, { start: number; end: number }[]>();
+  for (const c of protection.covered) if (c.protectedBy !== undefined) getOr(byKind, c.protectedBy, () => []).push(c);
+  for (const [kind, spans] of byKind) {
+    let n = 0;
+    for (const [s, e] of mergeSpans(spans)) for (let i = s; i < e; i++) n += other[i]!;
+    into.otherBy.set(kind, (into.otherBy.get(kind) ?? 0) + n);
   }
 }
 
@@ -162,7 +184,7 @@ export async function evaluateProtection(
   const typeOf = options.typeOf ?? goldType;
   const byAuthor = new Map<string, Tally>();
   for (const [i, doc] of docs.entries()) {
-    const tally = getOr(byAuthor, doc.author, () => ({ gold: new Map(), detections: new Map(), other: { n: 0, covered: 0 } }));
+    const tally = getOr(byAuthor, doc.author, () => ({ gold: new Map(), detections: new Map(), other: { n: 0, covered: 0 }, otherBy: new Map() }));
     tallyDocument(doc, await protect(doc), typeOf, tally);
     if ((i + 1) % 200 === 0) options.onProgress?.(i + 1);
   }
@@ -193,5 +215,8 @@ export async function evaluateProtection(
     precision: proportion(tallies.map((t) => detectionsOf(t))),
     precisionByCategory: categories.map((category) => ({ category, precision: proportion(tallies.map((t) => detectionsOf(t, category))) })),
     otherTextProtected: proportion(tallies.map((t) => ({ num: t.other.covered, den: t.other.n }))),
+    otherTextProtectedBy: [...new Set(tallies.flatMap((t) => [...t.otherBy.keys()]))]
+      .map((protectedBy) => ({ protectedBy, share: proportion(tallies.map((t) => ({ num: t.otherBy.get(protectedBy) ?? 0, den: t.other.n }))) }))
+      .sort((a, b) => b.share.value - a.share.value || (a.protectedBy < b.protectedBy ? -1 : 1)),
   };
 }

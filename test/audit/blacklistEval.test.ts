@@ -40,7 +40,20 @@ describe('protection against gold spans', () => {
     const other = 'SeenbyDron'.length + 'calledback'.length + 'wenthome'.length;
     expect(e.otherTextProtected).toMatchObject({ value: 4 / other, n: other });
     expect(e.precision).toMatchObject({ value: 1, n: 2 });
+    expect(e.otherTextProtectedBy.map((b) => [b.protectedBy, b.share.value])).toEqual([['indirect', 4 / other], ['PERSON', 0]]);
     const direct = await evaluateProtection(docs, blacklistProtection(list, { only: 'direct' }));
     expect(direct.types.find((r) => r.type === 'PERSON')!.anyOverlap.value).toBe(2 / 3);
+  });
+
+  it('splits the other text protected by what protects it, a character covered twice counting under each', async () => {
+    const list: Blacklist = { header: { version: 1, extra: {} }, entries: [
+      { term: 'called back', kind: 'direct', category: 'DATE', authors: 1, occurrences: 1, sources: ['rule:test'] },
+      { term: 'back', kind: 'indirect', category: 'RARE', authors: 1, occurrences: 1, sources: ['graph:k=2'] },
+      { term: 'went', kind: 'direct', category: 'PERSON', authors: 1, occurrences: 1, sources: ['list:names'] },
+    ] };
+    const e = await evaluateProtection(docs, blacklistProtection(list));
+    const other = 'SeenbyDron'.length + 'calledback'.length + 'wenthome'.length;
+    expect(e.otherTextProtected.value).toBe(14 / other);
+    expect(e.otherTextProtectedBy.map((b) => [b.protectedBy, b.share.value])).toEqual([['DATE', 10 / other], ['PERSON', 4 / other], ['indirect', 4 / other]]);
   });
 });

@@ -26,6 +26,8 @@ describe('ppmlm blacklist eval', () => {
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/\| PERSON \| 2 \| 100\.0% \[/);
     expect(table.stdout).toMatch(/other text protected: .* word characters outside gold spans/);
+    // ... and by what protects it: here the words only one patient wrote.
+    expect(table.stdout).toMatch(/\n  by indirect terms: [1-9][\d.]*% \[/);
     expect(table.stderr + table.stdout).not.toMatch(/quigley|thelma/i);
     const both = await cli('blacklist', 'eval', '--gold', file, '--only', 'direct', '--protection', 'occurrences');
     expect(both.code).toBe(2);

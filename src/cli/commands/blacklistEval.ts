@@ -44,6 +44,7 @@ export function evaluationText(e: ProtectionEvaluation, what: string): string {
     ...e.types.map((t) => `| ${t.type} | ${t.gold} | ${pct(t.full)} | ${pct(t.anyOverlap)} |`),
     '',
     `other text protected: ${pct(e.otherTextProtected)} of ${e.otherTextProtected.n} word characters outside gold spans`,
+    ...e.otherTextProtectedBy.map((b) => `  by ${b.protectedBy} terms: ${pct(b.share)}`),
     `precision of direct detections: ${pct(e.precision)} of ${e.precision.n}`,
     ...e.precisionByCategory.map((c) => `  ${c.category}: ${pct(c.precision)} of ${c.precision.n}`),
   ];
