@@ -82,6 +82,16 @@ describe('person names without a user list', () => {
     expect(await found(names, 'The patient takes Lasix and Coumadin daily as before.')).not.toContain('Lasix Coumadin|context:proper-noun');
   });
 
+  it('joins a listed name, however common, to a capitalised word no list holds beside it, not a common word starting a sentence', async () => {
+    expect(await found(names, 'The report quoted Mark Rutte and the rapper Kanye West on Monday.')).toEqual(expect.arrayContaining(['Mark Rutte|context:first-last', 'Kanye West|context:first-last']));
+    expect((await found(names, 'No changes made. See Carevue for ABGs.')).filter((d) => d.includes('See'))).toEqual([]);
+  });
+
+  it('takes a first name of three letters in no English list only written as a name inside a sentence', async () => {
+    expect(await found(names, 'The family met with Ian and Zoe today.')).toEqual(['Ian|list:names', 'Zoe|list:names']);
+    expect(await found(names, 'Ian came. IAN CAME. The bolus and Mag given.')).toEqual([]);
+  });
+
   it('reads middle initials, names given in so many words and speakers, not form labels or headings', async () => {
     expect(await found(names, 'Answer: a song by Szabina J Gelencsér, go figure')).toContain('Szabina J Gelencsér|context:middle-initial');
     expect(await found(names, 'Karin M. Beike\nLeasing consultant')).toContain('Karin M. Beike|context:middle-initial');

@@ -129,6 +129,10 @@ export class NameRecognizer implements Recognizer {
       } else if (c.name && !c.common && w.key.length > 3 && (c.unknown || !cased || w.capital)) {
         // A rarer English word (Bowman) that is a name needs a capital where case means something.
         emit(i, i, 'list:names');
+      } else if (cased && c.first && c.unknown && w.key.length === 3 && properShape(text.slice(w.start, w.end)) && !sentenceStart(text, w) && !CLINICAL.has(w.key)) {
+        // A first name of three letters in no English list (Ian, Sam, Zoe) only written as a name inside a
+        // sentence: in capitals or at a sentence's start such short words are as often abbreviations.
+        emit(i, i, 'list:names');
       }
       // A credential (NP is a role before a name too): "Jones, RN", a signature line ending in it, or two
       // name words before it, one listed and one in no English list ("per Warren Kavaliunas NP patent").
@@ -146,6 +150,13 @@ export class NameRecognizer implements Recognizer {
         const p = classes[i - 1]!;
         const proper = (x: WordClass, y: TextWord) => !x.common && !CUES.has(y.key) && y.capital && y.key.length > 2 && !inCapitals(text.slice(y.start, y.end)) && !/['’]/.test(y.key);
         if (proper(c, w) && proper(p, words[i - 1]!) && ((c.unknown && (p.unknown || p.name)) || (p.unknown && c.name))) emit(i - 1, i, 'context:proper-noun');
+        // A listed first name before a proper noun no list holds (Martin Koughan, Mark Rutte), or such a
+        // noun before a listed last name (Kanye West), however common the listed word: the unlisted noun
+        // and the pair are the evidence. Not a common word at a sentence's start, where its capital says
+        // nothing ("See Carevue for ABGs").
+        const v = words[i - 1]!;
+        const named = (y: TextWord, x: WordClass) => properShape(text.slice(y.start, y.end)) && !CUES.has(y.key) && !CLINICAL.has(y.key) && !(x.common && sentenceStart(text, y));
+        if ((p.first && named(v, p) && unlistedProperNoun(text, w, this.lists)) || (this.lists.lastNames.has(w.key) && named(w, c) && unlistedProperNoun(text, v, this.lists))) emit(i - 1, i, 'context:first-last');
       }
       // An initial before a listed surname: "E. WELSH", "J SMITH"; the initial stays in the term.
       // Without a period the surname must be no common word, unless an act of the care team follows ("J
