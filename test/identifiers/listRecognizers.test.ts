@@ -223,6 +223,13 @@ describe('places without a user list', () => {
     expect((await found(places, 'Went to the Nursing Station and checked Mental State.')).filter((d) => d.endsWith('landmark'))).toEqual([]);
   });
 
+  it('reads countries and states written short, keeping "the" with US', async () => {
+    const short = async (text: string) => (await found(places, text)).filter((d) => d.endsWith('country-short'));
+    expect(await short('Officials of the U.S. and the UK met; the US envoy left Washington, D.C. today.')).toEqual(['U.S.|context:country-short', 'UK|context:country-short', 'the US|context:country-short', 'D.C.|context:country-short']);
+    // US is an ultrasound in notes, "us" a word; in capitals case says nothing.
+    expect(await short('Renal US done, will let us know. RUQ US OF ABDOMEN. THE UK TEAM AND THE US.')).toEqual([]);
+  });
+
   it('leaves words that end like a facility, doses and common-word places alone', async () => {
     expect(await found(places, 'COUGH WITH THICK SPUTUM. TO THE OR.')).toEqual([]);
     expect(await found(places, 'remains on dobutamine 5 mcg')).toEqual([]);

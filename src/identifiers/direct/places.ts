@@ -16,6 +16,13 @@ const GENERIC = new Set([
 ]);
 /** Clinical abbreviations that end like a facility's (GH, BWH, UMMC) but are findings. */
 const CLINICAL_H = new Set(['bph', 'lvh', 'rvh', 'sah', 'ich', 'ivh', 'pph', 'pah', 'nph', 'hh', 'dh', 'sh', 'fh', 'ph', 'mh', 'ch', 'oh', 'ah', 'uh', 'eh', 'pmh', 'hpi', 'adh', 'tsh', 'ldh', 'cmc', 'emc', 'vac']);
+/**
+ * Countries and states written short, which the place list cannot hold (its words are two letters, or
+ * single letters with periods): with their periods, U.S., U.K., U.S.A., D.C.; in capitals where case
+ * means something, UK, USA, UAE, NZ, NSW, PRC; US only after "the", which stays in the term, since a term
+ * applies everywhere and "us" is a word (and US, in notes, an ultrasound).
+ */
+const COUNTRY_SHORT = /(?<![\p{L}\p{N}.])(?:U\. ?S\.(?: ?A\.)?|U\. ?K\.|D\. ?C\.)|(?<![\p{L}\p{N}])(?:UK|USA|UAE|NZ|NSW|PRC|[Tt]he US)(?![\p{L}\p{N}])/gu;
 /** Prepositions before a place's name. */
 const PLACE_PREPOSITIONS = new Set(['in', 'from', 'at', 'near', 'outside', 'around', 'across']);
 /** Words of a move between wards or hospitals, one of which must come shortly before a ward. */
@@ -271,6 +278,7 @@ export class PlaceRecognizer implements Recognizer {
         out.push({ start: w.start, end: words[i + 1]!.end, category: 'LOCATION', source: 'rule:saint' });
       }
     }
+    for (const m of text.matchAll(COUNTRY_SHORT)) if (cased || m[0].includes('.')) out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'context:country-short' });
     for (const m of text.matchAll(STREET)) out.push({ start: m.index, end: m.index + m[0].replace(/\.$/, '').length, category: 'LOCATION', source: 'rule:street-address' });
     for (const m of text.matchAll(HOUSE)) {
       const end = postalAddress(text, m.index, m[0], m[1]!.length, this.lists);
