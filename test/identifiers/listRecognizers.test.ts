@@ -223,9 +223,11 @@ describe('places without a user list', () => {
     expect((await found(places, 'Went to the Nursing Station and checked Mental State.')).filter((d) => d.endsWith('landmark'))).toEqual([]);
   });
 
-  it('reads countries and states written short, keeping "the" with US', async () => {
+  it('reads countries whose names are words, and countries and states written short, keeping "the" with US', async () => {
     const short = async (text: string) => (await found(places, text)).filter((d) => d.endsWith('country-short'));
     expect(await short('Officials of the U.S. and the UK met; the US envoy left Washington, D.C. today.')).toEqual(['U.S.|context:country-short', 'UK|context:country-short', 'the US|context:country-short', 'D.C.|context:country-short']);
+    // A country whose name is a word, written as a name where case means something.
+    expect(await found(places, 'Trade with China and Turkey grew. He ate turkey. CHINA CABINET.')).toEqual(['China|list:places', 'Turkey|list:places']);
     // US is an ultrasound in notes, "us" a word; in capitals case says nothing.
     expect(await short('Renal US done, will let us know. RUQ US OF ABDOMEN. THE UK TEAM AND THE US.')).toEqual([]);
   });

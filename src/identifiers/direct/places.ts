@@ -236,8 +236,10 @@ export class PlaceRecognizer implements Recognizer {
       const span: TextWord[] = [];
       for (let k = i; k < words.length && words[k]!.end <= m.end; k++) span.push(words[k]!);
       if (span.length === 0 || (cased && !span.every((w) => w.capital))) continue;
-      // A country of two words or more is a place whatever its words (United Kingdom).
-      const ambiguous = span.every((w) => this.lists.commonWords.has(w.key) || this.lists.rareWords.has(w.key) || w.key.length < 4) && !(span.length > 1 && this.lists.countries.has(normalizeTerm(text.slice(m.start, m.end))));
+      // A country of two words or more is a place whatever its words (United Kingdom); one of one word
+      // (China, Turkey, Jersey) where case means something and it is written as a name.
+      const country = this.lists.countries.has(normalizeTerm(text.slice(m.start, m.end))) && (span.length > 1 || (cased && properShape(text.slice(m.start, m.end))));
+      const ambiguous = span.every((w) => this.lists.commonWords.has(w.key) || this.lists.rareWords.has(w.key) || w.key.length < 4) && !country;
       const state = /^,?\s*([A-Z]{2})(?![\p{L}\d])/u.exec(text.slice(m.end, m.end + 5));
       // A postal code after it belongs to the place ("Hungary 06554"); four digits only after a country (not "Boston 2010").
       const code = POSTCODE_AFTER.exec(text.slice(m.end, m.end + 40));
