@@ -221,6 +221,8 @@ describe('places without a user list', () => {
     expect(await found(places, 'She grew up in Queensland, then moved to Scandinavia.')).toEqual(expect.arrayContaining(['Queensland|list:places', 'Scandinavia|list:places']));
     expect(await found(places, 'We sailed up the Hudson River to Lake Geneva, then to Mount Kosciuszko.')).toEqual(expect.arrayContaining(['Hudson River|rule:landmark', 'Lake Geneva|rule:landmark', 'Mount Kosciuszko|rule:landmark']));
     expect((await found(places, 'Went to the Nursing Station and checked Mental State.')).filter((d) => d.endsWith('landmark'))).toEqual([]);
+    // A compass word before a listed place and an administrative word after it belong to the place.
+    expect(await found(places, 'Floods hit Eastern Saskatchewan and the Donetsk region, not the east wing.')).toEqual(expect.arrayContaining(['Eastern Saskatchewan|list:places', 'Donetsk region|list:places']));
   });
 
   it('reads countries whose names are words, and countries and states written short, keeping "the" with US', async () => {

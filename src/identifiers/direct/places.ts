@@ -19,10 +19,14 @@ const CLINICAL_H = new Set(['bph', 'lvh', 'rvh', 'sah', 'ich', 'ivh', 'pph', 'pa
 /**
  * Countries and states written short, which the place list cannot hold (its words are two letters, or
  * single letters with periods): with their periods, U.S., U.K., U.S.A., D.C.; in capitals where case
- * means something, UK, USA, UAE, NZ, NSW, PRC; US only after "the", which stays in the term, since a term
+ * means something, UK, USA, UAE, NZ, NSW, NYC, PRC; US only after "the", which stays in the term, since a term
  * applies everywhere and "us" is a word (and US, in notes, an ultrasound).
  */
 const COUNTRY_SHORT = /(?<![\p{L}\p{N}.])(?:U\. ?S\.(?: ?A\.)?|U\. ?K\.|D\. ?C\.)|(?<![\p{L}\p{N}])(?:UK|USA|UAE|NZ|NSW|PRC|[Tt]he US)(?![\p{L}\p{N}])/gu;
+/** Words of direction or extent that start a place's name: "Eastern Saskatchewan", "Greater London", "Upper Austria". */
+const COMPASS = new Set(['north', 'south', 'east', 'west', 'northern', 'southern', 'eastern', 'western', 'central', 'northeast', 'northwest', 'southeast', 'southwest', 'northeastern', 'northwestern', 'southeastern', 'southwestern', 'upper', 'lower', 'greater', 'inner', 'outer']);
+/** An administrative word after a place, in any case: "Donetsk region", "Kent County". */
+const ADMINISTRATIVE_AFTER = /^ (?:region|province|county|district|oblast|prefecture|governorate|municipality|canton|state)(?![\p{L}\p{N}])/iu;
 /** Prepositions before a place's name. */
 const PLACE_PREPOSITIONS = new Set(['in', 'from', 'at', 'near', 'outside', 'around', 'across']);
 /** Words of a move between wards or hospitals, one of which must come shortly before a ward. */
@@ -244,7 +248,13 @@ export class PlaceRecognizer implements Recognizer {
       // A postal code after it belongs to the place ("Hungary 06554"); four digits only after a country (not "Boston 2010").
       const code = POSTCODE_AFTER.exec(text.slice(m.end, m.end + 40));
       const coded = code !== null && (code[1] !== undefined || this.lists.countries.has(normalizeTerm(text.slice(m.start, m.end)))) ? code[0].length : 0;
-      if (!ambiguous) out.push({ start: m.start, end: m.end + coded, category: 'LOCATION', source: 'list:places' });
+      if (!ambiguous) {
+        // A compass word before it and an administrative word after it belong to the place: "Eastern
+        // Saskatchewan", "West Midlands", "Donetsk region", "Kent county".
+        const before = i > 0 && COMPASS.has(words[i - 1]!.key) && (words[i - 1]!.capital || !cased) && /^ $/.test(text.slice(words[i - 1]!.end, m.start)) ? words[i - 1]!.start : m.start;
+        const after = coded === 0 ? ADMINISTRATIVE_AFTER.exec(text.slice(m.end, m.end + 14)) : null;
+        out.push({ start: before, end: m.end + (coded || (after?.[0].length ?? 0)), category: 'LOCATION', source: 'list:places' });
+      }
       // A place that is also a word ("Middle River", "Union") only before a state code, which stays in the
       // term: "middle river md", never every "union".
       else if (state !== null && this.lists.stateCodes.has(state[1]!) && span.every((w) => w.capital)) {
