@@ -78,6 +78,9 @@ describe('Korean names in context', () => {
   it('takes a surname alone before a title, never after a role alone', async () => {
     expect(await found('피해자 손을 잡고 피해자 위에 올라타 피해자 목을 졸랐다')).toEqual([]);
     expect(await found('피해자 김 씨는 말했다. 위 위원장에게')).toEqual(['김 씨|context:ko-title', '위 위원장|context:ko-title']);
+    // News titles, after 전 (former) or 모 (so-and-so) too; never a surname with a particle attached.
+    expect(await found('이 전 군수는 안 지사와 이 모 대표, 유 원내대표를 만났다')).toEqual(['이 전 군수|context:ko-title', '안 지사|context:ko-title', '이 모 대표|context:ko-title', '유 원내대표|context:ko-title']);
+    expect(await found('피해자의 목을 조수석에서 눌렀다')).toEqual([]);
   });
 
   it('takes no word that merely starts with a surname', async () => {

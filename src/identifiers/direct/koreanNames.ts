@@ -30,7 +30,9 @@ const ROLES_BEFORE = new Set(
     '공인회계사 세무사 기자 감독 선수 교수 의원 장관 대통령 총리 위원장 씨 성명 환자 보호자 담당의 의사 간호사').split(' '),
 );
 /** Titles after a name: 김철수 장관, 박영희 씨. */
-const TITLES_AFTER = new Set('씨 님 명의 대표 회장 사장 장관 의원 대통령 총리 감독 선수 교수 기자 판사 검사 변호사 위원장 원장 부장 과장 팀장 작가 시장 도지사 후보'.split(' '));
+const TITLES_AFTER = new Set(
+  '씨 님 명의 대표 회장 사장 장관 의원 대통령 총리 감독 선수 교수 기자 판사 검사 변호사 위원장 원장 부장 과장 팀장 작가 시장 도지사 후보 지사 군수 학장 고문 화백 장교 선장 기장 행정관 당국자 목사 신부 코치 외무상 특파원 앵커 매니저 수석'.split(' '),
+);
 /** The length of the title a word is, without its particle (장관은, 명의의, 씨가, 부회장은), if it is one. */
 function titleLength(word: string): number | undefined {
   const listed = [...TITLES_AFTER].find((t) => word.startsWith(t) && PARTICLE_ONLY.test(word.slice(t.length)));
@@ -39,7 +41,7 @@ function titleLength(word: string): number | undefined {
   return head === null ? undefined : word.length - (head[1] ?? '').length;
 }
 /** Offices and ranks, with what comes before them in a compound and a particle: 부회장은, 실장과, 원내대변인, 부부장. */
-const HEAD_TITLE = new RegExp(`^[가-힣]{0,4}(?:회장|위원장|센터장|원장|청장|총장|본부장|실장|국장|부장|차관|비서관|대변인|박사|후보자|스님|참모장|사령관|총재|의장|대사)(${PARTICLE})$`);
+const HEAD_TITLE = new RegExp(`^[가-힣]{0,4}(?:회장|위원장|센터장|원장|청장|총장|본부장|실장|국장|부장|차관|비서관|대변인|박사|후보자|스님|참모장|사령관|총재|의장|대사|원내대표|공동대표|부사장|이사장|부장검사|부장판사|대행|관장|경정|재판관|검사보|장군|경사|대장|소장|단장|경감|대법관|연구원|강사|승무원)(${PARTICLE})$`);
 
 /** Tags of common words and predicates: a stem mecab reads as one of these (피해자, 사무실, 사용하) is no name. */
 const WORD_TAGS = /^(?:NNG|NNB|NP|NR|VV|VA|VX|MAG|MAJ|XR|MM)/;
@@ -134,8 +136,8 @@ function nameCandidate(word: string, listedEnd: number | undefined): NameCandida
     return { length: listedEnd, rest: word.slice(listedEnd), shaped: shaped?.length === listedEnd, listed: true };
   }
   if (shaped !== undefined) return { ...shaped, shaped: true, listed: false };
-  // 전 (former) and 고 (the late) stand before names far more often than alone as surnames.
-  const surname = [word.slice(0, 2), word.slice(0, 1)].find((s) => SURNAME_SET.has(s) && s !== '전' && s !== '고' && PARTICLE_ONLY.test(word.slice(s.length)));
+  // 전 (former), 고 (the late) and 모 (so-and-so: 김 모 씨) stand beside names far more often than alone as surnames.
+  const surname = [word.slice(0, 2), word.slice(0, 1)].find((s) => SURNAME_SET.has(s) && s !== '전' && s !== '고' && s !== '모' && PARTICLE_ONLY.test(word.slice(s.length)));
   return surname === undefined ? undefined : { length: surname.length, rest: word.slice(surname.length), shaped: false, listed: false };
 }
 
@@ -204,8 +206,8 @@ export class KoreanNameRecognizer implements Recognizer {
       const recurs = recurrence !== undefined && !recurrence.vetoed && recurrence.rests.size >= 2;
       if (ROLES_BEFORE.has(w.text.slice(0, name)) || (!listed && !aged && !recurs && commonWord(w.start, name))) continue;
       const before = i > 0 && /^[\s,]*$/.test(text.slice(words[i - 1]!.end, w.start)) ? words[i - 1]!.text : undefined;
-      // 김대중 전 대통령: a title after "former" is still the name's title.
-      const after = i + 2 < words.length && words[i + 1]!.text === '전' ? i + 2 : i + 1;
+      // 김대중 전 대통령: a title after "former" is still the name's title; 이 모 대표, 김 모 씨: after "so-and-so" too.
+      const after = i + 2 < words.length && (words[i + 1]!.text === '전' || words[i + 1]!.text === '모') ? i + 2 : i + 1;
       const next = after < words.length && /^\s*$/.test(text.slice(words[after - 1]!.end, words[after]!.start)) ? words[after]!.text : undefined;
       // A surname alone (김 씨, 문 대표) needs a title after it, and the title stays in the term: a blacklist
       // applies its terms everywhere, and each surname is also a word (위: above; 손: a hand). After a role
@@ -220,7 +222,8 @@ export class KoreanNameRecognizer implements Recognizer {
       else if (/^(?:씨|님)/.test(rest)) {
         if (surnameOnly) end = w.start + name + 1;
         source = 'context:ko-title';
-      } else if (next !== undefined && titleLength(next) !== undefined) {
+      } else if (next !== undefined && titleLength(next) !== undefined && !(surnameOnly && rest !== '')) {
+        // A surname with a particle attached takes no title after it (목을 조수석: a neck, a seat).
         if (surnameOnly) end = words[after]!.start + titleLength(next)!;
         source = 'context:ko-title';
       }
@@ -241,10 +244,12 @@ export class KoreanNameRecognizer implements Recognizer {
   /**
    * mecab-ko-dic lists a few common nouns with their particle as names (이유로: 이유, a reason, and 로),
    * which mecab reads so where a word stands alone: a listed name of three syllables or more whose last
-   * syllable is a particle and whose rest mecab reads as one common noun is that noun.
+   * syllable is a particle no given name ends in and whose rest mecab reads as one common noun is that
+   * noun. Not 은, 이, 도 or 만, which end given names (김성은, 노경은, 허영만: mecab reads 김성, 노경 and
+   * 허영 as nouns too).
    */
   private async nounWithParticle(name: string): Promise<boolean> {
-    if (this.analyzer === undefined || name.length < 3 || !/[로을를이가은는의에와과도만]$/.test(name)) return false;
+    if (this.analyzer === undefined || name.length < 3 || !/[로을를에와과]$/.test(name)) return false;
     const stem = await this.analyzer.analyze(name.slice(0, -1));
     return stem.length === 1 && stem[0]!.tag.startsWith('NNG');
   }
