@@ -87,6 +87,11 @@ describe('person names without a user list', () => {
     expect((await found(names, 'No changes made. See Carevue for ABGs.')).filter((d) => d.includes('See'))).toEqual([]);
   });
 
+  it('reads initials with their periods before a name, each initial a word of its own', async () => {
+    expect(await found(names, 'The album was mixed by T. S. Eliot after J. R. R. Tolkien wrote.')).toEqual(expect.arrayContaining(['T. S. Eliot|context:initial', 'J. R. R. Tolkien|context:initial']));
+    expect((await found(names, 'Temp max 100.9F. Apaced briefly. No N/V. Droperidol given. 85 Y.O. MAN seen.')).filter((d) => d.endsWith('initial'))).toEqual([]);
+  });
+
   it('takes a first name of three letters in no English list only written as a name inside a sentence', async () => {
     expect(await found(names, 'The family met with Ian and Zoe today.')).toEqual(['Ian|list:names', 'Zoe|list:names']);
     expect(await found(names, 'Ian came. IAN CAME. The bolus and Mag given.')).toEqual([]);

@@ -167,6 +167,15 @@ export class NameRecognizer implements Recognizer {
         const acted = w.key.length >= 3 && (c.name || c.unknown) && CARE_ACT_AFTER.test(text.slice(w.end, w.end + 16));
         if ((c.name && (gap === '. ' || !c.common)) || acted) emit(i - 1, i, 'context:initial');
       }
+      // Where case means something, initials with their periods before a name: "T. S. Eliot", "J. R. R.
+      // Tolkien", "J. Quagmire": two initials or more, or one before a proper noun no list holds (a listed
+      // surname after one initial is the rule above).
+      // Each initial stands alone: not a unit after a number (100.9F. Apaced) nor half of N/V.
+      if (cased && w.capital && !inCapitals(text.slice(w.start, w.end)) && !CUES.has(w.key) && (c.name || unlistedProperNoun(text, w, this.lists))) {
+        let j = i;
+        while (j > 0 && i - j < 3 && words[j - 1]!.end - words[j - 1]!.start === 1 && /\p{Lu}/u.test(text[words[j - 1]!.start]!) && /(?:^|[\s(])$/.test(text.slice(Math.max(0, words[j - 1]!.start - 1), words[j - 1]!.start)) && /^\. ?$/.test(text.slice(words[j - 1]!.end, words[j]!.start))) j--;
+        if (i - j >= 2 || (i - j === 1 && !c.name && /^[B-HJKMNQUVYZ]$/.test(text[words[j]!.start]!))) emit(j, i, 'context:initial');
+      }
       // A middle initial between two capitalised words: "Szabina J Gelencsér", "Karin M. Beike". The words
       // around it need no list: the pattern is the evidence (cues and words in capitals excepted).
       if (cased && i >= 1 && w.end - w.start === 1 && /\p{Lu}/u.test(text[w.start]!) && i + 1 < words.length) {
