@@ -7,6 +7,8 @@
 # direct terms of a blacklist built on them with `blacklist eval`: the rules alone, the model alone, both
 # (every term everywhere, as fine-tuning masks), and both only where they fired.
 # The model is never trained or tuned on the judgments it is measured on. A finished model is kept.
+# THRESHOLDS="0.5 0.7 0.9" also measures the model alone and with the rules at each probability a token
+# needs (--deid-threshold), in place of the one its training chose on its own dev split.
 set -euo pipefail
 data=${1:-../shared/data}
 out=${2:-korean-cross-crime}
@@ -27,6 +29,12 @@ gold="$out/$test.jsonl"
 for args in "" "--recognizers none --deid-model $model" "--deid-model $model"; do
   echo "== $test judgments, direct terms everywhere: ${args:-the rules alone}"
   time $ppmlm --quiet blacklist eval --gold "$gold" --lang ko --analyzer mecab --only direct $args
+done
+for threshold in ${THRESHOLDS:-}; do
+  for args in "--recognizers none --deid-model $model" "--deid-model $model"; do
+    echo "== $test judgments, direct terms everywhere, threshold $threshold: $args"
+    $ppmlm --quiet blacklist eval --gold "$gold" --lang ko --analyzer mecab --only direct --deid-threshold "$threshold" $args
+  done
 done
 echo "== $test judgments, the rules and the model, where they fired only (no indirect terms: k=1)"
 time $ppmlm --quiet blacklist eval --gold "$gold" --lang ko --analyzer mecab --k 1 --ngrams 1-1 --deid-model "$model" --protection occurrences
