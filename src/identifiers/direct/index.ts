@@ -60,8 +60,9 @@ export function defaultRecognizers(selection = 'all', analyzer?: MorphAnalyzer):
 }
 
 /**
- * Runs every recogniser and keeps the longest detections: one inside a longer one is dropped, and of
- * two identical spans the earlier recogniser wins (validated patterns come first).
+ * Runs every recogniser and keeps each detection no other one contains: one inside a longer one is
+ * dropped, of two identical spans the earlier recogniser wins (validated patterns come first), and two
+ * that overlap only in part are both kept, each a term of its own ("Hudson River" and "River Road").
  */
 export async function detectDirect(text: string, recognizers: readonly Recognizer[]): Promise<Detection[]> {
   const all: Detection[] = [];
