@@ -81,6 +81,8 @@ describe('Korean names in context', () => {
     // News titles, after 전 (former) or 모 (so-and-so) too; never a surname with a particle attached.
     expect(await found('이 전 군수는 안 지사와 이 모 대표, 유 원내대표를 만났다')).toEqual(['이 전 군수|context:ko-title', '안 지사|context:ko-title', '이 모 대표|context:ko-title', '유 원내대표|context:ko-title']);
     expect(await found('피해자의 목을 조수석에서 눌렀다')).toEqual([]);
+    // 현 (current) and 당 (the party) before a title; a document (공소장) is no title; a bare surname before an age is no name.
+    expect(await found('현 대표와 당 대표는 위 공소장과 이 토지대장을 보았다. 김(남, 36세)')).toEqual([]);
   });
 
   it('takes no word that merely starts with a surname', async () => {

@@ -31,7 +31,7 @@ const ROLES_BEFORE = new Set(
 );
 /** Titles after a name: 김철수 장관, 박영희 씨. */
 const TITLES_AFTER = new Set(
-  '씨 님 명의 대표 회장 사장 장관 의원 대통령 총리 감독 선수 교수 기자 판사 검사 변호사 위원장 원장 부장 과장 팀장 작가 시장 도지사 후보 지사 군수 학장 고문 화백 장교 선장 기장 행정관 당국자 목사 신부 코치 외무상 특파원 앵커 매니저 수석'.split(' '),
+  '씨 님 명의 대표 회장 사장 장관 의원 대통령 총리 감독 선수 교수 기자 판사 검사 변호사 위원장 원장 부장 과장 팀장 작가 시장 도지사 후보 지사 군수 학장 고문 화백 장교 선장 기장 행정관 당국자 목사 신부 코치 외무상 특파원 앵커 매니저 수석 소장 대장 관장 경사 단장'.split(' '),
 );
 /** The length of the title a word is, without its particle (장관은, 명의의, 씨가, 부회장은), if it is one. */
 function titleLength(word: string): number | undefined {
@@ -41,7 +41,7 @@ function titleLength(word: string): number | undefined {
   return head === null ? undefined : word.length - (head[1] ?? '').length;
 }
 /** Offices and ranks, with what comes before them in a compound and a particle: 부회장은, 실장과, 원내대변인, 부부장. */
-const HEAD_TITLE = new RegExp(`^[가-힣]{0,4}(?:회장|위원장|센터장|원장|청장|총장|본부장|실장|국장|부장|차관|비서관|대변인|박사|후보자|스님|참모장|사령관|총재|의장|대사|원내대표|공동대표|부사장|이사장|부장검사|부장판사|대행|관장|경정|재판관|검사보|장군|경사|대장|소장|단장|경감|대법관|연구원|강사|승무원)(${PARTICLE})$`);
+const HEAD_TITLE = new RegExp(`^[가-힣]{0,4}(?:회장|위원장|센터장|원장|청장|총장|본부장|실장|국장|부장|차관|비서관|대변인|박사|후보자|스님|참모장|사령관|총재|의장|대사|원내대표|공동대표|부사장|이사장|부장검사|부장판사|대행|경정|재판관|검사보|장군|경감|대법관|연구원|강사|승무원)(${PARTICLE})$`);
 
 /** Tags of common words and predicates: a stem mecab reads as one of these (피해자, 사무실, 사용하) is no name. */
 const WORD_TAGS = /^(?:NNG|NNB|NP|NR|VV|VA|VX|MAG|MAJ|XR|MM)/;
@@ -69,6 +69,7 @@ export function properNounRuns(morphemes: readonly Morpheme[], semantic: string)
   return runs.filter((r) => r.end - r.start >= 2);
 }
 const SURNAME_SET = new Set(SURNAMES);
+const NOT_LONE_SURNAMES = new Set(['전', '고', '현', '당', '동', '모']);
 
 /** The name a word starts with (surname + given syllables) and the particle after it, if the word is one. */
 function nameLength(word: string): { length: number; rest: string } | undefined {
@@ -136,8 +137,9 @@ function nameCandidate(word: string, listedEnd: number | undefined): NameCandida
     return { length: listedEnd, rest: word.slice(listedEnd), shaped: shaped?.length === listedEnd, listed: true };
   }
   if (shaped !== undefined) return { ...shaped, shaped: true, listed: false };
-  // 전 (former), 고 (the late) and 모 (so-and-so: 김 모 씨) stand beside names far more often than alone as surnames.
-  const surname = [word.slice(0, 2), word.slice(0, 1)].find((s) => SURNAME_SET.has(s) && s !== '전' && s !== '고' && s !== '모' && PARTICLE_ONLY.test(word.slice(s.length)));
+  // 전 (former), 고 (the late), 현 (current), 당 (the party), 동 (the same) and 모 (so-and-so: 김 모 씨) stand
+  // before titles and names far more often than alone as surnames (현 대표, 당 대표).
+  const surname = [word.slice(0, 2), word.slice(0, 1)].find((s) => SURNAME_SET.has(s) && !NOT_LONE_SURNAMES.has(s) && PARTICLE_ONLY.test(word.slice(s.length)));
   return surname === undefined ? undefined : { length: surname.length, rest: word.slice(surname.length), shaped: false, listed: false };
 }
 
@@ -228,7 +230,7 @@ export class KoreanNameRecognizer implements Recognizer {
         source = 'context:ko-title';
       }
       else if (candidate.foreign) continue;
-      else if (aged) source = 'context:ko-age';
+      else if (aged && !surnameOnly) source = 'context:ko-age';
       // Without context, a name the dictionary knows, of two syllables or more, counts: its names include
       // some loanwords (챔피언, 캠프), which are then protected too (measured: docs/blacklists.md).
       else if (listed && name >= 2 && !(await this.nounWithParticle(w.text.slice(0, name)))) source = MECAB_DICTIONARY_SOURCE;
@@ -244,9 +246,9 @@ export class KoreanNameRecognizer implements Recognizer {
   /**
    * mecab-ko-dic lists a few common nouns with their particle as names (이유로: 이유, a reason, and 로),
    * which mecab reads so where a word stands alone: a listed name of three syllables or more whose last
-   * syllable is a particle no given name ends in and whose rest mecab reads as one common noun is that
-   * noun. Not 은, 이, 도 or 만, which end given names (김성은, 노경은, 허영만: mecab reads 김성, 노경 and
-   * 허영 as nouns too).
+   * syllable is a particle that seldom ends a given name and whose rest mecab reads as one common noun is
+   * that noun. Not 은, 이, 도 or 만, which often end given names (김성은, 노경은, 허영만: mecab reads 김성,
+   * 노경 and 허영 as nouns too).
    */
   private async nounWithParticle(name: string): Promise<boolean> {
     if (this.analyzer === undefined || name.length < 3 || !/[로을를에와과]$/.test(name)) return false;

@@ -129,7 +129,7 @@ export class NameRecognizer implements Recognizer {
       } else if (c.name && !c.common && w.key.length > 3 && (c.unknown || !cased || w.capital)) {
         // A rarer English word (Bowman) that is a name needs a capital where case means something.
         emit(i, i, 'list:names');
-      } else if (cased && c.first && c.unknown && w.key.length === 3 && properShape(text.slice(w.start, w.end)) && !sentenceStart(text, w) && !CLINICAL.has(w.key)) {
+      } else if (cased && c.first && c.unknown && w.key.length === 3 && properShape(text.slice(w.start, w.end)) && !sentenceStart(text, w)) {
         // A first name of three letters in no English list (Ian, Sam, Zoe) only written as a name inside a
         // sentence: in capitals or at a sentence's start such short words are as often abbreviations.
         emit(i, i, 'list:names');
@@ -155,8 +155,8 @@ export class NameRecognizer implements Recognizer {
         // and the pair are the evidence. Not a common word at a sentence's start, where its capital says
         // nothing ("See Carevue for ABGs").
         const v = words[i - 1]!;
-        const named = (y: TextWord, x: WordClass) => properShape(text.slice(y.start, y.end)) && !CUES.has(y.key) && !CLINICAL.has(y.key) && !(x.common && sentenceStart(text, y));
-        if ((p.first && named(v, p) && unlistedProperNoun(text, w, this.lists)) || (this.lists.lastNames.has(w.key) && named(w, c) && unlistedProperNoun(text, v, this.lists))) emit(i - 1, i, 'context:first-last');
+        const named = (y: TextWord) => properShape(text.slice(y.start, y.end)) && !CUES.has(y.key) && !CLINICAL.has(y.key);
+        if ((p.first && named(v) && !(p.common && sentenceStart(text, v)) && unlistedProperNoun(text, w, this.lists)) || (this.lists.lastNames.has(w.key) && named(w) && unlistedProperNoun(text, v, this.lists))) emit(i - 1, i, 'context:first-last');
       }
       // An initial before a listed surname: "E. WELSH", "J SMITH"; the initial stays in the term.
       // Without a period the surname must be no common word, unless an act of the care team follows ("J
@@ -168,13 +168,23 @@ export class NameRecognizer implements Recognizer {
         if ((c.name && (gap === '. ' || !c.common)) || acted) emit(i - 1, i, 'context:initial');
       }
       // Where case means something, initials with their periods before a name: "T. S. Eliot", "J. R. R.
-      // Tolkien", "J. Quagmire": two initials or more, or one before a proper noun no list holds (a listed
-      // surname after one initial is the rule above).
-      // Each initial stands alone: not a unit after a number (100.9F. Apaced) nor half of N/V.
+      // Tolkien", "J. Zorblat": two initials or more, or one before a proper noun no list holds (a listed
+      // surname after one initial is the rule above). Each initial stands alone, not a unit after a number
+      // (100.9F. Apaced) nor half of N/V; initials written together (J.R.R. Tolkien) only before a name
+      // that is no common word, since notes write "85 Y.O. Man" so.
       if (cased && w.capital && !inCapitals(text.slice(w.start, w.end)) && !CUES.has(w.key) && (c.name || unlistedProperNoun(text, w, this.lists))) {
         let j = i;
-        while (j > 0 && i - j < 3 && words[j - 1]!.end - words[j - 1]!.start === 1 && /\p{Lu}/u.test(text[words[j - 1]!.start]!) && /(?:^|[\s(])$/.test(text.slice(Math.max(0, words[j - 1]!.start - 1), words[j - 1]!.start)) && /^\. ?$/.test(text.slice(words[j - 1]!.end, words[j]!.start))) j--;
-        if (i - j >= 2 || (i - j === 1 && !c.name && /^[B-HJKMNQUVYZ]$/.test(text[words[j]!.start]!))) emit(j, i, 'context:initial');
+        let together = false;
+        while (j > 0 && i - j < 3 && words[j - 1]!.end - words[j - 1]!.start === 1 && /\p{Lu}/u.test(text[words[j - 1]!.start]!) && /^\. ?$/.test(text.slice(words[j - 1]!.end, words[j]!.start))) {
+          const before = text.slice(Math.max(0, words[j - 1]!.start - 2), words[j - 1]!.start);
+          if (/(?:^|[\s(])$/.test(before)) j--;
+          else if (/\p{Lu}\.$/u.test(before)) {
+            together = true;
+            j--;
+          } else break;
+        }
+        const initialWord = (k: number) => /(?:^|[\s(])$/.test(text.slice(Math.max(0, words[k]!.start - 1), words[k]!.start));
+        if (j < i && initialWord(j) && ((i - j >= 2 && !(together && c.common)) || (i - j === 1 && !c.name && /^[B-HJKMNQUVYZ]$/.test(text[words[j]!.start]!)))) emit(j, i, 'context:initial');
       }
       // A middle initial between two capitalised words: "Szabina J Gelencsér", "Karin M. Beike". The words
       // around it need no list: the pattern is the evidence (cues and words in capitals excepted).

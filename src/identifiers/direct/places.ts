@@ -19,10 +19,10 @@ const CLINICAL_H = new Set(['bph', 'lvh', 'rvh', 'sah', 'ich', 'ivh', 'pph', 'pa
 /**
  * Countries and states written short, which the place list cannot hold (its words are two letters, or
  * single letters with periods): with their periods, U.S., U.K., U.S.A., D.C.; in capitals where case
- * means something, UK, USA, UAE, NZ, NSW, NYC, PRC; US only after "the", which stays in the term, since a term
- * applies everywhere and "us" is a word (and US, in notes, an ultrasound).
+ * means something, UK, USA, UAE, NZ, NSW, NYC; US only after "the", which stays in the term, since a term
+ * applies everywhere and "us" is a word, and not before what an ultrasound does (the US showed).
  */
-const COUNTRY_SHORT = /(?<![\p{L}\p{N}.])(?:U\. ?S\.(?: ?A\.)?|U\. ?K\.|D\. ?C\.)|(?<![\p{L}\p{N}])(?:UK|USA|UAE|NZ|NSW|PRC|[Tt]he US)(?![\p{L}\p{N}])/gu;
+const COUNTRY_SHORT = /(?<![\p{L}\p{N}.])(?:U\. ?S\.(?: ?A\.)?|U\. ?K\.|D\. ?C\.)|(?<![\p{L}\p{N}])(?:UK|USA|UAE|NZ|NSW|NYC|[Tt]he US(?! (?:showed|shows|was|is|revealed|done|results?|today)\b))(?![\p{L}\p{N}])/gu;
 /** Words of direction or extent that start a place's name: "Eastern Saskatchewan", "Greater London", "Upper Austria". */
 const COMPASS = new Set(['north', 'south', 'east', 'west', 'northern', 'southern', 'eastern', 'western', 'central', 'northeast', 'northwest', 'southeast', 'southwest', 'northeastern', 'northwestern', 'southeastern', 'southwestern', 'upper', 'lower', 'greater', 'inner', 'outer']);
 /** An administrative word after a place, in any case: "Donetsk region", "Kent County". */
@@ -241,7 +241,8 @@ export class PlaceRecognizer implements Recognizer {
       for (let k = i; k < words.length && words[k]!.end <= m.end; k++) span.push(words[k]!);
       if (span.length === 0 || (cased && !span.every((w) => w.capital))) continue;
       // A country of two words or more is a place whatever its words (United Kingdom); one of one word
-      // (China, Turkey, Jersey) where case means something and it is written as a name.
+      // (China, Turkey, Jersey) where case means something and it is written as a name, at a sentence's
+      // start too, where news most often names it.
       const country = this.lists.countries.has(normalizeTerm(text.slice(m.start, m.end))) && (span.length > 1 || (cased && properShape(text.slice(m.start, m.end))));
       const ambiguous = span.every((w) => this.lists.commonWords.has(w.key) || this.lists.rareWords.has(w.key) || w.key.length < 4) && !country;
       const state = /^,?\s*([A-Z]{2})(?![\p{L}\d])/u.exec(text.slice(m.end, m.end + 5));
