@@ -38,6 +38,10 @@ async function measureOwnText(docs: SpanDocument[], reference?: PublicReference)
 }
 
 const out: string[] = [];
+/** Rows of the last table: what protects the other text, for the rows whose other text a goal bounds. */
+const composition: string[] = [];
+const compose = (name: string, e: ProtectionEvaluation) =>
+  composition.push(`| ${name} | ${pct(e.otherTextProtected)} | ${e.otherTextProtectedBy.filter((b) => b.share.value >= 0.0005).slice(0, 5).map((b) => `${b.protectedBy} ${(100 * b.share.value).toFixed(1)}`).join(', ')} |`);
 const row = (name: string, label: string, e: ProtectionEvaluation, seconds: number) => `| ${name} | ${label} | ${type(e, 'all')?.gold} | ${pct(type(e, 'all')?.full)} | ${pct(type(e, 'PERSON')?.full)} | ${pct(type(e, 'LOCATION')?.full)} | ${pct(type(e, 'DATE')?.full)} | ${pct(e.otherTextProtected)} | ${seconds.toFixed(1)} |`;
 const abstracts = await readCorpusReference(join(data, 'medical-abstracts', 'medical_tc_test.csv'), { textCol: 'medical_abstract' });
 const physionet = await readSpanCorpus(join(data, 'physionet-deid'), 'physionet');
@@ -52,6 +56,7 @@ for (const [name, docs] of parts) {
   for (const [label, options] of [['recognisers alone', { only: 'direct' as const }], ['default (recognisers + indirect)', {}]] as const) {
     const { e, seconds } = await measure(docs, options);
     out.push(row(name, label, e, seconds));
+    if (name === 'all 163 patients') compose(`PhysioNet, all 163 patients, ${label}`, e);
   }
   for (const [label, reference] of [['own text only (DP-compatible)', undefined], ['own text only, medical abstracts as reference', abstracts]] as const) {
     const { e, seconds } = await measureOwnText(docs, reference);
@@ -97,7 +102,9 @@ for (const [name, file] of [
   out.push(publicRow(`${name} (${docs.length} ${unit})`, 'recognisers alone', e));
   if (name === 'wikigold') {
     for (const [label, options] of [['default (recognisers + indirect)', {}], ['recognisers + indirect, every common word (`--common-words all`)', { commonWords: 'all' as const }], ['recognisers + indirect, no common word (`--common-words none`)', { commonWords: 'none' as const }]] as const) {
-      out.push(publicRow(`${name} (${docs.length} ${unit})`, label, (await measure(docs, options)).e));
+      const { e: withIndirect } = await measure(docs, options);
+      out.push(publicRow(`${name} (${docs.length} ${unit})`, label, withIndirect));
+      if (label.startsWith('default')) compose(`wikigold, ${label}`, withIndirect);
     }
   }
 }
@@ -116,14 +123,24 @@ try {
     const docs = judgments.filter((d) => d.id.startsWith(crime));
     const { e } = await measure(docs, { only: 'direct', analyzer });
     out.push(`| Thunder-DeID ${crime} (${docs.length} judgments, surrogates) | ${pct(type(e, 'PERSON')?.full)} | ${pct(type(e, 'LOCATION')?.full)} | ${pct(type(e, 'all')?.full)} | ${pct(e.otherTextProtected)} |`);
+    compose(`Thunder-DeID ${crime}, recognisers alone`, e);
   }
   const kmou = await readKmou(join(data, 'kmou-ner', 'corpus_morph_ner'));
   const { e } = await measure(kmou, { only: 'direct', analyzer });
   out.push(`| KMOU-NER (${kmou.length} sentences, each its own individual) | ${pct(type(e, 'PERSON')?.full)} | ${pct(type(e, 'LOCATION')?.full)} | ${pct(type(e, 'all')?.full)} | ${pct(e.otherTextProtected)} |`);
+  compose('KMOU-NER, recognisers alone', e);
 } finally {
   await analyzer?.close();
   await rm(tmp, { recursive: true, force: true });
 }
+out.push(
+  '',
+  '### What protects the other text (percent of the word characters outside gold spans; a character protected by two kinds counts under each)',
+  '',
+  '| corpus, blacklist | other text protected | by what protects it, largest first |',
+  '|---|---:|---|',
+  ...composition,
+);
 console.log(out.join('\n'));
 
 /** KMOU-NER: the `## <span:TAG> sentence` line of each sentence, its tags turned into spans. */
