@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BlacklistMatcher, NameRecognizer, PlaceRecognizer, buildBlacklist, defaultRecognizers, isMisspelling, publicLists } from '../../src/identifiers/index.js';
 import { PATTERNS, PatternRecognizer, commonWord } from '../../src/identifiers/direct/index.js';
+import { classify, readWords, textWords } from '../../src/identifiers/direct/words.js';
 
 const names = new NameRecognizer();
 const places = new PlaceRecognizer();
@@ -18,6 +19,18 @@ describe('bundled public lists', () => {
     expect(lists.lastNames.has('quigley')).toBe(true);
     expect(lists.places.has('baltimore')).toBe(true);
     expect(lists.commonWords.has('will') && lists.commonWords.has('foley')).toBe(true);
+  });
+
+  it('are looked up once per text for the readers of one document, and afresh for the next text', () => {
+    const lists = publicLists();
+    const text = 'Seen by Dr. Quigley in Baltimore.';
+    const first = readWords(text, lists);
+    expect(readWords(`${text}`, lists)).toBe(first);
+    expect(first.classes).toEqual(textWords(text).map((w) => classify(w, lists)));
+    expect(first.cased).toBe(true);
+    const next = readWords('SEEN BY DR. QUIGLEY', lists);
+    expect(next).not.toBe(first);
+    expect(next.cased).toBe(false);
   });
 });
 

@@ -1,7 +1,7 @@
 import { CLINICAL_WORDS } from './clinicalWords.js';
 import { isMisspelling, publicLists, type PublicLists } from './publicLists.js';
 import type { Detection, Recognizer } from './recognizer.js';
-import { adjacent, caseInformative, classify, commonWord, inCapitals, properShape, sentenceStart, shortensCommonWord, textWords, unlistedProperNoun, type TextWord, type WordClass } from './words.js';
+import { adjacent, commonWord, inCapitals, properShape, readWords, sentenceStart, shortensCommonWord, unlistedProperNoun, type TextWord, type WordClass } from './words.js';
 
 const CLINICAL = new Set(CLINICAL_WORDS);
 /** Particles inside a surname, in lower case: van Gijn, van de Noort, de Gaulle, da Vinci, bin Salman. */
@@ -47,12 +47,11 @@ export interface CaseEvidence {
 
 /** One pass over a text's words for both kinds of case evidence a build collects from every document. */
 export function caseEvidence(text: string, lists: PublicLists = publicLists()): CaseEvidence {
-  const words = textWords(text);
-  const cased = caseInformative(text, words);
+  const { words, classes, cased } = readWords(text, lists);
   const out: CaseEvidence = { lowerCaseUnlisted: [], commonAsNames: [] };
-  for (const w of words) {
+  for (const [k, w] of words.entries()) {
     if (commonWord(w.key, lists) && (!cased || (w.capital && !sentenceStart(text, w)))) out.commonAsNames.push(w.key);
-    if (cased && !w.capital && w.key.length >= 4 && classify(w, lists).unknown) out.lowerCaseUnlisted.push(w.key);
+    if (cased && !w.capital && w.key.length >= 4 && classes[k]!.unknown) out.lowerCaseUnlisted.push(w.key);
   }
   return out;
 }
@@ -91,9 +90,7 @@ export class NameRecognizer implements Recognizer {
   constructor(private readonly lists: PublicLists = publicLists()) {}
 
   find(text: string): Detection[] {
-    const words = textWords(text);
-    const classes = words.map((w) => classify(w, this.lists));
-    const cased = caseInformative(text, words);
+    const { words, classes, cased } = readWords(text, this.lists);
     const out: Detection[] = [];
     /**
      * Words from..to are a name. Found by a cue before (cue < from) or after (cue > to): when one of them

@@ -2,7 +2,7 @@ import { BlacklistMatcher } from '../blacklist/matcher.js';
 import { contentWords, normalizeTerm } from '../../text/index.js';
 import { publicLists, type PublicLists } from './publicLists.js';
 import type { Detection, Recognizer } from './recognizer.js';
-import { adjacent, caseInformative, classify, inCapitals, properShape, sentenceStart, textWords, unlistedProperNoun, type TextWord } from './words.js';
+import { adjacent, classify, inCapitals, properShape, readWords, sentenceStart, unlistedProperNoun, type TextWord } from './words.js';
 
 /** Words that end the name of a care facility ("Holy Cross Hospital", "Harbor Hosp", "Univ of MD Med Ctr"). */
 const FACILITY = new Set(['hospital', 'hosp', 'hospitals', 'clinic', 'clinics', 'rehab', 'rehabilitation', 'infirmary', 'campus', 'center', 'ctr', 'centre', 'manor', 'memorial', 'healthcare', 'hospice', 'university', 'univ', 'institute', 'college', 'sanitarium', 'sanatorium']);
@@ -231,8 +231,7 @@ export class PlaceRecognizer implements Recognizer {
 
   async find(text: string): Promise<Detection[]> {
     const out: Detection[] = [];
-    const words = textWords(text);
-    const cased = caseInformative(text, words);
+    const { words, cased } = readWords(text, this.lists);
     const byStart = new Map(words.map((w, i) => [w.start, i]));
     for (const m of this.matcher.matchWords(await contentWords(text))) {
       const i = byStart.get(m.start);

@@ -71,6 +71,27 @@ export function classify(word: TextWord, lists: PublicLists): WordClass {
   return { name, first, common, unknown: !common && !lists.rareWords.has(key) };
 }
 
+/** A text's words as the recognisers read them: each word, how it stands against the lists, and whether case means something there. */
+export interface WordReading {
+  readonly words: readonly TextWord[];
+  readonly classes: readonly WordClass[];
+  readonly cased: boolean;
+}
+
+let lastReading: { text: string; lists: PublicLists; reading: WordReading } | undefined;
+/**
+ * The words of a text with their classes, read once for the several readers of one document: a blacklist
+ * build's case evidence, then the place and name recognisers, each on the same text in turn. The last
+ * text's reading is kept, so the corpus scan splits and looks up each document's words once.
+ */
+export function readWords(text: string, lists: PublicLists): WordReading {
+  if (lastReading !== undefined && lastReading.text === text && lastReading.lists === lists) return lastReading.reading;
+  const words = textWords(text);
+  const reading: WordReading = { words, classes: words.map((w) => classify(w, lists)), cased: caseInformative(text, words) };
+  lastReading = { text, lists, reading };
+  return reading;
+}
+
 /**
  * A common English word (SCOWL levels up to 50, clinical abbreviations), or a compound of them and numbers
  * joined by hyphens ("six-month", "state-owned"; "re-intubated" is not: "re" is no word), which no list
