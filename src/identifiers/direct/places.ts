@@ -25,8 +25,10 @@ const CLINICAL_H = new Set(['bph', 'lvh', 'rvh', 'sah', 'ich', 'ivh', 'pph', 'pa
 const COUNTRY_SHORT = /(?<![\p{L}\p{N}.])(?:U\. ?S\.(?: ?A\.)?|U\. ?K\.|D\. ?C\.)|(?<![\p{L}\p{N}])(?:UK|USA|UAE|NZ|NSW|NYC|[Tt]he US(?! (?:showed|shows|was|is|revealed|done|results?|today)\b))(?![\p{L}\p{N}])/gu;
 /** Words of direction or extent that start a place's name: "Eastern Saskatchewan", "Greater London", "Upper Austria". */
 const COMPASS = new Set(['north', 'south', 'east', 'west', 'northern', 'southern', 'eastern', 'western', 'central', 'northeast', 'northwest', 'southeast', 'southwest', 'northeastern', 'northwestern', 'southeastern', 'southwestern', 'upper', 'lower', 'greater', 'inner', 'outer']);
-/** An administrative word after a place, in any case: "Donetsk region", "Kent County". */
-const ADMINISTRATIVE_AFTER = /^ (?:region|province|county|district|oblast|prefecture|governorate|municipality|canton|state)(?![\p{L}\p{N}])/iu;
+/** Words of administration after a place's name: "Donetsk region", "Fairfax County". */
+const ADMINISTRATIVE = ['region', 'province', 'county', 'district', 'oblast', 'prefecture', 'governorate', 'municipality', 'canton', 'township', 'parish', 'borough'];
+/** An administrative word right after a listed place, in any case: "Donetsk region", "Fairfax county", "Washington state". */
+const ADMINISTRATIVE_AFTER = new RegExp(`^ (?:${[...ADMINISTRATIVE, 'state'].join('|')})(?![\\p{L}\\p{N}])`, 'iu');
 /** Prepositions before a place's name. */
 const PLACE_PREPOSITIONS = new Set(['in', 'from', 'at', 'near', 'outside', 'around', 'across']);
 /** Words of a move between wards or hospitals, one of which must come shortly before a ward. */
@@ -104,7 +106,11 @@ const POSTCODE_AFTER = /^(?: \([\p{L} ]{2,20}\))? (?:(\d{5}(?:-\d{4})?)|\d{4})(?
 /** An intersection: "the corner of Dalbraut 99 and Frederikke Coves", up to the next punctuation or line break. */
 const INTERSECTION = /\b(?:the )?(?:corner|intersection|junction) of ([^\n,;:!?]{2,60}?) and ([^\n,;:!?.]{2,60}?)(?=[.,;:!?]|\n|$)/giu;
 /** Words after a place's name that make it a geographic feature or landmark: "Hudson River", "Orange County". */
-const FEATURE_AFTER = new Set(['river', 'lake', 'lakes', 'mountain', 'mountains', 'island', 'islands', 'isles', 'bay', 'valley', 'county', 'province', 'district', 'region', 'city', 'park', 'square', 'stadium', 'arena', 'airport', 'station', 'bridge', 'castle', 'cathedral', 'abbey', 'palace', 'peninsula', 'canyon', 'desert', 'forest', 'beach', 'coast', 'strait', 'sea', 'ocean', 'falls', 'creek', 'hills', 'heights', 'springs', 'township', 'parish', 'borough', 'prefecture', 'oblast', 'canton', 'gulf', 'glacier', 'volcano', 'reservoir', 'harbour', 'harbor']);
+const FEATURE_AFTER = new Set([
+  ...ADMINISTRATIVE,
+  ...['river', 'lake', 'lakes', 'mountain', 'mountains', 'island', 'islands', 'isles', 'bay', 'valley', 'city', 'park', 'square', 'stadium', 'arena', 'airport', 'station', 'bridge', 'castle', 'cathedral', 'abbey', 'palace'],
+  ...['peninsula', 'canyon', 'desert', 'forest', 'beach', 'coast', 'strait', 'sea', 'ocean', 'falls', 'creek', 'hills', 'heights', 'springs', 'gulf', 'glacier', 'volcano', 'reservoir', 'harbour', 'harbor'],
+]);
 /** Words before a place's name that make it one: "Lake Geneva", "Mount Kosciuszko", "River Thames". */
 const FEATURE_BEFORE = new Set(['lake', 'mount', 'mt', 'river', 'cape', 'fort', 'port', 'isle', 'gulf', 'loch', 'lough', 'glen']);
 /** A university named after its place: "University of Maryland", "Univ. of Chicago", "U OF MD" (the place is checked). */
@@ -242,12 +248,13 @@ export class PlaceRecognizer implements Recognizer {
       // A country of two words or more is a place whatever its words (United Kingdom); one of one word
       // (China, Turkey, Jersey) where case means something and it is written as a name, at a sentence's
       // start too, where news most often names it.
-      const country = this.lists.countries.has(normalizeTerm(text.slice(m.start, m.end))) && (span.length > 1 || (cased && properShape(text.slice(m.start, m.end))));
+      const listedCountry = this.lists.countries.has(normalizeTerm(text.slice(m.start, m.end)));
+      const country = listedCountry && (span.length > 1 || (cased && properShape(text.slice(m.start, m.end))));
       const ambiguous = span.every((w) => this.lists.commonWords.has(w.key) || this.lists.rareWords.has(w.key) || w.key.length < 4) && !country;
       const state = /^,?\s*([A-Z]{2})(?![\p{L}\d])/u.exec(text.slice(m.end, m.end + 5));
       // A postal code after it belongs to the place ("Hungary 06554"); four digits only after a country (not "Boston 2010").
       const code = POSTCODE_AFTER.exec(text.slice(m.end, m.end + 40));
-      const coded = code !== null && (code[1] !== undefined || this.lists.countries.has(normalizeTerm(text.slice(m.start, m.end)))) ? code[0].length : 0;
+      const coded = code !== null && (code[1] !== undefined || listedCountry) ? code[0].length : 0;
       if (!ambiguous) {
         // A compass word before it and an administrative word after it belong to the place: "Eastern
         // Saskatchewan", "West Midlands", "Donetsk region", "Kent county".
