@@ -35,8 +35,7 @@ const TITLES_AFTER = new Set(
 );
 /** The length of the title a word is, without its particle (장관은, 명의의, 씨가, 부회장은), if it is one. */
 function titleLength(word: string): number | undefined {
-  const listed = [...TITLES_AFTER].find((t) => word.startsWith(t) && PARTICLE_ONLY.test(word.slice(t.length)));
-  if (listed !== undefined) return listed.length;
+  for (const t of TITLES_AFTER) if (word.startsWith(t) && PARTICLE_ONLY.test(word.slice(t.length))) return t.length;
   const head = HEAD_TITLE.exec(word);
   return head === null ? undefined : word.length - (head[1] ?? '').length;
 }
@@ -211,6 +210,7 @@ export class KoreanNameRecognizer implements Recognizer {
       // 김대중 전 대통령: a title after "former" is still the name's title; 이 모 대표, 김 모 씨: after "so-and-so" too.
       const after = i + 2 < words.length && (words[i + 1]!.text === '전' || words[i + 1]!.text === '모') ? i + 2 : i + 1;
       const next = after < words.length && /^\s*$/.test(text.slice(words[after - 1]!.end, words[after]!.start)) ? words[after]!.text : undefined;
+      const title = next === undefined ? undefined : titleLength(next);
       // A surname alone (김 씨, 문 대표) needs a title after it, and the title stays in the term: a blacklist
       // applies its terms everywhere, and each surname is also a word (위: above; 손: a hand). After a role
       // alone it is most often that word (피해자 손을 잡고: the victim's hand; 피해자 목을), and with 님
@@ -224,9 +224,9 @@ export class KoreanNameRecognizer implements Recognizer {
       else if (/^(?:씨|님)/.test(rest)) {
         if (surnameOnly) end = w.start + name + 1;
         source = 'context:ko-title';
-      } else if (next !== undefined && titleLength(next) !== undefined && !(surnameOnly && rest !== '')) {
+      } else if (title !== undefined && !(surnameOnly && rest !== '')) {
         // A surname with a particle attached takes no title after it (목을 조수석: a neck, a seat).
-        if (surnameOnly) end = words[after]!.start + titleLength(next)!;
+        if (surnameOnly) end = words[after]!.start + title;
         source = 'context:ko-title';
       }
       else if (candidate.foreign) continue;
