@@ -9,9 +9,10 @@ import { blacklistProtection, evaluateProtection } from '../../src/audit/index.j
 import { readSpanCorpus } from '../../src/corpus/index.js';
 import { BlacklistMatcher, buildBlacklist, publicLists } from '../../src/identifiers/index.js';
 import { evaluationText } from '../../src/cli/commands/blacklistEval.js';
+import { developmentNotes } from './physionetSplit.js';
 
 const [dir = '../shared/data/physionet-deid', show = ''] = process.argv.slice(2);
-const docs = (await readSpanCorpus(dir, 'physionet')).filter((d) => Number(d.id.split('/')[0]) <= 80);
+const docs = developmentNotes(await readSpanCorpus(dir, 'physionet'));
 const { blacklist } = await buildBlacklist(docs);
 console.log(evaluationText(await evaluateProtection(docs, blacklistProtection(blacklist)), 'patients 1-80, default'));
 const lists = publicLists();

@@ -11,13 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { analyzerForLanguage } from '../../src/text/index.js';
-import { blacklistProtection, evaluateProtection, goldType, occurrenceProtection, ownTextProtection, type Proportion, type ProtectionEvaluation } from '../../src/audit/index.js';
+import { blacklistProtection, evaluateProtection, goldType, occurrenceProtection, ownTextProtection, type ProtectionEvaluation } from '../../src/audit/index.js';
 import { readSpanCorpus, type SpanDocument } from '../../src/corpus/index.js';
 import { buildBlacklist, defaultRecognizers, readCorpusReference, type BuildBlacklistOptions, type PublicReference } from '../../src/identifiers/index.js';
+import { pct, physionetParts } from './physionetSplit.js';
 
 const data = process.argv[2] ?? '../shared/data';
 const run = promisify(execFile);
-const pct = (p: Proportion | undefined) => (p === undefined || Number.isNaN(p.value) ? '–' : `${(100 * p.value).toFixed(1)} [${(100 * p.interval[0]).toFixed(1)}, ${(100 * p.interval[1]).toFixed(1)}]`);
 const type = (e: ProtectionEvaluation, t: string) => e.types.find((r) => r.type === t);
 
 async function measure(docs: SpanDocument[], options: BuildBlacklistOptions & { only?: 'direct'; occurrences?: boolean }, typeOf = goldType) {
@@ -45,12 +45,7 @@ const compose = (name: string, e: ProtectionEvaluation) =>
 const row = (name: string, label: string, e: ProtectionEvaluation, seconds: number) => `| ${name} | ${label} | ${type(e, 'all')?.gold} | ${pct(type(e, 'all')?.full)} | ${pct(type(e, 'PERSON')?.full)} | ${pct(type(e, 'LOCATION')?.full)} | ${pct(type(e, 'DATE')?.full)} | ${pct(e.otherTextProtected)} | ${seconds.toFixed(1)} |`;
 const abstracts = await readCorpusReference(join(data, 'medical-abstracts', 'medical_tc_test.csv'), { textCol: 'medical_abstract' });
 const physionet = await readSpanCorpus(join(data, 'physionet-deid'), 'physionet');
-const patient = (d: SpanDocument) => Number(d.id.split('/')[0]);
-const parts: [string, SpanDocument[]][] = [
-  ['patients 1-80 (development)', physionet.filter((d) => patient(d) <= 80)],
-  ['patients 81-163 (untouched)', physionet.filter((d) => patient(d) > 80)],
-  ['all 163 patients', physionet],
-];
+const parts = physionetParts(physionet);
 out.push('### PhysioNet nursing notes (gold PHI, author = patient)', '', '| notes | blacklist | gold spans | all spans | names | locations | dates | other text protected | build s |', '|---|---|---:|---:|---:|---:|---:|---:|---:|');
 for (const [name, docs] of parts) {
   for (const [label, options] of [['recognisers alone', { only: 'direct' as const }], ['default (recognisers + indirect)', {}]] as const) {

@@ -4,23 +4,18 @@
  * (untouched), against the rules alone:
  *   npx tsx bench/experiments/silver-thresholds.ts ../shared/data/physionet-deid MODEL_DIR [0.7,0.9,0.95,0.99]
  */
-import { blacklistProtection, evaluateProtection, type Proportion, type ProtectionEvaluation } from '../../src/audit/index.js';
-import { readSpanCorpus, type SpanDocument } from '../../src/corpus/index.js';
+import { blacklistProtection, evaluateProtection, type ProtectionEvaluation } from '../../src/audit/index.js';
+import { readSpanCorpus } from '../../src/corpus/index.js';
 import { DeidModelRecognizer } from '../../src/deid/index.js';
 import { selectBackend } from '../../src/engine/index.js';
 import { buildBlacklist, defaultRecognizers } from '../../src/identifiers/index.js';
+import { pct, physionetParts } from './physionetSplit.js';
 
 const [dir = '../shared/data/physionet-deid', modelDir, list = '0.7,0.9,0.95,0.99'] = process.argv.slice(2);
 if (modelDir === undefined) throw new Error('usage: silver-thresholds.ts PHYSIONET_DIR MODEL_DIR [THRESHOLDS]');
 await selectBackend('auto');
 const notes = await readSpanCorpus(dir, 'physionet');
-const patient = (d: SpanDocument) => Number(d.id.split('/')[0]);
-const parts: [string, SpanDocument[]][] = [
-  ['patients 1-80 (development)', notes.filter((d) => patient(d) <= 80)],
-  ['patients 81-163 (untouched)', notes.filter((d) => patient(d) > 80)],
-  ['all 163 patients', notes],
-];
-const pct = (p: Proportion | undefined) => (p === undefined ? '–' : `${(100 * p.value).toFixed(1)} [${(100 * p.interval[0]).toFixed(1)}, ${(100 * p.interval[1]).toFixed(1)}]`);
+const parts = physionetParts(notes);
 const type = (e: ProtectionEvaluation, t: string) => e.types.find((r) => r.type === t)?.full;
 console.log('| notes | recognisers | all spans | names | locations | dates | other text protected | build s |\n|---|---|---:|---:|---:|---:|---:|---:|');
 for (const threshold of [undefined, ...list.split(',').map(Number)]) {
