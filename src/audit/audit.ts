@@ -10,7 +10,7 @@ import { secretExposure, type ExposureProbe, type ExposureResult } from './expos
 import type { GoldSpan } from './gold.js';
 import { predictMasked, type MaskedQuery } from './inference.js';
 import { fillMaskAccuracy, meanDocumentLoss, membershipLevel, membershipTallies, type MembershipDocument, type MembershipLevel, type MembershipOptions, type ReferenceScorer, type Scorer } from './membership.js';
-import { clusterBootstrap, type Cluster, type RocWithInterval } from './metrics.js';
+import { clusteredProportionInterval, type Cluster, type RocWithInterval } from './metrics.js';
 import { findOccurrences, occurrenceQuery, queryTokens, type Occurrence } from './queries.js';
 
 export interface AuditModel {
@@ -182,11 +182,13 @@ function scoreOf(results: readonly OccurrenceResult[], authorOf: (doc: number) =
   const flip = ([lo, hi]: [number, number]): [number, number] => [1 - hi, 1 - lo];
   return {
     score: occ.den ? 1 - occ.num / occ.den : NaN,
-    ci: flip(clusterBootstrap(occurrences, rng)),
+    // The bootstrap's hull with Wilson's interval: where no member's occurrence is recovered, every resample
+    // scores 1 and the bootstrap alone would collapse to [1, 1].
+    ci: flip(clusteredProportionInterval(occurrences, rng)),
     occurrences: occ.den,
     tokens: sub.den,
     fullyRecovered: occ.den ? occ.num / occ.den : 0,
-    subword: { score: sub.den ? 1 - sub.num / sub.den : NaN, ci: flip(clusterBootstrap(subwords, rng)) },
+    subword: { score: sub.den ? 1 - sub.num / sub.den : NaN, ci: flip(clusteredProportionInterval(subwords, rng)) },
     individuals: occurrences.length,
   };
 }
@@ -297,7 +299,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
     gold = {
       occurrences: spans.length,
       recall: spans.length ? spans.filter((s) => s.found).length / spans.length : NaN,
-      ci: clusterBootstrap([...byAuthor.values()], rng.fork(6)),
+      ci: clusteredProportionInterval([...byAuthor.values()], rng.fork(6)),
       byLabel,
       missed: scoreOf(await recover(target.model, memberBodies, missed, seqLen, t, padId), authorOf, rng.fork(7)),
     };

@@ -1,7 +1,7 @@
 import { writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { alignGold, readGold, runAudit } from '../../src/audit/index.js';
+import { alignGold, readGold, runAudit, wilsonInterval } from '../../src/audit/index.js';
 import { selectBackend } from '../../src/engine/index.js';
 import type { Blacklist } from '../../src/identifiers/index.js';
 import { WordPieceTokenizer } from '../../src/tokenizer/index.js';
@@ -33,8 +33,9 @@ describe('gold identifiers', () => {
     // missed occurrences recovered, 2 of 3 subwords.
     expect(report.gold!.missed).toMatchObject({ occurrences: 2, tokens: 3, score: 0.5, individuals: 2 });
     expect(report.gold!.missed.subword.score).toBeCloseTo(1 / 3, 10);
-    // Each individual has one gold occurrence found and one missed: every resample of individuals gives 1/2.
-    expect(report.gold!.ci).toEqual([0.5, 0.5]);
+    // Each individual has one gold occurrence found and one missed: every resample of individuals gives 1/2,
+    // and Wilson's interval on the four occurrences keeps the interval from collapsing there.
+    expect(report.gold!.ci).toEqual(wilsonInterval(2, 4));
   });
 
   it('reads span JSONL, deid generate output and PhysioNet, and aligns them to the members by id', async () => {

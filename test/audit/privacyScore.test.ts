@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runAudit, secretExposure } from '../../src/audit/index.js';
+import { runAudit, secretExposure, wilsonInterval } from '../../src/audit/index.js';
 import { selectBackend } from '../../src/engine/index.js';
 import type { Blacklist } from '../../src/identifiers/index.js';
 import { WordPieceTokenizer } from '../../src/tokenizer/index.js';
@@ -34,8 +34,13 @@ describe('privacy score on models whose predictions are known', () => {
     expect(jones.privacy.indirect.score).toBe(0);
     expect(jones.privacy.direct.score).toBe(1);
     expect(jones.privacy.all.score).toBeCloseTo(0.5, 10);
-    // Each individual recovered one of their two occurrences: every resample of individuals gives 1/2.
-    expect(jones.privacy.all.ci).toEqual([0.5, 0.5]);
+    // Each individual recovered one of their two occurrences: every resample of individuals gives 1/2, so
+    // the bootstrap alone would collapse to [0.5, 0.5]; four occurrences support no such certainty, and
+    // Wilson's interval on them widens it.
+    expect(jones.privacy.all.ci).toEqual(wilsonInterval(2, 4));
+    // No occurrence recovered: the score is 1, its interval not the bootstrap's collapsed [1, 1].
+    expect(smith.privacy.all.ci[1]).toBe(1);
+    expect(smith.privacy.all.ci[0]).toBeLessThan(1);
     expect(jones.regurgitation.rows.find((r) => r.kind === 'indirect')).toMatchObject({ top1: 1, trainingOccurrences: 2 });
     expect(jones.regurgitation.rows.every((r) => r.term.startsWith('id-'))).toBe(true);
     // A model that predicts nothing protected scores 1.
