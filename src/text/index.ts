@@ -1,4 +1,4 @@
-export { normalizeTerm } from './normalize.js';
+export { normalizeTerm, withoutAccents } from './normalize.js';
 export { segmentWords, isHangulWord } from './segment.js';
 export type { WordSpan } from './segment.js';
 export { contentWords, wordNgrams, ngramTerms, visitNgrams, isNgramTerm, nameLikeWord, resolveNgramOptions } from './words.js';

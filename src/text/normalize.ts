@@ -11,3 +11,8 @@ export function normalizeTerm(text: string): string {
 }
 
 const ASCII = /^[\x20-\x7e]*$/;
+
+/** Letters without their accents (NFD without combining marks, recomposed): "Zürich" → "Zurich", "São" → "Sao"; Hangul is unchanged. */
+export function withoutAccents(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC');
+}

@@ -1,4 +1,4 @@
-import { normalizeTerm } from '../text/index.js';
+import { normalizeTerm, withoutAccents } from '../text/index.js';
 import { fromByteLevel } from './byteLevel.js';
 import type { Tokenizer } from './types.js';
 
@@ -8,7 +8,7 @@ import type { Tokenizer } from './types.js';
  * holds jamo sequences for "김민서"; both compare equal to the blacklisted term here (recomposed by NFKC).
  * Stripping errs towards refusing: a term and a different word that differ only in accents match.
  */
-const comparable = (s: string) => normalizeTerm(s.normalize('NFD').replace(/\p{M}/gu, ''));
+const comparable = (s: string) => normalizeTerm(withoutAccents(s));
 
 /**
  * Blacklisted words and numbers in the form vocabulary tokens are compared in (see {@link comparable}), so

@@ -21,6 +21,14 @@ describe('bundled public lists', () => {
     expect(lists.commonWords.has('will') && lists.commonWords.has('foley')).toBe(true);
   });
 
+  it('hold places as people write them: without accents, a city without its river, English names', () => {
+    const { places, namedPlaces } = publicLists();
+    for (const p of ['zürich', 'zurich', 'são paulo', 'sao paulo', 'montreal', 'frankfurt am main', 'frankfurt', 'saxony', 'black sea']) expect(places.has(p), p).toBe(true);
+    // Places wherever written as names, words or not: countries and the hand-written world places.
+    expect(['wales', 'turkey', 'middle east', 'pacific'].every((p) => namedPlaces.has(p))).toBe(true);
+    expect(namedPlaces.has('baltimore')).toBe(false);
+  });
+
   it('are looked up once per text for the readers of one document, and afresh for the next text', () => {
     const lists = publicLists();
     const text = 'Seen by Dr. Quigley in Baltimore.';
@@ -242,16 +250,22 @@ describe('places without a user list', () => {
     // A compass word before a listed place and an administrative word after it belong to the place.
     expect(await found(places, 'Floods hit Eastern Saskatchewan, the Donetsk region, Fairfax county and Greater London.')).toEqual(expect.arrayContaining(['Eastern Saskatchewan|list:places', 'Donetsk region|list:places', 'Fairfax county|list:places', 'Greater London|list:places']));
     expect(await found(places, 'Then to the east wing and the west side.')).toEqual([]);
+    // Small words inside a listed name; world places whose words are words; a feature after a place.
+    expect(await found(places, 'Flights from Rio de Janeiro and the Isle of Man reached Wales, the Middle East and the Gaza Strip.')).toEqual(expect.arrayContaining(['Rio de Janeiro|list:places', 'Isle of Man|list:places', 'Wales|list:places', 'Middle East|list:places', 'Gaza Strip|rule:landmark']));
+    expect(await found(places, 'The middle east wing; the whales of wales.')).toEqual([]);
   });
 
   it('reads countries whose names are words, and countries and states written short, keeping "the" with US', async () => {
     const short = async (text: string) => (await found(places, text)).filter((d) => d.endsWith('country-short'));
-    expect(await short('Officials of the U.S. and the UK met; the US envoy left Washington, D.C. for NYC.')).toEqual(['U.S.|context:country-short', 'UK|context:country-short', 'the US|context:country-short', 'D.C.|context:country-short', 'NYC|context:country-short']);
+    expect(await short('Officials of the U.S. and the UK met; the US envoy left Washington, D.C. for NYC.')).toEqual(['U.S.|context:country-short', 'UK|context:country-short', 'the US|context:country-short', 'D.C.|context:country-short', 'NYC|context:country-short', 'US envoy|context:country-short']);
     // A country whose name is a word, written as a name where case means something.
     expect(await found(places, 'Trade with China and Turkey grew. He ate turkey. CHINA CABINET.')).toEqual(['China|list:places', 'Turkey|list:places']);
     // US is an ultrasound in notes, "us" a word; in capitals case says nothing.
     expect(await short('Renal US done, will let us know; the US showed gallstones. RUQ US OF ABDOMEN.')).toEqual([]);
     expect(await short('THE UK TEAM AND THE US.')).toEqual([]);
+    // US before the word it qualifies, which stays in the term; not the pronoun, nor an ultrasound.
+    expect(await short('US officials met a US President.')).toEqual(['US officials|context:country-short', 'US President|context:country-short']);
+    expect(await short('Please join US for dinner. JOIN US NOW. US guided biopsy, US of the liver.')).toEqual([]);
   });
 
   it('leaves words that end like a facility, doses and common-word places alone', async () => {

