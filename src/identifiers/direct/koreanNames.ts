@@ -53,11 +53,11 @@ const AGE_AFTER = /^\(\s*(?:(?:남|여)\s*(?:[,)]|$)|(?:(?:남|여)\s*,\s*)?(?:�
 export const MECAB_DICTIONARY_SOURCE = 'list:mecab-ko-dic';
 
 /**
- * Runs of proper nouns mecab-ko-dic classes as `semantic` (인명, a person's name; 지명, a place's), adjacent
- * pieces joined (정 + 하람 → 정하람), two syllables or more: the dictionary also holds lone given names and
- * syllables that are far more often something else.
+ * Runs of proper nouns mecab-ko-dic classes as `semantic` (인명, a person's name; 지명, a place's; undefined,
+ * a proper noun of no class), adjacent pieces joined (정 + 하람 → 정하람), two syllables or more: the
+ * dictionary also holds lone given names and syllables that are far more often something else.
  */
-export function properNounRuns(morphemes: readonly Morpheme[], semantic: string): { start: number; end: number }[] {
+export function properNounRuns(morphemes: readonly Morpheme[], semantic: string | undefined): { start: number; end: number }[] {
   const runs: { start: number; end: number }[] = [];
   for (const m of morphemes) {
     if (!m.tag.startsWith('NNP') || m.semantic !== semantic) continue;

@@ -3,6 +3,7 @@ import type { MorphAnalyzer } from '../../text/index.js';
 import type { Detection, Recognizer } from './recognizer.js';
 import { AMBIGUOUS_KOREAN_CITIES, KOREAN_CITIES } from './koreanCities.js';
 import { KOREAN_PARTICLE, MECAB_DICTIONARY_SOURCE, properNounRuns } from './koreanNames.js';
+import { WORLD_PLACES_KO } from './worldPlaces.js';
 
 /** The 17 top-level regions of Korea, short and official names: public administrative facts. */
 const REGIONS = (
@@ -14,13 +15,13 @@ const REGIONS = (
 const COMMON_WORDS = new Set(['수단', '오만', '말리', '가나', '경기', '기니', '차드', '토고']);
 
 let places: ReadonlySet<string> | undefined;
-/** Country names in Korean (`i18n-iso-countries`, MIT), the regions above and the cities and counties ({@link KOREAN_CITIES}). */
+/** Country names in Korean (`i18n-iso-countries`, MIT), the regions above, the cities and counties ({@link KOREAN_CITIES}) and the world's places ({@link WORLD_PLACES_KO}). */
 function koreanPlaces(): ReadonlySet<string> {
   if (places) return places;
   const require = createRequire(import.meta.url);
   const countries = require('i18n-iso-countries') as { registerLocale(l: unknown): void; getNames(lang: string, o: { select: 'all' }): Record<string, string[]> };
   countries.registerLocale(require('i18n-iso-countries/langs/ko.json'));
-  places = new Set([...Object.values(countries.getNames('ko', { select: 'all' })).flat().filter((n) => !n.includes(' ')), ...REGIONS, ...KOREAN_CITIES].filter((n) => !COMMON_WORDS.has(n)));
+  places = new Set([...Object.values(countries.getNames('ko', { select: 'all' })).flat().filter((n) => !n.includes(' ')), ...REGIONS, ...KOREAN_CITIES, ...WORLD_PLACES_KO].filter((n) => !COMMON_WORDS.has(n)));
   return places;
 }
 
@@ -41,7 +42,8 @@ const ADDRESS = /[가-힣]{1,6}(?:특별시|광역시|시|도|군|구)\s[가-힣
  * Korean places: country names, the regions, cities and counties (`list:ko-places`), with a particle
  * attached (일본의, 서울에서, 파주에, 강진군과); a city whose name is a common word with its suffix (화성시)
  * or after its region, which stays in the term (경기 화성, 서울 중구, 경기 북부: `context:ko-province`); the
- * place names mecab-ko-dic knows (`list:mecab-ko-dic`, with mecab only: 강남구, 을지로), and
+ * place names mecab-ko-dic knows (`list:mecab-ko-dic`, with mecab only: 강남구, 을지로) and its proper nouns
+ * of no class (워싱턴, 경부고속도로: `PROPER_NOUN`), and
  * addresses down to a district or street (`rule:ko-address`).
  */
 export class KoreanPlaceRecognizer implements Recognizer {
@@ -52,6 +54,10 @@ export class KoreanPlaceRecognizer implements Recognizer {
     if (!/[가-힣]/.test(text)) return [];
     const analysis = this.analyzer?.name === 'mecab' ? await this.analyzer.analyze(text) : [];
     const out: Detection[] = properNounRuns(analysis, '지명').map((r) => ({ ...r, category: 'LOCATION', source: MECAB_DICTIONARY_SOURCE }));
+    // A proper noun the dictionary gives no class (워싱턴, 경부고속도로, 플라자호텔, 야스쿠니신사): in news
+    // mostly a place or an organisation, and what no list knows may identify (Philter's rule, as English
+    // reads an unlisted capitalised word).
+    for (const r of properNounRuns(analysis, undefined)) out.push({ ...r, category: 'PROPER_NOUN', source: MECAB_DICTIONARY_SOURCE });
     const known = koreanPlaces();
     for (const m of text.matchAll(WORD)) {
       // The shortest stem that is a place, its particle after it: 일본의 → 일본.
