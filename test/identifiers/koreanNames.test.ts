@@ -76,6 +76,8 @@ describe('Korean names in context', () => {
     expect(await found('김철수 장관은 이날 말했다. 박영희씨가 왔다')).toEqual(['김철수|context:ko-title', '박영희|context:ko-title']);
     expect(await found('당시 이채나(여, 40세)가 있었다')).toEqual(['이채나|context:ko-age']);
     expect(await found('증인 남궁민수에게 물었다')).toEqual(['남궁민수|context:ko-role']);
+    // A title written together with the name, and particles of two pieces (와의: with … of).
+    expect(await found('김덕용의원은 말했다. 김두민군이 왔다. 피해자 송지효와의 관계')).toEqual(['김덕용|context:ko-title', '김두민|context:ko-title', '송지효|context:ko-role']);
   });
 
   it('takes a surname alone before a title, never after a role alone', async () => {

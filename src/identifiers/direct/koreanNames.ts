@@ -18,7 +18,7 @@ const GIVEN = new Set(
 );
 
 /** Particles a noun takes in running text: 홍길동이, 서울에서. */
-export const KOREAN_PARTICLE = '(?:이|가|은|는|을|를|의|에서|에게서|에게|에는|에|까지|부터|처럼|보다|하고|이랑|랑|한테|께서|께|와|과|으로부터|로부터|으로|로|이와|이가|이는|이를|이의|이에게|이라는|라는|이고|이며|도|만|측|등|외)?';
+export const KOREAN_PARTICLE = '(?:이|가|은|는|을|를|의|에서|에게서|에게|에는|에|까지|부터|처럼|보다|하고|이랑|랑|한테|께서|께|와|과|으로부터|로부터|으로|로|이와|이가|이는|이를|이의|이에게|이라는|라는|이고|이며|도|만|측|등|외|과의|와의|과는|와는|에게는|에서는|에서도|에게도|으로는|로는|으로도|로도|만이|만은|마저|조차|이나|이란|이라고|라고|이라며|라며|이었다|였다|이다)?';
 /** What a name takes: 홍길동에게, 홍길동씨가. */
 const PARTICLE = `(?:씨|님)?${KOREAN_PARTICLE}`;
 const PARTICLE_ONLY = new RegExp(`^${PARTICLE}$`);
@@ -31,14 +31,24 @@ const ROLES_BEFORE = new Set(
 );
 /** Titles after a name: 김철수 장관, 박영희 씨. */
 const TITLES_AFTER = new Set(
-  '씨 님 명의 대표 회장 사장 장관 의원 대통령 총리 감독 선수 교수 기자 판사 검사 변호사 위원장 원장 부장 과장 팀장 작가 시장 도지사 후보 지사 군수 학장 고문 화백 장교 선장 기장 행정관 당국자 목사 신부 코치 외무상 특파원 앵커 매니저 수석 소장 대장 관장 경사 단장'.split(' '),
+  '씨 님 명의 대표 회장 사장 장관 의원 대통령 총리 감독 선수 교수 기자 판사 검사 변호사 위원장 원장 부장 과장 팀장 작가 시장 도지사 후보 지사 군수 학장 고문 화백 장교 선장 기장 행정관 당국자 목사 신부 코치 외무상 특파원 앵커 매니저 수석 소장 대장 관장 경사 단장 배우 가수 작곡가 일병 상병 병장 경위 경장 순경'.split(' '),
 );
 /** The length of the title a word is, without its particle (장관은, 명의의, 씨가, 부회장은), if it is one. */
 function titleLength(word: string): number | undefined {
-  for (const t of TITLES_AFTER) if (word.startsWith(t) && PARTICLE_ONLY.test(word.slice(t.length))) return t.length;
+  const whole = leadingTitle(word, TITLES_AFTER);
+  if (whole !== undefined) return whole;
   const head = HEAD_TITLE.exec(word);
   return head === null ? undefined : word.length - (head[1] ?? '').length;
 }
+/** The length of the title of `titles` a word is, a particle after it. */
+function leadingTitle(word: string, titles: Iterable<string>): number | undefined {
+  for (const t of titles) if (word.startsWith(t) && PARTICLE_ONLY.test(word.slice(t.length))) return t.length;
+  return undefined;
+}
+/** Titles written together with a name: those of {@link TITLES_AFTER}, and 군 (boy) and 양 (girl), which apart are words (양도: a transfer; 군은: the army). */
+const ATTACHED_TITLES = [...TITLES_AFTER, '군', '양'];
+/** The title after a name written together with it (김덕용의원, 윤현민배우, 김두민군): its length, if `rest` is one. */
+const attachedTitle = (rest: string) => leadingTitle(rest, ATTACHED_TITLES);
 /** Offices and ranks, with what comes before them in a compound and a particle: 부회장은, 실장과, 원내대변인, 부부장. */
 const HEAD_TITLE = new RegExp(`^[가-힣]{0,4}(?:회장|위원장|센터장|원장|청장|총장|본부장|실장|국장|부장|차관|비서관|대변인|박사|후보자|스님|참모장|사령관|총재|의장|대사|원내대표|공동대표|부사장|이사장|부장검사|부장판사|대행|경정|재판관|검사보|장군|경감|대법관|연구원|강사|승무원)(${PARTICLE})$`);
 
@@ -79,7 +89,7 @@ function nameLength(word: string): { length: number; rest: string } | undefined 
       const name = surname.length + given;
       if (word.length < name || ![...word.slice(surname.length, name)].every((s) => GIVEN.has(s))) continue;
       const rest = word.slice(name);
-      if (PARTICLE_ONLY.test(rest)) return { length: name, rest };
+      if (PARTICLE_ONLY.test(rest) || attachedTitle(rest) !== undefined) return { length: name, rest };
     }
   }
   return undefined;
@@ -224,7 +234,7 @@ export class KoreanNameRecognizer implements Recognizer {
       else if (/^(?:씨|님)/.test(rest)) {
         if (surnameOnly) end = w.start + name + 1;
         source = 'context:ko-title';
-      } else if (title !== undefined && !(surnameOnly && rest !== '')) {
+      } else if (!surnameOnly && rest !== '' && attachedTitle(rest) !== undefined) source = 'context:ko-title'; else if (title !== undefined && !(surnameOnly && rest !== '')) {
         // A surname with a particle attached takes no title after it (목을 조수석: a neck, a seat).
         if (surnameOnly) end = words[after]!.start + title;
         source = 'context:ko-title';
