@@ -224,10 +224,8 @@ export function snapToWords(words: readonly { start: number; end: number }[], st
  */
 export function ngramAnchor(): (norm: string) => boolean {
   const { commonWords, firstNames, lastNames } = publicLists();
-  return (norm) => {
-    const word = norm.replace(/['’]s$/, '');
-    return (firstNames.has(word) || lastNames.has(word)) && !commonWords.has(word);
-  };
+  // A word's normal form has no possessive (see contentWords).
+  return (word) => (firstNames.has(word) || lastNames.has(word)) && !commonWords.has(word);
 }
 
 /**
@@ -237,10 +235,7 @@ export function ngramAnchor(): (norm: string) => boolean {
  */
 export function ngramNameLike(): (norm: string) => boolean {
   const { commonWords, rareWords, firstNames, lastNames } = publicLists();
-  return (norm) => {
-    const word = norm.replace(/['’]s$/, '');
-    return word.length === 1 || firstNames.has(word) || lastNames.has(word) || (!commonWords.has(word) && !rareWords.has(word));
-  };
+  return (word) => word.length === 1 || firstNames.has(word) || lastNames.has(word) || (!commonWords.has(word) && !rareWords.has(word));
 }
 
 /**

@@ -2,7 +2,7 @@ import { isFunctionalTag, splitParticle, type MorphAnalyzer } from './korean/ind
 import { normalizeTerm } from './normalize.js';
 import { isHangulWord, segmentWords, type WordSpan } from './segment.js';
 
-/** A content word: a word with Korean particles and endings cut off, plus its normalised form. */
+/** A content word: a word with Korean particles and endings cut off, plus its normalised form (without an English possessive). */
 export interface ContentWord extends WordSpan {
   norm: string;
   /**
@@ -23,8 +23,8 @@ const HANGUL = /[\uac00-\ud7a3]/;
  * which only term matching needs: building terms skips that work.
  */
 export async function contentWords(text: string, analyzer?: MorphAnalyzer, { readings = false } = {}): Promise<ContentWord[]> {
+  if (analyzer === undefined || !HANGUL.test(text)) return plainContentWords(text);
   const words = segmentWords(text);
-  if (analyzer === undefined || !HANGUL.test(text)) return words.map(withNorm);
   const morphemes = await analyzer.analyze(text);
   const out: ContentWord[] = [];
   let m = 0;
@@ -67,8 +67,20 @@ function otherReadings(text: string, w: WordSpan, cut: number, morphemes: readon
   return [...ends].map((end) => ({ norm: normalizeTerm(text.slice(w.start, end)), end }));
 }
 
+/** The content words of a text read without an analyser: segmented and normalised. */
+export function plainContentWords(text: string): ContentWord[] {
+  return segmentWords(text).map(withNorm);
+}
+
+/** An English possessive at a word's end: London's, Dr. Quigley’s. */
+const POSSESSIVE = /(?<=\S{2})['’][sS]$/;
+
+/**
+ * A word's normal form, without an English possessive: "London's" is the term London, and one person's
+ * name in both forms is one term. The word keeps its characters (St. Mary's is protected whole).
+ */
 function withNorm(w: WordSpan): ContentWord {
-  (w as ContentWord).norm = normalizeTerm(w.surface);
+  (w as ContentWord).norm = normalizeTerm(w.surface.replace(POSSESSIVE, ''));
   return w as ContentWord;
 }
 

@@ -13,6 +13,17 @@ describe('BlacklistMatcher', () => {
     ]);
   });
 
+  it('reads a word with its English possessive as the word, and protects it whole', async () => {
+    expect(await spans(['london', 'st. mary'], "London's mayor, St. Mary’s ward, londons")).toEqual([
+      ["London's", 'london'],
+      ['St. Mary’s', 'st. mary'],
+    ]);
+    // A term written with a possessive is the same term (canonicalTerm drops it): one person, one term.
+    const { canonicalTerm } = await import('../../src/identifiers/blacklist/read.js');
+    expect(canonicalTerm("Quigley's")).toBe('quigley');
+    expect(canonicalTerm("o's")).toBe("o's");
+  });
+
   it('reports overlapping and nested multi-word terms', async () => {
     const terms = ['alice smith', 'smith jones', 'smith', 'alice smith jones'];
     expect(await spans(terms, 'Dr. Alice Smith Jones called.')).toEqual([

@@ -1,4 +1,4 @@
-import { contentWords, normalizeTerm, segmentWords, type ContentWord, type MorphAnalyzer } from '../../text/index.js';
+import { contentWords, plainContentWords, type ContentWord, type MorphAnalyzer } from '../../text/index.js';
 import type { BlacklistEntry } from './types.js';
 
 /** An occurrence of a blacklisted term: characters [start, end) of the text. */
@@ -110,7 +110,7 @@ export class BlacklistMatcher {
  * {@link contentWords}), so they are only segmented and normalised here, never re-analysed.
  */
 export function termWords(term: string): string[] {
-  return segmentWords(term).map((w) => normalizeTerm(w.surface));
+  return plainContentWords(term).map((w) => w.norm);
 }
 
 /** Sorted, non-overlapping character spans covering all matches. */

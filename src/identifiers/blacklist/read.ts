@@ -11,7 +11,8 @@ function unescapeField(value: string): string {
 
 /** The normal form of a user-supplied term: the same normalisation as texts, whitespace collapsed. */
 export function canonicalTerm(term: string): string {
-  return normalizeTerm(term).replace(/\s+/g, ' ').trim();
+  // A possessive ends no term: the matcher reads "London's" as London (see contentWords).
+  return normalizeTerm(term).replace(/\s+/g, ' ').trim().replace(/(?<=\S{2})['’]s$/, '');
 }
 
 type Column = (typeof BLACKLIST_COLUMNS)[number];
