@@ -182,7 +182,8 @@ describe('places without a user list', () => {
     expect(await found(places, 'pt transfered to GH for care')).toContain('GH|context:facility');
     expect(await found(places, 'bed at St. Agnes soon')).toContain('St. Agnes|rule:saint');
     expect(await found(places, 'lives at 19 Clover St. in town')).toContain('19 Clover St|rule:street-address');
-    expect(await found(places, 'daughter from Middle River, MD visited')).toContain('Middle River, MD|context:place');
+    expect(await found(places, 'daughter from Harbor, MD visited')).toContain('Harbor, MD|context:place');
+    expect(await found(places, 'daughter from Middle River, MD visited')).toEqual(['Middle River|list:places', 'Middle River, MD|list:places']);
     expect(await found(places, 'I am cambodian but I live in United Kingdom.')).toContain('United Kingdom|list:places');
     expect(await found(places, 'I am in Sutri for a business trip')).toContain('Sutri|context:place-preposition');
     expect(await found(places, 'ready to go to Sacred Heart Memorial tomorrow')).toContain('Sacred Heart Memorial|rule:facility');
@@ -271,6 +272,10 @@ describe('places without a user list', () => {
     // Small words inside a listed name; world places whose words are words; a feature after a place.
     expect(await found(places, 'Flights from Rio de Janeiro and the Isle of Man reached Wales, the Middle East and the Gaza Strip.')).toEqual(expect.arrayContaining(['Rio de Janeiro|list:places', 'Isle of Man|list:places', 'Wales|list:places', 'Middle East|list:places', 'Gaza Strip|rule:landmark']));
     expect(await found(places, 'The middle east wing; the whales of wales.')).toEqual([]);
+    // A listed place of two words written as names, however common its words; a state code after a place.
+    expect(await found(places, 'They flew to Fort Worth and Cape Town, then Washington DC.')).toEqual(expect.arrayContaining(['Fort Worth|list:places', 'Cape Town|list:places', 'Washington DC|list:places', 'Washington|list:places']));
+    expect(await found(places, 'Fort worth it. Cape town.')).toEqual([]);
+    expect(await found(places, 'They toured the Eiffel Tower.')).toEqual(['Eiffel Tower|rule:landmark']);
   });
 
   it('reads countries whose names are words, and countries and states written short, keeping "the" with US', async () => {

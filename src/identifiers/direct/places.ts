@@ -124,6 +124,7 @@ const FEATURE_AFTER = new Set([
   ...['river', 'lake', 'lakes', 'mountain', 'mountains', 'island', 'islands', 'isles', 'bay', 'valley', 'city', 'park', 'square', 'stadium', 'arena', 'airport', 'station', 'bridge', 'castle', 'cathedral', 'abbey', 'palace'],
   ...['peninsula', 'canyon', 'desert', 'forest', 'beach', 'coast', 'strait', 'sea', 'ocean', 'falls', 'creek', 'hills', 'heights', 'springs', 'gulf', 'glacier', 'volcano', 'reservoir', 'harbour', 'harbor'],
   ...['strip', 'basin', 'delta', 'plateau', 'highlands', 'channel', 'canal', 'reef', 'archipelago', 'steppe', 'marshes', 'fjord', 'pass', 'dam'],
+  ...['tower', 'towers', 'building', 'museum', 'church', 'chapel', 'temple', 'mosque', 'synagogue', 'monastery', 'cemetery', 'prison', 'mall', 'hotel', 'theatre', 'theater', 'zoo'],
 ]);
 /** Words before a place's name that make it one: "Lake Geneva", "Mount Kosciuszko", "River Thames". */
 const FEATURE_BEFORE = new Set(['lake', 'mount', 'mt', 'river', 'cape', 'fort', 'port', 'isle', 'gulf', 'loch', 'lough', 'glen']);
@@ -266,7 +267,9 @@ export class PlaceRecognizer implements Recognizer {
       // as a name, at a sentence's start too, where news most often names it.
       const term = normalizeTerm(text.slice(m.start, m.end));
       const listedCountry = this.lists.countries.has(term);
-      const named = this.lists.namedPlaces.has(term) && (span.length > 1 || (cased && properShape(text.slice(m.start, m.end))));
+      // Where case means something, a place of two words or more written as names (Fort Worth, Cape Town,
+      // Northern Territory) is that place: capitals on every word of a listed name are evidence enough.
+      const named = (this.lists.namedPlaces.has(term) && (span.length > 1 || (cased && properShape(text.slice(m.start, m.end))))) || (cased && span.length > 1 && !sentenceStart(text, span[0]!));
       const ambiguous = span.every((w) => this.lists.commonWords.has(w.key) || this.lists.rareWords.has(w.key) || w.key.length < 4) && !named;
       const state = /^,?\s*([A-Z]{2})(?![\p{L}\d])/u.exec(text.slice(m.end, m.end + 5));
       // A postal code after it belongs to the place ("Hungary 06554"); four digits only after a country (not "Boston 2010").
@@ -278,9 +281,12 @@ export class PlaceRecognizer implements Recognizer {
         const before = i > 0 && COMPASS.has(words[i - 1]!.key) && (words[i - 1]!.capital || !cased) && /^ $/.test(text.slice(words[i - 1]!.end, m.start)) ? words[i - 1]!.start : m.start;
         const after = coded === 0 ? ADMINISTRATIVE_AFTER.exec(text.slice(m.end, m.end + 14)) : null;
         out.push({ start: before, end: m.end + (coded || (after?.[0].length ?? 0)), category: 'LOCATION', source: 'list:places' });
+        // A state code after it belongs to it too ("Washington DC", "Baltimore, MD"), in a term of its own:
+        // the place alone stays one, and MD alone is a doctor.
+        if (state !== null && this.lists.stateCodes.has(state[1]!)) out.push({ start: m.start, end: m.end + state[0].length, category: 'LOCATION', source: 'list:places' });
       }
-      // A place that is also a word ("Middle River", "Union") only before a state code, which stays in the
-      // term: "middle river md", never every "union".
+      // A place that is also a word ("Harbor", "Union"; one of two words written as names counts above) only before a state code, which stays in the
+      // term: "harbor md", never every "union".
       else if (state !== null && this.lists.stateCodes.has(state[1]!) && span.every((w) => w.capital)) {
         out.push({ start: m.start, end: m.end + state[0].length, category: 'LOCATION', source: 'context:place' });
       } else if (cased && i > 0 && (PLACE_PREPOSITIONS.has(words[i - 1]!.key) || words[i - 1]!.key === 'to') && /^ $/.test(text.slice(words[i - 1]!.end, m.start)) && !sentenceStart(text, span[0]!)) {
