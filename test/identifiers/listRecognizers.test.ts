@@ -66,6 +66,13 @@ describe('person names without a user list', () => {
     expect((await found(names, 'Seen by General Medicine and General Surgery.')).filter((d) => d.endsWith('office'))).toEqual([]);
   });
 
+  it('joins an unambiguous name to a capitalised word beside it, however common, not a word naming things', async () => {
+    expect(await found(names, 'On Monday Desmond Tutu met Elon Musk and Newt Gingrich.')).toEqual(expect.arrayContaining(['Desmond Tutu|context:first-last', 'Elon Musk|context:first-last', 'Newt Gingrich|context:first-last']));
+    expect((await found(names, 'Signs of Parkinson Disease; seen at Quigley Hospital.')).filter((d) => d.endsWith('first-last'))).toEqual([]);
+    // A common word starting a sentence says nothing by its capital.
+    expect((await found(names, 'Met them. Later Gingrich left.')).filter((d) => d.endsWith('first-last'))).toEqual([]);
+  });
+
   it('finds a surname the text named in full again alone, an everyday word with the word after it', async () => {
     const again = async (text: string) => (await found(names, text)).filter((d) => d.endsWith('surname-again'));
     expect(await again('Alan Shearer scored twice. Shearer said he was glad.')).toEqual(['Shearer|context:surname-again']);

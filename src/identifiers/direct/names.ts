@@ -27,6 +27,8 @@ const OFFICES = new Set([
   'queen', 'king', 'emperor', 'empress', 'sultan', 'sheikh', 'ayatollah', 'cardinal', 'bishop', 'archbishop', 'general', 'gen', 'colonel', 'col', 'captain', 'capt', 'lieutenant',
   'lt', 'sergeant', 'sgt', 'admiral', 'commander', 'judge', 'justice', 'rep', 'congressman', 'congresswoman', 'councillor', 'councilman', 'ambassador', 'coach', 'detective', 'inspector', 'constable',
 ]);
+/** Words that name things beside a person's name: Quigley Hospital, Parkinson Disease, Smith Street. */
+const BESIDE_NAMES = new Set(['hospital', 'clinic', 'center', 'centre', 'street', 'road', 'avenue', 'county', 'river', 'lake', 'university', 'college', 'school', 'syndrome', 'disease', 'sign', 'test', 'score', 'scale', 'company', 'inc', 'corp', 'group', 'party', 'foundation', 'institute', 'award', 'prize', 'cup', 'park', 'hall', 'house', 'building', 'unit', 'ward', 'the', 'and', 'of', 'in', 'on', 'at', 'to', 'for', 'a', 'an']);
 /** Credentials written after a name ("Edward C. Jones, RRT"). */
 const ROLES = new Set(['rn', 'md', 'np', 'rrt', 'lpn', 'cna', 'msw', 'licsw', 'lcsw', 'pharmd', 'phd', 'bsn', 'crnp', 'aprn']);
 /** Every word that announces a name: it is not one itself. */
@@ -171,6 +173,14 @@ export class NameRecognizer implements Recognizer {
         const v = words[i - 1]!;
         const named = (y: TextWord) => properShape(text.slice(y.start, y.end)) && !CUES.has(y.key) && !CLINICAL.has(y.key);
         if ((p.first && named(v) && !(p.common && sentenceStart(text, v)) && unlistedProperNoun(text, w, this.lists)) || (this.lists.lastNames.has(w.key) && named(w) && unlistedProperNoun(text, v, this.lists))) emit(i - 1, i, 'context:first-last');
+        // An unambiguous name, listed or in no list, beside a word written as a name, however common
+        // (Desmond Tutu, Elon Musk, Newt Gingrich): the other half of the name, not at a sentence's start
+        // and not a word that names things beside a name (Parkinson Disease, Quigley Hospital).
+        else {
+          const strong = (x: WordClass, y: TextWord) => named(y) && !inCapitals(text.slice(y.start, y.end)) && ((x.name && !x.common && y.key.length > 3) || unlistedProperNoun(text, y, this.lists));
+          const other = (y: TextWord) => named(y) && !inCapitals(text.slice(y.start, y.end)) && y.key.length > 1 && !BESIDE_NAMES.has(y.key);
+          if ((strong(p, v) && other(w)) || (other(v) && !sentenceStart(text, v) && strong(c, w))) emit(i - 1, i, 'context:first-last');
+        }
       }
       // An initial before a listed surname: "E. WELSH", "J SMITH"; the initial stays in the term.
       // Without a period the surname must be no common word, unless an act of the care team follows ("J
