@@ -315,15 +315,16 @@ export class NameRecognizer implements Recognizer {
       const chain = [i];
       const gap = (x: number) => (x + 1 < words.length ? text.slice(words[x]!.end, words[x + 1]!.start) : '');
       for (let k = i; ; ) {
-        if (gap(k) === ', ' && item(k + 1)) chain.push(++k);
-        else if (/^,? $/.test(gap(k)) && words[k + 1]?.key === 'and' && gap(k + 1) === ' ' && item(k + 2)) chain.push((k += 2));
+        // A space before the comma too: tokenised text (CoNLL corpora) writes "Skrtel , Agger".
+        if (/^ ?, $/.test(gap(k)) && item(k + 1)) chain.push(++k);
+        else if (/^(?: ?,)? $/.test(gap(k)) && words[k + 1]?.key === 'and' && gap(k + 1) === ' ' && item(k + 2)) chain.push((k += 2));
         else break;
       }
       // Two listed names at least, none of them the vocabulary of care, and a word no English list holds:
       // a list of drugs (Vano, Ceftaz; Neo, Levo and Vasopressin) is none, nor one of common words (Brown,
       // Black and White).
       if (chain.length >= 3 && chain.filter((c) => classes[c]!.name && !CLINICAL.has(words[c]!.key)).length >= 2 && chain.some((c) => classes[c]!.unknown)) {
-        for (const c of chain) if (classes[c]!.name || classes[c]!.unknown) out.push({ start: words[c]!.start, end: words[c]!.end, category: 'PERSON', source: 'context:name-list' });
+        for (const c of chain) if (classes[c]!.name || classes[c]!.unknown || this.lists.rareWords.has(words[c]!.key)) out.push({ start: words[c]!.start, end: words[c]!.end, category: 'PERSON', source: 'context:name-list' });
       }
       i = chain.at(-1)! + 1;
     }
