@@ -43,6 +43,9 @@ describe('Korean names in context', () => {
       // A proper noun the dictionary gives no class, as a proper noun; common nouns are not.
       const other = '경부고속도로를 지나 플라자호텔에 갔다';
       expect((await new KoreanPlaceRecognizer(analyzer).find(other)).map((d) => `${other.slice(d.start, d.end)}|${d.category}`)).toEqual(['경부고속도로|PROPER_NOUN', '플라자호텔|PROPER_NOUN']);
+      // With mecab, a facility whose name holds a piece that is no common noun (바오로: a name).
+      const shop = '바오로마트에 들렀다';
+      expect((await new KoreanPlaceRecognizer(analyzer).find(shop)).map((d) => `${shop.slice(d.start, d.end)}|${d.source}`)).toContain('바오로마트|rule:ko-facility');
     } finally {
       await analyzer?.close();
     }
@@ -111,6 +114,8 @@ describe('Korean places', () => {
     expect(await found('보령 인근 지역인 홍성, 태안과 파주에')).toEqual(['보령|list:ko-places', '홍성|list:ko-places', '태안|list:ko-places', '파주|list:ko-places']);
     // The world's places as Korean news writes them; 빈 (Vienna) is an empty word far more often.
     expect(await found('시드니와 텍사스에서, 빈 병')).toEqual(['시드니|list:ko-places', '텍사스|list:ko-places']);
+    // A facility named after a place, before its kind; a kind of facility (대학병원: a university hospital) is none.
+    expect(await found('안양제일교회에서, 대학병원과 동네마트')).toEqual(['안양제일교회|rule:ko-facility']);
     // 예산 is a budget, 고양이 a cat, 경기 the economy: places only with a suffix or a province.
     expect(await found('예산이 부족하다. 고양이가 울었다. 경기가 나쁘다.')).toEqual([]);
     expect(await found('충남 예산에서 열린 행사, 고양시에서, 경기 북부에')).toEqual(['충남|list:ko-places', '고양시|list:ko-places', '충남 예산|context:ko-province', '경기 북부|context:ko-province']);

@@ -34,6 +34,11 @@ const PROVINCE_BEFORE = new RegExp(
 const DIRECTIONS = new Set(['북부', '남부', '동부', '서부', '지역', '일대', '지방', '도내']);
 
 const WORD = /[가-힣]+/g;
+/** A facility's name and its kind, written as one word, a particle after it: 한진한화그랑빌아파트, 유은타워7차, 바오로마트에서. */
+const FACILITY = new RegExp(
+  String.raw`(?<![가-힣A-Za-z0-9])([가-힣A-Za-z0-9]{2,12}?)(아파트|빌라|맨션|오피스텔|타워|빌딩|센터|타운|병원|교회|성당|마트|호텔|모텔|공원|초등학교|중학교|고등학교|대학교|백화점|공항|터미널|경찰서|파출소|지구대)(?:\d+차)?(${KOREAN_PARTICLE})(?![가-힣A-Za-z0-9])`,
+  'g',
+);
 const PARTICLE_ONLY = new RegExp(`^${KOREAN_PARTICLE}$`);
 /** A city, county or district and a subdivision below it: 청주시 흥덕구, 서울 종로구, 해운대구 우동. */
 const ADDRESS = /[가-힣]{1,6}(?:특별시|광역시|시|도|군|구)\s[가-힣]{1,8}(?:구|군|시|읍|면|동|리|로|길)(?![가-힣])/g;
@@ -43,8 +48,9 @@ const ADDRESS = /[가-힣]{1,6}(?:특별시|광역시|시|도|군|구)\s[가-힣
  * attached (일본의, 서울에서, 파주에, 강진군과); a city whose name is a common word with its suffix (화성시)
  * or after its region, which stays in the term (경기 화성, 서울 중구, 경기 북부: `context:ko-province`); the
  * place names mecab-ko-dic knows (`list:mecab-ko-dic`, with mecab only: 강남구, 을지로) and its proper nouns
- * of no class (워싱턴, 경부고속도로: `PROPER_NOUN`), and
- * addresses down to a district or street (`rule:ko-address`).
+ * of no class (워싱턴, 경부고속도로: `PROPER_NOUN`), a facility's own name before its kind (바오로마트,
+ * 안양제일교회, not 대학병원: `rule:ko-facility`), and addresses down to a district or street
+ * (`rule:ko-address`).
  */
 export class KoreanPlaceRecognizer implements Recognizer {
   readonly name = 'korean-places';
@@ -79,6 +85,14 @@ export class KoreanPlaceRecognizer implements Recognizer {
       if (known.has(city) || AMBIGUOUS.has(city) || DIRECTIONS.has(city)) out.push({ start: m.index, end: m.index + m[1]!.length + 1 + city.length + (m[3]?.length ?? 0), category: 'LOCATION', source: 'context:ko-province' });
     }
     for (const m of text.matchAll(ADDRESS)) out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'rule:ko-address' });
+    for (const m of text.matchAll(FACILITY)) {
+      // A facility's own name before its kind (바오로마트, 신안대우병원, 안양제일교회), not a kind of it (대학병원,
+      // 동네마트, 종합병원): a listed place, or with mecab any piece that is no common noun.
+      const name = m[1]!;
+      const placed = [...name].some((_, k) => k >= 1 && known.has(name.slice(0, k + 1)));
+      const proper = analysis.some((a) => a.start >= m.index && a.end <= m.index + name.length && !/^(?:NNG|NNB|SN)/.test(a.tag));
+      if (placed || proper) out.push({ start: m.index, end: m.index + m[0].length - m[3]!.length, category: 'LOCATION', source: 'rule:ko-facility' });
+    }
     return out;
   }
 }
