@@ -178,7 +178,8 @@ export class NameRecognizer implements Recognizer {
         // and not a word that names things beside a name (Parkinson Disease, Quigley Hospital).
         else {
           const strong = (x: WordClass, y: TextWord) => named(y) && !inCapitals(text.slice(y.start, y.end)) && ((x.name && !x.common && y.key.length > 3) || unlistedProperNoun(text, y, this.lists));
-          const other = (y: TextWord) => named(y) && !inCapitals(text.slice(y.start, y.end)) && y.key.length > 1 && !BESIDE_NAMES.has(y.key);
+          // Two letters count too, written as a name (Ed Miliband, Al Gore).
+          const other = (y: TextWord) => (named(y) || (/^\p{Lu}\p{Ll}$/u.test(text.slice(y.start, y.end)) && !CUES.has(y.key))) && !inCapitals(text.slice(y.start, y.end)) && !BESIDE_NAMES.has(y.key);
           if ((strong(p, v) && other(w)) || (other(v) && !sentenceStart(text, v) && strong(c, w))) emit(i - 1, i, 'context:first-last');
         }
       }
