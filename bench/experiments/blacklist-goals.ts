@@ -95,6 +95,7 @@ for (const [name, file] of [
   const unit = name === 'wikigold' ? `sentences of ${new Set(docs.map((d) => d.author)).size} articles` : 'sentences';
   const { e } = await measure(docs, { only: 'direct' });
   out.push(publicRow(`${name} (${docs.length} ${unit})`, 'recognisers alone', e));
+  if (name === 'WNUT17 test') compose('WNUT17 test, recognisers alone', e);
   if (name === 'wikigold') {
     for (const [label, options] of [['default (recognisers + indirect)', {}], ['recognisers + indirect, every common word (`--common-words all`)', { commonWords: 'all' as const }], ['recognisers + indirect, no common word (`--common-words none`)', { commonWords: 'none' as const }]] as const) {
       const { e: withIndirect } = await measure(docs, options);
