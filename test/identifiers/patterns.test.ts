@@ -38,6 +38,8 @@ describe('pattern recognisers', () => {
       '5 Sep 2019',
     ]);
     expect(await found('ratio 13/45 and 2019-02-30', 'date,date-us')).toEqual([]);
+    // Lab systems' day-month-year with dashes, and a season with its year; not an impossible day.
+    expect((await found('Drawn 12-Mar-2094 and 3-JAN-94, not 31-Feb-2094; follow up in Spring 2095, summer of \'93.', 'date-day-month-dashed,date-season')).map(([, v]) => v)).toEqual(['12-Mar-2094', '3-JAN-94', 'Spring 2095', "summer of '93"]);
   });
 
   it('finds validated numbers: RRN, SSN, card, IBAN, IP', async () => {

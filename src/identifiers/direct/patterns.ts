@@ -137,6 +137,22 @@ export const PATTERNS: PatternSpec[] = [
     },
   },
   {
+    // A day, a month's name and a year joined by dashes, as lab systems print them: 12-Mar-2094, 3-JAN-94.
+    name: 'date-day-month-dashed',
+    category: 'DATE',
+    regex: re(String.raw`(?<![\p{L}\d-])(\d{1,2})-${MONTH}-(\d{2}|\d{4})(?![\p{L}\d-])`),
+    validate: (m) => {
+      const month = MONTHS[m[0].toLowerCase().match(/[a-z]{3}/)?.[0] ?? ''];
+      return month !== undefined && isCalendarDate(2000, month, num(m[1]));
+    },
+  },
+  {
+    // A season and its year: "Spring 2095", "summer of '93".
+    name: 'date-season',
+    category: 'DATE',
+    regex: re(String.raw`\b(?:spring|summer|fall|autumn|winter)\s+(?:of\s+)?(?:(?:19|20)\d{2}|'\d{2})(?![\p{L}\d])`),
+  },
+  {
     name: 'year',
     category: 'DATE',
     regex: re(String.raw`\b(?:born|since|in|year|dob|died|graduated|class of|married|from|until)\s+((?:19|20)\d{2})${NE}|${NS}((?:19|20)\d{2})\s?년`),
