@@ -15,5 +15,6 @@ export type { EntitySpan, ReplaceStyle } from './apply.js';
 export { trainDeid, trainedOnMorphemes, recordedPiiThreshold, splitDocuments, parseSplit, splitRecord, recordedPart, labelledText } from './train.js';
 export type { DeidTrainOptions, DeidSource, Split, SplitRecord, SplitShares } from './train.js';
 export { DeidModelRecognizer } from './recognizer.js';
+export { BUNDLED_MODELS, resolveModelDir } from './bundled.js';
 export { readSpanCorpus, SPAN_FORMATS } from '../corpus/index.js';
 export type { SpanDocument, SpanFormat } from '../corpus/index.js';

@@ -104,4 +104,20 @@ describe('ppmlm blacklist eval', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/bad\.jsonl:1: span \[2, 40\) is outside its document's text/);
   });
+  it('adds the bundled public NER model by name as a recogniser', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'tweets.jsonl');
+    const tweets = [
+      { id: 't1', author: 'u1', text: 'i love justin bieber so much', spans: [{ start: 7, end: 20, label: 'person' }] },
+      { id: 't2', author: 'u2', text: 'lol my mom is so funny', spans: [] },
+    ];
+    await writeFile(file, tweets.map((t) => JSON.stringify(t)).join('\n') + '\n');
+    const person = async (...flags: string[]) => {
+      const r = await cli('--quiet', 'blacklist', 'eval', '--gold', file, '--only', 'direct', '--json', ...flags);
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout).types.find((t: { type: string }) => t.type === 'PERSON').full.value as number;
+    };
+    expect(await person('--recognizers', 'none')).toBe(0);
+    expect(await person('--recognizers', 'none', '--deid-model', 'public-ner-en')).toBe(1);
+  });
 });

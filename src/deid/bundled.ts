@@ -1,0 +1,14 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The models that install with ppmlm (the package's `models/` folder), by name; each folder's README.md gives its data, recipe and licence. */
+export const BUNDLED_MODELS: readonly string[] = ['public-ner-en'];
+
+/**
+ * The folder of a model named on the command line: a bundled model's name (`public-ner-en`) where no
+ * folder of that name exists here, else the path as given.
+ */
+export function resolveModelDir(nameOrDir: string): string {
+  if (BUNDLED_MODELS.includes(nameOrDir) && !existsSync(nameOrDir)) return fileURLToPath(new URL(`../../models/${nameOrDir}`, import.meta.url));
+  return nameOrDir;
+}
