@@ -69,16 +69,21 @@ describe('person names without a user list', () => {
   it('joins an unambiguous name to a capitalised word beside it, however common, not a word naming things', async () => {
     expect(await found(names, 'On Monday Desmond Tutu met Elon Musk, Newt Gingrich, Ed Miliband and Xi Jinping.')).toEqual(expect.arrayContaining(['Desmond Tutu|context:first-last', 'Elon Musk|context:first-last', 'Newt Gingrich|context:first-last', 'Ed Miliband|context:first-last', 'Xi Jinping|context:first-last']));
     expect((await found(names, 'Signs of Parkinson Disease; seen at Quigley Hospital.')).filter((d) => d.endsWith('first-last'))).toEqual([]);
-    // A common word starting a sentence says nothing by its capital.
+    // A common word starting a sentence says nothing by its capital; a nationality is no half of a name.
     expect((await found(names, 'Met them. Later Gingrich left.')).filter((d) => d.endsWith('first-last'))).toEqual([]);
+    expect((await found(names, 'Funded by the British National Lottery.')).filter((d) => d.endsWith('first-last'))).toEqual([]);
+    // Compounds of common words and the Latin of medicine are no names, whatever the name lists hold.
+    expect(await found(names, 'A double-blind study in vitro and in vivo at steady-state.')).toEqual([]);
   });
 
   it('finds a surname the text named in full again alone, an everyday word with the word after it', async () => {
     const again = async (text: string) => (await found(names, text)).filter((d) => d.endsWith('surname-again'));
     expect(await again('Alan Shearer scored twice. Shearer said he was glad.')).toEqual(['Shearer|context:surname-again']);
     expect(await again('Gordon Brown spoke. Later Brown said no, and the brown dog slept.')).toEqual(['Brown said|context:surname-again']);
-    // No full name, no evidence: a capitalised common word alone is not a surname.
+    // No full name, no evidence: a capitalised common word alone is not a surname; nor is the common
+    // last word of a detection that was no person (Kensey Symptomatic, then the Symptomatic group).
     expect(await again('Shearer said he was glad. Brown said no.')).toEqual([]);
+    expect(await again('Funded by Kensey Symptomatic. The Symptomatic group agreed.')).toEqual([]);
   });
 
   it('reads an initial before a surname, but not clinical shorthand', async () => {

@@ -17,6 +17,8 @@ export const CLINICAL_WORDS: readonly string[] = [
   // eponyms and short forms of devices and findings
   'swan', 'ganz', 'swan-ganz', 'hickman', 'fick', 'bair', 'hugger', 'shiley', 'quinton', 'kling', 'brady', 'tachy', 'chol', 'gluc', 'crea', 'creat', 'poss', 'syst', 'peri', 'lima', 'ramus', 'perla', 'perrla', 'pearla',
   'sternal', 'riss', 'osh', 'english', 'spanish',
+  // the Latin of medicine (in vitro, in vivo, in situ, in utero): listed surnames, never names there
+  'vitro', 'vivo', 'situ', 'utero',
   // days and months: dates, never names
   'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
 ];

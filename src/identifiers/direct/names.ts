@@ -1,5 +1,6 @@
 import { CLINICAL_WORDS } from './clinicalWords.js';
 import { isMisspelling, publicLists, type PublicLists } from './publicLists.js';
+import { NATIONALITIES } from './worldPlaces.js';
 import type { Detection, Recognizer } from './recognizer.js';
 import { adjacent, commonWord, inCapitals, properShape, readWords, sentenceStart, shortensCommonWord, unlistedProperNoun, type TextWord, type WordClass } from './words.js';
 
@@ -177,7 +178,7 @@ export class NameRecognizer implements Recognizer {
         // (Desmond Tutu, Elon Musk, Newt Gingrich): the other half of the name, not at a sentence's start
         // and not a word that names things beside a name (Parkinson Disease, Quigley Hospital).
         else {
-          const strong = (x: WordClass, y: TextWord) => named(y) && !inCapitals(text.slice(y.start, y.end)) && ((x.name && !x.common && y.key.length > 3) || unlistedProperNoun(text, y, this.lists));
+          const strong = (x: WordClass, y: TextWord) => named(y) && !inCapitals(text.slice(y.start, y.end)) && !NATIONALITIES.has(y.key) && ((x.name && !x.common && y.key.length > 3) || unlistedProperNoun(text, y, this.lists));
           // Two letters count too, written as a name (Ed Miliband, Al Gore).
           const other = (y: TextWord) => (named(y) || (/^\p{Lu}\p{Ll}$/u.test(text.slice(y.start, y.end)) && !CUES.has(y.key))) && !inCapitals(text.slice(y.start, y.end)) && !BESIDE_NAMES.has(y.key);
           if ((strong(p, v) && other(w)) || (other(v) && !sentenceStart(text, v) && strong(c, w))) emit(i - 1, i, 'context:first-last');
@@ -269,7 +270,7 @@ export class NameRecognizer implements Recognizer {
       }
     }
     this.nameLists(text, words, classes, cased, out);
-    this.surnamesAgain(text, words, out);
+    this.surnamesAgain(text, words, classes, out);
     return out;
   }
 
@@ -280,14 +281,17 @@ export class NameRecognizer implements Recognizer {
    * levels up to 35: Brown, King, May) keeps the word after it in the term, as a title does, so that
    * "brown said" is protected, never every "brown".
    */
-  private surnamesAgain(text: string, words: readonly TextWord[], out: Detection[]): void {
+  private surnamesAgain(text: string, words: readonly TextWord[], classes: readonly WordClass[], out: Detection[]): void {
     const at = new Map(words.map((w, i) => [w.end, i]));
     const surnames = new Set<string>();
     for (const d of out) {
       const last = at.get(d.end);
       if (last === undefined || words[last]!.start === d.start) continue;
       const w = words[last]!;
-      if (w.key.length >= 3 && !CUES.has(w.key) && !NOT_NAMES.has(w.key) && properShape(text.slice(w.start, w.end))) surnames.add(w.key);
+      // A listed name or a word no list holds: the last word of a detection that is a common word
+      // (American Symptomatic, Cancer Institute) was no surname.
+      const c = classes[last]!;
+      if (w.key.length >= 3 && (c.name || c.unknown) && !NATIONALITIES.has(w.key) && !CUES.has(w.key) && !NOT_NAMES.has(w.key) && properShape(text.slice(w.start, w.end))) surnames.add(w.key);
     }
     if (surnames.size === 0) return;
     const named = out.map((d) => [d.start, d.end]);

@@ -67,7 +67,8 @@ export function classify(word: TextWord, lists: PublicLists): WordClass {
   const key = word.key;
   const first = lists.firstNames.has(key);
   const name = first || lists.lastNames.has(key) || (key.includes('-') && key.split('-').every((p) => lists.firstNames.has(p) || lists.lastNames.has(p)));
-  const common = lists.commonWords.has(key);
+  // A compound of common words is one (steady-state, second-degree), however its parts are listed as names.
+  const common = commonWord(key, lists);
   return { name, first, common, unknown: !common && !lists.rareWords.has(key) };
 }
 

@@ -53,3 +53,19 @@ export const WORLD_PLACES_KO: readonly string[] = (
   '평양 신의주 함흥 청진 남포 원산 ' +
   '방콕 하노이 호찌민 자카르타 마닐라 싱가포르 싱가폴 쿠알라룸푸르 뉴델리 뭄바이 카트만두 카불 테헤란 바그다드 다마스쿠스 예루살렘 텔아비브 두바이 아부다비 리야드 도하 카이로 나이로비 요하네스버그 케이프타운 시드니 멜버른 브리즈번 오클랜드 웰링턴'
 ).split(' ');
+
+/**
+ * The adjectives of nations and regions (American, British, Korean): no one's name, so never one half of
+ * a person's name (not "American Heart", "British National"). They are still protected where written as
+ * proper nouns: a nationality or an ethnicity in a record is a quasi-identifier, and NER corpora mark
+ * them as places (BTC) or miscellaneous names (CoNLL).
+ */
+export const NATIONALITIES: ReadonlySet<string> = new Set(
+  (
+    'american british english scottish welsh irish european african asian australian canadian mexican brazilian argentine argentinian chilean colombian peruvian cuban ' +
+    'french german italian spanish portuguese dutch belgian swiss austrian swedish norwegian danish finnish icelandic polish czech slovak hungarian romanian bulgarian greek turkish russian ukrainian ' +
+    'serbian croatian bosnian albanian israeli palestinian arab arabic egyptian iranian iraqi syrian lebanese jordanian saudi afghan pakistani indian bangladeshi nepalese ' +
+    'chinese japanese korean vietnamese thai filipino indonesian malaysian singaporean taiwanese mongolian nigerian kenyan ethiopian somali sudanese ghanaian moroccan algerian tunisian libyan ' +
+    'latin hispanic caribbean nordic scandinavian baltic balkan slavic'
+  ).split(' '),
+);
