@@ -97,6 +97,9 @@ function nameWord(w: TextWord, c: WordClass, text: string, cased: boolean, after
  * - In lower case or capitals, a listed first name, an initial if any, and a surname no list holds
  *   ("olga krylova": `context:first-last`); someone spoken to ("Don't go, Mark!": `context:vocative`);
  *   listed names in a list of names ("Kónya, Becker and White": `context:name-list`).
+ * - As news writes names: an office before one ("President Obama": `context:office`), an unambiguous name
+ *   beside any word written as a name ("Desmond Tutu": `context:first-last`), and a surname the text named
+ *   in full, again alone ("Shearer said": `context:surname-again`).
  * In a text that uses case, an unlisted word after a title must be capitalised to count.
  */
 export class NameRecognizer implements Recognizer {

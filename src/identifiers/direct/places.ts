@@ -225,9 +225,10 @@ function placeMatcher(lists: PublicLists): BlacklistMatcher {
 
 /**
  * Places, needing no list from the user:
- * - cities, US states and countries from the bundled GeoNames and ISO lists (`list:places`), ignoring case;
- *   a place name that is also a common word (Harbor, Union, Mobile) only capitalised before a US state
- *   code, kept in the term (`context:place`);
+ * - cities, US states and countries from the bundled GeoNames and ISO lists, and the world's places
+ *   (`list:places`), ignoring case; a place name that is also a common word (Harbor, Union, Mobile) only
+ *   capitalised before a US state code, kept in the term (`context:place`), unless it is a country or a
+ *   world place written as a name (Wales) or a listed place of two words written as names (Fort Worth);
  * - care facilities: the name words before "Hospital", "Hosp", "Rehab", "Medical Center", "Memorial"...
  *   (`rule:facility`), and a hospital's initials after "to", "from", "at" (GH, BWH, UMMC:
  *   `context:facility`);
