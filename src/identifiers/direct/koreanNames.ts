@@ -56,8 +56,8 @@ const HEAD_TITLE = new RegExp(`^[가-힣]{0,4}(?:회장|위원장|센터장|원�
 const WORD_TAGS = /^(?:NNG|NNB|NP|NR|VV|VA|VX|MAG|MAJ|XR|MM)/;
 
 const HANGUL_WORD = /[가-힣]+/g;
-/** A sex, an age or both in brackets: (남, 36세), (여, 당시 27세), (56세), (여). */
-const AGE_AFTER = /^\(\s*(?:(?:남|여)\s*(?:[,)]|$)|(?:(?:남|여)\s*,\s*)?(?:당시\s*|만\s*)?\d{1,3}\s*세)/;
+/** A sex, an age or both in brackets: (남, 36세), (여, 당시 27세), (56세), (여); news writes the age bare: (51), (34·서울 송파구). */
+const AGE_AFTER = /^\(\s*(?:(?:남|여)\s*(?:[,)]|$)|(?:(?:남|여)\s*,\s*)?(?:당시\s*|만\s*)?\d{1,3}\s*세|\d{2}\s*[)·,])/;
 
 /** Where mecab-ko-dic's proper nouns are read as detections. */
 export const MECAB_DICTIONARY_SOURCE = 'list:mecab-ko-dic';
@@ -115,6 +115,8 @@ interface NameCandidate {
   listed: boolean;
   /** A proper noun mecab does not class as a person or a place, taken only in context (다저스 감독 로버츠 → 로버츠 감독). */
   foreign?: boolean;
+  /** A surname and 모 (so-and-so), as news half-names someone: 김모 씨, 임모(46). */
+  soAndSo?: boolean;
 }
 
 /** Last syllables of bodies and offices rather than people: 법무부 장관, 민주당 대표, 검찰청 차장. */
@@ -149,7 +151,9 @@ function nameCandidate(word: string, listedEnd: number | undefined): NameCandida
   // 전 (former), 고 (the late), 현 (current), 당 (the party), 동 (the same) and 모 (so-and-so: 김 모 씨) stand
   // before titles and names far more often than alone as surnames (현 대표, 당 대표).
   const surname = [word.slice(0, 2), word.slice(0, 1)].find((s) => SURNAME_SET.has(s) && !NOT_LONE_SURNAMES.has(s) && PARTICLE_ONLY.test(word.slice(s.length)));
-  return surname === undefined ? undefined : { length: surname.length, rest: word.slice(surname.length), shaped: false, listed: false };
+  if (surname !== undefined) return { length: surname.length, rest: word.slice(surname.length), shaped: false, listed: false };
+  const halfNamed = [word.slice(0, 2), word.slice(0, 1)].find((s) => SURNAME_SET.has(s) && word[s.length] === '모' && PARTICLE_ONLY.test(word.slice(s.length + 1)));
+  return halfNamed === undefined ? undefined : { length: halfNamed.length + 1, rest: word.slice(halfNamed.length + 1), shaped: false, listed: false, soAndSo: true };
 }
 
 /**
@@ -240,7 +244,7 @@ export class KoreanNameRecognizer implements Recognizer {
         source = 'context:ko-title';
       }
       else if (candidate.foreign) continue;
-      else if (aged && !surnameOnly) source = 'context:ko-age';
+      else if (aged && (!surnameOnly || candidate.soAndSo)) source = 'context:ko-age';
       // Without context, a name the dictionary knows, of two syllables or more, counts: its names include
       // some loanwords (챔피언, 캠프), which are then protected too (measured: docs/blacklists.md).
       else if (listed && name >= 2 && !(await this.nounWithParticle(w.text.slice(0, name)))) source = MECAB_DICTIONARY_SOURCE;
