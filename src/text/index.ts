@@ -1,4 +1,4 @@
-export { normalizeTerm, withoutAccents } from './normalize.js';
+export { normalizeTerm, withoutAccents, withoutPossessive } from './normalize.js';
 export { segmentWords, isHangulWord } from './segment.js';
 export type { WordSpan } from './segment.js';
 export { contentWords, plainContentWords, wordNgrams, ngramTerms, visitNgrams, isNgramTerm, nameLikeWord, resolveNgramOptions } from './words.js';

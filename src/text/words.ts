@@ -1,5 +1,5 @@
 import { isFunctionalTag, splitParticle, type MorphAnalyzer } from './korean/index.js';
-import { normalizeTerm } from './normalize.js';
+import { normalizeTerm, withoutPossessive } from './normalize.js';
 import { isHangulWord, segmentWords, type WordSpan } from './segment.js';
 
 /** A content word: a word with Korean particles and endings cut off, plus its normalised form (without an English possessive). */
@@ -72,15 +72,12 @@ export function plainContentWords(text: string): ContentWord[] {
   return segmentWords(text).map(withNorm);
 }
 
-/** An English possessive at a word's end: London's, Dr. Quigley’s. */
-const POSSESSIVE = /(?<=\S{2})['’][sS]$/;
-
 /**
- * A word's normal form, without an English possessive: "London's" is the term London, and one person's
- * name in both forms is one term. The word keeps its characters (St. Mary's is protected whole).
+ * A word's normal form, without an English possessive ({@link withoutPossessive}): "London's" is the term
+ * London. The word keeps its characters (St. Mary's is protected whole).
  */
 function withNorm(w: WordSpan): ContentWord {
-  (w as ContentWord).norm = normalizeTerm(w.surface.replace(POSSESSIVE, ''));
+  (w as ContentWord).norm = normalizeTerm(withoutPossessive(w.surface));
   return w as ContentWord;
 }
 

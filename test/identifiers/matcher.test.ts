@@ -22,6 +22,7 @@ describe('BlacklistMatcher', () => {
     const { canonicalTerm } = await import('../../src/identifiers/blacklist/read.js');
     expect(canonicalTerm("Quigley's")).toBe('quigley');
     expect(canonicalTerm("o's")).toBe("o's");
+    expect(canonicalTerm("Quigley’s wife Rose")).toBe('quigley wife rose');
   });
 
   it('reports overlapping and nested multi-word terms', async () => {

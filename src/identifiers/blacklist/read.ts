@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { FormatError } from '../../errors.js';
 import { decodeUtf8Strict, fileSystemError } from '../../io/index.js';
-import { normalizeTerm } from '../../text/index.js';
+import { normalizeTerm, withoutPossessive } from '../../text/index.js';
 import { BLACKLIST_COLUMNS, BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry, type BlacklistHeader } from './types.js';
 
 function unescapeField(value: string): string {
@@ -11,8 +11,8 @@ function unescapeField(value: string): string {
 
 /** The normal form of a user-supplied term: the same normalisation as texts, whitespace collapsed. */
 export function canonicalTerm(term: string): string {
-  // A possessive ends no term: the matcher reads "London's" as London (see contentWords).
-  return normalizeTerm(term).replace(/\s+/g, ' ').trim().replace(/(?<=\S{2})['’]s$/, '');
+  // No word of a term ends in a possessive: the matcher reads "London's" as London (see contentWords).
+  return normalizeTerm(term).replace(/\s+/g, ' ').trim().split(' ').map(withoutPossessive).join(' ');
 }
 
 type Column = (typeof BLACKLIST_COLUMNS)[number];

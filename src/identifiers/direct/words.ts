@@ -1,4 +1,4 @@
-import { normalizeTerm } from '../../text/index.js';
+import { normalizeTerm, withoutPossessive } from '../../text/index.js';
 import type { PublicLists } from './publicLists.js';
 
 /** A word of a text as the name and place recognisers see it: letters, inner apostrophes and hyphens. */
@@ -19,7 +19,7 @@ export function textWords(text: string): TextWord[] {
   for (const m of text.matchAll(WORD)) {
     const surface = m[0].replace(/['’]+$/, '');
     const first = surface.charAt(0);
-    out.push({ start: m.index, end: m.index + surface.length, key: normalizeTerm(surface).replace(/['’]s$/, ''), capital: first !== first.toLowerCase() });
+    out.push({ start: m.index, end: m.index + surface.length, key: withoutPossessive(normalizeTerm(surface)), capital: first !== first.toLowerCase() });
   }
   return out;
 }
@@ -123,7 +123,7 @@ export function shortensCommonWord(key: string, lists: PublicLists): boolean {
 
 /** Written as a name: a capital, then lower case, each part of a hyphenated word so (Fritz-Armstrong; not ICU, GI-abd, O-Neuro). */
 export function properShape(surface: string): boolean {
-  return surface.replace(/['’]s$/, '').split('-').every((part) => /^\p{Lu}\p{Ll}[\p{L}\p{M}]+$/u.test(part));
+  return withoutPossessive(surface).split('-').every((part) => /^\p{Lu}\p{Ll}[\p{L}\p{M}]+$/u.test(part));
 }
 
 /** Written in capitals, two letters or more (ICU, HEAD, PSC): shorthand or emphasis, not a name's shape. */
