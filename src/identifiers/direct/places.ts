@@ -19,21 +19,22 @@ const CLINICAL_H = new Set(['bph', 'lvh', 'rvh', 'sah', 'ich', 'ivh', 'pph', 'pa
 /**
  * Countries and states written short, which the place list cannot hold (its words are two letters, or
  * single letters with periods): with their periods, U.S., U.K., U.S.A., D.C.; in capitals where case
- * means something, UK, USA, UAE, NZ, NSW, NYC; US only after "the" or before the word it qualifies (see
- * {@link NOT_AFTER_US}), which stays in the term, since a term applies everywhere and "us" is a word, and
- * not before what an ultrasound does (the US showed).
+ * means something, UK, USA, UAE, NZ, NSW, NYC. US, which is also a word and an ultrasound, is read by
+ * {@link PlaceRecognizer.us}.
  */
-const COUNTRY_SHORT = /(?<![\p{L}\p{N}.])(?:U\. ?S\.(?: ?A\.)?|U\. ?K\.|D\. ?C\.)|(?<![\p{L}\p{N}])(?:UK|USA|UAE|NZ|NSW|NYC|[Tt]he US(?! (?:showed|shows|was|is|revealed|done|results?|today)\b))(?![\p{L}\p{N}])/gu;
-/**
- * Words after "US" that make it the pronoun written in capitals ("join US for", "let US know") or an
- * ultrasound ("US guided", "US of the liver", "US done today"): "US" counts as the country before any other
- * word ("US officials", "US President"), which stays in the term.
- */
-const NOT_AFTER_US = new Set([
-  ...['a', 'an', 'the', 'and', 'or', 'but', 'to', 'for', 'in', 'on', 'at', 'of', 'by', 'with', 'from', 'as', 'so', 'if', 'up', 'out', 'off', 'all', 'about', 'back', 'again', 'too', 'now', 'here', 'there', 'know', 'what', 'how', 'why', 'when', 'please', 'be', 'get', 'go', 'is', 'was', 'that', 'this', 'some', 'more', 'our', 'it', 'i', 'you', 'we', 'they', 'he', 'she'],
+const COUNTRY_SHORT = /(?<![\p{L}\p{N}.])(?:U\. ?S\.(?: ?A\.)?|U\. ?K\.|D\. ?C\.)|(?<![\p{L}\p{N}])(?:UK|USA|UAE|NZ|NSW|NYC)(?![\p{L}\p{N}])/gu;
+/** Words after "US" that make it the pronoun written in capitals: "join US for", "let US know". */
+const PRONOUN_AFTER_US = new Set([
+  ...['a', 'an', 'the', 'and', 'or', 'but', 'to', 'for', 'in', 'on', 'at', 'of', 'by', 'with', 'from', 'as', 'so', 'if', 'up', 'out', 'off', 'all', 'about', 'back', 'again', 'too', 'now', 'here', 'there', 'know', 'what', 'how', 'why', 'when', 'please', 'be', 'get', 'go', 'that', 'this', 'some', 'more', 'our', 'it', 'i', 'you', 'we', 'they', 'he', 'she'],
   ...['after', 'before', 'into', 'over', 'under', 'than', 'since', 'until', 'while', 'where', 'who', 'which', 'not', 'no', 'will', 'can', 'would', 'should', 'could', 'must', 'may', 'might', 'do', 'does', 'did', 'have', 'has', 'had', 'are', 'were', 'been', 'its', 'their', 'his', 'her', 'my', 'your', 'me', 'him', 'them', 'us'],
-  ...['guided', 'guidance', 'done', 'show', 'showed', 'shows', 'revealed', 'result', 'results', 'today', 'tomorrow', 'tonight', 'yesterday', 'abd', 'abdomen', 'abdominal', 'renal', 'kidney', 'kidneys', 'liver', 'pelvis', 'pelvic', 'neck', 'chest', 'head', 'leg', 'legs', 'arm', 'arms', 'doppler', 'scan', 'exam', 'study', 'report', 'read', 'pending', 'negative', 'neg', 'positive', 'pos', 'ordered', 'needed', 'scheduled', 'planned', 'obtained', 'performed', 'completed', 'findings', 'impression'],
 ]);
+/** What an ultrasound does or is, after "US": "the US showed", "US guided", "US was negative", "US done today". */
+const ULTRASOUND_ACTS = new Set([
+  ...['is', 'was', 'guided', 'guidance', 'done', 'show', 'showed', 'shows', 'revealed', 'result', 'results', 'today', 'tomorrow', 'tonight', 'yesterday', 'doppler', 'scan', 'exam', 'study'],
+  ...['report', 'read', 'pending', 'negative', 'neg', 'positive', 'pos', 'ordered', 'needed', 'scheduled', 'planned', 'obtained', 'performed', 'completed', 'findings', 'impression'],
+]);
+/** What an ultrasound looks at, right after "US": "US abd", "RUQ US liver" (not after "the": "the US leg of a tour"). */
+const ULTRASOUND_SITES = new Set(['abd', 'abdomen', 'abdominal', 'renal', 'kidney', 'kidneys', 'liver', 'pelvis', 'pelvic', 'neck', 'chest', 'head', 'leg', 'legs', 'arm', 'arms']);
 /** Words of direction or extent that start a place's name: "Eastern Saskatchewan", "Greater London", "Upper Austria". */
 const COMPASS = new Set(['north', 'south', 'east', 'west', 'northern', 'southern', 'eastern', 'western', 'central', 'northeast', 'northwest', 'southeast', 'southwest', 'northeastern', 'northwestern', 'southeastern', 'southwestern', 'upper', 'lower', 'greater', 'inner', 'outer']);
 /** Words of administration after a place's name: "Donetsk region", "Fairfax County". */
@@ -322,7 +323,7 @@ export class PlaceRecognizer implements Recognizer {
       }
     }
     for (const m of text.matchAll(COUNTRY_SHORT)) if (cased || m[0].includes('.')) out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'context:country-short' });
-    if (cased) this.usBeforeWord(text, words, out);
+    if (cased) this.us(text, words, out);
     for (const m of text.matchAll(STREET)) out.push({ start: m.index, end: m.index + m[0].replace(/\.$/, '').length, category: 'LOCATION', source: 'rule:street-address' });
     for (const m of text.matchAll(HOUSE)) {
       const end = postalAddress(text, m.index, m[0], m[1]!.length, this.lists);
@@ -411,14 +412,24 @@ export class PlaceRecognizer implements Recognizer {
     }
   }
 
-  /** "US" before the word it qualifies, neither in a run of capitals: "US officials", "US President" (see {@link NOT_AFTER_US}). */
-  private usBeforeWord(text: string, words: readonly TextWord[], out: Detection[]): void {
+  /**
+   * "US", where case means something, as the country: after "the" (`the US`), or before the word it
+   * qualifies (`US officials`, `US President`), which stays in the term, since a term applies everywhere
+   * and "us" is a word; not before what an ultrasound does ({@link ULTRASOUND_ACTS}), nor before what it
+   * looks at, the pronoun's words ({@link PRONOUN_AFTER_US}) or in a run of capitals.
+   */
+  private us(text: string, words: readonly TextWord[], out: Detection[]): void {
     const capitals = (k: number) => k >= 0 && k < words.length && inCapitals(text.slice(words[k]!.start, words[k]!.end));
-    for (let i = 0; i + 1 < words.length; i++) {
+    const spaced = (a: number, b: number) => a >= 0 && b < words.length && text.slice(words[a]!.end, words[b]!.start) === ' ';
+    for (let i = 0; i < words.length; i++) {
       const w = words[i]!;
-      const next = words[i + 1]!;
-      if (text.slice(w.start, w.end) !== 'US' || text.slice(w.end, next.start) !== ' ' || NOT_AFTER_US.has(next.key) || (capitals(i - 1) && text.slice(words[i - 1]!.end, w.start) === ' ') || capitals(i + 1)) continue;
-      out.push({ start: w.start, end: next.end, category: 'LOCATION', source: 'context:country-short' });
+      // US alone, or the first part of a word: the US-led coalition, the US's allies.
+      const surface = text.slice(w.start, w.end);
+      if (surface !== 'US' && !/^US(?:-|['’]s$)/.test(surface)) continue;
+      const next = spaced(i, i + 1) ? words[i + 1] : undefined;
+      if (next !== undefined && ULTRASOUND_ACTS.has(next.key)) continue;
+      if (spaced(i - 1, i) && words[i - 1]!.key === 'the' && !capitals(i - 1)) out.push({ start: words[i - 1]!.start, end: w.end, category: 'LOCATION', source: 'context:country-short' });
+      if (surface === 'US' && next !== undefined && !PRONOUN_AFTER_US.has(next.key) && !ULTRASOUND_SITES.has(next.key) && !(capitals(i - 1) && spaced(i - 1, i)) && !capitals(i + 1)) out.push({ start: w.start, end: next.end, category: 'LOCATION', source: 'context:country-short' });
     }
   }
 
