@@ -17,7 +17,7 @@ const GIVEN = new Set(
   ),
 );
 
-/** Particles a noun takes in running text: 홍길동이, 서울에서. */
+/** Particles a noun takes in running text, single and of two pieces, and the copula's commonest forms: 홍길동이, 서울에서, 송지효와의, 가수였다. */
 export const KOREAN_PARTICLE = '(?:이|가|은|는|을|를|의|에서|에게서|에게|에는|에|까지|부터|처럼|보다|하고|이랑|랑|한테|께서|께|와|과|으로부터|로부터|으로|로|이와|이가|이는|이를|이의|이에게|이라는|라는|이고|이며|도|만|측|등|외|과의|와의|과는|와는|에게는|에서는|에서도|에게도|으로는|로는|으로도|로도|만이|만은|마저|조차|이나|이란|이라고|라고|이라며|라며|이었다|였다|이다)?';
 /** What a name takes: 홍길동에게, 홍길동씨가. */
 const PARTICLE = `(?:씨|님)?${KOREAN_PARTICLE}`;
@@ -238,7 +238,10 @@ export class KoreanNameRecognizer implements Recognizer {
       else if (/^(?:씨|님)/.test(rest)) {
         if (surnameOnly) end = w.start + name + 1;
         source = 'context:ko-title';
-      } else if (!surnameOnly && rest !== '' && attachedTitle(rest) !== undefined) source = 'context:ko-title'; else if (title !== undefined && !(surnameOnly && rest !== '')) {
+      } else if (!surnameOnly && rest !== '' && attachedTitle(rest) !== undefined) {
+        // The title written together with the name: 김덕용의원.
+        source = 'context:ko-title';
+      } else if (title !== undefined && !(surnameOnly && rest !== '')) {
         // A surname with a particle attached takes no title after it (목을 조수석: a neck, a seat).
         if (surnameOnly) end = words[after]!.start + title;
         source = 'context:ko-title';

@@ -85,12 +85,17 @@ export class KoreanPlaceRecognizer implements Recognizer {
       if (known.has(city) || AMBIGUOUS.has(city) || DIRECTIONS.has(city)) out.push({ start: m.index, end: m.index + m[1]!.length + 1 + city.length + (m[3]?.length ?? 0), category: 'LOCATION', source: 'context:ko-province' });
     }
     for (const m of text.matchAll(ADDRESS)) out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'rule:ko-address' });
+    // Matches come in text order, as the morphemes do: one pass over the analysis serves them all.
+    let a = 0;
     for (const m of text.matchAll(FACILITY)) {
       // A facility's own name before its kind (바오로마트, 신안대우병원, 안양제일교회), not a kind of it (대학병원,
       // 동네마트, 종합병원): a listed place, or with mecab any piece that is no common noun.
       const name = m[1]!;
-      const placed = [...name].some((_, k) => k >= 1 && known.has(name.slice(0, k + 1)));
-      const proper = analysis.some((a) => a.start >= m.index && a.end <= m.index + name.length && !/^(?:NNG|NNB|SN)/.test(a.tag));
+      let placed = false;
+      for (let end = 2; end <= name.length && !placed; end++) placed = known.has(name.slice(0, end));
+      while (a < analysis.length && analysis[a]!.start < m.index) a++;
+      let proper = false;
+      for (let k = a; k < analysis.length && analysis[k]!.end <= m.index + name.length && !proper; k++) proper = !/^(?:NNG|NNB|SN)/.test(analysis[k]!.tag);
       if (placed || proper) out.push({ start: m.index, end: m.index + m[0].length - m[3]!.length, category: 'LOCATION', source: 'rule:ko-facility' });
     }
     return out;
