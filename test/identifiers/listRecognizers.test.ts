@@ -69,6 +69,8 @@ describe('person names without a user list', () => {
   it('joins an unambiguous name to a capitalised word beside it, however common, not a word naming things', async () => {
     expect(await found(names, 'On Monday Desmond Tutu met Elon Musk, Newt Gingrich, Ed Miliband and Xi Jinping.')).toEqual(expect.arrayContaining(['Desmond Tutu|context:first-last', 'Elon Musk|context:first-last', 'Newt Gingrich|context:first-last', 'Ed Miliband|context:first-last', 'Xi Jinping|context:first-last']));
     expect((await found(names, 'Signs of Parkinson Disease; seen at Quigley Hospital.')).filter((d) => d.endsWith('first-last'))).toEqual([]);
+    // A facility word that no person's name sits beside in these lists still pairs: the pair protects the place.
+    expect(await found(names, 'She went home to Varvio Manor.')).toContain('Varvio Manor|context:first-last');
     // A common word starting a sentence says nothing by its capital; a nationality is no half of a name.
     expect((await found(names, 'Met them. Later Gingrich left.')).filter((d) => d.endsWith('first-last'))).toEqual([]);
     expect((await found(names, 'Funded by the British National Lottery.')).filter((d) => d.endsWith('first-last'))).toEqual([]);

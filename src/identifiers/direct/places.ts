@@ -127,8 +127,6 @@ const FEATURE_AFTER = new Set([
   ...['strip', 'basin', 'delta', 'plateau', 'highlands', 'channel', 'canal', 'reef', 'archipelago', 'steppe', 'marshes', 'fjord', 'pass', 'dam'],
   ...['tower', 'towers', 'building', 'museum', 'church', 'chapel', 'temple', 'mosque', 'synagogue', 'monastery', 'cemetery', 'prison', 'mall', 'hotel', 'theatre', 'theater', 'zoo'],
 ]);
-/** Words that make the name before them a facility's or a place's: "Quigley Hospital", "Hudson River". */
-export const PLACE_HEADS: ReadonlySet<string> = new Set([...FACILITY, ...FEATURE_AFTER]);
 /** Words before a place's name that make it one: "Lake Geneva", "Mount Kosciuszko", "River Thames". */
 const FEATURE_BEFORE = new Set(['lake', 'mount', 'mt', 'river', 'cape', 'fort', 'port', 'isle', 'gulf', 'loch', 'lough', 'glen']);
 /** A university named after its place: "University of Maryland", "Univ. of Chicago", "U OF MD" (the place is checked). */
