@@ -63,9 +63,9 @@ const settings: [string, BuildBlacklistOptions & { only?: 'direct'; occurrences?
   ['recognisers alone', { only: 'direct' }],
   ['recognisers, direct terms only where found (occurrence level)', { only: 'direct', occurrences: true, ngrams: [1, 1], k: 1 }],
   ['+ indirect unigrams, k=2 (`--ngrams 1-1`)', { ngrams: [1, 1] }],
-  ['+ indirect unigrams (common words only where written as names) and 1-3-grams anchored on names, k=2 (default)', {}],
-  ['+ indirect 1-3-grams anchored on names, k=2, every common word as a unigram (`--common-words all`, the previous default)', { commonWords: 'all' }],
-  ['+ indirect 1-3-grams anchored on names, k=2, no common word as a unigram (`--common-words none`)', { commonWords: 'none' }],
+  ['+ indirect unigrams (English words only where written as names, never in lower case) and 1-3-grams anchored on names, k=2 (default)', {}],
+  ['+ indirect 1-3-grams anchored on names, k=2, every English word as a unigram (`--common-words all`, the paper's rule)', { commonWords: 'all' }],
+  ['+ indirect 1-3-grams anchored on names, k=2, no English word as a unigram (`--common-words none`)', { commonWords: 'none' }],
   ['+ indirect 1-3-grams anchored on names, k=3', { k: 3 }],
   ['+ every rare 1-3-gram, k=2 (`--all-ngrams`)', { allNgrams: true }],
   ['patterns only (no bundled lists), every rare 1-3-gram, k=2 (the first default)', { allNgrams: true, recognizers: defaultRecognizers('email,url,ip,rrn,ssn,credit-card,iban,phone,phone-context,pager,date,date-ko-dotted,date-ko,date-us,date-month-name,year,car-plate,account,case-number,age') }],
@@ -97,7 +97,7 @@ for (const [name, file] of [
   out.push(publicRow(`${name} (${docs.length} ${unit})`, 'recognisers alone', e));
   if (name === 'WNUT17 test') compose('WNUT17 test, recognisers alone', e);
   if (name === 'wikigold') {
-    for (const [label, options] of [['default (recognisers + indirect)', {}], ['recognisers + indirect, every common word (`--common-words all`)', { commonWords: 'all' as const }], ['recognisers + indirect, no common word (`--common-words none`)', { commonWords: 'none' as const }]] as const) {
+    for (const [label, options] of [['default (recognisers + indirect)', {}], ['recognisers + indirect, every English word (`--common-words all`)', { commonWords: 'all' as const }], ['recognisers + indirect, no English word (`--common-words none`)', { commonWords: 'none' as const }]] as const) {
       const { e: withIndirect } = await measure(docs, options);
       out.push(publicRow(`${name} (${docs.length} ${unit})`, label, withIndirect));
       if (label.startsWith('default')) compose(`wikigold, ${label}`, withIndirect);

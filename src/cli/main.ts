@@ -111,7 +111,7 @@ export function buildProgram(io: CliIO): Command {
       .option('--k <n>', 'a term used by fewer than k individuals is an indirect identifier', '2')
       .option('--ngrams <range>', 'n-gram range in words; n-grams above 1 only where they hold a listed name (see --all-ngrams)', '1-3')
       .option('--all-ngrams', 'every rare n-gram, not only those holding a listed name (protects far more text)')
-      .addOption(new Option('--common-words <rule>', 'which common English words used by fewer than k individuals are indirect identifiers: named (those someone wrote as a name: a capital inside a sentence, or text where case means nothing), all (the paper\'s rule), none').choices(['named', 'all', 'none']).default('named'))
+      .addOption(new Option('--common-words <rule>', 'which English words used by fewer than k individuals are indirect identifiers: named (those someone wrote as a name, a capital inside a sentence or text where case means nothing, and no one in lower case), all (the paper\'s rule), none').choices(['named', 'all', 'none']).default('named'))
       .option('--min-occurrences <n>', 'indirect terms must occur at least this often', '1')
       .addOption(langOption())
       .addOption(analyzerOption())

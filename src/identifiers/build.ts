@@ -3,7 +3,7 @@ import { documentKey, keyedFingerprint } from '../io/index.js';
 import { contentWords, type MorphAnalyzer, type NgramOptions } from '../text/index.js';
 import { canonicalTerm } from './blacklist/read.js';
 import { BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry } from './blacklist/types.js';
-import { caseEvidence, commonWord, defaultRecognizers, detectDirect, isMisspelling, publicLists, UNKNOWN_PROPER_NOUN, type Detection, type Recognizer } from './direct/index.js';
+import { caseEvidence, defaultRecognizers, dictionaryWord, detectDirect, isMisspelling, publicLists, UNKNOWN_PROPER_NOUN, type Detection, type Recognizer } from './direct/index.js';
 import type { AuthorTermEngine, EngineName, EngineStats } from './indirect/engine.js';
 import { CountingEngine } from './indirect/countingEngine.js';
 import { DuckdbEngine } from './indirect/duckdbEngine.js';
@@ -23,12 +23,13 @@ export interface BuildBlacklistOptions {
    */
   allNgrams?: boolean;
   /**
-   * Which common English words (SCOWL levels up to 50, clinical abbreviations, and compounds of them) may
-   * be indirect unigrams when few people used them. `named` (default): those someone wrote as a name (a
-   * capital inside a sentence, or anywhere in a text where case means nothing: "Harbor", "Rose"); the
-   * common words of running prose are not, however rare their topic in the corpus (an occupation in
-   * prose, "works as a lighthouse keeper", is then lost). `all`: every one, the paper's rule. `none`:
-   * never. Rarer English words (arteritis) and words no list holds always may be.
+   * Which English words ({@link dictionaryWord}: SCOWL levels up to 70, clinical abbreviations, and
+   * compounds of common words) may be indirect unigrams when few people used them. `named` (default):
+   * those someone wrote as a name (a capital inside a sentence, or anywhere in a text where case means
+   * nothing: "Harbor", "Rose") and no one wrote in lower case where case means something ("records" beside
+   * "Lantern Records" is a word); the words of running prose are not, however rare their topic in the
+   * corpus (an occupation or a diagnosis in prose, "works as a lighthouse keeper", "arteritis", is then
+   * lost). `all`: every one, the paper's rule. `none`: never. Words no English list holds always may be.
    */
   commonWords?: CommonWordRule;
   /** Indirect terms must occur at least this often in the corpus (default 1). */
@@ -118,8 +119,10 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   /** Unlisted words someone wrote in lower case where case means something: no proper nouns. */
   const writtenLower = new Set<string>();
   const commonWordRule = options.commonWords ?? 'named';
-  /** Common words someone wrote as a name (see {@link caseEvidence}): bounded by the word list. */
+  /** English words someone wrote as a name (see {@link caseEvidence}): bounded by the word lists. */
   const writtenAsNames = new Set<string>();
+  /** English words someone wrote in lower case where case means something: words wherever capitalised. */
+  const commonInLowerCase = new Set<string>();
   let documents = 0;
   let tokens = 0;
 
@@ -133,7 +136,10 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
 
     const evidence = caseEvidence(doc.text);
     for (const w of evidence.lowerCaseUnlisted) writtenLower.add(w);
-    if (commonWordRule === 'named') for (const w of evidence.commonAsNames) writtenAsNames.add(w);
+    if (commonWordRule === 'named') {
+      for (const w of evidence.commonAsNames) writtenAsNames.add(w);
+      for (const w of evidence.commonInLowerCase) commonInLowerCase.add(w);
+    }
     const found: Detection[] = [];
     for (const d of await detectDirect(doc.text, recognizers)) {
       const [start, end] = snapToWords(words, d.start, d.end);
@@ -178,7 +184,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     if (occurrences < minOccurrences || (direct.size > 0 && direct.has(term)) || (stopList.size > 0 && stopList.has(term))) return;
     // A typo of a common word ("heavely") used by one person is noise, not an identifier.
     if (!options.allNgrams && isMisspelling(term)) return;
-    if (commonWordRule !== 'all' && !term.includes(' ') && commonWord(term, lists) && (commonWordRule === 'none' || !writtenAsNames.has(term))) return;
+    if (commonWordRule !== 'all' && !term.includes(' ') && dictionaryWord(term, lists) && (commonWordRule === 'none' || !writtenAsNames.has(term) || commonInLowerCase.has(term))) return;
     indirect++;
     entries.push({ term, kind: 'indirect', category: 'RARE', authors, occurrences, sources: graphOnly });
   });
@@ -189,7 +195,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
       ngrams,
       corpus: fingerprint.digest(),
       created: new Date().toISOString(),
-      extra: { recognizers: recognizers.map((r) => r.name).join(',') || 'none', 'ngram-rule': options.allNgrams ? 'all' : 'names', 'unigram-rule': [options.allNgrams ? '' : 'no typos', { all: '', named: 'common words only written as names', none: 'no common words' }[commonWordRule]].filter(Boolean).join(', ') || 'all', analyzer: analyzer?.name ?? 'none', 'public-corpus': options.publicCorpus ? 'yes' : 'no', ...(options.recognizerDocuments?.length && { 'recognizer-documents': options.recognizerDocuments.join(',') }) },
+      extra: { recognizers: recognizers.map((r) => r.name).join(',') || 'none', 'ngram-rule': options.allNgrams ? 'all' : 'names', 'unigram-rule': [options.allNgrams ? '' : 'no typos', { all: '', named: 'English words only written as names, never in lower case', none: 'no English words' }[commonWordRule]].filter(Boolean).join(', ') || 'all', analyzer: analyzer?.name ?? 'none', 'public-corpus': options.publicCorpus ? 'yes' : 'no', ...(options.recognizerDocuments?.length && { 'recognizer-documents': options.recognizerDocuments.join(',') }) },
     },
     entries,
   };

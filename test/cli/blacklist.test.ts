@@ -45,7 +45,7 @@ describe('ppmlm blacklist', () => {
     expect((await build('default.tsv')).code).toBe(0);
     // By default an English word used by one person counts only where someone wrote it as a name.
     expect(await terms('default.tsv')).not.toContain('wheeze');
-    expect((await readFile(join(dir, 'default.tsv'), 'utf8')).match(/^# unigram-rule: .*$/m)?.[0]).toBe('# unigram-rule: no typos, common words only written as names');
+    expect((await readFile(join(dir, 'default.tsv'), 'utf8')).match(/^# unigram-rule: .*$/m)?.[0]).toBe('# unigram-rule: no typos, English words only written as names, never in lower case');
     expect((await build('plain.tsv', '--common-words', 'all')).code).toBe(0);
     expect((await build('stopped.tsv', '--common-words', 'all', '--stop-list', stop, '--keep-numbers', '--graph-out', graph)).code).toBe(0);
     const plain = await terms('plain.tsv');

@@ -378,23 +378,26 @@ describe('typos of common words', () => {
     expect(['fritz-armstrong', 'tomomi', 're-intubated'].filter((w) => commonWord(w, lists))).toEqual([]);
   });
 
-  it('keep a common word used by few people by default only where someone wrote it as a name', async () => {
+  it('keep an English word used by few people by default only where someone wrote it as a name, never in lower case', async () => {
     const corpus = [
       { id: '1', author: 'a', text: 'The surgeon from Harbor came to talk about lithium and arteritis, the plan.' },
       { id: '2', author: 'b', text: 'The plan was to talk. Harbor staff came.' },
       { id: '3', author: 'c', text: 'She went back to Harbor with the surgeon.' },
       { id: '4', author: 'd', text: 'Back from Rose on ceftaz. Will talk.' },
+      { id: '5', author: 'e', text: 'They signed with Lantern Records, and the records sold.' },
+      { id: '6', author: 'f', text: 'SEEN IN CLINIC FOR ANEURYSM.' },
     ];
     const terms = async (commonWords?: string) => {
       const r = await buildBlacklist(corpus, { ngrams: [1, 1], recognizers: [], k: 2, ...(commonWords && { commonWords }) } as never);
       await r.engine.close();
-      return r.blacklist.entries.filter((e) => /^[a-z]+$/.test(e.term) && ['lithium', 'rose', 'will', 'about', 'ceftaz', 'arteritis'].includes(e.term)).map((e) => e.term).sort();
+      return r.blacklist.entries.filter((e) => ['lithium', 'rose', 'will', 'about', 'ceftaz', 'arteritis', 'records', 'aneurysm'].includes(e.term)).map((e) => e.term).sort();
     };
-    // rose is written as a name inside a sentence; will only at a sentence's start; lithium and about in
-    // running prose; arteritis is a rarer English word and ceftaz in no English list: they always count.
-    expect(await terms()).toEqual(['arteritis', 'ceftaz', 'rose']);
-    expect(await terms('all')).toEqual(['about', 'arteritis', 'ceftaz', 'lithium', 'rose', 'will']);
-    expect(await terms('none')).toEqual(['arteritis', 'ceftaz']);
+    // rose is written as a name inside a sentence, aneurysm where case means nothing; will only at a
+    // sentence's start; lithium, about and arteritis (a rarer English word) in running prose; records
+    // both as a name and in lower case, so a word; ceftaz is in no English list: it always counts.
+    expect(await terms()).toEqual(['aneurysm', 'ceftaz', 'rose']);
+    expect(await terms('all')).toEqual(['about', 'aneurysm', 'arteritis', 'ceftaz', 'lithium', 'records', 'rose', 'will']);
+    expect(await terms('none')).toEqual(['ceftaz']);
   });
 });
 

@@ -18,7 +18,7 @@ export { KoreanNameRecognizer } from './koreanNames.js';
 export { KoreanPlaceRecognizer } from './koreanPlaces.js';
 export { PlaceRecognizer } from './places.js';
 export { publicLists, isMisspelling } from './publicLists.js';
-export { commonWord } from './words.js';
+export { commonWord, dictionaryWord } from './words.js';
 export type { PublicLists } from './publicLists.js';
 export type { GazetteerOptions } from './gazetteer.js';
 export * from './validators.js';

@@ -2,7 +2,7 @@ import { CLINICAL_WORDS } from './clinicalWords.js';
 import { isMisspelling, publicLists, type PublicLists } from './publicLists.js';
 import { NATIONALITIES } from './worldPlaces.js';
 import type { Detection, Recognizer } from './recognizer.js';
-import { adjacent, commonWord, inCapitals, properShape, readWords, sentenceStart, shortensCommonWord, unlistedProperNoun, type TextWord, type WordClass } from './words.js';
+import { adjacent, commonWord, dictionaryWord, inCapitals, properShape, readWords, sentenceStart, shortensCommonWord, unlistedProperNoun, type TextWord, type WordClass } from './words.js';
 
 const CLINICAL = new Set(CLINICAL_WORDS);
 /** Particles inside a surname, in lower case: van Gijn, van de Noort, de Gaulle, da Vinci, bin Salman. */
@@ -58,19 +58,24 @@ export interface CaseEvidence {
    */
   lowerCaseUnlisted: string[];
   /**
-   * Common English words ({@link commonWord}) that may be names here: all of them where case means nothing
+   * English words ({@link dictionaryWord}) that may be names here: all of them where case means nothing
    * (a note in capitals, a text in lower case), else those written with a capital inside a sentence (Harbor,
-   * Rose). A common word used by few people is an indirect identifier only so.
+   * Rose). An English word used by few people is an indirect identifier only so.
    */
   commonAsNames: string[];
+  /** English words written in lower case where case means something: "records" beside "Lantern Records". */
+  commonInLowerCase: string[];
 }
 
 /** One pass over a text's words for both kinds of case evidence a build collects from every document. */
 export function caseEvidence(text: string, lists: PublicLists = publicLists()): CaseEvidence {
   const { words, classes, cased } = readWords(text, lists);
-  const out: CaseEvidence = { lowerCaseUnlisted: [], commonAsNames: [] };
+  const out: CaseEvidence = { lowerCaseUnlisted: [], commonAsNames: [], commonInLowerCase: [] };
   for (const [k, w] of words.entries()) {
-    if (commonWord(w.key, lists) && (!cased || (w.capital && !sentenceStart(text, w)))) out.commonAsNames.push(w.key);
+    if (dictionaryWord(w.key, lists)) {
+      if (!cased || (w.capital && !sentenceStart(text, w))) out.commonAsNames.push(w.key);
+      else if (!w.capital) out.commonInLowerCase.push(w.key);
+    }
     if (cased && !w.capital && w.key.length >= 4 && classes[k]!.unknown) out.lowerCaseUnlisted.push(w.key);
   }
   return out;

@@ -102,6 +102,11 @@ export function commonWord(key: string, lists: PublicLists): boolean {
   return lists.commonWords.has(key) || (key.includes('-') && key.split('-').every((part) => lists.commonWords.has(part) || /^\d+$/.test(part)));
 }
 
+/** A word of an English dictionary: a {@link commonWord} or one of SCOWL's rarer levels (55-70). */
+export function dictionaryWord(key: string, lists: PublicLists): boolean {
+  return lists.rareWords.has(key) || commonWord(key, lists);
+}
+
 const sortedCommon = new WeakMap<PublicLists, string[]>();
 /**
  * Whether a word is the start of a longer common English word: how notes shorten words ("Misc", "Integ",
