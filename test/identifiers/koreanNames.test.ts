@@ -46,6 +46,11 @@ describe('Korean names in context', () => {
       // With mecab, a facility whose name holds a piece that is no common noun (바오로: a name).
       const shop = '바오로마트에 들렀다';
       expect((await new KoreanPlaceRecognizer(analyzer).find(shop)).map((d) => `${shop.slice(d.start, d.end)}|${d.source}`)).toContain('바오로마트|rule:ko-facility');
+      // A name as its own word before its kind, of nouns one of which is no common noun (한빛: a name), and a
+      // building after the kind, outside the term; a common noun or an adjective before a kind is none.
+      const bar = '한빛맥주 술집에서 나와 KT서천빌딩건물 앞, 동네 술집과 작은 식당에서';
+      const facilities = (await new KoreanPlaceRecognizer(analyzer).find(bar)).filter((d) => d.source === 'rule:ko-facility').map((d) => bar.slice(d.start, d.end));
+      expect(facilities).toEqual(['KT서천빌딩', '한빛맥주']);
     } finally {
       await analyzer?.close();
     }
@@ -118,6 +123,8 @@ describe('Korean places', () => {
     expect(await found('시드니와 텍사스에서, 빈 병')).toEqual(['시드니|list:ko-places', '텍사스|list:ko-places']);
     // A facility named after a place, before its kind; a kind of facility (대학병원: a university hospital) is none.
     expect(await found('안양제일교회에서, 대학병원과 동네마트')).toEqual(['안양제일교회|rule:ko-facility']);
+    // Quoted, a name before its kind needs no analyser: ‘비어앤펍’주점, '해피' 식당.
+    expect(await found("‘비어앤펍’주점에서 나와 '해피' 식당으로")).toEqual(['비어앤펍|rule:ko-facility', '해피|rule:ko-facility']);
     // 예산 is a budget, 고양이 a cat, 경기 the economy: places only with a suffix or a province.
     expect(await found('예산이 부족하다. 고양이가 울었다. 경기가 나쁘다.')).toEqual([]);
     expect(await found('충남 예산에서 열린 행사, 고양시에서, 경기 북부에')).toEqual(['충남|list:ko-places', '고양시|list:ko-places', '충남 예산|context:ko-province', '경기 북부|context:ko-province']);

@@ -34,12 +34,47 @@ const PROVINCE_BEFORE = new RegExp(
 const DIRECTIONS = new Set(['북부', '남부', '동부', '서부', '지역', '일대', '지방', '도내']);
 
 const WORD = /[가-힣]+/g;
-/** A facility's name and its kind, written as one word, a particle after it: 한진한화그랑빌아파트, 유은타워7차, 바오로마트에서. */
+/** Kinds of facility a name comes before. */
+const FACILITY_KINDS = '아파트|빌라|맨션|오피스텔|타워|빌딩|센터|타운|병원|교회|성당|마트|호텔|모텔|공원|초등학교|중학교|고등학교|대학교|백화점|공항|터미널|경찰서|파출소|지구대|주점|술집|식당|카페|노래방|노래연습장|상가|편의점';
+/**
+ * A facility's name and its kind, written as one word, a particle after it: 한진한화그랑빌아파트,
+ * 유은타워7차, 바오로마트에서; the building may follow (삼영빌딩건물, 초원그린타운아파트), outside the term.
+ */
 const FACILITY = new RegExp(
-  String.raw`(?<![가-힣A-Za-z0-9])([가-힣A-Za-z0-9]{2,12}?)(아파트|빌라|맨션|오피스텔|타워|빌딩|센터|타운|병원|교회|성당|마트|호텔|모텔|공원|초등학교|중학교|고등학교|대학교|백화점|공항|터미널|경찰서|파출소|지구대)(?:\d+차)?(${KOREAN_PARTICLE})(?![가-힣A-Za-z0-9])`,
+  String.raw`(?<![가-힣A-Za-z0-9])(?<name>[가-힣A-Za-z0-9]{2,12}?)(?:${FACILITY_KINDS})(?:\d+차)?(?<after>(?:건물|아파트)?${KOREAN_PARTICLE})(?![가-힣A-Za-z0-9])`,
+  'g',
+);
+/** A facility's name as its own word before its kind: 별비어 주점에서, ‘비어앤펍’주점, 한빛맥주 건물. */
+const NAME_BEFORE_KIND = new RegExp(
+  String.raw`(?<![가-힣A-Za-z0-9])(?<open>['‘"“]?)(?<name>[가-힣A-Za-z0-9&]{2,15})(?:(?<close>['’"”])\s?|\s)(?:${FACILITY_KINDS}|건물|가게|매장)${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9])`,
   'g',
 );
 const PARTICLE_ONLY = new RegExp(`^${KOREAN_PARTICLE}$`);
+/** mecab's tags of a common noun, a bound noun or a number: a kind of place, not a name. */
+const COMMON_NOUN = /^(?:NNG|NNB|SN)/;
+/** Tags a name's pieces may carry: nouns, numerals, foreign letters, Chinese characters, what mecab does not know. */
+const NOMINAL = /^(?:NN|NR|SL|SN|SH|UNKNOWN)/;
+
+/** Whether a name begins with a listed place (안양제일교회). */
+function placePrefix(name: string, known: ReadonlySet<string>): boolean {
+  for (let end = 2; end <= name.length; end++) if (known.has(name.slice(0, end))) return true;
+  return false;
+}
+
+/**
+ * The tags of the morphemes inside [start, end), for spans asked in text order: one pass over the analysis
+ * for all of them (a judgment holds thousands of morphemes, and this runs in the corpus scan).
+ */
+function morphemeCursor(analysis: readonly { start: number; end: number; tag: string }[]): (start: number, end: number) => string[] {
+  let a = 0;
+  return (start, end) => {
+    while (a < analysis.length && analysis[a]!.start < start) a++;
+    const tags: string[] = [];
+    for (let k = a; k < analysis.length && analysis[k]!.end <= end; k++) tags.push(analysis[k]!.tag);
+    return tags;
+  };
+}
+
 /** A city, county or district and a subdivision below it: 청주시 흥덕구, 서울 종로구, 해운대구 우동. */
 const ADDRESS = /[가-힣]{1,6}(?:특별시|광역시|시|도|군|구)\s[가-힣]{1,8}(?:구|군|시|읍|면|동|리|로|길)(?![가-힣])/g;
 
@@ -49,7 +84,7 @@ const ADDRESS = /[가-힣]{1,6}(?:특별시|광역시|시|도|군|구)\s[가-힣
  * or after its region, which stays in the term (경기 화성, 서울 중구, 경기 북부: `context:ko-province`); the
  * place names mecab-ko-dic knows (`list:mecab-ko-dic`, with mecab only: 강남구, 을지로) and its proper nouns
  * of no class (워싱턴, 경부고속도로: `PROPER_NOUN`), a facility's own name before its kind (바오로마트,
- * 안양제일교회, not 대학병원: `rule:ko-facility`), and addresses down to a district or street
+ * 안양제일교회, 한빛맥주 술집, not 대학병원, 동네 술집: `rule:ko-facility`), and addresses down to a district or street
  * (`rule:ko-address`).
  */
 export class KoreanPlaceRecognizer implements Recognizer {
@@ -85,18 +120,25 @@ export class KoreanPlaceRecognizer implements Recognizer {
       if (known.has(city) || AMBIGUOUS.has(city) || DIRECTIONS.has(city)) out.push({ start: m.index, end: m.index + m[1]!.length + 1 + city.length + (m[3]?.length ?? 0), category: 'LOCATION', source: 'context:ko-province' });
     }
     for (const m of text.matchAll(ADDRESS)) out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'rule:ko-address' });
-    // Matches come in text order, as the morphemes do: one pass over the analysis serves them all.
-    let a = 0;
+    // Matches come in text order, as the morphemes do: one pass over each regex's matches serves them all.
+    const pieces = morphemeCursor(analysis);
     for (const m of text.matchAll(FACILITY)) {
       // A facility's own name before its kind (바오로마트, 신안대우병원, 안양제일교회), not a kind of it (대학병원,
       // 동네마트, 종합병원): a listed place, or with mecab any piece that is no common noun.
-      const name = m[1]!;
-      let placed = false;
-      for (let end = 2; end <= name.length && !placed; end++) placed = known.has(name.slice(0, end));
-      while (a < analysis.length && analysis[a]!.start < m.index) a++;
-      let proper = false;
-      for (let k = a; k < analysis.length && analysis[k]!.end <= m.index + name.length && !proper; k++) proper = !/^(?:NNG|NNB|SN)/.test(analysis[k]!.tag);
-      if (placed || proper) out.push({ start: m.index, end: m.index + m[0].length - m[3]!.length, category: 'LOCATION', source: 'rule:ko-facility' });
+      const name = m.groups!.name!;
+      const tags = pieces(m.index, m.index + name.length);
+      if (placePrefix(name, known) || tags.some((t) => !COMMON_NOUN.test(t))) out.push({ start: m.index, end: m.index + m[0].length - m.groups!.after!.length, category: 'LOCATION', source: 'rule:ko-facility' });
+    }
+    const before = morphemeCursor(analysis);
+    for (const m of text.matchAll(NAME_BEFORE_KIND)) {
+      // Quoted, a name; else a word of nouns only, one of them no common noun (별비어, 삼파통닭맥주; not 동네
+      // 술집, 작은 식당, 위 주점).
+      const { open, name, close } = m.groups!;
+      const start = m.index + open!.length;
+      const tags = before(start, start + name!.length);
+      const quoted = open !== '' && close !== undefined;
+      const named = tags.length > 0 && tags.every((t) => NOMINAL.test(t)) && tags.some((t) => !COMMON_NOUN.test(t));
+      if (quoted || named || placePrefix(name!, known)) out.push({ start, end: start + name!.length, category: 'LOCATION', source: 'rule:ko-facility' });
     }
     return out;
   }
