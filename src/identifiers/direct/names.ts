@@ -42,6 +42,16 @@ const ROLES = new Set(['rn', 'md', 'np', 'rrt', 'lpn', 'cna', 'msw', 'licsw', 'l
 const CUES = new Set([...TITLES, ...RELATIONS, ...ROLES, ...ROLES_BEFORE]);
 /** What the care team does, right after a name: "N. GRANDONE AWARE", "J SMITH ORDERED EPI". */
 const CARE_ACT_AFTER = /^\s+(?:aware|notified|paged|ordered|informed|called|updated|contacted|made\s+aware)\b/i;
+/** Verbs whose subject is a person, right after a name: "Tanner said", "Bill is so right". */
+const PERSON_VERBS = new Set([
+  'said', 'says', 'told', 'tells', 'thinks', 'thought', 'wants', 'wanted', 'loves', 'loved', 'hates', 'knows', 'knew', 'married', 'likes', 'feels', 'felt', 'believes', 'asked', 'asks',
+  'replied', 'admitted', 'agreed', 'argued', 'claimed', 'explained', 'insisted', 'wrote', 'tweeted', 'posted', 'smiled', 'laughed', 'cried', 'died', 'scored',
+  'is', 'was', 'has', 'had', 'will', 'would', 'can', 'could', 'did', 'does', 'continues', 'made', 'looks',
+]);
+/** Words of a sentence's frame that name lists hold as names too: "You said", "Why is", "Just posted". */
+const FRAME_WORDS = new Set(['you', 'we', 'they', 'he', 'she', 'it', 'who', 'what', 'why', 'how', 'when', 'where', 'which', 'just', 'then', 'now', 'so', 'this', 'that', 'there', 'here', 'everyone', 'someone', 'nobody', 'everybody', 'somebody', 'anyone', 'one', 'all', 'each', 'both', 'none', 'nothing', 'everything', 'something', 'yet', 'still', 'also', 'even', 'only', 'never', 'ever', 'always', 'but', 'and', 'or', 'if', 'as']);
+/** Seasons, months and days: names of people too (Summer, June, April), of dates far more often. */
+const CALENDAR = /^(?:spring|summer|autumn|fall|winter|january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/;
 /** Words that introduce a name: "my name is", "named him", "called", "Name:". */
 const NAMING = /(?:\bname\s+is|\bnamed(?:\s+(?:him|her|it|them))?|\bcalled|\bcalls?\s+me|\bname\s*:|\bi\s+am|\bi'm|\bthis\s+is)\s+$/i;
 /**
@@ -109,8 +119,9 @@ function nameWord(w: TextWord, c: WordClass, text: string, cased: boolean, after
  *   ("olga krylova": `context:first-last`); someone spoken to ("Don't go, Mark!": `context:vocative`);
  *   listed names in a list of names ("Kónya, Becker and White": `context:name-list`).
  * - As news writes names: an office before one ("President Obama": `context:office`), an unambiguous name
- *   beside any word written as a name ("Desmond Tutu": `context:first-last`), and a surname the text named
- *   in full, again alone ("Shearer said": `context:surname-again`).
+ *   beside any word written as a name ("Desmond Tutu": `context:first-last`), a surname the text named
+ *   in full, again alone ("Shearer said": `context:surname-again`), and a first name before what a person
+ *   does ("Nick is", "Tanner said": `context:subject`).
  * In a text that uses case, an unlisted word after a title must be capitalised to count.
  */
 export class NameRecognizer implements Recognizer {
@@ -272,6 +283,14 @@ export class NameRecognizer implements Recognizer {
       // comma and a ! or ?, however common the word, written as a name where case means something.
       if (c.first && w.key.length > 2 && /,\s$/.test(text.slice(Math.max(0, w.start - 2), w.start)) && /^[!?]/.test(text.slice(w.end, w.end + 1)) && (!cased || properShape(text.slice(w.start, w.end))) && !CUES.has(w.key)) {
         emit(i, i, 'context:vocative');
+      }
+      // The subject of what a person does: "Tanner said", "Nick is really dragging". A listed first name
+      // written as a name where case means something, a space before such a verb; not a word of the
+      // sentence's frame (You said, Why is), a date's word (Spring is) or a clinical one (Foley was: surnames
+      // are left out, Plan is, Patient was). A name that is also a word (Nick, Bill) keeps the verb in the
+      // term, as a cue does, so that "bill is" is protected, never every "bill".
+      if (cased && c.first && w.key.length > 2 && !CUES.has(w.key) && !CLINICAL.has(w.key) && !FRAME_WORDS.has(w.key) && !CALENDAR.test(w.key) && properShape(text.slice(w.start, w.end)) && i + 1 < words.length && PERSON_VERBS.has(words[i + 1]!.key) && /^ $/.test(text.slice(w.end, words[i + 1]!.start))) {
+        emit(i, i, 'context:subject', i + 1);
       }
       // First + last: an ambiguous listed name next to an unambiguous one.
       if (i > 0 && c.name && adjacent(text, words[i - 1]!, w)) {
