@@ -64,7 +64,7 @@ const settings: [string, BuildBlacklistOptions & { only?: 'direct'; occurrences?
   ['recognisers, direct terms only where found (occurrence level)', { only: 'direct', occurrences: true, ngrams: [1, 1], k: 1 }],
   ['+ indirect unigrams, k=2 (`--ngrams 1-1`)', { ngrams: [1, 1] }],
   ['+ indirect unigrams (English words only where written as names, never in lower case) and 1-3-grams anchored on names, k=2 (default)', {}],
-  ['+ indirect 1-3-grams anchored on names, k=2, every English word as a unigram (`--common-words all`, the paper's rule)', { commonWords: 'all' }],
+  ['+ indirect 1-3-grams anchored on names, k=2, every English word as a unigram (`--common-words all`, the rule of the paper)', { commonWords: 'all' }],
   ['+ indirect 1-3-grams anchored on names, k=2, no English word as a unigram (`--common-words none`)', { commonWords: 'none' }],
   ['+ indirect 1-3-grams anchored on names, k=3', { k: 3 }],
   ['+ every rare 1-3-gram, k=2 (`--all-ngrams`)', { allNgrams: true }],

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { Detection, Recognizer } from '../identifiers/index.js';
 import { loadTokenClassifier, type EncoderModel } from '../model/index.js';
-import type { MorphAnalyzer } from '../text/index.js';
+import { verbForm, type MorphAnalyzer } from '../text/index.js';
 import type { Tokenizer } from '../tokenizer/index.js';
 import { entitySpans } from './apply.js';
 import { predictLabels, type PredictOptions } from './classifier.js';
@@ -20,22 +20,29 @@ export class DeidModelRecognizer implements Recognizer {
     private readonly labels: string[],
     dir: string,
     private readonly options: PredictOptions,
+    private readonly analyzer?: MorphAnalyzer,
   ) {
     this.name = `model:${basename(dir)}`;
   }
 
   /**
-   * `analyzer` is used only when the model was trained on morpheme pre-tokenised text. `piiThreshold`
+   * `analyzer` splits the text for a model trained on morpheme pre-tokenised text; mecab's analysis also
+   * drops the entities that are verb forms. `piiThreshold`
    * replaces the one its training chose on its dev split, which maximises F1 there: a blacklist applies
    * every false alarm everywhere, so it may want more precision than F1 weighs.
    */
   static async load(dir: string, analyzer?: MorphAnalyzer, options: { piiThreshold?: number } = {}): Promise<DeidModelRecognizer> {
     const { model, tokenizer, labels, provenance } = await loadTokenClassifier(dir);
-    return new DeidModelRecognizer(model, tokenizer, labels, dir, { seqLen: Math.min(128, model.config.max_position_embeddings), analyzer: trainedOnMorphemes(provenance) ? analyzer : undefined, piiThreshold: options.piiThreshold ?? recordedPiiThreshold(provenance) });
+    return new DeidModelRecognizer(model, tokenizer, labels, dir, { seqLen: Math.min(128, model.config.max_position_embeddings), analyzer: trainedOnMorphemes(provenance) ? analyzer : undefined, piiThreshold: options.piiThreshold ?? recordedPiiThreshold(provenance) }, analyzer);
   }
 
   async find(text: string): Promise<Detection[]> {
     const { encoding, predicted } = await predictLabels(this.model, this.tokenizer, this.labels, text, this.options);
-    return entitySpans(text, encoding, predicted).map((s) => ({ start: s.start, end: s.end, category: s.label, source: this.name }));
+    const spans = entitySpans(text, encoding, predicted);
+    const morphemes = this.analyzer?.name === 'mecab' && spans.length > 0 ? await this.analyzer.analyze(text) : undefined;
+    // A model trained on one kind of document takes words of another for entities; a verb's form is never
+    // one (see verbForm), and a blacklist would protect it everywhere.
+    return spans.filter((s) => morphemes === undefined || !verbForm(morphemes, s.start, s.end)).map((s) => ({ start: s.start, end: s.end, category: s.label, source: this.name }));
   }
 }
+

@@ -1,5 +1,5 @@
 import { describe, expect, it, afterAll } from 'vitest';
-import { contentWords, createKoreanAnalyzer, locateMecab, splitParticle, endsInConsonant, RuleAnalyzer } from '../../src/text/index.js';
+import { contentWords, createKoreanAnalyzer, locateMecab, splitParticle, endsInConsonant, RuleAnalyzer, verbForm } from '../../src/text/index.js';
 
 describe('splitParticle (rule analyser)', () => {
   it('splits particles that agree with the final consonant', () => {
@@ -79,5 +79,26 @@ describe('createKoreanAnalyzer', () => {
       if (saved === undefined) delete process.env.MECAB_LIB_PATH;
       else process.env.MECAB_LIB_PATH = saved;
     }
+  });
+});
+
+describe('verbForm', () => {
+  // Morphemes as mecab-ko-dic tags them, one word each.
+  const word = (...pieces: [string, string][]) => {
+    let at = 0;
+    return pieces.map(([surface, tag]) => ({ surface, tag, start: at, end: (at += surface.length) }));
+  };
+  it('is a word ending in a predicate ending, particles aside', () => {
+    const sent = word(['송금', 'NNG'], ['받', 'VV'], ['아', 'EC']);
+    expect(verbForm(sent, 0, 4)).toBe(true);
+    const plotted = word(['공모', 'NNG'], ['하', 'XSV'], ['여', 'EC'], ['도', 'JX']);
+    expect(verbForm(plotted, 0, 5)).toBe(true);
+  });
+  it('is no name mecab misreads as holding a predicate, nor a noun with its particle', () => {
+    expect(verbForm(word(['한', 'XSA+ETM'], ['은우', 'NNG']), 0, 3)).toBe(false);
+    expect(verbForm(word(['박', 'MAG'], ['빈', 'VV+ETM'], ['원', 'NNG'], ['이', 'JKS']), 0, 4)).toBe(false);
+    expect(verbForm(word(['홍길동', 'NNP'], ['에게', 'JKB']), 0, 5)).toBe(false);
+    // An ending with no predicate (the copula) is a noun's: 홍길동이다.
+    expect(verbForm(word(['홍길동', 'NNP'], ['이', 'VCP'], ['다', 'EF']), 0, 5)).toBe(false);
   });
 });
