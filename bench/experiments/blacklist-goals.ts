@@ -26,7 +26,7 @@ async function measure(docs: SpanDocument[], options: BuildBlacklistOptions & { 
   const seconds = (Date.now() - t0) / 1000;
   // The matcher reads Korean words with the build's analyser, as fine-tuning and `blacklist eval` do.
   const protect = options.occurrences ? occurrenceProtection(options.recognizers ?? defaultRecognizers(), blacklist, { analyzer: options.analyzer }) : blacklistProtection(blacklist, { only: options.only, analyzer: options.analyzer });
-  return { e: await evaluateProtection(docs, protect, { typeOf }), seconds };
+  return { e: await evaluateProtection(docs, protect, { typeOf }), seconds, protect };
 }
 
 /** Each patient's own text against public data only: the protection DP allows (`--protect-own-text`). */
@@ -117,8 +117,8 @@ try {
   out.push('', '### Korean, recognisers alone (mecab analyser; no de-identification model)', '', '| corpus | persons | places | all spans | spans holding text (no placeholder) | other text protected |', '|---|---:|---:|---:|---:|---:|');
   for (const crime of ['crime_of_violence', 'fraud']) {
     const docs = judgments.filter((d) => d.id.startsWith(crime));
-    const { e } = await measure(docs, { only: 'direct', analyzer });
-    const { e: withText } = await measure(withoutPlaceholders(docs), { only: 'direct', analyzer });
+    const { e, protect } = await measure(docs, { only: 'direct', analyzer });
+    const withText = await evaluateProtection(withoutPlaceholders(docs), protect, { typeOf: goldType });
     out.push(`| Thunder-DeID ${crime} (${docs.length} judgments, surrogates) | ${pct(type(e, 'PERSON')?.full)} | ${pct(type(e, 'LOCATION')?.full)} | ${pct(type(e, 'all')?.full)} | ${pct(type(withText, 'all')?.full)} (${type(withText, 'all')?.gold} of ${type(e, 'all')?.gold}) | ${pct(e.otherTextProtected)} |`);
     compose(`Thunder-DeID ${crime}, recognisers alone`, e);
   }
@@ -147,7 +147,9 @@ console.log(out.join('\n'));
  * protecting it protects nothing; the spans that hold text are what a blacklist can fail on.
  */
 function withoutPlaceholders(docs: SpanDocument[]): SpanDocument[] {
-  const placeholder = /^['‘’"“”]?(?:[A-Z]{1,3}\d{0,2}|[□○]+)['‘’"“”]?$/u;
+  // A letter, the court's second series (RA, RB...) and its two-letter continuations of A and B (AA, BX),
+  // or blanks; not a business's initials (CU, LG, GS25), which are text.
+  const placeholder = /^['‘’"“”]?(?:[A-Z]|[ABR][A-Z]|[□○]+|O{2,})['‘’"“”]?$/u;
   return docs.map((d) => ({ ...d, spans: d.spans.filter((s) => !placeholder.test(d.text.slice(s.start, s.end))) }));
 }
 

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { Detection, Recognizer } from '../identifiers/index.js';
 import { loadTokenClassifier, type EncoderModel } from '../model/index.js';
-import { verbForm, type MorphAnalyzer } from '../text/index.js';
+import { morphemeCursor, verbForm, type MorphAnalyzer } from '../text/index.js';
 import type { Tokenizer } from '../tokenizer/index.js';
 import { entitySpans } from './apply.js';
 import { predictLabels, type PredictOptions } from './classifier.js';
@@ -26,10 +26,10 @@ export class DeidModelRecognizer implements Recognizer {
   }
 
   /**
-   * `analyzer` splits the text for a model trained on morpheme pre-tokenised text; mecab's analysis also
-   * drops the entities that are verb forms. `piiThreshold`
-   * replaces the one its training chose on its dev split, which maximises F1 there: a blacklist applies
-   * every false alarm everywhere, so it may want more precision than F1 weighs.
+   * `analyzer` splits the text only for a model trained on morpheme pre-tokenised text; mecab, whatever the
+   * model, also reads the entities' endings to drop verb forms. `piiThreshold` replaces the one its
+   * training chose on its dev split, which maximises F1 there: a blacklist applies every false alarm
+   * everywhere, so it may want more precision than F1 weighs.
    */
   static async load(dir: string, analyzer?: MorphAnalyzer, options: { piiThreshold?: number } = {}): Promise<DeidModelRecognizer> {
     const { model, tokenizer, labels, provenance } = await loadTokenClassifier(dir);
@@ -39,10 +39,12 @@ export class DeidModelRecognizer implements Recognizer {
   async find(text: string): Promise<Detection[]> {
     const { encoding, predicted } = await predictLabels(this.model, this.tokenizer, this.labels, text, this.options);
     const spans = entitySpans(text, encoding, predicted);
-    const morphemes = this.analyzer?.name === 'mecab' && spans.length > 0 ? await this.analyzer.analyze(text) : undefined;
     // A model trained on one kind of document takes words of another for entities; a verb's form is never
-    // one (see verbForm), and a blacklist would protect it everywhere.
-    return spans.filter((s) => morphemes === undefined || !verbForm(morphemes, s.start, s.end)).map((s) => ({ start: s.start, end: s.end, category: s.label, source: this.name }));
+    // one (see verbForm), and a blacklist would protect it everywhere. The form is read to the end of the
+    // entity's last word, where its ending is even when the entity stops at the stem (송금하|였다). Entities
+    // come in text order.
+    const inside = this.analyzer?.name === 'mecab' && spans.length > 0 ? morphemeCursor(await this.analyzer.analyze(text)) : undefined;
+    const wordEnd = (end: number) => end + Math.max(0, text.slice(end).search(/\s|$/));
+    return spans.filter((s) => inside === undefined || !verbForm(inside(s.start, wordEnd(s.end)))).map((s) => ({ start: s.start, end: s.end, category: s.label, source: this.name }));
   }
 }
-

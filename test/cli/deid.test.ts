@@ -204,7 +204,7 @@ describe('a DeID model as a blacklist recogniser', () => {
     // Trained without morphemes: the recogniser must tokenise as the model was trained, whatever --lang says.
     expect((await cli('--quiet', 'deid', 'train', ...INPUTS, '--no-morphemes', '--epochs', '4', '--hidden', '64', '--layers', '1', '--vocab-size', '1500', '--lr', '2e-3', '--out', model)).code).toBe(0);
     expect(JSON.parse(await readFile(join(model, 'ppmlm.json'), 'utf8')).morphemes).toBe(false);
-    // Apply and the recogniser follow the record, whatever analyser they are offered.
+    // Apply and the recogniser tokenise as the record says, whatever analyser they are offered.
     const input = join(dir, 'in.txt');
     await writeFile(input, '피해자 김민서에게 송금하였다.');
     const a = await cli('deid', 'apply', '--model', model, '--in', input, '--out', join(dir, 'out.txt'));
@@ -215,6 +215,16 @@ describe('a DeID model as a blacklist recogniser', () => {
     // A threshold of its own replaces the trained one: at 0 every token is PII, near 1 hardly any.
     const covered = async (piiThreshold: number) => (await (await DeidModelRecognizer.load(model, undefined, { piiThreshold })).find('피해자 김민서에게 송금하였다.')).reduce((n, d) => n + d.end - d.start, 0);
     expect(await covered(0)).toBeGreaterThan(await covered(0.9999));
+    // mecab, whatever the model, reads the entities' words to their ends: one that ends a clause is a
+    // verb's form, dropped, even where the entity stops at its stem (송금하).
+    const sentence = '피해자 김민서에게 송금하였다.';
+    const pieces: [string, string][] = [['피해자', 'NNG'], [' ', ''], ['김민서', 'NNP'], ['에게', 'JKB'], [' ', ''], ['송금', 'NNG'], ['하', 'XSV'], ['였', 'EP'], ['다', 'EF'], ['.', 'SF']];
+    let at = 0;
+    const analysis = pieces.map(([surface, tag]) => ({ surface, tag, start: at, end: (at += surface.length) })).filter((m) => m.tag !== '');
+    const mecab: MorphAnalyzer = { name: 'mecab', analyze: async () => analysis, close: async () => undefined };
+    const verb = (d: { start: number; end: number }) => sentence.slice(d.start, d.end).includes('송금');
+    expect((await (await DeidModelRecognizer.load(model, undefined, { piiThreshold: 0 })).find(sentence)).some(verb)).toBe(true);
+    expect((await (await DeidModelRecognizer.load(model, mecab, { piiThreshold: 0 })).find(sentence)).some(verb)).toBe(false);
     const bad = await cli('--quiet', 'blacklist', 'build', '--corpus', 'examples/legal-ko/judgments.csv', '--lang', 'ko', '--deid-model', model, '--deid-threshold', '2', '--out', join(dir, 'bad.tsv'));
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--deid-threshold/);

@@ -51,6 +51,9 @@ describe('Korean names in context', () => {
       const bar = '한빛맥주 술집에서 나와 KT서천빌딩건물 앞, 동네 술집과 작은 식당에서';
       const facilities = (await new KoreanPlaceRecognizer(analyzer).find(bar)).filter((d) => d.source === 'rule:ko-facility').map((d) => bar.slice(d.start, d.end));
       expect(facilities).toEqual(['KT서천빌딩', '한빛맥주']);
+      // A listed place before a kind, its particle after it or not, says where (부산 식당, 부산에서 식당을).
+      const where = '부산 식당에서 나와 부산에서 식당을 찾았다';
+      expect((await new KoreanPlaceRecognizer(analyzer).find(where)).filter((d) => d.source === 'rule:ko-facility')).toEqual([]);
     } finally {
       await analyzer?.close();
     }
@@ -125,6 +128,8 @@ describe('Korean places', () => {
     expect(await found('안양제일교회에서, 대학병원과 동네마트')).toEqual(['안양제일교회|rule:ko-facility']);
     // Quoted, a name before its kind needs no analyser: ‘비어앤펍’주점, '해피' 식당.
     expect(await found("‘비어앤펍’주점에서 나와 '해피' 식당으로")).toEqual(['비어앤펍|rule:ko-facility', '해피|rule:ko-facility']);
+    // A quote opened and never closed quotes nothing.
+    expect(await found('‘해피 식당으로')).toEqual([]);
     // 예산 is a budget, 고양이 a cat, 경기 the economy: places only with a suffix or a province.
     expect(await found('예산이 부족하다. 고양이가 울었다. 경기가 나쁘다.')).toEqual([]);
     expect(await found('충남 예산에서 열린 행사, 고양시에서, 경기 북부에')).toEqual(['충남|list:ko-places', '고양시|list:ko-places', '충남 예산|context:ko-province', '경기 북부|context:ko-province']);

@@ -1,5 +1,5 @@
 import { describe, expect, it, afterAll } from 'vitest';
-import { contentWords, createKoreanAnalyzer, locateMecab, splitParticle, endsInConsonant, RuleAnalyzer, verbForm } from '../../src/text/index.js';
+import { contentWords, createKoreanAnalyzer, locateMecab, splitParticle, endsInConsonant, RuleAnalyzer, morphemeCursor, verbForm } from '../../src/text/index.js';
 
 describe('splitParticle (rule analyser)', () => {
   it('splits particles that agree with the final consonant', () => {
@@ -83,22 +83,37 @@ describe('createKoreanAnalyzer', () => {
 });
 
 describe('verbForm', () => {
-  // Morphemes as mecab-ko-dic tags them, one word each.
+  // Morphemes as mecab-ko-dic tags them, one span's.
   const word = (...pieces: [string, string][]) => {
     let at = 0;
     return pieces.map(([surface, tag]) => ({ surface, tag, start: at, end: (at += surface.length) }));
   };
-  it('is a word ending in a predicate ending, particles aside', () => {
-    const sent = word(['송금', 'NNG'], ['받', 'VV'], ['아', 'EC']);
-    expect(verbForm(sent, 0, 4)).toBe(true);
-    const plotted = word(['공모', 'NNG'], ['하', 'XSV'], ['여', 'EC'], ['도', 'JX']);
-    expect(verbForm(plotted, 0, 5)).toBe(true);
+  it('is a predicate and an ending last, particles and punctuation aside', () => {
+    expect(verbForm(word(['송금', 'NNG'], ['받', 'VV'], ['아', 'EC']))).toBe(true);
+    expect(verbForm(word(['운영', 'NNG'], ['하', 'XSV'], ['는', 'ETM']))).toBe(true);
+    // So is a name mecab reads as one, the cost the rule pays: 박빈 as 박/MAG 빈/VV+ETM.
+    expect(verbForm(word(['박', 'MAG'], ['빈', 'VV+ETM']))).toBe(true);
+    expect(verbForm(word(['공모', 'NNG'], ['하', 'XSV'], ['여', 'EC'], ['도', 'JX']))).toBe(true);
+    expect(verbForm(word(['송금', 'NNG'], ['하', 'XSV'], ['였', 'EP'], ['다', 'EF'], ['.', 'SF']))).toBe(true);
   });
-  it('is no name mecab misreads as holding a predicate, nor a noun with its particle', () => {
-    expect(verbForm(word(['한', 'XSA+ETM'], ['은우', 'NNG']), 0, 3)).toBe(false);
-    expect(verbForm(word(['박', 'MAG'], ['빈', 'VV+ETM'], ['원', 'NNG'], ['이', 'JKS']), 0, 4)).toBe(false);
-    expect(verbForm(word(['홍길동', 'NNP'], ['에게', 'JKB']), 0, 5)).toBe(false);
-    // An ending with no predicate (the copula) is a noun's: 홍길동이다.
-    expect(verbForm(word(['홍길동', 'NNP'], ['이', 'VCP'], ['다', 'EF']), 0, 5)).toBe(false);
+  it('is no name mecab misreads as holding a predicate, nor a noun with its particle or copula', () => {
+    expect(verbForm(word(['한', 'XSA+ETM'], ['은우', 'NNG']))).toBe(false);
+    expect(verbForm(word(['홍길동', 'NNP'], ['에게', 'JKB']))).toBe(false);
+    expect(verbForm(word(['홍길동', 'NNP'], ['이', 'VCP'], ['다', 'EF']))).toBe(false);
+  });
+});
+
+describe('morphemeCursor', () => {
+  it('gives the morphemes inside each span, spans asked in text order', () => {
+    const analysis = [
+      { surface: '김', tag: 'NNP', start: 0, end: 1 },
+      { surface: '씨', tag: 'NNB', start: 1, end: 2 },
+      { surface: '가', tag: 'JKS', start: 2, end: 3 },
+      { surface: '왔다', tag: 'VV+EP+EF', start: 4, end: 6 },
+    ];
+    const inside = morphemeCursor(analysis);
+    expect(inside(0, 2).map((m) => m.surface)).toEqual(['김', '씨']);
+    expect(inside(2, 6).map((m) => m.surface)).toEqual(['가', '왔다']);
+    expect(inside(6, 6)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { MorphAnalyzer } from '../../text/index.js';
+import { morphemeCursor, type MorphAnalyzer } from '../../text/index.js';
 import type { Detection, Recognizer } from './recognizer.js';
 import { AMBIGUOUS_KOREAN_CITIES, KOREAN_CITIES } from './koreanCities.js';
 import { KOREAN_PARTICLE, MECAB_DICTIONARY_SOURCE, properNounRuns } from './koreanNames.js';
@@ -44,9 +44,9 @@ const FACILITY = new RegExp(
   String.raw`(?<![가-힣A-Za-z0-9])(?<name>[가-힣A-Za-z0-9]{2,12}?)(?:${FACILITY_KINDS})(?:\d+차)?(?<after>(?:건물|아파트)?${KOREAN_PARTICLE})(?![가-힣A-Za-z0-9])`,
   'g',
 );
-/** A facility's name as its own word before its kind: 별비어 주점에서, ‘비어앤펍’주점, 한빛맥주 건물. */
+/** A facility's name as its own word before its kind: 한빛맥주 술집에서, ‘비어앤펍’주점, 한빛맥주 건물. */
 const NAME_BEFORE_KIND = new RegExp(
-  String.raw`(?<![가-힣A-Za-z0-9])(?<open>['‘"“]?)(?<name>[가-힣A-Za-z0-9&]{2,15})(?:(?<close>['’"”])\s?|\s)(?:${FACILITY_KINDS}|건물|가게|매장)${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9])`,
+  String.raw`(?<![가-힣A-Za-z0-9])(?<open>['‘"“]?)(?<name>[가-힣A-Za-z0-9]{2,15})(?:(?<close>['’"”]) ?| )(?:${FACILITY_KINDS}|건물|가게|매장)${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9])`,
   'g',
 );
 const PARTICLE_ONLY = new RegExp(`^${KOREAN_PARTICLE}$`);
@@ -59,20 +59,6 @@ const NOMINAL = /^(?:NN|NR|SL|SN|SH|UNKNOWN)/;
 function placePrefix(name: string, known: ReadonlySet<string>): boolean {
   for (let end = 2; end <= name.length; end++) if (known.has(name.slice(0, end))) return true;
   return false;
-}
-
-/**
- * The tags of the morphemes inside [start, end), for spans asked in text order: one pass over the analysis
- * for all of them (a judgment holds thousands of morphemes, and this runs in the corpus scan).
- */
-function morphemeCursor(analysis: readonly { start: number; end: number; tag: string }[]): (start: number, end: number) => string[] {
-  let a = 0;
-  return (start, end) => {
-    while (a < analysis.length && analysis[a]!.start < start) a++;
-    const tags: string[] = [];
-    for (let k = a; k < analysis.length && analysis[k]!.end <= end; k++) tags.push(analysis[k]!.tag);
-    return tags;
-  };
 }
 
 /** A city, county or district and a subdivision below it: 청주시 흥덕구, 서울 종로구, 해운대구 우동. */
@@ -126,19 +112,22 @@ export class KoreanPlaceRecognizer implements Recognizer {
       // A facility's own name before its kind (바오로마트, 신안대우병원, 안양제일교회), not a kind of it (대학병원,
       // 동네마트, 종합병원): a listed place, or with mecab any piece that is no common noun.
       const name = m.groups!.name!;
-      const tags = pieces(m.index, m.index + name.length);
+      const tags = pieces(m.index, m.index + name.length).map((p) => p.tag);
       if (placePrefix(name, known) || tags.some((t) => !COMMON_NOUN.test(t))) out.push({ start: m.index, end: m.index + m[0].length - m.groups!.after!.length, category: 'LOCATION', source: 'rule:ko-facility' });
     }
     const before = morphemeCursor(analysis);
     for (const m of text.matchAll(NAME_BEFORE_KIND)) {
-      // Quoted, a name; else a word of nouns only, one of them no common noun (별비어, 삼파통닭맥주; not 동네
-      // 술집, 작은 식당, 위 주점).
+      // Quoted, a name; else a name after a listed place (도봉휴한신아파트) or, with mecab, a word of nouns
+      // only, one of them no common noun (한빛맥주, 삼파통닭맥주, CU; not 동네 술집, 작은 식당, 위 주점). A listed
+      // place alone, its particle after it, before a kind says where, not which (부산 식당, 부산에서 식당을).
       const { open, name, close } = m.groups!;
       const start = m.index + open!.length;
-      const tags = before(start, start + name!.length);
+      const tags = before(start, start + name!.length).map((p) => p.tag);
       const quoted = open !== '' && close !== undefined;
-      const named = tags.length > 0 && tags.every((t) => NOMINAL.test(t)) && tags.some((t) => !COMMON_NOUN.test(t));
-      if (quoted || named || placePrefix(name!, known)) out.push({ start, end: start + name!.length, category: 'LOCATION', source: 'rule:ko-facility' });
+      const named = tags.every((t) => NOMINAL.test(t)) && tags.some((t) => !COMMON_NOUN.test(t));
+      let where = false;
+      for (let end = 2; end <= name!.length && !where; end++) where = known.has(name!.slice(0, end)) && PARTICLE_ONLY.test(name!.slice(end));
+      if (quoted || ((named || placePrefix(name!, known)) && !where)) out.push({ start, end: start + name!.length, category: 'LOCATION', source: 'rule:ko-facility' });
     }
     return out;
   }

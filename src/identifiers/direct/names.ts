@@ -2,7 +2,7 @@ import { CLINICAL_WORDS } from './clinicalWords.js';
 import { isMisspelling, publicLists, type PublicLists } from './publicLists.js';
 import { NATIONALITIES } from './worldPlaces.js';
 import type { Detection, Recognizer } from './recognizer.js';
-import { adjacent, commonWord, dictionaryWord, inCapitals, properShape, readWords, sentenceStart, shortensCommonWord, unlistedProperNoun, type TextWord, type WordClass } from './words.js';
+import { adjacent, dictionaryWord, inCapitals, properShape, readWords, sentenceStart, shortensCommonWord, unlistedProperNoun, type TextWord, type WordClass } from './words.js';
 
 const CLINICAL = new Set(CLINICAL_WORDS);
 /** Particles inside a surname, in lower case: van Gijn, van de Noort, de Gaulle, da Vinci, bin Salman. */
@@ -48,10 +48,8 @@ const PERSON_VERBS = new Set([
   'replied', 'admitted', 'agreed', 'argued', 'claimed', 'explained', 'insisted', 'wrote', 'tweeted', 'posted', 'smiled', 'laughed', 'cried', 'died', 'scored',
   'is', 'was', 'has', 'had', 'will', 'would', 'can', 'could', 'did', 'does', 'continues', 'made', 'looks',
 ]);
-/** Words of a sentence's frame that name lists hold as names too: "You said", "Why is", "Just posted". */
-const FRAME_WORDS = new Set(['you', 'we', 'they', 'he', 'she', 'it', 'who', 'what', 'why', 'how', 'when', 'where', 'which', 'just', 'then', 'now', 'so', 'this', 'that', 'there', 'here', 'everyone', 'someone', 'nobody', 'everybody', 'somebody', 'anyone', 'one', 'all', 'each', 'both', 'none', 'nothing', 'everything', 'something', 'yet', 'still', 'also', 'even', 'only', 'never', 'ever', 'always', 'but', 'and', 'or', 'if', 'as']);
-/** Seasons, months and days: names of people too (Summer, June, April), of dates far more often. */
-const CALENDAR = /^(?:spring|summer|autumn|fall|winter|january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/;
+/** Seasons: first names too (Summer, Autumn), and what a sentence about the weather starts with (months and days are clinical words). */
+const SEASONS = new Set(['spring', 'summer', 'autumn', 'winter']);
 /** Words that introduce a name: "my name is", "named him", "called", "Name:". */
 const NAMING = /(?:\bname\s+is|\bnamed(?:\s+(?:him|her|it|them))?|\bcalled|\bcalls?\s+me|\bname\s*:|\bi\s+am|\bi'm|\bthis\s+is)\s+$/i;
 /**
@@ -70,7 +68,8 @@ export interface CaseEvidence {
   /**
    * English words ({@link dictionaryWord}) that may be names here: all of them where case means nothing
    * (a note in capitals, a text in lower case), else those written with a capital inside a sentence (Harbor,
-   * Rose). An English word used by few people is an indirect identifier only so.
+   * Rose). An English word used by few people is an indirect identifier only so, and only if no one wrote
+   * it in lower case (`commonInLowerCase`).
    */
   commonAsNames: string[];
   /** English words written in lower case where case means something: "records" beside "Lantern Records". */
@@ -285,11 +284,12 @@ export class NameRecognizer implements Recognizer {
         emit(i, i, 'context:vocative');
       }
       // The subject of what a person does: "Tanner said", "Nick is really dragging". A listed first name
-      // written as a name where case means something, a space before such a verb; not a word of the
-      // sentence's frame (You said, Why is), a date's word (Spring is) or a clinical one (Foley was: surnames
-      // are left out, Plan is, Patient was). A name that is also a word (Nick, Bill) keeps the verb in the
-      // term, as a cue does, so that "bill is" is protected, never every "bill".
-      if (cased && c.first && w.key.length > 2 && !CUES.has(w.key) && !CLINICAL.has(w.key) && !FRAME_WORDS.has(w.key) && !CALENDAR.test(w.key) && properShape(text.slice(w.start, w.end)) && i + 1 < words.length && PERSON_VERBS.has(words[i + 1]!.key) && /^ $/.test(text.slice(w.end, words[i + 1]!.start))) {
+      // written as a name where case means something, a space before such a verb; not a clinical word
+      // (Foley was; months and days are among them), nor a season (Spring is); surnames alone are left out
+      // (Plan is, Patient was). A name that is also a word (Nick, Bill) keeps the verb in the term, as a
+      // cue does, so that "bill is" is protected, never every "bill"; a word that is a first name by
+      // chance at a sentence's start makes such a term too ("Love is", "Hope was"), which costs little.
+      if (cased && c.first && w.key.length > 2 && !CUES.has(w.key) && !CLINICAL.has(w.key) && !SEASONS.has(w.key) && properShape(text.slice(w.start, w.end)) && i + 1 < words.length && PERSON_VERBS.has(words[i + 1]!.key) && /^ $/.test(text.slice(w.end, words[i + 1]!.start))) {
         emit(i, i, 'context:subject', i + 1);
       }
       // First + last: an ambiguous listed name next to an unambiguous one.

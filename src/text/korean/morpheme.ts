@@ -26,14 +26,31 @@ export function isFunctionalTag(tag: string): boolean {
   return first.startsWith('J') || first.startsWith('E') || first === 'VCP' || first === 'XSV' || first === 'XSA';
 }
 
-const PREDICATE = /^(?:VV|VA|VX|XSV|XSA)/;
 /**
- * Whether the words in [start, end) end in a predicate's ending, particles aside: a verb's or adjective's
- * form (송금받아, 공모하여, 빌려주면), never a name. Only the end counts: mecab misreads names it does not
- * know as predicates inside them (한은우: 한/XSA+ETM 은우/NNG; 박빈원: 박/MAG 빈/VV+ETM 원/NNG).
+ * The morphemes inside [start, end), for spans asked in text order: one pass over the analysis serves
+ * them all (a judgment holds thousands of morphemes, and this runs in the corpus scan).
  */
-export function verbForm(morphemes: readonly Morpheme[], start: number, end: number): boolean {
-  const inside = morphemes.filter((m) => m.start >= start && m.end <= end);
-  const last = inside.filter((m) => !m.tag.startsWith('J')).at(-1);
-  return last !== undefined && /(?:^|\+)E/.test(last.tag) && inside.some((m) => m.tag.split('+').some((t) => PREDICATE.test(t)));
+export function morphemeCursor(analysis: readonly Morpheme[]): (start: number, end: number) => Morpheme[] {
+  let a = 0;
+  return (start, end) => {
+    while (a < analysis.length && analysis[a]!.start < start) a++;
+    const inside: Morpheme[] = [];
+    for (let k = a; k < analysis.length && analysis[k]!.end <= end; k++) inside.push(analysis[k]!);
+    return inside;
+  };
+}
+
+const PREDICATE = /^(?:VV|VA|VX|XSV|XSA)$/;
+/** Particles and punctuation (every symbol tag but foreign letters, Chinese characters and numbers), which follow a word's form without changing what it is. */
+const AFTER_WORD = /^(?:J|S(?![LHN]))/;
+/**
+ * Whether morphemes (one span's, in order) end in a verb's form, particles and punctuation aside: a
+ * predicate, and an ending last (송금받아, 공모하여, 운영하는), never a name. Only the end counts: mecab
+ * misreads names it does not know as predicates inside them (한은우: 한/XSA+ETM 은우/NNG). A name it reads
+ * as ending in a modifier's ending (박빈: 박/MAG 빈/VV+ETM) is lost with the verbs; leaving the modifier's
+ * ending out kept far more verb forms (운영하는, 거주하는) than such names.
+ */
+export function verbForm(inside: readonly Morpheme[]): boolean {
+  const last = inside.filter((m) => !AFTER_WORD.test(m.tag)).at(-1);
+  return last !== undefined && last.tag.split('+').some((t) => t.startsWith('E')) && inside.some((m) => m.tag.split('+').some((t) => PREDICATE.test(t)));
 }
