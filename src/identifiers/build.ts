@@ -122,7 +122,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   /** English words someone wrote as a name (see {@link caseEvidence}): bounded by the word lists. */
   const writtenAsNames = new Set<string>();
   /** English words someone wrote in lower case where case means something: words wherever capitalised. */
-  const commonInLowerCase = new Set<string>();
+  const wordsInLowerCase = new Set<string>();
   let documents = 0;
   let tokens = 0;
 
@@ -137,8 +137,8 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     const evidence = caseEvidence(doc.text);
     for (const w of evidence.lowerCaseUnlisted) writtenLower.add(w);
     if (commonWordRule === 'named') {
-      for (const w of evidence.commonAsNames) writtenAsNames.add(w);
-      for (const w of evidence.commonInLowerCase) commonInLowerCase.add(w);
+      for (const w of evidence.wordsAsNames) writtenAsNames.add(w);
+      for (const w of evidence.wordsInLowerCase) wordsInLowerCase.add(w);
     }
     const found: Detection[] = [];
     for (const d of await detectDirect(doc.text, recognizers)) {
@@ -184,7 +184,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     if (occurrences < minOccurrences || (direct.size > 0 && direct.has(term)) || (stopList.size > 0 && stopList.has(term))) return;
     // A typo of a common word ("heavely") used by one person is noise, not an identifier.
     if (!options.allNgrams && isMisspelling(term)) return;
-    if (commonWordRule !== 'all' && !term.includes(' ') && dictionaryWord(term, lists) && (commonWordRule === 'none' || !writtenAsNames.has(term) || commonInLowerCase.has(term))) return;
+    if (commonWordRule !== 'all' && !term.includes(' ') && dictionaryWord(term, lists) && (commonWordRule === 'none' || !writtenAsNames.has(term) || wordsInLowerCase.has(term))) return;
     indirect++;
     entries.push({ term, kind: 'indirect', category: 'RARE', authors, occurrences, sources: graphOnly });
   });

@@ -69,21 +69,21 @@ export interface CaseEvidence {
    * English words ({@link dictionaryWord}) that may be names here: all of them where case means nothing
    * (a note in capitals, a text in lower case), else those written with a capital inside a sentence (Harbor,
    * Rose). An English word used by few people is an indirect identifier only so, and only if no one wrote
-   * it in lower case (`commonInLowerCase`).
+   * it in lower case (`wordsInLowerCase`).
    */
-  commonAsNames: string[];
+  wordsAsNames: string[];
   /** English words written in lower case where case means something: "records" beside "Lantern Records". */
-  commonInLowerCase: string[];
+  wordsInLowerCase: string[];
 }
 
 /** One pass over a text's words for both kinds of case evidence a build collects from every document. */
 export function caseEvidence(text: string, lists: PublicLists = publicLists()): CaseEvidence {
   const { words, classes, cased } = readWords(text, lists);
-  const out: CaseEvidence = { lowerCaseUnlisted: [], commonAsNames: [], commonInLowerCase: [] };
+  const out: CaseEvidence = { lowerCaseUnlisted: [], wordsAsNames: [], wordsInLowerCase: [] };
   for (const [k, w] of words.entries()) {
     if (dictionaryWord(w.key, lists)) {
-      if (!cased || (w.capital && !sentenceStart(text, w))) out.commonAsNames.push(w.key);
-      else if (!w.capital) out.commonInLowerCase.push(w.key);
+      if (!cased || (w.capital && !sentenceStart(text, w))) out.wordsAsNames.push(w.key);
+      else if (!w.capital) out.wordsInLowerCase.push(w.key);
     }
     if (cased && !w.capital && w.key.length >= 4 && classes[k]!.unknown) out.lowerCaseUnlisted.push(w.key);
   }
