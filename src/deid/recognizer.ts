@@ -44,7 +44,10 @@ export class DeidModelRecognizer implements Recognizer {
     // entity's last word, where its ending is even when the entity stops at the stem (송금하|였다). Entities
     // come in text order.
     const inside = this.analyzer?.name === 'mecab' && spans.length > 0 ? morphemeCursor(await this.analyzer.analyze(text)) : undefined;
-    const wordEnd = (end: number) => end + Math.max(0, text.slice(end).search(/\s|$/));
+    const wordEnd = (end: number) => {
+      while (end < text.length && !/\s/.test(text[end]!)) end++;
+      return end;
+    };
     return spans.filter((s) => inside === undefined || !verbForm(inside(s.start, wordEnd(s.end)))).map((s) => ({ start: s.start, end: s.end, category: s.label, source: this.name }));
   }
 }

@@ -116,13 +116,11 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   const fingerprint = corpusFingerprinter();
   const documentKeys: string[] | undefined = options.publicCorpus ? [] : undefined;
   const direct = new Map<string, DirectTally>();
-  /** Unlisted words someone wrote in lower case where case means something: no proper nouns. */
+  /** Words someone wrote in lower case where case means something (see {@link caseEvidence}). */
   const writtenLower = new Set<string>();
   const commonWordRule = options.commonWords ?? 'named';
   /** English words someone wrote as a name (see {@link caseEvidence}): bounded by the word lists. */
   const writtenAsNames = new Set<string>();
-  /** English words someone wrote in lower case where case means something: words wherever capitalised. */
-  const wordsInLowerCase = new Set<string>();
   let documents = 0;
   let tokens = 0;
 
@@ -135,11 +133,8 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     await engine.add(doc.author, words);
 
     const evidence = caseEvidence(doc.text);
-    for (const w of evidence.lowerCaseUnlisted) writtenLower.add(w);
-    if (commonWordRule === 'named') {
-      for (const w of evidence.wordsAsNames) writtenAsNames.add(w);
-      for (const w of evidence.wordsInLowerCase) wordsInLowerCase.add(w);
-    }
+    for (const w of evidence.inLowerCase) writtenLower.add(w);
+    if (commonWordRule === 'named') for (const w of evidence.wordsAsNames) writtenAsNames.add(w);
     const found: Detection[] = [];
     for (const d of await detectDirect(doc.text, recognizers)) {
       const [start, end] = snapToWords(words, d.start, d.end);
@@ -184,7 +179,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     if (occurrences < minOccurrences || (direct.size > 0 && direct.has(term)) || (stopList.size > 0 && stopList.has(term))) return;
     // A typo of a common word ("heavely") used by one person is noise, not an identifier.
     if (!options.allNgrams && isMisspelling(term)) return;
-    if (commonWordRule !== 'all' && !term.includes(' ') && dictionaryWord(term, lists) && (commonWordRule === 'none' || !writtenAsNames.has(term) || wordsInLowerCase.has(term))) return;
+    if (commonWordRule !== 'all' && !term.includes(' ') && dictionaryWord(term, lists) && (commonWordRule === 'none' || !writtenAsNames.has(term) || writtenLower.has(term))) return;
     indirect++;
     entries.push({ term, kind: 'indirect', category: 'RARE', authors, occurrences, sources: graphOnly });
   });
@@ -240,6 +235,8 @@ export function ngramAnchor(): (norm: string) => boolean {
  * text around a name, already protected by the name itself, not identification.
  */
 export function ngramNameLike(): (norm: string) => boolean {
+  // The listed words only, not dictionaryWord's compounds: counting compounds of common words and numbers
+  // as words lost a gold span of the PhysioNet notes' development half.
   const { commonWords, rareWords, firstNames, lastNames } = publicLists();
   return (word) => word.length === 1 || firstNames.has(word) || lastNames.has(word) || (!commonWords.has(word) && !rareWords.has(word));
 }

@@ -61,31 +61,28 @@ export const UNKNOWN_PROPER_NOUN = 'context:unknown-proper-noun';
 /** What the case of a text's words tells a blacklist build about them (see {@link caseEvidence}). */
 export interface CaseEvidence {
   /**
-   * Words written in lower case that no list holds, where case means something: evidence that such a word
-   * is no proper noun wherever else it is capitalised (a drug at the start of a sentence).
+   * Words written in lower case where case means something, evidence against a name wherever else they
+   * are capitalised: a word no list holds (of four letters or more) is no proper noun (a drug at the start
+   * of a sentence), an English word no name ("records" beside "Lantern Records").
    */
-  lowerCaseUnlisted: string[];
+  inLowerCase: string[];
   /**
    * English words ({@link dictionaryWord}) that may be names here: all of them where case means nothing
    * (a note in capitals, a text in lower case), else those written with a capital inside a sentence (Harbor,
    * Rose). An English word used by few people is an indirect identifier only so, and only if no one wrote
-   * it in lower case (`wordsInLowerCase`).
+   * it in lower case.
    */
   wordsAsNames: string[];
-  /** English words written in lower case where case means something: "records" beside "Lantern Records". */
-  wordsInLowerCase: string[];
 }
 
 /** One pass over a text's words for both kinds of case evidence a build collects from every document. */
 export function caseEvidence(text: string, lists: PublicLists = publicLists()): CaseEvidence {
-  const { words, classes, cased } = readWords(text, lists);
-  const out: CaseEvidence = { lowerCaseUnlisted: [], wordsAsNames: [], wordsInLowerCase: [] };
-  for (const [k, w] of words.entries()) {
-    if (dictionaryWord(w.key, lists)) {
-      if (!cased || (w.capital && !sentenceStart(text, w))) out.wordsAsNames.push(w.key);
-      else if (!w.capital) out.wordsInLowerCase.push(w.key);
-    }
-    if (cased && !w.capital && w.key.length >= 4 && classes[k]!.unknown) out.lowerCaseUnlisted.push(w.key);
+  const { words, cased } = readWords(text, lists);
+  const out: CaseEvidence = { inLowerCase: [], wordsAsNames: [] };
+  for (const w of words) {
+    const dictionary = dictionaryWord(w.key, lists);
+    if (dictionary && (!cased || (w.capital && !sentenceStart(text, w)))) out.wordsAsNames.push(w.key);
+    else if (cased && !w.capital && (dictionary || w.key.length >= 4)) out.inLowerCase.push(w.key);
   }
   return out;
 }
@@ -154,6 +151,14 @@ export class NameRecognizer implements Recognizer {
       while (j > i && words[j]!.end - words[j]!.start === 1) j--;
       return j;
     };
+    // The halves of a pair of words written as names (the rules below), made once per text, not per word.
+    /** A capitalised word of a pair that is no common word, cue, run of capitals or contraction. */
+    const unlistedHalf = (x: WordClass, y: TextWord) => !x.common && !CUES.has(y.key) && y.capital && y.key.length > 2 && !inCapitals(text.slice(y.start, y.end)) && !/['’]/.test(y.key);
+    const named = (y: TextWord) => properShape(text.slice(y.start, y.end)) && !CUES.has(y.key) && !CLINICAL.has(y.key);
+    /** An unambiguous name, listed or in no list, written as one; no nationality. */
+    const unambiguousHalf = (x: WordClass, y: TextWord) => named(y) && !inCapitals(text.slice(y.start, y.end)) && !NATIONALITIES.has(y.key) && ((x.name && !x.common && y.key.length > 3) || unlistedProperNoun(text, y, this.lists));
+    /** Any word written as a name beside it, two letters too (Ed Miliband, Al Gore), but none that names things beside a name. */
+    const otherHalf = (y: TextWord) => (named(y) || (/^\p{Lu}\p{Ll}$/u.test(text.slice(y.start, y.end)) && !CUES.has(y.key))) && !inCapitals(text.slice(y.start, y.end)) && !BESIDE_NAMES.has(y.key);
     for (let i = 0; i < words.length; i++) {
       const w = words[i]!;
       const c = classes[i]!;
@@ -189,24 +194,17 @@ export class NameRecognizer implements Recognizer {
       // in capitals (ABG, IBM) and contractions are not.
       if (cased && i > 0 && /^ +$/.test(text.slice(words[i - 1]!.end, w.start))) {
         const p = classes[i - 1]!;
-        const proper = (x: WordClass, y: TextWord) => !x.common && !CUES.has(y.key) && y.capital && y.key.length > 2 && !inCapitals(text.slice(y.start, y.end)) && !/['’]/.test(y.key);
-        if (proper(c, w) && proper(p, words[i - 1]!) && ((c.unknown && (p.unknown || p.name)) || (p.unknown && c.name))) emit(i - 1, i, 'context:proper-noun');
+        if (unlistedHalf(c, w) && unlistedHalf(p, words[i - 1]!) && ((c.unknown && (p.unknown || p.name)) || (p.unknown && c.name))) emit(i - 1, i, 'context:proper-noun');
         // A listed first name before a proper noun no list holds (Martin Koughan, Mark Rutte), or such a
         // noun before a listed last name (Kanye West), however common the listed word: the unlisted noun
         // and the pair are the evidence. Not a common word at a sentence's start, where its capital says
         // nothing ("See Carevue for ABGs").
         const v = words[i - 1]!;
-        const named = (y: TextWord) => properShape(text.slice(y.start, y.end)) && !CUES.has(y.key) && !CLINICAL.has(y.key);
         if ((p.first && named(v) && !(p.common && sentenceStart(text, v)) && unlistedProperNoun(text, w, this.lists)) || (this.lists.lastNames.has(w.key) && named(w) && unlistedProperNoun(text, v, this.lists))) emit(i - 1, i, 'context:first-last');
         // An unambiguous name, listed or in no list, beside a word written as a name, however common
         // (Desmond Tutu, Elon Musk, Newt Gingrich): the other half of the name, not at a sentence's start
         // and not a word that names things beside a name (Parkinson Disease, Quigley Hospital).
-        else {
-          const strong = (x: WordClass, y: TextWord) => named(y) && !inCapitals(text.slice(y.start, y.end)) && !NATIONALITIES.has(y.key) && ((x.name && !x.common && y.key.length > 3) || unlistedProperNoun(text, y, this.lists));
-          // Two letters count too, written as a name (Ed Miliband, Al Gore).
-          const other = (y: TextWord) => (named(y) || (/^\p{Lu}\p{Ll}$/u.test(text.slice(y.start, y.end)) && !CUES.has(y.key))) && !inCapitals(text.slice(y.start, y.end)) && !BESIDE_NAMES.has(y.key);
-          if ((strong(p, v) && other(w)) || (other(v) && !sentenceStart(text, v) && strong(c, w))) emit(i - 1, i, 'context:first-last');
-        }
+        else if ((unambiguousHalf(p, v) && otherHalf(w)) || (otherHalf(v) && !sentenceStart(text, v) && unambiguousHalf(c, w))) emit(i - 1, i, 'context:first-last');
       }
       // An initial before a listed surname: "E. WELSH", "J SMITH"; the initial stays in the term.
       // Without a period the surname must be no common word, unless an act of the care team follows ("J

@@ -2,7 +2,7 @@ import { BlacklistMatcher } from '../blacklist/matcher.js';
 import { contentWords, normalizeTerm } from '../../text/index.js';
 import { publicLists, type PublicLists } from './publicLists.js';
 import type { Detection, Recognizer } from './recognizer.js';
-import { adjacent, classify, inCapitals, properShape, readWords, sentenceStart, unlistedProperNoun, type TextWord } from './words.js';
+import { adjacent, classify, dictionaryWord, inCapitals, properShape, readWords, sentenceStart, unlistedProperNoun, type TextWord } from './words.js';
 
 /** Words that end the name of a care facility ("Holy Cross Hospital", "Harbor Hosp", "Univ of MD Med Ctr"). */
 const FACILITY = new Set(['hospital', 'hosp', 'hospitals', 'clinic', 'clinics', 'rehab', 'rehabilitation', 'infirmary', 'campus', 'center', 'ctr', 'centre', 'manor', 'memorial', 'healthcare', 'hospice', 'university', 'univ', 'institute', 'college', 'sanitarium', 'sanatorium']);
@@ -181,7 +181,7 @@ function postalAddress(text: string, at: number, house: string, houseDigits: num
     // first ("Via Roma", "Rue de Piétrain"; not "3 Way Foley", a catheter).
     leadingType ||= words === 1 && LEADING_TYPE.test(word);
     evidence ||= (typed || leadingType) && named > 0;
-    foreign &&= capitalised && word.length > 2 && !lists.commonWords.has(word.toLowerCase()) && !lists.rareWords.has(word.toLowerCase());
+    foreign &&= capitalised && word.length > 2 && !dictionaryWord(word.toLowerCase(), lists);
   }
   if (named === 0) return undefined;
   const number = matchAt(STREET_NUMBER, text, end);
@@ -272,7 +272,7 @@ export class PlaceRecognizer implements Recognizer {
       // Where case means something, a place of two words or more written as names (Fort Worth, Cape Town,
       // Northern Territory) is that place: capitals on every word of a listed name are evidence enough.
       const named = (this.lists.namedPlaces.has(term) && (span.length > 1 || (cased && properShape(text.slice(m.start, m.end))))) || (cased && span.length > 1 && !sentenceStart(text, span[0]!));
-      const ambiguous = span.every((w) => this.lists.commonWords.has(w.key) || this.lists.rareWords.has(w.key) || w.key.length < 4) && !named;
+      const ambiguous = span.every((w) => dictionaryWord(w.key, this.lists) || w.key.length < 4) && !named;
       const state = /^,?\s*([A-Z]{2})(?![\p{L}\d])/u.exec(text.slice(m.end, m.end + 5));
       // A postal code after it belongs to the place ("Hungary 06554"); four digits only after a country (not "Boston 2010").
       const code = POSTCODE_AFTER.exec(text.slice(m.end, m.end + 40));
@@ -453,7 +453,7 @@ export class PlaceRecognizer implements Recognizer {
     while (j < i && (words[j]!.key === 'of' || GENERIC.has(words[j]!.key) || words[j]!.key.length < 2)) j++;
     // A one-word name that is a common word ("Cardiac Rehab") keeps its facility word in the term; two
     // words ("Holy Cross") are a name wherever they recur.
-    const common = i - j === 1 && (this.lists.commonWords.has(words[j]!.key) || this.lists.rareWords.has(words[j]!.key) || words[j]!.key.length < 3);
+    const common = i - j === 1 && (dictionaryWord(words[j]!.key, this.lists) || words[j]!.key.length < 3);
     // A facility word that names ("Sacred Heart Memorial", "Mercy General") belongs to the name.
     const naming = NAMING_FACILITY.has(words[i]!.key) && !(i + 1 < words.length && FACILITY.has(words[i + 1]!.key) && adjacent(text, words[i]!, words[i + 1]!));
     if (j < i) out.push({ start: words[j]!.start, end: words[common || naming ? i : i - 1]!.end, category: 'LOCATION', source: 'rule:facility' });

@@ -69,7 +69,7 @@ export function classify(word: TextWord, lists: PublicLists): WordClass {
   const name = first || lists.lastNames.has(key) || (key.includes('-') && key.split('-').every((p) => lists.firstNames.has(p) || lists.lastNames.has(p)));
   // A compound of common words is one (steady-state, second-degree), however its parts are listed as names.
   const common = commonWord(key, lists);
-  return { name, first, common, unknown: !common && !lists.rareWords.has(key) };
+  return { name, first, common, unknown: !dictionaryWord(key, lists) };
 }
 
 /** A text's words as the recognisers read them: each word, how it stands against the lists, and whether case means something there. */
