@@ -224,7 +224,10 @@ describe('a DeID model as a blacklist recogniser', () => {
     const mecab: MorphAnalyzer = { name: 'mecab', analyze: async () => analysis, close: async () => undefined };
     const verb = (d: { start: number; end: number }) => sentence.slice(d.start, d.end).includes('송금');
     expect((await (await DeidModelRecognizer.load(model, undefined, { piiThreshold: 0 })).find(sentence)).some(verb)).toBe(true);
-    expect((await (await DeidModelRecognizer.load(model, mecab, { piiThreshold: 0 })).find(sentence)).some(verb)).toBe(false);
+    const kept = await (await DeidModelRecognizer.load(model, mecab, { piiThreshold: 0 })).find(sentence);
+    expect(kept.some(verb)).toBe(false);
+    // The entities that are no verb's form stay.
+    expect(kept.some((d) => sentence.slice(d.start, d.end).includes('김민서'))).toBe(true);
     const bad = await cli('--quiet', 'blacklist', 'build', '--corpus', 'examples/legal-ko/judgments.csv', '--lang', 'ko', '--deid-model', model, '--deid-threshold', '2', '--out', join(dir, 'bad.tsv'));
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--deid-threshold/);

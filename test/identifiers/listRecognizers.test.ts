@@ -91,6 +91,8 @@ describe('person names without a user list', () => {
   it('finds a first name before what a person does, a name that is a word with its verb', async () => {
     const subject = async (text: string) => (await found(names, text)).filter((d) => d.endsWith('context:subject'));
     expect(await subject('Tanner is a good dude. Hats off, Nick is really dragging.')).toEqual(['Tanner is|context:subject', 'Nick is|context:subject']);
+    // A name that is no word needs no verb in its term.
+    expect(await subject('Later David said no.')).toEqual(['David|context:subject']);
     // A season, a month, a clinical word or a surname alone is no one; nor is a name in lower case.
     expect(await subject('Spring is here. June was warm. Plan is to wean. Foley was changed. nick is here.')).toEqual([]);
   });
@@ -383,6 +385,12 @@ describe('typos of common words', () => {
     const lists = publicLists();
     expect(['six-month', 'state-owned', '1996-season', 'harbor'].filter((w) => commonWord(w, lists))).toEqual(['six-month', 'state-owned', '1996-season', 'harbor']);
     expect(['fritz-armstrong', 'tomomi', 're-intubated'].filter((w) => commonWord(w, lists))).toEqual([]);
+  });
+
+  it('count a name written with and without its possessive as one term of both individuals', async () => {
+    const r = await buildBlacklist([{ id: '1', author: 'a', text: "Mrs. Quigley's car was there." }, { id: '2', author: 'b', text: 'Mrs. Quigley came back.' }], { ngrams: [1, 1], k: 2 });
+    await r.engine.close();
+    expect(r.blacklist.entries.filter((e) => e.term.includes('quigley')).map((e) => [e.term, e.authors])).toEqual([['quigley', 2]]);
   });
 
   it('keep an English word used by few people by default only where someone wrote it as a name, never in lower case', async () => {
