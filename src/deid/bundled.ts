@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The models that install with ppmlm (the package's `models/` folder), by name; each folder's README.md gives its data, recipe and licence. */
@@ -6,9 +7,9 @@ export const BUNDLED_MODELS: readonly string[] = ['public-ner-en'];
 
 /**
  * The folder of a model named on the command line: a bundled model's name (`public-ner-en`) where no
- * folder of that name exists here, else the path as given.
+ * folder of that name exists in `cwd`, else the path as given (a user's own folder of that name wins).
  */
-export function resolveModelDir(nameOrDir: string): string {
-  if (BUNDLED_MODELS.includes(nameOrDir) && !existsSync(nameOrDir)) return fileURLToPath(new URL(`../../models/${nameOrDir}`, import.meta.url));
+export function resolveModelDir(nameOrDir: string, cwd = process.cwd()): string {
+  if (BUNDLED_MODELS.includes(nameOrDir) && !existsSync(resolve(cwd, nameOrDir))) return fileURLToPath(new URL(`../../models/${nameOrDir}`, import.meta.url));
   return nameOrDir;
 }

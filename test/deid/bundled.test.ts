@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUNDLED_MODELS, resolveModelDir } from '../../src/deid/index.js';
+import { tempDir } from '../helpers/tmp.js';
 
 describe('bundled models', () => {
   it('resolve by name to a Hugging Face folder in the package, with its licence stated', () => {
@@ -21,5 +22,13 @@ describe('bundled models', () => {
 
   it('leave any other path as given', () => {
     expect(resolveModelDir('runs/my-model')).toBe('runs/my-model');
+  });
+
+  it("leave a folder of a bundled model's name in the working directory to win over the bundled one", async () => {
+    const here = await tempDir();
+    const name = BUNDLED_MODELS[0]!;
+    expect(resolveModelDir(name, here)).not.toBe(name);
+    mkdirSync(join(here, name));
+    expect(resolveModelDir(name, here)).toBe(name);
   });
 });
