@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { analyzerForLanguage } from '../../src/text/index.js';
-import { blacklistProtection, evaluateProtection, goldType, occurrenceProtection, ownTextProtection, type ProtectionEvaluation } from '../../src/audit/index.js';
-import { readSpanCorpus, type SpanDocument } from '../../src/corpus/index.js';
+import { blacklistProtection, evaluateProtection, occurrenceProtection, ownTextProtection, type ProtectionEvaluation } from '../../src/audit/index.js';
+import { goldType, readSpanCorpus, type SpanDocument } from '../../src/corpus/index.js';
 import { buildBlacklist, defaultRecognizers, readCorpusReference, type BuildBlacklistOptions, type PublicReference } from '../../src/identifiers/index.js';
 import { pct, physionetParts } from './physionetSplit.js';
 

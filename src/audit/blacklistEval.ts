@@ -1,4 +1,4 @@
-import type { SpanDocument } from '../corpus/index.js';
+import { goldType, type SpanDocument } from '../corpus/index.js';
 import { Rng } from '../engine/index.js';
 import { BlacklistMatcher, detectDirect, mergeSpans, ownTextBlacklists, type Blacklist, type BlacklistEntry, type OwnTextOptions, type Recognizer } from '../identifiers/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
@@ -96,20 +96,6 @@ export interface ProtectionEvaluation {
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
-
-/** Gold labels of the public corpora ppmlm reads, grouped into the types a privacy officer reports. */
-const LABEL_TYPES: Record<string, string> = {
-  person: 'PERSON', per: 'PERSON', hcpname: 'PERSON', ptname: 'PERSON', relativeproxyname: 'PERSON', ptnameinitial: 'PERSON', name: 'PERSON', patient: 'PERSON', doctor: 'PERSON', '내국인이름': 'PERSON', '외국인이름': 'PERSON',
-  location: 'LOCATION', loc: 'LOCATION', gpe: 'LOCATION', 'geo-loc': 'LOCATION', street_address: 'LOCATION', address: 'LOCATION', city: 'LOCATION', hospital: 'LOCATION', lc: 'LOCATION',
-  date: 'DATE', dateyear: 'DATE', date_time: 'DATE', dat: 'DATE', dt: 'DATE',
-  phone: 'PHONE', phone_number: 'PHONE', age: 'AGE',
-};
-
-/** The reporting type of a gold label: PERSON, LOCATION, DATE, PHONE, AGE, or the label itself. */
-export function goldType(label: string): string {
-  // Thunder-DeID's address labels name their level: 구아래주소, 시아래주소, 호실, 동.
-  return LABEL_TYPES[label.toLowerCase()] ?? (/주소$|^호실$|^동$/.test(label) ? 'LOCATION' : label);
-}
 
 interface Tally {
   gold: Map<string, { n: number; any: number; full: number }>;

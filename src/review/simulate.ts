@@ -1,5 +1,4 @@
-import type { SpanDocument } from '../corpus/index.js';
-import { goldType } from '../audit/index.js';
+import { goldType, type SpanDocument } from '../corpus/index.js';
 import { emptyMarks, REVIEW_TYPES, type ReviewMarks, type ReviewType } from './marks.js';
 import type { ReviewSample } from './sample.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { blacklistProtection, evaluateProtection, goldType, type Protection } from '../../src/audit/index.js';
+import { blacklistProtection, evaluateProtection, type Protection } from '../../src/audit/index.js';
+import { goldType } from '../../src/corpus/index.js';
 import type { SpanDocument } from '../../src/corpus/index.js';
 import type { Blacklist } from '../../src/identifiers/index.js';
 

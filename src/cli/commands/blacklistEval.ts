@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { blacklistProtection, evaluateProtection, goldType, occurrenceProtection, ownTextProtection, type Protection, type Proportion, type ProtectionEvaluation } from '../../audit/index.js';
-import { readSpanCorpus, type SpanFormat } from '../../corpus/index.js';
+import { blacklistProtection, evaluateProtection, occurrenceProtection, ownTextProtection, type Protection, type Proportion, type ProtectionEvaluation } from '../../audit/index.js';
+import { goldType, readSpanCorpus, type SpanFormat } from '../../corpus/index.js';
 import { UsageError } from '../../errors.js';
 import { buildBlacklist, englishReference, readBlacklist, readCorpusReference, type Blacklist } from '../../identifiers/index.js';
 import { parseIntFlag } from '../parseFlags.js';
