@@ -358,6 +358,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--vocab-size <n>', 'vocabulary of a fresh tokenizer', '8000')
     .option('--dropout <p>', "hidden and attention dropout while training (default: the config's, 0.1 for a fresh encoder)")
     .option('--outside-noise <p>', 'share of "O" tokens replaced by random tokens in each training batch, label kept', '0')
+    .option('--surrogate-mentions <n>', 'with --spans: each epoch, n copies of every training document that names a person or place, with names and places of the bundled lists in their place (mention replacement; not under --privacy dp)', '0')
     .requiredOption('--out <dir>', 'model folder to write')
     .option('--force', "replace an existing folder and, without --resume, an earlier run's <out>.checkpoint")
     .option('--json', 'machine-readable summary')

@@ -13,6 +13,7 @@ import { PACKAGE_VERSION } from '../version.js';
 import type { AnnotatedDocument } from './annotated.js';
 import { calibratePiiThreshold, trainTokenClassifier, type LabelledText } from './classifier.js';
 import { fillDocument, type ReplacementLists, type ReplacementMode } from './generate.js';
+import { hasReplaceableMention, withSurrogateMentions } from './mentions.js';
 import { labelAt, type LabelLevel, type LabelResolver } from './taxonomy.js';
 import type { SpanDocument } from '../corpus/index.js';
 
@@ -24,6 +25,8 @@ export interface Split<T extends { id: string } = AnnotatedDocument> {
 
 /** Seeds the dev documents' surrogates apart from training's. */
 const DEV_SURROGATES = 0x6a09e667;
+/** Seeds the training copies' surrogate mentions apart from the annotated judgments' surrogates. */
+const MENTION_SURROGATES = 0x3c6ef372;
 
 /** A seeded split of documents by shares (e.g. 80/10/10). */
 export function splitDocuments<T extends { id: string }>(docs: readonly T[], shares: SplitShares, seed: number): Split<T> {
@@ -88,7 +91,16 @@ export function labelledText(doc: AnnotatedDocument, lists: ReplacementLists, re
  */
 export type DeidSource = { shares: SplitShares } & (
   | { kind: 'annotated'; split: Split; lists: ReplacementLists; resolver: LabelResolver; level: LabelLevel; replacement: ReplacementMode }
-  | { kind: 'spans'; split: Split<SpanDocument> }
+  | {
+      kind: 'spans';
+      split: Split<SpanDocument>;
+      /**
+       * Each epoch, this many copies of every training document that names a person or a place, with fresh
+       * surrogates from the bundled lists in their place ({@link withSurrogateMentions}; default 0). The dev
+       * split, which chooses the threshold, keeps its own names.
+       */
+      surrogateMentions?: number;
+    }
 );
 
 export interface DeidTrainOptions extends ScheduleOptions {
@@ -169,6 +181,7 @@ function deidRunConfig(options: DeidTrainOptions, labels: readonly string[]): Ru
     [source.kind === 'annotated' ? '--judgments' : '--spans']: contentFingerprint([JSON.stringify(data)]),
     labels: labels.join(','),
     ...(source.kind === 'annotated' && { '--label-level': source.level, '--replacement': source.replacement }),
+    ...(source.kind === 'spans' && source.surrogateMentions && { '--surrogate-mentions': source.surrogateMentions }),
     '--model': options.model ? resolve(options.model) : null,
     ...(!options.model && { '--hidden': options.init?.hidden ?? null, '--layers': options.init?.layers ?? null, '--heads': options.init?.heads ?? null, '--intermediate': options.init?.intermediate ?? null, '--vocab-size': options.init?.vocabSize ?? null }),
     '--epochs': options.epochs,
@@ -212,14 +225,21 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     devTexts = split.dev.map((doc, i) => labelledText(doc, lists, resolver, level, new Rng(seed ^ DEV_SURROGATES).fork(i), 0));
   } else {
     for (const doc of source.split.train) for (const s of doc.spans) labelSet.add(s.label);
-    epochTexts = async () => source.split.train;
+    const copies = source.surrogateMentions ?? 0;
+    // A copy is a second document made from one: DP's per-document sampling would count it as another person's.
+    if (copies && options.dp) throw new UsageError('--surrogate-mentions copies training documents, which DP-SGD per document would count as other documents; train without it under --privacy dp');
+    const named = source.split.train.flatMap((doc, i) => (hasReplaceableMention(doc) ? [{ doc, i }] : []));
+    epochTexts = async (epoch) => [
+      ...source.split.train,
+      ...named.flatMap(({ doc, i }) => Array.from({ length: copies }, (_, c) => withSurrogateMentions(doc, new Rng(seed ^ MENTION_SURROGATES).fork((i * copies + c) * 7919 + epoch)))),
+    ];
     devTexts = source.split.dev;
   }
   const labels = ['O', ...[...labelSet].sort()];
   const split = source.split as Split<{ id: string }>;
   // A public model's training and dev documents, recorded as a public blacklist's are: a DP fine-tuning run
   // that uses a blacklist this model helped build refuses it when they overlap its training documents.
-  const publicDocuments = options.publicCorpus ? await recordTrainingDocuments(source, await epochTexts(0), devTexts) : undefined;
+  const publicDocuments = options.publicCorpus ? await recordTrainingDocuments(source, source.kind === 'spans' ? source.split.train : await epochTexts(0), devTexts) : undefined;
 
   let model: EncoderModel;
   let tokenizer: Tokenizer;
@@ -271,7 +291,7 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     createdAt: new Date().toISOString(),
     task: 'deid',
     base: options.model ?? 'random-init',
-    ...(source.kind === 'annotated' ? { level: source.level, replacement: source.replacement } : { data: 'spans' }),
+    ...(source.kind === 'annotated' ? { level: source.level, replacement: source.replacement } : { data: 'spans', ...(source.surrogateMentions && { surrogateMentions: source.surrogateMentions }) }),
     // Text must be pre-tokenised as in training: eval, apply and the model:<dir> recogniser read this.
     morphemes: options.analyzer !== undefined,
     epochs: state?.epoch ?? options.epochs,
@@ -284,7 +304,8 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     privacy: options.dp ? 'dp' : 'none',
     ...(dp && { dp: { ...dp, ...(privatePreprocessing && { privatePreprocessing }) }, ...(releaseStats && { dpReleasedStats: true }) }),
   });
-  options.onInfo?.(`${split.train.length} training documents, ${labels.length - 1} labels`);
+  const copies = source.kind === 'spans' && source.surrogateMentions ? `, and ${(await epochTexts(0)).length - split.train.length} copies with surrogate mentions each epoch` : '';
+  options.onInfo?.(`${split.train.length} training documents${copies}, ${labels.length - 1} labels`);
   const { state, dp } = await trainTokenClassifier({
     model,
     tokenizer,

@@ -197,6 +197,38 @@ describe('ppmlm deid train --blacklist', () => {
   });
 });
 
+describe('ppmlm deid train --surrogate-mentions', () => {
+  it('adds copies of the named training documents with listed names in place each epoch, recorded; refused on judgments and under DP', async () => {
+    const dir = await tempDir();
+    const names = ['whitfield', 'okonkwo', 'lindqvist', 'haldane'];
+    const lines = Array.from({ length: 40 }, (_, i) => {
+      const name = names[i % names.length]!;
+      const text = i % 2 ? `Patient ${name} seen today.` : 'Patient seen today, no complaints.';
+      return JSON.stringify({ id: String(i), text, spans: i % 2 ? [{ start: 8, end: 8 + name.length, label: 'NAME' }] : [] });
+    });
+    const spans = join(dir, 'phi.jsonl');
+    await writeFile(spans, `${lines.join('\n')}\n`);
+    const train = (out: string, ...extra: string[]) => cli('--quiet', 'deid', 'train', '--spans', spans, '--public-corpus', '--epochs', '1', '--batch-size', '4', '--hidden', '16', '--layers', '1', '--heads', '2', '--intermediate', '32', '--vocab-size', '200', '--seq-len', '32', '--out', join(dir, out), '--json', ...extra);
+    const plain = await train('plain');
+    const copied = await train('copied', '--surrogate-mentions', '2');
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(copied.code, copied.stderr).toBe(0);
+    // One window a document, four a step: two copies of each of the training documents that name someone.
+    const [before, after] = [JSON.parse(plain.stdout).steps as number, JSON.parse(copied.stdout).steps as number];
+    expect(after).toBeGreaterThan(before + 2);
+    expect(after).toBeLessThanOrEqual(before + 1 + (2 * 32) / 4);
+    expect(JSON.parse(await readFile(join(dir, 'copied', 'ppmlm.json'), 'utf8'))).toMatchObject({ data: 'spans', surrogateMentions: 2 });
+    expect(JSON.parse(await readFile(join(dir, 'plain', 'ppmlm.json'), 'utf8'))).not.toHaveProperty('surrogateMentions');
+
+    const judgments = await cli('deid', 'train', ...INPUTS, '--surrogate-mentions', '1', '--out', join(dir, 'j'));
+    expect(judgments.code).toBe(2);
+    expect(judgments.stderr).toMatch(/--surrogate-mentions works on --spans documents/);
+    const dp = await train('dp', '--surrogate-mentions', '1', '--privacy', 'dp', '--dp-noise', '1');
+    expect(dp.code).toBe(2);
+    expect(dp.stderr).toMatch(/--surrogate-mentions copies training documents/);
+  });
+});
+
 describe('a DeID model as a blacklist recogniser', () => {
   it('adds its entities as direct identifiers with source model:<dir>', async () => {
     const dir = await tempDir();

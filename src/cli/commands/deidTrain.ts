@@ -26,6 +26,7 @@ export interface DeidTrainCommandOptions extends DeidSourceFlags, TrainingFlags,
   vocabSize: string;
   dropout?: string;
   outsideNoise: string;
+  surrogateMentions: string;
   analyzer: AnalyzerChoice;
   /** False with --no-morphemes: tokenise without morpheme pre-tokenisation. */
   morphemes?: boolean;
@@ -49,9 +50,11 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
   const backend = await selectBackend(options.backend, { runsOnWebgpu: true });
   out.info(`backend: ${backend.name}`);
   const input = await readDeidSource(options, out);
+  const surrogateMentions = parseIntFlag(options.surrogateMentions, '--surrogate-mentions', { min: 0, max: 20 });
+  if (surrogateMentions && input.kind !== 'spans') throw new UsageError('--surrogate-mentions works on --spans documents; annotated judgments get surrogates already (--replacement)');
   const source: DeidSource =
     input.kind === 'spans'
-      ? { kind: 'spans', shares, split: splitDocuments(input.docs, shares, seed) }
+      ? { kind: 'spans', shares, split: splitDocuments(input.docs, shares, seed), surrogateMentions }
       : { kind: 'annotated', shares, split: splitDocuments(input.docs, shares, seed), lists: input.lists, resolver: input.resolver, level, replacement: options.replacement };
   const split = source.split;
   const analyzer = options.morphemes === false || input.kind === 'spans' ? undefined : createKoreanAnalyzer(options.analyzer, (why) => out.warn(why));
