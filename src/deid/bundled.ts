@@ -6,10 +6,11 @@ import { fileURLToPath } from 'node:url';
 export const BUNDLED_MODELS: readonly string[] = ['public-ner-en'];
 
 /**
- * The folder of a model named on the command line: a bundled model's name (`public-ner-en`) where no
- * folder of that name exists in `cwd`, else the path as given (a user's own folder of that name wins).
+ * The folder of a model named on the command line: a user's own folder of a bundled model's name in
+ * `cwd` (resolved against it), else the bundled model of that name (`public-ner-en`), else the path as given.
  */
 export function resolveModelDir(nameOrDir: string, cwd = process.cwd()): string {
-  if (BUNDLED_MODELS.includes(nameOrDir) && !existsSync(resolve(cwd, nameOrDir))) return fileURLToPath(new URL(`../../models/${nameOrDir}`, import.meta.url));
+  if (BUNDLED_MODELS.includes(nameOrDir) && existsSync(resolve(cwd, nameOrDir))) return resolve(cwd, nameOrDir);
+  if (BUNDLED_MODELS.includes(nameOrDir)) return fileURLToPath(new URL(`../../models/${nameOrDir}`, import.meta.url));
   return nameOrDir;
 }

@@ -1,39 +1,62 @@
 import { goldType, type SpanDocument } from '../corpus/index.js';
 import type { Rng } from '../engine/random.js';
+import { contentFingerprint } from '../engine/runConfig.js';
 import { publicLists } from '../identifiers/index.js';
 import type { LabelledText } from './classifier.js';
 
-let names: { first: string[]; last: string[]; places: string[] } | undefined;
+interface SurrogateLists {
+  first: string[];
+  last: string[];
+  places: string[];
+}
+let drawn: SurrogateLists | undefined;
 
 /** The bundled lists as arrays to draw from, in the lists' own (deterministic) order. */
-function surrogateLists(): { first: string[]; last: string[]; places: string[] } {
+function surrogateLists(): SurrogateLists {
   const lists = publicLists();
-  names ??= { first: [...lists.firstNames], last: [...lists.lastNames], places: [...lists.places].filter((p) => /^[\p{L} .'-]+$/u.test(p)) };
-  return names;
+  drawn ??= { first: [...lists.firstNames], last: [...lists.lastNames], places: [...lists.places].filter((p) => /^[\p{L} .'-]+$/u.test(p)) };
+  return drawn;
 }
 
-/** The words of `value` written as `like` was: in lower case, in capitals, or each word capitalised. */
+/** What the surrogates are drawn from, for a resumed run to check it draws the same (the lists come from npm packages). */
+export function surrogateListsFingerprint(): string {
+  const { first, last, places } = surrogateLists();
+  return contentFingerprint([first.join('\n'), last.join('\n'), places.join('\n')]);
+}
+
+/** `value` written as `like` was: in lower case, in capitals, or each word capitalised (St. John's, Winston-Salem, O'Brien). */
 function inCasingOf(value: string, like: string): string {
   if (like === like.toLowerCase()) return value.toLowerCase();
   if (like === like.toUpperCase()) return value.toUpperCase();
-  return value.replace(/\p{L}+/gu, (w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase());
+  // A capital at each word's start and after O' or D' (O'Brien), not after a possessive (St. John's).
+  return value.toLowerCase().replace(/(?<=^|[\s-]|(?:^|[\s-])\p{L}')\p{L}/gu, (letter) => letter.toUpperCase());
 }
 
 /**
- * A mention a surrogate may stand in for: a person or a place (by {@link goldType}) written in Latin
- * letters without digits. Street addresses and Korean names keep their text: an English city or census
- * name is not their like.
+ * Gold labels of a place a city, state or country may stand in for. A street address or a hospital keeps
+ * its text: a city is not its like.
  */
-function replaceable(doc: SpanDocument, span: SpanDocument['spans'][number]): 'PERSON' | 'LOCATION' | undefined {
-  const type = goldType(span.label);
+const PLACE_LABELS = new Set(['location', 'loc', 'gpe', 'geo-loc', 'city', 'lc', 'country', 'state']);
+
+/**
+ * What a surrogate may stand in for: a person (by {@link goldType}) or a place ({@link PLACE_LABELS})
+ * written in Latin letters without digits. Korean names keep their text: a census name is not their like.
+ */
+function replaceable(doc: SpanDocument, span: SpanDocument['spans'][number]): 'PERSON' | 'PLACE' | undefined {
   const text = doc.text.slice(span.start, span.end);
-  if ((type !== 'PERSON' && type !== 'LOCATION') || !/\p{Script=Latin}/u.test(text) || /[\p{N}]/u.test(text)) return undefined;
-  return type;
+  if (!/\p{Script=Latin}/u.test(text) || /\p{N}/u.test(text)) return undefined;
+  if (goldType(span.label) === 'PERSON') return 'PERSON';
+  return PLACE_LABELS.has(span.label.toLowerCase()) ? 'PLACE' : undefined;
 }
 
-/** Whether {@link withSurrogateMentions} would change `doc`. */
+function overlapping(spans: readonly { start: number; end: number }[]): boolean {
+  const sorted = [...spans].sort((a, b) => a.start - b.start);
+  return sorted.some((s, i) => i > 0 && s.start < sorted[i - 1]!.end);
+}
+
+/** Whether {@link withSurrogateMentions} would change `doc`: a replaceable mention and no overlapping spans. */
 export function hasReplaceableMention(doc: SpanDocument): boolean {
-  return doc.spans.some((s) => replaceable(doc, s));
+  return doc.spans.some((s) => replaceable(doc, s)) && !overlapping(doc.spans);
 }
 
 /**
@@ -41,24 +64,29 @@ export function hasReplaceableMention(doc: SpanDocument): boolean {
  * census and Moby lists (a first or a last name for one word, both for more) and each place by a place of
  * the bundled gazetteer, in the casing the mention was written in (tweets write names in lower case). The
  * context stays the document's own; the model learns it with names it did not see there, which is what it
- * meets on a corpus it was not trained on. Other spans are kept, their offsets moved.
+ * meets on a corpus it was not trained on. Every span is kept, in its input order, its offsets moved; a
+ * document whose spans overlap is returned as it is.
+ *
+ * @example
+ * withSurrogateMentions({ id: '1', author: 'a', text: 'omg justin in Toronto', spans: [{ start: 4, end: 10, label: 'person' }, { start: 14, end: 21, label: 'location' }] }, new Rng(1))
+ * // { text: 'omg carla in Mount Vernon', spans: [{ start: 4, end: 9, label: 'person' }, { start: 13, end: 25, label: 'location' }] } (names vary with the seed)
  */
 export function withSurrogateMentions(doc: SpanDocument, rng: Rng): LabelledText {
+  if (overlapping(doc.spans)) return { text: doc.text, spans: doc.spans.map((s) => ({ ...s })) };
   const { first, last, places } = surrogateLists();
-  const spans = [...doc.spans].sort((a, b) => a.start - b.start);
+  const order = doc.spans.map((_, i) => i).sort((a, b) => doc.spans[a]!.start - doc.spans[b]!.start);
+  const out: LabelledText['spans'] = new Array(doc.spans.length);
   let text = '';
   let at = 0;
-  const out: LabelledText['spans'] = [];
-  for (const span of spans) {
-    if (span.start < at) continue;
-    const type = replaceable(doc, span);
+  for (const i of order) {
+    const span = doc.spans[i]!;
     const original = doc.text.slice(span.start, span.end);
+    const kind = replaceable(doc, span);
     let value = original;
-    if (type === 'LOCATION') value = places[rng.int(places.length)]!;
-    else if (type === 'PERSON') value = /\s/.test(original.trim()) ? `${first[rng.int(first.length)]} ${last[rng.int(last.length)]}` : rng.next() < 0.6 ? first[rng.int(first.length)]! : last[rng.int(last.length)]!;
-    if (type) value = inCasingOf(value, original);
+    if (kind === 'PLACE') value = inCasingOf(rng.pick(places), original);
+    else if (kind === 'PERSON') value = inCasingOf(/\s/.test(original.trim()) ? `${rng.pick(first)} ${rng.pick(last)}` : rng.next() < 0.6 ? rng.pick(first) : rng.pick(last), original);
     text += doc.text.slice(at, span.start);
-    out.push({ start: text.length, end: text.length + value.length, label: span.label });
+    out[i] = { start: text.length, end: text.length + value.length, label: span.label };
     text += value;
     at = span.end;
   }

@@ -13,7 +13,7 @@ import { PACKAGE_VERSION } from '../version.js';
 import type { AnnotatedDocument } from './annotated.js';
 import { calibratePiiThreshold, trainTokenClassifier, type LabelledText } from './classifier.js';
 import { fillDocument, type ReplacementLists, type ReplacementMode } from './generate.js';
-import { hasReplaceableMention, withSurrogateMentions } from './mentions.js';
+import { hasReplaceableMention, surrogateListsFingerprint, withSurrogateMentions } from './mentions.js';
 import { labelAt, type LabelLevel, type LabelResolver } from './taxonomy.js';
 import type { SpanDocument } from '../corpus/index.js';
 
@@ -25,7 +25,7 @@ export interface Split<T extends { id: string } = AnnotatedDocument> {
 
 /** Seeds the dev documents' surrogates apart from training's. */
 const DEV_SURROGATES = 0x6a09e667;
-/** Seeds the training copies' surrogate mentions apart from the annotated judgments' surrogates. */
+/** Seeds the training copies' surrogate mentions apart from the trainer's own streams of the same seed. */
 const MENTION_SURROGATES = 0x3c6ef372;
 
 /** A seeded split of documents by shares (e.g. 80/10/10). */
@@ -181,7 +181,8 @@ function deidRunConfig(options: DeidTrainOptions, labels: readonly string[]): Ru
     [source.kind === 'annotated' ? '--judgments' : '--spans']: contentFingerprint([JSON.stringify(data)]),
     labels: labels.join(','),
     ...(source.kind === 'annotated' && { '--label-level': source.level, '--replacement': source.replacement }),
-    ...(source.kind === 'spans' && source.surrogateMentions && { '--surrogate-mentions': source.surrogateMentions }),
+    // The lists come from npm packages: a resumed run must draw from the ones it started with.
+    ...(source.kind === 'spans' && source.surrogateMentions && { '--surrogate-mentions': source.surrogateMentions, surrogateLists: surrogateListsFingerprint() }),
     '--model': options.model ? resolve(options.model) : null,
     ...(!options.model && { '--hidden': options.init?.hidden ?? null, '--layers': options.init?.layers ?? null, '--heads': options.init?.heads ?? null, '--intermediate': options.init?.intermediate ?? null, '--vocab-size': options.init?.vocabSize ?? null }),
     '--epochs': options.epochs,
@@ -226,6 +227,7 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
   } else {
     for (const doc of source.split.train) for (const s of doc.spans) labelSet.add(s.label);
     const copies = source.surrogateMentions ?? 0;
+    if (!Number.isInteger(copies) || copies < 0) throw new UsageError(`--surrogate-mentions must be a whole number of copies, 0 or more, got ${copies}`);
     // A copy is a second document made from one: DP's per-document sampling would count it as another person's.
     if (copies && options.dp) throw new UsageError('--surrogate-mentions copies training documents, which DP-SGD per document would count as other documents; train without it under --privacy dp');
     const named = source.split.train.flatMap((doc, i) => (hasReplaceableMention(doc) ? [{ doc, i }] : []));
@@ -262,6 +264,8 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     vocabulary = vocabularyProvenance(loaded.provenance?.vocabulary, checkVocabulary(tokenizer, loaded.provenance?.vocabulary, check, options.onInfo));
   } else {
     const init = options.init ?? { hidden: 128, layers: 2, heads: 2, intermediate: 512, vocabSize: 8000 };
+    // With surrogate mentions, epoch 0's copies too: the vocabulary then holds pieces of the listed names
+    // the model meets on other corpora, not only of the training documents' own.
     const texts = (await epochTexts(0)).map((t) => t.text);
     const analyzer = options.analyzer;
     tokenizer = await trainWordPiece(texts, {
@@ -304,8 +308,8 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     privacy: options.dp ? 'dp' : 'none',
     ...(dp && { dp: { ...dp, ...(privatePreprocessing && { privatePreprocessing }) }, ...(releaseStats && { dpReleasedStats: true }) }),
   });
-  const copies = source.kind === 'spans' && source.surrogateMentions ? `, and ${(await epochTexts(0)).length - split.train.length} copies with surrogate mentions each epoch` : '';
-  options.onInfo?.(`${split.train.length} training documents${copies}, ${labels.length - 1} labels`);
+  const copiesNote = source.kind === 'spans' && source.surrogateMentions ? `, and ${source.split.train.filter(hasReplaceableMention).length * source.surrogateMentions} copies with surrogate mentions each epoch` : '';
+  options.onInfo?.(`${split.train.length} training documents${copiesNote}, ${labels.length - 1} labels`);
   const { state, dp } = await trainTokenClassifier({
     model,
     tokenizer,

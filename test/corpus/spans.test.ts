@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { readSpanCorpus } from '../../src/corpus/index.js';
+import { goldType, readSpanCorpus } from '../../src/corpus/index.js';
 import { FormatError } from '../../src/errors.js';
 import { tempFile } from '../helpers/tmp.js';
+
+describe('gold labels', () => {
+  it('group the public corpora\'s labels into reporting types', () => {
+    expect(['HCPName', 'PER', 'person', 'GPE', 'STREET_ADDRESS', '구아래주소', '호실', '내국인이름', 'DateYear', 'DAT', '은행'].map(goldType)).toEqual(['PERSON', 'PERSON', 'PERSON', 'LOCATION', 'LOCATION', 'LOCATION', 'LOCATION', 'PERSON', 'DATE', 'DATE', '은행']);
+  });
+});
 
 describe('CoNLL gold spans', () => {
   it('joins tokens with spaces, merges B-/I- and IO runs, one individual per sentence', async () => {

@@ -29,6 +29,6 @@ describe('bundled models', () => {
     const name = BUNDLED_MODELS[0]!;
     expect(resolveModelDir(name, here)).not.toBe(name);
     mkdirSync(join(here, name));
-    expect(resolveModelDir(name, here)).toBe(name);
+    expect(resolveModelDir(name, here)).toBe(join(here, name));
   });
 });

@@ -8,13 +8,15 @@ import { hasReplaceableMention, withSurrogateMentions } from '../../src/deid/men
 const doc: SpanDocument = {
   id: 't1',
   author: 'u1',
-  text: 'omg justin bieber in Toronto with Selena at 12 Main St, 김민서 too',
+  text: 'omg justin bieber in Toronto with Selena at 12 Main St, 김민서 too, Mercy Hospital',
+  // Not in text order: the output keeps the input's.
   spans: [
+    { start: 34, end: 40, label: 'PER' },
     { start: 4, end: 17, label: 'person' },
     { start: 21, end: 28, label: 'location' },
-    { start: 34, end: 40, label: 'PER' },
     { start: 44, end: 54, label: 'STREET_ADDRESS' },
     { start: 56, end: 59, label: '내국인이름' },
+    { start: 65, end: 79, label: 'HOSPITAL' },
   ],
 };
 
@@ -24,17 +26,30 @@ describe('surrogate mentions', () => {
     const out = withSurrogateMentions(doc, new Rng(7));
     const at = (i: number) => out.text.slice(out.spans[i]!.start, out.spans[i]!.end);
     expect(out.spans.map((s) => s.label)).toEqual(doc.spans.map((s) => s.label));
-    const [first, last] = at(0).split(' ');
-    expect(at(0)).toBe(at(0).toLowerCase());
-    expect(firstNames.has(normalizeTerm(first!)) && lastNames.has(normalizeTerm(last!))).toBe(true);
-    expect(at(1)).toMatch(/^\p{Lu}/u);
-    expect(places.has(normalizeTerm(at(1)))).toBe(true);
-    expect(firstNames.has(normalizeTerm(at(2))) || lastNames.has(normalizeTerm(at(2)))).toBe(true);
-    // An address and a Korean name are no census name's or city's like: kept, only moved.
+    // Two words for two: a first name (some are two words, Jo Ann) and a last name.
+    const words = at(1).split(' ');
+    expect(at(1)).toBe(at(1).toLowerCase());
+    expect(words.length).toBeGreaterThan(1);
+    expect(lastNames.has(normalizeTerm(words.at(-1)!))).toBe(true);
+    expect(at(2)).toMatch(/^\p{Lu}/u);
+    expect(places.has(normalizeTerm(at(2)))).toBe(true);
+    expect(firstNames.has(normalizeTerm(at(0))) || lastNames.has(normalizeTerm(at(0)))).toBe(true);
+    // An address, a hospital and a Korean name are no census name's or city's like: kept, only moved.
     expect(at(3)).toBe('12 Main St');
     expect(at(4)).toBe('김민서');
+    expect(at(5)).toBe('Mercy Hospital');
     expect(out.text.startsWith('omg ')).toBe(true);
-    expect(out.text.endsWith('김민서 too')).toBe(true);
+    expect(out.text.endsWith('김민서 too, Mercy Hospital')).toBe(true);
+  });
+
+  it('write a surrogate in the casing of the mention, and leave a document with overlapping spans as it is', () => {
+    const one = (text: string) => withSurrogateMentions({ id: 'c', author: 'a', text, spans: [{ start: 0, end: text.length, label: 'LOC' }] }, new Rng(3)).text;
+    expect(one('toronto')).toMatch(/^[^\p{Lu}]+$/u);
+    expect(one('TORONTO')).toMatch(/^[^\p{Ll}]+$/u);
+    expect(one('Toronto')).toMatch(/^\p{Lu}/u);
+    const nested: SpanDocument = { id: 'n', author: 'a', text: 'Mary Ann Smith came', spans: [{ start: 0, end: 14, label: 'PER' }, { start: 5, end: 8, label: 'PER' }] };
+    expect(hasReplaceableMention(nested)).toBe(false);
+    expect(withSurrogateMentions(nested, new Rng(1))).toEqual({ text: nested.text, spans: nested.spans });
   });
 
   it('draw the same surrogates from the same seed, and others from another', () => {
@@ -44,7 +59,7 @@ describe('surrogate mentions', () => {
 
   it('keep the text between mentions, and every other span on its own text (property)', () => {
     const labels = ['O', 'person', 'location', 'DATE'];
-    const outside = (t: string, s: readonly { start: number; end: number }[]) => s.reduceRight((acc, x) => acc.slice(0, x.start) + '|' + acc.slice(x.end), t);
+    const outside = (t: string, s: readonly { start: number; end: number }[]) => [...s].sort((a, b) => a.start - b.start).reduceRight((acc, x) => acc.slice(0, x.start) + '|' + acc.slice(x.end), t);
     const rng = new Rng(11);
     for (let trial = 0; trial < 300; trial++) {
       let text = '';
@@ -55,6 +70,11 @@ describe('surrogate mentions', () => {
         if (text) text += rng.int(2) ? ' ' : ', ';
         if (label !== 'O') spans.push({ start: text.length, end: text.length + word.length, label });
         text += word;
+      }
+      // In any order: the output's spans follow the input's.
+      for (let i = spans.length - 1; i > 0; i--) {
+        const j = rng.int(i + 1);
+        [spans[i], spans[j]] = [spans[j]!, spans[i]!];
       }
       const input = { id: 'p', author: 'a', text, spans };
       const out = withSurrogateMentions(input, new Rng(trial));
