@@ -21,6 +21,7 @@ for (const t of ['rules', 'own', '0.5', '0.7', '0.9']) {
   rows.push(`| ${label[t]} | ${full(w, 'PERSON')} | ${full(w, 'LOCATION')} | ${other(w)} | ${full(n, 'PERSON')} | ${full(n, 'LOCATION')} | ${other(n)} | ${all(p)} | ${other(p)} |`);
 }
 const alone = read('wikigold-model-alone');
+const [devRules, devOwn] = [read('wnut17-dev-rules'), read('wnut17-dev-own')];
 const seconds = readFileSync(join(out, 'train-seconds.txt'), 'utf8').trim();
 console.log(`# The public NER recogniser (models/public-ner-en) beside the rules
 
@@ -30,4 +31,6 @@ wikigold's articles, WNUT17's tweets and the notes' patients.
 
 ${rows.join('\n')}
 
-The model alone on wikigold (no rule): persons ${full(alone, 'PERSON')}, places ${full(alone, 'LOCATION')}, other text ${other(alone)}.`);
+The model alone on wikigold (no rule): persons ${full(alone, 'PERSON')}, places ${full(alone, 'LOCATION')}, other text ${other(alone)}.
+
+On WNUT17's dev file, where the settings were chosen: the rules alone persons ${full(devRules, 'PERSON')}, places ${full(devRules, 'LOCATION')}, other text ${other(devRules)}; with the model at its own threshold ${full(devOwn, 'PERSON')}, ${full(devOwn, 'LOCATION')}, ${other(devOwn)}.`);
