@@ -1,5 +1,5 @@
 import { goldType, type SpanDocument } from '../corpus/index.js';
-import type { Rng } from '../engine/random.js';
+import { Rng } from '../engine/random.js';
 import { contentFingerprint } from '../engine/runConfig.js';
 import { publicLists } from '../identifiers/index.js';
 import type { LabelledText } from './classifier.js';
@@ -91,4 +91,17 @@ export function withSurrogateMentions(doc: SpanDocument, rng: Rng): LabelledText
     at = span.end;
   }
   return { text: text + doc.text.slice(at), spans: out };
+}
+
+/**
+ * The surrogate-mention copies a training run adds: `copies` of each of `docs` that names someone
+ * ({@link hasReplaceableMention}), drawn afresh each epoch, and the same again for the same seed and epoch,
+ * so a resumed run trains on what it would have.
+ */
+export function mentionCopies(docs: readonly SpanDocument[], copies: number, seed: number): { count: number; forEpoch: (epoch: number) => LabelledText[] } {
+  const named = docs.flatMap((doc, i) => (hasReplaceableMention(doc) ? [{ doc, i }] : []));
+  return {
+    count: named.length * copies,
+    forEpoch: (epoch) => named.flatMap(({ doc, i }) => Array.from({ length: copies }, (_, c) => withSurrogateMentions(doc, new Rng(seed).fork((i * copies + c) * 7919 + epoch)))),
+  };
 }

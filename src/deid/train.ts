@@ -13,7 +13,7 @@ import { PACKAGE_VERSION } from '../version.js';
 import type { AnnotatedDocument } from './annotated.js';
 import { calibratePiiThreshold, trainTokenClassifier, type LabelledText } from './classifier.js';
 import { fillDocument, type ReplacementLists, type ReplacementMode } from './generate.js';
-import { hasReplaceableMention, surrogateListsFingerprint, withSurrogateMentions } from './mentions.js';
+import { mentionCopies, surrogateListsFingerprint } from './mentions.js';
 import { labelAt, type LabelLevel, type LabelResolver } from './taxonomy.js';
 import type { SpanDocument } from '../corpus/index.js';
 
@@ -219,6 +219,8 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
   const labelSet = new Set<string>();
   let epochTexts: (epoch: number) => Promise<LabelledText[]>;
   let devTexts: LabelledText[];
+  /** Surrogate-mention copies added each epoch (span data only). */
+  let copyCount = 0;
   if (source.kind === 'annotated') {
     const { split, lists, resolver, level, replacement } = source;
     for (const doc of split.train) for (const s of doc.segments) if (typeof s !== 'string') labelSet.add(labelAt(resolver.resolve(s.label, { file: doc.file, line: s.line }), level));
@@ -230,11 +232,9 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     if (!Number.isInteger(copies) || copies < 0) throw new UsageError(`--surrogate-mentions must be a whole number of copies, 0 or more, got ${copies}`);
     // A copy is a second document made from one: DP's per-document sampling would count it as another person's.
     if (copies && options.dp) throw new UsageError('--surrogate-mentions copies training documents, which DP-SGD per document would count as other documents; train without it under --privacy dp');
-    const named = source.split.train.flatMap((doc, i) => (hasReplaceableMention(doc) ? [{ doc, i }] : []));
-    epochTexts = async (epoch) => [
-      ...source.split.train,
-      ...named.flatMap(({ doc, i }) => Array.from({ length: copies }, (_, c) => withSurrogateMentions(doc, new Rng(seed ^ MENTION_SURROGATES).fork((i * copies + c) * 7919 + epoch)))),
-    ];
+    const mentions = mentionCopies(source.split.train, copies, seed ^ MENTION_SURROGATES);
+    copyCount = mentions.count;
+    epochTexts = async (epoch) => [...source.split.train, ...mentions.forEpoch(epoch)];
     devTexts = source.split.dev;
   }
   const labels = ['O', ...[...labelSet].sort()];
@@ -308,8 +308,7 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     privacy: options.dp ? 'dp' : 'none',
     ...(dp && { dp: { ...dp, ...(privatePreprocessing && { privatePreprocessing }) }, ...(releaseStats && { dpReleasedStats: true }) }),
   });
-  const copiesNote = source.kind === 'spans' && source.surrogateMentions ? `, and ${source.split.train.filter(hasReplaceableMention).length * source.surrogateMentions} copies with surrogate mentions each epoch` : '';
-  options.onInfo?.(`${split.train.length} training documents${copiesNote}, ${labels.length - 1} labels`);
+  options.onInfo?.(`${split.train.length} training documents${copyCount ? `, and ${copyCount} copies with surrogate mentions each epoch` : ''}, ${labels.length - 1} labels`);
   const { state, dp } = await trainTokenClassifier({
     model,
     tokenizer,

@@ -154,18 +154,29 @@ describe('ppmlm deid train / eval / apply', () => {
   });
 });
 
+const SURNAMES = ['whitfield', 'okonkwo', 'lindqvist', 'haldane'];
+
+/**
+ * 40 notes as span JSONL (`dir/phi.jsonl`): the i-th is `note(name, i)`, which starts "Patient <name>",
+ * the name (SURNAMES in turn) a NAME span, or, where `note` gives null, a note that names no one.
+ */
+async function patientNotes(dir: string, note: (name: string, i: number) => string | null): Promise<string> {
+  const lines = Array.from({ length: 40 }, (_, i) => {
+    const name = SURNAMES[i % SURNAMES.length]!;
+    const text = note(name, i);
+    return JSON.stringify(text === null ? { id: String(i), text: 'Patient seen today, no complaints.', spans: [] } : { id: String(i), text, spans: [{ start: 8, end: 8 + name.length, label: 'NAME' }] });
+  });
+  const path = join(dir, 'phi.jsonl');
+  await writeFile(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
 describe('ppmlm deid train --blacklist', () => {
   it('keeps blacklisted terms out of a fresh tokenizer and refuses a --model whose vocabulary holds them', async () => {
     // Gold-span data holds real identifiers: a tokenizer trained on it learns the frequent names.
     const dir = await tempDir();
-    const names = ['whitfield', 'okonkwo', 'lindqvist', 'haldane'];
-    const lines = Array.from({ length: 40 }, (_, i) => {
-      const name = names[i % names.length]!;
-      const text = `Patient ${name} seen today, ${name} reports pain.`;
-      return JSON.stringify({ id: String(i), text, spans: [{ start: 8, end: 8 + name.length, label: 'NAME' }] });
-    });
-    const spans = join(dir, 'phi.jsonl');
-    await writeFile(spans, `${lines.join('\n')}\n`);
+    const names = SURNAMES;
+    const spans = await patientNotes(dir, (name) => `Patient ${name} seen today, ${name} reports pain.`);
     const blacklist = join(dir, 'bl.txt');
     await writeFile(blacklist, `${names.join('\n')}\n`);
     const args = (out: string, ...extra: string[]) => ['--quiet', 'deid', 'train', '--spans', spans, '--max-steps', '1', '--batch-size', '8', '--hidden', '16', '--layers', '1', '--heads', '2', '--intermediate', '32', '--vocab-size', '200', '--seq-len', '32', '--out', join(dir, out), ...extra];
@@ -198,16 +209,9 @@ describe('ppmlm deid train --blacklist', () => {
 });
 
 describe('ppmlm deid train --surrogate-mentions', () => {
-  it('adds copies of the named training documents with listed names in place each epoch, recorded; refused on judgments and under DP', async () => {
+  it('adds copies of the named training documents with listed names in place each epoch, recorded and kept on resume; refused on judgments and under DP', async () => {
     const dir = await tempDir();
-    const names = ['whitfield', 'okonkwo', 'lindqvist', 'haldane'];
-    const lines = Array.from({ length: 40 }, (_, i) => {
-      const name = names[i % names.length]!;
-      const text = i % 2 ? `Patient ${name} seen today.` : 'Patient seen today, no complaints.';
-      return JSON.stringify({ id: String(i), text, spans: i % 2 ? [{ start: 8, end: 8 + name.length, label: 'NAME' }] : [] });
-    });
-    const spans = join(dir, 'phi.jsonl');
-    await writeFile(spans, `${lines.join('\n')}\n`);
+    const spans = await patientNotes(dir, (name, i) => (i % 2 ? `Patient ${name} seen today.` : null));
     // Every document trains (no dev split, so no threshold is chosen): 40 documents, 20 of them with a name.
     const train = (out: string, ...extra: string[]) => cli('--quiet', 'deid', 'train', '--spans', spans, '--split', '100/0/0', '--public-corpus', '--epochs', '1', '--batch-size', '4', '--hidden', '16', '--layers', '1', '--heads', '2', '--intermediate', '32', '--vocab-size', '200', '--seq-len', '32', '--out', join(dir, out), '--json', ...extra);
     const plain = await train('plain');
@@ -219,6 +223,10 @@ describe('ppmlm deid train --surrogate-mentions', () => {
     expect(JSON.parse(copied.stdout).steps).toBe(20);
     expect(JSON.parse(await readFile(join(dir, 'copied', 'ppmlm.json'), 'utf8'))).toMatchObject({ data: 'spans', surrogateMentions: 2 });
     expect(JSON.parse(await readFile(join(dir, 'plain', 'ppmlm.json'), 'utf8'))).not.toHaveProperty('surrogateMentions');
+    // A resumed run draws the copies its checkpoint was written with, or is refused.
+    const resumed = await train('copied', '--surrogate-mentions', '1', '--resume', '--force');
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toMatch(/--surrogate-mentions 2 → 1/);
 
     const judgments = await cli('deid', 'train', ...INPUTS, '--surrogate-mentions', '1', '--out', join(dir, 'j'));
     expect(judgments.code).toBe(2);

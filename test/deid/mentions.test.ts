@@ -3,7 +3,7 @@ import type { SpanDocument } from '../../src/corpus/index.js';
 import { Rng } from '../../src/engine/index.js';
 import { normalizeTerm } from '../../src/text/index.js';
 import { publicLists } from '../../src/identifiers/index.js';
-import { hasReplaceableMention, withSurrogateMentions } from '../../src/deid/mentions.js';
+import { hasReplaceableMention, mentionCopies, withSurrogateMentions } from '../../src/deid/mentions.js';
 
 const doc: SpanDocument = {
   id: 't1',
@@ -85,5 +85,17 @@ describe('surrogate mentions', () => {
       });
       expect(hasReplaceableMention(input)).toBe(spans.some((s) => s.label !== 'DATE'));
     }
+  });
+
+  it("are copied for each document that names someone, afresh each epoch and the same again for a seed's epoch", () => {
+    const unnamed: SpanDocument = { id: 'u', author: 'b', text: 'no one here', spans: [] };
+    const copies = mentionCopies([doc, unnamed, doc], 2, 5);
+    expect(copies.count).toBe(4);
+    const epoch0 = copies.forEpoch(0);
+    expect(epoch0).toHaveLength(4);
+    expect(mentionCopies([doc, unnamed, doc], 2, 5).forEpoch(0)).toEqual(epoch0);
+    expect(new Set(epoch0.map((t) => t.text)).size).toBe(4);
+    expect(copies.forEpoch(1).map((t) => t.text)).not.toEqual(epoch0.map((t) => t.text));
+    expect(mentionCopies([doc], 0, 5).forEpoch(0)).toEqual([]);
   });
 });
