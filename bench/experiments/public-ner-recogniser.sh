@@ -57,5 +57,5 @@ measure wikigold-model-alone --gold "$wikigold" --only direct --recognizers none
 # WNUT17's dev file, where the recipe's settings were chosen (bench/experiments/public-ner-recogniser/dev-runs.md).
 measure wnut17-dev-rules --gold "$wnut_dev" --gold-format conll --only direct
 measure wnut17-dev-own --gold "$wnut_dev" --gold-format conll --only direct --deid-model "$out/model"
-node "$here/public-ner-table.mjs" "$out" > "$out/results.md"
+npx tsx "$here/public-ner-table.ts" "$out" > "$out/results.md"
 cat "$out/results.md"

@@ -1,21 +1,24 @@
-// The table of bench/experiments/public-ner-recogniser.sh from its `blacklist eval --json` outputs:
-//   node bench/experiments/public-ner-table.mjs OUT_DIR
+/**
+ * The table of bench/experiments/public-ner-recogniser.sh from its `blacklist eval --json` outputs:
+ *   npx tsx bench/experiments/public-ner-table.ts OUT_DIR
+ */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Proportion, ProtectionEvaluation } from '../../src/audit/index.js';
 
-const out = process.argv[2];
-const read = (name) => JSON.parse(readFileSync(join(out, `${name}.json`), 'utf8'));
-const pct = (p) => `${(100 * p.value).toFixed(1)}% [${(100 * p.interval[0]).toFixed(1)}, ${(100 * p.interval[1]).toFixed(1)}]`;
-const full = (r, type) => pct(r.types.find((t) => t.type === type).full);
-const other = (r) => pct(r.otherTextProtected);
-const all = (r) => full(r, 'all');
+const out = process.argv[2]!;
+const read = (name: string) => JSON.parse(readFileSync(join(out, `${name}.json`), 'utf8')) as ProtectionEvaluation;
+const pct = (p: Proportion) => `${(100 * p.value).toFixed(1)}% [${(100 * p.interval[0]).toFixed(1)}, ${(100 * p.interval[1]).toFixed(1)}]`;
+const full = (r: ProtectionEvaluation, type: string) => pct(r.types.find((t) => t.type === type)!.full);
+const other = (r: ProtectionEvaluation) => pct(r.otherTextProtected);
+const all = (r: ProtectionEvaluation) => full(r, 'all');
 const own = JSON.parse(readFileSync(join(out, 'model', 'ppmlm.json'), 'utf8'));
 
 const rows = [
   '| direct terms | wikigold persons | wikigold places | wikigold other text | WNUT17 test persons | WNUT17 test places | WNUT17 test other text | PhysioNet all spans (default blacklist) | PhysioNet other text |',
   '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
 ];
-const label = { rules: 'the rules alone', own: `the rules and the model at ${own.piiThreshold.toFixed(3)} (its own)`, 0.5: 'the rules and the model at 0.5', 0.7: 'the rules and the model at 0.7', 0.9: 'the rules and the model at 0.9' };
+const label: Record<string, string> = { rules: 'the rules alone', own: `the rules and the model at ${own.piiThreshold.toFixed(3)} (its own)`, 0.5: 'the rules and the model at 0.5', 0.7: 'the rules and the model at 0.7', 0.9: 'the rules and the model at 0.9' };
 for (const t of ['rules', 'own', '0.5', '0.7', '0.9']) {
   const [w, n, p] = [read(`wikigold-${t}`), read(`wnut17-test-${t}`), read(`physionet-${t}`)];
   rows.push(`| ${label[t]} | ${full(w, 'PERSON')} | ${full(w, 'LOCATION')} | ${other(w)} | ${full(n, 'PERSON')} | ${full(n, 'LOCATION')} | ${other(n)} | ${all(p)} | ${other(p)} |`);
