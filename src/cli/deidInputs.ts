@@ -33,16 +33,19 @@ export interface DeidSourceFlags extends Partial<DeidInputFlags> {
   unknownLabel: DeidInputFlags['unknownLabel'];
 }
 
-/** Either annotated judgments (with their replacement lists) or span-annotated documents: exactly one. */
+/**
+ * Either annotated judgments (with their replacement lists) or span-annotated documents: exactly one. `unit`
+ * names what was read, for the commands' summaries.
+ */
 export async function readDeidSource(flags: DeidSourceFlags, out: Reporter) {
   if ((flags.judgments === undefined) === (flags.spans === undefined)) throw new UsageError('give either --judgments DIR (with --replacements DIR) or --spans FILE');
   if (flags.spans !== undefined) {
     const docs = await readSpanCorpus(flags.spans, flags.spansFormat ?? 'jsonl');
     out.info(`${docs.length} span-annotated documents, ${docs.reduce((a, d) => a + d.spans.length, 0)} spans`);
-    return { kind: 'spans' as const, docs };
+    return { kind: 'spans' as const, unit: 'documents', docs };
   }
   if (flags.replacements === undefined) throw new UsageError('--judgments needs --replacements DIR (the replacement lists)');
-  return { kind: 'annotated' as const, ...(await readDeidInputs(flags as DeidInputFlags, out)) };
+  return { kind: 'annotated' as const, unit: 'judgments', ...(await readDeidInputs(flags as DeidInputFlags, out)) };
 }
 
 /**

@@ -341,12 +341,12 @@ export function buildProgram(io: CliIO): Command {
       .addOption(new Option('--unknown-label <policy>', 'unknown labels: error, or OTHER').choices(['error', 'other']).default('error'))
       .option('--skip-bad-docs', 'skip malformed judgments')
       .addOption(analyzerOption('Korean analyser for morpheme pre-tokenisation (used where the model was trained with it)'));
-  const deidTrainCmd = deid.command('train').description('train a token classifier on surrogate-filled annotated judgments');
+  const deidTrainCmd = deid.command('train').description('train a token classifier on surrogate-filled annotated judgments or span-annotated documents (--spans)');
   addVocabularyOptions(dpOptions(trainingOptions(deidInputs(deidTrainCmd), { lr: '5e-4' })), 'keep these terms out of a fresh tokenizer, and refuse a --model whose vocabulary holds them')
     .option('--privacy <mechanism>', 'none | dp (DP-SGD per document by default; the --dp-* flags)')
     .option('--public-corpus', 'declare the training documents public (recorded in ppmlm.json): a blacklist built with this model may be declared public, and under DP its fresh tokenizer is no private input')
     .option('--no-morphemes', 'tokenise without morpheme pre-tokenisation (recorded in the model; eval and apply follow it)')
-    .option('--split <shares>', 'train/dev/test shares of the judgments', '80/10/10')
+    .option('--split <shares>', 'train/dev/test shares of the documents', '80/10/10')
     .option('--seed <n>', 'seed of split, surrogates, order', '42')
     .addOption(new Option('--replacement <mode>', 'new surrogates every epoch, or the same').choices(['per-epoch', 'single']).default('per-epoch'))
     .option('--label-level <n>', '1 direct/quasi, 2 categories, 3 fine labels', '3')
@@ -363,7 +363,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--force', "replace an existing folder and, without --resume, an earlier run's <out>.checkpoint")
     .option('--json', 'machine-readable summary')
     .action(lazyAction(async () => (await import('./commands/deidTrain.js')).deidTrain));
-  deidInputs(deid.command('eval').description('token-level binary P/R/F1 and micro F1 over labels on annotated judgments'))
+  deidInputs(deid.command('eval').description('token-level binary P/R/F1 and micro F1 over labels on annotated judgments or span-annotated documents'))
     .requiredOption('--model <dir>', 'a model from "ppmlm deid train"')
     .addOption(new Option('--split <name>', "which of the model's splits to evaluate").choices(['test', 'dev', 'all']).default('test'))
     .option('--seq-len <n>', 'tokens per window', '128')

@@ -188,6 +188,7 @@ describe('ppmlm deid train --blacklist', () => {
 
     const clean = await cli(...args('clean', '--blacklist', blacklist));
     expect(clean.code, clean.stderr).toBe(0);
+    expect(clean.stdout).toMatch(/\(train \d+ \/ dev \d+ \/ test \d+ documents\)/);
     const kept = await vocabulary('clean');
     expect(names.filter((n) => kept.has(n))).toEqual([]);
 

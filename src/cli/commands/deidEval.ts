@@ -39,10 +39,10 @@ export async function deidEval(options: DeidEvalOptions, out: Reporter): Promise
         : // Models trained before the split was fingerprinted list the ids themselves.
           docs.filter((d) => new Set(record[options.split as 'train' | 'dev' | 'test']).has(d.id));
   if (options.split !== 'all' && record !== undefined && (part === undefined || part.length === 0)) {
-    throw new UsageError(`these judgments do not reproduce the ${options.split} split ${options.model} was trained with (other files, or other ids); pass the training inputs, or --split all`);
+    throw new UsageError(`these ${input.unit} do not reproduce the ${options.split} split ${options.model} was trained with (other files, or other ids); pass the training inputs, or --split all`);
   }
   const evalDocs = part ?? docs;
-  out.info(`evaluating ${evalDocs.length} judgments (${part ? `${options.split} split` : 'all'}) at level ${level}`);
+  out.info(`evaluating ${evalDocs.length} ${input.unit} (${part ? `${options.split} split` : 'all'}) at level ${level}`);
   const analyzer = analyzerForModel(provenance, options.analyzer, out);
   const predictOptions = predictOptionsFor(flags, provenance, analyzer);
   const gold: string[] = [];
@@ -66,7 +66,7 @@ export async function deidEval(options: DeidEvalOptions, out: Reporter): Promise
   const f = (x: number) => x.toFixed(4);
   out.result(
     [
-      `${evalDocs.length} judgments, ${m.tokens} tokens, level ${level}, ${decision}`,
+      `${evalDocs.length} ${input.unit}, ${m.tokens} tokens, level ${level}, ${decision}`,
       `binary (PII or not)  P ${f(m.binary.precision)}  R ${f(m.binary.recall)}  F1 ${f(m.binary.f1)}`,
       `micro over labels    P ${f(m.micro.precision)}  R ${f(m.micro.recall)}  F1 ${f(m.micro.f1)}`,
       'per label:',

@@ -36,7 +36,7 @@ export interface DeidTrainCommandOptions extends DeidSourceFlags, TrainingFlags,
   backend: BackendRequest;
 }
 
-/** `ppmlm deid train`: a token classifier on surrogate-filled annotated judgments. */
+/** `ppmlm deid train`: a token classifier on surrogate-filled annotated judgments or span-annotated documents. */
 export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter): Promise<void> {
   const level = parseIntFlag(options.labelLevel, '--label-level', { min: 1, max: 3 }) as LabelLevel;
   const seed = parseIntFlag(options.seed, '--seed');
@@ -86,7 +86,7 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
     });
     out.progressDone();
     const summary = { out: options.out, labels: result.labels.length - 1, level, epochs: result.state.epoch, steps: result.state.step, finalLoss: result.state.lastLoss, lossByEpoch: result.provenance.lossByEpoch, split: { train: split.train.length, dev: split.dev.length, test: split.test.length }, seconds: (Date.now() - t0) / 1000, ...(result.provenance.dp && { dp: result.provenance.dp }) };
-    out.summary(options.json, summary, () => `wrote ${options.out}: ${summary.labels} labels at level ${level}, ${summary.steps} steps, final loss ${summary.finalLoss.toFixed(4)} (train ${split.train.length} / dev ${split.dev.length} / test ${split.test.length} judgments)${result.provenance.dp ? `; DP-SGD epsilon ${result.provenance.dp.epsilon.toFixed(2)} at delta ${result.provenance.dp.delta.toExponential(1)} ${epsilonUnitLabel(result.provenance.dp)}` : ''}`);
+    out.summary(options.json, summary, () => `wrote ${options.out}: ${summary.labels} labels at level ${level}, ${summary.steps} steps, final loss ${summary.finalLoss.toFixed(4)} (train ${split.train.length} / dev ${split.dev.length} / test ${split.test.length} ${input.unit})${result.provenance.dp ? `; DP-SGD epsilon ${result.provenance.dp.epsilon.toFixed(2)} at delta ${result.provenance.dp.delta.toExponential(1)} ${epsilonUnitLabel(result.provenance.dp)}` : ''}`);
   } finally {
     await analyzer?.close();
   }
