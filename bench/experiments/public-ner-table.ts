@@ -18,10 +18,11 @@ const rows = [
   '| direct terms | wikigold persons | wikigold places | wikigold other text | WNUT17 test persons | WNUT17 test places | WNUT17 test other text | PhysioNet all spans (default blacklist) | PhysioNet other text |',
   '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
 ];
-const label: Record<string, string> = { rules: 'the rules alone', own: `the rules and the model at ${own.piiThreshold.toFixed(3)} (its own)`, 0.5: 'the rules and the model at 0.5', 0.7: 'the rules and the model at 0.7', 0.9: 'the rules and the model at 0.9' };
-for (const t of ['rules', 'own', '0.5', '0.7', '0.9']) {
+const thresholds = ['0.15', '0.25', 'own', '0.5', '0.7', '0.9'];
+const label = (t: string) => (t === 'rules' ? 'the rules alone' : t === 'own' ? `the rules and the model at ${own.piiThreshold.toFixed(3)} (its own)` : `the rules and the model at ${t}`);
+for (const t of ['rules', ...thresholds]) {
   const [w, n, p] = [read(`wikigold-${t}`), read(`wnut17-test-${t}`), read(`physionet-${t}`)];
-  rows.push(`| ${label[t]} | ${full(w, 'PERSON')} | ${full(w, 'LOCATION')} | ${other(w)} | ${full(n, 'PERSON')} | ${full(n, 'LOCATION')} | ${other(n)} | ${all(p)} | ${other(p)} |`);
+  rows.push(`| ${label(t)} | ${full(w, 'PERSON')} | ${full(w, 'LOCATION')} | ${other(w)} | ${full(n, 'PERSON')} | ${full(n, 'LOCATION')} | ${other(n)} | ${all(p)} | ${other(p)} |`);
 }
 const alone = read('wikigold-model-alone');
 const [devRules, devOwn] = [read('wnut17-dev-rules'), read('wnut17-dev-own')];
