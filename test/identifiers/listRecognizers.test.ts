@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BlacklistMatcher, NameRecognizer, PlaceRecognizer, buildBlacklist, defaultRecognizers, isMisspelling, publicLists } from '../../src/identifiers/index.js';
-import { PATTERNS, PatternRecognizer, commonWord } from '../../src/identifiers/direct/index.js';
+import { PATTERNS, PatternRecognizer, commonWord, detectDirect } from '../../src/identifiers/direct/index.js';
 import { classify, readWords, textWords } from '../../src/identifiers/direct/words.js';
 
 const names = new NameRecognizer();
@@ -54,6 +54,16 @@ describe('person names without a user list', () => {
     expect(await found(names, 'per DR MADDEN picc ok')).toEqual(['DR MADDEN|context:title']);
     expect(await found(names, "daughter Thelma in to visit")).toContain('Thelma|context:relation');
     expect(await found(names, 'husband milovan called')).toEqual(['milovan|context:relation']);
+  });
+
+  it('takes no title, relation or credential into the name it announces', async () => {
+    // Were "MD" a name word, the name would hold a common word and keep its title: the term would be
+    // "mr. ryan bagy md", and "Ryan Bagy" elsewhere unprotected.
+    const top = async (text: string) => (await detectDirect(text, [names])).map((d) => text.slice(d.start, d.end));
+    expect(await top('Follow up with Mr. Ryan Bagy MD in 2 months.')).toEqual(['Ryan Bagy']);
+    expect(await top('Seen by Andrew Turcotte MD today.')).toEqual(['Andrew Turcotte']);
+    // A relation before a title: "Dr" is no name of the wife's, nor a term protected everywhere.
+    expect(await top('His wife Dr. Quigley came in.')).toEqual(['Quigley']);
   });
 
   it('ends a name at a sentence, not at an initial', async () => {

@@ -96,9 +96,10 @@ const NOT_NAMES = new Set(['and', 'or', 'per', 'the', 'a', 'an', 'in', 'at', 'to
  * Whether a word may be part of a name in context (after a title, a relation, before a credential): an
  * initial, a listed name or a word in no English list, not a common word unless capitalised in mixed case.
  * After a title a listed name counts in lower case too ("dr green aware"): the title stays in the term.
+ * A title, relation or credential is no part of the name it announces ("Mr. Ryan Bagy MD" is Ryan Bagy).
  */
 function nameWord(w: TextWord, c: WordClass, text: string, cased: boolean, afterTitle = false): boolean {
-  if (NOT_NAMES.has(w.key)) return false;
+  if (NOT_NAMES.has(w.key) || CUES.has(w.key)) return false;
   if (w.end - w.start === 1) return text[w.end] === '.' || /^\s+\p{L}/u.test(text.slice(w.end, w.end + 3));
   if (cased && !w.capital && !(afterTitle && c.name && !CLINICAL.has(w.key))) return false;
   return c.name || !c.common || (cased && w.capital);
