@@ -303,6 +303,8 @@ describe('places without a user list', () => {
     expect((await found(places, 'Went to the Nursing Station and checked Mental State.')).filter((d) => d.endsWith('landmark'))).toEqual([]);
     // A compass word before a listed place and an administrative word after it belong to the place.
     expect(await found(places, 'Floods hit Eastern Saskatchewan, the Donetsk region, Fairfax county and Greater London.')).toEqual(expect.arrayContaining(['Eastern Saskatchewan|list:places', 'Donetsk region|list:places', 'Fairfax county|list:places', 'Greater London|list:places']));
+    // A state's form before a country is part of its name; before a state or a city it is not taken.
+    expect(await found(places, "Envoys of the Kingdom of the Netherlands and the People's Republic of China met in the state of Maryland.")).toEqual(expect.arrayContaining(['Kingdom of the Netherlands|list:places', "People's Republic of China|list:places", 'Maryland|list:places']));
     expect(await found(places, 'Then to the east wing and the west side.')).toEqual([]);
     // Small words inside a listed name; world places whose words are words; a feature after a place.
     expect(await found(places, 'Flights from Rio de Janeiro and the Isle of Man reached Wales, the Middle East and the Gaza Strip.')).toEqual(expect.arrayContaining(['Rio de Janeiro|list:places', 'Isle of Man|list:places', 'Wales|list:places', 'Middle East|list:places', 'Gaza Strip|rule:landmark']));
