@@ -18,6 +18,14 @@ export interface PatternSpec {
 const NS = String.raw`(?<![\p{N}A-Za-z])`;
 const NE = String.raw`(?![\p{N}A-Za-z])`;
 const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
+/**
+ * A year after a month's name: four digits, two after an apostrophe ('94), or two that no day can be
+ * (32-99: "3 Mar 94"); after the month alone not after May, Mar or Dec, which are also words of the notes
+ * ("dec 45 cc"): "Oct 94".
+ */
+const yearAfterMonth = (alone: boolean) => String.raw`(?:(\d{4})|'(\d{2})|${alone ? String.raw`(?<!\b(?:may|mar|dec)\.?,?\s+)` : ''}(3[2-9]|[4-9]\d))(?![\p{N}A-Za-z])`;
+/** A day of the month, 1-31, not the start of a longer number. */
+const DAY = String.raw`(0?[1-9]|[12]\d|3[01])(?!\d)`;
 const MONTHS: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
 
 const re = (source: string, flags = 'giu') => new RegExp(source, `${flags}d`);
@@ -127,30 +135,31 @@ export const PATTERNS: PatternSpec[] = [
     name: 'date-month-name',
     category: 'DATE',
     regex: re(
-      String.raw`\b${MONTH}\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?\b|\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH}(?:,?\s+(\d{4}))?\b|\b${MONTH},?\s+(?:of\s+)?(\d{4})\b`,
+      String.raw`\b${MONTH}\s+${DAY}(?:st|nd|rd|th)?(?:,\s*${yearAfterMonth(false)}|\s+(\d{4}))?\b|\b${DAY}(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH}(?:,?\s+${yearAfterMonth(false)})?\b|\b${MONTH},?\s+(?:of\s+)?${yearAfterMonth(true)}`,
     ),
     validate: (m) => {
       const month = MONTHS[m[0].toLowerCase().match(/[a-z]{3}/g)?.find((w) => w in MONTHS) ?? ''];
       if (month === undefined) return false;
-      const day = num(m[1] ?? m[3]);
+      const day = num(m[1] ?? m[6]);
       return Number.isNaN(day) || isCalendarDate(2000, month, day);
     },
   },
   {
-    // A day, a month's name and a year joined by dashes, as lab systems print them: 12-Mar-2094, 3-JAN-94.
+    // A day, a month's name and a year joined by dashes or written together, as lab systems print them:
+    // 12-Mar-2094, 3-JAN-94, 12MAR94.
     name: 'date-day-month-dashed',
     category: 'DATE',
-    regex: re(String.raw`(?<![\p{L}\d-])(\d{1,2})-${MONTH}-(\d{2}|\d{4})(?![\p{L}\d-])`),
+    regex: re(String.raw`(?<![\p{L}\d-])(\d{1,2})(-?)${MONTH}\2(\d{2}|\d{4})(?![\p{L}\d-])`),
     validate: (m) => {
       const month = MONTHS[m[0].toLowerCase().match(/[a-z]{3}/)?.[0] ?? ''];
       return month !== undefined && isCalendarDate(2000, month, num(m[1]));
     },
   },
   {
-    // A season and its year: "Spring 2095", "summer of '93".
+    // A season and its year: "Spring 2095", "summer of '93", "spring of 94".
     name: 'date-season',
     category: 'DATE',
-    regex: re(String.raw`\b(?:spring|summer|fall|autumn|winter)\s+(?:of\s+)?(?:(?:19|20)\d{2}|'\d{2})(?![\p{L}\d])`),
+    regex: re(String.raw`\b(?:spring|summer|fall|autumn|winter)\s+(?:(?:of\s+)?(?:(?:19|20)\d{2}|'\d{2})|of\s+\d{2})(?![\p{L}\d])`),
   },
   {
     name: 'year',
@@ -186,7 +195,8 @@ export const PATTERNS: PatternSpec[] = [
     // May is left out: "in may" reads as the verb too often.
     name: 'date-month-context',
     category: 'DATE',
-    regex: re(String.raw`\b(?:in|since|during|early|late|mid|until|till|by|before|after|end of|beginning of|middle of)\s+(january|february|march|april|june|july|august|september|october|november|december|jan\.|feb\.|mar\.|apr\.|jun\.|jul\.|aug\.|sept?\.?|oct\.|nov\.|dec\.)(?![\p{L}])`),
+    // Abbreviations without their period only where they are no word of the notes (feb, oct; not mar, dec).
+    regex: re(String.raw`\b(?:in|since|during|early|late|mid|until|till|by|before|after|end of|beginning of|middle of)(?:\s+|(?<=mid)-)(january|february|march|april|june|july|august|september|october|november|december|jan\.|feb\.?|mar\.|apr\.|jun\.|jul\.|aug\.?|sept?\.?|oct\.?|nov\.?|dec\.)(?![\p{L}])`),
     group: [1],
   },
   {
