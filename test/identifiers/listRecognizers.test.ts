@@ -74,6 +74,11 @@ describe('person names without a user list', () => {
   it('reads an office before a name as part of it, not before a common word', async () => {
     expect(await found(names, 'Pope Francis met Senator Bushby and Sir Alex Ferguson.')).toEqual(expect.arrayContaining(['Pope Francis|context:office', 'Senator Bushby|context:office', 'Sir Alex Ferguson|context:office']));
     expect((await found(names, 'Seen by General Medicine and General Surgery.')).filter((d) => d.endsWith('office'))).toEqual([]);
+    expect(await found(names, 'Secretary Kerry met Speaker Boehner.')).toEqual(expect.arrayContaining(['Secretary Kerry|context:office', 'Speaker Boehner|context:office']));
+    // A peer's title and territory is the name, a couple's too; not a title in lower case.
+    expect(await found(names, 'The Duke and Duchess of Cambridge met the Earl of Wessex.')).toEqual(expect.arrayContaining(['Duke and Duchess of Cambridge|context:office', 'Earl of Wessex|context:office']));
+    expect((await found(names, 'He was a prince of a man, the duke of nothing.')).filter((d) => d.endsWith('office'))).toEqual([]);
+    expect((await found(names, 'The Secretary General spoke to the Leader Board.')).filter((d) => d.endsWith('office'))).toEqual([]);
   });
 
   it('joins an unambiguous name to a capitalised word beside it, however common, not a word naming things', async () => {

@@ -27,7 +27,14 @@ const OFFICES = new Set([
   'president', 'pope', 'senator', 'sen', 'governor', 'gov', 'mayor', 'minister', 'chancellor', 'premier', 'sir', 'lord', 'lady', 'dame', 'prince', 'princess', 'duke', 'duchess',
   'queen', 'king', 'emperor', 'empress', 'sultan', 'sheikh', 'ayatollah', 'cardinal', 'bishop', 'archbishop', 'general', 'gen', 'colonel', 'col', 'captain', 'capt', 'lieutenant',
   'lt', 'sergeant', 'sgt', 'admiral', 'commander', 'judge', 'justice', 'rep', 'congressman', 'congresswoman', 'councillor', 'councilman', 'ambassador', 'coach', 'detective', 'inspector', 'constable',
+  'leader', 'secretary', 'speaker', 'chairman', 'chairwoman', 'treasurer', 'commissioner', 'sheriff', 'prosecutor', 'rabbi', 'imam',
 ]);
+/**
+ * A peer named by title and territory: "Duke of Cambridge", "the Duke and Duchess of Cambridge", "Earl of
+ * Wessex". One person (or couple) holds each, so the title is the name.
+ */
+const PEERAGE_TITLES = new Set(['duke', 'duchess', 'prince', 'princess', 'earl', 'countess', 'marquess', 'marchioness', 'viscount', 'viscountess', 'baron', 'baroness']);
+const PEERAGE = /^(?:(?:Duke|Duchess|Prince|Princess|Earl|Countess|Marquess|Marchioness|Viscount|Viscountess|Baron|Baroness)\s+and\s+)?(?:Duke|Duchess|Prince|Princess|Earl|Countess|Marquess|Marchioness|Viscount|Viscountess|Baron|Baroness)\s+of\s+(?:the\s+)?\p{Lu}\p{Ll}+(?:[ -]\p{Lu}\p{Ll}+)?/u;
 /**
  * Words that name things beside a person's name: Quigley Hospital, Parkinson Disease, Smith Street. Not
  * every word that ends a place's name (the place recogniser's facility and feature words): a name beside
@@ -115,7 +122,8 @@ function nameWord(w: TextWord, c: WordClass, text: string, cased: boolean, after
  * - In lower case or capitals, a listed first name, an initial if any, and a surname no list holds
  *   ("olga krylova": `context:first-last`); someone spoken to ("Don't go, Mark!": `context:vocative`);
  *   listed names in a list of names ("Kónya, Becker and White": `context:name-list`).
- * - As news writes names: an office before one ("President Obama": `context:office`), an unambiguous name
+ * - As news writes names: an office before one ("President Obama": `context:office`), a peer's title and
+ *   territory ("Duke of Cambridge": `context:office`), an unambiguous name
  *   beside any word written as a name ("Desmond Tutu": `context:first-last`), a surname the text named
  *   in full, again alone ("Shearer said": `context:surname-again`), and a first name before what a person
  *   does ("Nick is", "Tanner said": `context:subject`).
@@ -168,6 +176,10 @@ export class NameRecognizer implements Recognizer {
         // The office stays in the term: it is part of how the person is named, and "General Medicine" is no name.
         const j = following(i, /^\.? $/);
         if (j > i) out.push({ start: w.start, end: words[j]!.end, category: 'PERSON', source: 'context:office' });
+      }
+      if (cased && PEERAGE_TITLES.has(w.key)) {
+        const peer = PEERAGE.exec(text.slice(w.start, w.start + 80));
+        if (peer !== null) out.push({ start: w.start, end: w.start + peer[0].length, category: 'PERSON', source: 'context:office' });
       }
       else if (RELATIONS.has(w.key) || ROLES_BEFORE.has(w.key)) {
         const j = following(i, /^\s*[,:(-]?\s*$/);
