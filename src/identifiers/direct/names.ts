@@ -34,7 +34,8 @@ const OFFICES = new Set([
  * Wessex". One person (or couple) holds each, so the title is the name.
  */
 const PEERAGE_TITLES = new Set(['duke', 'duchess', 'prince', 'princess', 'earl', 'countess', 'marquess', 'marchioness', 'viscount', 'viscountess', 'baron', 'baroness']);
-const PEERAGE = /^(?:(?:Duke|Duchess|Prince|Princess|Earl|Countess|Marquess|Marchioness|Viscount|Viscountess|Baron|Baroness)\s+and\s+)?(?:Duke|Duchess|Prince|Princess|Earl|Countess|Marquess|Marchioness|Viscount|Viscountess|Baron|Baroness)\s+of\s+(?:the\s+)?\p{Lu}\p{Ll}+(?:[ -]\p{Lu}\p{Ll}+)?/u;
+const PEER = [...PEERAGE_TITLES].map((t) => t[0]!.toUpperCase() + t.slice(1)).join('|');
+const PEERAGE = new RegExp(String.raw`^(?:(?:${PEER})\s+and\s+)?(?:${PEER})\s+of\s+(?:the\s+)?\p{Lu}\p{Ll}+(?:[ -]\p{Lu}\p{Ll}+)?`, 'u');
 /**
  * Words that name things beside a person's name: Quigley Hospital, Parkinson Disease, Smith Street. Not
  * every word that ends a place's name (the place recogniser's facility and feature words): a name beside
