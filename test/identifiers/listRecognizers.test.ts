@@ -308,6 +308,8 @@ describe('places without a user list', () => {
     expect((await found(places, 'Went to the Nursing Station and checked Mental State.')).filter((d) => d.endsWith('landmark'))).toEqual([]);
     // A compass word before a listed place and an administrative word after it belong to the place.
     expect(await found(places, 'Floods hit Eastern Saskatchewan, the Donetsk region, Fairfax county and Greater London.')).toEqual(expect.arrayContaining(['Eastern Saskatchewan|list:places', 'Donetsk region|list:places', 'Fairfax county|list:places', 'Greater London|list:places']));
+    // A point of the compass belongs to a place in lower case too, hyphenated or not; "central" then is an adjective.
+    expect(await found(places, 'Shelling in eastern Ukraine and south-east England, from the central London office.')).toEqual(expect.arrayContaining(['eastern Ukraine|list:places', 'south-east England|list:places', 'London|list:places']));
     // A state's form before a country is part of its name; before a state or a city it is not taken.
     expect(await found(places, "Envoys of the Kingdom of the Netherlands and the People's Republic of China met in the state of Maryland.")).toEqual(expect.arrayContaining(['Kingdom of the Netherlands|list:places', "People's Republic of China|list:places", 'Maryland|list:places']));
     expect(await found(places, 'Then to the east wing and the west side.')).toEqual([]);

@@ -38,7 +38,9 @@ const ULTRASOUND_SITES = new Set(['abd', 'abdomen', 'abdominal', 'renal', 'kidne
 /** The form of a state before a country's name, part of it: "Kingdom of the Netherlands", "People's Republic of China". */
 const STATE_FORM_BEFORE = /(?:^|[^\p{L}])((?:(?:federal|democratic|people['’]s|islamic|socialist|arab|united|federated|plurinational|independent)\s+)*(?:kingdom|republic|commonwealth|principality|sultanate|emirate|state|federation|grand\s+duchy)\s+of\s+(?:the\s+)?)$/iu;
 /** Words of direction or extent that start a place's name: "Eastern Saskatchewan", "Greater London", "Upper Austria". */
-const COMPASS = new Set(['north', 'south', 'east', 'west', 'northern', 'southern', 'eastern', 'western', 'central', 'northeast', 'northwest', 'southeast', 'southwest', 'northeastern', 'northwestern', 'southeastern', 'southwestern', 'upper', 'lower', 'greater', 'inner', 'outer']);
+const COMPASS = new Set(['north', 'south', 'east', 'west', 'northern', 'southern', 'eastern', 'western', 'central', 'northeast', 'northwest', 'southeast', 'southwest', 'northeastern', 'northwestern', 'southeastern', 'southwestern', 'north-east', 'north-west', 'south-east', 'south-west', 'upper', 'lower', 'greater', 'inner', 'outer']);
+/** Compass words that belong to a place in lower case too ("eastern Ukraine"); the others are adjectives then ("lower", "central"). */
+const POINTS = new Set([...COMPASS].filter((w) => /^(?:north|south|east|west)/.test(w)));
 /** Words of administration after a place's name: "Donetsk region", "Fairfax County". */
 const ADMINISTRATIVE = ['region', 'province', 'county', 'district', 'oblast', 'prefecture', 'governorate', 'municipality', 'canton', 'township', 'parish', 'borough'];
 /** An administrative word right after a listed place, in any case: "Donetsk region", "Fairfax county", "Washington state". */
@@ -283,7 +285,7 @@ export class PlaceRecognizer implements Recognizer {
         // A compass word or a state's form before it and an administrative word after it belong to the
         // place: "Eastern Saskatchewan", "Republic of Ireland", "Donetsk region", "Kent county".
         const form = listedCountry ? STATE_FORM_BEFORE.exec(text.slice(Math.max(0, m.start - 60), m.start)) : null;
-        const before = form !== null ? m.start - form[1]!.length : i > 0 && COMPASS.has(words[i - 1]!.key) && (words[i - 1]!.capital || !cased) && /^ $/.test(text.slice(words[i - 1]!.end, m.start)) ? words[i - 1]!.start : m.start;
+        const before = form !== null ? m.start - form[1]!.length : i > 0 && COMPASS.has(words[i - 1]!.key) && (words[i - 1]!.capital || !cased || POINTS.has(words[i - 1]!.key)) && /^ $/.test(text.slice(words[i - 1]!.end, m.start)) ? words[i - 1]!.start : m.start;
         const after = coded === 0 ? ADMINISTRATIVE_AFTER.exec(text.slice(m.end, m.end + 14)) : null;
         out.push({ start: before, end: m.end + (coded || (after?.[0].length ?? 0)), category: 'LOCATION', source: 'list:places' });
         // A state code after it belongs to it too ("Washington DC", "Baltimore, MD"), in a term of its own:
