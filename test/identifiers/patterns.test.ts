@@ -53,6 +53,16 @@ describe('pattern recognisers', () => {
     expect(await dates('since mid-March, late Feb and in oct; in mar and in dec stay words.')).toEqual(['March', 'Feb', 'oct']);
   });
 
+  it("finds social-media handles, not an e-mail's @ nor notes' @ for at", async () => {
+    expect((await found('RT @justinbieber: happy birthday @Real_Liam_Payne, @JaiLovesMehh and @JEROMEPIGGY', 'handle')).map(([c, v]) => `${c} ${v}`)).toEqual([
+      'USERNAME @justinbieber',
+      'USERNAME @Real_Liam_Payne',
+      'USERNAME @JaiLovesMehh',
+      'USERNAME @JEROMEPIGGY',
+    ]);
+    expect(await found('mail a.b@example.com; fluids @KVO, pain @goal, seen @2pm, meds @hs, out @ home', 'handle')).toEqual([]);
+  });
+
   it('finds validated numbers: RRN, SSN, card, IBAN, IP', async () => {
     const rrn = `850315-1${'23456'}${rrnCheckDigit('850315123456')}`;
     const text = `주민등록번호 ${rrn}, SSN 123-45-6789, card 4111 1111 1111 1111, IBAN GB82 WEST 1234 5698 7654 32, host 10.0.12.7`;

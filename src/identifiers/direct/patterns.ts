@@ -1,5 +1,7 @@
 import type { Detection, Recognizer } from './recognizer.js';
+import { publicLists } from './publicLists.js';
 import { ibanValid, ipv4Valid, isCalendarDate, luhnValid, phoneDigitsValid, rrnValid, ssnValid } from './validators.js';
+import { dictionaryWord } from './words.js';
 
 /** A regular expression, a validator for what it matched, and optionally context words that must precede it. */
 export interface PatternSpec {
@@ -38,6 +40,16 @@ const dateOk = (y: number, m: number, d: number) => isCalendarDate(Number.isNaN(
 export const PATTERNS: PatternSpec[] = [
   { name: 'email', category: 'EMAIL', regex: re(String.raw`(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?![\w-])`) },
   { name: 'url', category: 'URL', regex: re(String.raw`\b(?:https?://|www\.)[^\s<>"')\]]+[^\s<>"')\].,;:!?]`) },
+  {
+    // A social-media handle names an account: @justinbieber, @Real_Liam_Payne, @JaiLovesMehh. Not an
+    // e-mail's @, and not notes' "@" for "at" (@goal, @KVO, @2pm): a handle starts with a letter or an
+    // underscore and is no English word, clinical abbreviation or short word in capitals (@KVO) unless it
+    // holds a digit, an underscore or a capital inside its lower case.
+    name: 'handle',
+    category: 'USERNAME',
+    regex: re(String.raw`(?<![\p{L}\p{N}_@./+-])@([A-Za-z_][A-Za-z0-9_]{2,14})(?![\p{L}\p{N}_@])`),
+    validate: (m) => /[\d_]/.test(m[1]!) || /\p{Ll}\p{Lu}/u.test(m[1]!) || (!/^[A-Z]{3,4}$/.test(m[1]!) && !dictionaryWord(m[1]!.toLowerCase(), publicLists())),
+  },
   { name: 'ip', category: 'IP', regex: re(String.raw`${NS}\d{1,3}(?:\.\d{1,3}){3}${NE}`), validate: (m) => ipv4Valid(m[0]) },
   { name: 'rrn', category: 'RRN', regex: re(String.raw`${NS}\d{6}\s?-\s?\d{7}${NE}`), validate: (m) => rrnValid(m[0]) },
   { name: 'ssn', category: 'SSN', regex: re(String.raw`${NS}\d{3}-\d{2}-\d{4}${NE}`), validate: (m) => ssnValid(m[0]) },
