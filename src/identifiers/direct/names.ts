@@ -178,10 +178,6 @@ export class NameRecognizer implements Recognizer {
         const j = following(i, /^\.? $/);
         if (j > i) out.push({ start: w.start, end: words[j]!.end, category: 'PERSON', source: 'context:office' });
       }
-      if (cased && PEERAGE_TITLES.has(w.key)) {
-        const peer = PEERAGE.exec(text.slice(w.start, w.start + 80));
-        if (peer !== null) out.push({ start: w.start, end: w.start + peer[0].length, category: 'PERSON', source: 'context:office' });
-      }
       else if (RELATIONS.has(w.key) || ROLES_BEFORE.has(w.key)) {
         const j = following(i, /^\s*[,:(-]?\s*$/);
         // Many words follow a relation; a name there is listed, in no English list, or capitalised where case means something.
@@ -193,6 +189,10 @@ export class NameRecognizer implements Recognizer {
         // A first name of three letters in no English list (Ian, Sam, Zoe) only written as a name inside a
         // sentence: in capitals or at a sentence's start such short words are as often abbreviations.
         emit(i, i, 'list:names');
+      }
+      if (cased && PEERAGE_TITLES.has(w.key)) {
+        const peer = PEERAGE.exec(text.slice(w.start, w.start + 80));
+        if (peer !== null) out.push({ start: w.start, end: w.start + peer[0].length, category: 'PERSON', source: 'context:office' });
       }
       // A credential (NP is a role before a name too): "Jones, RN", a signature line ending in it, or two
       // name words before it, one listed and one in no English list ("per Warren Kavaliunas NP patent").
