@@ -56,7 +56,7 @@ describe('person names without a user list', () => {
     expect(await found(names, 'husband milovan called')).toEqual(['milovan|context:relation']);
   });
 
-  it('takes no title, relation or credential into the name it announces', async () => {
+  it('takes no title or credential into the name it announces', async () => {
     // Were "MD" a name word, the name would hold a common word and keep its title: the term would be
     // "mr. ryan bagy md", and "Ryan Bagy" elsewhere unprotected.
     const top = async (text: string) => (await detectDirect(text, [names])).map((d) => text.slice(d.start, d.end));
@@ -64,6 +64,8 @@ describe('person names without a user list', () => {
     expect(await top('Seen by Andrew Turcotte MD today.')).toEqual(['Andrew Turcotte']);
     // A relation before a title: "Dr" is no name of the wife's, nor a term protected everywhere.
     expect(await top('His wife Dr. Quigley came in.')).toEqual(['Quigley']);
+    // A relation's word may be a surname after a title.
+    expect(await top('Seen by Dr. Friend today.')).toEqual(['Dr. Friend']);
   });
 
   it('ends a name at a sentence, not at an initial', async () => {
@@ -78,6 +80,8 @@ describe('person names without a user list', () => {
     // A peer's title and territory is the name, a couple's too; not a title in lower case.
     expect(await found(names, 'The Duke and Duchess of Cambridge met the Earl of Wessex.')).toEqual(expect.arrayContaining(['Duke and Duchess of Cambridge|context:office', 'Earl of Wessex|context:office']));
     expect((await found(names, 'He was a prince of a man, the duke of nothing.')).filter((d) => d.endsWith('office'))).toEqual([]);
+    // The territory is a whole word, and a thing named after it is not part of the title.
+    expect((await found(names, 'The Earl of McCartney opened the Prince of Wales Hospital.')).filter((d) => d.endsWith('office'))).toEqual(['Earl of McCartney|context:office', 'Prince of Wales|context:office']);
     expect((await found(names, 'The Secretary General spoke to the Leader Board.')).filter((d) => d.endsWith('office'))).toEqual([]);
   });
 

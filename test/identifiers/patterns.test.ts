@@ -42,6 +42,8 @@ describe('pattern recognisers', () => {
     expect((await found('Drawn 12-Mar-2094 and 3-JAN-94, not 31-Feb-2094; follow up in Spring 2095, summer of \'93.', 'date-day-month-dashed,date-season')).map(([, v]) => v)).toEqual(['12-Mar-2094', '3-JAN-94', 'Spring 2095', "summer of '93"]);
     // Written together (12MAR94), a season of a two-digit year after "of".
     expect((await found('Drawn 12MAR94 and 3jan2094, not 12MAR alone; in the spring of 94, not spring 94.', 'date-day-month-dashed,date-season')).map(([, v]) => v)).toEqual(['12MAR94', '3jan2094', 'spring of 94']);
+    // A fall of so many feet is no season.
+    expect(await found('s/p fall of 10 feet, a fall of 40%, the winter of 20 storms', 'date-season')).toEqual([]);
   });
 
   it('reads a two-digit year after a month only where no day can be, and not after a month that is a word', async () => {
@@ -49,6 +51,8 @@ describe('pattern recognisers', () => {
     expect(await dates("MI Oct 94, CABG OCT '88, seen 3 Mar 94, and March 3, 95.")).toEqual(['Oct 94', "OCT '88", '3 Mar 94', 'March 3, 95']);
     // A day stays a day (Oct 12); May, Mar and Dec alone are words of the notes ("dec 45 cc", "per MAR 40").
     expect(await dates('Oct 12 seen; urine dec 45 cc; per MAR 40; may 50 mg.')).toEqual(['Oct 12']);
+    // Not a quantity after a month's abbreviation (octreotide 50 mcg, a temperature), nor an impossible day.
+    expect(await dates('oct 50 mcg sc; feb 38.5 temp; seen Feb 30 and 31 Apr 94.')).toEqual([]);
     // A month after a word of time without its period where it is no word (feb, oct), and after "mid-".
     expect(await dates('since mid-March, late Feb and in oct; in mar and in dec stay words.')).toEqual(['March', 'Feb', 'oct']);
   });
@@ -60,7 +64,7 @@ describe('pattern recognisers', () => {
       'USERNAME @JaiLovesMehh',
       'USERNAME @JEROMEPIGGY',
     ]);
-    expect(await found('mail a.b@example.com; fluids @KVO, pain @goal, seen @2pm, meds @hs, out @ home', 'handle')).toEqual([]);
+    expect(await found('mail a.b@example.com; fluids @KVO and @kvo, pain @goal, seen @2pm, meds @hs and @q4h, level @T10 and @HR120, out @ home', 'handle')).toEqual([]);
   });
 
   it('finds validated numbers: RRN, SSN, card, IBAN, IP', async () => {

@@ -35,7 +35,7 @@ const OFFICES = new Set([
  */
 const PEERAGE_TITLES = new Set(['duke', 'duchess', 'prince', 'princess', 'earl', 'countess', 'marquess', 'marchioness', 'viscount', 'viscountess', 'baron', 'baroness']);
 const PEER = [...PEERAGE_TITLES].map((t) => t[0]!.toUpperCase() + t.slice(1)).join('|');
-const PEERAGE = new RegExp(String.raw`^(?:(?:${PEER})\s+and\s+)?(?:${PEER})\s+of\s+(?:the\s+)?\p{Lu}\p{Ll}+(?:[ -]\p{Lu}\p{Ll}+)?`, 'u');
+const PEERAGE = new RegExp(String.raw`^(?:(?:${PEER})\s+and\s+)?(?:${PEER})\s+of\s+(?:the\s+)?\p{Lu}[\p{L}'’]+(?:[ -](\p{Lu}[\p{L}'’]+))?(?![\p{L}])`, 'u');
 /**
  * Words that name things beside a person's name: Quigley Hospital, Parkinson Disease, Smith Street. Not
  * every word that ends a place's name (the place recogniser's facility and feature words): a name beside
@@ -104,10 +104,11 @@ const NOT_NAMES = new Set(['and', 'or', 'per', 'the', 'a', 'an', 'in', 'at', 'to
  * Whether a word may be part of a name in context (after a title, a relation, before a credential): an
  * initial, a listed name or a word in no English list, not a common word unless capitalised in mixed case.
  * After a title a listed name counts in lower case too ("dr green aware"): the title stays in the term.
- * A title, relation or credential is no part of the name it announces ("Mr. Ryan Bagy MD" is Ryan Bagy).
+ * A title or credential is no part of the name it announces ("Mr. Ryan Bagy MD" is Ryan Bagy); a relation
+ * word may be a surname after a title ("Dr. Friend").
  */
 function nameWord(w: TextWord, c: WordClass, text: string, cased: boolean, afterTitle = false): boolean {
-  if (NOT_NAMES.has(w.key) || CUES.has(w.key)) return false;
+  if (NOT_NAMES.has(w.key) || TITLES.has(w.key) || ROLES.has(w.key)) return false;
   if (w.end - w.start === 1) return text[w.end] === '.' || /^\s+\p{L}/u.test(text.slice(w.end, w.end + 3));
   if (cased && !w.capital && !(afterTitle && c.name && !CLINICAL.has(w.key))) return false;
   return c.name || !c.common || (cased && w.capital);
@@ -192,7 +193,9 @@ export class NameRecognizer implements Recognizer {
       }
       if (cased && PEERAGE_TITLES.has(w.key)) {
         const peer = PEERAGE.exec(text.slice(w.start, w.start + 80));
-        if (peer !== null) out.push({ start: w.start, end: w.start + peer[0].length, category: 'PERSON', source: 'context:office' });
+        // A word naming a thing after the territory is no part of the title: "Prince of Wales Hospital".
+        const length = peer === null ? 0 : peer[0].length - (peer[1] !== undefined && BESIDE_NAMES.has(peer[1].toLowerCase()) ? peer[1].length + 1 : 0);
+        if (length > 0) out.push({ start: w.start, end: w.start + length, category: 'PERSON', source: 'context:office' });
       }
       // A credential (NP is a role before a name too): "Jones, RN", a signature line ending in it, or two
       // name words before it, one listed and one in no English list ("per Warren Kavaliunas NP patent").

@@ -20,12 +20,14 @@ export interface PatternSpec {
 const NS = String.raw`(?<![\p{N}A-Za-z])`;
 const NE = String.raw`(?![\p{N}A-Za-z])`;
 const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
+/** Two digits that no day can be (32-99), read as a year; not a quantity ("oct 50 mcg", "feb 38.5"). */
+const BARE_YEAR = String.raw`(3[2-9]|[4-9]\d)(?!\.\d|\s?%|\s?(?:mg|mcg|cc|ml|units?|mm|cm|kg|meq|mmol)\b)`;
 /**
  * A year after a month's name: four digits, two after an apostrophe ('94), or two that no day can be
  * (32-99: "3 Mar 94"); after the month alone not after May, Mar or Dec, which are also words of the notes
  * ("dec 45 cc"): "Oct 94".
  */
-const yearAfterMonth = (alone: boolean) => String.raw`(?:(\d{4})|'(\d{2})|${alone ? String.raw`(?<!\b(?:may|mar|dec)\.?,?\s+)` : ''}(3[2-9]|[4-9]\d))(?![\p{N}A-Za-z])`;
+const yearAfterMonth = (alone: boolean) => String.raw`(?:(\d{4})|'(\d{2})|${alone ? String.raw`(?<!\b(?:may|mar|dec)\.?,?\s+)` : ''}${BARE_YEAR})(?![\p{N}A-Za-z])`;
 /** A day of the month, 1-31, not the start of a longer number. */
 const DAY = String.raw`(0?[1-9]|[12]\d|3[01])(?!\d)`;
 const MONTHS: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
@@ -42,13 +44,17 @@ export const PATTERNS: PatternSpec[] = [
   { name: 'url', category: 'URL', regex: re(String.raw`\b(?:https?://|www\.)[^\s<>"')\]]+[^\s<>"')\].,;:!?]`) },
   {
     // A social-media handle names an account: @justinbieber, @Real_Liam_Payne, @JaiLovesMehh. Not an
-    // e-mail's @, and not notes' "@" for "at" (@goal, @KVO, @2pm): a handle starts with a letter or an
-    // underscore and is no English word, clinical abbreviation or short word in capitals (@KVO) unless it
-    // holds a digit, an underscore or a capital inside its lower case.
+    // e-mail's @, and not notes' "@" for "at" (@goal, @KVO, @kvo, @q4h, @T10, @2pm): a handle starts with a
+    // letter or an underscore and holds four letters or more; without a digit, an underscore or a capital
+    // inside its lower case it is five characters or more and no English word or clinical abbreviation.
     name: 'handle',
     category: 'USERNAME',
     regex: re(String.raw`(?<![\p{L}\p{N}_@./+-])@([A-Za-z_][A-Za-z0-9_]{2,14})(?![\p{L}\p{N}_@])`),
-    validate: (m) => /[\d_]/.test(m[1]!) || /\p{Ll}\p{Lu}/u.test(m[1]!) || (!/^[A-Z]{3,4}$/.test(m[1]!) && !dictionaryWord(m[1]!.toLowerCase(), publicLists())),
+    validate: (m) => {
+      const handle = m[1]!;
+      if ((handle.match(/[A-Za-z]/g) ?? []).length < 4) return false;
+      return /[\d_]/.test(handle) || /\p{Ll}\p{Lu}/u.test(handle) || (handle.length >= 5 && !dictionaryWord(handle.toLowerCase(), publicLists()));
+    },
   },
   { name: 'ip', category: 'IP', regex: re(String.raw`${NS}\d{1,3}(?:\.\d{1,3}){3}${NE}`), validate: (m) => ipv4Valid(m[0]) },
   { name: 'rrn', category: 'RRN', regex: re(String.raw`${NS}\d{6}\s?-\s?\d{7}${NE}`), validate: (m) => rrnValid(m[0]) },
@@ -149,6 +155,8 @@ export const PATTERNS: PatternSpec[] = [
     regex: re(
       String.raw`\b${MONTH}\s+${DAY}(?:st|nd|rd|th)?(?:,\s*${yearAfterMonth(false)}|\s+(\d{4}))?\b|\b${DAY}(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH}(?:,?\s+${yearAfterMonth(false)})?\b|\b${MONTH},?\s+(?:of\s+)?${yearAfterMonth(true)}`,
     ),
+    // Groups: 1 the day of "March 3[, 1994]", 2-5 its year; 6 the day of "3 March [1994]", 7-9 its year;
+    // 10-12 the year of "March 1994".
     validate: (m) => {
       const month = MONTHS[m[0].toLowerCase().match(/[a-z]{3}/g)?.find((w) => w in MONTHS) ?? ''];
       if (month === undefined) return false;
@@ -171,7 +179,8 @@ export const PATTERNS: PatternSpec[] = [
     // A season and its year: "Spring 2095", "summer of '93", "spring of 94".
     name: 'date-season',
     category: 'DATE',
-    regex: re(String.raw`\b(?:spring|summer|fall|autumn|winter)\s+(?:(?:of\s+)?(?:(?:19|20)\d{2}|'\d{2})|of\s+\d{2})(?![\p{L}\d])`),
+    // Two digits alone after "of" only where no quantity reads so: not after "fall" ("fall of 10 feet").
+    regex: re(String.raw`\b(?:(?:spring|summer|fall|autumn|winter)\s+(?:of\s+)?(?:(?:19|20)\d{2}|'\d{2})|(?:spring|summer|autumn|winter)\s+of\s+${BARE_YEAR})(?![\p{L}\d])`),
   },
   {
     name: 'year',
@@ -207,7 +216,7 @@ export const PATTERNS: PatternSpec[] = [
     // May is left out: "in may" reads as the verb too often.
     name: 'date-month-context',
     category: 'DATE',
-    // Abbreviations without their period only where they are no word of the notes (feb, oct; not mar, dec).
+    // Abbreviations without their period only where they are no word of the notes (feb, aug, sept, oct, nov; not mar, dec).
     regex: re(String.raw`\b(?:in|since|during|early|late|mid|until|till|by|before|after|end of|beginning of|middle of)(?:\s+|(?<=mid)-)(january|february|march|april|june|july|august|september|october|november|december|jan\.|feb\.?|mar\.|apr\.|jun\.|jul\.|aug\.?|sept?\.?|oct\.?|nov\.?|dec\.)(?![\p{L}])`),
     group: [1],
   },
