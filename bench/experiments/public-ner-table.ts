@@ -2,7 +2,7 @@
  * The table of bench/experiments/public-ner-recogniser.sh from its `blacklist eval --json` outputs:
  *   npx tsx bench/experiments/public-ner-table.ts OUT_DIR
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Proportion, ProtectionEvaluation } from '../../src/audit/index.js';
 
@@ -18,7 +18,12 @@ const rows = [
   '| direct terms | wikigold persons | wikigold places | wikigold other text | WNUT17 test persons | WNUT17 test places | WNUT17 test other text | PhysioNet all spans (default blacklist) | PhysioNet other text |',
   '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
 ];
-const thresholds = ['0.15', '0.25', 'own', '0.5', '0.7', '0.9'];
+// The thresholds the recipe measured, read from its outputs (one list, in the recipe), lowest first.
+const thresholdOf = (t: string) => (t === 'own' ? own.piiThreshold : Number(t));
+const thresholds = readdirSync(out)
+  .map((f) => /^wikigold-(own|[\d.]+)\.json$/.exec(f)?.[1])
+  .filter((t): t is string => t !== undefined)
+  .sort((a, b) => thresholdOf(a) - thresholdOf(b));
 const label = (t: string) => (t === 'rules' ? 'the rules alone' : t === 'own' ? `the rules and the model at ${own.piiThreshold.toFixed(3)} (its own)` : `the rules and the model at ${t}`);
 for (const t of ['rules', ...thresholds]) {
   const [w, n, p] = [read(`wikigold-${t}`), read(`wnut17-test-${t}`), read(`physionet-${t}`)];
