@@ -20,6 +20,7 @@ export interface PatternSpec {
 const NS = String.raw`(?<![\p{N}A-Za-z])`;
 const NE = String.raw`(?![\p{N}A-Za-z])`;
 const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
+const SEASON = '(?:spring|summer|fall|autumn|winter)';
 /** Two digits that no day can be (32-99), read as a year; not a quantity ("oct 50 mcg", "feb 38.5"). */
 const BARE_YEAR = String.raw`(3[2-9]|[4-9]\d)(?!\.\d|\s?%|\s?(?:mg|mcg|cc|ml|units?|mm|cm|kg|meq|mmol)\b)`;
 /**
@@ -180,7 +181,7 @@ export const PATTERNS: PatternSpec[] = [
     name: 'date-season',
     category: 'DATE',
     // Two digits alone after "of" only where no quantity reads so: not after "fall" ("fall of 10 feet").
-    regex: re(String.raw`\b(?:(?:spring|summer|fall|autumn|winter)\s+(?:of\s+)?(?:(?:19|20)\d{2}|'\d{2})|(?:spring|summer|autumn|winter)\s+of\s+${BARE_YEAR})(?![\p{L}\d])`),
+    regex: re(String.raw`\b(?:${SEASON}\s+(?:of\s+)?(?:(?:19|20)\d{2}|'\d{2})|(?!fall)${SEASON}\s+of\s+${BARE_YEAR})(?![\p{L}\d])`),
   },
   {
     name: 'year',
