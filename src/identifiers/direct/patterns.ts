@@ -21,8 +21,10 @@ const NS = String.raw`(?<![\p{N}A-Za-z])`;
 const NE = String.raw`(?![\p{N}A-Za-z])`;
 const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
 const SEASON = '(?:spring|summer|fall|autumn|winter)';
+/** A unit after a number, which makes it a quantity, not a year: "2000 cc", "CABG 60 bpm", "oct 50 mcg", "1930 hrs". */
+const QUANTITY_UNIT = String.raw`(?:mg|mcg|gm?|kg|cc|ml|meq|mmol|units?|u|mm|cm|mmhg|kcal|cal|bpm|x|hrs?|hours?|h|mins?|minutes?|sec|ms)\b`;
 /** Two digits that no day can be (32-99), read as a year; not a quantity ("oct 50 mcg", "feb 38.5"). */
-const BARE_YEAR = String.raw`(3[2-9]|[4-9]\d)(?!\.\d|\s?%|\s?(?:mg|mcg|cc|ml|units?|mm|cm|kg|meq|mmol)\b)`;
+const BARE_YEAR = String.raw`(3[2-9]|[4-9]\d)(?!\.\d|\s?%|\s?${QUANTITY_UNIT})`;
 /**
  * A year after a month's name: four digits, two after an apostrophe ('94), or two that no day can be
  * (32-99: "3 Mar 94"); after the month alone not after May, Mar or Dec, which are also words of the notes
@@ -194,7 +196,7 @@ export const PATTERNS: PatternSpec[] = [
     // Years of a medical history: "MI 1992", "s/p AVR 1971" (not a time, a volume or a dose: 1930 hrs, 2000 cc).
     name: 'year-history',
     category: 'DATE',
-    regex: re(String.raw`(?<![\w.:/@~-])(?<!(?:\b(?:at|by|until)|@)\s+)((?:19|20)\d{2})(?![\d:%]|\.\d|\s?(?:cc|ml|mg|mcg|kcal|cal|units?|u\b|hrs?\b|hours?|h\b|gm?\b|ms\b|mmhg|x\b|pm\b|am\b|min|sec))`),
+    regex: re(String.raw`(?<![\w.:/@~-])(?<!(?:\b(?:at|by|until)|@)\s+)((?:19|20)\d{2})(?![\d:%]|\.\d|\s?(?:${QUANTITY_UNIT}|pm\b|am\b))`),
     group: [1],
     validate: (m) => Number(m[1]) <= new Date().getFullYear() + 1 && !/00$/.test(m[1]!),
   },
@@ -210,7 +212,7 @@ export const PATTERNS: PatternSpec[] = [
     // "NQWMI 13". Only events that carry no setting or rate (not PPM 60, a pacemaker's rate).
     name: 'year-event',
     category: 'DATE',
-    regex: re(String.raw`\b(?:cabg|mi|nqwmi|nstemi|stemi|imi|ami|cva|tia|ptca|pci|avr|mvr|turp|dvt|aaa|cea|appy|appendectomy|chole|cholecystectomy|hysterectomy|tah|bka|aka)\s\d{2}(?![\d'’%.,:/-]\d|[\d'’%:/-]|\s?(?:x\b|mg|mcg|cc|ml|units?|yo\b|y/o|yrs?\b|years?|mm\b|cm\b|mmhg|bpm|hrs?\b|min))`, 'giu'),
+    regex: re(String.raw`\b(?:cabg|mi|nqwmi|nstemi|stemi|imi|ami|cva|tia|ptca|pci|avr|mvr|turp|dvt|aaa|cea|appy|appendectomy|chole|cholecystectomy|hysterectomy|tah|bka|aka)\s\d{2}(?![\d'’%.,:/-]\d|[\d'’%:/-]|\s?(?:${QUANTITY_UNIT}|yo\b|y/o|yrs?\b|years?))`, 'giu'),
   },
   {
     // A month alone where the words around make it a time: "in sept.", "since March", "early january".
