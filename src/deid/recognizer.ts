@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { Detection, Recognizer } from '../identifiers/index.js';
+import { MODEL_SOURCE, type Detection, type Recognizer } from '../identifiers/index.js';
 import { loadTokenClassifier, type EncoderModel } from '../model/index.js';
 import { morphemeCursor, verbForm, type MorphAnalyzer } from '../text/index.js';
 import type { Tokenizer } from '../tokenizer/index.js';
@@ -22,7 +22,7 @@ export class DeidModelRecognizer implements Recognizer {
     private readonly options: PredictOptions,
     private readonly analyzer?: MorphAnalyzer,
   ) {
-    this.name = `model:${basename(dir)}`;
+    this.name = `${MODEL_SOURCE}${basename(dir)}`;
   }
 
   /**

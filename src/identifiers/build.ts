@@ -2,8 +2,9 @@ import { corpusFingerprinter, type Document } from '../corpus/index.js';
 import { documentKey, keyedFingerprint } from '../io/index.js';
 import { contentWords, type MorphAnalyzer, type NgramOptions } from '../text/index.js';
 import { canonicalTerm } from './blacklist/read.js';
+import { BlacklistMatcher } from './blacklist/matcher.js';
 import { BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry } from './blacklist/types.js';
-import { caseEvidence, defaultRecognizers, dictionaryWord, detectDirect, isMisspelling, publicLists, UNKNOWN_PROPER_NOUN, type Detection, type Recognizer } from './direct/index.js';
+import { caseEvidence, defaultRecognizers, dictionaryWord, detectDirect, isMisspelling, MODEL_SOURCE, publicLists, UNKNOWN_PROPER_NOUN, type Detection, type Recognizer } from './direct/index.js';
 import type { AuthorTermEngine, EngineName, EngineStats } from './indirect/engine.js';
 import { CountingEngine } from './indirect/countingEngine.js';
 import { DuckdbEngine } from './indirect/duckdbEngine.js';
@@ -34,6 +35,21 @@ export interface BuildBlacklistOptions {
   commonWords?: CommonWordRule;
   /** Indirect terms must occur at least this often in the corpus (default 1). */
   minOccurrences?: number;
+  /**
+   * A term only a learned recogniser found ({@link MODEL_SOURCE}: a de-identification model) enters when
+   * the model marked at least this share of the places the blacklist would protect it, counted by the
+   * blacklist matcher over the whole corpus (default 0.2; 0 keeps every one). A term is applied
+   * everywhere, so one false alarm of a model on a common word (the defendant, "pt") would protect it in
+   * every document, while a name the model knows it marks nearly wherever it stands. A term a rule or a
+   * list also found always enters; a dropped one is then judged as any word is, by the indirect rule.
+   * Counting reads the corpus a second time: see `reread`.
+   */
+  modelAgreement?: number;
+  /**
+   * The corpus from its start again, for the second reading `modelAgreement` needs when a model is among
+   * the recognisers and `docs` is a stream read once (a generator); an array is read again by itself.
+   */
+  reread?: () => AsyncIterable<Document> | Iterable<Document>;
   /** Skip n-grams made only of numbers (default true; dates and ids come from the recognisers). */
   ignoreNumbers?: boolean;
   /** Shortest term in characters (default 2). */
@@ -75,7 +91,8 @@ export interface BuildBlacklistResult {
   blacklist: Blacklist;
   /** The engine after the build, for `--graph-out` / `--export-pairs`; the caller closes it. */
   engine: AuthorTermEngine;
-  stats: EngineStats & { documents: number; tokens: number; direct: number; indirect: number };
+  /** `modelDropped`: terms only a model found, at too few of the places they would be protected (see `modelAgreement`). */
+  stats: EngineStats & { documents: number; tokens: number; direct: number; indirect: number; modelDropped: number };
   /**
    * With `publicCorpus`, each document's keyed hash, for the record a DP run checks its training documents
    * against (`recordPublicDocuments` under the header's corpus fingerprint: the CLI keeps it).
@@ -93,6 +110,30 @@ interface DirectTally {
   occurrences: number;
 }
 
+/** The terms only a model found: the ones `modelAgreement` weighs. */
+const modelOnly = (t: DirectTally) => [...t.sources].every((s) => s.startsWith(MODEL_SOURCE));
+
+/**
+ * How many times the blacklist matcher finds each of `terms` in the corpus read again: the places a
+ * blacklist holding it would protect it.
+ */
+async function protectedOccurrences(terms: readonly string[], docs: AsyncIterable<Document> | Iterable<Document>, analyzer: MorphAnalyzer | undefined): Promise<Map<string, number>> {
+  const counts = new Array<number>(terms.length).fill(0);
+  if (terms.length > 0) {
+    const matcher = new BlacklistMatcher(terms.map((term) => ({ term })));
+    for await (const doc of docs) for (const m of await matcher.match(doc.text, analyzer)) counts[m.entry]!++;
+  }
+  return new Map(terms.map((term, i) => [term, counts[i]!]));
+}
+
+/** The corpus from its start again, or a usage error naming what to pass. */
+function secondReading(docs: AsyncIterable<Document> | Iterable<Document>, reread: BuildBlacklistOptions['reread']): AsyncIterable<Document> | Iterable<Document> {
+  if (reread) return reread();
+  const once = Symbol.asyncIterator in docs ? docs[Symbol.asyncIterator]() === (docs as unknown) : (docs as Iterable<Document>)[Symbol.iterator]() === (docs as unknown);
+  if (once) throw new TypeError('buildBlacklist: a model among the recognisers needs the corpus read twice (modelAgreement); pass reread, or modelAgreement: 0');
+  return docs;
+}
+
 /**
  * Builds the blacklist of a corpus in one streaming pass: direct identifiers from the recognisers, and
  * indirect identifiers from the bipartite author–term graph (a term used by fewer than k individuals).
@@ -102,7 +143,7 @@ interface DirectTally {
  * const { blacklist } = await buildBlacklist(readCorpus('notes.csv'), { k: 2 });
  */
 export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Document>, options: BuildBlacklistOptions = {}): Promise<BuildBlacklistResult> {
-  const { k = 2, ngrams = [1, 3], minOccurrences = 1, ignoreNumbers = true, minLength = 2, stopList = new Set(), analyzer } = options;
+  const { k = 2, ngrams = [1, 3], minOccurrences = 1, modelAgreement = 0.2, ignoreNumbers = true, minLength = 2, stopList = new Set(), analyzer } = options;
   const recognizers = options.recognizers ?? defaultRecognizers('all', analyzer);
   const spillTerms = options.spillTerms ?? 50_000_000;
   const terms: NgramOptions = { min: ngrams[0], max: ngrams[1], ignoreNumbers, minLength, ...(options.allNgrams ? {} : { anchor: ngramAnchor(), nameLike: ngramNameLike() }) };
@@ -164,6 +205,17 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   const graphSource = `graph:k=${k}`;
   // One array for every indirect entry: a build can yield millions of them.
   const graphOnly = Object.freeze([graphSource]);
+  let modelDropped = 0;
+  const weighed = modelAgreement > 0 ? [...direct].filter(([, t]) => modelOnly(t)).map(([term]) => term) : [];
+  if (weighed.length > 0) {
+    const places = await protectedOccurrences(weighed, secondReading(docs, options.reread), analyzer);
+    for (const term of weighed) {
+      if (direct.get(term)!.occurrences >= modelAgreement * places.get(term)!) continue;
+      // Out of the direct terms, it is judged below as any word is: rare among individuals or not.
+      direct.delete(term);
+      modelDropped++;
+    }
+  }
   const directUsage = await engine.usage([...direct.keys()]);
   for (const [term, t] of direct) {
     const usage = directUsage.get(term);
@@ -190,11 +242,11 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
       ngrams,
       corpus: fingerprint.digest(),
       created: new Date().toISOString(),
-      extra: { recognizers: recognizers.map((r) => r.name).join(',') || 'none', 'ngram-rule': options.allNgrams ? 'all' : 'names', 'unigram-rule': [options.allNgrams ? '' : 'no typos', { all: '', named: 'English words only written as names, never in lower case', none: 'no English words' }[commonWordRule]].filter(Boolean).join(', ') || 'all', analyzer: analyzer?.name ?? 'none', 'public-corpus': options.publicCorpus ? 'yes' : 'no', ...(options.recognizerDocuments?.length && { 'recognizer-documents': options.recognizerDocuments.join(',') }) },
+      extra: { recognizers: recognizers.map((r) => r.name).join(',') || 'none', ...(recognizers.some((r) => r.name.startsWith(MODEL_SOURCE)) && { 'model-agreement': String(modelAgreement) }), 'ngram-rule': options.allNgrams ? 'all' : 'names', 'unigram-rule': [options.allNgrams ? '' : 'no typos', { all: '', named: 'English words only written as names, never in lower case', none: 'no English words' }[commonWordRule]].filter(Boolean).join(', ') || 'all', analyzer: analyzer?.name ?? 'none', 'public-corpus': options.publicCorpus ? 'yes' : 'no', ...(options.recognizerDocuments?.length && { 'recognizer-documents': options.recognizerDocuments.join(',') }) },
     },
     entries,
   };
-  return { blacklist, engine, stats: { ...(await engine.stats()), documents, tokens, direct: direct.size, indirect }, ...(documentKeys && { documentKeys }) };
+  return { blacklist, engine, stats: { ...(await engine.stats()), documents, tokens, direct: direct.size, indirect, modelDropped }, ...(documentKeys && { documentKeys }) };
 }
 
 /**

@@ -277,6 +277,14 @@ describe('a DeID model as a blacklist recogniser', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).direct).toBeGreaterThan(10);
     expect(await readFile(out, 'utf8')).toMatch(/\tdirect\t(내국인이름|은행|계좌번호)\t\d+\t\d+\tmodel:deid/);
+    expect((await readBlacklist(out)).header.extra['model-agreement']).toBe('0.2');
+    // Every term the model found, however seldom it marked it where the term stands.
+    const everyTerm = await cli('--quiet', 'blacklist', 'build', '--corpus', 'examples/legal-ko/judgments.csv', '--lang', 'ko', '--recognizers', 'none', '--deid-model', model, '--model-agreement', '0', '--out', join(dir, 'every.tsv'), '--json');
+    expect(everyTerm.code, everyTerm.stderr).toBe(0);
+    expect(JSON.parse(everyTerm.stdout)).toMatchObject({ modelDropped: 0, direct: JSON.parse(r.stdout).direct + JSON.parse(r.stdout).modelDropped });
+    const share = await cli('--quiet', 'blacklist', 'build', '--corpus', 'examples/legal-ko/judgments.csv', '--deid-model', model, '--model-agreement', '1.5', '--out', join(dir, 'share.tsv'));
+    expect(share.code).toBe(2);
+    expect(share.stderr).toMatch(/--model-agreement/);
     // A model trained on documents not declared public cannot help build a blacklist declared public.
     const declared = await cli('--quiet', 'blacklist', 'build', '--corpus', 'examples/legal-ko/judgments.csv', '--lang', 'ko', '--recognizers', 'none', '--deid-model', model, '--public-corpus', '--out', join(dir, 'public.tsv'));
     expect(declared.code).toBe(2);

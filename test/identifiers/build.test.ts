@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildBlacklist, GazetteerRecognizer, patternRecognizers, blacklistFingerprint, type BlacklistEntry } from '../../src/identifiers/index.js';
+import { buildBlacklist, GazetteerRecognizer, MODEL_SOURCE, patternRecognizers, blacklistFingerprint, type BlacklistEntry, type Recognizer } from '../../src/identifiers/index.js';
 import type { Document } from '../../src/corpus/index.js';
 import { Rng } from '../../src/engine/index.js';
 import { RuleAnalyzer } from '../../src/text/index.js';
@@ -144,5 +144,54 @@ describe('GazetteerRecognizer', () => {
     const ctx = new GazetteerRecognizer(['Rose'], { category: 'PERSON', source: 'list:n', contextWords: ['mrs'] });
     expect(await ctx.find('Rose Garden')).toEqual([]);
     expect((await ctx.find('Mrs. Rose called')).length).toBe(1);
+  });
+});
+
+describe('buildBlacklist: how often a model agreed with itself (modelAgreement)', () => {
+  /** A stand-in model: it marks "Smith" wherever it stands, "Rowan" only in the first note. */
+  const model: Recognizer = {
+    name: `${MODEL_SOURCE}fake`,
+    find: (text) => [...text.matchAll(/\bSmith\b|(?<=^first )Rowan\b/g)].map((m) => ({ start: m.index, end: m.index + m[0].length, category: 'PERSON', source: `${MODEL_SOURCE}fake` })),
+  };
+  const rule = new GazetteerRecognizer(['Rowan'], { category: 'PERSON', source: 'list:test' });
+  const notes: Document[] = [
+    { id: '1', author: 'a', text: 'first Rowan seen by Smith' },
+    ...Array.from({ length: 9 }, (_, i) => ({ id: `${i + 2}`, author: `p${i}`, text: `Rowan stable, Smith aware` })),
+  ];
+  const direct = (entries: BlacklistEntry[]) => terms(entries.filter((e) => e.kind === 'direct'));
+
+  it('drops a term the model marked at one place in ten, keeps one it marked at all; 0 keeps both', async () => {
+    const kept = await buildBlacklist(notes, { recognizers: [model], ngrams: [1, 1] });
+    await kept.engine.close();
+    expect(direct(kept.blacklist.entries)).toEqual(['smith']);
+    expect(kept.stats.modelDropped).toBe(1);
+    expect(kept.blacklist.header.extra['model-agreement']).toBe('0.2');
+    const all = await buildBlacklist(notes, { recognizers: [model], ngrams: [1, 1], modelAgreement: 0 });
+    await all.engine.close();
+    expect(direct(all.blacklist.entries)).toEqual(['rowan', 'smith']);
+  });
+
+  it('never drops a term a rule also found', async () => {
+    const { blacklist, engine } = await buildBlacklist(notes, { recognizers: [model, rule], ngrams: [1, 1] });
+    await engine.close();
+    expect(direct(blacklist.entries)).toEqual(['rowan', 'smith']);
+  });
+
+  it('leaves a dropped term to the indirect rule: rare among individuals, it is still a term', async () => {
+    const rare: Document[] = [{ id: '1', author: 'a', text: 'first zorbex, zorbex, zorbex, zorbex, zorbex, zorbex' }, { id: '2', author: 'b', text: 'nothing here' }];
+    const marksOnce: Recognizer = { name: `${MODEL_SOURCE}fake`, find: (text) => [...text.matchAll(/^first (zorbex)/g)].map((m) => ({ start: 6, end: 12, category: 'PERSON', source: `${MODEL_SOURCE}fake` })) };
+    const { blacklist, engine } = await buildBlacklist(rare, { recognizers: [marksOnce], ngrams: [1, 1] });
+    await engine.close();
+    expect(blacklist.entries.filter((e) => e.term === 'zorbex').map((e) => e.kind)).toEqual(['indirect']);
+  });
+
+  it('reads a stream again only through reread', async () => {
+    async function* stream() {
+      yield* notes;
+    }
+    await expect(buildBlacklist(stream(), { recognizers: [model] })).rejects.toThrow(/pass reread, or modelAgreement: 0/);
+    const { blacklist, engine } = await buildBlacklist(stream(), { recognizers: [model], ngrams: [1, 1], reread: stream });
+    await engine.close();
+    expect(direct(blacklist.entries)).toEqual(['smith']);
   });
 });

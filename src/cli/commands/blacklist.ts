@@ -42,6 +42,7 @@ export interface BlacklistRuleFlags {
   gazetteer?: string[];
   deidModel?: string;
   deidThreshold?: string;
+  modelAgreement: string;
   stopList?: string;
   keepNumbers?: boolean;
   backend: import('../../engine/index.js').BackendRequest;
@@ -79,6 +80,7 @@ export async function blacklistRules(options: BlacklistRuleFlags, out: Reporter,
   const k = parseIntFlag(options.k, '--k', { min: 1 });
   const ngrams = parseNgrams(options.ngrams);
   const minOccurrences = parseIntFlag(options.minOccurrences, '--min-occurrences', { min: 1 });
+  const modelAgreement = parseNumberFlag(options.modelAgreement, '--model-agreement', { min: 0, max: 1 });
   const analyzer = analyzerFor(options.lang, options.analyzer, out);
   // The caller closes the analyser once the build is done; until this returns, a failure here does.
   try {
@@ -114,7 +116,7 @@ export async function blacklistRules(options: BlacklistRuleFlags, out: Reporter,
       for (const line of text.split('\n')) if (line.trim() && !line.startsWith('#')) stopList.add(canonicalTerm(line));
     }
     return {
-      build: { k, ngrams, allNgrams: options.allNgrams === true, commonWords: options.commonWords, minOccurrences, ignoreNumbers: !options.keepNumbers, stopList, recognizers, analyzer, publicCorpus, ...(deidDocuments && { recognizerDocuments: [deidDocuments] }) },
+      build: { k, ngrams, allNgrams: options.allNgrams === true, commonWords: options.commonWords, minOccurrences, modelAgreement, ignoreNumbers: !options.keepNumbers, stopList, recognizers, analyzer, publicCorpus, ...(deidDocuments && { recognizerDocuments: [deidDocuments] }) },
       recognizers,
       analyzer,
     };
@@ -145,6 +147,8 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
   try {
     const result = await buildBlacklist(docs, {
       ...build,
+      // The bad rows were reported on the first reading.
+      reread: () => readCorpus(options.corpus, corpusReadOptions(options, () => {})),
       ...(silver && { onDetections: (doc, found) => silver.write({ id: doc.id, author: doc.author, text: doc.text, spans: found.map((d) => ({ start: d.start, end: d.end, label: d.category })) }) }),
       engine: options.graphOut ? 'graph' : options.engine,
       onProgress: (p) => out.progress(`blacklist: ${p.documents} documents, ${p.tokens} words (${Math.round(p.tokens / Math.max(0.001, (Date.now() - t0) / 1000))} words/s, engine ${p.engine})`),
@@ -172,6 +176,7 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
       summary,
       (s) =>
         `wrote ${s.out}: ${s.direct} direct + ${s.indirect} indirect terms (${s.documents} documents, ${s.authors} authors, ${s.terms} distinct terms, engine ${s.engine})` +
+        (s.modelDropped ? `; ${s.modelDropped} words the model marked at too few of their occurrences left to the indirect rule (--model-agreement)` : '') +
         (s.skipped ? `; skipped ${s.skipped} bad rows` : ''),
     );
   } catch (err) {

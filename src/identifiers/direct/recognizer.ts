@@ -17,3 +17,10 @@ export interface Recognizer {
   find(text: string): Detection[] | Promise<Detection[]>;
   close?(): Promise<void>;
 }
+
+/**
+ * The source prefix of a learned recogniser's detections (a token classifier: `model:<dir>`). Each is a
+ * judgement in one context, which one occurrence may get wrong; a blacklist weighs them by how often the
+ * model agreed with itself across the corpus (see `modelAgreement` of `buildBlacklist`).
+ */
+export const MODEL_SOURCE = 'model:';
