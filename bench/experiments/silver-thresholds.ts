@@ -2,7 +2,7 @@
  * The default blacklist with a silver-trained recogniser (bench/experiments/silver-recogniser.sh) at
  * several probability thresholds, on PhysioNet patients 1-80 (where a threshold may be chosen) and 81-163
  * (untouched), against the rules alone:
- *   npx tsx bench/experiments/silver-thresholds.ts ../shared/data/physionet-deid MODEL_DIR [0.7,0.9,0.95,0.99]
+ *   npx tsx bench/experiments/silver-thresholds.ts ../shared/data/physionet-deid MODEL_DIR [0.28,0.5,0.7,0.9,0.95,0.99]
  */
 import { blacklistProtection, evaluateProtection, type ProtectionEvaluation } from '../../src/audit/index.js';
 import { readSpanCorpus } from '../../src/corpus/index.js';
@@ -11,7 +11,7 @@ import { selectBackend } from '../../src/engine/index.js';
 import { buildBlacklist, defaultRecognizers } from '../../src/identifiers/index.js';
 import { pct, physionetParts } from './physionetSplit.js';
 
-const [dir = '../shared/data/physionet-deid', modelDir, list = '0.7,0.9,0.95,0.99'] = process.argv.slice(2);
+const [dir = '../shared/data/physionet-deid', modelDir, list = '0.28,0.5,0.7,0.9,0.95,0.99'] = process.argv.slice(2);
 if (modelDir === undefined) throw new Error('usage: silver-thresholds.ts PHYSIONET_DIR MODEL_DIR [THRESHOLDS]');
 await selectBackend('auto');
 const notes = await readSpanCorpus(dir, 'physionet');
