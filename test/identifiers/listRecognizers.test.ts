@@ -271,6 +271,16 @@ describe('places without a user list', () => {
     expect(await found(places, 'meet at the corner of ul. Grochowa 80 and Lahtinen Road.')).toContain('the corner of ul. Grochowa 80 and Lahtinen Road|rule:street-address');
   });
 
+  it('reads an address around a unit alone on its line: the street above it in any language, the towns below, in lower case when a postal code closes them', async () => {
+    expect(await whole('Tove Lind\n\n14 Kirkjuvegur leiti 8\n Apt. 52\n Selfoss\n\n Iceland 80210')).toContain('14 Kirkjuvegur leiti 8\n Apt. 52\n Selfoss\n\n Iceland 80210');
+    // The street from its house number when the line begins as a sentence; after "and" in a list.
+    expect(await whole('kindly ship the order to 7 rakpart sétány 41\n suite 12\n dunakeszi\n hungary 2120 by friday')).toContain('7 rakpart sétány 41\n suite 12\n dunakeszi\n hungary 2120');
+    expect(await whole('two homes, and Οδός Αθηνάς 12\n Apt. 3')).toEqual(['Οδός Αθηνάς 12\n Apt. 3']);
+    // Lower-case lines after it only when a postal code closes them; the unit alone without a street line.
+    expect(await whole('the key is under apt 4\nthanks for the help')).toEqual([]);
+    expect(await whole('Dear Sir,\nSuite 210\nthanks for the help')).toEqual(['Suite 210']);
+  });
+
   it('reads address lines after a bullet, towns with particles or a qualifier, empty fields, and a street in lower case before its type', async () => {
     // Pasted as a list: the bullet's encoding lost ("??? ") or kept.
     expect(await whole('??? 83854 Strickstrasse 61\n??? Suite 292\n??? Zuoz\n??? Switzerland 53730')).toEqual(['83854 Strickstrasse 61\n??? Suite 292\n??? Zuoz\n??? Switzerland 53730']);

@@ -108,6 +108,14 @@ const ADDRESS_LINES = [
   /[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}(?![\p{L}\p{N}])/uy,
   /(?:[A-Z]{2}|nan) \d{5}(?:-\d{4})?(?![\p{L}\p{N}])/uy,
 ];
+/** A unit alone on its line ("Apt. 311", "suite 268"): an address's second line, whatever the language of its street. */
+const UNIT_ALONE = new RegExp(String.raw`(?<=^|\n)[ \t]*${BULLET}((?:Suite|Ste\.?|Apt\.?|Apartment) ?#?\d{1,5}[A-Za-z]?)(?=[ \t]*(?:\n|$))`, 'giu');
+/** A line of an address in lower case, a postal code after it if any: "montzen", "cape verde 30038". */
+const LOWER_LINE = /\p{Ll}[\p{L}\p{M}'’.-]*(?: \p{Ll}[\p{L}\p{M}'’.-]*){0,3}(?: \d{4,6})?(?![\p{L}\p{N}])/uy;
+/** What leads a street on its line: a list's bullet, the small words of a sentence before it ("and", "at"). */
+const LINE_LEAD = new RegExp(String.raw`^[ \t]*${BULLET}(?:(?:and|at|to|in|on|is|with|from|of) )*`, 'u');
+/** A house number: where a street starts when its line begins with words of a sentence. */
+const HOUSE_NUMBER = /(?<![\p{L}\p{N}])\d{1,5}[A-Za-z]?(?![\p{L}\p{N}])/gu;
 /** Lower-case words inside a place's name: "Caxias do Sul", "Ostrov nad Ohrí", "Villafranca del Cid", "Turkovice u Prelouce". */
 const PLACE_PARTICLES = 'de|del|do|dos|da|das|di|du|des|la|le|am|an|der|im|bei|on|upon|sur|sul|nad|pod|na|u|en|y|van|von';
 /**
@@ -218,6 +226,56 @@ function addressLines(text: string, end: number, evidence: boolean): { end: numb
     end += gap[0].length + line[0].length;
   }
   return { end, evidence };
+}
+
+/**
+ * Where the street on the line `line` starts, when it is one: the line's last clause (after a comma, a
+ * colon, and the small words before a street: "and", "at"), of six words at most, holding a number; in a
+ * longer clause, what follows its last small word ("lives on Via dei Fiorentini 17") or else its first
+ * house number that leaves six words at most.
+ */
+function streetOfLine(line: string): number | undefined {
+  const clause = /[^,;:!?]*$/u.exec(line)![0];
+  const from = line.length - clause.length + LINE_LEAD.exec(clause)![0].length;
+  const tail = line.slice(from).trimEnd();
+  const words = (at: number) => tail.slice(at).split(/\s+/u).length;
+  if (!/\d/u.test(tail)) return undefined;
+  if (words(0) <= 6) return from;
+  const afterSmall = [...tail.matchAll(/ (?:and|at|to|in|on|is|with|from|of) /gu)].map((m) => m.index + m[0].length).filter((at) => /\d/u.test(tail.slice(at)));
+  const start = afterSmall.at(-1) ?? [...tail.matchAll(HOUSE_NUMBER)].map((m) => m.index).find((at) => words(at) <= 6);
+  return start !== undefined && words(start) <= 6 ? from + start : undefined;
+}
+
+/**
+ * The lines of an address written in lower case after `end`: up to three, kept only when the last ends
+ * in a postal code ("montzen\n macedonia 64733"), so that a line of prose after an address is none.
+ */
+function lowerCaseLines(text: string, end: number): number {
+  let at = end;
+  for (let lines = 0; lines < 3; lines++) {
+    const gap = matchAt(ADDRESS_BREAK, text, at);
+    const line = gap === null ? null : matchAt(LOWER_LINE, text, at + gap[0].length);
+    if (gap === null || line === null) break;
+    at += gap[0].length + line[0].length;
+    if (/ \d{4,6}$/u.test(line[0])) return at;
+  }
+  return end;
+}
+
+/**
+ * An address around a unit alone on its line (`rule:postal-address`): the street on the line before it
+ * (see {@link streetOfLine}), the unit, and the towns, countries and postal codes after it, in capitals or
+ * in lower case. A unit line is what only addresses have, so the street needs no type any list knows
+ * ("76 Boriñaur enparantza 29\n Apt. 311", "71 Λεωφ. Ηρώων Πολυτεχνείου 19\n Apt. 129").
+ */
+function unitAnchoredAddress(text: string, unit: RegExpExecArray): [number, number] {
+  const unitStart = unit.index + unit[0].length - unit[1]!.length;
+  const lineStart = unit.index;
+  const previousStart = lineStart === 0 ? 0 : text.lastIndexOf('\n', lineStart - 2) + 1;
+  const street = lineStart === 0 ? undefined : streetOfLine(text.slice(previousStart, lineStart - 1));
+  const unitEnd = unit.index + unit[0].length;
+  const lines = addressLines(text, unitEnd, true).end;
+  return [street === undefined ? unitStart : previousStart + street, lines > unitEnd ? lines : lowerCaseLines(text, unitEnd)];
 }
 
 const matchers = new WeakMap<PublicLists, BlacklistMatcher>();
@@ -349,6 +407,12 @@ export class PlaceRecognizer implements Recognizer {
       const named = (part: string) => (/^[\p{Lu}\d]/u.test(part) || LEADING_TYPE.test(part.split(' ')[0]!)) && part.split(' ').length <= 6;
       const addressy = (part: string) => /\d/.test(part) || part.split(' ').some((w) => STREET_TYPE.test(w));
       if (cased ? named(m[1]!) && named(m[2]!) : addressy(m[1]!) || addressy(m[2]!)) out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'rule:street-address' });
+    }
+    for (const m of text.matchAll(UNIT_ALONE)) {
+      const [start, end] = unitAnchoredAddress(text, m);
+      // Not again for an address its street already found whole.
+      if (out.some((d) => d.source === 'rule:postal-address' && d.start <= start && d.end >= end)) continue;
+      out.push({ start, end, category: 'LOCATION', source: 'rule:postal-address' });
     }
     if (cased) {
       for (const m of text.matchAll(NAMED_STREET)) {
