@@ -1,4 +1,5 @@
 import { corpusFingerprinter, type Document } from '../corpus/index.js';
+import { UsageError } from '../errors.js';
 import { documentKey, keyedFingerprint } from '../io/index.js';
 import { contentWords, type MorphAnalyzer, type NgramOptions } from '../text/index.js';
 import { canonicalTerm } from './blacklist/read.js';
@@ -42,7 +43,8 @@ export interface BuildBlacklistOptions {
    * everywhere, so one false alarm of a model on a common word (the defendant, "pt") would protect it in
    * every document, while a name the model knows it marks nearly wherever it stands. A term a rule or a
    * list also found always enters; a dropped one is then judged as any word is, by the indirect rule.
-   * Counting reads the corpus a second time: see `reread`.
+   * Counting reads the corpus a second time: see `reread`. A term inside a longer direct term counts
+   * where it stands alone only.
    */
   modelAgreement?: number;
   /**
@@ -114,25 +116,33 @@ interface DirectTally {
 const modelOnly = (t: DirectTally) => [...t.sources].every((s) => s.startsWith(MODEL_SOURCE));
 
 /**
- * How many times the blacklist matcher finds each of `terms` in the corpus read again: the places a
- * blacklist holding it would protect it.
+ * Where the blacklist would protect each of `weighed` on its own, counted by the matcher over the corpus
+ * read again: its occurrences, less those inside a longer direct term, which protects them itself ("smith"
+ * within "john smith"), as a model's detection inside a longer one counts for the longer one.
  */
-async function protectedOccurrences(terms: readonly string[], docs: AsyncIterable<Document> | Iterable<Document>, analyzer: MorphAnalyzer | undefined): Promise<Map<string, number>> {
-  const counts = new Array<number>(terms.length).fill(0);
-  if (terms.length > 0) {
-    const matcher = new BlacklistMatcher(terms.map((term) => ({ term })));
-    for await (const doc of docs) for (const m of await matcher.match(doc.text, analyzer)) counts[m.entry]!++;
+async function protectedOccurrences(direct: readonly string[], weighed: ReadonlySet<string>, docs: AsyncIterable<Document> | Iterable<Document>, analyzer: MorphAnalyzer | undefined, documents: number): Promise<Map<string, number>> {
+  const counts = new Map([...weighed].map((term) => [term, 0]));
+  const matcher = new BlacklistMatcher(direct.map((term) => ({ term })));
+  let read = 0;
+  for await (const doc of docs) {
+    read++;
+    const found = (await matcher.match(doc.text, analyzer)).sort((x, y) => x.start - y.start || y.end - x.end);
+    let reach = -1;
+    for (const m of found) {
+      const term = direct[m.entry]!;
+      if (m.end > reach && counts.has(term)) counts.set(term, counts.get(term)! + 1);
+      reach = Math.max(reach, m.end);
+    }
   }
-  return new Map(terms.map((term, i) => [term, counts[i]!]));
+  if (read !== documents) throw new UsageError(`buildBlacklist: the second reading of the corpus gave ${read} documents, the first ${documents}; reread must give the corpus from its start`);
+  return counts;
 }
 
-/** The corpus from its start again, or a usage error naming what to pass. */
-function secondReading(docs: AsyncIterable<Document> | Iterable<Document>, reread: BuildBlacklistOptions['reread']): AsyncIterable<Document> | Iterable<Document> {
-  if (reread) return reread();
-  const once = Symbol.asyncIterator in docs ? docs[Symbol.asyncIterator]() === (docs as unknown) : (docs as Iterable<Document>)[Symbol.iterator]() === (docs as unknown);
-  if (once) throw new TypeError('buildBlacklist: a model among the recognisers needs the corpus read twice (modelAgreement); pass reread, or modelAgreement: 0');
-  return docs;
-}
+/**
+ * Whether `docs` can be read only once: an iterator (a generator, a stream's reader) is its own
+ * iterable. A stream that claims more and gives nothing the second time is caught by the count.
+ */
+const readOnce = (docs: AsyncIterable<Document> | Iterable<Document>) => typeof (docs as { next?: unknown }).next === 'function';
 
 /**
  * Builds the blacklist of a corpus in one streaming pass: direct identifiers from the recognisers, and
@@ -145,6 +155,9 @@ function secondReading(docs: AsyncIterable<Document> | Iterable<Document>, rerea
 export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Document>, options: BuildBlacklistOptions = {}): Promise<BuildBlacklistResult> {
   const { k = 2, ngrams = [1, 3], minOccurrences = 1, modelAgreement = 0.2, ignoreNumbers = true, minLength = 2, stopList = new Set(), analyzer } = options;
   const recognizers = options.recognizers ?? defaultRecognizers('all', analyzer);
+  const weighsModel = modelAgreement > 0 && recognizers.some((r) => r.name.startsWith(MODEL_SOURCE));
+  // Before the first reading, which a model makes long.
+  if (weighsModel && options.reread === undefined && readOnce(docs)) throw new UsageError('buildBlacklist: a model among the recognisers needs the corpus read twice (modelAgreement); pass reread, or modelAgreement: 0');
   const spillTerms = options.spillTerms ?? 50_000_000;
   const terms: NgramOptions = { min: ngrams[0], max: ngrams[1], ignoreNumbers, minLength, ...(options.allNgrams ? {} : { anchor: ngramAnchor(), nameLike: ngramNameLike() }) };
   const choice = options.engine ?? 'auto';
@@ -206,9 +219,9 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   // One array for every indirect entry: a build can yield millions of them.
   const graphOnly = Object.freeze([graphSource]);
   let modelDropped = 0;
-  const weighed = modelAgreement > 0 ? [...direct].filter(([, t]) => modelOnly(t)).map(([term]) => term) : [];
-  if (weighed.length > 0) {
-    const places = await protectedOccurrences(weighed, secondReading(docs, options.reread), analyzer);
+  const weighed = new Set(weighsModel ? [...direct].filter(([, t]) => modelOnly(t)).map(([term]) => term) : []);
+  if (weighed.size > 0) {
+    const places = await protectedOccurrences([...direct.keys()], weighed, options.reread?.() ?? docs, analyzer, documents);
     for (const term of weighed) {
       if (direct.get(term)!.occurrences >= modelAgreement * places.get(term)!) continue;
       // Out of the direct terms, it is judged below as any word is: rare among individuals or not.

@@ -185,13 +185,30 @@ describe('buildBlacklist: how often a model agreed with itself (modelAgreement)'
     expect(blacklist.entries.filter((e) => e.term === 'zorbex').map((e) => e.kind)).toEqual(['indirect']);
   });
 
-  it('reads a stream again only through reread', async () => {
+  it('counts a term inside a longer direct term only where it stands alone', async () => {
+    // "John Smith" nine times, "Smith" alone once: the model marked every one.
+    const named: Document[] = [...Array.from({ length: 9 }, (_, i) => ({ id: `${i}`, author: `p${i}`, text: 'seen by John Smith today' })), { id: '9', author: 'p9', text: 'Smith called' }];
+    const marks: Recognizer = { name: `${MODEL_SOURCE}fake`, find: (text) => [...text.matchAll(/(?:John )?Smith/g)].map((m) => ({ start: m.index, end: m.index + m[0].length, category: 'PERSON', source: `${MODEL_SOURCE}fake` })) };
+    const { blacklist, engine } = await buildBlacklist(named, { recognizers: [marks], ngrams: [1, 1] });
+    await engine.close();
+    expect(direct(blacklist.entries)).toEqual(['john smith', 'smith']);
+  });
+
+  it('reads a stream again only through reread, refused before the first reading; a reread that gives other documents is an error', async () => {
     async function* stream() {
       yield* notes;
     }
-    await expect(buildBlacklist(stream(), { recognizers: [model] })).rejects.toThrow(/pass reread, or modelAgreement: 0/);
+    let calls = 0;
+    const counted: Recognizer = { name: model.name, find: (text) => (calls++, model.find(text)) };
+    await expect(buildBlacklist(stream(), { recognizers: [counted] })).rejects.toThrow(/pass reread, or modelAgreement: 0/);
+    expect(calls).toBe(0);
     const { blacklist, engine } = await buildBlacklist(stream(), { recognizers: [model], ngrams: [1, 1], reread: stream });
     await engine.close();
     expect(direct(blacklist.entries)).toEqual(['smith']);
+    await expect(buildBlacklist(stream(), { recognizers: [model], reread: () => [] })).rejects.toThrow(/second reading of the corpus gave 0 documents, the first 10/);
+    // Without a model nothing is weighed, read again or recorded.
+    const plain = await buildBlacklist(stream(), { recognizers: [rule] });
+    await plain.engine.close();
+    expect(plain.blacklist.header.extra['model-agreement']).toBeUndefined();
   });
 });

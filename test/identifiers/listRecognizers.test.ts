@@ -279,6 +279,13 @@ describe('places without a user list', () => {
     // Lower-case lines after it only when a postal code closes them; the unit alone without a street line.
     expect(await whole('the key is under apt 4\nthanks for the help')).toEqual([]);
     expect(await whole('Dear Sir,\nSuite 210\nthanks for the help')).toEqual(['Suite 210']);
+    // On the first line; over a blank line; with Windows line ends; after two small words; a street
+    // ends a long line (only its end is read).
+    expect(await whole('Suite 210\nthanks')).toEqual(['Suite 210']);
+    expect(await whole('Ola Berg\n9 Strandgata 4\n\n Apt. 12\n Bodø')).toEqual(['9 Strandgata 4\n\n Apt. 12\n Bodø']);
+    expect(await whole('Ola Berg\r\n9 Strandgata 4\r\nApt. 12\r\n')).toContain('9 Strandgata 4\r\nApt. 12');
+    expect(await whole('she lives in a flat and at 9 Strandgata 4\nApt. 12')).toEqual(['9 Strandgata 4\nApt. 12']);
+    expect(await whole(`${'word '.repeat(5000)}at 9 Strandgata 4\nApt. 12`)).toEqual(['9 Strandgata 4\nApt. 12']);
   });
 
   it('reads address lines after a bullet, towns with particles or a qualifier, empty fields, and a street in lower case before its type', async () => {

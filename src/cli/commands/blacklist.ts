@@ -176,7 +176,7 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
       summary,
       (s) =>
         `wrote ${s.out}: ${s.direct} direct + ${s.indirect} indirect terms (${s.documents} documents, ${s.authors} authors, ${s.terms} distinct terms, engine ${s.engine})` +
-        (s.modelDropped ? `; ${s.modelDropped} words the model marked at too few of their occurrences left to the indirect rule (--model-agreement)` : '') +
+        (s.modelDropped ? `; ${s.modelDropped} terms the model marked at too few of their occurrences left to the indirect rule (--model-agreement)` : '') +
         (s.skipped ? `; skipped ${s.skipped} bad rows` : ''),
     );
   } catch (err) {

@@ -90,8 +90,12 @@ const COMPOUND_STREET = new RegExp(`^\\p{L}+(?:${STREET_SUFFIXES})\\.?$`, 'iu');
 const STREET_NUMBER = / \d{1,5}[A-Za-z]?(?![\p{L}\p{N}])(?: (?:st|street|ave|rd|road)\.?(?![\p{L}]))?/iuy;
 /** A list's bullet at a line's start, as addresses are pasted in ("• Suite 292"; "??? " where the bullet's encoding was lost). */
 const BULLET = String.raw`(?:[•·*–?-]{1,3}[ \t]+)?`;
+/** The units only an address has: "Apt. 311", "Suite 268" mean an address wherever they stand. */
+const UNIT_WORDS = String.raw`Suite|Ste\.?|Apt\.?|Apartment`;
+/** Units that mean one only after a street: a note's "Unit 5" or "Room 12" is a ward's. */
+const UNIT_WORDS_AFTER_STREET = String.raw`Unit|Floor|Fl\.?|Room|Rm\.?`;
 /** A unit after the street, on its line or the next (after the street's closing period too: "Kálmán Imre u. 12.\n Apt. 762"). */
-const INLINE_UNIT = new RegExp(String.raw`[.,]?(?:[ \t]*\n[ \t]*${BULLET}|[ \t]+)(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Floor|Fl\.?|Room|Rm\.?|#) ?\d{1,5}[A-Za-z]?(?![\p{L}\p{N}])`, 'iuy');
+const INLINE_UNIT = new RegExp(String.raw`[.,]?(?:[ \t]*\n[ \t]*${BULLET}|[ \t]+)(?:${UNIT_WORDS}|${UNIT_WORDS_AFTER_STREET}|#) ?\d{1,5}[A-Za-z]?(?![\p{L}\p{N}])`, 'iuy');
 /** What separates the lines of an address: a comma (on the next line too: "MOSS\n, nan"), a line break (a blank line at most). */
 const ADDRESS_BREAK = new RegExp(String.raw`(?:(?:[ \t]*\n)?[ \t]*,[ \t]*(?:\n[ \t]*)?|[ \t]*\n(?:[ \t]*\n)?[ \t]*${BULLET})`, 'y');
 /**
@@ -99,7 +103,7 @@ const ADDRESS_BREAK = new RegExp(String.raw`(?:(?:[ \t]*\n)?[ \t]*,[ \t]*(?:\n[ 
  * an empty field printed by a data frame ("BODØ nan").
  */
 const SPACE_BEFORE_CAPITAL = / (?=\p{Lu}|nan(?![\p{L}\p{N}]))/uy;
-const UNIT_LINE = /(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Floor|Fl\.?|Box|Room|Rm\.?) ?#?\d{1,5}[A-Za-z]?(?![\p{L}\p{N}])/iuy;
+const UNIT_LINE = new RegExp(String.raw`(?:${UNIT_WORDS}|${UNIT_WORDS_AFTER_STREET}|Box) ?#?\d{1,5}[A-Za-z]?(?![\p{L}\p{N}])`, 'iuy');
 /** Lines that only an address has: a unit, a military post office, a postal code, a state with its code. */
 const ADDRESS_LINES = [
   UNIT_LINE,
@@ -109,13 +113,15 @@ const ADDRESS_LINES = [
   /(?:[A-Z]{2}|nan) \d{5}(?:-\d{4})?(?![\p{L}\p{N}])/uy,
 ];
 /** A unit alone on its line ("Apt. 311", "suite 268"): an address's second line, whatever the language of its street. */
-const UNIT_ALONE = new RegExp(String.raw`(?<=^|\n)[ \t]*${BULLET}((?:Suite|Ste\.?|Apt\.?|Apartment) ?#?\d{1,5}[A-Za-z]?)(?=[ \t]*(?:\n|$))`, 'giu');
+const UNIT_ALONE = new RegExp(String.raw`(?<=^|\n)[ \t]*${BULLET}((?:${UNIT_WORDS}) ?#?\d{1,5}[A-Za-z]?)(?=[ \t]*(?:\r?\n|$))`, 'giu');
 /** A line of an address in lower case, a postal code after it if any: "montzen", "cape verde 30038". */
 const LOWER_LINE = /\p{Ll}[\p{L}\p{M}'’.-]*(?: \p{Ll}[\p{L}\p{M}'’.-]*){0,3}(?: \d{4,6})?(?![\p{L}\p{N}])/uy;
-/** What leads a street on its line: a list's bullet, the small words of a sentence before it ("and", "at"). */
-const LINE_LEAD = new RegExp(String.raw`^[ \t]*${BULLET}(?:(?:and|at|to|in|on|is|with|from|of) )*`, 'u');
-/** A house number: where a street starts when its line begins with words of a sentence. */
-const HOUSE_NUMBER = /(?<![\p{L}\p{N}])\d{1,5}[A-Za-z]?(?![\p{L}\p{N}])/gu;
+/** The small words of a sentence before a street: "lives on Via dei Fiorentini 17", "and 37 Rue X". */
+const SMALL_WORDS = 'and|at|to|in|on|is|with|from|of';
+/** What leads a street on its line: a list's bullet, small words. */
+const LINE_LEAD = new RegExp(String.raw`^[ \t]*${BULLET}(?:(?:${SMALL_WORDS}) )*`, 'u');
+/** A small word inside a line: where a street may start after it. */
+const SMALL_WORD = new RegExp(String.raw` (?:${SMALL_WORDS})(?= )`, 'gu');
 /** Lower-case words inside a place's name: "Caxias do Sul", "Ostrov nad Ohrí", "Villafranca del Cid", "Turkovice u Prelouce". */
 const PLACE_PARTICLES = 'de|del|do|dos|da|das|di|du|des|la|le|am|an|der|im|bei|on|upon|sur|sul|nad|pod|na|u|en|y|van|von';
 /**
@@ -231,19 +237,21 @@ function addressLines(text: string, end: number, evidence: boolean): { end: numb
 /**
  * Where the street on the line `line` starts, when it is one: the line's last clause (after a comma, a
  * colon, and the small words before a street: "and", "at"), of six words at most, holding a number; in a
- * longer clause, what follows its last small word ("lives on Via dei Fiorentini 17") or else its first
- * house number that leaves six words at most.
+ * longer clause, what follows a small word ("lives on Via dei Fiorentini 17") or a house number ("the
+ * billing address 11 via goffredo mameli 149"), the first that leaves six words at most. Only the line's
+ * last 200 characters are read: a street is shorter.
  */
 function streetOfLine(line: string): number | undefined {
-  const clause = /[^,;:!?]*$/u.exec(line)![0];
-  const from = line.length - clause.length + LINE_LEAD.exec(clause)![0].length;
+  const near = Math.max(0, line.length - 200);
+  const clauseStart = Math.max(near, ...[',', ';', ':', '!', '?'].map((mark) => line.lastIndexOf(mark) + 1));
+  const from = clauseStart + LINE_LEAD.exec(line.slice(clauseStart))![0].length;
   const tail = line.slice(from).trimEnd();
-  const words = (at: number) => tail.slice(at).split(/\s+/u).length;
   if (!/\d/u.test(tail)) return undefined;
-  if (words(0) <= 6) return from;
-  const afterSmall = [...tail.matchAll(/ (?:and|at|to|in|on|is|with|from|of) /gu)].map((m) => m.index + m[0].length).filter((at) => /\d/u.test(tail.slice(at)));
-  const start = afterSmall.at(-1) ?? [...tail.matchAll(HOUSE_NUMBER)].map((m) => m.index).find((at) => words(at) <= 6);
-  return start !== undefined && words(start) <= 6 ? from + start : undefined;
+  const wordStarts = [0, ...[...tail.matchAll(/\s+/gu)].map((m) => m.index + m[0].length)];
+  const wordsFrom = (at: number) => wordStarts.filter((w) => w >= at).length;
+  const starts = [0, ...[...tail.matchAll(SMALL_WORD)].map((m) => m.index + m[0].length + 1), ...[...tail.matchAll(HOUSE)].map((m) => m.index)].sort((x, y) => x - y);
+  const start = starts.find((at) => wordsFrom(at) <= 6 && /\d/u.test(tail.slice(at)));
+  return start === undefined ? undefined : from + start + LINE_LEAD.exec(tail.slice(start))![0].length;
 }
 
 /**
@@ -270,9 +278,12 @@ function lowerCaseLines(text: string, end: number): number {
  */
 function unitAnchoredAddress(text: string, unit: RegExpExecArray): [number, number] {
   const unitStart = unit.index + unit[0].length - unit[1]!.length;
-  const lineStart = unit.index;
-  const previousStart = lineStart === 0 ? 0 : text.lastIndexOf('\n', lineStart - 2) + 1;
-  const street = lineStart === 0 ? undefined : streetOfLine(text.slice(previousStart, lineStart - 1));
+  // The line above, over one blank line at most ("37 Rue X\n\n Apt. 4"), without its carriage return.
+  let lineEnd = unit.index - 1;
+  const blank = /\n[ \t\r]*$/u.exec(text.slice(Math.max(0, lineEnd - 8), Math.max(0, lineEnd)));
+  if (blank !== null) lineEnd -= blank[0].length;
+  const previousStart = text.lastIndexOf('\n', lineEnd - 1) + 1;
+  const street = lineEnd <= 0 ? undefined : streetOfLine(text.slice(previousStart, lineEnd).replace(/\r$/u, ''));
   const unitEnd = unit.index + unit[0].length;
   const lines = addressLines(text, unitEnd, true).end;
   return [street === undefined ? unitStart : previousStart + street, lines > unitEnd ? lines : lowerCaseLines(text, unitEnd)];
