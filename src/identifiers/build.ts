@@ -79,7 +79,8 @@ export interface BuildBlacklistOptions {
    * documents against them as against the corpus's own.
    */
   recognizerDocuments?: readonly string[];
-  onProgress?: (p: { documents: number; tokens: number; engine: string }) => void;
+  /** `agreement`: the second reading that weighs a model's terms (see `modelAgreement`), documents read again so far. */
+  onProgress?: (p: { documents: number; tokens: number; engine: string; agreement?: number }) => void;
   /**
    * Each document's direct detections, widened to whole words, as the recognisers found them there: the
    * silver labels a token classifier can be trained on (`blacklist build --silver-out`).
@@ -120,7 +121,7 @@ const modelOnly = (t: DirectTally) => [...t.sources].every((s) => s.startsWith(M
  * read again: its occurrences, less those inside a longer direct term, which protects them itself ("smith"
  * within "john smith"), as a model's detection inside a longer one counts for the longer one.
  */
-async function protectedOccurrences(direct: readonly string[], weighed: ReadonlySet<string>, docs: AsyncIterable<Document> | Iterable<Document>, analyzer: MorphAnalyzer | undefined, documents: number): Promise<Map<string, number>> {
+async function protectedOccurrences(direct: readonly string[], weighed: ReadonlySet<string>, docs: AsyncIterable<Document> | Iterable<Document>, analyzer: MorphAnalyzer | undefined, documents: number, onRead: (read: number) => void): Promise<Map<string, number>> {
   const counts = new Map([...weighed].map((term) => [term, 0]));
   const matcher = new BlacklistMatcher(direct.map((term) => ({ term })));
   let read = 0;
@@ -133,7 +134,9 @@ async function protectedOccurrences(direct: readonly string[], weighed: Readonly
       if (m.end > reach && counts.has(term)) counts.set(term, counts.get(term)! + 1);
       reach = Math.max(reach, m.end);
     }
+    if (read % 500 === 0) onRead(read);
   }
+  onRead(read);
   if (read !== documents) throw new UsageError(`buildBlacklist: the second reading of the corpus gave ${read} documents, the first ${documents}; reread must give the corpus from its start`);
   return counts;
 }
@@ -221,7 +224,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   let modelDropped = 0;
   const weighed = new Set(weighsModel ? [...direct].filter(([, t]) => modelOnly(t)).map(([term]) => term) : []);
   if (weighed.size > 0) {
-    const places = await protectedOccurrences([...direct.keys()], weighed, options.reread?.() ?? docs, analyzer, documents);
+    const places = await protectedOccurrences([...direct.keys()], weighed, options.reread?.() ?? docs, analyzer, documents, (read) => options.onProgress?.({ documents, tokens, engine: engine.name, agreement: read }));
     for (const term of weighed) {
       if (direct.get(term)!.occurrences >= modelAgreement * places.get(term)!) continue;
       // Out of the direct terms, it is judged below as any word is: rare among individuals or not.

@@ -202,9 +202,12 @@ describe('buildBlacklist: how often a model agreed with itself (modelAgreement)'
     const counted: Recognizer = { name: model.name, find: (text) => (calls++, model.find(text)) };
     await expect(buildBlacklist(stream(), { recognizers: [counted] })).rejects.toThrow(/pass reread, or modelAgreement: 0/);
     expect(calls).toBe(0);
-    const { blacklist, engine } = await buildBlacklist(stream(), { recognizers: [model], ngrams: [1, 1], reread: stream });
+    // The second reading reports its progress apart from the first.
+    const readAgain: number[] = [];
+    const { blacklist, engine } = await buildBlacklist(stream(), { recognizers: [model], ngrams: [1, 1], reread: stream, onProgress: (p) => void (p.agreement !== undefined && readAgain.push(p.agreement)) });
     await engine.close();
     expect(direct(blacklist.entries)).toEqual(['smith']);
+    expect(readAgain).toEqual([10]);
     await expect(buildBlacklist(stream(), { recognizers: [model], reread: () => [] })).rejects.toThrow(/second reading of the corpus gave 0 documents, the first 10/);
     // Without a model nothing is weighed, read again or recorded.
     const plain = await buildBlacklist(stream(), { recognizers: [rule] });

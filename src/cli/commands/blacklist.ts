@@ -151,7 +151,12 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
       reread: () => readCorpus(options.corpus, corpusReadOptions(options, () => {})),
       ...(silver && { onDetections: (doc, found) => silver.write({ id: doc.id, author: doc.author, text: doc.text, spans: found.map((d) => ({ start: d.start, end: d.end, label: d.category })) }) }),
       engine: options.graphOut ? 'graph' : options.engine,
-      onProgress: (p) => out.progress(`blacklist: ${p.documents} documents, ${p.tokens} words (${Math.round(p.tokens / Math.max(0.001, (Date.now() - t0) / 1000))} words/s, engine ${p.engine})`),
+      onProgress: (p) =>
+        out.progress(
+          p.agreement === undefined
+            ? `blacklist: ${p.documents} documents, ${p.tokens} words (${Math.round(p.tokens / Math.max(0.001, (Date.now() - t0) / 1000))} words/s, engine ${p.engine})`
+            : `blacklist: weighing the model's terms, ${p.agreement} of ${p.documents} documents read again`,
+        ),
     });
     out.progressDone();
     try {
