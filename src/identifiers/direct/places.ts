@@ -419,10 +419,9 @@ export class PlaceRecognizer implements Recognizer {
       const addressy = (part: string) => /\d/.test(part) || part.split(' ').some((w) => STREET_TYPE.test(w));
       if (cased ? named(m[1]!) && named(m[2]!) : addressy(m[1]!) || addressy(m[2]!)) out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'rule:street-address' });
     }
+    // An address its street already found comes again; detectDirect keeps the longest of overlapping detections.
     for (const m of text.matchAll(UNIT_ALONE)) {
       const [start, end] = unitAnchoredAddress(text, m);
-      // Not again for an address its street already found whole.
-      if (out.some((d) => d.source === 'rule:postal-address' && d.start <= start && d.end >= end)) continue;
       out.push({ start, end, category: 'LOCATION', source: 'rule:postal-address' });
     }
     if (cased) {
