@@ -148,8 +148,9 @@ async function protectedOccurrences(direct: readonly string[], weighed: Readonly
 const readOnce = (docs: AsyncIterable<Document> | Iterable<Document>) => typeof (docs as { next?: unknown }).next === 'function';
 
 /**
- * Builds the blacklist of a corpus in one streaming pass: direct identifiers from the recognisers, and
- * indirect identifiers from the bipartite author–term graph (a term used by fewer than k individuals).
+ * Builds the blacklist of a corpus in one streaming pass (two with a model among the recognisers, see
+ * `modelAgreement`): direct identifiers from the recognisers, and indirect identifiers from the bipartite
+ * author–term graph (a term used by fewer than k individuals).
  * A term found both ways is listed once, as direct, with both sources.
  *
  * @example
@@ -158,7 +159,8 @@ const readOnce = (docs: AsyncIterable<Document> | Iterable<Document>) => typeof 
 export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Document>, options: BuildBlacklistOptions = {}): Promise<BuildBlacklistResult> {
   const { k = 2, ngrams = [1, 3], minOccurrences = 1, modelAgreement = 0.2, ignoreNumbers = true, minLength = 2, stopList = new Set(), analyzer } = options;
   const recognizers = options.recognizers ?? defaultRecognizers('all', analyzer);
-  const weighsModel = modelAgreement > 0 && recognizers.some((r) => r.name.startsWith(MODEL_SOURCE));
+  const hasModel = recognizers.some((r) => r.name.startsWith(MODEL_SOURCE));
+  const weighsModel = modelAgreement > 0 && hasModel;
   // Before the first reading, which a model makes long.
   if (weighsModel && options.reread === undefined && readOnce(docs)) throw new UsageError('buildBlacklist: a model among the recognisers needs the corpus read twice (modelAgreement); pass reread, or modelAgreement: 0');
   const spillTerms = options.spillTerms ?? 50_000_000;
@@ -258,7 +260,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
       ngrams,
       corpus: fingerprint.digest(),
       created: new Date().toISOString(),
-      extra: { recognizers: recognizers.map((r) => r.name).join(',') || 'none', ...(recognizers.some((r) => r.name.startsWith(MODEL_SOURCE)) && { 'model-agreement': String(modelAgreement) }), 'ngram-rule': options.allNgrams ? 'all' : 'names', 'unigram-rule': [options.allNgrams ? '' : 'no typos', { all: '', named: 'English words only written as names, never in lower case', none: 'no English words' }[commonWordRule]].filter(Boolean).join(', ') || 'all', analyzer: analyzer?.name ?? 'none', 'public-corpus': options.publicCorpus ? 'yes' : 'no', ...(options.recognizerDocuments?.length && { 'recognizer-documents': options.recognizerDocuments.join(',') }) },
+      extra: { recognizers: recognizers.map((r) => r.name).join(',') || 'none', ...(hasModel && { 'model-agreement': String(modelAgreement) }), 'ngram-rule': options.allNgrams ? 'all' : 'names', 'unigram-rule': [options.allNgrams ? '' : 'no typos', { all: '', named: 'English words only written as names, never in lower case', none: 'no English words' }[commonWordRule]].filter(Boolean).join(', ') || 'all', analyzer: analyzer?.name ?? 'none', 'public-corpus': options.publicCorpus ? 'yes' : 'no', ...(options.recognizerDocuments?.length && { 'recognizer-documents': options.recognizerDocuments.join(',') }) },
     },
     entries,
   };
