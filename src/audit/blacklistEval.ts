@@ -1,6 +1,6 @@
 import { goldType, type SpanDocument } from '../corpus/index.js';
 import { Rng } from '../engine/index.js';
-import { BlacklistMatcher, detectDirect, mergeSpans, ownTextBlacklists, type Blacklist, type BlacklistEntry, type OwnTextOptions, type Recognizer } from '../identifiers/index.js';
+import { BlacklistMatcher, detectDirect, mergeSpans, ownTextBlacklists, protectedSpans, type Blacklist, type BlacklistEntry, type OwnTextOptions, type Recognizer } from '../identifiers/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { clusteredProportionInterval, type Cluster } from './metrics.js';
 
@@ -41,7 +41,7 @@ export function occurrenceProtection(recognizers: readonly Recognizer[], list: B
   const indirect = blacklistProtection(list, { analyzer: options.analyzer, only: 'indirect' });
   return async (doc) => {
     const detections = await detectDirect(doc.text, recognizers);
-    return { covered: [...detections.map((d) => ({ ...d, protectedBy: d.category })), ...(await indirect(doc)).covered], detections };
+    return { covered: [...detections.flatMap((d) => protectedSpans(d).map((s) => ({ ...s, protectedBy: d.category }))), ...(await indirect(doc)).covered], detections };
   };
 }
 

@@ -5,7 +5,7 @@ import { contentWords, type MorphAnalyzer, type NgramOptions } from '../text/ind
 import { canonicalTerm } from './blacklist/read.js';
 import { BlacklistMatcher } from './blacklist/matcher.js';
 import { BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry } from './blacklist/types.js';
-import { caseEvidence, defaultRecognizers, dictionaryWord, detectDirect, isMisspelling, MODEL_SOURCE, publicLists, UNKNOWN_PROPER_NOUN, type Detection, type Recognizer } from './direct/index.js';
+import { caseEvidence, defaultRecognizers, dictionaryWord, detectDirect, isMisspelling, MODEL_SOURCE, protectedSpans, publicLists, UNKNOWN_PROPER_NOUN, type Detection, type Recognizer } from './direct/index.js';
 import type { AuthorTermEngine, EngineName, EngineStats } from './indirect/engine.js';
 import { CountingEngine } from './indirect/countingEngine.js';
 import { DuckdbEngine } from './indirect/duckdbEngine.js';
@@ -198,13 +198,15 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     for (const d of await detectDirect(doc.text, recognizers)) {
       const [start, end] = snapToWords(words, d.start, d.end);
       if (options.onDetections && (found.length === 0 || start >= found.at(-1)!.end)) found.push({ ...d, start, end });
-      const term = canonicalTerm(doc.text.slice(start, end));
-      if (term === '' || stopList.has(term)) continue;
-      const tally = direct.get(term) ?? { category: d.category, sources: new Set(), authors: new Set(), occurrences: 0 };
-      tally.sources.add(d.source);
-      tally.authors.add(doc.author);
-      tally.occurrences++;
-      direct.set(term, tally);
+      for (const span of protectedSpans(d)) {
+        const term = canonicalTerm(doc.text.slice(...snapToWords(words, span.start, span.end)));
+        if (term === '' || stopList.has(term)) continue;
+        const tally = direct.get(term) ?? { category: d.category, sources: new Set(), authors: new Set(), occurrences: 0 };
+        tally.sources.add(d.source);
+        tally.authors.add(doc.author);
+        tally.occurrences++;
+        direct.set(term, tally);
+      }
     }
     await options.onDetections?.(doc, found);
 

@@ -3,7 +3,7 @@ import { contentWords, isHangulWord, type MorphAnalyzer } from '../text/index.js
 import { canonicalTerm } from './blacklist/read.js';
 import type { BlacklistEntry } from './blacklist/types.js';
 import { snapToWords } from './build.js';
-import { defaultRecognizers, detectDirect, isMisspelling, publicLists, type Recognizer } from './direct/index.js';
+import { defaultRecognizers, detectDirect, isMisspelling, protectedSpans, publicLists, type Recognizer } from './direct/index.js';
 import { corpusFingerprinter, readCorpus, type Document } from '../corpus/index.js';
 
 /**
@@ -111,9 +111,10 @@ export async function ownTextEntries(docs: readonly Document[], options: OwnText
   for (const doc of docs) {
     const words = await contentWords(doc.text, options.analyzer);
     for (const d of await detectDirect(doc.text, recognizers)) {
-      const [start, end] = snapToWords(words, d.start, d.end);
-      const term = canonicalTerm(doc.text.slice(start, end));
-      if (term !== '') tally({ term, kind: 'direct', category: d.category, authors: 1, sources: [d.source] });
+      for (const span of protectedSpans(d)) {
+        const term = canonicalTerm(doc.text.slice(...snapToWords(words, span.start, span.end)));
+        if (term !== '') tally({ term, kind: 'direct', category: d.category, authors: 1, sources: [d.source] });
+      }
     }
     for (const w of words) {
       if (w.norm.length < minLength || NUMBER.test(w.norm) || knownForm(w.norm, reference) !== false || isMisspelling(w.norm)) continue;

@@ -69,6 +69,24 @@ describe('person names without a user list', () => {
     expect(await top('Seen by Dr. Friend today.')).toEqual(['Dr. Friend']);
   });
 
+  it('protects a title and credentials with the name they stand beside, and the name alone elsewhere', async () => {
+    const mention = async (text: string) => (await detectDirect(text, [names])).map((d) => d.mention && text.slice(d.mention.start, d.mention.end));
+    expect(await mention('Follow up with Mr. Ryan Bagy MD in 2 months.')).toEqual(['Mr. Ryan Bagy MD']);
+    expect(await mention('Signed, Matthew Gavrilov, Jr., PhD')).toEqual(['Matthew Gavrilov, Jr., PhD']);
+    expect(await mention('His wife Dr. Quigley came in.')).toEqual(['Dr. Quigley']);
+    expect(await mention('Seen by Quigley today.')).toEqual([undefined]);
+    const docs = [
+      { id: '1', author: 'a', text: 'Follow up with Mr. Ryan Bagy MD in 2 months.' },
+      { id: '2', author: 'b', text: 'Ryan Bagy called back. The MD and Mr. Wolfe were told.' },
+    ];
+    const { blacklist } = await buildBlacklist(docs, { recognizers: [names] });
+    const matcher = new BlacklistMatcher(blacklist.entries.filter((e) => e.kind === 'direct'));
+    const covered = async (text: string) => (await matcher.match(text)).map((m) => text.slice(m.start, m.end));
+    expect(await covered(docs[0]!.text)).toContain('Mr. Ryan Bagy MD');
+    // The title and credential are protected only beside the name; the name wherever written.
+    expect(await covered(docs[1]!.text)).toEqual(['Ryan Bagy', 'Mr. Wolfe', 'Wolfe']);
+  });
+
   it('ends a name at a sentence, not at an initial', async () => {
     expect(await found(names, 'Spoke with wife Rose. Gordon came.')).toContain('wife Rose|context:relation');
     expect(await found(names, 'Seen by Dr. J. Smith today.')).toContain('Dr. J. Smith|context:title');
@@ -431,7 +449,7 @@ describe('typos of common words', () => {
   it('count a name written with and without its possessive as one term of both individuals', async () => {
     const r = await buildBlacklist([{ id: '1', author: 'a', text: "Mrs. Quigley's car was there." }, { id: '2', author: 'b', text: 'Mrs. Quigley came back.' }], { ngrams: [1, 1], k: 2 });
     await r.engine.close();
-    expect(r.blacklist.entries.filter((e) => e.term.includes('quigley')).map((e) => [e.term, e.authors])).toEqual([['quigley', 2]]);
+    expect(r.blacklist.entries.filter((e) => e.term.includes('quigley')).map((e) => [e.term, e.authors])).toEqual([['quigley', 2], ['mrs. quigley', 2]]);
   });
 
   it('keep an English word used by few people by default only where someone wrote it as a name, never in lower case', async () => {

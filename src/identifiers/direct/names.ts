@@ -46,6 +46,8 @@ const PEERAGE = new RegExp(String.raw`^(?:(?:${PEER})\s+and\s+)?(?:${PEER})\s+of
 const BESIDE_NAMES = new Set(['hospital', 'clinic', 'center', 'centre', 'street', 'road', 'avenue', 'county', 'river', 'lake', 'university', 'college', 'school', 'syndrome', 'disease', 'sign', 'test', 'score', 'scale', 'company', 'inc', 'corp', 'group', 'party', 'foundation', 'institute', 'award', 'prize', 'cup', 'park', 'hall', 'house', 'building', 'unit', 'ward', 'the', 'and', 'of', 'in', 'on', 'at', 'to', 'for', 'a', 'an']);
 /** Credentials written after a name ("Edward C. Jones, RRT"). */
 const ROLES = new Set(['rn', 'md', 'np', 'rrt', 'lpn', 'cna', 'msw', 'licsw', 'lcsw', 'pharmd', 'phd', 'bsn', 'crnp', 'aprn']);
+/** Written after a name as part of how a person is named: credentials and generations ("Jr.", "III"). */
+const AFTER_NAMES = new Set([...ROLES, 'dds', 'dmd', 'dvm', 'esq', 'jr', 'sr', 'ii', 'iii', 'iv']);
 /** Every word that announces a name: it is not one itself. */
 const CUES = new Set([...TITLES, ...RELATIONS, ...ROLES, ...ROLES_BEFORE]);
 /** What the care team does, right after a name: "N. GRANDONE AWARE", "J SMITH ORDERED EPI". */
@@ -319,6 +321,7 @@ export class NameRecognizer implements Recognizer {
     }
     this.nameLists(text, words, classes, cased, out);
     this.surnamesAgain(text, words, classes, out);
+    withTitles(text, words, out);
     return out;
   }
 
@@ -381,5 +384,24 @@ export class NameRecognizer implements Recognizer {
       }
       i = chain.at(-1)! + 1;
     }
+  }
+}
+
+/**
+ * The title before each name and the credentials after it, as its mention ({@link Detection.mention}):
+ * "Mr. Joshua Okamoto MD", "Dr. Brenda Eldarkhanov", "Matthew Gavrilov II". They are how the person is
+ * named there, and say a gender or a profession beside the name; Presidio's gold counts them in the name,
+ * i2b2's does not. The name alone stays its own term, protected wherever written.
+ */
+function withTitles(text: string, words: readonly TextWord[], out: Detection[]): void {
+  const byStart = new Map(words.map((w, i) => [w.start, i]));
+  const byEnd = new Map(words.map((w, i) => [w.end, i]));
+  for (const d of out) {
+    let a = byStart.get(d.start);
+    let b = byEnd.get(d.end);
+    if (a === undefined || b === undefined) continue;
+    if (a > 0 && TITLES.has(words[a - 1]!.key) && /^\.?[ \t]+$/.test(text.slice(words[a - 1]!.end, words[a]!.start))) a--;
+    while (b + 1 < words.length && b - byEnd.get(d.end)! < 3 && AFTER_NAMES.has(words[b + 1]!.key) && /^\.?,?[ \t]+$/.test(text.slice(words[b]!.end, words[b + 1]!.start))) b++;
+    if (words[a]!.start < d.start || words[b]!.end > d.end) d.mention = { start: words[a]!.start, end: words[b]!.end };
   }
 }

@@ -6,6 +6,17 @@ export interface Detection {
   category: string;
   /** Provenance as written in blacklists: `rule:email`, `list:names.txt`, `model:<dir>`. */
   source: string;
+  /**
+   * The whole mention around the identifier, protected with it where written so: a title before a name and
+   * the credentials after it ("Dr. Brenda Eldarkhanov PhD"). The identifier alone (start..end) stays a term
+   * of its own, protected wherever written, and is what silver labels and precision count.
+   */
+  mention?: { start: number; end: number };
+}
+
+/** The spans a detection protects: the identifier, and its whole mention where it has one. */
+export function protectedSpans(d: Detection): { start: number; end: number }[] {
+  return d.mention === undefined ? [d] : [d, d.mention];
 }
 
 /**
