@@ -171,6 +171,15 @@ describe('buildBlacklist: how often a model agreed with itself (modelAgreement)'
     expect(direct(all.blacklist.entries)).toEqual(['rowan', 'smith']);
   });
 
+  it('gives silver labels the detections as found, a dropped term too: agreement is weighed after the corpus streamed', async () => {
+    const labelled: string[] = [];
+    const { stats, engine } = await buildBlacklist(notes, { recognizers: [model], ngrams: [1, 1], onDetections: (doc, found) => void labelled.push(...found.map((d) => doc.text.slice(d.start, d.end))) });
+    await engine.close();
+    expect(stats.modelDropped).toBe(1);
+    expect(labelled.filter((t) => t === 'Rowan')).toHaveLength(1);
+    expect(labelled.filter((t) => t === 'Smith')).toHaveLength(10);
+  });
+
   it('never drops a term a rule also found', async () => {
     const { blacklist, engine } = await buildBlacklist(notes, { recognizers: [model, rule], ngrams: [1, 1] });
     await engine.close();

@@ -22,7 +22,7 @@ const NE = String.raw`(?![\p{N}A-Za-z])`;
 const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
 const SEASON = '(?:spring|summer|fall|autumn|winter)';
 /** A unit after a number, which makes it a quantity, not a year: "2000 cc", "CABG 60 bpm", "oct 50 mcg", "1930 hrs". */
-const QUANTITY_UNIT = String.raw`(?:mg|mcg|gm?|kg|cc|ml|meq|mmol|units?|u|mm|cm|mmhg|kcal|cal|bpm|x|hrs?|hours?|h|mins?|minutes?|sec|ms)\b`;
+export const QUANTITY_UNIT = String.raw`(?:mg|mcg|gm?|kg|cc|ml|meq|mmol|units?|u|mm|cm|mmhg|kcal|cal|bpm|x|hrs?|hours?|h|mins?|minutes?|sec|ms)\b`;
 /** Two digits that no day can be (32-99), read as a year; not a quantity ("oct 50 mcg", "feb 38.5"). */
 const BARE_YEAR = String.raw`(3[2-9]|[4-9]\d)(?!\.\d|\s?%|\s?${QUANTITY_UNIT})`;
 /**

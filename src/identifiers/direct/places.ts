@@ -1,5 +1,7 @@
 import { BlacklistMatcher } from '../blacklist/matcher.js';
 import { contentWords, normalizeTerm } from '../../text/index.js';
+import { CLINICAL_WORDS } from './clinicalWords.js';
+import { QUANTITY_UNIT } from './patterns.js';
 import { publicLists, type PublicLists } from './publicLists.js';
 import type { Detection, Recognizer } from './recognizer.js';
 import { adjacent, classify, dictionaryWord, inCapitals, properShape, readWords, sentenceStart, unlistedProperNoun, type TextWord } from './words.js';
@@ -63,12 +65,31 @@ const STREET_TYPE = new RegExp(String.raw`^(?:st|street|ave|avenue|rd|road|blvd|
 const HOUSE = /(?<![\p{L}\p{N}.,:/-])(\d{1,6})(?: \d{1,5})?(?= \p{L})/gu;
 /** A post office box, with a number before it if any: "P.O. Box 149", "45818 P.O. Box 242". */
 const PO_BOX = /(?<![\p{L}\p{N}])(?:\d{1,6} )?(?:P\.? ?O\.? ?Box|Post ?box) \d{1,6}(?![\p{L}\p{N}])/giu;
+/** Words before a place that locate something there: "at", "to", "is in". */
+const LOCATIVE = String.raw`\b(?:at|to|on|in|is|with)`;
 /**
- * A street written before its number, as most of Europe writes it, at a line's start or after a colon or
- * a preposition: "Kálmán Imre u. 12.", "Via dei Fiorentini 17", "Tungata 11". Counts only with an address
- * line after it or a street type in it.
+ * An intersection's first street, named bare before an address after a locative: "at Spencer and Søndre
+ * Havnevej 65", "to Eloise and 226 Thomas Avenue".
  */
-const STREET_FIRST = /(?<=(?:^|\n|:|\b(?:at|to|on|in|is)) ?)(?:\p{Lu}[\p{L}\p{M}'’.-]*(?: (?:\p{Lu}[\p{L}\p{M}'’.-]*|de|del|dei|della|la|le|van|von|du|des|u\.|ul\.|út|útja|utca|tee)){0,4}) \d{1,5}[A-Za-z]?\.?(?![\p{L}\p{N}])/gmu;
+const CORNER_STREET = String.raw`\p{Lu}[\p{L}\p{M}'’-]* and`;
+const CORNER_BEFORE = new RegExp(String.raw`(?<=${LOCATIVE} )${CORNER_STREET} $`, 'u');
+/**
+ * A street written before its number, as most of Europe writes it, at a line's start or after a colon, a
+ * locative or an intersection's first street: "Kálmán Imre u. 12.", "Via dei Fiorentini 17", "Tungata 11";
+ * a house number before it if any (group 1). Counts with an address line after it or a street type in it;
+ * after a locative, also with a word no English list holds ({@link LOCATIVE_BEFORE}). Not a score, a range,
+ * a time, a quantity or a duration after the number ("to Arsenal 2-1", "on Levophed 2 mcg", "to Jones 2
+ * days ago").
+ */
+const STREET_FIRST = new RegExp(String.raw`(?<=(?:^|\n|:|${LOCATIVE}|${LOCATIVE} ${CORNER_STREET}) ?)(\d{1,5} )?(?:\p{Lu}[\p{L}\p{M}'’.-]*(?: (?:\p{Lu}[\p{L}\p{M}'’.-]*|de|del|dei|della|la|le|van|von|du|des|u\.|ul\.|út|útja|utca|tee)){0,4}) \d{1,5}[A-Za-z]?\.?(?![\p{L}\p{N}]|[-–:/.,]\d|\s?${QUANTITY_UNIT}|\s(?:days?|weeks?|months?|years?|times|[ap]\.?m\b))`, 'gmu');
+/**
+ * Where a street-first address's words alone may make it one: right after "at", "to", "in", an intersection
+ * or "address:" (not "on" or "with", which drugs follow: "on Zyvox 600"; not any colon: "Scorers: Ronaldo
+ * 23, Figo 45"), its number closing the clause.
+ */
+const LOCATIVE_BEFORE = new RegExp(String.raw`(?:\b(?:at|to|in|is)|${LOCATIVE} ${CORNER_STREET}|\b[Aa]ddress(?:es)?\s?:) ?$`, 'u');
+const CLAUSE_AFTER = /^\s*(?:[.,;!?)]|$|\n|(?:in|for|and|or|please|by|at|to|from)\b)/u;
+const CLINICAL = new Set(CLINICAL_WORDS);
 /** A street type right after a street-first address's number: "Hoge Wei 32 St.", "Grössgstötten 50 street". */
 const TYPE_AFTER = / (?:st|street|ave|avenue|rd|road)\b\.?/iuy;
 /** A US military address: unit or PSC, box, and the military post office. */
@@ -406,12 +427,18 @@ export class PlaceRecognizer implements Recognizer {
     for (const m of text.matchAll(PO_BOX)) out.push({ start: m.index, end: addressLines(text, m.index + m[0].length, true).end, category: 'LOCATION', source: 'rule:postal-address' });
     for (const m of text.matchAll(STREET_FIRST)) {
       // Not a unit line of another address, nor words in capitals (PSC 1437, BP 120).
-      const words = m[0].split(' ');
-      if (matchAt(UNIT_LINE, m[0], 0) !== null || inCapitals(words[0]!)) continue;
+      const street = m[0].slice(m[1]?.length ?? 0);
+      const words = street.split(' ');
+      if (matchAt(UNIT_LINE, street, 0) !== null || inCapitals(words[0]!)) continue;
       const typeAfter = matchAt(TYPE_AFTER, text, m.index + m[0].length)?.[0] ?? '';
       const typed = typeAfter !== '' || words.some((w) => STREET_TYPE.test(w) && !inCapitals(w));
       const lines = addressLines(text, m.index + m[0].length + typeAfter.length, typed);
-      if (lines.evidence) out.push({ start: m.index, end: lines.end, category: 'LOCATION', source: 'rule:postal-address' });
+      // After a locative or "address:", a street named by a word no English list holds is one ("to Sorlaskeid
+      // 32", "his address: 76 Stubben 149"). A house number before it needs that place.
+      // A year is no house number here: "in Munich 1972".
+      const located = LOCATIVE_BEFORE.test(text.slice(Math.max(0, m.index - 40), m.index)) && CLAUSE_AFTER.test(text.slice(m.index + m[0].length, m.index + m[0].length + 8)) && !/ (?:19|20)\d\d\.?$/.test(street);
+      const unlisted = located && words.slice(0, -1).some((w) => w.length >= 4 && !inCapitals(w) && !CLINICAL.has(normalizeTerm(w)) && !dictionaryWord(normalizeTerm(w), this.lists));
+      if ((lines.evidence && (m[1] === undefined || located)) || unlisted) out.push({ start: m.index, end: lines.end, category: 'LOCATION', source: 'rule:postal-address' });
     }
     for (const m of text.matchAll(INTERSECTION)) {
       // Each street named (a capital, a number or a type written first: "ul. Grochowa 80") where case means something; in capitals or lower case, one needs a number or a street type.
@@ -443,6 +470,11 @@ export class PlaceRecognizer implements Recognizer {
       if (this.lists.stateCodes.has(m[1]!)) out.push({ start: m.index + m[0].indexOf(' ') + 1, end: m.index + m[0].length, category: 'LOCATION', source: 'context:place' });
     }
     for (const m of text.matchAll(MILITARY)) out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'rule:postal-address' });
+    for (const d of out.filter((x) => x.source === 'rule:postal-address' || x.source === 'rule:street-address')) {
+      const before = text.slice(Math.max(0, d.start - 40), d.start);
+      const corner = CORNER_BEFORE.exec(before);
+      if (corner !== null) out.push({ ...d, start: d.start - before.length + corner.index });
+    }
     return out;
   }
 
