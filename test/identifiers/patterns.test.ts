@@ -57,6 +57,15 @@ describe('pattern recognisers', () => {
     expect(await dates('since mid-March, late Feb and in oct; in mar and in dec stay words.')).toEqual(['March', 'Feb', 'oct']);
   });
 
+  it('reads the forms of dates de-identification systems list: day ranges, a dashed day and month, a month-day after a word of dates, a year before an event', async () => {
+    const dates = async (text: string, only = 'date-month-name,date-day-month-dashed,date-us-dashed,year-apostrophe') => (await found(text, only)).map(([, v]) => v);
+    expect(await dates('XRT Apr 12-15, again 2 to 5 May 2094 and 3-4th June.')).toEqual(['Apr 12-15', '2 to 5 May 2094', '3-4th June']);
+    expect(await dates('Drawn 12-Apr and 3-JAN, not 40-Apr.')).toEqual(['12-Apr', '3-JAN']);
+    // Two dashed parts only after a word of dates: elsewhere a range (7-8 beats, q 4-6 h).
+    expect(await dates('admit date: 3-12, adm 03-12; HR 7-8 and pain 4-6.')).toEqual(['3-12', '03-12']);
+    expect(await dates("PMH: '09 PTCA to LCX. '13 stent; 5'10\" tall.")).toEqual(["'09 PTCA", "'13 stent"]);
+  });
+
   it("finds social-media handles, not an e-mail's @ nor notes' @ for at", async () => {
     expect((await found('RT @justinbieber: happy birthday @Real_Liam_Payne, @JaiLovesMehh and @JEROMEPIGGY', 'handle')).map(([c, v]) => `${c} ${v}`)).toEqual([
       'USERNAME @justinbieber',

@@ -33,6 +33,8 @@ const BARE_YEAR = String.raw`(3[2-9]|[4-9]\d)(?!\.\d|\s?%|\s?${QUANTITY_UNIT})`;
 const yearAfterMonth = (alone: boolean) => String.raw`(?:(\d{4})|'(\d{2})|${alone ? String.raw`(?<!\b(?:may|mar|dec)\.?,?\s+)` : ''}${BARE_YEAR})(?![\p{N}A-Za-z])`;
 /** A day of the month, 1-31, not the start of a longer number. */
 const DAY = String.raw`(0?[1-9]|[12]\d|3[01])(?!\d)`;
+/** The last day of a range after a first one, in a date with a month's name: "Apr 12-15", "2 to 5 May". */
+const DAY_RANGE = String.raw`(?:(?:st|nd|rd|th)?\s?(?:-|–|to|through|thru)\s?(?:0?[1-9]|[12]\d|3[01])(?!\d))?`;
 const MONTHS: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
 
 const re = (source: string, flags = 'giu') => new RegExp(source, `${flags}d`);
@@ -131,11 +133,12 @@ export const PATTERNS: PatternSpec[] = [
     },
   },
   {
-    // Dashed US dates need all three parts: 3-12-94 (7-8 alone is a range).
+    // Dashed US dates need all three parts, 3-12-94 (7-8 alone is a range), unless a word of dates comes
+    // before them ("admit date: 3-12", "adm 03-12").
     name: 'date-us-dashed',
     category: 'DATE',
-    regex: re(String.raw`(?<![\d.-])(\d{1,2})-(\d{1,2})-(\d{2}|\d{4})(?![\d-]|\.\d)${NE}`),
-    validate: (m) => dateOk(num(m[3]), num(m[1]), num(m[2])),
+    regex: re(String.raw`(?<![\d.-])(\d{1,2})-(\d{1,2})(?:-(\d{2}|\d{4}))?(?![\d-]|\.\d)${NE}`),
+    validate: (m) => (m[3] !== undefined || DATE_CUE_BEFORE.test(m.input.slice(Math.max(0, m.index - 16), m.index))) && dateOk(num(m[3]), num(m[1]), num(m[2])),
   },
   {
     // Dotted or mixed US dates with all three parts and a two- or four-digit year: 3.12.94, 11/21.93 (a
@@ -156,7 +159,7 @@ export const PATTERNS: PatternSpec[] = [
     name: 'date-month-name',
     category: 'DATE',
     regex: re(
-      String.raw`\b${MONTH}\s+${DAY}(?:st|nd|rd|th)?(?:,\s*${yearAfterMonth(false)}|\s+(\d{4}))?\b|\b${DAY}(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH}(?:,?\s+${yearAfterMonth(false)})?\b|\b${MONTH},?\s+(?:of\s+)?${yearAfterMonth(true)}`,
+      String.raw`\b${MONTH}\s+${DAY}${DAY_RANGE}(?:st|nd|rd|th)?(?:,\s*${yearAfterMonth(false)}|\s+(\d{4}))?\b|\b${DAY}${DAY_RANGE}(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH}(?:,?\s+${yearAfterMonth(false)})?\b|\b${MONTH},?\s+(?:of\s+)?${yearAfterMonth(true)}`,
     ),
     // Groups: 1 the day of "March 3[, 1994]", 2-5 its year; 6 the day of "3 March [1994]", 7-9 its year;
     // 10-12 the year of "March 1994".
@@ -169,10 +172,10 @@ export const PATTERNS: PatternSpec[] = [
   },
   {
     // A day, a month's name and a year joined by dashes or written together, as lab systems print them:
-    // 12-Mar-2094, 3-JAN-94, 12MAR94.
+    // 12-Mar-2094, 3-JAN-94, 12MAR94; a day and a month's name alone with a dash (12-Apr).
     name: 'date-day-month-dashed',
     category: 'DATE',
-    regex: re(String.raw`(?<![\p{L}\d-])(\d{1,2})(-?)${MONTH}\2(\d{2}|\d{4})(?![\p{L}\d-])`),
+    regex: re(String.raw`(?<![\p{L}\d-])(\d{1,2})(?:(-?)${MONTH}\2(\d{2}|\d{4})|-${MONTH})(?![\p{L}\d-])`),
     validate: (m) => {
       const month = MONTHS[m[0].toLowerCase().match(/[a-z]{3}/)?.[0] ?? ''];
       return month !== undefined && isCalendarDate(2000, month, num(m[1]));
@@ -201,11 +204,12 @@ export const PATTERNS: PatternSpec[] = [
     validate: (m) => Number(m[1]) <= new Date().getFullYear() + 1 && !/00$/.test(m[1]!),
   },
   {
-    // Two-digit years of a history, kept with the event before them so that the term is "cabg 92", not
-    // every 92: "CABG '92", "MI '84", "CVA 74'" (a trailing apostrophe only after an abbreviation: 50' is feet).
+    // Two-digit years of a history, kept with the event before or after them so that the term is "cabg
+    // 92", not every 92: "CABG '92", "MI '84", "CVA 74'" (a trailing apostrophe only after an
+    // abbreviation: 50' is feet), "'09 PTCA".
     name: 'year-apostrophe',
     category: 'DATE',
-    regex: re(String.raw`\b\p{L}[\p{L}\d/]+[\s,]{0,2}['’]\d{2}(?![\d'’%])|\b[A-Z][A-Z/]{1,5}\s\d{2}['’](?![\w'’])`, 'gu'),
+    regex: re(String.raw`\b\p{L}[\p{L}\d/]+[\s,]{0,2}['’]\d{2}(?![\d'’%])|\b[A-Z][A-Z/]{1,5}\s\d{2}['’](?![\w'’])|(?<![\p{L}\p{N}'’])['’]\d{2}\s\p{L}[\p{L}\d/]+`, 'gu'),
   },
   {
     // A bare two-digit year after an event of a history, kept with the event: "CABG 81", "Redo CABG 84",
