@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Document } from '../corpus/index.js';
 import { UsageError } from '../errors.js';
 import { Rng } from '../engine/random.js';
-import { assertSameAnalyzer, blacklistFingerprint, occurrenceTokens, type Blacklist } from '../identifiers/index.js';
+import { assertSameAnalyzer, blacklistFingerprint, mentionOnly, occurrenceTokens, type Blacklist } from '../identifiers/index.js';
 import type { EncoderModel, Provenance } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import type { Encoding, Tokenizer } from '../tokenizer/index.js';
@@ -259,7 +259,9 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   options.onProgress?.('matching identifiers', 0, 1);
   const member = await findOccurrences(options.members, memberBodies, entries, options.analyzer);
   const nonMember = await findOccurrences(options.nonMembers, nonMemberBodies, entries, options.analyzer);
-  const memberOcc = member.occurrences;
+  // A mention's title and credentials are protected, never scored: its name is scored as a term of its own.
+  const scored = (o: Occurrence) => !mentionOnly(entries[o.entry]!);
+  const memberOcc = member.occurrences.filter(scored);
 
   // Privacy score and regurgitation: each occurrence masked on its own (all its subwords).
   const sample = rng.fork(1).shuffle([...memberOcc]).slice(0, maxOccurrences);
@@ -325,7 +327,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   // Membership inference with paired, fixed masks; the non-members' unprotected positions also measure utility.
   const excluded = options.excludeFromMembership ?? new Set<number>();
   const docsOf = (docs: readonly Document[], bodies: readonly Encoding[], found: typeof member, keep: (i: number) => boolean): MembershipDocument[] =>
-    docs.flatMap((d, i) => (keep(i) ? [{ id: d.id, author: d.author, body: bodies[i]!, protectedMask: found.protectedMasks[i]!, occurrences: found.occurrences.filter((o) => o.doc === i).map((o) => o.tokens) }] : []));
+    docs.flatMap((d, i) => (keep(i) ? [{ id: d.id, author: d.author, body: bodies[i]!, protectedMask: found.protectedMasks[i]!, occurrences: found.occurrences.filter((o) => o.doc === i && scored(o)).map((o) => o.tokens) }] : []));
   const memberDocs = docsOf(options.members, memberBodies, member, (i) => !excluded.has(i));
   const nonMemberDocs = docsOf(options.nonMembers, nonMemberBodies, nonMember, () => true);
   options.onProgress?.('membership inference', 0, memberDocs.length + nonMemberDocs.length);

@@ -202,7 +202,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
         const term = canonicalTerm(doc.text.slice(...snapToWords(words, span.start, span.end)));
         if (term === '' || stopList.has(term)) continue;
         const tally = direct.get(term) ?? { category: d.category, sources: new Set(), authors: new Set(), occurrences: 0 };
-        tally.sources.add(d.source);
+        tally.sources.add(span.source);
         tally.authors.add(doc.author);
         tally.occurrences++;
         direct.set(term, tally);

@@ -113,7 +113,7 @@ export async function ownTextEntries(docs: readonly Document[], options: OwnText
     for (const d of await detectDirect(doc.text, recognizers)) {
       for (const span of protectedSpans(d)) {
         const term = canonicalTerm(doc.text.slice(...snapToWords(words, span.start, span.end)));
-        if (term !== '') tally({ term, kind: 'direct', category: d.category, authors: 1, sources: [d.source] });
+        if (term !== '') tally({ term, kind: 'direct', category: d.category, authors: 1, sources: [span.source] });
       }
     }
     for (const w of words) {

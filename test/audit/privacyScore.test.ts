@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runAudit, secretExposure, wilsonInterval } from '../../src/audit/index.js';
 import { selectBackend } from '../../src/engine/index.js';
-import type { Blacklist } from '../../src/identifiers/index.js';
+import { MENTION_SOURCE, type Blacklist } from '../../src/identifiers/index.js';
 import { WordPieceTokenizer } from '../../src/tokenizer/index.js';
 import { constantModel } from '../helpers/constantModel.js';
 
@@ -45,6 +45,18 @@ describe('privacy score on models whose predictions are known', () => {
     expect(jones.regurgitation.rows.every((r) => r.term.startsWith('id-'))).toBe(true);
     // A model that predicts nothing protected scores 1.
     expect((await run('today')).privacy.all.score).toBe(1);
+  });
+
+  it("never scores a mention's title: its name is scored on its own", async () => {
+    await selectBackend('wasm');
+    const tokenizer = new WordPieceTokenizer(VOCAB);
+    // "bob jones" stands for a mention ("Mr. Jones"): "bob" is protected with "jones", never scored.
+    const mention = { ...entry('bob jones', 'direct'), sources: [MENTION_SOURCE] };
+    const blacklist: Blacklist = { ...BLACKLIST, entries: [...BLACKLIST.entries, mention] };
+    const bob = await runAudit({ target: { name: 'bob', model: constantModel('bob', tokenizer), tokenizer }, members, nonMembers, blacklist, seqLen: 16 });
+    expect(bob.privacy.all).toMatchObject({ occurrences: 4, tokens: 6, score: 1 });
+    expect(bob.privacy.all.subword.score).toBe(1);
+    expect(bob.regurgitation.rows).toHaveLength(2);
   });
 });
 

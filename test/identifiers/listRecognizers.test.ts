@@ -83,6 +83,11 @@ describe('person names without a user list', () => {
     const matcher = new BlacklistMatcher(blacklist.entries.filter((e) => e.kind === 'direct'));
     const covered = async (text: string) => (await matcher.match(text)).map((m) => text.slice(m.start, m.end));
     expect(await covered(docs[0]!.text)).toContain('Mr. Ryan Bagy MD');
+    // The mention's own source, which an audit leaves unscored.
+    expect(blacklist.entries.filter((e) => e.kind === 'direct' && e.term.includes('bagy')).map((e) => [e.term, e.sources.join(',')])).toEqual([
+      ['ryan bagy', 'context:proper-noun,context:title'],
+      ['mr. ryan bagy md', 'context:mention'],
+    ]);
     // The title and credential are protected only beside the name; the name wherever written.
     expect(await covered(docs[1]!.text)).toEqual(['Ryan Bagy', 'Mr. Wolfe', 'Wolfe']);
   });

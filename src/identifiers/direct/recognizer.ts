@@ -14,9 +14,21 @@ export interface Detection {
   mention?: { start: number; end: number };
 }
 
-/** The spans a detection protects: the identifier, and its whole mention where it has one. */
-export function protectedSpans(d: Detection): { start: number; end: number }[] {
-  return d.mention === undefined ? [d] : [d, d.mention];
+/**
+ * The source of a mention's term (`mr. joshua okamoto md`). Fine-tuning protects it; an audit does not
+ * score it, since its name is a term of its own and a title recovered says nothing of the person.
+ */
+export const MENTION_SOURCE = 'context:mention';
+
+/** The spans a detection makes terms of, with their sources: the identifier, and its whole mention where it has one. */
+export function protectedSpans(d: Detection): { start: number; end: number; source: string }[] {
+  const identifier = { start: d.start, end: d.end, source: d.source };
+  return d.mention === undefined ? [identifier] : [identifier, { ...d.mention, source: MENTION_SOURCE }];
+}
+
+/** Whether a blacklist term only protects a mention around identifiers scored on their own. */
+export function mentionOnly(entry: { sources: readonly string[] }): boolean {
+  return entry.sources.length > 0 && entry.sources.every((s) => s === MENTION_SOURCE);
 }
 
 /**
