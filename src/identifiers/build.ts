@@ -5,7 +5,7 @@ import { contentWords, type MorphAnalyzer, type NgramOptions } from '../text/ind
 import { canonicalTerm } from './blacklist/read.js';
 import { BlacklistMatcher } from './blacklist/matcher.js';
 import { BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry } from './blacklist/types.js';
-import { caseEvidence, defaultRecognizers, dictionaryWord, detectDirect, isMisspelling, MODEL_SOURCE, protectedSpans, publicLists, UNKNOWN_PROPER_NOUN, type Detection, type Recognizer } from './direct/index.js';
+import { caseEvidence, defaultRecognizers, dictionaryWord, detectDirect, GRAPH_SOURCE, isMisspelling, MODEL_SOURCE, protectedSpans, publicLists, UNKNOWN_PROPER_NOUN, type Detection, type Recognizer } from './direct/index.js';
 import type { AuthorTermEngine, EngineName, EngineStats } from './indirect/engine.js';
 import { CountingEngine } from './indirect/countingEngine.js';
 import { DuckdbEngine } from './indirect/duckdbEngine.js';
@@ -222,7 +222,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
 
   const lists = publicLists();
   const entries: BlacklistEntry[] = [];
-  const graphSource = `graph:k=${k}`;
+  const graphSource = `${GRAPH_SOURCE}k=${k}`;
   // One array for every indirect entry: a build can yield millions of them.
   const graphOnly = Object.freeze([graphSource]);
   let modelDropped = 0;

@@ -63,7 +63,10 @@ describe('pattern recognisers', () => {
     expect(await dates('Drawn 12-Apr and 3-JAN, not 40-Apr.')).toEqual(['12-Apr', '3-JAN']);
     // Two dashed parts only after a word of dates: elsewhere a range (7-8 beats, q 4-6 h).
     expect(await dates('admit date: 3-12, adm 03-12; HR 7-8 and pain 4-6.')).toEqual(['3-12', '03-12']);
+    expect(await dates('pain since 2-3 days, NPO until 4-6 hours, born 3-4 weeks early.')).toEqual([]);
     expect(await dates("PMH: '09 PTCA to LCX. '13 stent; 5'10\" tall.")).toEqual(["'09 PTCA", "'13 stent"]);
+    // After a word the year is kept with that word (the rule before); never a dose.
+    expect(await dates("h/o '09 PTCA.\n'10 mg given")).toEqual(["h/o '09"]);
   });
 
   it("finds social-media handles, not an e-mail's @ nor notes' @ for at", async () => {

@@ -46,8 +46,12 @@ const PEERAGE = new RegExp(String.raw`^(?:(?:${PEER})\s+and\s+)?(?:${PEER})\s+of
 const BESIDE_NAMES = new Set(['hospital', 'clinic', 'center', 'centre', 'street', 'road', 'avenue', 'county', 'river', 'lake', 'university', 'college', 'school', 'syndrome', 'disease', 'sign', 'test', 'score', 'scale', 'company', 'inc', 'corp', 'group', 'party', 'foundation', 'institute', 'award', 'prize', 'cup', 'park', 'hall', 'house', 'building', 'unit', 'ward', 'the', 'and', 'of', 'in', 'on', 'at', 'to', 'for', 'a', 'an']);
 /** Credentials written after a name ("Edward C. Jones, RRT"). */
 const ROLES = new Set(['rn', 'md', 'np', 'rrt', 'lpn', 'cna', 'msw', 'licsw', 'lcsw', 'pharmd', 'phd', 'bsn', 'crnp', 'aprn']);
-/** Written after a name as part of how a person is named: credentials and generations ("Jr.", "III"). */
-const AFTER_NAMES = new Set([...ROLES, 'dds', 'dmd', 'dvm', 'esq', 'jr', 'sr', 'ii', 'iii', 'iv']);
+/** Written after a name as part of how a person is named: credentials and generations ("Jr.", "III"; not IV, intravenous). */
+const AFTER_NAMES = new Set([...ROLES, 'dds', 'dmd', 'dvm', 'esq', 'jr', 'sr', 'ii', 'iii']);
+/** Credentials written with their period, after which another may follow ("Jr., PhD"); after any other word a period ends the sentence. */
+const WITH_PERIOD = new Set(['jr', 'sr', 'esq']);
+/** Whether word `w` is a title where it stands: MS (mental status) only with a period or a capital in mixed case. */
+const titleAt = (w: TextWord, text: string, cased: boolean) => TITLES.has(w.key) && (!AMBIGUOUS_TITLES.has(w.key) || text[w.end] === '.' || (cased && w.capital));
 /** Every word that announces a name: it is not one itself. */
 const CUES = new Set([...TITLES, ...RELATIONS, ...ROLES, ...ROLES_BEFORE]);
 /** What the care team does, right after a name: "N. GRANDONE AWARE", "J SMITH ORDERED EPI". */
@@ -175,7 +179,7 @@ export class NameRecognizer implements Recognizer {
     for (let i = 0; i < words.length; i++) {
       const w = words[i]!;
       const c = classes[i]!;
-      if (TITLES.has(w.key) && (!AMBIGUOUS_TITLES.has(w.key) || text[w.end] === '.' || (cased && w.capital))) emit(i + 1, following(i, /^\.?\s*$/, !AMBIGUOUS_TITLES.has(w.key)), 'context:title', i);
+      if (titleAt(w, text, cased)) emit(i + 1, following(i, /^\.?\s*$/, !AMBIGUOUS_TITLES.has(w.key)), 'context:title', i);
       else if (cased && OFFICES.has(w.key) && properShape(text.slice(w.start, w.end)) && i + 1 < words.length && /^\.? $/.test(text.slice(w.end, words[i + 1]!.start)) && (classes[i + 1]!.first || !classes[i + 1]!.common) && !CLINICAL.has(words[i + 1]!.key)) {
         // The office stays in the term: it is part of how the person is named, and "General Medicine" is no name.
         const j = following(i, /^\.? $/);
@@ -321,7 +325,7 @@ export class NameRecognizer implements Recognizer {
     }
     this.nameLists(text, words, classes, cased, out);
     this.surnamesAgain(text, words, classes, out);
-    withTitles(text, words, out);
+    withTitles(text, words, cased, out);
     return out;
   }
 
@@ -393,15 +397,15 @@ export class NameRecognizer implements Recognizer {
  * named there, and say a gender or a profession beside the name; Presidio's gold counts them in the name,
  * i2b2's does not. The name alone stays its own term, protected wherever written.
  */
-function withTitles(text: string, words: readonly TextWord[], out: Detection[]): void {
+function withTitles(text: string, words: readonly TextWord[], cased: boolean, out: Detection[]): void {
   const byStart = new Map(words.map((w, i) => [w.start, i]));
   const byEnd = new Map(words.map((w, i) => [w.end, i]));
   for (const d of out) {
     let a = byStart.get(d.start);
     let b = byEnd.get(d.end);
     if (a === undefined || b === undefined) continue;
-    if (a > 0 && TITLES.has(words[a - 1]!.key) && /^\.?[ \t]+$/.test(text.slice(words[a - 1]!.end, words[a]!.start))) a--;
-    while (b + 1 < words.length && b - byEnd.get(d.end)! < 3 && AFTER_NAMES.has(words[b + 1]!.key) && /^\.?,?[ \t]+$/.test(text.slice(words[b]!.end, words[b + 1]!.start))) b++;
+    if (a > 0 && titleAt(words[a - 1]!, text, cased) && /^\.?[ \t]+$/.test(text.slice(words[a - 1]!.end, words[a]!.start))) a--;
+    while (b + 1 < words.length && b - byEnd.get(d.end)! < 3 && AFTER_NAMES.has(words[b + 1]!.key) && (WITH_PERIOD.has(words[b]!.key) ? /^\.?,?[ \t]+$/ : /^,?[ \t]+$/).test(text.slice(words[b]!.end, words[b + 1]!.start))) b++;
     if (words[a]!.start < d.start || words[b]!.end > d.end) d.mention = { start: words[a]!.start, end: words[b]!.end };
   }
 }

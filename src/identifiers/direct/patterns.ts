@@ -22,7 +22,7 @@ const NE = String.raw`(?![\p{N}A-Za-z])`;
 const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
 const SEASON = '(?:spring|summer|fall|autumn|winter)';
 /** A unit after a number, which makes it a quantity, not a year: "2000 cc", "CABG 60 bpm", "oct 50 mcg", "1930 hrs". */
-export const QUANTITY_UNIT = String.raw`(?:mg|mcg|gm?|kg|cc|ml|meq|mmol|units?|u|mm|cm|mmhg|kcal|cal|bpm|x|hrs?|hours?|h|mins?|minutes?|sec|ms)\b`;
+const QUANTITY_UNIT = String.raw`(?:mg|mcg|gm?|kg|cc|ml|meq|mmol|units?|u|mm|cm|mmhg|kcal|cal|bpm|x|hrs?|hours?|h|mins?|minutes?|sec|ms)\b`;
 /** Two digits that no day can be (32-99), read as a year; not a quantity ("oct 50 mcg", "feb 38.5"). */
 const BARE_YEAR = String.raw`(3[2-9]|[4-9]\d)(?!\.\d|\s?%|\s?${QUANTITY_UNIT})`;
 /**
@@ -32,9 +32,12 @@ const BARE_YEAR = String.raw`(3[2-9]|[4-9]\d)(?!\.\d|\s?%|\s?${QUANTITY_UNIT})`;
  */
 const yearAfterMonth = (alone: boolean) => String.raw`(?:(\d{4})|'(\d{2})|${alone ? String.raw`(?<!\b(?:may|mar|dec)\.?,?\s+)` : ''}${BARE_YEAR})(?![\p{N}A-Za-z])`;
 /** A day of the month, 1-31, not the start of a longer number. */
-const DAY = String.raw`(0?[1-9]|[12]\d|3[01])(?!\d)`;
+const DAY_NUMBER = String.raw`(?:0?[1-9]|[12]\d|3[01])(?!\d)`;
+const DAY = `(${DAY_NUMBER})`;
 /** The last day of a range after a first one, in a date with a month's name: "Apr 12-15", "2 to 5 May". */
-const DAY_RANGE = String.raw`(?:(?:st|nd|rd|th)?\s?(?:-|–|to|through|thru)\s?(?:0?[1-9]|[12]\d|3[01])(?!\d))?`;
+const DAY_RANGE = String.raw`(?:(?:st|nd|rd|th)?\s?(?:-|–|to|through|thru)\s?${DAY_NUMBER})?`;
+/** A span of time or a quantity after numbers, which makes them no date: "since 2-3 days", "until 4-6 hours". */
+const SPAN_AFTER = new RegExp(String.raw`^\s?(?:${QUANTITY_UNIT}|(?:days?|weeks?|wks?|months?|mos?|years?|times)\b)`, 'iu');
 const MONTHS: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
 
 const re = (source: string, flags = 'giu') => new RegExp(source, `${flags}d`);
@@ -134,11 +137,11 @@ export const PATTERNS: PatternSpec[] = [
   },
   {
     // Dashed US dates need all three parts, 3-12-94 (7-8 alone is a range), unless a word of dates comes
-    // before them ("admit date: 3-12", "adm 03-12").
+    // before them and no span of time after ("admit date: 3-12", "adm 03-12"; not "since 2-3 days").
     name: 'date-us-dashed',
     category: 'DATE',
     regex: re(String.raw`(?<![\d.-])(\d{1,2})-(\d{1,2})(?:-(\d{2}|\d{4}))?(?![\d-]|\.\d)${NE}`),
-    validate: (m) => (m[3] !== undefined || DATE_CUE_BEFORE.test(m.input.slice(Math.max(0, m.index - 16), m.index))) && dateOk(num(m[3]), num(m[1]), num(m[2])),
+    validate: (m) => (m[3] !== undefined || (DATE_CUE_BEFORE.test(m.input.slice(Math.max(0, m.index - 16), m.index)) && !SPAN_AFTER.test(m.input.slice(m.index + m[0].length, m.index + m[0].length + 10)))) && dateOk(num(m[3]), num(m[1]), num(m[2])),
   },
   {
     // Dotted or mixed US dates with all three parts and a two- or four-digit year: 3.12.94, 11/21.93 (a
@@ -209,7 +212,7 @@ export const PATTERNS: PatternSpec[] = [
     // abbreviation: 50' is feet), "'09 PTCA".
     name: 'year-apostrophe',
     category: 'DATE',
-    regex: re(String.raw`\b\p{L}[\p{L}\d/]+[\s,]{0,2}['’]\d{2}(?![\d'’%])|\b[A-Z][A-Z/]{1,5}\s\d{2}['’](?![\w'’])|(?<![\p{L}\p{N}'’])['’]\d{2}\s\p{L}[\p{L}\d/]+`, 'gu'),
+    regex: re(String.raw`\b\p{L}[\p{L}\d/]+[\s,]{0,2}['’]\d{2}(?![\d'’%])|\b[A-Z][A-Z/]{1,5}\s\d{2}['’](?![\w'’])|(?<![\p{L}\p{N}'’])['’]\d{2}\s(?!${QUANTITY_UNIT})\p{L}[\p{L}\d/]+`, 'gu'),
   },
   {
     // A bare two-digit year after an event of a history, kept with the event: "CABG 81", "Redo CABG 84",

@@ -1,7 +1,5 @@
 import { BlacklistMatcher } from '../blacklist/matcher.js';
 import { contentWords, normalizeTerm } from '../../text/index.js';
-import { CLINICAL_WORDS } from './clinicalWords.js';
-import { QUANTITY_UNIT } from './patterns.js';
 import { publicLists, type PublicLists } from './publicLists.js';
 import type { Detection, Recognizer } from './recognizer.js';
 import { adjacent, classify, dictionaryWord, inCapitals, properShape, readWords, sentenceStart, unlistedProperNoun, type TextWord } from './words.js';
@@ -67,6 +65,8 @@ const HOUSE = /(?<![\p{L}\p{N}.,:/-])(\d{1,6})(?: \d{1,5})?(?= \p{L})/gu;
 const PO_BOX = /(?<![\p{L}\p{N}])(?:\d{1,6} )?(?:P\.? ?O\.? ?Box|Post ?box) \d{1,6}(?![\p{L}\p{N}])/giu;
 /** Words before a place that locate something there: "at", "to", "is in". */
 const LOCATIVE = String.raw`\b(?:at|to|on|in|is|with)`;
+/** The locatives after which a street's words alone may make it one: not "on" or "with", which drugs follow ("on Zyvox 600"). */
+const ADDRESS_LOCATIVE = String.raw`\b(?:at|to|in|is)`;
 /**
  * An intersection's first street, named bare before an address after a locative: "at Spencer and Søndre
  * Havnevej 65", "to Eloise and 226 Thomas Avenue".
@@ -77,19 +77,20 @@ const CORNER_BEFORE = new RegExp(String.raw`(?<=${LOCATIVE} )${CORNER_STREET} $`
  * A street written before its number, as most of Europe writes it, at a line's start or after a colon, a
  * locative or an intersection's first street: "Kálmán Imre u. 12.", "Via dei Fiorentini 17", "Tungata 11";
  * a house number before it if any (group 1). Counts with an address line after it or a street type in it;
- * after a locative, also with a word no English list holds ({@link LOCATIVE_BEFORE}). Not a score, a range,
- * a time, a quantity or a duration after the number ("to Arsenal 2-1", "on Levophed 2 mcg", "to Jones 2
- * days ago").
+ * after a locative, also with a word no English list holds ({@link LOCATIVE_BEFORE}, {@link CLAUSE_AFTER}).
  */
-const STREET_FIRST = new RegExp(String.raw`(?<=(?:^|\n|:|${LOCATIVE}|${LOCATIVE} ${CORNER_STREET}) ?)(\d{1,5} )?(?:\p{Lu}[\p{L}\p{M}'’.-]*(?: (?:\p{Lu}[\p{L}\p{M}'’.-]*|de|del|dei|della|la|le|van|von|du|des|u\.|ul\.|út|útja|utca|tee)){0,4}) \d{1,5}[A-Za-z]?\.?(?![\p{L}\p{N}]|[-–:/.,]\d|\s?${QUANTITY_UNIT}|\s(?:days?|weeks?|months?|years?|times|[ap]\.?m\b))`, 'gmu');
+const STREET_FIRST = new RegExp(String.raw`(?<=(?:^|\n|:|${LOCATIVE}|${LOCATIVE} ${CORNER_STREET}) ?)(\d{1,5} )?(?:\p{Lu}[\p{L}\p{M}'’.-]*(?: (?:\p{Lu}[\p{L}\p{M}'’.-]*|de|del|dei|della|la|le|van|von|du|des|u\.|ul\.|út|útja|utca|tee)){0,4}) \d{1,5}[A-Za-z]?\.?(?![\p{L}\p{N}])`, 'gmu');
 /**
- * Where a street-first address's words alone may make it one: right after "at", "to", "in", an intersection
- * or "address:" (not "on" or "with", which drugs follow: "on Zyvox 600"; not any colon: "Scorers: Ronaldo
- * 23, Figo 45"), its number closing the clause.
+ * Where a street-first address's words alone may make it one: right after "at", "to", "in", "is", an
+ * intersection after them, or "address:" (not any colon: "Scorers: Ronaldo 23, Figo 45").
  */
-const LOCATIVE_BEFORE = new RegExp(String.raw`(?:\b(?:at|to|in|is)|${LOCATIVE} ${CORNER_STREET}|\b[Aa]ddress(?:es)?\s?:) ?$`, 'u');
-const CLAUSE_AFTER = /^\s*(?:[.,;!?)]|$|\n|(?:in|for|and|or|please|by|at|to|from)\b)/u;
-const CLINICAL = new Set(CLINICAL_WORDS);
+const LOCATIVE_BEFORE = new RegExp(String.raw`(?:${ADDRESS_LOCATIVE}|${ADDRESS_LOCATIVE} ${CORNER_STREET}|\b(?:[Aa]ddress(?:es)?|ADDRESS(?:ES)?)\s?:) ?$`, 'u');
+/**
+ * Its number then closes the clause: punctuation, the line's end, "in case", "please" or "for". Not a score,
+ * a range, a decimal, a dose, a time or what a drug's dose goes on with ("to Arsenal 2-1", "to Levophed 12
+ * in the am", "to Jones 2 days ago").
+ */
+const CLAUSE_AFTER = /^\s*(?:[.,;!?)](?!\d)|$|\n|(?:in case|please|for)\b)/u;
 /** A street type right after a street-first address's number: "Hoge Wei 32 St.", "Grössgstötten 50 street". */
 const TYPE_AFTER = / (?:st|street|ave|avenue|rd|road)\b\.?/iuy;
 /** A US military address: unit or PSC, box, and the military post office. */
@@ -356,8 +357,12 @@ export class PlaceRecognizer implements Recognizer {
       const span: TextWord[] = [];
       for (let k = i; k < words.length && words[k]!.end <= m.end; k++) span.push(words[k]!);
       // Where case means something, every word a name's, but for the small words inside one: Rio de
-      // Janeiro, Isle of Man, Trinidad and Tobago.
-      if (span.length === 0 || (cased && !span.every((w, k) => w.capital || (k > 0 && k < span.length - 1 && LISTED_PARTICLE.test(w.key))))) continue;
+      // Janeiro, Isle of Man, Trinidad and Tobago. A listed place of two words or more in lower case right
+      // after a preposition of place is one too, and in a text where case means nothing however written
+      // ("back to new haven", "FLEW IN FROM SAN DIEGO"), but not one that starts with an article ("in the
+      // village").
+      const lowerAfterPreposition = span.length > 1 && i > 0 && span[0]!.key !== 'the' && (!cased || span.every((w) => !w.capital)) && (PLACE_PREPOSITIONS.has(words[i - 1]!.key) || words[i - 1]!.key === 'to') && /^ $/.test(text.slice(words[i - 1]!.end, m.start));
+      if (span.length === 0 || (cased && !lowerAfterPreposition && !span.every((w, k) => w.capital || (k > 0 && k < span.length - 1 && LISTED_PARTICLE.test(w.key))))) continue;
       // A country or world place of two words or more is a place whatever its words (United Kingdom,
       // Middle East); one of one word (China, Turkey, Wales) where case means something and it is written
       // as a name, at a sentence's start too, where news most often names it.
@@ -366,7 +371,7 @@ export class PlaceRecognizer implements Recognizer {
       // Where case means something, a place of two words or more written as names (Fort Worth, Cape Town,
       // Northern Territory) is that place: capitals on every word of a listed name are evidence enough.
       const named = (this.lists.namedPlaces.has(term) && (span.length > 1 || (cased && properShape(text.slice(m.start, m.end))))) || (cased && span.length > 1 && !sentenceStart(text, span[0]!));
-      const ambiguous = span.every((w) => dictionaryWord(w.key, this.lists) || w.key.length < 4) && !named;
+      const ambiguous = span.every((w) => dictionaryWord(w.key, this.lists) || w.key.length < 4) && !named && !lowerAfterPreposition;
       const state = /^,?\s*([A-Z]{2})(?![\p{L}\d])/u.exec(text.slice(m.end, m.end + 5));
       // A postal code after it belongs to the place ("Hungary 06554"); four digits only after a country (not "Boston 2010").
       const code = POSTCODE_AFTER.exec(text.slice(m.end, m.end + 40));
@@ -437,7 +442,7 @@ export class PlaceRecognizer implements Recognizer {
       // 32", "his address: 76 Stubben 149"). A house number before it needs that place.
       // A year is no house number here: "in Munich 1972".
       const located = LOCATIVE_BEFORE.test(text.slice(Math.max(0, m.index - 40), m.index)) && CLAUSE_AFTER.test(text.slice(m.index + m[0].length, m.index + m[0].length + 8)) && !/ (?:19|20)\d\d\.?$/.test(street);
-      const unlisted = located && words.slice(0, -1).some((w) => w.length >= 4 && !inCapitals(w) && !CLINICAL.has(normalizeTerm(w)) && !dictionaryWord(normalizeTerm(w), this.lists));
+      const unlisted = located && words.slice(0, -1).some((w) => w.length >= 4 && !inCapitals(w) && !dictionaryWord(normalizeTerm(w), this.lists));
       if ((lines.evidence && (m[1] === undefined || located)) || unlisted) out.push({ start: m.index, end: lines.end, category: 'LOCATION', source: 'rule:postal-address' });
     }
     for (const m of text.matchAll(INTERSECTION)) {

@@ -26,9 +26,16 @@ export function protectedSpans(d: Detection): { start: number; end: number; sour
   return d.mention === undefined ? [identifier] : [identifier, { ...d.mention, source: MENTION_SOURCE }];
 }
 
-/** Whether a blacklist term only protects a mention around identifiers scored on their own. */
+/** The source prefix of a term fewer than k individuals used (`graph:k=2`), from the author-term graph. */
+export const GRAPH_SOURCE = 'graph:';
+
+/**
+ * Whether a blacklist term only protects a mention around identifiers scored on their own. Its rarity
+ * among individuals (a graph source, added to any direct term few used) makes it no identifier.
+ */
 export function mentionOnly(entry: { sources: readonly string[] }): boolean {
-  return entry.sources.length > 0 && entry.sources.every((s) => s === MENTION_SOURCE);
+  const found = entry.sources.filter((s) => !s.startsWith(GRAPH_SOURCE));
+  return found.length > 0 && found.every((s) => s === MENTION_SOURCE);
 }
 
 /**
