@@ -264,6 +264,13 @@ describe('places without a user list', () => {
     expect(await found(places, 'ready to go to Sacred Heart Memorial tomorrow')).toContain('Sacred Heart Memorial|rule:facility');
   });
 
+  it('takes a region named by a point of the compass and a landform, written as a name or in capitals', async () => {
+    const regions = async (text: string) => (await found(places, text)).filter((d) => d.endsWith('rule:landmark')).map((d) => d.split('|')[0]);
+    expect(await regions('On vacation on the Eastern Shore, then the West Bank.')).toEqual(['Eastern Shore', 'West Bank']);
+    expect(await regions('FAMILY ARRIVED FROM THE EASTERN SHORE- DAUGHTER')).toEqual(['EASTERN SHORE']);
+    expect(await regions('turned to the east side of the bed, south end of the unit')).toEqual([]);
+  });
+
   it('takes a listed place of two words in lower case, or in a text in capitals, right after a preposition of place', async () => {
     const placesIn = async (text: string) => (await found(places, text)).filter((d) => d.endsWith('list:places')).map((d) => d.split('|')[0]);
     expect(await placesIn('Daughter Peggy returned to new haven today.')).toEqual(['new haven']);

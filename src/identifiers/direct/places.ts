@@ -41,6 +41,8 @@ const STATE_FORM_BEFORE = /(?:^|[^\p{L}])((?:(?:federal|democratic|people['’]s
 const COMPASS = new Set(['north', 'south', 'east', 'west', 'northern', 'southern', 'eastern', 'western', 'central', 'northeast', 'northwest', 'southeast', 'southwest', 'northeastern', 'northwestern', 'southeastern', 'southwestern', 'north-east', 'north-west', 'south-east', 'south-west', 'upper', 'lower', 'greater', 'inner', 'outer']);
 /** Compass words that belong to a place in lower case too ("eastern Ukraine"); the others are adjectives then ("lower", "central"). */
 const POINTS = new Set([...COMPASS].filter((w) => /^(?:north|south|east|west)/.test(w)));
+/** Landforms a point of the compass names a region by: "Eastern Shore", "West Coast", "East End", "West Bank". */
+const REGION_AFTER_POINT = new Set(['shore', 'coast', 'end', 'side', 'bank', 'midlands', 'highlands', 'lowlands', 'plains']);
 /** Words of administration after a place's name: "Donetsk region", "Fairfax County". */
 const ADMINISTRATIVE = ['region', 'province', 'county', 'district', 'oblast', 'prefecture', 'governorate', 'municipality', 'canton', 'township', 'parish', 'borough'];
 /** An administrative word right after a listed place, in any case: "Donetsk region", "Fairfax county", "Washington state". */
@@ -416,6 +418,12 @@ export class PlaceRecognizer implements Recognizer {
       if (cased && PLACE_PREPOSITIONS.has(words[i - 1]!.key) && /^ $/.test(text.slice(words[i - 1]!.end, w.start))) {
         const end = this.unlistedPlace(text, words, i);
         if (end !== undefined) out.push({ start: w.start, end, category: 'LOCATION', source: 'context:place-preposition' });
+      }
+      // A region named by a point of the compass and a landform, written as a name or in capitals: "the
+      // Eastern Shore", "EAST END", "West Coast" (not "the east side of the bed").
+      const p = words[i - 1]!;
+      if (POINTS.has(p.key) && REGION_AFTER_POINT.has(w.key) && /^[ -]$/.test(text.slice(p.end, w.start)) && p.capital && w.capital) {
+        out.push({ start: p.start, end: w.end, category: 'LOCATION', source: 'rule:landmark' });
       }
       // A saint's name: "St. Agnes", "St Mary's".
       if ((w.key === 'st' || w.key === 'saint') && i + 1 < words.length && adjacent(text, w, words[i + 1]!) && this.lists.firstNames.has(words[i + 1]!.key) && (!cased || words[i + 1]!.capital)) {
