@@ -2,7 +2,7 @@ import { CLINICAL_WORDS } from './clinicalWords.js';
 import { isMisspelling, publicLists, type PublicLists } from './publicLists.js';
 import { NATIONALITIES } from './worldPlaces.js';
 import type { Detection, Recognizer } from './recognizer.js';
-import { adjacent, dictionaryWord, inCapitals, properShape, readWords, sentenceStart, shortensCommonWord, unlistedProperNoun, type TextWord, type WordClass } from './words.js';
+import { adjacent, dictionaryWord, inCapitals, properShape, readWords, sentenceStart, shortensCommonWord, unlistedProperNoun, type TextWord, type WordClass, type WordReading } from './words.js';
 
 const CLINICAL = new Set(CLINICAL_WORDS);
 /** Particles inside a surname, in lower case: van Gijn, van de Noort, de Gaulle, da Vinci, bin Salman. */
@@ -142,7 +142,8 @@ export class NameRecognizer implements Recognizer {
   constructor(private readonly lists: PublicLists = publicLists()) {}
 
   find(text: string): Detection[] {
-    const { words, classes, cased } = readWords(text, this.lists);
+    const reading = readWords(text, this.lists);
+    const { words, classes, cased } = reading;
     const out: Detection[] = [];
     /**
      * Words from..to are a name. Found by a cue before (cue < from) or after (cue > to): when one of them
@@ -324,8 +325,8 @@ export class NameRecognizer implements Recognizer {
       }
     }
     this.nameLists(text, words, classes, cased, out);
-    this.surnamesAgain(text, words, classes, out);
-    withTitles(text, words, cased, out);
+    this.surnamesAgain(text, reading, out);
+    withTitles(text, reading, out);
     return out;
   }
 
@@ -336,11 +337,10 @@ export class NameRecognizer implements Recognizer {
    * levels up to 35: Brown, King, May) keeps the word after it in the term, as a title does, so that
    * "brown said" is protected, never every "brown".
    */
-  private surnamesAgain(text: string, words: readonly TextWord[], classes: readonly WordClass[], out: Detection[]): void {
-    const at = new Map(words.map((w, i) => [w.end, i]));
+  private surnamesAgain(text: string, { words, classes, endingAt }: WordReading, out: Detection[]): void {
     const surnames = new Set<string>();
     for (const d of out) {
-      const last = at.get(d.end);
+      const last = endingAt.get(d.end);
       if (last === undefined || words[last]!.start === d.start) continue;
       const w = words[last]!;
       // A listed name or a word no list holds: the last word of a detection that is a common word
@@ -397,15 +397,14 @@ export class NameRecognizer implements Recognizer {
  * named there, and say a gender or a profession beside the name; Presidio's gold counts them in the name,
  * i2b2's does not. The name alone stays its own term, protected wherever written.
  */
-function withTitles(text: string, words: readonly TextWord[], cased: boolean, out: Detection[]): void {
-  const byStart = new Map(words.map((w, i) => [w.start, i]));
-  const byEnd = new Map(words.map((w, i) => [w.end, i]));
+function withTitles(text: string, { words, cased, startingAt, endingAt }: WordReading, out: Detection[]): void {
   for (const d of out) {
-    let a = byStart.get(d.start);
-    let b = byEnd.get(d.end);
+    let a = startingAt.get(d.start);
+    let b = endingAt.get(d.end);
     if (a === undefined || b === undefined) continue;
+    const last = b;
     if (a > 0 && titleAt(words[a - 1]!, text, cased) && /^\.?[ \t]+$/.test(text.slice(words[a - 1]!.end, words[a]!.start))) a--;
-    while (b + 1 < words.length && b - byEnd.get(d.end)! < 3 && AFTER_NAMES.has(words[b + 1]!.key) && (WITH_PERIOD.has(words[b]!.key) ? /^\.?,?[ \t]+$/ : /^,?[ \t]+$/).test(text.slice(words[b]!.end, words[b + 1]!.start))) b++;
+    while (b + 1 < words.length && b - last < 3 && AFTER_NAMES.has(words[b + 1]!.key) && (WITH_PERIOD.has(words[b]!.key) ? /^\.?,?[ \t]+$/ : /^,?[ \t]+$/).test(text.slice(words[b]!.end, words[b + 1]!.start))) b++;
     if (words[a]!.start < d.start || words[b]!.end > d.end) d.mention = { start: words[a]!.start, end: words[b]!.end };
   }
 }

@@ -351,10 +351,9 @@ export class PlaceRecognizer implements Recognizer {
 
   async find(text: string): Promise<Detection[]> {
     const out: Detection[] = [];
-    const { words, cased } = readWords(text, this.lists);
-    const byStart = new Map(words.map((w, i) => [w.start, i]));
+    const { words, cased, startingAt } = readWords(text, this.lists);
     for (const m of this.matcher.matchWords(await contentWords(text))) {
-      const i = byStart.get(m.start);
+      const i = startingAt.get(m.start);
       if (i === undefined) continue;
       const span: TextWord[] = [];
       for (let k = i; k < words.length && words[k]!.end <= m.end; k++) span.push(words[k]!);
@@ -447,8 +446,8 @@ export class PlaceRecognizer implements Recognizer {
       const typed = typeAfter !== '' || words.some((w) => STREET_TYPE.test(w) && !inCapitals(w));
       const lines = addressLines(text, m.index + m[0].length + typeAfter.length, typed);
       // After a locative or "address:", a street named by a word no English list holds is one ("to Sorlaskeid
-      // 32", "his address: 76 Stubben 149"). A house number before it needs that place.
-      // A year is no house number here: "in Munich 1972".
+      // 32", "his address: 76 Stubben 149"), its number no year ("in Munich 1972"). A house number before
+      // it needs that place.
       const located = LOCATIVE_BEFORE.test(text.slice(Math.max(0, m.index - 40), m.index)) && CLAUSE_AFTER.test(text.slice(m.index + m[0].length, m.index + m[0].length + 8)) && !/ (?:19|20)\d\d\.?$/.test(street);
       const unlisted = located && words.slice(0, -1).some((w) => w.length >= 4 && !inCapitals(w) && !dictionaryWord(normalizeTerm(w), this.lists));
       if ((lines.evidence && (m[1] === undefined || located)) || unlisted) out.push({ start: m.index, end: lines.end, category: 'LOCATION', source: 'rule:postal-address' });

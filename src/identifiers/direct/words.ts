@@ -77,6 +77,10 @@ export interface WordReading {
   readonly words: readonly TextWord[];
   readonly classes: readonly WordClass[];
   readonly cased: boolean;
+  /** The index of the word that starts at an offset: where a detection's first word is. */
+  readonly startingAt: ReadonlyMap<number, number>;
+  /** The index of the word that ends at an offset: where a detection's last word is. */
+  readonly endingAt: ReadonlyMap<number, number>;
 }
 
 let lastReading: { text: string; lists: PublicLists; reading: WordReading } | undefined;
@@ -88,7 +92,13 @@ let lastReading: { text: string; lists: PublicLists; reading: WordReading } | un
 export function readWords(text: string, lists: PublicLists): WordReading {
   if (lastReading !== undefined && lastReading.text === text && lastReading.lists === lists) return lastReading.reading;
   const words = textWords(text);
-  const reading: WordReading = { words, classes: words.map((w) => classify(w, lists)), cased: caseInformative(text, words) };
+  const reading: WordReading = {
+    words,
+    classes: words.map((w) => classify(w, lists)),
+    cased: caseInformative(text, words),
+    startingAt: new Map(words.map((w, i) => [w.start, i])),
+    endingAt: new Map(words.map((w, i) => [w.end, i])),
+  };
   lastReading = { text, lists, reading };
   return reading;
 }
