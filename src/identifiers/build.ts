@@ -196,13 +196,13 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     if (commonWordRule === 'named') for (const w of evidence.wordsAsNames) writtenAsNames.add(w);
     const found: Detection[] = [];
     for (const d of await detectDirect(doc.text, recognizers)) {
-      const [start, end] = snapToWords(words, d.start, d.end);
-      if (options.onDetections && (found.length === 0 || start >= found.at(-1)!.end)) found.push({ ...d, start, end });
-      for (const span of protectedSpans(d)) {
-        const term = canonicalTerm(doc.text.slice(...snapToWords(words, span.start, span.end)));
+      const spans = detectionTerms(doc.text, words, d);
+      const { start, end } = spans[0]!;
+      if (options.onDetections && (found.length === 0 || start >= found.at(-1)!.end)) found.push({ start, end, category: d.category, source: d.source });
+      for (const { term, source } of spans) {
         if (term === '' || stopList.has(term)) continue;
         const tally = direct.get(term) ?? { category: d.category, sources: new Set(), authors: new Set(), occurrences: 0 };
-        tally.sources.add(span.source);
+        tally.sources.add(source);
         tally.authors.add(doc.author);
         tally.occurrences++;
         direct.set(term, tally);
@@ -270,11 +270,22 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
 }
 
 /**
+ * The blacklist terms a detection makes ({@link protectedSpans}), each widened to whole words: the
+ * identifier first, then its mention if any.
+ */
+export function detectionTerms(text: string, words: readonly { start: number; end: number }[], d: Detection): { term: string; source: string; start: number; end: number }[] {
+  return protectedSpans(d).map((span) => {
+    const [start, end] = snapToWords(words, span.start, span.end);
+    return { term: canonicalTerm(text.slice(start, end)), source: span.source, start, end };
+  });
+}
+
+/**
  * A detection widened to the words it touches. The matcher finds terms at word boundaries, and a word
  * keeps its inner hyphens (`9/7-INITIAL`, `UO-9/10`), so a detection inside such a word would never be
  * found again, not even where it was detected. `words` are sorted and disjoint.
  */
-export function snapToWords(words: readonly { start: number; end: number }[], start: number, end: number): [number, number] {
+function snapToWords(words: readonly { start: number; end: number }[], start: number, end: number): [number, number] {
   let lo = 0;
   let hi = words.length;
   // The first word that ends after `start`.

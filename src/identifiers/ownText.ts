@@ -1,9 +1,8 @@
 import { documentKey } from '../io/index.js';
 import { contentWords, isHangulWord, type MorphAnalyzer } from '../text/index.js';
-import { canonicalTerm } from './blacklist/read.js';
 import type { BlacklistEntry } from './blacklist/types.js';
-import { snapToWords } from './build.js';
-import { defaultRecognizers, detectDirect, isMisspelling, protectedSpans, publicLists, type Recognizer } from './direct/index.js';
+import { detectionTerms } from './build.js';
+import { defaultRecognizers, detectDirect, isMisspelling, publicLists, type Recognizer } from './direct/index.js';
 import { corpusFingerprinter, readCorpus, type Document } from '../corpus/index.js';
 
 /**
@@ -111,10 +110,7 @@ export async function ownTextEntries(docs: readonly Document[], options: OwnText
   for (const doc of docs) {
     const words = await contentWords(doc.text, options.analyzer);
     for (const d of await detectDirect(doc.text, recognizers)) {
-      for (const span of protectedSpans(d)) {
-        const term = canonicalTerm(doc.text.slice(...snapToWords(words, span.start, span.end)));
-        if (term !== '') tally({ term, kind: 'direct', category: d.category, authors: 1, sources: [span.source] });
-      }
+      for (const { term, source } of detectionTerms(doc.text, words, d)) if (term !== '') tally({ term, kind: 'direct', category: d.category, authors: 1, sources: [source] });
     }
     for (const w of words) {
       if (w.norm.length < minLength || NUMBER.test(w.norm) || knownForm(w.norm, reference) !== false || isMisspelling(w.norm)) continue;
