@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { blacklistProtection, evaluateProtection, type Protection } from '../../src/audit/index.js';
+import { blacklistProtection, evaluateProtection, occurrenceProtection, type Protection } from '../../src/audit/index.js';
 import { goldType } from '../../src/corpus/index.js';
 import type { SpanDocument } from '../../src/corpus/index.js';
-import type { Blacklist } from '../../src/identifiers/index.js';
+import { NameRecognizer, type Blacklist } from '../../src/identifiers/index.js';
 
 const docs: SpanDocument[] = [
   { id: '1', author: 'p1', text: 'Seen by Dr Smith on 3/12.', spans: [{ start: 11, end: 16, label: 'HCPName' }, { start: 20, end: 24, label: 'Date' }] },
@@ -11,6 +11,13 @@ const docs: SpanDocument[] = [
 ];
 
 describe('protection against gold spans', () => {
+  it('protects where a recogniser fired, with the whole mention of a name (occurrence level)', async () => {
+    const empty: Blacklist = { header: { version: 1, extra: {} }, entries: [] };
+    const text = 'Follow up with Mr. Ryan Bagy MD in 2 months.';
+    const { covered, detections } = await occurrenceProtection([new NameRecognizer()], empty)({ id: '1', author: 'a', text, spans: [] });
+    expect(detections.map((d) => text.slice(d.start, d.end))).toEqual(['Ryan Bagy']);
+    expect(covered.map((c) => text.slice(c.start, c.end))).toEqual(['Ryan Bagy', 'Mr. Ryan Bagy MD']);
+  });
 
   it('is perfect for an oracle that protects exactly the gold spans, and open-ended at 1', async () => {
     const oracle: Protection = async (d) => ({ covered: d.spans, detections: d.spans.map((s) => ({ ...s, category: goldType(s.label) })) });
