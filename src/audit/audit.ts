@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Document } from '../corpus/index.js';
 import { UsageError } from '../errors.js';
 import { Rng } from '../engine/random.js';
-import { assertSameAnalyzer, blacklistFingerprint, mentionOnly, occurrenceTokens, type Blacklist } from '../identifiers/index.js';
+import { assertSameAnalyzer, blacklistFingerprint, occurrenceTokens, type Blacklist } from '../identifiers/index.js';
 import type { EncoderModel, Provenance } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import type { Encoding, Tokenizer } from '../tokenizer/index.js';
@@ -259,12 +259,9 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   options.onProgress?.('matching identifiers', 0, 1);
   const member = await findOccurrences(options.members, memberBodies, entries, options.analyzer);
   const nonMember = await findOccurrences(options.nonMembers, nonMemberBodies, entries, options.analyzer);
-  // A mention's title and credentials are protected, never scored: its name is scored as a term of its own.
-  const scored = (o: Occurrence) => !mentionOnly(entries[o.entry]!);
-  const memberOcc = member.occurrences.filter(scored);
 
   // Privacy score and regurgitation: each occurrence masked on its own (all its subwords).
-  const sample = rng.fork(1).shuffle([...memberOcc]).slice(0, maxOccurrences);
+  const sample = rng.fork(1).shuffle([...member.occurrences]).slice(0, maxOccurrences);
   options.onProgress?.('privacy score', 0, sample.length);
   const results = await recover(target.model, memberBodies, sample, seqLen, t, padId);
   const ofKind = (kind: string) => results.filter((r) => entries[r.occ.entry]!.kind === kind);
@@ -273,7 +270,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
     // Category occurrences are evaluated in full, not sampled: they are few, and the control must not be missed.
     const chosen = new Set(options.reportCategories);
     const sampled = new Set(sample);
-    const extra = await recover(target.model, memberBodies, memberOcc.filter((o) => chosen.has(entries[o.entry]!.category) && !sampled.has(o)), seqLen, t, padId);
+    const extra = await recover(target.model, memberBodies, member.occurrences.filter((o) => chosen.has(entries[o.entry]!.category) && !sampled.has(o)), seqLen, t, padId);
     const all = [...results, ...extra];
     privacy.byCategory = Object.fromEntries(options.reportCategories.map((c, i) => [c, scoreOf(all.filter((r) => entries[r.occ.entry]!.category === c), authorOf, rng.fork(10 + i))]));
   }
@@ -310,7 +307,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   const salt = randomBytes(16);
   const label = (term: string) => (options.showIdentifiers ? term : `id-${createHash('sha256').update(salt).update(term).digest('hex').slice(0, 10)}`);
   const trainingCounts = new Map<number, number>();
-  for (const o of memberOcc) trainingCounts.set(o.entry, (trainingCounts.get(o.entry) ?? 0) + 1);
+  for (const o of member.occurrences) trainingCounts.set(o.entry, (trainingCounts.get(o.entry) ?? 0) + 1);
   const byEntry = new Map<number, OccurrenceResult[]>();
   for (const r of results) byEntry.set(r.occ.entry, [...(byEntry.get(r.occ.entry) ?? []), r]);
   const rows: RegurgitationRow[] = [...byEntry].map(([entry, rs]) => ({
@@ -327,7 +324,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   // Membership inference with paired, fixed masks; the non-members' unprotected positions also measure utility.
   const excluded = options.excludeFromMembership ?? new Set<number>();
   const docsOf = (docs: readonly Document[], bodies: readonly Encoding[], found: typeof member, keep: (i: number) => boolean): MembershipDocument[] =>
-    docs.flatMap((d, i) => (keep(i) ? [{ id: d.id, author: d.author, body: bodies[i]!, protectedMask: found.protectedMasks[i]!, occurrences: found.occurrences.filter((o) => o.doc === i && scored(o)).map((o) => o.tokens) }] : []));
+    docs.flatMap((d, i) => (keep(i) ? [{ id: d.id, author: d.author, body: bodies[i]!, protectedMask: found.protectedMasks[i]!, occurrences: found.occurrences.filter((o) => o.doc === i).map((o) => o.tokens) }] : []));
   const memberDocs = docsOf(options.members, memberBodies, member, (i) => !excluded.has(i));
   const nonMemberDocs = docsOf(options.nonMembers, nonMemberBodies, nonMember, () => true);
   options.onProgress?.('membership inference', 0, memberDocs.length + nonMemberDocs.length);

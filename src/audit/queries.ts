@@ -1,6 +1,6 @@
 import type { Document } from '../corpus/index.js';
 import { Rng } from '../engine/random.js';
-import { BlacklistMatcher, occurrenceTokens, protectedMask, type BlacklistEntry } from '../identifiers/index.js';
+import { BlacklistMatcher, mentionOnly, occurrenceTokens, protectedMask, type BlacklistEntry } from '../identifiers/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import type { Encoding, Tokenizer } from '../tokenizer/index.js';
 import type { MaskedQuery } from './inference.js';
@@ -33,9 +33,11 @@ export interface Occurrence {
 }
 
 /**
- * Every occurrence of a blacklist term in the documents, with the subword tokens covering it, and each
+ * Every occurrence of a blacklist term the audit attacks, with the subword tokens covering it, and each
  * document's protected positions: the definition fine-tuning uses (identifiers' protectedMask), so the
- * audit measures exactly what training excluded.
+ * audit measures exactly what training excluded. A mention's title and credentials ({@link mentionOnly})
+ * are protected, never attacked: its name is an occurrence of its own, and the privacy score and
+ * membership inference both read these occurrences.
  */
 export async function findOccurrences(docs: readonly Document[], bodies: readonly Encoding[], entries: readonly BlacklistEntry[], analyzer?: MorphAnalyzer): Promise<{ occurrences: Occurrence[]; protectedMasks: Uint8Array[] }> {
   const matcher = entries.length > 0 ? new BlacklistMatcher(entries) : undefined;
@@ -46,7 +48,7 @@ export async function findOccurrences(docs: readonly Document[], bodies: readonl
     const matches = matcher ? await matcher.match(docs[d]!.text, analyzer) : [];
     for (const m of matches) {
       const tokens = occurrenceTokens(body.offsets, m, body.special);
-      if (tokens.length > 0) occurrences.push({ doc: d, entry: m.entry, tokens });
+      if (tokens.length > 0 && !mentionOnly(entries[m.entry]!)) occurrences.push({ doc: d, entry: m.entry, tokens });
     }
     protectedMasks.push(protectedMask(body.offsets, matches, body.special));
   }

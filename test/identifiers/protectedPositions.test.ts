@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { generateClinicalNotes } from '../../examples/clinical-en/generate.js';
 import { findOccurrences } from '../../src/audit/index.js';
-import { buildBlacklist, occurrenceTokens, patternRecognizers, protectedMask } from '../../src/identifiers/index.js';
+import { MENTION_SOURCE, buildBlacklist, occurrenceTokens, patternRecognizers, protectedMask } from '../../src/identifiers/index.js';
 import { buildWindows } from '../../src/mlm/index.js';
-import { trainWordPiece, windowRanges } from '../../src/tokenizer/index.js';
+import { WordPieceTokenizer, trainWordPiece, windowRanges } from '../../src/tokenizer/index.js';
 
 describe('protected positions', () => {
   it('are the non-special tokens overlapping an occurrence, as a mask and per occurrence', () => {
@@ -49,5 +49,15 @@ describe('protected positions', () => {
     expect([...training].sort()).toEqual([...seenAudit].sort());
     expect([...fromOccurrences].sort()).toEqual([...auditSet].sort());
   });
-});
 
+  it("protect a mention's title with its name, but the audit attacks only the name, in the privacy score and membership inference alike", async () => {
+    const tokenizer = new WordPieceTokenizer(['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', 'mr', '.', 'jones', 'came', 'today']);
+    const docs = [{ id: '1', author: 'a', text: 'mr . jones came today .' }];
+    const bodies = docs.map((d) => tokenizer.tokenize(d.text));
+    const entry = (term: string, sources: string[]) => ({ term, kind: 'direct' as const, category: 'PERSON', authors: 1, occurrences: 1, sources });
+    const found = await findOccurrences(docs, bodies, [entry('jones', ['list:names']), entry('mr. jones', [MENTION_SOURCE])]);
+    const words = (tokens: number[]) => tokens.map((i) => tokenizer.tokenOf(bodies[0]!.ids[i]!));
+    expect(words([...found.protectedMasks[0]!].flatMap((m, i) => (m ? [i] : [])))).toEqual(['mr', '.', 'jones']);
+    expect(found.occurrences.map((o) => words(o.tokens))).toEqual([['jones']]);
+  });
+});
