@@ -57,6 +57,12 @@ describe('person names without a user list', () => {
     expect(await found(names, 'seen by quigley today')).toContain('quigley|list:names');
   });
 
+  it('reads a headline in capitals: a less frequent word after a title is a name, a small word never half of one', async () => {
+    expect(await found(names, 'PLAN DISCUSSED. PER DR TYRO THE PATIENT IS DNR.')).toContain('DR TYRO|context:title');
+    expect(await found(names, 'DR WILL SEE HIM')).toEqual([]);
+    expect((await found(names, 'TENNIS - SELES BEATS GRAF IN FINAL . YELTSIN IN MOSCOW')).filter((d) => /\bIN\b/.test(d))).toEqual([]);
+  });
+
   it('takes a name that is also a word only in context, and keeps the cue in the term', async () => {
     expect(await found(names, 'The patient will rest. Rose early.')).toEqual([]);
     expect(await found(names, 'Spoke with Dr. Rose about the plan.')).toEqual(['Dr. Rose|context:title']);
@@ -430,6 +436,9 @@ describe('places without a user list', () => {
     // US is an ultrasound in notes, "us" a word; in capitals case says nothing.
     expect(await short('Renal US done, will let us know; the US showed gallstones. RUQ US OF ABDOMEN.')).toEqual([]);
     expect(await short('THE UK TEAM AND THE US.')).toEqual([]);
+    // In capitals, IN, OR and ME are words: a state code there closes the place, before punctuation or a postal code.
+    expect(await found(places, 'SOCCER - JAPAN WIN , CHINA IN SURPRISE DEFEAT .')).toEqual([]);
+    expect(await found(places, 'LIVES IN BOSTON MA 02115. Moved to Perth WA now.')).toEqual(expect.arrayContaining(['BOSTON MA|list:places', 'Perth WA|list:places']));
     // US before the word it qualifies, which stays in the term; not the pronoun, nor an ultrasound.
     expect(await short('US officials met a US President.')).toEqual(['US officials|context:country-short', 'US President|context:country-short']);
     expect(await short('Please join US for dinner. JOIN US NOW. US guided biopsy, US of the liver. Then the US guided a drain.')).toEqual([]);

@@ -119,7 +119,8 @@ function nameWord(w: TextWord, c: WordClass, text: string, cased: boolean, after
   if (NOT_NAMES.has(w.key) || TITLES.has(w.key) || ROLES.has(w.key)) return false;
   if (w.end - w.start === 1) return text[w.end] === '.' || /^\s+\p{L}/u.test(text.slice(w.end, w.end + 3));
   if (cased && !w.capital && !(afterTitle && c.name && !CLINICAL.has(w.key))) return false;
-  return c.name || !c.common || (cased && w.capital);
+  // Right after a title, where case means nothing, a less frequent word too ("DR TYRO"): not "DR WILL".
+  return c.name || !c.common || (cased && w.capital) || (afterTitle && !cased && !c.everyday && !CLINICAL.has(w.key));
 }
 
 /**
@@ -323,8 +324,9 @@ export class NameRecognizer implements Recognizer {
       if (cased && c.first && w.key.length > 2 && !CUES.has(w.key) && !CLINICAL.has(w.key) && !SEASONS.has(w.key) && properShape(text.slice(w.start, w.end)) && i + 1 < words.length && PERSON_VERBS.has(words[i + 1]!.key) && /^ $/.test(text.slice(w.end, words[i + 1]!.start))) {
         emit(i, i, 'context:subject', i + 1);
       }
-      // First + last: an ambiguous listed name next to an unambiguous one.
-      if (i > 0 && c.name && adjacent(text, words[i - 1]!, w)) {
+      // First + last: an ambiguous listed name next to an unambiguous one; a word that follows a title
+      // without being a name is no half of one, however listed ("IN PARIS", "GRAF IN").
+      if (i > 0 && c.name && adjacent(text, words[i - 1]!, w) && !NOT_NAMES.has(w.key) && !NOT_NAMES.has(words[i - 1]!.key)) {
         const p = classes[i - 1]!;
         const strong = (x: WordClass, y: TextWord) => x.name && !x.common && y.key.length > 3 && (!cased || y.capital);
         if ((strong(p, words[i - 1]!) && (!cased || w.capital)) || (strong(c, w) && p.first && (!cased || words[i - 1]!.capital))) emit(i - 1, i, 'context:first-last');

@@ -373,7 +373,11 @@ export class PlaceRecognizer implements Recognizer {
       // Northern Territory) is that place: capitals on every word of a listed name are evidence enough.
       const named = (this.lists.namedPlaces.has(term) && (span.length > 1 || (cased && properShape(text.slice(m.start, m.end))))) || (cased && span.length > 1 && !sentenceStart(text, span[0]!));
       const ambiguous = span.every((w) => dictionaryWord(w.key, this.lists) || w.key.length < 4) && !named && !lowerAfterPreposition;
-      const state = /^,?\s*([A-Z]{2})(?![\p{L}\d])/u.exec(text.slice(m.end, m.end + 5));
+      // A place in capitals is followed by words in capitals, where IN, OR and ME are words: there the
+      // code must close the place, before punctuation, a postal code or the line's end ("BOSTON MA 02115",
+      // not "CHINA IN SURPRISE DEFEAT").
+      const code2 = /^,?\s*([A-Z]{2})(?![\p{L}\d])/u.exec(text.slice(m.end, m.end + 5));
+      const state = code2 !== null && (!span.every((w) => inCapitals(text.slice(w.start, w.end))) || /^[ \t]*(?:$|[\n\r.,;:)\d])/.test(text.slice(m.end + code2[0].length, m.end + code2[0].length + 4))) ? code2 : null;
       // A postal code after it belongs to the place ("Hungary 06554"); four digits only after a country (not "Boston 2010").
       const code = POSTCODE_AFTER.exec(text.slice(m.end, m.end + 40));
       const coded = code !== null && (code[1] !== undefined || listedCountry) ? code[0].length : 0;

@@ -59,6 +59,8 @@ export interface WordClass {
   first: boolean;
   /** A common English word (SCOWL ≤ 50). */
   common: boolean;
+  /** One of the most frequent English words (SCOWL ≤ 35: will, said, brown). */
+  everyday: boolean;
   /** In no English word list: a name, a foreign word, a typo or an abbreviation. */
   unknown: boolean;
 }
@@ -69,7 +71,7 @@ export function classify(word: TextWord, lists: PublicLists): WordClass {
   const name = first || lists.lastNames.has(key) || (key.includes('-') && key.split('-').every((p) => lists.firstNames.has(p) || lists.lastNames.has(p)));
   // A compound of common words is one (steady-state, second-degree), however its parts are listed as names.
   const common = commonWord(key, lists);
-  return { name, first, common, unknown: !dictionaryWord(key, lists) };
+  return { name, first, common, everyday: lists.everydayWords.has(key), unknown: !dictionaryWord(key, lists) };
 }
 
 /** A text's words as the recognisers read them: each word, how it stands against the lists, and whether case means something there. */
