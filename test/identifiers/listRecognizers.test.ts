@@ -428,6 +428,13 @@ describe('places without a user list', () => {
     expect(await found(places, 'They toured the Eiffel Tower.')).toEqual(['Eiffel Tower|rule:landmark']);
   });
 
+  it("reads a news dateline's city and region, not a heading before a date nor a city that is an everyday word", async () => {
+    const datelines = async (text: string) => (await found(places, text)).filter((d) => d.endsWith('context:dateline')).map((d) => d.split('|')[0]);
+    expect(await datelines('AL-AIN , United Arab Emirates 1996-12-06\nJapan began the defence.')).toEqual(['AL-AIN', 'United Arab Emirates']);
+    expect(await datelines('NEW YORK (Reuters) - Stocks fell.\nORLANDO , Fla. Dec 5 - The Magic won.')).toEqual(['NEW YORK', 'ORLANDO', 'Fla']);
+    expect(await datelines('DISCHARGE 2094-03-12\nREADING , England 1996-12-06\nText IN CAPS 2094-03-12')).toEqual([]);
+  });
+
   it('reads countries whose names are words, and countries and states written short, keeping "the" with US', async () => {
     const short = async (text: string) => (await found(places, text)).filter((d) => d.endsWith('country-short'));
     expect(await short('Officials of the U.S. and the UK met; the US envoy left Washington, D.C. for NYC.')).toEqual(['U.S.|context:country-short', 'UK|context:country-short', 'D.C.|context:country-short', 'NYC|context:country-short', 'the US|context:country-short', 'US envoy|context:country-short']);

@@ -2,7 +2,7 @@ import { BlacklistMatcher } from '../blacklist/matcher.js';
 import { contentWords, normalizeTerm } from '../../text/index.js';
 import { publicLists, type PublicLists } from './publicLists.js';
 import type { Detection, Recognizer } from './recognizer.js';
-import { adjacent, classify, dictionaryWord, inCapitals, properShape, readWords, sentenceStart, unlistedProperNoun, type TextWord } from './words.js';
+import { adjacent, classify, commonWord, dictionaryWord, inCapitals, properShape, readWords, sentenceStart, unlistedProperNoun, type TextWord } from './words.js';
 
 /** Words that end the name of a care facility ("Holy Cross Hospital", "Harbor Hosp", "Univ of MD Med Ctr"). */
 const FACILITY = new Set(['hospital', 'hosp', 'hospitals', 'clinic', 'clinics', 'rehab', 'rehabilitation', 'infirmary', 'campus', 'center', 'ctr', 'centre', 'manor', 'memorial', 'healthcare', 'hospice', 'university', 'univ', 'institute', 'college', 'sanitarium', 'sanatorium']);
@@ -313,6 +313,17 @@ function unitAnchoredAddress(text: string, unit: RegExpExecArray): [number, numb
   return [street === undefined ? unitStart : previousStart + street, lines > unitEnd ? lines : lowerCaseLines(text, unitEnd)];
 }
 
+/**
+ * A news dateline: at a line's start, the city in capitals, its region after a comma if any ("ORLANDO ,
+ * Fla.", "AL-AIN , United Arab Emirates"), then the date or the agency: "LONDON 1996-12-06", "WELLINGTON,
+ * Dec 5", "PARIS (Reuters)". News names where it reports from so, every story once.
+ */
+const DATELINE = new RegExp(
+  String.raw`(?<=^|\n)[ \t]*(\p{Lu}[\p{Lu}'’.-]+(?:[ \t]+\p{Lu}[\p{Lu}'’.-]+){0,3})(?:[ \t]*,[ \t]*(\p{Lu}[\p{L}'’.-]*(?:[ \t]+\p{Lu}[\p{L}'’.-]*){0,3}))?[ \t]+` +
+    String.raw`(?:\d{4}-\d\d-\d\d|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?[ \t]+\d{1,2}\b|\([ \t]*(?:Reuters|AP|AFP|UPI)[ \t]*\))`,
+  'gu',
+);
+
 const matchers = new WeakMap<PublicLists, BlacklistMatcher>();
 /** The trie of a list's ~60,000 places, built once per process: every default build makes a recogniser. */
 function placeMatcher(lists: PublicLists): BlacklistMatcher {
@@ -475,6 +486,27 @@ export class PlaceRecognizer implements Recognizer {
       }
     }
     if (cased) this.landmarks(text, words, out);
+    for (const m of text.matchAll(DATELINE)) {
+      // A dateline's city, and its region after a comma: a listed place of two words or more (NEW YORK,
+      // United Arab Emirates) or of one that is no everyday English word, or words no common English word
+      // (AL-AIN), a state's abbreviation (Fla.) too; not a heading ("DISCHARGE 2094-03-12"), nor READING,
+      // whose term would protect every "reading".
+      const placeLike = (part: string) => {
+        const parts = part.split(/[ \t]+/);
+        const keys = parts.map((w) => normalizeTerm(w));
+        if (this.lists.places.has(keys.join(' ')) && (keys.length > 1 || !this.lists.everydayWords.has(keys[0]!))) return true;
+        return parts.every((w, k) => /^\p{Lu}[\p{Ll}.]*\.$/u.test(w) || !commonWord(keys[k]!, this.lists));
+      };
+      const city = m[1]!;
+      if (!placeLike(city)) continue;
+      const start = m.index + m[0].indexOf(city);
+      out.push({ start, end: start + city.length, category: 'LOCATION', source: 'context:dateline' });
+      const region = m[2];
+      if (region !== undefined && placeLike(region)) {
+        const at = m.index + m[0].indexOf(region, m[0].indexOf(city) + city.length);
+        out.push({ start: at, end: at + region.replace(/\.$/, '').length, category: 'LOCATION', source: 'context:dateline' });
+      }
+    }
     for (const m of text.matchAll(UNIVERSITY_OF)) {
       // "University of Maryland", "U OF MD": a listed place of one or two words, or a state code in capitals.
       const [first, second] = m[1]!.split(' ');
