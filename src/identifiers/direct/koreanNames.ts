@@ -77,6 +77,32 @@ export function properNounRuns(morphemes: readonly Morpheme[], semantic: string 
   }
   return runs.filter((r) => r.end - r.start >= 2);
 }
+/**
+ * Foreign names written in two or three words, each a name mecab-ko-dic knows, one of a single syllable
+ * (빌 클린턴, 폴 그린그래스): {@link properNounRuns} leaves such a given name out, so the whole is a name of
+ * its own (names of two syllables or more are each found already). Each word a whole name, one space
+ * apart, the last followed by a particle or no Hangul at all.
+ */
+export function spacedNameRuns(morphemes: readonly Morpheme[], text: string): { start: number; end: number }[] {
+  const names = morphemes.filter((m) => m.tag.startsWith('NNP') && m.semantic === '인명');
+  const words: { start: number; end: number }[] = [];
+  for (const m of names) {
+    const last = words.at(-1);
+    if (last !== undefined && last.end === m.start) last.end = m.end;
+    else words.push({ start: m.start, end: m.end });
+  }
+  const next = new Map(morphemes.map((m) => [m.start, m]));
+  const wordAt = (w: { start: number; end: number }) => !/[가-힣]/.test(text.charAt(w.start - 1)) && (!/[가-힣]/.test(text.charAt(w.end)) || isFunctionalTag(next.get(w.end)?.tag ?? ''));
+  const out: { start: number; end: number }[] = [];
+  for (let i = 0; i < words.length; ) {
+    let j = i;
+    while (j + 1 < words.length && j - i < 2 && text.slice(words[j]!.end, words[j + 1]!.start) === ' ') j++;
+    const group = words.slice(i, j + 1);
+    if (group.length >= 2 && group.every(wordAt) && group.some((w) => w.end - w.start === 1) && group.reduce((n, w) => n + w.end - w.start, 0) >= 3) out.push({ start: group[0]!.start, end: group.at(-1)!.end });
+    i = j + 1;
+  }
+  return out;
+}
 const SURNAME_SET = new Set(SURNAMES);
 const NOT_LONE_SURNAMES = new Set(['전', '고', '현', '당', '동', '모']);
 
@@ -257,6 +283,7 @@ export class KoreanNameRecognizer implements Recognizer {
       else if (recurs) source = 'context:ko-recurrence';
       if (source) out.push({ start: w.start, end, category: 'PERSON', source });
     }
+    if (analysis.length > 0) for (const r of spacedNameRuns(analysis, text)) out.push({ ...r, category: 'PERSON', source: MECAB_DICTIONARY_SOURCE });
     return out;
   }
 
