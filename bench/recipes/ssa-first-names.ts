@@ -44,6 +44,7 @@ try {
     .filter(([name, n]) => n >= MIN_BIRTHS && !dictionaryWord(name, lists) && !lists.places.has(name) && !NATIONALITIES.has(name))
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .map(([name]) => name);
+  if (names.length === 0) throw new Error(`${PACKAGE}: no name of ${MIN_BIRTHS} births or more in ${raw}; has the package changed its layout?`);
   const lines: string[] = [];
   for (let i = 0; i < names.length; i += 16) lines.push(`  '${names.slice(i, i + 16).join(' ')} ' +`);
   lines[lines.length - 1] = lines.at(-1)!.replace(/ ' \+$/, "'");

@@ -41,6 +41,7 @@ describe('Korean names in context', () => {
       expect(await names('남편 빌 클린턴(69) 전 대통령과')).toContain('빌 클린턴|list:mecab-ko-dic');
       expect(await names('폴 그린그래스 감독은')).toContain('폴 그린그래스|list:mecab-ko-dic');
       expect((await names('이순재 최민용 출연')).filter((d) => d.includes(' '))).toEqual([]);
+      expect(await names('스티브 잡스와 빌 게이츠가 만났다')).toContain('빌 게이츠|list:mecab-ko-dic');
       expect(await names('올해 디젤 라인업으로 승부수를 던진다')).toEqual(['디젤|list:mecab-ko-dic']);
       const text = '서울 송파구에서 만났고 을지로에 갔다';
       expect((await new KoreanPlaceRecognizer(analyzer).find(text)).map((d) => `${text.slice(d.start, d.end)}|${d.source}`)).toEqual(['서울|list:mecab-ko-dic', '송파구|list:mecab-ko-dic', '을지로|list:mecab-ko-dic', '서울|list:ko-places', '송파구|list:ko-places', '서울 송파구|context:ko-province']);

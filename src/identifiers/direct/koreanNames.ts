@@ -67,7 +67,7 @@ export const MECAB_DICTIONARY_SOURCE = 'list:mecab-ko-dic';
  * a proper noun of no class), adjacent pieces joined (정 + 하람 → 정하람), two syllables or more: the
  * dictionary also holds lone given names and syllables that are far more often something else.
  */
-export function properNounRuns(morphemes: readonly Morpheme[], semantic: string | undefined): { start: number; end: number }[] {
+export function properNounRuns(morphemes: readonly Morpheme[], semantic: string | undefined, minLength = 2): { start: number; end: number }[] {
   const runs: { start: number; end: number }[] = [];
   for (const m of morphemes) {
     if (!m.tag.startsWith('NNP') || m.semantic !== semantic) continue;
@@ -75,31 +75,27 @@ export function properNounRuns(morphemes: readonly Morpheme[], semantic: string 
     if (last !== undefined && last.end === m.start) last.end = m.end;
     else runs.push({ start: m.start, end: m.end });
   }
-  return runs.filter((r) => r.end - r.start >= 2);
+  return runs.filter((r) => r.end - r.start >= minLength);
 }
 /**
- * Foreign names written in two or three words, each a name mecab-ko-dic knows, one of a single syllable
- * (빌 클린턴, 폴 그린그래스): {@link properNounRuns} leaves such a given name out, so the whole is a name of
- * its own (names of two syllables or more are each found already). Each word a whole name, one space
- * apart, the last followed by a particle or no Hangul at all.
+ * Foreign names written in two words, each a name mecab-ko-dic knows, one of a single syllable (빌 클린턴,
+ * 폴 그린그래스, 에릭 남): {@link properNounRuns} leaves such a name out, so the pair is a name of its own
+ * (names of two syllables or more are each found already). Each word a whole name, one space apart, the
+ * last followed by a particle or no Hangul at all.
  */
 export function spacedNameRuns(morphemes: readonly Morpheme[], text: string): { start: number; end: number }[] {
-  const names = morphemes.filter((m) => m.tag.startsWith('NNP') && m.semantic === '인명');
-  const words: { start: number; end: number }[] = [];
-  for (const m of names) {
-    const last = words.at(-1);
-    if (last !== undefined && last.end === m.start) last.end = m.end;
-    else words.push({ start: m.start, end: m.end });
-  }
+  const words = properNounRuns(morphemes, '인명', 1);
   const next = new Map(morphemes.map((m) => [m.start, m]));
   const wordAt = (w: { start: number; end: number }) => !/[가-힣]/.test(text.charAt(w.start - 1)) && (!/[가-힣]/.test(text.charAt(w.end)) || isFunctionalTag(next.get(w.end)?.tag ?? ''));
   const out: { start: number; end: number }[] = [];
-  for (let i = 0; i < words.length; ) {
-    let j = i;
-    while (j + 1 < words.length && j - i < 2 && text.slice(words[j]!.end, words[j + 1]!.start) === ' ') j++;
-    const group = words.slice(i, j + 1);
-    if (group.length >= 2 && group.every(wordAt) && group.some((w) => w.end - w.start === 1) && group.reduce((n, w) => n + w.end - w.start, 0) >= 3) out.push({ start: group[0]!.start, end: group.at(-1)!.end });
-    i = j + 1;
+  const spaced = (a: number, b: number) => b >= 0 && b < words.length && text.slice(words[Math.min(a, b)]!.end, words[Math.max(a, b)]!.start) === ' ';
+  // Each one-syllable name with the name after it (빌 게이츠), else the one before it (에릭 남).
+  for (let i = 0; i < words.length; i++) {
+    if (words[i]!.end - words[i]!.start !== 1) continue;
+    const pair = spaced(i, i + 1) ? [i, i + 1] : spaced(i, i - 1) ? [i - 1, i] : undefined;
+    if (pair === undefined) continue;
+    const [a, b] = [words[pair[0]!]!, words[pair[1]!]!];
+    if (wordAt(a) && wordAt(b) && b.end - a.start >= 4) out.push({ start: a.start, end: b.end });
   }
   return out;
 }

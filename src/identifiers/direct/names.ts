@@ -63,7 +63,9 @@ const PERSON_VERBS = new Set([
   'is', 'was', 'has', 'had', 'will', 'would', 'can', 'could', 'did', 'does', 'continues', 'made', 'looks',
 ]);
 /** Greetings and thanks right before the name of the one they are for. */
-const GREETING_BEFORE = /(?:^|[^\p{L}])(?:hi|hey|hello|hiya|thanks|thank\s+you|thx|dear|congrats|congratulations|happy\s+birthday|good\s+job|well\s+done|love\s+you|miss\s+you|bye)[ \t]*,?[ \t]+$/iu;
+const GREETING_BEFORE = /(?<![\p{L}])(hi|hey|hello|hiya|thanks|thank\s+you|thx|dear|congrats|congratulations|happy\s+birthday|good\s+job|well\s+done|love\s+you|miss\s+you|bye)[ \t]*,?[ \t]+$/iu;
+/** Words of endearment and address after a greeting that the name lists also hold ("Hi Honey", "Thanks Buddy"). */
+const ENDEARMENTS = new Set(['man', 'buddy', 'honey', 'sunshine', 'angel', 'love', 'nana', 'granny', 'babe', 'baby', 'darling', 'sweetie', 'dude', 'bro', 'mate', 'pal', 'sir', 'madam', 'girl', 'boy', 'guys', 'folks', 'friend', 'doc', 'champ', 'chief', 'boss']);
 /** Seasons: first names too (Summer, Autumn), and what a sentence about the weather starts with (months and days are clinical words). */
 const SEASONS = new Set(['spring', 'summer', 'autumn', 'winter']);
 /** Words that introduce a name: "my name is", "named him", "called", "Name:". */
@@ -105,6 +107,8 @@ export function caseEvidence(text: string, lists: PublicLists = publicLists()): 
 
 /** Labels of a form or a chat turn that are no speaker's name. */
 const FIELD_LABELS = new Set(['bot', 'user', 'agent', 'customer', 'assistant', 'system', 'operator', 'host', 'guest', 'fax', 'tel', 'email', 'e-mail', 'web', 'note', 'subject', 'attn', 'cc', 'bcc']);
+/** Prepositions, articles and conjunctions, which some name lists hold (In, Or, An): never half of a pair of names. */
+const PAIR_STOPS = new Set(['and', 'or', 'the', 'a', 'an', 'in', 'at', 'to', 'of', 'is', 'was', 'with', 'by', 'for', 'on', 'not', 'as', 'from', 'into']);
 /** Words that follow a title or a relation without being a name. */
 const NOT_NAMES = new Set(['and', 'or', 'per', 'the', 'a', 'an', 'in', 'at', 'to', 'of', 'is', 'was', 'has', 'had', 'will', 'with', 'who', 'also', 'aware', 'here', 'by', 'for', 'on', 'not', 'none', 'called', 'came', 'visited', 'notified', 'updated']);
 
@@ -119,8 +123,10 @@ function nameWord(w: TextWord, c: WordClass, text: string, cased: boolean, after
   if (NOT_NAMES.has(w.key) || TITLES.has(w.key) || ROLES.has(w.key)) return false;
   if (w.end - w.start === 1) return text[w.end] === '.' || /^\s+\p{L}/u.test(text.slice(w.end, w.end + 3));
   if (cased && !w.capital && !(afterTitle && c.name && !CLINICAL.has(w.key))) return false;
-  // Right after a title, where case means nothing, a less frequent word too ("DR TYRO"): not "DR WILL".
-  return c.name || !c.common || (cased && w.capital) || (afterTitle && !cased && !c.everyday && !CLINICAL.has(w.key));
+  // Right after a title in a text in capitals, a less frequent word too ("DR TYRO"): not an everyday word
+  // ("DR WILL"), nor a verb's past or participle ("DR APPRISED", "I MISS TEXTING").
+  const lessFrequent = afterTitle && !cased && inCapitals(text.slice(w.start, w.end)) && !c.everyday && !CLINICAL.has(w.key) && !/(?:ed|ing)$/.test(w.key);
+  return c.name || !c.common || (cased && w.capital) || lessFrequent;
 }
 
 /**
@@ -310,10 +316,14 @@ export class NameRecognizer implements Recognizer {
         emit(i, i, 'context:vocative');
       }
       // Someone greeted or thanked: "Hi Tanner", "thanks Bill!", "Happy birthday Rose". A listed first name
-      // right after the greeting, written as a name where case means something, else no common word; a
-      // common one keeps the greeting in the term ("thanks bill"), as a cue does.
-      else if (c.first && w.key.length > 2 && !CUES.has(w.key) && !NOT_NAMES.has(w.key) && (cased ? properShape(text.slice(w.start, w.end)) : !c.common) && GREETING_BEFORE.test(text.slice(Math.max(0, w.start - 24), w.start))) {
-        emit(i, i, 'context:vocative', i - 1);
+      // right after the greeting, no word of endearment, written as a name where case means something, else
+      // no common word; a common one keeps the whole greeting in the term ("thanks bill", "happy birthday
+      // rose"), as a cue does.
+      if (c.first && w.key.length > 2 && !CUES.has(w.key) && !NOT_NAMES.has(w.key) && !ENDEARMENTS.has(w.key) && (cased ? properShape(text.slice(w.start, w.end)) : !c.common)) {
+        const from = Math.max(0, w.start - 24);
+        const greeting = GREETING_BEFORE.exec(text.slice(from, w.start));
+        const at = greeting === null ? -1 : from + greeting.index;
+        if (greeting !== null && !/\p{L}/u.test(text.charAt(at - 1))) out.push({ start: c.common ? at : w.start, end: w.end, category: 'PERSON', source: 'context:vocative' });
       }
       // The subject of what a person does: "Tanner said", "Nick is really dragging". A listed first name
       // written as a name where case means something, a space before such a verb; not a clinical word
@@ -324,9 +334,9 @@ export class NameRecognizer implements Recognizer {
       if (cased && c.first && w.key.length > 2 && !CUES.has(w.key) && !CLINICAL.has(w.key) && !SEASONS.has(w.key) && properShape(text.slice(w.start, w.end)) && i + 1 < words.length && PERSON_VERBS.has(words[i + 1]!.key) && /^ $/.test(text.slice(w.end, words[i + 1]!.start))) {
         emit(i, i, 'context:subject', i + 1);
       }
-      // First + last: an ambiguous listed name next to an unambiguous one; a word that follows a title
-      // without being a name is no half of one, however listed ("IN PARIS", "GRAF IN").
-      if (i > 0 && c.name && adjacent(text, words[i - 1]!, w) && !NOT_NAMES.has(w.key) && !NOT_NAMES.has(words[i - 1]!.key)) {
+      // First + last: an ambiguous listed name next to an unambiguous one; a small word is no half of one,
+      // however listed: in capitals every word looks like a name ("IN PARIS", "GRAF IN").
+      if (i > 0 && c.name && adjacent(text, words[i - 1]!, w) && !PAIR_STOPS.has(w.key) && !PAIR_STOPS.has(words[i - 1]!.key)) {
         const p = classes[i - 1]!;
         const strong = (x: WordClass, y: TextWord) => x.name && !x.common && y.key.length > 3 && (!cased || y.capital);
         if ((strong(p, words[i - 1]!) && (!cased || w.capital)) || (strong(c, w) && p.first && (!cased || words[i - 1]!.capital))) emit(i - 1, i, 'context:first-last');

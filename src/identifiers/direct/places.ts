@@ -315,12 +315,18 @@ function unitAnchoredAddress(text: string, unit: RegExpExecArray): [number, numb
 
 /**
  * A news dateline: at a line's start, the city in capitals, its region after a comma if any ("ORLANDO ,
- * Fla.", "AL-AIN , United Arab Emirates"), then the date or the agency: "LONDON 1996-12-06", "WELLINGTON,
+ * Fla.", "AL-AIN , United Arab Emirates"), then the date or the agency: "LONDON 1996-12-06", "NEW YORK,
  * Dec 5", "PARIS (Reuters)". News names where it reports from so, every story once.
  */
+/** The text from `at` to the end of its line. */
+function restOfLine(text: string, at: number): string {
+  const end = text.indexOf('\n', at);
+  return text.slice(at, end === -1 ? text.length : end);
+}
+
 const DATELINE = new RegExp(
-  String.raw`(?<=^|\n)[ \t]*(\p{Lu}[\p{Lu}'’.-]+(?:[ \t]+\p{Lu}[\p{Lu}'’.-]+){0,3})(?:[ \t]*,[ \t]*(\p{Lu}[\p{L}'’.-]*(?:[ \t]+\p{Lu}[\p{L}'’.-]*){0,3}))?[ \t]+` +
-    String.raw`(?:\d{4}-\d\d-\d\d|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?[ \t]+\d{1,2}\b|\([ \t]*(?:Reuters|AP|AFP|UPI)[ \t]*\))`,
+  String.raw`(?<=^|\n)[ \t]*(\p{Lu}[\p{Lu}'’.-]+(?:[ \t]+\p{Lu}[\p{Lu}'’.-]+){0,3})(?:[ \t]*,[ \t]*(?:(\p{Lu}[\p{L}'’.-]*(?:[ \t]+\p{Lu}[\p{L}'’.-]*){0,3})[ \t]+)?|[ \t]+)` +
+    String.raw`(?:\d{4}-\d\d-\d\d|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?[ \t]+\d{1,2}\b|(\([ \t]*(?:Reuters|AP|AFP|UPI)[ \t]*\)))`,
   'gu',
 );
 
@@ -388,7 +394,7 @@ export class PlaceRecognizer implements Recognizer {
       // code must close the place, before punctuation, a postal code or the line's end ("BOSTON MA 02115",
       // not "CHINA IN SURPRISE DEFEAT").
       const code2 = /^,?\s*([A-Z]{2})(?![\p{L}\d])/u.exec(text.slice(m.end, m.end + 5));
-      const state = code2 !== null && (!span.every((w) => inCapitals(text.slice(w.start, w.end))) || /^[ \t]*(?:$|[\n\r.,;:)\d])/.test(text.slice(m.end + code2[0].length, m.end + code2[0].length + 4))) ? code2 : null;
+      const state = code2 !== null && (!span.every((w) => inCapitals(text.slice(w.start, w.end))) || /^[ \t]*(?:[\r\n.,;:)]|\d{5}(?!\d)|$)/.test(restOfLine(text, m.end + code2[0].length))) ? code2 : null;
       // A postal code after it belongs to the place ("Hungary 06554"); four digits only after a country (not "Boston 2010").
       const code = POSTCODE_AFTER.exec(text.slice(m.end, m.end + 40));
       const coded = code !== null && (code[1] !== undefined || listedCountry) ? code[0].length : 0;
@@ -487,24 +493,24 @@ export class PlaceRecognizer implements Recognizer {
     }
     if (cased) this.landmarks(text, words, out);
     for (const m of text.matchAll(DATELINE)) {
-      // A dateline's city, and its region after a comma: a listed place of two words or more (NEW YORK,
-      // United Arab Emirates) or of one that is no everyday English word, or words no common English word
-      // (AL-AIN), a state's abbreviation (Fla.) too; not a heading ("DISCHARGE 2094-03-12"), nor READING,
-      // whose term would protect every "reading".
-      const placeLike = (part: string) => {
-        const parts = part.split(/[ \t]+/);
-        const keys = parts.map((w) => normalizeTerm(w));
-        if (this.lists.places.has(keys.join(' ')) && (keys.length > 1 || !this.lists.everydayWords.has(keys[0]!))) return true;
-        return parts.every((w, k) => /^\p{Lu}[\p{Ll}.]*\.$/u.test(w) || !commonWord(keys[k]!, this.lists));
+      // A dateline's city and its region after a comma. A listed place of two words or more (NEW YORK,
+      // United Arab Emirates) or of one that is no everyday English word; not READING, whose term would
+      // protect every "reading". A city no list holds (AL-AIN) only with a listed region or the agency
+      // after it: a note's history line puts a procedure before its date ("CABG 2094-03-12"). A region may
+      // be a state's abbreviation (Fla.).
+      const listed = (part: string) => {
+        const keys = part.split(/[ \t]+/).map((w) => normalizeTerm(w));
+        return this.lists.places.has(keys.join(' ')) && (keys.length > 1 || !this.lists.everydayWords.has(keys[0]!));
       };
-      const city = m[1]!;
-      if (!placeLike(city)) continue;
-      const start = m.index + m[0].indexOf(city);
-      out.push({ start, end: start + city.length, category: 'LOCATION', source: 'context:dateline' });
-      const region = m[2];
-      if (region !== undefined && placeLike(region)) {
-        const at = m.index + m[0].indexOf(region, m[0].indexOf(city) + city.length);
-        out.push({ start: at, end: at + region.replace(/\.$/, '').length, category: 'LOCATION', source: 'context:dateline' });
+      const [, city, region, agency] = m;
+      const regionListed = region !== undefined && (listed(region) || /^\p{Lu}[\p{Ll}.]*\.$/u.test(region));
+      const unlisted = city!.split(/[ \t]+/).every((w) => !commonWord(normalizeTerm(w), this.lists));
+      if (!listed(city!) && !(unlisted && (regionListed || agency !== undefined))) continue;
+      const start = m.index + m[0].indexOf(city!);
+      out.push({ start, end: start + city!.length, category: 'LOCATION', source: 'context:dateline' });
+      if (regionListed) {
+        const at = m.index + m[0].indexOf(region!, m[0].indexOf(city!) + city!.length);
+        out.push({ start: at, end: at + region!.replace(/\.$/, '').length, category: 'LOCATION', source: 'context:dateline' });
       }
     }
     for (const m of text.matchAll(UNIVERSITY_OF)) {
