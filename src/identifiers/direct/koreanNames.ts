@@ -241,7 +241,10 @@ export class KoreanNameRecognizer implements Recognizer {
       const aged = rest === '' && AGE_AFTER.test(text.slice(w.end, w.end + 16));
       const recurrence = !listed && name === 3 && shaped ? recurring.get(w.text.slice(0, 3)) : undefined;
       const recurs = recurrence !== undefined && !recurrence.vetoed && recurrence.rests.size >= 2;
-      if (ROLES_BEFORE.has(w.text.slice(0, name)) || (!listed && !aged && !recurs && commonWord(w.start, name))) continue;
+      // News half-names someone with 씨 after (이모 씨, 조모씨는): the form is the evidence, though mecab reads
+      // 이모 (an aunt) and 조모 (a grandmother) as words; the term keeps 씨.
+      const halfNamedMr = candidate.soAndSo === true && (/^(?:씨|님)/.test(rest) || (rest === '' && i + 1 < words.length && text.slice(w.end, words[i + 1]!.start) === ' ' && /^(?:씨|님)/.test(words[i + 1]!.text)));
+      if (ROLES_BEFORE.has(w.text.slice(0, name)) || (!listed && !aged && !recurs && !halfNamedMr && commonWord(w.start, name))) continue;
       const before = i > 0 && /^[\s,]*$/.test(text.slice(words[i - 1]!.end, w.start)) ? words[i - 1]!.text : undefined;
       // 김대중 전 대통령: a title after "former" is still the name's title; 이 모 대표, 김 모 씨: after "so-and-so" too.
       const after = i + 2 < words.length && (words[i + 1]!.text === '전' || words[i + 1]!.text === '모') ? i + 2 : i + 1;
