@@ -126,6 +126,15 @@ describe('Korean places', () => {
     expect((await new KoreanPlaceRecognizer().find(text)).map((d) => `${text.slice(d.start, d.end)}|${d.source}`)).toEqual(['일본|list:ko-places', '서울|list:ko-places', '청주시|list:ko-places', '경기도|list:ko-places', '청주시 흥덕구|rule:ko-address']);
   });
 
+  it('reads a region with its direction attached, countries abbreviated in Chinese characters, and a city that is a word in a list of places', async () => {
+    const { KoreanPlaceRecognizer } = await import('../../src/identifiers/index.js');
+    const found = async (text: string) => (await new KoreanPlaceRecognizer().find(text)).map((d) => `${text.slice(d.start, d.end)}|${d.source}`);
+    expect(await found('경기남부 지역인 이천, 안산 등에서')).toEqual(expect.arrayContaining(['경기남부|context:ko-province', '이천|context:ko-place-list']));
+    expect(await found('中, 美와 협상… 北 미사일')).toEqual(['中|list:ko-places', '美|list:ko-places', '北|list:ko-places']);
+    // Not a day after a number, a word of Chinese characters, the economy, or two thousand won.
+    expect(await found('3日 오후 中國 경기가 좋지 않다. 이천 원을 냈다')).toEqual([]);
+  });
+
   it('reads cities and counties; one whose name is a common word only with its suffix or its province', async () => {
     const { KoreanPlaceRecognizer } = await import('../../src/identifiers/index.js');
     const found = async (text: string) => (await new KoreanPlaceRecognizer().find(text)).map((d) => `${text.slice(d.start, d.end)}|${d.source}`);

