@@ -161,6 +161,9 @@ describe('person names without a user list', () => {
     expect(await subject('Later David said no.')).toEqual(['David|context:subject']);
     // A season, a month, a clinical word or a surname alone is no one; nor is a name in lower case.
     expect(await subject('Spring is here. June was warm. Plan is to wean. Foley was changed. nick is here.')).toEqual([]);
+    // Where case means nothing, a first name that is no everyday word, and not the vocabulary of care.
+    expect(await subject('JUST FINISHED NURSING SCHOOL; JOHN STATES HIS SISTER IS LIVING IN TOWN')).toEqual(['JOHN STATES|context:subject']);
+    expect(await subject('TEMP WAS 102.1, HO AWARE. MARK STATES NOTHING')).toEqual([]);
   });
 
   it('reads an initial before a surname, but not clinical shorthand', async () => {

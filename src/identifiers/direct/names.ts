@@ -61,6 +61,7 @@ const PERSON_VERBS = new Set([
   'said', 'says', 'told', 'tells', 'thinks', 'thought', 'wants', 'wanted', 'loves', 'loved', 'hates', 'knows', 'knew', 'married', 'likes', 'feels', 'felt', 'believes', 'asked', 'asks',
   'replied', 'admitted', 'agreed', 'argued', 'claimed', 'explained', 'insisted', 'wrote', 'tweeted', 'posted', 'smiled', 'laughed', 'cried', 'died', 'scored',
   'is', 'was', 'has', 'had', 'will', 'would', 'can', 'could', 'did', 'does', 'continues', 'made', 'looks',
+  'states', 'stated', 'reports', 'reported', 'denies', 'denied',
 ]);
 /** Greetings and thanks right before the name of the one they are for. */
 const GREETING_BEFORE = /(?<![\p{L}])(hi|hey|hello|hiya|thanks|thank\s+you|thx|dear|congrats|congratulations|happy\s+birthday|good\s+job|well\s+done|love\s+you|miss\s+you|bye)[ \t]*,?[ \t]+$/iu;
@@ -331,7 +332,7 @@ export class NameRecognizer implements Recognizer {
       // (Plan is, Patient was). A name that is also a word (Nick, Bill) keeps the verb in the term, as a
       // cue does, so that "bill is" is protected, never every "bill"; a word that is a first name by
       // chance at a sentence's start makes such a term too ("Love is", "Hope was"), which costs little.
-      if (cased && c.first && w.key.length > 2 && !CUES.has(w.key) && !CLINICAL.has(w.key) && !SEASONS.has(w.key) && properShape(text.slice(w.start, w.end)) && i + 1 < words.length && PERSON_VERBS.has(words[i + 1]!.key) && /^ $/.test(text.slice(w.end, words[i + 1]!.start))) {
+      if (c.first && w.key.length > 2 && !CUES.has(w.key) && !CLINICAL.has(w.key) && !SEASONS.has(w.key) && (cased ? properShape(text.slice(w.start, w.end)) : !c.everyday) && i + 1 < words.length && PERSON_VERBS.has(words[i + 1]!.key) && /^ $/.test(text.slice(w.end, words[i + 1]!.start))) {
         emit(i, i, 'context:subject', i + 1);
       }
       // First + last: an ambiguous listed name next to an unambiguous one; a small word is no half of one,
