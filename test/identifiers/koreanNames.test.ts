@@ -79,6 +79,7 @@ describe('Korean names in context', () => {
       // A surname and 모 before 씨 is someone half-named, though mecab reads 이모 (an aunt) and 조모 as words.
       expect(await names('기소된 이모씨(57)에게 선고했다')).toEqual(['이모씨']);
       expect(await names('브로커 조모 씨가 왔고 이모가 왔다')).toEqual(['조모 씨']);
+      expect(await names('부모님이 오셨고 이모님과 이모 씨앗을 심었다')).toEqual([]);
       // 손 + 님 is a customer, not Mr Son; 김씨 is Mr Kim.
       expect(await names('손님이 오자 김씨가 말했다')).toEqual(['김씨']);
       // A proper noun mecab classes as no place counts before a title (a company before 대표 too); a common
@@ -129,10 +130,12 @@ describe('Korean places', () => {
   it('reads a region with its direction attached, countries abbreviated in Chinese characters, and a city that is a word in a list of places', async () => {
     const { KoreanPlaceRecognizer } = await import('../../src/identifiers/index.js');
     const found = async (text: string) => (await new KoreanPlaceRecognizer().find(text)).map((d) => `${text.slice(d.start, d.end)}|${d.source}`);
-    expect(await found('경기남부 지역인 이천, 안산 등에서')).toEqual(expect.arrayContaining(['경기남부|context:ko-province', '이천|context:ko-place-list']));
-    expect(await found('中, 美와 협상… 北 미사일')).toEqual(['中|list:ko-places', '美|list:ko-places', '北|list:ko-places']);
-    // Not a day after a number, a word of Chinese characters, the economy, or two thousand won.
-    expect(await found('3日 오후 中國 경기가 좋지 않다. 이천 원을 냈다')).toEqual([]);
+    expect(await found('경기남부 지역인 이천, 안산 등에서')).toEqual(['안산|list:ko-places', '경기남부|context:ko-province', '이천|context:ko-place-list']);
+    expect(await found('中, 美와 협상… 北 미사일, 韓·美 회담')).toEqual(['中|rule:ko-hanja-country', '美|rule:ko-hanja-country', '北|rule:ko-hanja-country', '韓|rule:ko-hanja-country', '美|rule:ko-hanja-country']);
+    // Not against a word, inside a word of Chinese characters or a gloss, nor 日, a day; not the economy.
+    expect(await found('각선美 수사中 5일(日) 土·日 미(美) 中·高校 中國 경기가 좋지 않다')).toEqual([]);
+    // A city that is a word, next to no listed place: two thousand won.
+    expect(await found('이천 원을 냈고, 이천, 삼천 원도')).toEqual([]);
   });
 
   it('reads cities and counties; one whose name is a common word only with its suffix or its province', async () => {

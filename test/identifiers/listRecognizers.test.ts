@@ -163,7 +163,7 @@ describe('person names without a user list', () => {
     expect(await subject('Spring is here. June was warm. Plan is to wean. Foley was changed. nick is here.')).toEqual([]);
     // Where case means nothing, a first name that is no everyday word, and not the vocabulary of care.
     expect(await subject('JUST FINISHED NURSING SCHOOL; JOHN STATES HIS SISTER IS LIVING IN TOWN')).toEqual(['JOHN STATES|context:subject']);
-    expect(await subject('TEMP WAS 102.1, HO AWARE. MARK STATES NOTHING')).toEqual([]);
+    expect(await subject('TEMP WAS 102.1, HO AWARE. MARK STATES NOTHING. DEX WAS GIVEN. FAX WAS SENT. dex was weaned')).toEqual([]);
   });
 
   it('reads an initial before a surname, but not clinical shorthand', async () => {

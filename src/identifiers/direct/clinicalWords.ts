@@ -10,9 +10,9 @@ export const CLINICAL_WORDS: readonly string[] = [
   'aline', 'a-line', 'art', 'cath', 'foley', 'picc', 'ett', 'trach', 'peg', 'vent', 'mech', 'pacer', 'endo', 'ortho', 'neuro', 'psych', 'resp', 'cardio', 'pulm', 'renal', 'rad', 'rads',
   'co', 'ci', 'svr', 'cvp', 'map', 'hr', 'bp', 'rr', 'sbp', 'dbp', 'abg', 'vbg', 'hct', 'hgb', 'wbc', 'plt', 'inr', 'ptt', 'bun', 'na', 'ca', 'mg', 'mag', 'phos', 'lfts', 'bili', 'bil', 'alk',
   'min', 'max', 'tol', 'dec', 'inc', 'reg', 'temp', 'temps', 'liter', 'liters', 'los', 'le', 'ue', 'mae', 'vea', 'pvc', 'pvcs', 'pac', 'pacs', 'nsr', 'st', 'sr', 'af', 'afib', 'vt', 'vf', 'chf', 'cad', 'copd',
-  'ms', 'mss', 'rrt', 'ot', 'pt', 'sw', 'np', 'rn', 'md', 'ed', 'er', 'ew', 'or', 'icu', 'ccu', 'micu', 'sicu', 'csru', 'pacu', 'dnr', 'dni', 'cpr', 'npo', 'prn', 'qd', 'bid', 'tid', 'qid', 'hs',
+  'ms', 'mss', 'rrt', 'ot', 'pt', 'sw', 'ada', 'np', 'rn', 'md', 'ed', 'er', 'ew', 'or', 'icu', 'ccu', 'micu', 'sicu', 'csru', 'pacu', 'dnr', 'dni', 'cpr', 'npo', 'prn', 'qd', 'bid', 'tid', 'qid', 'hs',
   // drugs written short or by brand
-  'levo', 'neo', 'fent', 'vanco', 'zosyn', 'cipro', 'flagyl', 'colace', 'lasix', 'ativan', 'haldol', 'heparin', 'coumadin', 'dopa', 'dobut', 'nitro', 'ntg', 'kcl', 'mso4', 'morphine', 'tylenol',
+  'levo', 'neo', 'fent', 'dex', 'vanco', 'zosyn', 'cipro', 'flagyl', 'colace', 'lasix', 'ativan', 'haldol', 'heparin', 'coumadin', 'dopa', 'dobut', 'nitro', 'ntg', 'kcl', 'mso4', 'morphine', 'tylenol',
   'propofol', 'versed', 'dilaudid', 'lopressor', 'captopril', 'insulin', 'albumin', 'bolus', 'boluses', 'senna', 'dulcolax', 'protonix', 'pepcid', 'carafate', 'reglan', 'zofran', 'digoxin', 'amio', 'dilt',
   // eponyms and short forms of devices and findings
   'swan', 'ganz', 'swan-ganz', 'hickman', 'fick', 'bair', 'hugger', 'shiley', 'quinton', 'kling', 'brady', 'tachy', 'chol', 'gluc', 'crea', 'creat', 'poss', 'syst', 'peri', 'lima', 'ramus', 'perla', 'perrla', 'pearla',

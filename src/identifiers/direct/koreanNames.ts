@@ -242,8 +242,10 @@ export class KoreanNameRecognizer implements Recognizer {
       const recurrence = !listed && name === 3 && shaped ? recurring.get(w.text.slice(0, 3)) : undefined;
       const recurs = recurrence !== undefined && !recurrence.vetoed && recurrence.rests.size >= 2;
       // News half-names someone with 씨 after (이모 씨, 조모씨는): the form is the evidence, though mecab reads
-      // 이모 (an aunt) and 조모 (a grandmother) as words; the term keeps 씨.
-      const halfNamedMr = candidate.soAndSo === true && (/^(?:씨|님)/.test(rest) || (rest === '' && i + 1 < words.length && text.slice(w.end, words[i + 1]!.start) === ' ' && /^(?:씨|님)/.test(words[i + 1]!.text)));
+      // 이모 (an aunt) and 조모 (a grandmother) as words; the term keeps 씨. Not 님 (부모님: parents), nor a
+      // word that starts with 씨 (이모 씨앗을: seeds).
+      const mr = (x: string) => x.startsWith('씨') && PARTICLE_ONLY.test(x.slice(1));
+      const halfNamedMr = candidate.soAndSo === true && (mr(rest) || (rest === '' && i + 1 < words.length && text.slice(w.end, words[i + 1]!.start) === ' ' && mr(words[i + 1]!.text)));
       if (ROLES_BEFORE.has(w.text.slice(0, name)) || (!listed && !aged && !recurs && !halfNamedMr && commonWord(w.start, name))) continue;
       const before = i > 0 && /^[\s,]*$/.test(text.slice(words[i - 1]!.end, w.start)) ? words[i - 1]!.text : undefined;
       // 김대중 전 대통령: a title after "former" is still the name's title; 이 모 대표, 김 모 씨: after "so-and-so" too.

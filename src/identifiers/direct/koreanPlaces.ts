@@ -27,22 +27,24 @@ function koreanPlaces(): ReadonlySet<string> {
 
 const AMBIGUOUS = new Set(AMBIGUOUS_KOREAN_CITIES);
 /** A region before a city, a district or a direction: 경기 화성, 충남 예산, 서울 중구, 경기 북부 (경기 alone is the economy). */
+const REGION_NAMES = [...REGIONS].sort((a, b) => b.length - a.length).join('|');
 const PROVINCE_BEFORE = new RegExp(
-  String.raw`(?<![가-힣])(${[...REGIONS].sort((a, b) => b.length - a.length).join('|')}) ([가-힣]{1,3}?)(시|군|구)?(?=${KOREAN_PARTICLE}(?![가-힣]))`,
+  String.raw`(?<![가-힣])(${REGION_NAMES}) ([가-힣]{1,3}?)(시|군|구)?(?=${KOREAN_PARTICLE}(?![가-힣]))`,
   'g',
 );
 const DIRECTIONS = new Set(['북부', '남부', '동부', '서부', '지역', '일대', '지방', '도내']);
 /** A region with a direction written together: 경기남부, 충남지역, 경북북부 (경기 alone is the economy). */
 const REGION_DIRECTION = new RegExp(
-  String.raw`(?<![가-힣])(?:${[...REGIONS].sort((a, b) => b.length - a.length).join('|')})(?:${[...DIRECTIONS].join('|')})(?=${KOREAN_PARTICLE}(?![가-힣]))`,
+  String.raw`(?<![가-힣])(?:${REGION_NAMES})(?:${[...DIRECTIONS].join('|')})(?=${KOREAN_PARTICLE}(?![가-힣]))`,
   'g',
 );
 /**
- * Countries as Korean news abbreviates them in Chinese characters, standing alone: 中 (China), 美 (the
- * US), 日 (Japan), 北 (North Korea), 英, 佛, 獨, 露, 韓. Not inside a word of Chinese characters, nor 日
- * after a number (3日: a day).
+ * Countries as Korean news abbreviates them in Chinese characters, standing alone with a particle at most:
+ * 中 (China), 美 (the US), 北 (North Korea), 英, 佛, 獨, 露, 韓; 韓·美 too. Not one written against a word (각선美,
+ * 수사中: beauty, in progress), inside a word of Chinese characters (中國, 中·高校), nor a gloss in brackets (미(美)).
+ * Not 日 (Japan), far more often a day (5日, 土·日), which a term applied everywhere would protect.
  */
-const HANJA_COUNTRY = /(?<![\p{Script=Han}\d])[中美日北英佛獨露韓](?![\p{Script=Han}])(?=[가-힣]{0,2}(?:[\s,.·…'"’”)]|$))/gu;
+const HANJA_COUNTRY = new RegExp(String.raw`(?<![\p{L}\p{N}(])[中美北英佛獨露韓](?=${KOREAN_PARTICLE}(?![\p{L}\p{N}]))(?!\)|[·ㆍ]\p{Script=Han}{2})`, 'gu');
 /** Between two places of a list: a comma or a middle dot (이천, 안산, 용인; 부산·울산). */
 const LIST_SEPARATOR = /^\s*[,·]\s*$/;
 
@@ -68,14 +70,9 @@ const COMMON_NOUN = /^(?:NNG|NNB|SN)/;
 /** Tags a name's pieces may carry: nouns, numerals, foreign letters, Chinese characters, what mecab does not know. */
 const NOMINAL = /^(?:NN|NR|SL|SN|SH|UNKNOWN)/;
 
-/** The listed place a word is, a particle after it (안산, 용인에서), if it is one. */
-function placeStem(word: string, known: ReadonlySet<string>): string | undefined {
-  for (let end = 2; end <= word.length; end++) if (known.has(word.slice(0, end)) && PARTICLE_ONLY.test(word.slice(end))) return word.slice(0, end);
-  return undefined;
-}
-/** The city whose name is a common word that a word is, a particle after it (이천, 화성에서), if it is one. */
-function ambiguousStem(word: string): string | undefined {
-  for (let end = 2; end <= word.length; end++) if (AMBIGUOUS.has(word.slice(0, end)) && PARTICLE_ONLY.test(word.slice(end))) return word.slice(0, end);
+/** The stem of a word that `names` holds, a particle after it (안산, 용인에서, 이천과), if it has one: the shortest. */
+function stemIn(word: string, names: ReadonlySet<string>): string | undefined {
+  for (let end = 2; end <= word.length; end++) if (names.has(word.slice(0, end)) && PARTICLE_ONLY.test(word.slice(end))) return word.slice(0, end);
   return undefined;
 }
 /** Whether a name begins with a listed place (안양제일교회). */
@@ -111,17 +108,18 @@ export class KoreanPlaceRecognizer implements Recognizer {
     // reads an unlisted capitalised word).
     for (const r of properNounRuns(analysis, undefined)) out.push({ ...r, category: 'PROPER_NOUN', source: MECAB_DICTIONARY_SOURCE });
     const known = koreanPlaces();
-    for (const m of text.matchAll(WORD)) {
+    const words = [...text.matchAll(WORD)].map((m) => ({ start: m.index, text: m[0], place: stemIn(m[0], known) }));
+    for (const w of words) {
       // The shortest stem that is a place, its particle after it: 일본의 → 일본.
-      for (let end = 2; end <= m[0].length; end++) {
-        const stem = m[0].slice(0, end);
-        if (known.has(stem) && PARTICLE_ONLY.test(m[0].slice(end))) {
-          out.push({ start: m.index, end: m.index + end, category: 'LOCATION', source: 'list:ko-places' });
-          break;
-        }
-        // A city or county with its suffix, however common its name: 화성시, 예산군, 강진군과.
-        if ((known.has(stem) || AMBIGUOUS.has(stem)) && /^[시군구]/.test(m[0].slice(end)) && PARTICLE_ONLY.test(m[0].slice(end + 1))) {
-          out.push({ start: m.index, end: m.index + end + 1, category: 'LOCATION', source: 'list:ko-places' });
+      if (w.place !== undefined) {
+        out.push({ start: w.start, end: w.start + w.place.length, category: 'LOCATION', source: 'list:ko-places' });
+        continue;
+      }
+      // A city or county with its suffix, however common its name: 화성시, 예산군, 강진군과.
+      for (let end = 2; end < w.text.length; end++) {
+        const stem = w.text.slice(0, end);
+        if ((known.has(stem) || AMBIGUOUS.has(stem)) && /^[시군구]/.test(w.text.slice(end)) && PARTICLE_ONLY.test(w.text.slice(end + 1))) {
+          out.push({ start: w.start, end: w.start + end + 1, category: 'LOCATION', source: 'list:ko-places' });
           break;
         }
       }
@@ -131,11 +129,10 @@ export class KoreanPlaceRecognizer implements Recognizer {
       if (known.has(city) || AMBIGUOUS.has(city) || DIRECTIONS.has(city)) out.push({ start: m.index, end: m.index + m[1]!.length + 1 + city.length + (m[3]?.length ?? 0), category: 'LOCATION', source: 'context:ko-province' });
     }
     for (const m of text.matchAll(REGION_DIRECTION)) out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'context:ko-province' });
-    for (const m of text.matchAll(HANJA_COUNTRY)) out.push({ start: m.index, end: m.index + 1, category: 'LOCATION', source: 'list:ko-places' });
+    for (const m of text.matchAll(HANJA_COUNTRY)) out.push({ start: m.index, end: m.index + 1, category: 'LOCATION', source: 'rule:ko-hanja-country' });
     // A city whose name is a common word, in a list beside a listed place: 이천, 안산, 용인 (이천: two thousand).
-    const words = [...text.matchAll(WORD)].map((m) => ({ start: m.index, text: m[0], place: placeStem(m[0], known) }));
     for (const [i, w] of words.entries()) {
-      const stem = ambiguousStem(w.text);
+      const stem = stemIn(w.text, AMBIGUOUS);
       if (stem === undefined) continue;
       const beside = [words[i - 1], words[i + 1]].some((v) => v !== undefined && v.place !== undefined && LIST_SEPARATOR.test(v.start < w.start ? text.slice(v.start + v.text.length, w.start) : text.slice(w.start + w.text.length, v.start)));
       if (beside) out.push({ start: w.start, end: w.start + stem.length, category: 'LOCATION', source: 'context:ko-place-list' });
@@ -160,8 +157,7 @@ export class KoreanPlaceRecognizer implements Recognizer {
       const tags = before(start, start + name!.length).map((p) => p.tag);
       const quoted = open !== '' && close !== undefined;
       const named = tags.every((t) => NOMINAL.test(t)) && tags.some((t) => !COMMON_NOUN.test(t));
-      let where = false;
-      for (let end = 2; end <= name!.length && !where; end++) where = known.has(name!.slice(0, end)) && PARTICLE_ONLY.test(name!.slice(end));
+      const where = stemIn(name!, known) !== undefined;
       if (quoted || ((named || placePrefix(name!, known)) && !where)) out.push({ start, end: start + name!.length, category: 'LOCATION', source: 'rule:ko-facility' });
     }
     return out;

@@ -332,8 +332,10 @@ export class NameRecognizer implements Recognizer {
       // (Plan is, Patient was). A name that is also a word (Nick, Bill) keeps the verb in the term, as a
       // cue does, so that "bill is" is protected, never every "bill"; a word that is a first name by
       // chance at a sentence's start makes such a term too ("Love is", "Hope was"), which costs little.
-      if (c.first && w.key.length > 2 && !CUES.has(w.key) && !CLINICAL.has(w.key) && !SEASONS.has(w.key) && (cased ? properShape(text.slice(w.start, w.end)) : !c.everyday) && i + 1 < words.length && PERSON_VERBS.has(words[i + 1]!.key) && /^ $/.test(text.slice(w.end, words[i + 1]!.start))) {
-        emit(i, i, 'context:subject', i + 1);
+      if (c.first && w.key.length > 2 && !CUES.has(w.key) && !CLINICAL.has(w.key) && !SEASONS.has(w.key) && !FIELD_LABELS.has(w.key) && (cased ? properShape(text.slice(w.start, w.end)) : !c.everyday) && i + 1 < words.length && PERSON_VERBS.has(words[i + 1]!.key) && /^ $/.test(text.slice(w.end, words[i + 1]!.start))) {
+        // Where case means nothing the verb always stays in the term: the name's shape says nothing there.
+        if (cased) emit(i, i, 'context:subject', i + 1);
+        else out.push({ start: w.start, end: words[i + 1]!.end, category: 'PERSON', source: 'context:subject' });
       }
       // First + last: an ambiguous listed name next to an unambiguous one; a small word is no half of one,
       // however listed: in capitals every word looks like a name ("IN PARIS", "GRAF IN").
