@@ -178,6 +178,8 @@ const LIVES_IN_STATE = /\b(?:lives?|living|lived|resides?|residing|moved|moving|
 /** A street named with its type spelled out, without a number: "on Berg Hills Street", "Tarsicio Isle Street". */
 const NAMED_STREET = /(?<![\p{L}\p{N}])((?:\p{Lu}\p{Ll}[\p{L}\p{M}'’-]* ){1,3})(?:Street|Avenue|Road|Boulevard|Lane|Parkway|Terrace|Highway)\b/gu;
 
+/** What closes a state code after a place in capitals: punctuation, a five-digit postal code or the line's end. */
+const CODE_CLOSES = /[ \t]*(?:[\r.,;:)]|\d{5}(?!\d)|$)/my;
 /** A sticky pattern's match at position `at` of `text`, or null. */
 function matchAt(pattern: RegExp, text: string, at: number): RegExpExecArray | null {
   pattern.lastIndex = at;
@@ -318,12 +320,6 @@ function unitAnchoredAddress(text: string, unit: RegExpExecArray): [number, numb
  * Fla.", "AL-AIN , United Arab Emirates"), then the date or the agency: "LONDON 1996-12-06", "NEW YORK,
  * Dec 5", "PARIS (Reuters)". News names where it reports from so, every story once.
  */
-/** The text from `at` to the end of its line. */
-function restOfLine(text: string, at: number): string {
-  const end = text.indexOf('\n', at);
-  return text.slice(at, end === -1 ? text.length : end);
-}
-
 const DATELINE = new RegExp(
   String.raw`(?<=^|\n)[ \t]*(\p{Lu}[\p{Lu}'’.-]+(?:[ \t]+\p{Lu}[\p{Lu}'’.-]+){0,3})(?:[ \t]*,[ \t]*(?:(\p{Lu}[\p{L}'’.-]*(?:[ \t]+\p{Lu}[\p{L}'’.-]*){0,3})[ \t]+)?|[ \t]+)` +
     String.raw`(?:\d{4}-\d\d-\d\d|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?[ \t]+\d{1,2}\b|(\([ \t]*(?:Reuters|AP|AFP|UPI)[ \t]*\)))`,
@@ -394,7 +390,7 @@ export class PlaceRecognizer implements Recognizer {
       // code must close the place, before punctuation, a postal code or the line's end ("BOSTON MA 02115",
       // not "CHINA IN SURPRISE DEFEAT").
       const code2 = /^,?\s*([A-Z]{2})(?![\p{L}\d])/u.exec(text.slice(m.end, m.end + 5));
-      const state = code2 !== null && (!span.every((w) => inCapitals(text.slice(w.start, w.end))) || /^[ \t]*(?:[\r\n.,;:)]|\d{5}(?!\d)|$)/.test(restOfLine(text, m.end + code2[0].length))) ? code2 : null;
+      const state = code2 !== null && (!span.every((w) => inCapitals(text.slice(w.start, w.end))) || matchAt(CODE_CLOSES, text, m.end + code2[0].length) !== null) ? code2 : null;
       // A postal code after it belongs to the place ("Hungary 06554"); four digits only after a country (not "Boston 2010").
       const code = POSTCODE_AFTER.exec(text.slice(m.end, m.end + 40));
       const coded = code !== null && (code[1] !== undefined || listedCountry) ? code[0].length : 0;
