@@ -111,7 +111,7 @@ const FIELD_LABELS = new Set(['bot', 'user', 'agent', 'customer', 'assistant', '
 /** Prepositions, articles and conjunctions, which some name lists hold (In, Or, An): never half of a pair of names. */
 const PAIR_STOPS = new Set(['and', 'or', 'the', 'a', 'an', 'in', 'at', 'to', 'of', 'is', 'was', 'with', 'by', 'for', 'on', 'not', 'as', 'from', 'into']);
 /** Words that follow a title or a relation without being a name. */
-const NOT_NAMES = new Set(['and', 'or', 'per', 'the', 'a', 'an', 'in', 'at', 'to', 'of', 'is', 'was', 'has', 'had', 'will', 'with', 'who', 'also', 'aware', 'here', 'by', 'for', 'on', 'not', 'none', 'called', 'came', 'visited', 'notified', 'updated']);
+const NOT_NAMES = new Set([...PAIR_STOPS, 'per', 'has', 'had', 'will', 'who', 'also', 'aware', 'here', 'none', 'called', 'came', 'visited', 'notified', 'updated']);
 
 /**
  * Whether a word may be part of a name in context (after a title, a relation, before a credential): an
@@ -323,8 +323,8 @@ export class NameRecognizer implements Recognizer {
       if (c.first && w.key.length > 2 && !CUES.has(w.key) && !NOT_NAMES.has(w.key) && !ENDEARMENTS.has(w.key) && (cased ? properShape(text.slice(w.start, w.end)) : !c.common)) {
         const from = Math.max(0, w.start - 24);
         const greeting = GREETING_BEFORE.exec(text.slice(from, w.start));
-        const at = greeting === null ? -1 : from + greeting.index;
-        if (greeting !== null && !/\p{L}/u.test(text.charAt(at - 1))) out.push({ start: c.common ? at : w.start, end: w.end, category: 'PERSON', source: 'context:vocative' });
+        const cue = greeting === null ? undefined : reading.startingAt.get(from + greeting.index);
+        if (cue !== undefined && !/\p{L}/u.test(text.charAt(words[cue]!.start - 1))) emit(i, i, 'context:vocative', cue);
       }
       // The subject of what a person does: "Tanner said", "Nick is really dragging". A listed first name
       // written as a name where case means something, a space before such a verb; not a clinical word
