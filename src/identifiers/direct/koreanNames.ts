@@ -83,10 +83,9 @@ export function properNounRuns(morphemes: readonly Morpheme[], semantic: string 
  * (names of two syllables or more are each found already). Each word a whole name, one space apart, the
  * last followed by a particle or no Hangul at all.
  */
-export function spacedNameRuns(morphemes: readonly Morpheme[], text: string): { start: number; end: number }[] {
+function spacedNameRuns(morphemes: readonly Morpheme[], byStart: ReadonlyMap<number, Morpheme>, text: string): { start: number; end: number }[] {
   const words = properNounRuns(morphemes, '인명', 1);
-  const next = new Map(morphemes.map((m) => [m.start, m]));
-  const wordAt = (w: { start: number; end: number }) => !/[가-힣]/.test(text.charAt(w.start - 1)) && (!/[가-힣]/.test(text.charAt(w.end)) || isFunctionalTag(next.get(w.end)?.tag ?? ''));
+  const wordAt = (w: { start: number; end: number }) => !/[가-힣]/.test(text.charAt(w.start - 1)) && (!/[가-힣]/.test(text.charAt(w.end)) || isFunctionalTag(byStart.get(w.end)?.tag ?? ''));
   const out: { start: number; end: number }[] = [];
   const spaced = (a: number, b: number) => b >= 0 && b < words.length && text.slice(words[Math.min(a, b)]!.end, words[Math.max(a, b)]!.start) === ' ';
   // Each one-syllable name with the name after it (빌 게이츠), else the one before it (에릭 남).
@@ -284,7 +283,7 @@ export class KoreanNameRecognizer implements Recognizer {
       else if (recurs) source = 'context:ko-recurrence';
       if (source) out.push({ start: w.start, end, category: 'PERSON', source });
     }
-    if (analysis.length > 0) for (const r of spacedNameRuns(analysis, text)) out.push({ ...r, category: 'PERSON', source: MECAB_DICTIONARY_SOURCE });
+    if (analysis.length > 0) for (const r of spacedNameRuns(analysis, morphemes, text)) out.push({ ...r, category: 'PERSON', source: MECAB_DICTIONARY_SOURCE });
     return out;
   }
 
