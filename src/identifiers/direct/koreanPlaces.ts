@@ -42,7 +42,9 @@ const REGION_DIRECTION = new RegExp(
  * Countries as Korean news abbreviates them in Chinese characters, standing alone with a particle at most:
  * 中 (China), 美 (the US), 北 (North Korea), 英, 佛, 獨, 露, 韓; 韓·美 too. Not one written against a word (각선美,
  * 수사中: beauty, in progress), inside a word of Chinese characters (中國, 中·高校), nor a gloss in brackets (미(美)).
- * Not 日 (Japan), far more often a day (5日, 土·日), which a term applied everywhere would protect.
+ * Not 日 (Japan), far more often a day (5日, 土·日), which a term applied everywhere would protect. The
+ * exclusions choose only the occurrences that make the term: the blacklist then protects 美 wherever mecab
+ * reads it as a piece of its own, 각선美 included.
  */
 const HANJA_COUNTRY = new RegExp(String.raw`(?<![\p{L}\p{N}(])[中美北英佛獨露韓](?=${KOREAN_PARTICLE}(?![\p{L}\p{N}]))(?!\)|[·ㆍ]\p{Script=Han}{2})`, 'gu');
 /** Between two places of a list: a comma or a middle dot (이천, 안산, 용인; 부산·울산). */
