@@ -315,13 +315,15 @@ export function ngramAnchor(): (norm: string) => boolean {
 /**
  * The words an anchored n-gram may hold besides its name: names, initials and words in no English list
  * ("robert v degiorgio", "dr marder"). A common or rarer English word ("aware", "and", "wife") adds the
- * text around a name, already protected by the name itself, not identification.
+ * text around a name, already protected by the name itself, not identification; so does a number (a
+ * score beside a team, a dose beside a drug named for a person), which phone and record patterns find on
+ * their own: counted, it protected the figures beside each team of a results table.
  */
 export function ngramNameLike(): (norm: string) => boolean {
   // The listed words only, not dictionaryWord's compounds: counting compounds of common words and numbers
   // as words lost a gold span of the PhysioNet notes' development half.
   const { commonWords, rareWords, firstNames, lastNames } = publicLists();
-  return (word) => word.length === 1 || firstNames.has(word) || lastNames.has(word) || (!commonWords.has(word) && !rareWords.has(word));
+  return (word) => !/\d/.test(word) && (word.length === 1 || firstNames.has(word) || lastNames.has(word) || (!commonWords.has(word) && !rareWords.has(word)));
 }
 
 /**

@@ -46,15 +46,17 @@ describe('buildBlacklist: the author-word graph threshold', () => {
     await anchored.engine.close();
     expect(terms(anchored.blacklist.entries)).toEqual([]);
     // ... and when its other words are names, initials or words no English list holds: "robert v quigley",
-    // not "with quigley".
-    const named = await buildBlacklist([{ id: '1', author: 'a', text: 'left the room with Robert V Quigley' }, { id: '2', author: 'b', text: 'left the room' }], { k: 2, ngrams: [1, 3], recognizers: [] });
+    // not "with quigley", nor the figures after a name ("quigley 16").
+    const named = await buildBlacklist([{ id: '1', author: 'a', text: 'left the room with Robert V Quigley 16 11' }, { id: '2', author: 'b', text: 'left the room' }], { k: 2, ngrams: [1, 3], recognizers: [] });
     await named.engine.close();
     expect(terms(named.blacklist.entries).filter((t) => t.includes(' '))).toEqual(['robert v', 'robert v quigley', 'v quigley']);
   });
 
   it('gives identical blacklists with the graph, counting and DuckDB engines, and after spilling to DuckDB', async () => {
     const names = ['quigley', 'mcallister', 'hendricks', 'okonkwo'];
-    const docs = Array.from({ length: 300 }, (_, i): Document => ({ id: String(i), author: `p${i % 37}`, text: `word${i % 11} shared ${names[i % 4]} term${i % 53} x${(i * 7) % 101} 홍길동${i % 5}이` }));
+    // Words of letters only, so that anchored n-grams hold them (a number is no part of a name).
+    const letters = (n: number) => n.toString(10).replace(/\d/g, (d) => 'abcdefghij'[Number(d)]!);
+    const docs = Array.from({ length: 300 }, (_, i): Document => ({ id: String(i), author: `p${i % 37}`, text: `word${letters(i % 11)} shared ${names[i % 4]} term${letters(i % 53)} x${(i * 7) % 101} 홍길동${i % 5}이` }));
     const run = async (engine: 'auto' | 'graph' | 'duckdb' | 'counting', spillTerms?: number) => {
       const r = await buildBlacklist(docs, { k: 3, engine, spillTerms, analyzer: new RuleAnalyzer() });
       await r.engine.close();

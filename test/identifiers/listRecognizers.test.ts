@@ -172,6 +172,8 @@ describe('person names without a user list', () => {
     // Before an act of the care team, an initial and a surname that is a common word, or in no list.
     expect(await found(names, 'PAPS DROPPED, J SMITH ORDERED EPI DRIP. N. GRANDONE AWARE.')).toEqual(expect.arrayContaining(['J SMITH|context:initial', 'N. GRANDONE|context:initial']));
     expect((await found(names, 'E. COLI IN URINE; W SMITH CATHETER')).filter((d) => d.endsWith('context:initial'))).toEqual([]);
+    // A unit after a figure is no initial.
+    expect((await found(names, 'Cooled to 40 degrees C. Younger children got 30 J. No shock.')).filter((d) => d.endsWith('context:initial'))).toEqual([]);
   });
 
   it('reads signatures with credentials and first + last adjacency', async () => {
@@ -412,6 +414,8 @@ describe('places without a user list', () => {
     expect(await found(places, 'Surgeon from Harbor came to talk.')).toEqual(['from Harbor|context:place']);
     // At a sentence's start, or in lower case where case means something, Harbor is a word.
     expect(await found(places, 'Seen today. Harbor view is nice, the harbor was calm from harbor side.')).toEqual([]);
+    // A month (August is a town too) and a point of the compass before a place are none.
+    expect((await found(places, 'The season ended in August, rare in West Africa.')).filter((d) => d.endsWith('context:place'))).toEqual([]);
   });
 
   it('knows regions, continents and named landmarks', async () => {

@@ -4,6 +4,11 @@
  * recogniser reading notes does not take the vocabulary of care for names. Weekdays and months are dates,
  * not names. Public, fixed before any corpus is seen.
  */
+/** Days and months: dates, never names, and never places ("in August", "From March 1978"). */
+export const CALENDAR_WORDS: readonly string[] = [
+  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
+];
+
 export const CLINICAL_WORDS: readonly string[] = [
   // routes, systems, units, lines
   'po', 'iv', 'im', 'sq', 'pr', 'sl', 'gt', 'ng', 'og', 'gu', 'gi', 'cv', 'ct', 'mri', 'cxr', 'ekg', 'ecg', 'eeg', 'ra', 'la', 'rv', 'lv', 'av', 'pa', 'ij', 'sc', 'fem',
@@ -20,5 +25,5 @@ export const CLINICAL_WORDS: readonly string[] = [
   // the Latin of medicine (in vitro, in vivo, in situ, in utero): listed surnames, never names there
   'vitro', 'vivo', 'situ', 'utero',
   // days and months: dates, never names
-  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
+  ...CALENDAR_WORDS,
 ];

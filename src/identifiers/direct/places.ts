@@ -1,4 +1,5 @@
 import { BlacklistMatcher } from '../blacklist/matcher.js';
+import { CALENDAR_WORDS } from './clinicalWords.js';
 import { contentWords, normalizeTerm } from '../../text/index.js';
 import { publicLists, type PublicLists } from './publicLists.js';
 import type { Detection, Recognizer } from './recognizer.js';
@@ -38,6 +39,7 @@ const ULTRASOUND_SITES = new Set(['abd', 'abdomen', 'abdominal', 'renal', 'kidne
 /** The form of a state before a country's name, part of it: "Kingdom of the Netherlands", "People's Republic of China". */
 const STATE_FORM_BEFORE = /(?:^|[^\p{L}])((?:(?:federal|democratic|people['’]s|islamic|socialist|arab|united|federated|plurinational|independent)\s+)*(?:kingdom|republic|commonwealth|principality|sultanate|emirate|state|federation|grand\s+duchy)\s+of\s+(?:the\s+)?)$/iu;
 /** Words of direction or extent that start a place's name: "Eastern Saskatchewan", "Greater London", "Upper Austria". */
+const CALENDAR = new Set(CALENDAR_WORDS);
 const COMPASS = new Set(['north', 'south', 'east', 'west', 'northern', 'southern', 'eastern', 'western', 'central', 'northeast', 'northwest', 'southeast', 'southwest', 'northeastern', 'northwestern', 'southeastern', 'southwestern', 'north-east', 'north-west', 'south-east', 'south-west', 'upper', 'lower', 'greater', 'inner', 'outer']);
 /** Compass words that belong to a place in lower case too ("eastern Ukraine"); the others are adjectives then ("lower", "central"). */
 const POINTS = new Set([...COMPASS].filter((w) => /^(?:north|south|east|west)/.test(w)));
@@ -409,9 +411,10 @@ export class PlaceRecognizer implements Recognizer {
       // term: "harbor md", never every "union".
       else if (state !== null && this.lists.stateCodes.has(state[1]!) && span.every((w) => w.capital)) {
         out.push({ start: m.start, end: m.end + state[0].length, category: 'LOCATION', source: 'context:place' });
-      } else if (cased && i > 0 && (PLACE_PREPOSITIONS.has(words[i - 1]!.key) || words[i - 1]!.key === 'to') && /^ $/.test(text.slice(words[i - 1]!.end, m.start)) && !sentenceStart(text, span[0]!)) {
+      } else if (cased && i > 0 && (PLACE_PREPOSITIONS.has(words[i - 1]!.key) || words[i - 1]!.key === 'to') && /^ $/.test(text.slice(words[i - 1]!.end, m.start)) && !sentenceStart(text, span[0]!) && !span.some((w) => CALENDAR.has(w.key) || COMPASS.has(w.key))) {
         // Capitalised after a preposition ("Surgeon from Harbor", "go to Harbor"): the preposition stays in
-        // the term, "from harbor", never every harbor.
+        // the term, "from harbor", never every harbor. Not a month ("in August", a town too), nor a point of
+        // the compass, which is the first word of a longer place ("in West Africa").
         out.push({ start: words[i - 1]!.start, end: m.end, category: 'LOCATION', source: 'context:place' });
       }
     }
