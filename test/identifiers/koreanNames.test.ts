@@ -112,6 +112,30 @@ describe('Korean names in context', () => {
     expect(await found('현 대표와 당 대표는 위 공소장과 이 토지대장을 보았다. 김(남, 36세)')).toEqual([]);
   });
 
+  it('takes someone named by a letter with a title, the title in the term, and a surname in its Chinese character standing alone', async () => {
+    expect(await found('시민 A 씨(59)가 B양을 만났고 재판부는 C군에게, A 일병을 격리했다')).toEqual(['A 씨|context:ko-title', 'B양|context:ko-title', 'C군|context:ko-title', 'A 일병|context:ko-title']);
+    // A letter before a word that is no title is a grade or a size.
+    expect(await found('A 등급을 받았고 B 사이즈를 샀다')).toEqual([]);
+    expect(await found('朴대통령 “일정 없다”, 禹, 끈 떨어지면 文 마이웨이')).toEqual(['朴|rule:ko-hanja-surname', '禹|rule:ko-hanja-surname', '文|rule:ko-hanja-surname']);
+    // Not within a word of Chinese characters, nor a gloss, nor a surname that is also the South (南北).
+    expect(await found('朴槿惠 대통령, 박(朴)씨, 南北 회담')).toEqual([]);
+  });
+
+  it.skipIf(!hasMecab)('with mecab, takes the name its dictionary reads where the shape reads a longer one, and a name\'s gloss in Chinese characters', async () => {
+    const analyzer = analyzerForLanguage('ko', 'mecab');
+    const { detectDirect, defaultRecognizers } = await import('../../src/identifiers/index.js');
+    try {
+      // 왕건 and 은, or the given name 건은: both are terms, so that 왕건이 and 왕건의 are found too.
+      const text = '태조 왕건은 개경을 도읍으로 삼았다';
+      expect((await new KoreanNameRecognizer(analyzer).find(text)).map((d) => text.slice(d.start, d.end))).toEqual(expect.arrayContaining(['왕건', '왕건은']));
+      const gloss = '시진핑(習近平) 주석은 베이징(北京)에서 민주노동당(상임대표 권영길·權永吉)을 만났다';
+      const found = (await detectDirect(gloss, defaultRecognizers('all', analyzer))).filter((d) => d.source === 'context:gloss').map((d) => `${gloss.slice(d.start, d.end)}|${d.category}`);
+      expect(found).toEqual(['習近平|PERSON', '北京|LOCATION', '權永吉|PERSON']);
+    } finally {
+      await analyzer?.close();
+    }
+  });
+
   it('takes no word that merely starts with a surname', async () => {
     expect(await found('정부는 이번에 조사를 신청한 사람에게 답했다')).toEqual([]);
     expect(await found('피해자 정부는')).toEqual([]);

@@ -60,6 +60,20 @@ export function defaultRecognizers(selection = 'all', analyzer?: MorphAnalyzer):
   return out;
 }
 
+/** A name written again in Chinese characters right after it, in brackets or after a middle dot: 시진핑(習近平), 베이징(北京), 권영길·權永吉. */
+const HAN_GLOSS = /^[(·]\s*(\p{Script=Han}{1,8})(?=\s*[),·])/u;
+
+/** The glosses of the people and places found: the same identifier, in the script a reader may know it by. */
+function glosses(text: string, found: readonly Detection[]): Detection[] {
+  const out: Detection[] = [];
+  for (const d of found) {
+    if (d.category !== 'PERSON' && d.category !== 'LOCATION') continue;
+    const m = HAN_GLOSS.exec(text.slice(d.end, d.end + 16));
+    if (m !== null) out.push({ start: d.end + m[0].length - m[1]!.length, end: d.end + m[0].length, category: d.category, source: 'context:gloss' });
+  }
+  return out;
+}
+
 /**
  * Runs every recogniser and keeps each detection no other one contains: one inside a longer one is
  * dropped, of two identical spans the earlier recogniser wins (validated patterns come first), and two
@@ -68,6 +82,7 @@ export function defaultRecognizers(selection = 'all', analyzer?: MorphAnalyzer):
 export async function detectDirect(text: string, recognizers: readonly Recognizer[]): Promise<Detection[]> {
   const all: Detection[] = [];
   for (const r of recognizers) all.push(...(await r.find(text)));
+  all.push(...glosses(text, all));
   all.sort((a, b) => a.start - b.start || b.end - a.end);
   const kept: Detection[] = [];
   let reach = -1;

@@ -56,6 +56,14 @@ const HEAD_TITLE = new RegExp(`^[가-힣]{0,4}(?:회장|위원장|센터장|원�
 const WORD_TAGS = /^(?:NNG|NNB|NP|NR|VV|VA|VX|MAG|MAJ|XR|MM)/;
 
 const HANGUL_WORD = /[가-힣]+/g;
+/**
+ * A surname in its Chinese character, standing alone, as headlines name the people everyone knows: 朴대통령,
+ * 朴 前대통령, 文 마이웨이, 禹, 끈 떨어지면. Common surnames that are no other headline abbreviation (南 is
+ * the South, 韓 Korea, 林 a forest, 元 the won); not within a word of Chinese characters, nor a gloss (박(朴)).
+ */
+const HANJA_SURNAME = /(?<![\p{L}\p{N}(])[朴李金崔鄭趙尹洪禹黃宋劉沈盧吳姜張文安千秋權徐申閔許玄卞嚴孟羅蔡潘](?![\p{Script=Han})])/gu;
+/** A capital letter standing alone, then a Korean word: A 씨가, B양은. */
+const LETTER_THEN_WORD = /(?<![\p{L}\p{N}])[A-Z]( ?)([가-힣]+)/gu;
 /** A sex, an age or both in brackets: (남, 36세), (여, 당시 27세), (56세), (여); news writes the age bare: (51), (34·서울 송파구). */
 const AGE_AFTER = /^\(\s*(?:(?:남|여)\s*(?:[,)]|$)|(?:(?:남|여)\s*,\s*)?(?:당시\s*|만\s*)?\d{1,3}\s*세|\d{2}\s*[)·,])/;
 
@@ -235,6 +243,12 @@ export class KoreanNameRecognizer implements Recognizer {
       const candidate = nameCandidate(w.text, listedEnd === undefined ? undefined : listedEnd - w.start) ?? foreignCandidate(w.text, morphemes.get(w.start), w.start);
       if (candidate === undefined) continue;
       const { length: name, rest, shaped, listed } = candidate;
+      // Where the name's shape reads a longer name than mecab's dictionary (왕건은: 왕건 and 은, or a given
+      // name 건은; 김성은), the shorter is a term too, so that the name is found with its other particles.
+      const mecabName = listedEnd === undefined ? 0 : listedEnd - w.start;
+      if (!listed && mecabName >= 2 && mecabName < w.text.length && PARTICLE_ONLY.test(w.text.slice(mecabName)) && !(await this.nounWithParticle(w.text.slice(0, mecabName)))) {
+        out.push({ start: w.start, end: listedEnd!, category: 'PERSON', source: MECAB_DICTIONARY_SOURCE });
+      }
       // A sex or an age in brackets right after (황성도(여, 47세), 양소인(56세)) marks a person even where
       // mecab reads a common word and a particle (황성 + 도).
       const aged = rest === '' && AGE_AFTER.test(text.slice(w.end, w.end + 16));
@@ -284,6 +298,14 @@ export class KoreanNameRecognizer implements Recognizer {
       if (source) out.push({ start: w.start, end, category: 'PERSON', source });
     }
     if (analysis.length > 0) for (const r of spacedNameRuns(analysis, morphemes, text)) out.push({ ...r, category: 'PERSON', source: MECAB_DICTIONARY_SOURCE });
+    for (const m of text.matchAll(HANJA_SURNAME)) out.push({ start: m.index, end: m.index + 1, category: 'PERSON', source: 'rule:ko-hanja-surname' });
+    for (const m of text.matchAll(LETTER_THEN_WORD)) {
+      // Someone news and judgments name by a letter, with a title: A 씨, B양, A 일병. The title stays in the
+      // term, since a letter alone is no one; apart from the letter 양 and 군 are titles too.
+      const [, spaced, word] = m as unknown as [string, string, string];
+      const title = spaced === '' ? attachedTitle(word) : /^[양군]/.test(word) && PARTICLE_ONLY.test(word.slice(1)) ? 1 : titleLength(word);
+      if (title !== undefined) out.push({ start: m.index, end: m.index + 1 + spaced.length + title, category: 'PERSON', source: 'context:ko-title' });
+    }
     return out;
   }
 
