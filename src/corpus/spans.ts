@@ -135,21 +135,23 @@ export async function readSpanCorpus(path: string, format: SpanFormat): Promise<
 
 /**
  * Reads CoNLL / BIO columns: a token a line, its tag in the last column (`B-PER`, `I-person`, `O`; IO
- * tagging too, where consecutive I- tags of one type are one span), a blank line between sentences,
- * `-DOCSTART-` lines ignored. Each sentence becomes a document (tokens joined by single spaces). Its
- * individual is the article it belongs to where `-DOCSTART-` lines separate articles (CoNLL-2003, wikigold:
- * an article is written about and by its own people), else the sentence itself, as in public NER sets
+ * tagging too, where consecutive I- tags of one type are one span), a blank line between sentences. Each
+ * sentence is a line of tokens joined by single spaces. Where `-DOCSTART-` lines separate articles
+ * (CoNLL-2003, wikigold) each article is one document, its sentences one a line, and its own individual
+ * (an article is written about and by its own people): the rules read a name in the context its writer
+ * gave it, a surname alone after the full name two sentences before, a headline in capitals beside the
+ * cased text under it. Without them each sentence is a document and an individual, as in public NER sets
  * where no author is known.
  */
 export async function readConll(path: string): Promise<SpanDocument[]> {
-  const docs: SpanDocument[] = [];
+  const sentences: (SpanDocument & { line: number })[] = [];
   let text = '';
   let spans: GoldSpanOffsets[] = [];
   let open: GoldSpanOffsets | undefined;
   let firstLine = 0;
   let article: string | undefined;
   const flush = () => {
-    if (text !== '') docs.push(checkSpans({ id: String(firstLine), author: article ?? String(firstLine), text, spans }, path, firstLine));
+    if (text !== '') sentences.push({ id: String(firstLine), author: article ?? String(firstLine), text, spans, line: firstLine });
     text = '';
     spans = [];
     open = undefined;
@@ -164,7 +166,7 @@ export async function readConll(path: string): Promise<SpanDocument[]> {
       if (row.startsWith('-DOCSTART-')) {
         flush();
         // Sentences before the first marker are the first article (wikigold opens without one).
-        if (article === undefined) for (const d of docs) d.author = 'article-0';
+        if (article === undefined) for (const d of sentences) d.author = 'article-0';
         article = `article-${line}`;
         continue;
       }
@@ -187,5 +189,17 @@ export async function readConll(path: string): Promise<SpanDocument[]> {
   } catch (err) {
     throw fileSystemError(err, path, 'check the CoNLL file');
   }
-  return docs;
+  if (article === undefined) return sentences.map(({ line, ...d }) => checkSpans(d, path, line));
+  const articles = new Map<string, (typeof sentences)[number][]>();
+  for (const s of sentences) articles.set(s.author, [...(articles.get(s.author) ?? []), s]);
+  return [...articles.values()].map((parts) => {
+    const doc: SpanDocument = { id: parts[0]!.id, author: parts[0]!.author, text: '', spans: [] };
+    for (const part of parts) {
+      if (doc.text !== '') doc.text += '\n';
+      const offset = doc.text.length;
+      doc.text += part.text;
+      doc.spans.push(...part.spans.map((g) => ({ ...g, start: g.start + offset, end: g.end + offset })));
+    }
+    return checkSpans(doc, path, parts[0]!.line);
+  });
 }

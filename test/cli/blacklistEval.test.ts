@@ -51,6 +51,16 @@ describe('ppmlm blacklist eval', () => {
     expect(person(occurrences)).toBe(0.5);
   });
 
+  it('reads a CoNLL article as one document, so that a surname alone sentences after the full name is found', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'news.conll');
+    const tokens = (words: string) => words.split(' ').map((w) => (w.includes('/') ? w.replace('/', '\t') : `${w}\tO`)).join('\n');
+    await writeFile(file, ['-DOCSTART- -X- O', '', tokens('Gordon/B-PER Brown/I-PER met the press .'), '', tokens('Brown/B-PER said no .'), '', '-DOCSTART- -X- O', '', tokens('The brown dog ran .'), ''].join('\n'));
+    const e = JSON.parse((await cli('--quiet', 'blacklist', 'eval', '--gold', file, '--only', 'direct', '--json')).stdout);
+    expect(e.documents).toBe(2);
+    expect(e.types.find((t: { type: string }) => t.type === 'PERSON')).toMatchObject({ gold: 2, full: { value: 1 } });
+  });
+
   it('measures protection from each individual\'s own text, with a public reference corpus that widens the known words', async () => {
     const dir = await tempDir();
     const file = join(dir, 'gold.jsonl');

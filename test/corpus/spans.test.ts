@@ -18,13 +18,12 @@ describe('CoNLL gold spans', () => {
     expect(docs[0]!.spans.map((s) => `${docs[0]!.text.slice(s.start, s.end)}:${s.label}`)).toEqual(['John Smith:PER', 'New York:LOC']);
   });
 
-  it('makes the sentences of one -DOCSTART- article one individual', async () => {
-    const file = await tempFile('a.conll', 'Hi\tO\n\nYo\tO\n-DOCSTART- O\n\nJohn\tB-PER\nleft\tO\n\nHe\tO\nreturned\tO\n-DOCSTART- O\nAnn\tB-PER\nstayed\tO\n');
+  it('makes the sentences of one -DOCSTART- article one document, a sentence a line, and one individual', async () => {
+    const file = await tempFile('a.conll', 'Hi\tO\n\nYo\tO\n-DOCSTART- O\n\nJohn\tB-PER\nleft\tO\n\nHe\tO\nreturned\tO\n\nAnn\tB-PER\n-DOCSTART- O\nAnn\tB-PER\nstayed\tO\n');
     const docs = await readSpanCorpus(file, 'conll');
-    expect(docs.map((d) => d.text)).toEqual(['Hi', 'Yo', 'John left', 'He returned', 'Ann stayed']);
     // Before the first marker: the first article.
-    expect(docs[0]!.author).toBe(docs[1]!.author);
-    expect(docs[2]!.author).toBe(docs[3]!.author);
+    expect(docs.map((d) => d.text)).toEqual(['Hi\nYo', 'John left\nHe returned\nAnn', 'Ann stayed']);
+    expect(docs[1]!.spans.map((s) => `${docs[1]!.text.slice(s.start, s.end)}@${s.start}`)).toEqual(['John@0', 'Ann@22']);
     expect(new Set(docs.map((d) => d.author)).size).toBe(3);
   });
 
