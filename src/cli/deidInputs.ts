@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { LabelResolver, TAXONOMY, readAnnotatedFolder, readDatasetLabels, readReplacementLists, readSpanCorpus, recordedPiiThreshold, trainedOnMorphemes, type PredictOptions, type SpanFormat, type UnknownLabelPolicy } from '../deid/index.js';
+import { LabelResolver, TAXONOMY, readAnnotatedFolder, readDatasetLabels, readReplacementLists, readSpanCorpus, inferenceSeqLen, recordedPiiThreshold, trainedOnMorphemes, type PredictOptions, type SpanFormat, type UnknownLabelPolicy } from '../deid/index.js';
 import type { Provenance } from '../model/index.js';
 import { createKoreanAnalyzer, type AnalyzerChoice, type MorphAnalyzer } from '../text/index.js';
 import { parseIntFlag, parseNumberFlag } from './parseFlags.js';
@@ -64,7 +64,8 @@ export function analyzerForModel(provenance: Provenance | undefined, choice: Ana
 
 /** How a model labels text, as given on the command line: `--seq-len`, `--stride`, `--pii-threshold`. */
 export interface PredictionFlags {
-  seqLen: number;
+  /** Undefined for the windows the model was trained on ({@link inferenceSeqLen}). */
+  seqLen: number | undefined;
   stride: number | undefined;
   /** A probability, "argmax", or undefined for the threshold recorded in the model. */
   piiThreshold: number | 'argmax' | undefined;
@@ -75,17 +76,22 @@ export interface PredictionFlags {
  * undefined (half a window, predictLabels' default) unless given, and must leave each window a token of its
  * own; the threshold is a probability in (0, 1] or "argmax".
  */
-export function predictionFlags(options: { seqLen: string; stride?: string; piiThreshold?: string }): PredictionFlags {
-  const seqLen = parseIntFlag(options.seqLen, '--seq-len', { min: 8 });
-  const stride = options.stride === undefined ? undefined : parseIntFlag(options.stride, '--stride', { min: 0, max: seqLen - 3 });
+export function predictionFlags(options: { seqLen?: string; stride?: string; piiThreshold?: string }): PredictionFlags {
+  const seqLen = options.seqLen === undefined ? undefined : parseIntFlag(options.seqLen, '--seq-len', { min: 8 });
+  const stride = options.stride === undefined ? undefined : parseIntFlag(options.stride, '--stride', seqLen === undefined ? { min: 0 } : { min: 0, max: seqLen - 3 });
   const t = options.piiThreshold;
   const piiThreshold = t === undefined || t === 'argmax' ? t : parseNumberFlag(t, '--pii-threshold', { min: 0, max: 1 });
   if (piiThreshold === 0) throw new UsageError('--pii-threshold 0 would label every token PII; give a probability in (0, 1] or "argmax"');
   return { seqLen, stride, piiThreshold };
 }
 
-/** The prediction options for a loaded model: the flags, else the PII threshold its training chose on dev. */
-export function predictOptionsFor(flags: PredictionFlags, provenance: Provenance | undefined, analyzer: MorphAnalyzer | undefined): PredictOptions {
+/**
+ * The prediction options for a loaded model: the flags, else the windows it was trained on and the PII
+ * threshold its training chose on dev.
+ */
+export function predictOptionsFor(flags: PredictionFlags, model: { config: { max_position_embeddings: number } }, provenance: Provenance | undefined, analyzer: MorphAnalyzer | undefined): PredictOptions {
   const piiThreshold = flags.piiThreshold === 'argmax' ? undefined : (flags.piiThreshold ?? recordedPiiThreshold(provenance));
-  return { seqLen: flags.seqLen, stride: flags.stride, analyzer, piiThreshold };
+  const seqLen = flags.seqLen ?? inferenceSeqLen(model.config, provenance);
+  if (flags.stride !== undefined && flags.stride > seqLen - 3) throw new UsageError(`--stride ${flags.stride} leaves no token of its own in the model's windows of ${seqLen} tokens; give at most ${seqLen - 3}, or a longer --seq-len`);
+  return { seqLen, stride: flags.stride, analyzer, piiThreshold };
 }

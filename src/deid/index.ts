@@ -8,11 +8,11 @@ export type { GeneratedDocument, LabelledSpan, ReplacementMode, ReplacementLists
 export { tokenMetrics } from './metrics.js';
 export type { DeidMetrics, PRF } from './metrics.js';
 export { tokenizeForDeid, alignLabels } from './tokenize.js';
-export { trainTokenClassifier, predictLabels, labelledWindows, noisyOutside, bestPiiThreshold, calibratePiiThreshold } from './classifier.js';
+export { trainTokenClassifier, predictLabels, labelledWindows, noisyOutside, bestPiiThreshold, calibratePiiThreshold, commonWindowLength } from './classifier.js';
 export type { LabelledText, TrainClassifierOptions, PredictOptions, Prediction } from './classifier.js';
 export { entitySpans, letterFor, replaceEntities } from './apply.js';
 export type { EntitySpan, ReplaceStyle } from './apply.js';
-export { trainDeid, trainedOnMorphemes, recordedPiiThreshold, splitDocuments, parseSplit, splitRecord, recordedPart, labelledText } from './train.js';
+export { trainDeid, trainedOnMorphemes, recordedPiiThreshold, inferenceSeqLen, splitDocuments, parseSplit, splitRecord, recordedPart, labelledText } from './train.js';
 export type { DeidTrainOptions, DeidSource, Split, SplitRecord, SplitShares } from './train.js';
 export { DeidModelRecognizer } from './recognizer.js';
 export { BUNDLED_MODELS, resolveModelDir } from './bundled.js';

@@ -5,7 +5,7 @@ import { morphemeCursor, verbForm, type MorphAnalyzer } from '../text/index.js';
 import type { Tokenizer } from '../tokenizer/index.js';
 import { entitySpans } from './apply.js';
 import { predictLabels, type PredictOptions } from './classifier.js';
-import { recordedPiiThreshold, trainedOnMorphemes } from './train.js';
+import { inferenceSeqLen, recordedPiiThreshold, trainedOnMorphemes } from './train.js';
 
 /**
  * A trained de-identification model as a direct-identifier recogniser (`model:<dir>` in blacklists): its
@@ -33,7 +33,7 @@ export class DeidModelRecognizer implements Recognizer {
    */
   static async load(dir: string, analyzer?: MorphAnalyzer, options: { piiThreshold?: number } = {}): Promise<DeidModelRecognizer> {
     const { model, tokenizer, labels, provenance } = await loadTokenClassifier(dir);
-    return new DeidModelRecognizer(model, tokenizer, labels, dir, { seqLen: Math.min(128, model.config.max_position_embeddings), analyzer: trainedOnMorphemes(provenance) ? analyzer : undefined, piiThreshold: options.piiThreshold ?? recordedPiiThreshold(provenance) }, analyzer);
+    return new DeidModelRecognizer(model, tokenizer, labels, dir, { seqLen: inferenceSeqLen(model.config, provenance), analyzer: trainedOnMorphemes(provenance) ? analyzer : undefined, piiThreshold: options.piiThreshold ?? recordedPiiThreshold(provenance) }, analyzer);
   }
 
   async find(text: string): Promise<Detection[]> {

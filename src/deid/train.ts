@@ -148,6 +148,16 @@ export function trainedOnMorphemes(provenance: Provenance | undefined): boolean 
   return typeof provenance?.morphemes === 'boolean' ? provenance.morphemes : provenance?.data !== 'spans';
 }
 
+/**
+ * The tokens per window a model reads when predicting: the windows it was trained on (ppmlm.json
+ * `windowTokens`, what 99 training windows in 100 fit in; see `commonWindowLength`), at most 128 and
+ * its position embeddings.
+ */
+export function inferenceSeqLen(config: { max_position_embeddings: number }, provenance: Provenance | undefined): number {
+  const trained = typeof provenance?.windowTokens === 'number' ? provenance.windowTokens : Infinity;
+  return Math.min(128, config.max_position_embeddings, trained);
+}
+
 /** The PII threshold a model's training chose on its dev split (ppmlm.json `piiThreshold`), if any. */
 export function recordedPiiThreshold(provenance: Provenance | undefined): number | undefined {
   return typeof provenance?.piiThreshold === 'number' ? provenance.piiThreshold : undefined;
@@ -309,7 +319,7 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     ...(dp && { dp: { ...dp, ...(privatePreprocessing && { privatePreprocessing }) }, ...(releaseStats && { dpReleasedStats: true }) }),
   });
   options.onInfo?.(`${split.train.length} training documents${copyCount ? `, and ${copyCount} copies with surrogate mentions each epoch` : ''}, ${labels.length - 1} labels`);
-  const { state, dp } = await trainTokenClassifier({
+  const { state, dp, windowTokens } = await trainTokenClassifier({
     model,
     tokenizer,
     labels,
@@ -332,10 +342,10 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     dp: options.dp,
     onLog: options.onLog,
   });
-  let final = provenance(state, dp);
+  let final: Provenance = { ...provenance(state, dp), windowTokens };
   if (devTexts.length > 0) {
     options.onInfo?.(`choosing the PII threshold on ${devTexts.length} dev documents`);
-    const c = await calibratePiiThreshold(model, tokenizer, labels, devTexts, { seqLen: options.seqLen, analyzer: options.analyzer });
+    const c = await calibratePiiThreshold(model, tokenizer, labels, devTexts, { seqLen: inferenceSeqLen(model.config, final), analyzer: options.analyzer });
     final = { ...final, piiThreshold: c.threshold, calibration: { split: 'dev', documents: devTexts.length, tokens: c.tokens, binaryF1: c.f1, argmaxBinaryF1: c.argmaxF1 } };
   }
   await saveModelDir(options.out, model, tokenizer, final, { force: options.force });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { readSpanCorpus } from '../../src/deid/index.js';
 import { Rng } from '../../src/engine/index.js';
 import { cli } from '../helpers/cli.js';
@@ -62,7 +62,11 @@ describe('span-annotated corpora', () => {
     const t = await cli('--quiet', 'deid', 'train', '--spans', spans, '--epochs', '4', '--hidden', '32', '--layers', '1', '--vocab-size', '300', '--lr', '3e-3', '--seq-len', '48', '--out', model, '--json');
     expect(t.code, t.stderr).toBe(0);
     expect(JSON.parse(t.stdout)).toMatchObject({ labels: 4 });
-    const e = await cli('--quiet', 'deid', 'eval', '--model', model, '--spans', spans, '--seq-len', '48', '--json');
+    // The model reads the windows it was trained on, recorded in ppmlm.json, unless --seq-len says otherwise.
+    const { windowTokens } = JSON.parse(await readFile(join(model, 'ppmlm.json'), 'utf8')) as { windowTokens: number };
+    expect(windowTokens).toBeGreaterThan(8);
+    expect(windowTokens).toBeLessThanOrEqual(48);
+    const e = await cli('--quiet', 'deid', 'eval', '--model', model, '--spans', spans, '--json');
     expect(e.code, e.stderr).toBe(0);
     const m = JSON.parse(e.stdout);
     expect(m.documents).toBe(20);

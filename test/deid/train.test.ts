@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSplit, splitDocuments, splitRecord, recordedPart, trainedOnMorphemes } from '../../src/deid/index.js';
+import { commonWindowLength, inferenceSeqLen, parseSplit, splitDocuments, splitRecord, recordedPart, trainedOnMorphemes } from '../../src/deid/index.js';
 
 describe('trainedOnMorphemes', () => {
   it('follows the record in ppmlm.json, and for older models the kind of training data', () => {
@@ -8,6 +8,20 @@ describe('trainedOnMorphemes', () => {
     expect(trainedOnMorphemes({ ppmlm: '0', createdAt: '', level: 3 })).toBe(true);
     expect(trainedOnMorphemes({ ppmlm: '0', createdAt: '', data: 'spans' })).toBe(false);
     expect(trainedOnMorphemes(undefined)).toBe(true);
+  });
+});
+
+describe('the windows a model reads', () => {
+  it('are those 99 training windows in 100 fit in, however long the rare longest', () => {
+    expect(commonWindowLength([...Array.from({ length: 100 }, () => 30), 128])).toBe(30);
+    expect(commonWindowLength(Array.from({ length: 100 }, (_, i) => i + 1))).toBe(99);
+  });
+
+  it('follow ppmlm.json, at most 128 and the position embeddings; older models read 128', () => {
+    const config = { max_position_embeddings: 512 };
+    expect(inferenceSeqLen(config, { ppmlm: '0', createdAt: '', windowTokens: 59 })).toBe(59);
+    expect(inferenceSeqLen(config, { ppmlm: '0', createdAt: '' })).toBe(128);
+    expect(inferenceSeqLen({ max_position_embeddings: 64 }, undefined)).toBe(64);
   });
 });
 

@@ -16,7 +16,7 @@ export interface DeidApplyOptions {
   format: 'text' | 'jsonl';
   style: ReplaceStyle;
   spansOut?: string;
-  seqLen: string;
+  seqLen?: string;
   stride?: string;
   piiThreshold?: string;
   analyzer: AnalyzerChoice;
@@ -32,7 +32,7 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
   const flags = predictionFlags(options);
   await selectBackend(options.backend, { runsOnWebgpu: true });
   const { model, tokenizer, labels, provenance } = await loadTokenClassifier(options.model);
-  assertSeqLenFits(model.config, flags.seqLen, '--seq-len', options.model);
+  if (flags.seqLen !== undefined) assertSeqLenFits(model.config, flags.seqLen, '--seq-len', options.model);
   const inputError = (err: unknown) => {
     throw fileSystemError(err, options.in, 'check --in');
   };
@@ -40,7 +40,7 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
   const records: { text: string; rest?: Record<string, unknown> }[] =
     options.format === 'text' ? [{ text: decodeUtf8Strict(await readFile(options.in).catch(inputError), options.in) }] : await readJsonRecords(options.in);
   const analyzer = analyzerForModel(provenance, options.analyzer, out);
-  const predictOptions = predictOptionsFor(flags, provenance, analyzer);
+  const predictOptions = predictOptionsFor(flags, model, provenance, analyzer);
   const rewritten: string[] = [];
   const allSpans: unknown[] = [];
   let entities = 0;

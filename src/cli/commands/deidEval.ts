@@ -11,7 +11,7 @@ import type { Reporter } from '../reporter.js';
 export interface DeidEvalOptions extends DeidSourceFlags {
   model: string;
   split: 'test' | 'dev' | 'all';
-  seqLen: string;
+  seqLen?: string;
   stride?: string;
   piiThreshold?: string;
   seed: string;
@@ -26,7 +26,7 @@ export async function deidEval(options: DeidEvalOptions, out: Reporter): Promise
   const seed = parseIntFlag(options.seed, '--seed');
   await selectBackend(options.backend, { runsOnWebgpu: true });
   const { model, tokenizer, labels, provenance } = await loadTokenClassifier(options.model);
-  assertSeqLenFits(model.config, flags.seqLen, '--seq-len', options.model);
+  if (flags.seqLen !== undefined) assertSeqLenFits(model.config, flags.seqLen, '--seq-len', options.model);
   const level = (provenance?.level ?? 3) as LabelLevel;
   const input = await readDeidSource(options, out);
   const docs: { id: string }[] = input.docs;
@@ -44,7 +44,7 @@ export async function deidEval(options: DeidEvalOptions, out: Reporter): Promise
   const evalDocs = part ?? docs;
   out.info(`evaluating ${evalDocs.length} ${input.unit} (${part ? `${options.split} split` : 'all'}) at level ${level}`);
   const analyzer = analyzerForModel(provenance, options.analyzer, out);
-  const predictOptions = predictOptionsFor(flags, provenance, analyzer);
+  const predictOptions = predictOptionsFor(flags, model, provenance, analyzer);
   const gold: string[] = [];
   const predicted: string[] = [];
   try {
