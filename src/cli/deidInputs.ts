@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { LabelResolver, TAXONOMY, readAnnotatedFolder, readDatasetLabels, readReplacementLists, readSpanCorpus, inferenceSeqLen, recordedPiiThreshold, trainedOnMorphemes, type PredictOptions, type SpanFormat, type UnknownLabelPolicy } from '../deid/index.js';
-import type { Provenance } from '../model/index.js';
+import { assertSeqLenFits, type EncoderConfig, type Provenance } from '../model/index.js';
 import { createKoreanAnalyzer, type AnalyzerChoice, type MorphAnalyzer } from '../text/index.js';
 import { parseIntFlag, parseNumberFlag } from './parseFlags.js';
 import type { Reporter } from './reporter.js';
@@ -73,12 +73,13 @@ export interface PredictionFlags {
 
 /**
  * Parses the flags of the commands that label texts with a model, before anything is loaded: the stride is
- * undefined (half a window, predictLabels' default) unless given, and must leave each window a token of its
- * own; the threshold is a probability in (0, 1] or "argmax".
+ * undefined (half a window, predictLabels' default) unless given; the threshold is a probability in (0, 1]
+ * or "argmax". The window and the stride are checked against the model once it is loaded
+ * ({@link predictOptionsFor}).
  */
 export function predictionFlags(options: { seqLen?: string; stride?: string; piiThreshold?: string }): PredictionFlags {
   const seqLen = options.seqLen === undefined ? undefined : parseIntFlag(options.seqLen, '--seq-len', { min: 8 });
-  const stride = options.stride === undefined ? undefined : parseIntFlag(options.stride, '--stride', seqLen === undefined ? { min: 0 } : { min: 0, max: seqLen - 3 });
+  const stride = options.stride === undefined ? undefined : parseIntFlag(options.stride, '--stride', { min: 0 });
   const t = options.piiThreshold;
   const piiThreshold = t === undefined || t === 'argmax' ? t : parseNumberFlag(t, '--pii-threshold', { min: 0, max: 1 });
   if (piiThreshold === 0) throw new UsageError('--pii-threshold 0 would label every token PII; give a probability in (0, 1] or "argmax"');
@@ -86,12 +87,14 @@ export function predictionFlags(options: { seqLen?: string; stride?: string; pii
 }
 
 /**
- * The prediction options for a loaded model: the flags, else the windows it was trained on and the PII
- * threshold its training chose on dev.
+ * The prediction options for a loaded model, checked against it: the flags, else the windows it was
+ * trained on and the PII threshold its training chose on dev. A window must fit the model's positions, and
+ * the stride must leave each window a token of its own.
  */
-export function predictOptionsFor(flags: PredictionFlags, model: { config: { max_position_embeddings: number } }, provenance: Provenance | undefined, analyzer: MorphAnalyzer | undefined): PredictOptions {
+export function predictOptionsFor(flags: PredictionFlags, model: { config: EncoderConfig }, modelDir: string, provenance: Provenance | undefined, analyzer: MorphAnalyzer | undefined): PredictOptions {
   const piiThreshold = flags.piiThreshold === 'argmax' ? undefined : (flags.piiThreshold ?? recordedPiiThreshold(provenance));
   const seqLen = flags.seqLen ?? inferenceSeqLen(model.config, provenance);
-  if (flags.stride !== undefined && flags.stride > seqLen - 3) throw new UsageError(`--stride ${flags.stride} leaves no token of its own in the model's windows of ${seqLen} tokens; give at most ${seqLen - 3}, or a longer --seq-len`);
+  assertSeqLenFits(model.config, seqLen, '--seq-len', modelDir);
+  if (flags.stride !== undefined && flags.stride > seqLen - 3) throw new UsageError(`--stride ${flags.stride} leaves no token of its own in windows of ${seqLen} tokens; give at most ${seqLen - 3}${flags.seqLen === undefined ? ' (the model reads the windows it was trained on), or a longer --seq-len' : ''}`);
   return { seqLen, stride: flags.stride, analyzer, piiThreshold };
 }

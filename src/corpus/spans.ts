@@ -189,17 +189,20 @@ export async function readConll(path: string): Promise<SpanDocument[]> {
   } catch (err) {
     throw fileSystemError(err, path, 'check the CoNLL file');
   }
-  if (article === undefined) return sentences.map(({ line, ...d }) => checkSpans(d, path, line));
-  const articles = new Map<string, (typeof sentences)[number][]>();
-  for (const s of sentences) articles.set(s.author, [...(articles.get(s.author) ?? []), s]);
-  return [...articles.values()].map((parts) => {
-    const doc: SpanDocument = { id: parts[0]!.id, author: parts[0]!.author, text: '', spans: [] };
-    for (const part of parts) {
-      if (doc.text !== '') doc.text += '\n';
-      const offset = doc.text.length;
-      doc.text += part.text;
-      doc.spans.push(...part.spans.map((g) => ({ ...g, start: g.start + offset, end: g.end + offset })));
+  // Each sentence is checked where its line is known; an article joins checked sentences.
+  const checked = sentences.map(({ line, ...d }) => checkSpans(d, path, line));
+  if (article === undefined) return checked;
+  const articles = new Map<string, SpanDocument>();
+  for (const part of checked) {
+    const doc = articles.get(part.author);
+    if (doc === undefined) {
+      articles.set(part.author, { ...part, spans: [...part.spans] });
+      continue;
     }
-    return checkSpans(doc, path, parts[0]!.line);
-  });
+    doc.text += '\n';
+    const offset = doc.text.length;
+    doc.text += part.text;
+    for (const g of part.spans) doc.spans.push({ ...g, start: g.start + offset, end: g.end + offset });
+  }
+  return [...articles.values()];
 }

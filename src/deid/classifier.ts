@@ -95,12 +95,6 @@ export function noisyOutside(w: LabelledWindow, p: number, outside: number, repl
 }
 
 /**
- * Fine-tunes the encoder with a token-classification head (cross-entropy over every non-special token, IO
- * labels) on the engine's trainer: AdamW, warmup + cosine, checkpoints, resume; dropout as the config's
- * hidden_dropout_prob and attention_probs_dropout_prob say and optional outside noise, each step's random
- * draws from its own seed.
- */
-/**
  * The window length, in tokens, that 99 windows in 100 of a training set fit in: a position past it was
  * trained on too seldom for its embedding to mean anything, and reading windows that reach it made a model
  * trained on tweets find nothing in a paragraph (wikigold's articles: persons 71% → 9%).
@@ -110,6 +104,12 @@ export function commonWindowLength(lengths: readonly number[]): number {
   return sorted[Math.floor(0.99 * (sorted.length - 1))] ?? 0;
 }
 
+/**
+ * Fine-tunes the encoder with a token-classification head (cross-entropy over every non-special token, IO
+ * labels) on the engine's trainer: AdamW, warmup + cosine, checkpoints, resume; dropout as the config's
+ * hidden_dropout_prob and attention_probs_dropout_prob say and optional outside noise, each step's random
+ * draws from its own seed.
+ */
 export async function trainTokenClassifier(options: TrainClassifierOptions): Promise<{ state: TrainerState; dp?: DpRecord; windowTokens: number }> {
   const { model, tokenizer, seed } = options;
   const labelIds = new Map(options.labels.map((l, i) => [l, i]));

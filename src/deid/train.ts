@@ -5,7 +5,7 @@ import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
 import { lossCurve, type LogEntry, type ScheduleOptions, type TrainerState } from '../engine/trainer.js';
 import { UsageError } from '../errors.js';
 import { documentKey, keyedFingerprint, recordPublicDocuments } from '../io/index.js';
-import { assertSeqLenFits, checkVocabulary, defaultConfig, initParams, loadModelDir, parameterShapes, saveModelDir, vocabularyProvenance, vocabularyProvenanceProblem, type EncoderModel, type Provenance, type VocabularyCheck, type VocabularyCheckRecord, type VocabularyOrigin } from '../model/index.js';
+import { assertSeqLenFits, checkVocabulary, defaultConfig, initParams, loadModelDir, parameterShapes, saveModelDir, usablePositions, vocabularyProvenance, vocabularyProvenanceProblem, type EncoderConfig, type EncoderModel, type Provenance, type VocabularyCheck, type VocabularyCheckRecord, type VocabularyOrigin } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { checkPrivateInputs, type DpOptions, type DpRecord } from '../privacy/index.js';
 import { trainWordPiece, type Tokenizer } from '../tokenizer/index.js';
@@ -153,9 +153,9 @@ export function trainedOnMorphemes(provenance: Provenance | undefined): boolean 
  * `windowTokens`, what 99 training windows in 100 fit in; see `commonWindowLength`), at most 128 and
  * its position embeddings.
  */
-export function inferenceSeqLen(config: { max_position_embeddings: number }, provenance: Provenance | undefined): number {
-  const trained = typeof provenance?.windowTokens === 'number' ? provenance.windowTokens : Infinity;
-  return Math.min(128, config.max_position_embeddings, trained);
+export function inferenceSeqLen(config: EncoderConfig, provenance: Provenance | undefined): number {
+  const trained = typeof provenance?.windowTokens === 'number' && provenance.windowTokens >= 3 ? provenance.windowTokens : Infinity;
+  return Math.min(128, usablePositions(config), trained);
 }
 
 /** The PII threshold a model's training chose on its dev split (ppmlm.json `piiThreshold`), if any. */
@@ -342,7 +342,8 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     dp: options.dp,
     onLog: options.onLog,
   });
-  let final: Provenance = { ...provenance(state, dp), windowTokens };
+  // The window lengths are a statistic of the training documents: a DP run records them only with its other statistics.
+  let final: Provenance = { ...provenance(state, dp), ...(releaseStats && { windowTokens }) };
   if (devTexts.length > 0) {
     options.onInfo?.(`choosing the PII threshold on ${devTexts.length} dev documents`);
     const c = await calibratePiiThreshold(model, tokenizer, labels, devTexts, { seqLen: inferenceSeqLen(model.config, final), analyzer: options.analyzer });

@@ -61,7 +61,12 @@ describe('ppmlm deid train / eval / apply', () => {
     expect(JSON.parse(disjoint.stdout).tokens).toBe(metrics.tokens);
     const badStride = await cli('deid', 'eval', '--model', model, ...INPUTS, '--seq-len', '16', '--stride', '14');
     expect(badStride.code).toBe(2);
-    expect(badStride.stderr).toMatch(/--stride must be an integer between 0 and 13, got "14"/);
+    expect(badStride.stderr).toMatch(/--stride 14 leaves no token of its own in windows of 16 tokens; give at most 13(?! \()/);
+    // Without --seq-len the model reads the windows it was trained on (ppmlm.json windowTokens), and the stride must fit those.
+    const badDefault = await cli('deid', 'eval', '--model', model, ...INPUTS, '--stride', '200');
+    expect(badDefault.code).toBe(2);
+    expect(provenance.windowTokens).toBeGreaterThan(8);
+    expect(badDefault.stderr).toMatch(/--stride 200 leaves no token of its own in windows of \d+ tokens; give at most \d+ \(the model reads the windows it was trained on\)/);
     // Other judgments than training's do not reproduce the split; a model of an older ppmlm lists its ids.
     const fewer = join(dir, 'fewer');
     await cp('examples/legal-ko/judgments', fewer, { recursive: true, filter: (src) => !src.endsWith(`${ids[0]}.md`) });
@@ -125,6 +130,8 @@ describe('ppmlm deid train / eval / apply', () => {
     expect(provenance.dp.individuals).toBe(provenance.split.documents.train);
     expect(provenance.dp.epsilon).toBeGreaterThan(0);
     expect(provenance).not.toHaveProperty('lossByEpoch');
+    // The length its training windows fit in is a statistic of the documents too.
+    expect(provenance).not.toHaveProperty('windowTokens');
     expect((await stat(join(`${model}.checkpoint`, 'train_log.jsonl'))).mode & 0o777).toBe(0o600);
     const author = await cli('deid', 'train', ...INPUTS, '--no-morphemes', '--privacy', 'dp', '--dp-unit', 'author', '--dp-noise', '1', '--dp-allow-private-preprocessing', '--max-steps', '1', '--hidden', '32', '--layers', '1', '--vocab-size', '500', '--out', join(dir, 'x'), '--quiet');
     expect(author.code).toBe(2);

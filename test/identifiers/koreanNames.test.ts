@@ -113,12 +113,12 @@ describe('Korean names in context', () => {
   });
 
   it('takes someone named by a letter with a title, the title in the term, and a surname in its Chinese character standing alone', async () => {
-    expect(await found('시민 A 씨(59)가 B양을 만났고 재판부는 C군에게, A 일병을 격리했다')).toEqual(['A 씨|context:ko-title', 'B양|context:ko-title', 'C군|context:ko-title', 'A 일병|context:ko-title']);
-    // A letter before a word that is no title is a grade or a size.
-    expect(await found('A 등급을 받았고 B 사이즈를 샀다')).toEqual([]);
+    expect(await found('시민 A 씨(59)가 B양(11)을 만났고 재판부는 C군(15)에게, A 일병을 격리했다')).toEqual(['A 씨|context:ko-title', 'B양|context:ko-title', 'C군|context:ko-title', 'A 일병|context:ko-title']);
+    // A letter before a word that is no title is a grade or a size; 군 and 양 without an age are groups and amounts.
+    expect(await found('A 등급을 받았고 B 사이즈를 샀다. A군과 B군의 차이, A 양은 늘었다')).toEqual([]);
     expect(await found('朴대통령 “일정 없다”, 禹, 끈 떨어지면 文 마이웨이')).toEqual(['朴|rule:ko-hanja-surname', '禹|rule:ko-hanja-surname', '文|rule:ko-hanja-surname']);
-    // Not within a word of Chinese characters, nor a gloss, nor a surname that is also the South (南北).
-    expect(await found('朴槿惠 대통령, 박(朴)씨, 南北 회담')).toEqual([]);
+    // Not within a word of Chinese characters, nor a gloss, nor a surname that is also the South (南北) or gold (金값).
+    expect(await found('朴槿惠 대통령, 박(朴)씨, 南北 회담, 金값 폭등')).toEqual([]);
   });
 
   it.skipIf(!hasMecab)('with mecab, takes the name its dictionary reads where the shape reads a longer one, and a name\'s gloss in Chinese characters', async () => {

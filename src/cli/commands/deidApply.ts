@@ -4,7 +4,7 @@ import { entitySpans, predictLabels, replaceEntities, type ReplaceStyle } from '
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { FormatError } from '../../errors.js';
 import { assertCanWrite, decodeUtf8Strict, fileSystemError, PRIVATE_FILE_MODE, writeFileAtomic } from '../../io/index.js';
-import { assertSeqLenFits, loadTokenClassifier } from '../../model/index.js';
+import { loadTokenClassifier } from '../../model/index.js';
 import type { AnalyzerChoice } from '../../text/index.js';
 import { analyzerForModel, predictionFlags, predictOptionsFor } from '../deidInputs.js';
 import type { Reporter } from '../reporter.js';
@@ -32,7 +32,6 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
   const flags = predictionFlags(options);
   await selectBackend(options.backend, { runsOnWebgpu: true });
   const { model, tokenizer, labels, provenance } = await loadTokenClassifier(options.model);
-  if (flags.seqLen !== undefined) assertSeqLenFits(model.config, flags.seqLen, '--seq-len', options.model);
   const inputError = (err: unknown) => {
     throw fileSystemError(err, options.in, 'check --in');
   };
@@ -40,7 +39,7 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
   const records: { text: string; rest?: Record<string, unknown> }[] =
     options.format === 'text' ? [{ text: decodeUtf8Strict(await readFile(options.in).catch(inputError), options.in) }] : await readJsonRecords(options.in);
   const analyzer = analyzerForModel(provenance, options.analyzer, out);
-  const predictOptions = predictOptionsFor(flags, model, provenance, analyzer);
+  const predictOptions = predictOptionsFor(flags, model, options.model, provenance, analyzer);
   const rewritten: string[] = [];
   const allSpans: unknown[] = [];
   let entities = 0;

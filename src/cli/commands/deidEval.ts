@@ -2,7 +2,7 @@ import { Rng } from '../../engine/random.js';
 import { labelledText, predictLabels, alignLabels, recordedPart, tokenMetrics, type AnnotatedDocument, type LabelLevel, type SpanDocument, type SplitRecord } from '../../deid/index.js';
 import { UsageError } from '../../errors.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
-import { assertSeqLenFits, loadTokenClassifier } from '../../model/index.js';
+import { loadTokenClassifier } from '../../model/index.js';
 import type { AnalyzerChoice } from '../../text/index.js';
 import { analyzerForModel, readDeidSource, predictionFlags, predictOptionsFor, type DeidSourceFlags } from '../deidInputs.js';
 import { parseIntFlag } from '../parseFlags.js';
@@ -26,7 +26,6 @@ export async function deidEval(options: DeidEvalOptions, out: Reporter): Promise
   const seed = parseIntFlag(options.seed, '--seed');
   await selectBackend(options.backend, { runsOnWebgpu: true });
   const { model, tokenizer, labels, provenance } = await loadTokenClassifier(options.model);
-  if (flags.seqLen !== undefined) assertSeqLenFits(model.config, flags.seqLen, '--seq-len', options.model);
   const level = (provenance?.level ?? 3) as LabelLevel;
   const input = await readDeidSource(options, out);
   const docs: { id: string }[] = input.docs;
@@ -44,7 +43,7 @@ export async function deidEval(options: DeidEvalOptions, out: Reporter): Promise
   const evalDocs = part ?? docs;
   out.info(`evaluating ${evalDocs.length} ${input.unit} (${part ? `${options.split} split` : 'all'}) at level ${level}`);
   const analyzer = analyzerForModel(provenance, options.analyzer, out);
-  const predictOptions = predictOptionsFor(flags, model, provenance, analyzer);
+  const predictOptions = predictOptionsFor(flags, model, options.model, provenance, analyzer);
   const gold: string[] = [];
   const predicted: string[] = [];
   try {

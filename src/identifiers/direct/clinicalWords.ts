@@ -1,14 +1,14 @@
+/** Days and months: dates, never names, and never places ("in August", "From March 1978"). */
+export const CALENDAR_WORDS: readonly string[] = [
+  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
+];
+
 /**
  * Clinical abbreviations and short drug names that are also entries of the census and Moby name lists
  * (Po, Gu, Cath, Levo, Foley): written by hand for ppmlm from general clinical usage, so that a name
  * recogniser reading notes does not take the vocabulary of care for names. Weekdays and months are dates,
  * not names. Public, fixed before any corpus is seen.
  */
-/** Days and months: dates, never names, and never places ("in August", "From March 1978"). */
-export const CALENDAR_WORDS: readonly string[] = [
-  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
-];
-
 export const CLINICAL_WORDS: readonly string[] = [
   // routes, systems, units, lines
   'po', 'iv', 'im', 'sq', 'pr', 'sl', 'gt', 'ng', 'og', 'gu', 'gi', 'cv', 'ct', 'mri', 'cxr', 'ekg', 'ecg', 'eeg', 'ra', 'la', 'rv', 'lv', 'av', 'pa', 'ij', 'sc', 'fem',

@@ -60,8 +60,11 @@ export function defaultRecognizers(selection = 'all', analyzer?: MorphAnalyzer):
   return out;
 }
 
-/** A name written again in Chinese characters right after it, in brackets or after a middle dot: 시진핑(習近平), 베이징(北京), 권영길·權永吉. */
-const HAN_GLOSS = /^[(·]\s*(\p{Script=Han}{1,8})(?=\s*[),·])/u;
+/**
+ * A name written again in Chinese characters right after it, in brackets or after a middle dot: 시진핑(習近平),
+ * 베이징(北京), 권영길·權永吉. Two characters or more: one is most often a sex or a word (홍길동(男, 45)).
+ */
+const HAN_GLOSS = /^[(·]\s*(\p{Script=Han}{2,8})(?=\s*[),·])/u;
 
 /** The glosses of the people and places found: the same identifier, in the script a reader may know it by. */
 function glosses(text: string, found: readonly Detection[]): Detection[] {
@@ -75,9 +78,10 @@ function glosses(text: string, found: readonly Detection[]): Detection[] {
 }
 
 /**
- * Runs every recogniser and keeps each detection no other one contains: one inside a longer one is
- * dropped, of two identical spans the earlier recogniser wins (validated patterns come first), and two
- * that overlap only in part are both kept, each a term of its own ("Hudson River" and "River Road").
+ * Runs every recogniser, adds the glosses in Chinese characters of the people and places found, and keeps
+ * each detection no other one contains: one inside a longer one is dropped, of two identical spans the
+ * earlier recogniser wins (validated patterns come first), and two that overlap only in part are both
+ * kept, each a term of its own ("Hudson River" and "River Road").
  */
 export async function detectDirect(text: string, recognizers: readonly Recognizer[]): Promise<Detection[]> {
   const all: Detection[] = [];

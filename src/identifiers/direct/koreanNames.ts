@@ -59,9 +59,10 @@ const HANGUL_WORD = /[가-힣]+/g;
 /**
  * A surname in its Chinese character, standing alone, as headlines name the people everyone knows: 朴대통령,
  * 朴 前대통령, 文 마이웨이, 禹, 끈 떨어지면. Common surnames that are no other headline abbreviation (南 is
- * the South, 韓 Korea, 林 a forest, 元 the won); not within a word of Chinese characters, nor a gloss (박(朴)).
+ * the South, 韓 Korea, 金 gold in 金값 and 金메달, 林 a forest, 元 the won); not within a word of Chinese
+ * characters, nor a gloss (박(朴)).
  */
-const HANJA_SURNAME = /(?<![\p{L}\p{N}(])[朴李金崔鄭趙尹洪禹黃宋劉沈盧吳姜張文安千秋權徐申閔許玄卞嚴孟羅蔡潘](?![\p{Script=Han})])/gu;
+const HANJA_SURNAME = /(?<![\p{L}\p{N}(])[朴李崔鄭趙尹洪禹黃宋劉沈盧吳姜張文安千秋權徐申閔許玄卞嚴孟羅蔡潘](?![\p{Script=Han})])/gu;
 /** A capital letter standing alone, then a Korean word: A 씨가, B양은. */
 const LETTER_THEN_WORD = /(?<![\p{L}\p{N}])[A-Z]( ?)([가-힣]+)/gu;
 /** A sex, an age or both in brackets: (남, 36세), (여, 당시 27세), (56세), (여); news writes the age bare: (51), (34·서울 송파구). */
@@ -246,7 +247,7 @@ export class KoreanNameRecognizer implements Recognizer {
       // Where the name's shape reads a longer name than mecab's dictionary (왕건은: 왕건 and 은, or a given
       // name 건은; 김성은), the shorter is a term too, so that the name is found with its other particles.
       const mecabName = listedEnd === undefined ? 0 : listedEnd - w.start;
-      if (!listed && mecabName >= 2 && mecabName < w.text.length && PARTICLE_ONLY.test(w.text.slice(mecabName)) && !(await this.nounWithParticle(w.text.slice(0, mecabName)))) {
+      if (!listed && mecabName >= 2 && mecabName < name && PARTICLE_ONLY.test(w.text.slice(mecabName)) && !(await this.nounWithParticle(w.text.slice(0, mecabName)))) {
         out.push({ start: w.start, end: listedEnd!, category: 'PERSON', source: MECAB_DICTIONARY_SOURCE });
       }
       // A sex or an age in brackets right after (황성도(여, 47세), 양소인(56세)) marks a person even where
@@ -300,10 +301,13 @@ export class KoreanNameRecognizer implements Recognizer {
     if (analysis.length > 0) for (const r of spacedNameRuns(analysis, morphemes, text)) out.push({ ...r, category: 'PERSON', source: MECAB_DICTIONARY_SOURCE });
     for (const m of text.matchAll(HANJA_SURNAME)) out.push({ start: m.index, end: m.index + 1, category: 'PERSON', source: 'rule:ko-hanja-surname' });
     for (const m of text.matchAll(LETTER_THEN_WORD)) {
-      // Someone news and judgments name by a letter, with a title: A 씨, B양, A 일병. The title stays in the
-      // term, since a letter alone is no one; apart from the letter 양 and 군 are titles too.
+      // Someone news and judgments name by a letter, with a title: A 씨, B 일병. The title stays in the term,
+      // since a letter alone is no one. 양 and 군 only before an age (A양(11), A 군(15)): else A군과 B군 are
+      // groups of a study, and A 양은 the amount of A.
       const [, spaced, word] = m as unknown as [string, string, string];
-      const title = spaced === '' ? attachedTitle(word) : /^[양군]/.test(word) && PARTICLE_ONLY.test(word.slice(1)) ? 1 : titleLength(word);
+      const end = m.index + m[0].length;
+      const young = /^[양군]/.test(word) && PARTICLE_ONLY.test(word.slice(1)) ? (AGE_AFTER.test(text.slice(m.index + 1 + spaced.length + 1, end + 16)) ? 1 : undefined) : undefined;
+      const title = /^[양군]/.test(word) ? young : spaced === '' ? attachedTitle(word) : titleLength(word);
       if (title !== undefined) out.push({ start: m.index, end: m.index + 1 + spaced.length + title, category: 'PERSON', source: 'context:ko-title' });
     }
     return out;

@@ -63,8 +63,10 @@ const PERSON_VERBS = new Set([
   'is', 'was', 'has', 'had', 'will', 'would', 'can', 'could', 'did', 'does', 'continues', 'made', 'looks',
   'states', 'stated', 'reports', 'reported', 'denies', 'denied',
 ]);
-/** What comes before a letter that is a unit, not an initial: a figure, a degree. */
-const UNIT_BEFORE = /(?:\d|°|\bdegrees?)\s*$/i;
+/** Letters that are units after a figure (degrees C and F, joules, kelvins), not initials: "40 degrees C. Younger", "30 J. No". */
+const UNIT_LETTER = /^[CFJK]$/;
+/** A figure or a degree right before a letter, on its line. */
+const UNIT_BEFORE = /(?:\d|°|\bdegrees?)[ \t]*$/i;
 /** Greetings and thanks right before the name of the one they are for. */
 const GREETING_BEFORE = /(?<![\p{L}])(hi|hey|hello|hiya|thanks|thank\s+you|thx|dear|congrats|congratulations|happy\s+birthday|good\s+job|well\s+done|love\s+you|miss\s+you|bye)[ \t]*,?[ \t]+$/iu;
 /** Words of endearment and address after a greeting that the name lists also hold ("Hi Honey", "Thanks Buddy"). */
@@ -248,7 +250,7 @@ export class NameRecognizer implements Recognizer {
       // W, X and I are shorthand (SOAP headings, sides, "w/"), not initials.
       // Not a unit after a figure: "40 degrees C. Younger children", "30 J. No".
       const gap = i > 0 ? text.slice(words[i - 1]!.end, w.start) : '';
-      if (i > 0 && words[i - 1]!.end - words[i - 1]!.start === 1 && /^[B-HJKMNQUVYZ]$/.test(text[words[i - 1]!.start]!) && (gap === '. ' || gap === ' ') && (w.capital || !cased) && !CUES.has(w.key) && !NOT_NAMES.has(w.key) && !UNIT_BEFORE.test(text.slice(Math.max(0, words[i - 1]!.start - 9), words[i - 1]!.start))) {
+      if (i > 0 && words[i - 1]!.end - words[i - 1]!.start === 1 && /^[B-HJKMNQUVYZ]$/.test(text[words[i - 1]!.start]!) && (gap === '. ' || gap === ' ') && (w.capital || !cased) && !CUES.has(w.key) && !NOT_NAMES.has(w.key) && !(UNIT_LETTER.test(text[words[i - 1]!.start]!) && UNIT_BEFORE.test(text.slice(Math.max(0, words[i - 1]!.start - 9), words[i - 1]!.start)))) {
         const acted = w.key.length >= 3 && (c.name || c.unknown) && CARE_ACT_AFTER.test(text.slice(w.end, w.end + 16));
         if ((c.name && (gap === '. ' || !c.common)) || acted) emit(i - 1, i, 'context:initial');
       }

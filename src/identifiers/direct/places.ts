@@ -38,8 +38,9 @@ const ULTRASOUND_ACTS = new Set([
 const ULTRASOUND_SITES = new Set(['abd', 'abdomen', 'abdominal', 'renal', 'kidney', 'kidneys', 'liver', 'pelvis', 'pelvic', 'neck', 'chest', 'head', 'leg', 'legs', 'arm', 'arms']);
 /** The form of a state before a country's name, part of it: "Kingdom of the Netherlands", "People's Republic of China". */
 const STATE_FORM_BEFORE = /(?:^|[^\p{L}])((?:(?:federal|democratic|people['’]s|islamic|socialist|arab|united|federated|plurinational|independent)\s+)*(?:kingdom|republic|commonwealth|principality|sultanate|emirate|state|federation|grand\s+duchy)\s+of\s+(?:the\s+)?)$/iu;
-/** Words of direction or extent that start a place's name: "Eastern Saskatchewan", "Greater London", "Upper Austria". */
+/** Days and months, which name no place after a preposition ("in August"; August is a town too). */
 const CALENDAR = new Set(CALENDAR_WORDS);
+/** Words of direction or extent that start a place's name: "Eastern Saskatchewan", "Greater London", "Upper Austria". */
 const COMPASS = new Set(['north', 'south', 'east', 'west', 'northern', 'southern', 'eastern', 'western', 'central', 'northeast', 'northwest', 'southeast', 'southwest', 'northeastern', 'northwestern', 'southeastern', 'southwestern', 'north-east', 'north-west', 'south-east', 'south-west', 'upper', 'lower', 'greater', 'inner', 'outer']);
 /** Compass words that belong to a place in lower case too ("eastern Ukraine"); the others are adjectives then ("lower", "central"). */
 const POINTS = new Set([...COMPASS].filter((w) => /^(?:north|south|east|west)/.test(w)));
