@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/model/index.js';
 import { commonWindowLength, inferenceSeqLen, parseSplit, splitDocuments, splitRecord, recordedPart, trainedOnMorphemes } from '../../src/deid/index.js';
 
 describe('trainedOnMorphemes', () => {
@@ -18,10 +19,12 @@ describe('the windows a model reads', () => {
   });
 
   it('follow ppmlm.json, at most 128 and the position embeddings; older models read 128', () => {
-    const config = { max_position_embeddings: 512 };
+    const config = defaultConfig({ vocab_size: 100, max_position_embeddings: 512 });
     expect(inferenceSeqLen(config, { ppmlm: '0', createdAt: '', windowTokens: 59 })).toBe(59);
     expect(inferenceSeqLen(config, { ppmlm: '0', createdAt: '' })).toBe(128);
-    expect(inferenceSeqLen({ max_position_embeddings: 64 }, undefined)).toBe(64);
+    expect(inferenceSeqLen(defaultConfig({ vocab_size: 100, max_position_embeddings: 64 }), undefined)).toBe(64);
+    // RoBERTa's positions start after its padding index.
+    expect(inferenceSeqLen(defaultConfig({ vocab_size: 100, model_type: 'roberta', max_position_embeddings: 66, pad_token_id: 1 }), undefined)).toBe(64);
   });
 });
 
