@@ -87,14 +87,15 @@ export function predictionFlags(options: { seqLen?: string; stride?: string; pii
 }
 
 /**
- * The prediction options for a loaded model, checked against it: the flags, else the windows it was
- * trained on and the PII threshold its training chose on dev. A window must fit the model's positions, and
- * the stride must leave each window a token of its own.
+ * The prediction options for a loaded model, checked against it as soon as it is loaded, before any input
+ * is read: the flags, else the windows it was trained on and the PII threshold its training chose on dev.
+ * A window must fit the model's positions, and the stride must leave each window a token of its own. The
+ * analyser, started only once the input is read, joins them after.
  */
-export function predictOptionsFor(flags: PredictionFlags, model: { config: EncoderConfig }, modelDir: string, provenance: Provenance | undefined, analyzer: MorphAnalyzer | undefined): PredictOptions {
+export function predictOptionsFor(flags: PredictionFlags, model: { config: EncoderConfig }, modelDir: string, provenance: Provenance | undefined): Omit<PredictOptions, 'analyzer'> {
   const piiThreshold = flags.piiThreshold === 'argmax' ? undefined : (flags.piiThreshold ?? recordedPiiThreshold(provenance));
   const seqLen = flags.seqLen ?? inferenceSeqLen(model.config, provenance);
   assertSeqLenFits(model.config, seqLen, '--seq-len', modelDir);
   if (flags.stride !== undefined && flags.stride > seqLen - 3) throw new UsageError(`--stride ${flags.stride} leaves no token of its own in windows of ${seqLen} tokens; give at most ${seqLen - 3}${flags.seqLen === undefined ? ' (the model reads the windows it was trained on), or a longer --seq-len' : ''}`);
-  return { seqLen, stride: flags.stride, analyzer, piiThreshold };
+  return { seqLen, stride: flags.stride, piiThreshold };
 }

@@ -67,6 +67,10 @@ describe('ppmlm deid train / eval / apply', () => {
     expect(badDefault.code).toBe(2);
     expect(provenance.windowTokens).toBeGreaterThan(8);
     expect(badDefault.stderr).toMatch(/--stride 200 leaves no token of its own in windows of \d+ tokens; give at most \d+ \(the model reads the windows it was trained on\)/);
+    // Checked once the model is loaded, before any input is read: a missing --in is not reached.
+    const early = await cli('deid', 'apply', '--model', model, '--in', join(dir, 'missing.txt'), '--out', join(dir, 'out.txt'), '--stride', '200');
+    expect(early.code).toBe(2);
+    expect(early.stderr).toMatch(/--stride 200 leaves no token of its own/);
     // Other judgments than training's do not reproduce the split; a model of an older ppmlm lists its ids.
     const fewer = join(dir, 'fewer');
     await cp('examples/legal-ko/judgments', fewer, { recursive: true, filter: (src) => !src.endsWith(`${ids[0]}.md`) });

@@ -32,6 +32,7 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
   const flags = predictionFlags(options);
   await selectBackend(options.backend, { runsOnWebgpu: true });
   const { model, tokenizer, labels, provenance } = await loadTokenClassifier(options.model);
+  const window = predictOptionsFor(flags, model, options.model, provenance);
   const inputError = (err: unknown) => {
     throw fileSystemError(err, options.in, 'check --in');
   };
@@ -39,7 +40,7 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
   const records: { text: string; rest?: Record<string, unknown> }[] =
     options.format === 'text' ? [{ text: decodeUtf8Strict(await readFile(options.in).catch(inputError), options.in) }] : await readJsonRecords(options.in);
   const analyzer = analyzerForModel(provenance, options.analyzer, out);
-  const predictOptions = predictOptionsFor(flags, model, options.model, provenance, analyzer);
+  const predictOptions = { ...window, analyzer };
   const rewritten: string[] = [];
   const allSpans: unknown[] = [];
   let entities = 0;

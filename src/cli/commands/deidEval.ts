@@ -26,6 +26,7 @@ export async function deidEval(options: DeidEvalOptions, out: Reporter): Promise
   const seed = parseIntFlag(options.seed, '--seed');
   await selectBackend(options.backend, { runsOnWebgpu: true });
   const { model, tokenizer, labels, provenance } = await loadTokenClassifier(options.model);
+  const window = predictOptionsFor(flags, model, options.model, provenance);
   const level = (provenance?.level ?? 3) as LabelLevel;
   const input = await readDeidSource(options, out);
   const docs: { id: string }[] = input.docs;
@@ -43,7 +44,7 @@ export async function deidEval(options: DeidEvalOptions, out: Reporter): Promise
   const evalDocs = part ?? docs;
   out.info(`evaluating ${evalDocs.length} ${input.unit} (${part ? `${options.split} split` : 'all'}) at level ${level}`);
   const analyzer = analyzerForModel(provenance, options.analyzer, out);
-  const predictOptions = predictOptionsFor(flags, model, options.model, provenance, analyzer);
+  const predictOptions = { ...window, analyzer };
   const gold: string[] = [];
   const predicted: string[] = [];
   try {
