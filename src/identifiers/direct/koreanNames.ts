@@ -305,10 +305,9 @@ export class KoreanNameRecognizer implements Recognizer {
       // since a letter alone is no one. 양 and 군 only before an age (A양(11), A 군(15)): else A군과 B군 are
       // groups of a study, and A 양은 the amount of A.
       const [, spaced, word] = m as unknown as [string, string, string];
-      const end = m.index + m[0].length;
-      const young = /^[양군]/.test(word) && PARTICLE_ONLY.test(word.slice(1)) ? (AGE_AFTER.test(text.slice(m.index + 1 + spaced.length + 1, end + 16)) ? 1 : undefined) : undefined;
-      const title = /^[양군]/.test(word) ? young : spaced === '' ? attachedTitle(word) : titleLength(word);
-      if (title !== undefined) out.push({ start: m.index, end: m.index + 1 + spaced.length + title, category: 'PERSON', source: 'context:ko-title' });
+      const at = m.index + 1 + spaced.length;
+      const title = /^[양군]/.test(word) ? (AGE_AFTER.test(text.slice(at + 1, at + 17)) ? 1 : undefined) : spaced === '' ? attachedTitle(word) : titleLength(word);
+      if (title !== undefined) out.push({ start: m.index, end: at + title, category: 'PERSON', source: 'context:ko-title' });
     }
     return out;
   }
