@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BlacklistMatcher, NameRecognizer, PlaceRecognizer, buildBlacklist, defaultRecognizers, isMisspelling, mentionOnly, publicLists } from '../../src/identifiers/index.js';
+import { BlacklistMatcher, NameRecognizer, PlaceRecognizer, SURNAME_SOURCE, buildBlacklist, defaultRecognizers, isMisspelling, mentionOnly, publicLists } from '../../src/identifiers/index.js';
+import { blacklistProtection } from '../../src/audit/index.js';
 import { PATTERNS, PatternRecognizer, commonWord, detectDirect } from '../../src/identifiers/direct/index.js';
 import { SSA_FIRST_NAMES } from '../../src/identifiers/direct/ssaFirstNames.js';
 import { classify, readWords, textWords } from '../../src/identifiers/direct/words.js';
@@ -8,7 +9,6 @@ const names = new NameRecognizer();
 const places = new PlaceRecognizer();
 const found = async (r: { find(text: string): unknown }, text: string) =>
   ((await r.find(text)) as { start: number; end: number; source: string }[]).map((d) => `${text.slice(d.start, d.end)}|${d.source}`);
-/** The whole postal addresses the place recogniser finds in `text`. */
 /** The whole postal addresses found, each once: two rules may find the same one (detectDirect keeps one). */
 const whole = async (text: string) => [...new Set((await found(places, text)).filter((d) => d.endsWith('rule:postal-address')).map((d) => d.split('|')[0]))];
 
@@ -110,9 +110,10 @@ describe('person names without a user list', () => {
     expect(blacklist.entries.filter((e) => e.kind === 'direct' && e.term.includes('bagy')).map((e) => [e.term, e.sources.join(',')])).toEqual([
       ['ryan bagy', 'context:proper-noun,context:title'],
       ['mr. ryan bagy md', 'context:mention'],
+      ['bagy', 'context:surname'],
     ]);
     // The title and credential are protected only beside the name; the name wherever written.
-    expect(await covered(docs[1]!.text)).toEqual(['Ryan Bagy', 'Mr. Wolfe', 'Wolfe']);
+    expect(await covered(docs[1]!.text)).toEqual(['Ryan Bagy', 'Bagy', 'Mr. Wolfe', 'Wolfe']);
   });
 
   it('ends a name at a sentence, not at an initial', async () => {
@@ -271,6 +272,22 @@ describe('person names without a user list', () => {
     const direct = blacklist.entries.filter((e) => e.kind === 'direct').map((e) => e.term);
     expect(direct).toContain('tomomi');
     expect(direct).not.toContain('amiodarone');
+  });
+
+  it('makes the family name of a full name a term of its own, unless someone writes it in lower case', async () => {
+    const docs = [
+      { id: '1', author: 'a', text: 'Republican candidate Bob Dole spoke in Ohio. Gordon Brown spoke too.' },
+      { id: '2', author: 'b', text: 'Dole said taxes would fall. The stool was brown.' },
+    ];
+    const [detection] = await detectDirect(docs[0]!.text, [names]);
+    expect(detection).toMatchObject({ source: 'context:first-last' });
+    expect(docs[0]!.text.slice(detection!.surname!.start, detection!.surname!.end)).toBe('Dole');
+    const { blacklist } = await buildBlacklist(docs, { only: 'direct' } as never);
+    const entries = blacklist.entries.filter((e) => e.kind === 'direct');
+    expect(entries.find((e) => e.term === 'dole')?.sources).toEqual([SURNAME_SOURCE]);
+    expect(entries.map((e) => e.term)).toEqual(expect.arrayContaining(['bob dole', 'gordon brown']));
+    expect(entries.map((e) => e.term)).not.toContain('brown');
+    expect((await blacklistProtection(blacklist)({ id: '2', author: 'b', text: docs[1]!.text, spans: [] })).covered.map((c) => docs[1]!.text.slice(c.start, c.end))).toContain('Dole');
   });
 });
 

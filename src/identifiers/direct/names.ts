@@ -360,13 +360,13 @@ export class NameRecognizer implements Recognizer {
   }
 
   /**
-   * A surname the text has named in full, alone elsewhere in it, written as a name: "Alan Shearer ...
-   * Shearer scored", "Gordon Brown ... Brown said". News names a person in full once, then by the surname,
-   * at a sentence's start too. The full name is the evidence; a surname that is an everyday word (SCOWL
-   * levels up to 35: Brown, King, May) keeps the word after it in the term, as a title does, so that
-   * "brown said" is protected, never every "brown".
+   * The surname of each name found in full ({@link Detection.surname}), and that surname alone elsewhere
+   * in the text, written as a name: "Alan Shearer ... Shearer scored", "Gordon Brown ... Brown said". News
+   * names a person in full once, then by the surname, at a sentence's start too. The full name is the
+   * evidence; a surname that is an everyday word (SCOWL levels up to 35: Brown, King, May) keeps the word
+   * after it in the term here, as a title does, so that "brown said" is protected, never every "brown".
    */
-  private surnamesAgain(text: string, { words, classes, endingAt }: WordReading, out: Detection[]): void {
+  private surnamesAgain(text: string, { words, classes, cased, endingAt }: WordReading, out: Detection[]): void {
     const surnames = new Set<string>();
     for (const d of out) {
       const last = endingAt.get(d.end);
@@ -375,7 +375,10 @@ export class NameRecognizer implements Recognizer {
       // A listed name or a word no list holds: the last word of a detection that is a common word
       // (American Symptomatic, Cancer Institute) was no surname.
       const c = classes[last]!;
-      if (w.key.length >= 3 && (c.name || c.unknown) && !NATIONALITIES.has(w.key) && !CUES.has(w.key) && !NOT_NAMES.has(w.key) && properShape(text.slice(w.start, w.end))) surnames.add(w.key);
+      if (w.key.length < 3 || !(c.name || c.unknown) || NATIONALITIES.has(w.key) || CUES.has(w.key) || NOT_NAMES.has(w.key)) continue;
+      const shaped = properShape(text.slice(w.start, w.end));
+      if (shaped || !cased) d.surname = { start: w.start, end: w.end };
+      if (shaped) surnames.add(w.key);
     }
     if (surnames.size === 0) return;
     const named = out.map((d) => [d.start, d.end]);

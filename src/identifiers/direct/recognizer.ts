@@ -12,6 +12,11 @@ export interface Detection {
    * of its own, protected wherever written, and is what silver labels and precision count.
    */
   mention?: { start: number; end: number };
+  /**
+   * The family name inside a full name ("Dole" in "Bob Dole"): a term of its own, since the person is
+   * most often named by it alone once introduced ("Dole said").
+   */
+  surname?: { start: number; end: number };
 }
 
 /**
@@ -20,10 +25,19 @@ export interface Detection {
  */
 export const MENTION_SOURCE = 'context:mention';
 
-/** The spans a detection makes terms of, with their sources: the identifier, and its whole mention where it has one. */
+/**
+ * The source of a family name's term, taken from a full name found ({@link Detection.surname}). A build
+ * drops it where someone wrote the word in lower case (see `caseEvidence`): "Gordon Brown" makes no term
+ * of every brown.
+ */
+export const SURNAME_SOURCE = 'context:surname';
+
+/** The spans a detection makes terms of, with their sources: the identifier, its whole mention and its family name where it has them. */
 export function protectedSpans(d: Detection): { start: number; end: number; source: string }[] {
-  const identifier = { start: d.start, end: d.end, source: d.source };
-  return d.mention === undefined ? [identifier] : [identifier, { ...d.mention, source: MENTION_SOURCE }];
+  const spans = [{ start: d.start, end: d.end, source: d.source }];
+  if (d.mention !== undefined) spans.push({ ...d.mention, source: MENTION_SOURCE });
+  if (d.surname !== undefined) spans.push({ ...d.surname, source: SURNAME_SOURCE });
+  return spans;
 }
 
 /** The source prefix of a term fewer than k individuals used (`graph:k=2`), from the author-term graph. */
