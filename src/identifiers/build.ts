@@ -5,7 +5,7 @@ import { contentWords, type MorphAnalyzer, type NgramOptions } from '../text/ind
 import { canonicalTerm } from './blacklist/read.js';
 import { BlacklistMatcher } from './blacklist/matcher.js';
 import { BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry } from './blacklist/types.js';
-import { caseEvidence, defaultRecognizers, dictionaryWord, detectDirect, GRAPH_SOURCE, isMisspelling, MODEL_SOURCE, protectedSpans, publicLists, SURNAME_SOURCE, UNKNOWN_PROPER_NOUN, type Detection, type Recognizer } from './direct/index.js';
+import { caseEvidence, defaultRecognizers, dictionaryWord, detectDirect, GRAPH_SOURCE, isMisspelling, MODEL_SOURCE, protectedSpans, publicLists, CAPITAL_ONLY_SOURCES, type Detection, type Recognizer } from './direct/index.js';
 import type { AuthorTermEngine, EngineName, EngineStats } from './indirect/engine.js';
 import { CountingEngine } from './indirect/countingEngine.js';
 import { DuckdbEngine } from './indirect/duckdbEngine.js';
@@ -239,10 +239,9 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   const directUsage = await engine.usage([...direct.keys()]);
   for (const [term, t] of direct) {
     const usage = directUsage.get(term);
-    // A capitalised word no list holds is a common noun, not a name, when someone writes it in lower case
-    // (Amiodarone at the start of a sentence, "started amiodarone" elsewhere); so is a family name that is a
-    // word too (Brown, Major), unless found alone as a name.
-    if (t.sources.size === 1 && (t.sources.has(UNKNOWN_PROPER_NOUN) || t.sources.has(SURNAME_SOURCE)) && writtenLower.has(term)) continue;
+    // A capitalised word is a common noun, not a name, when someone writes it in lower case (Amiodarone at
+    // the start of a sentence, "started amiodarone" elsewhere; Brown in "Gordon Brown", "brown stool").
+    if (writtenLower.has(term) && [...t.sources].every((s) => CAPITAL_ONLY_SOURCES.has(s))) continue;
     const sources = [...t.sources].sort();
     if (usage !== undefined && usage.authors > 0 && usage.authors < k) sources.push(graphSource);
     entries.push({ term, kind: 'direct', category: t.category, authors: t.authors.size, occurrences: t.occurrences, sources });

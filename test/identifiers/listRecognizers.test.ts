@@ -289,6 +289,21 @@ describe('person names without a user list', () => {
     expect(entries.map((e) => e.term)).not.toContain('brown');
     expect((await blacklistProtection(blacklist)({ id: '2', author: 'b', text: docs[1]!.text, spans: [] })).covered.map((c) => docs[1]!.text.slice(c.start, c.end))).toContain('Dole');
   });
+
+  it('finds a listed surname that is a word alone inside a sentence, and keeps it only where no one writes the word in lower case', async () => {
+    expect(await found(names, 'The goal came from Shearer in the 23rd minute.')).toEqual(['Shearer|context:listed-surname']);
+    // At a sentence's start, beside another word written as a name, or in a text in capitals: no evidence.
+    expect(await found(names, 'Shearer scored. They met at Union Station. History of Gaucher disease.')).toEqual([]);
+    expect(await found(names, 'THE GOAL CAME FROM SHEARER IN THE 23RD MINUTE.')).toEqual([]);
+    const docs = [
+      { id: '1', author: 'a', text: 'The goal came from Shearer after an hour. Rain fell on the Mill all day.' },
+      { id: '2', author: 'b', text: 'A ball from Shearer found him. The mill closed in May.' },
+    ];
+    const { blacklist } = await buildBlacklist(docs, { only: 'direct' } as never);
+    const direct = blacklist.entries.filter((e) => e.kind === 'direct');
+    expect(direct.find((e) => e.term === 'shearer')?.sources).toEqual(['context:listed-surname']);
+    expect(direct.map((e) => e.term)).not.toContain('mill');
+  });
 });
 
 describe('places without a user list', () => {

@@ -13,7 +13,7 @@ export { GRAPH_SOURCE, MENTION_SOURCE, MODEL_SOURCE, SURNAME_SOURCE, mentionOnly
 export { PATTERNS, PATTERN_NAMES, PatternRecognizer } from './patterns.js';
 export type { PatternSpec } from './patterns.js';
 export { GazetteerRecognizer, readGazetteer, categoryForList } from './gazetteer.js';
-export { NameRecognizer, UNKNOWN_PROPER_NOUN, caseEvidence } from './names.js';
+export { CAPITAL_ONLY_SOURCES, LISTED_SURNAME, NameRecognizer, UNKNOWN_PROPER_NOUN, caseEvidence } from './names.js';
 export type { CaseEvidence } from './names.js';
 export { KoreanNameRecognizer } from './koreanNames.js';
 export { KoreanPlaceRecognizer } from './koreanPlaces.js';

@@ -1,7 +1,7 @@
 import { CLINICAL_WORDS } from './clinicalWords.js';
 import { isMisspelling, publicLists, type PublicLists } from './publicLists.js';
 import { NATIONALITIES } from './worldPlaces.js';
-import type { Detection, Recognizer } from './recognizer.js';
+import { SURNAME_SOURCE, type Detection, type Recognizer } from './recognizer.js';
 import { adjacent, dictionaryWord, inCapitals, properShape, readWords, sentenceStart, shortensCommonWord, unlistedProperNoun, type TextWord, type WordClass, type WordReading } from './words.js';
 
 const CLINICAL = new Set(CLINICAL_WORDS);
@@ -75,11 +75,15 @@ const ENDEARMENTS = new Set(['man', 'buddy', 'honey', 'sunshine', 'angel', 'love
 const SEASONS = new Set(['spring', 'summer', 'autumn', 'winter']);
 /** Words that introduce a name: "my name is", "named him", "called", "Name:". */
 const NAMING = /(?:\bname\s+is|\bnamed(?:\s+(?:him|her|it|them))?|\bcalled|\bcalls?\s+me|\bname\s*:|\bi\s+am|\bi'm|\bthis\s+is)\s+$/i;
-/**
- * The source of a capitalised word no list holds. The weakest evidence of all: a blacklist build drops
- * such a term when anyone writes it in lower case ({@link caseEvidence}).
- */
+/** The source of a capitalised word no list holds. */
 export const UNKNOWN_PROPER_NOUN = 'context:unknown-proper-noun';
+/** The source of a listed surname that is a word too, standing alone written as a name ("a goal from Shearer"). */
+export const LISTED_SURNAME = 'context:listed-surname';
+/**
+ * The sources whose only evidence is a capital: the weakest of all. A blacklist build drops a term only
+ * they found when anyone writes it in lower case where case means something ({@link caseEvidence}).
+ */
+export const CAPITAL_ONLY_SOURCES: ReadonlySet<string> = new Set([UNKNOWN_PROPER_NOUN, LISTED_SURNAME, SURNAME_SOURCE]);
 
 /** What the case of a text's words tells a blacklist build about them (see {@link caseEvidence}). */
 export interface CaseEvidence {
@@ -289,6 +293,7 @@ export class NameRecognizer implements Recognizer {
       else if (cased && unlistedProperNoun(text, w, this.lists) && !(sentenceStart(text, w) && isMisspelling(w.key))) {
         emit(i, i, UNKNOWN_PROPER_NOUN);
       }
+
       // A speaker's name at the start of a line, before a colon and words: "Halldór: What a wife." A listed
       // first name or a word in no English list; headings are common words (Plan:), capitals (GI:) or
       // shortened words (Misc:, Soc:).
@@ -355,6 +360,7 @@ export class NameRecognizer implements Recognizer {
     }
     this.nameLists(text, words, classes, cased, out);
     this.surnamesAgain(text, reading, out);
+    this.listedSurnamesAlone(text, reading, out);
     withTitles(text, reading, out);
     return out;
   }
@@ -387,6 +393,30 @@ export class NameRecognizer implements Recognizer {
       if (!surnames.has(w.key) || !properShape(text.slice(w.start, w.end)) || named.some(([s, e]) => s! <= w.start && w.end <= e!)) continue;
       if (!this.lists.everydayWords.has(w.key)) out.push({ start: w.start, end: w.end, category: 'PERSON', source: 'context:surname-again' });
       else if (i + 1 < words.length && /^ $/.test(text.slice(w.end, words[i + 1]!.start))) out.push({ start: w.start, end: words[i + 1]!.end, category: 'PERSON', source: 'context:surname-again' });
+    }
+  }
+
+  /**
+   * A listed surname that is a word too, alone and written as a name inside a sentence, where case means
+   * something and nothing else found it: "a goal from Shearer", "caught by Hick". Not beside another word
+   * written as a name (Union Station, Masters Tournament): the pair is a name of its own, or a thing's; nor
+   * before a word that names a thing after a person (Gaucher disease).
+   * The capital is the only evidence, so a build keeps the term only where no one writes the word in lower
+   * case ({@link CAPITAL_ONLY_SOURCES}); the full name and its surname again are found first, by rules that
+   * keep theirs.
+   */
+  private listedSurnamesAlone(text: string, { words, classes, cased }: WordReading, out: Detection[]): void {
+    if (!cased) return;
+    const found = out.map((d) => [d.start, d.end] as const);
+    const spaceBetween = (a: TextWord, b: TextWord) => /^ $/.test(text.slice(a.end, b.start));
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i]!;
+      if (!classes[i]!.common || w.key.length < 4 || !this.lists.lastNames.has(w.key) || !properShape(text.slice(w.start, w.end)) || sentenceStart(text, w)) continue;
+      if (CUES.has(w.key) || NOT_NAMES.has(w.key) || CLINICAL.has(w.key) || ENDEARMENTS.has(w.key) || SEASONS.has(w.key) || FIELD_LABELS.has(w.key)) continue;
+      const next = words[i + 1];
+      if ((i > 0 && words[i - 1]!.capital && spaceBetween(words[i - 1]!, w)) || (next !== undefined && spaceBetween(w, next) && (next.capital || (BESIDE_NAMES.has(next.key) && !PAIR_STOPS.has(next.key))))) continue;
+      if (found.some(([s, e]) => s < w.end && w.start < e)) continue;
+      out.push({ start: w.start, end: w.end, category: 'PERSON', source: LISTED_SURNAME });
     }
   }
 
