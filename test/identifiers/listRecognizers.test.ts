@@ -481,13 +481,15 @@ describe('places without a user list', () => {
     expect(await found(places, 'They toured the Eiffel Tower.')).toEqual(['Eiffel Tower|rule:landmark']);
   });
 
-  it("reads a news dateline's city and region, not a heading before a date nor a city that is an everyday word", async () => {
+  it("reads a news dateline's city and region, not a heading before a date, and a city that is an everyday word only with its region", async () => {
     const datelines = async (text: string) => (await found(places, text)).filter((d) => d.endsWith('context:dateline')).map((d) => d.split('|')[0]);
     expect(await datelines('AL-AIN , United Arab Emirates 1996-12-06\nJapan began the defence.')).toEqual(['AL-AIN', 'United Arab Emirates']);
     expect(await datelines('NEW YORK (Reuters) - Stocks fell.\nORLANDO , Fla. Dec 5 - The Magic won.')).toEqual(['NEW YORK', 'ORLANDO', 'Fla']);
     expect(await datelines('NEW YORK , Dec 5 - Stocks fell.')).toEqual(['NEW YORK']);
     // Not a heading or a procedure before its date, nor a city no list holds without its region or agency.
-    expect(await datelines('DISCHARGE 2094-03-12\nCABG 2094-03-12\nTTE 2094-03-12 EF 55%\nAL-AIN 1996-12-06\nREADING , England 1996-12-06')).toEqual([]);
+    expect(await datelines('DISCHARGE 2094-03-12\nCABG 2094-03-12\nTTE 2094-03-12 EF 55%\nAL-AIN 1996-12-06\nREADING 1996-12-06')).toEqual([]);
+    // A city that is an everyday word keeps its region in the term: "reading , england", never every "reading".
+    expect(await datelines('READING , England 1996-12-06\nNICE , France Aug 22 - Rain.')).toEqual(['READING , England', 'NICE , France']);
   });
 
   it('reads countries whose names are words, and countries and states written short, keeping "the" with US', async () => {

@@ -494,24 +494,26 @@ export class PlaceRecognizer implements Recognizer {
     if (cased) this.landmarks(text, words, out);
     for (const m of text.matchAll(DATELINE)) {
       // A dateline's city and its region after a comma. A listed place of two words or more (NEW YORK,
-      // United Arab Emirates) or of one that is no everyday English word; not READING, whose term would
-      // protect every "reading". A city no list holds (AL-AIN) only with a listed region or the agency
+      // United Arab Emirates) or of one that is no everyday English word; not READING alone, whose term
+      // would protect every "reading". A city no list holds (AL-AIN) only with a listed region or the agency
       // after it: a note's history line puts a procedure before its date ("CABG 2094-03-12"). A region may
       // be a state's abbreviation (Fla.).
-      const listed = (part: string) => {
-        const keys = part.split(/[ \t]+/).map((w) => normalizeTerm(w));
-        return this.lists.places.has(keys.join(' ')) && (keys.length > 1 || !this.lists.everydayWords.has(keys[0]!));
-      };
+      const inList = (part: string) => this.lists.places.has(part.split(/[ \t]+/).map((w) => normalizeTerm(w)).join(' '));
+      const listed = (part: string) => inList(part) && (/[ \t]/.test(part) || !this.lists.everydayWords.has(normalizeTerm(part)));
       const [, city, region, agency] = m;
       const regionListed = region !== undefined && (listed(region) || /^\p{Lu}[\p{Ll}.]*\.$/u.test(region));
       const unlisted = city!.split(/[ \t]+/).every((w) => !commonWord(normalizeTerm(w), this.lists));
-      if (!listed(city!) && !(unlisted && (regionListed || agency !== undefined))) continue;
       const start = m.index + m[0].indexOf(city!);
-      out.push({ start, end: start + city!.length, category: 'LOCATION', source: 'context:dateline' });
-      if (regionListed) {
-        const at = m.index + m[0].indexOf(region!, m[0].indexOf(city!) + city!.length);
-        out.push({ start: at, end: at + region!.replace(/\.$/, '').length, category: 'LOCATION', source: 'context:dateline' });
+      const regionAt = regionListed ? m.index + m[0].indexOf(region!, m[0].indexOf(city!) + city!.length) : -1;
+      const regionEnd = regionAt + (region?.replace(/\.$/, '').length ?? 0);
+      if (!listed(city!) && !(unlisted && (regionListed || agency !== undefined))) {
+        // A listed city that is an everyday word before its listed region (NICE , France; BATH , England):
+        // the region stays in the term, which protects "nice, france", never every "nice".
+        if (regionListed && inList(city!)) out.push({ start, end: regionEnd, category: 'LOCATION', source: 'context:dateline' });
+        continue;
       }
+      out.push({ start, end: start + city!.length, category: 'LOCATION', source: 'context:dateline' });
+      if (regionListed) out.push({ start: regionAt, end: regionEnd, category: 'LOCATION', source: 'context:dateline' });
     }
     for (const m of text.matchAll(UNIVERSITY_OF)) {
       // "University of Maryland", "U OF MD": a listed place of one or two words, or a state code in capitals.
