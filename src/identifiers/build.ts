@@ -5,7 +5,7 @@ import { contentWords, type MorphAnalyzer, type NgramOptions } from '../text/ind
 import { canonicalTerm } from './blacklist/read.js';
 import { BlacklistMatcher } from './blacklist/matcher.js';
 import { BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry } from './blacklist/types.js';
-import { caseEvidence, defaultRecognizers, dictionaryWord, detectDirect, GRAPH_SOURCE, isMisspelling, MODEL_SOURCE, protectedSpans, publicLists, CAPITAL_ONLY_SOURCES, type Detection, type Recognizer } from './direct/index.js';
+import { CAPITAL_ONLY_SOURCES, caseEvidence, defaultRecognizers, dictionaryWord, detectDirect, GRAPH_SOURCE, isMisspelling, MODEL_SOURCE, protectedSpans, publicLists, type Detection, type Recognizer } from './direct/index.js';
 import type { AuthorTermEngine, EngineName, EngineStats } from './indirect/engine.js';
 import { CountingEngine } from './indirect/countingEngine.js';
 import { DuckdbEngine } from './indirect/duckdbEngine.js';
@@ -111,6 +111,8 @@ interface DirectTally {
   sources: Set<string>;
   authors: Set<string>;
   occurrences: number;
+  /** Of the occurrences, those found by a rule that rests on a capital alone ({@link CAPITAL_ONLY_SOURCES}). */
+  byCapital: number;
 }
 
 /** The terms only a model found: the ones `modelAgreement` weighs. */
@@ -201,10 +203,11 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
       if (options.onDetections && (found.length === 0 || start >= found.at(-1)!.end)) found.push({ start, end, category: d.category, source: d.source });
       for (const { term, source } of spans) {
         if (term === '' || stopList.has(term)) continue;
-        const tally = direct.get(term) ?? { category: d.category, sources: new Set(), authors: new Set(), occurrences: 0 };
+        const tally = direct.get(term) ?? { category: d.category, sources: new Set(), authors: new Set(), occurrences: 0, byCapital: 0 };
         tally.sources.add(source);
         tally.authors.add(doc.author);
         tally.occurrences++;
+        if (CAPITAL_ONLY_SOURCES.has(source)) tally.byCapital++;
         direct.set(term, tally);
       }
     }
@@ -225,6 +228,17 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   const graphSource = `${GRAPH_SOURCE}k=${k}`;
   // One array for every indirect entry: a build can yield millions of them.
   const graphOnly = Object.freeze([graphSource]);
+  // A capitalised word is a common noun, not a name, when someone writes it in lower case (Amiodarone at
+  // the start of a sentence, "started amiodarone" elsewhere; Brown in "Gordon Brown", "brown stool"): the
+  // rules that rest on a capital no longer count for it. What else found it decides: a model's find is
+  // weighed by its agreement below; found by none, the word is judged as any word is, rare or not.
+  for (const [term, t] of direct) {
+    if (t.byCapital === 0 || !writtenLower.has(term)) continue;
+    for (const source of CAPITAL_ONLY_SOURCES) t.sources.delete(source);
+    t.occurrences -= t.byCapital;
+    t.byCapital = 0;
+    if (t.sources.size === 0) direct.delete(term);
+  }
   let modelDropped = 0;
   const weighed = new Set(weighsModel ? [...direct].filter(([, t]) => modelOnly(t)).map(([term]) => term) : []);
   if (weighed.size > 0) {
@@ -239,9 +253,6 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   const directUsage = await engine.usage([...direct.keys()]);
   for (const [term, t] of direct) {
     const usage = directUsage.get(term);
-    // A capitalised word is a common noun, not a name, when someone writes it in lower case (Amiodarone at
-    // the start of a sentence, "started amiodarone" elsewhere; Brown in "Gordon Brown", "brown stool").
-    if (writtenLower.has(term) && [...t.sources].every((s) => CAPITAL_ONLY_SOURCES.has(s))) continue;
     const sources = [...t.sources].sort();
     if (usage !== undefined && usage.authors > 0 && usage.authors < k) sources.push(graphSource);
     entries.push({ term, kind: 'direct', category: t.category, authors: t.authors.size, occurrences: t.occurrences, sources });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildBlacklist, GazetteerRecognizer, MODEL_SOURCE, patternRecognizers, blacklistFingerprint, type BlacklistEntry, type Recognizer } from '../../src/identifiers/index.js';
+import { buildBlacklist, defaultRecognizers, GazetteerRecognizer, MODEL_SOURCE, patternRecognizers, blacklistFingerprint, type BlacklistEntry, type Recognizer } from '../../src/identifiers/index.js';
 import type { Document } from '../../src/corpus/index.js';
 import { Rng } from '../../src/engine/index.js';
 import { RuleAnalyzer } from '../../src/text/index.js';
@@ -186,6 +186,20 @@ describe('buildBlacklist: how often a model agreed with itself (modelAgreement)'
     const { blacklist, engine } = await buildBlacklist(notes, { recognizers: [model, rule], ngrams: [1, 1] });
     await engine.close();
     expect(direct(blacklist.entries)).toEqual(['rowan', 'smith']);
+  });
+
+  it('weighs a model\'s term by agreement when the only rule beside it rests on a capital its lower case contradicts', async () => {
+    // The model marks "Brown" once; the surname rule finds it in "Gordon Brown"; ten notes write "brown".
+    const marksOnce: Recognizer = { name: `${MODEL_SOURCE}fake`, find: (text) => (text.startsWith('first') ? [{ start: 6, end: 11, category: 'PERSON', source: `${MODEL_SOURCE}fake` }] : []) };
+    const docs: Document[] = [
+      { id: '0', author: 'a', text: 'first Brown, calm.' },
+      { id: '00', author: 'b', text: 'Gordon Brown visited.' },
+      ...Array.from({ length: 10 }, (_, i) => ({ id: `${i + 1}`, author: `p${i}`, text: 'Stool was brown and soft.' })),
+    ];
+    const { blacklist, engine } = await buildBlacklist(docs, { recognizers: [marksOnce, ...defaultRecognizers()], ngrams: [1, 1] });
+    await engine.close();
+    expect(blacklist.entries.map((e) => e.term)).toContain('gordon brown');
+    expect(blacklist.entries.map((e) => e.term)).not.toContain('brown');
   });
 
   it('leaves a dropped term to the indirect rule: rare among individuals, it is still a term', async () => {

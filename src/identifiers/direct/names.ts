@@ -80,8 +80,10 @@ export const UNKNOWN_PROPER_NOUN = 'context:unknown-proper-noun';
 /** The source of a listed surname that is a word too, standing alone written as a name ("a goal from Shearer"). */
 export const LISTED_SURNAME = 'context:listed-surname';
 /**
- * The sources whose only evidence is a capital: the weakest of all. A blacklist build drops a term only
- * they found when anyone writes it in lower case where case means something ({@link caseEvidence}).
+ * The sources whose only evidence is how a word is written: its capital, or its place as the last word of
+ * a full name. A word someone writes in lower case where case means something ({@link caseEvidence}) is
+ * no name for them: a blacklist build, and protection from one's own text, drop them as its sources
+ * ("Gordon Brown" makes no term of every brown where notes write "brown stool").
  */
 export const CAPITAL_ONLY_SOURCES: ReadonlySet<string> = new Set([UNKNOWN_PROPER_NOUN, LISTED_SURNAME, SURNAME_SOURCE]);
 
@@ -293,7 +295,6 @@ export class NameRecognizer implements Recognizer {
       else if (cased && unlistedProperNoun(text, w, this.lists) && !(sentenceStart(text, w) && isMisspelling(w.key))) {
         emit(i, i, UNKNOWN_PROPER_NOUN);
       }
-
       // A speaker's name at the start of a line, before a colon and words: "Halldór: What a wife." A listed
       // first name or a word in no English list; headings are common words (Plan:), capitals (GI:) or
       // shortened words (Misc:, Soc:).
@@ -372,7 +373,8 @@ export class NameRecognizer implements Recognizer {
    * evidence; a surname that is an everyday word (SCOWL levels up to 35: Brown, King, May) keeps the word
    * after it in the term here, as a title does, so that "brown said" is protected, never every "brown".
    */
-  private surnamesAgain(text: string, { words, classes, cased, endingAt }: WordReading, out: Detection[]): void {
+  private surnamesAgain(text: string, reading: WordReading, out: Detection[]): void {
+    const { words, classes, endingAt } = reading;
     const surnames = new Set<string>();
     for (const d of out) {
       const last = endingAt.get(d.end);
@@ -381,10 +383,9 @@ export class NameRecognizer implements Recognizer {
       // A listed name or a word no list holds: the last word of a detection that is a common word
       // (American Symptomatic, Cancer Institute) was no surname.
       const c = classes[last]!;
-      if (w.key.length < 3 || !(c.name || c.unknown) || NATIONALITIES.has(w.key) || CUES.has(w.key) || NOT_NAMES.has(w.key)) continue;
-      const shaped = properShape(text.slice(w.start, w.end));
-      if (shaped || !cased) d.surname = { start: w.start, end: w.end };
-      if (shaped) surnames.add(w.key);
+      if (w.key.length >= 3 && (c.name || c.unknown) && !NATIONALITIES.has(w.key) && !CUES.has(w.key) && !NOT_NAMES.has(w.key) && properShape(text.slice(w.start, w.end))) surnames.add(w.key);
+      const surname = surnameIn(text, reading, d);
+      if (surname !== undefined) d.surname = { start: words[surname]!.start, end: words[surname]!.end };
     }
     if (surnames.size === 0) return;
     const named = out.map((d) => [d.start, d.end]);
@@ -415,6 +416,8 @@ export class NameRecognizer implements Recognizer {
       if (CUES.has(w.key) || NOT_NAMES.has(w.key) || CLINICAL.has(w.key) || ENDEARMENTS.has(w.key) || SEASONS.has(w.key) || FIELD_LABELS.has(w.key)) continue;
       const next = words[i + 1];
       if ((i > 0 && words[i - 1]!.capital && spaceBetween(words[i - 1]!, w)) || (next !== undefined && spaceBetween(w, next) && (next.capital || (BESIDE_NAMES.has(next.key) && !PAIR_STOPS.has(next.key))))) continue;
+      // Any overlap, not only containment as for a surname again: a word a longer name or a pattern took
+      // part of is that one's evidence, not this rule's.
       if (found.some(([s, e]) => s < w.end && w.start < e)) continue;
       out.push({ start: w.start, end: w.end, category: 'PERSON', source: LISTED_SURNAME });
     }
@@ -451,6 +454,28 @@ export class NameRecognizer implements Recognizer {
       i = chain.at(-1)! + 1;
     }
   }
+}
+
+/**
+ * The word of a detected name that is its surname ({@link Detection.surname}): the last name word, past
+ * credentials and suffixes (`Edward C. Jones, RRT`, `John Smith Jr`), after another word (`Dr. Muir`,
+ * `daughter Maria`). Not a territory after "of" (`Duke of Cambridge`). A common word only after a first
+ * name, an initial, a word no list holds, a title, a relation or a role (`Gordon Brown`, `J SMITH`, `Dr
+ * Wright`, `SON ROB`), never after any other word (`Happy birthday Rose`, `DR GIVEN SAW HER`): where the
+ * corpus writes it in lower case, a build takes the term back (`Dr. Given`: see {@link
+ * CAPITAL_ONLY_SOURCES}); a corpus all in capitals gives no such evidence, and `MRS MAY` protects every
+ * "may" there, recall before the text kept.
+ */
+function surnameIn(text: string, { words, classes, cased, startingAt, endingAt }: WordReading, d: Detection): number | undefined {
+  const first = startingAt.get(d.start);
+  let b = endingAt.get(d.end);
+  if (first === undefined || b === undefined) return undefined;
+  while (b > first && AFTER_NAMES.has(words[b]!.key)) b--;
+  if (b === first) return undefined;
+  const [w, c, p, pc] = [words[b]!, classes[b]!, words[b - 1]!, classes[b - 1]!];
+  if (w.key.length < 3 || !(c.name || c.unknown) || NATIONALITIES.has(w.key) || CUES.has(w.key) || NOT_NAMES.has(w.key)) return undefined;
+  if (PAIR_STOPS.has(p.key) || (c.common && !(CUES.has(p.key) || pc.first || pc.unknown || p.end - p.start === 1))) return undefined;
+  return cased && !properShape(text.slice(w.start, w.end)) ? undefined : b;
 }
 
 /**

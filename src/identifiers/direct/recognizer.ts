@@ -25,11 +25,7 @@ export interface Detection {
  */
 export const MENTION_SOURCE = 'context:mention';
 
-/**
- * The source of a family name's term, taken from a full name found ({@link Detection.surname}). A build
- * drops it where someone wrote the word in lower case (see `caseEvidence`): "Gordon Brown" makes no term
- * of every brown.
- */
+/** The source of a family name's term, taken from a full name found ({@link Detection.surname}); one of `CAPITAL_ONLY_SOURCES`. */
 export const SURNAME_SOURCE = 'context:surname';
 
 /** The spans a detection makes terms of, with their sources: the identifier, its whole mention and its family name where it has them. */
