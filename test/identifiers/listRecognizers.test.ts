@@ -313,14 +313,13 @@ describe('person names without a user list', () => {
     expect(direct.find((e) => e.term === 'shearer')?.sources).toEqual(['context:listed-surname']);
     expect(direct.map((e) => e.term)).not.toContain('mill');
     // Two rules that rest on a capital are no more evidence than one.
-    const player = await buildBlacklist(
-      [
-        { id: '1', author: 'a', text: 'We met Gary Player there.' },
-        { id: '2', author: 'b', text: 'It came from Player in the end.' },
-        { id: '3', author: 'c', text: 'The best player won.' },
-      ],
-      {},
-    );
+    const named = [
+      { id: '1', author: 'a', text: 'We met Gary Player there.' },
+      { id: '2', author: 'b', text: 'It came from Player in the end.' },
+    ];
+    const both = await buildBlacklist(named, {});
+    expect(both.blacklist.entries.find((e) => e.term === 'player')?.sources).toEqual(['context:listed-surname', 'context:surname']);
+    const player = await buildBlacklist([...named, { id: '3', author: 'c', text: 'The best player won.' }], {});
     expect(player.blacklist.entries.map((e) => e.term)).toContain('gary player');
     expect(player.blacklist.entries.map((e) => e.term)).not.toContain('player');
   });
