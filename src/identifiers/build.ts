@@ -106,13 +106,47 @@ export interface BuildBlacklistResult {
 /** Distinct words the counting engine holds before moving to DuckDB: V8 caps a Map at 2^24 entries. */
 const MAX_MAP_WORDS = 15_000_000;
 
-interface DirectTally {
+/** What a build, or protection from one's own text, gathers of a direct term over the documents read. */
+export interface DirectTally {
   category: string;
   sources: Set<string>;
   authors: Set<string>;
   occurrences: number;
-  /** Of the occurrences, those found by a rule that rests on a capital alone ({@link CAPITAL_ONLY_SOURCES}). */
+  /** Of the occurrences, those only rules resting on how a word is written found ({@link CAPITAL_ONLY_SOURCES}). */
   byCapital: number;
+}
+
+/**
+ * Counts one detection's terms ({@link detectionTerms}) into `direct`: each with the source that made it,
+ * and the identifier with every recogniser that found the same span.
+ */
+export function tallyDetection(direct: Map<string, DirectTally>, terms: readonly { term: string; source: string }[], d: Detection, author: string, stopList?: ReadonlySet<string>): void {
+  for (const [i, { term, source }] of terms.entries()) {
+    if (term === '' || stopList?.has(term)) continue;
+    const sources = i === 0 ? [source, ...(d.alsoFoundBy ?? [])] : [source];
+    const tally = direct.get(term) ?? { category: d.category, sources: new Set(), authors: new Set(), occurrences: 0, byCapital: 0 };
+    for (const s of sources) tally.sources.add(s);
+    tally.authors.add(author);
+    tally.occurrences++;
+    if (sources.every((s) => CAPITAL_ONLY_SOURCES.has(s))) tally.byCapital++;
+    direct.set(term, tally);
+  }
+}
+
+/**
+ * A capitalised word is a common noun, not a name, where its writers also write it in lower case
+ * (Amiodarone at the start of a sentence, "started amiodarone" elsewhere; Brown in "Gordon Brown", "brown
+ * stool"): the rules that rest on how a word is written stop counting for it, and so do the places only
+ * they found. What else found it decides; a term nothing else found is no direct term.
+ */
+export function dropCapitalEvidence(direct: Map<string, DirectTally>, inLowerCase: ReadonlySet<string>): void {
+  for (const [term, t] of direct) {
+    if (!inLowerCase.has(term) || ![...t.sources].some((s) => CAPITAL_ONLY_SOURCES.has(s))) continue;
+    for (const source of CAPITAL_ONLY_SOURCES) t.sources.delete(source);
+    t.occurrences -= t.byCapital;
+    t.byCapital = 0;
+    if (t.sources.size === 0) direct.delete(term);
+  }
 }
 
 /** The terms only a model found: the ones `modelAgreement` weighs. */
@@ -201,15 +235,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
       const spans = detectionTerms(doc.text, words, d);
       const { start, end } = spans[0]!;
       if (options.onDetections && (found.length === 0 || start >= found.at(-1)!.end)) found.push({ start, end, category: d.category, source: d.source });
-      for (const { term, source } of spans) {
-        if (term === '' || stopList.has(term)) continue;
-        const tally = direct.get(term) ?? { category: d.category, sources: new Set(), authors: new Set(), occurrences: 0, byCapital: 0 };
-        tally.sources.add(source);
-        tally.authors.add(doc.author);
-        tally.occurrences++;
-        if (CAPITAL_ONLY_SOURCES.has(source)) tally.byCapital++;
-        direct.set(term, tally);
-      }
+      tallyDetection(direct, spans, d, doc.author, stopList);
     }
     await options.onDetections?.(doc, found);
 
@@ -228,17 +254,9 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   const graphSource = `${GRAPH_SOURCE}k=${k}`;
   // One array for every indirect entry: a build can yield millions of them.
   const graphOnly = Object.freeze([graphSource]);
-  // A capitalised word is a common noun, not a name, when someone writes it in lower case (Amiodarone at
-  // the start of a sentence, "started amiodarone" elsewhere; Brown in "Gordon Brown", "brown stool"): the
-  // rules that rest on a capital no longer count for it. What else found it decides: a model's find is
-  // weighed by its agreement below; found by none, the word is judged as any word is, rare or not.
-  for (const [term, t] of direct) {
-    if (t.byCapital === 0 || !writtenLower.has(term)) continue;
-    for (const source of CAPITAL_ONLY_SOURCES) t.sources.delete(source);
-    t.occurrences -= t.byCapital;
-    t.byCapital = 0;
-    if (t.sources.size === 0) direct.delete(term);
-  }
+  // Before a model's finds are weighed: where a capital was the rules' only evidence, the model's agreement
+  // decides. A word nothing else found is judged below as any word is.
+  dropCapitalEvidence(direct, writtenLower);
   let modelDropped = 0;
   const weighed = new Set(weighsModel ? [...direct].filter(([, t]) => modelOnly(t)).map(([term]) => term) : []);
   if (weighed.size > 0) {

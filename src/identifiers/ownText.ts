@@ -1,8 +1,8 @@
 import { documentKey } from '../io/index.js';
 import { contentWords, isHangulWord, type MorphAnalyzer } from '../text/index.js';
 import type { BlacklistEntry } from './blacklist/types.js';
-import { detectionTerms } from './build.js';
-import { CAPITAL_ONLY_SOURCES, caseEvidence, defaultRecognizers, detectDirect, isMisspelling, publicLists, type Recognizer } from './direct/index.js';
+import { detectionTerms, dropCapitalEvidence, tallyDetection, type DirectTally } from './build.js';
+import { caseEvidence, defaultRecognizers, detectDirect, isMisspelling, publicLists, type Recognizer } from './direct/index.js';
 import { corpusFingerprinter, readCorpus, type Document } from '../corpus/index.js';
 
 /**
@@ -100,36 +100,23 @@ export async function ownTextEntries(docs: readonly Document[], options: OwnText
   const recognizers = options.recognizers ?? defaultRecognizers('all', options.analyzer);
   const reference = options.reference ?? englishReference();
   const minLength = options.minLength ?? 2;
-  const direct = new Map<string, { category: string; sources: Set<string>; occurrences: number }>();
+  const direct = new Map<string, DirectTally>();
   const unknown = new Map<string, number>();
   const inLowerCase = new Set<string>();
   for (const doc of docs) {
     const words = await contentWords(doc.text, options.analyzer);
     for (const w of caseEvidence(doc.text).inLowerCase) inLowerCase.add(w);
-    for (const d of await detectDirect(doc.text, recognizers)) {
-      for (const { term, source } of detectionTerms(doc.text, words, d)) {
-        if (term === '') continue;
-        const t = direct.get(term) ?? { category: d.category, sources: new Set<string>(), occurrences: 0 };
-        t.sources.add(source);
-        t.occurrences++;
-        direct.set(term, t);
-      }
-    }
+    for (const d of await detectDirect(doc.text, recognizers)) tallyDetection(direct, detectionTerms(doc.text, words, d), d, doc.author);
     for (const w of words) {
       if (w.norm.length < minLength || NUMBER.test(w.norm) || knownForm(w.norm, reference) !== false || isMisspelling(w.norm)) continue;
       unknown.set(w.norm, (unknown.get(w.norm) ?? 0) + 1);
     }
   }
-  const entries: BlacklistEntry[] = [];
-  for (const [term, t] of direct) {
-    // As a corpus-wide build, within the unit's own text: a capital is no evidence of a word the unit
-    // also writes in lower case (see buildBlacklist).
-    const sources = [...t.sources].filter((s) => !(CAPITAL_ONLY_SOURCES.has(s) && inLowerCase.has(term)));
-    if (sources.length > 0) entries.push({ term, kind: 'direct', category: t.category, authors: 1, occurrences: t.occurrences, sources });
-  }
+  // As a corpus-wide build does, on the unit's own text only.
+  dropCapitalEvidence(direct, inLowerCase);
+  const entries: BlacklistEntry[] = [...direct].map(([term, t]) => ({ term, kind: 'direct', category: t.category, authors: 1, occurrences: t.occurrences, sources: [...t.sources].sort() }));
   // A term detected directly anywhere in the unit is direct, as in a corpus-wide build.
-  const directTerms = new Set(entries.map((e) => e.term));
-  for (const [term, occurrences] of unknown) if (!directTerms.has(term)) entries.push({ term, kind: 'indirect', category: 'RARE', authors: 1, occurrences, sources: [`reference:${reference.name}`] });
+  for (const [term, occurrences] of unknown) if (!direct.has(term)) entries.push({ term, kind: 'indirect', category: 'RARE', authors: 1, occurrences, sources: [`reference:${reference.name}`] });
   return entries;
 }
 

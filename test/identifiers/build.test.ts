@@ -188,18 +188,22 @@ describe('buildBlacklist: how often a model agreed with itself (modelAgreement)'
     expect(direct(blacklist.entries)).toEqual(['rowan', 'smith']);
   });
 
-  it('weighs a model\'s term by agreement when the only rule beside it rests on a capital its lower case contradicts', async () => {
-    // The model marks "Brown" once; the surname rule finds it in "Gordon Brown"; ten notes write "brown".
-    const marksOnce: Recognizer = { name: `${MODEL_SOURCE}fake`, find: (text) => (text.startsWith('first') ? [{ start: 6, end: 11, category: 'PERSON', source: `${MODEL_SOURCE}fake` }] : []) };
-    const docs: Document[] = [
-      { id: '0', author: 'a', text: 'first Brown, calm.' },
-      { id: '00', author: 'b', text: 'Gordon Brown visited.' },
-      ...Array.from({ length: 10 }, (_, i) => ({ id: `${i + 1}`, author: `p${i}`, text: 'Stool was brown and soft.' })),
+  it('weighs a model\'s term by agreement where the only rule beside it rests on a capital its lower case contradicts, whatever the recognisers\' order', async () => {
+    // The model marks "Brown" after "first"; the listed-surname rule finds the same span, and comes first, as the CLI orders them.
+    const marksFirst: Recognizer = { name: `${MODEL_SOURCE}fake`, find: (text) => (text.startsWith('first') ? [{ start: 6, end: 11, category: 'PERSON', source: `${MODEL_SOURCE}fake` }] : []) };
+    const notes = (marked: number, lower: number): Document[] => [
+      ...Array.from({ length: marked }, (_, i) => ({ id: `m${i}`, author: `m${i}`, text: 'first Brown, calm.' })),
+      ...Array.from({ length: lower }, (_, i) => ({ id: `l${i}`, author: `l${i}`, text: 'Stool was brown and soft.' })),
     ];
-    const { blacklist, engine } = await buildBlacklist(docs, { recognizers: [marksOnce, ...defaultRecognizers()], ngrams: [1, 1] });
-    await engine.close();
-    expect(blacklist.entries.map((e) => e.term)).toContain('gordon brown');
-    expect(blacklist.entries.map((e) => e.term)).not.toContain('brown');
+    const build = async (docs: Document[]) => {
+      const { blacklist, stats, engine } = await buildBlacklist(docs, { recognizers: [...defaultRecognizers(), marksFirst], ngrams: [1, 1] });
+      await engine.close();
+      return { entry: blacklist.entries.find((e) => e.term === 'brown' && e.kind === 'direct'), dropped: stats.modelDropped };
+    };
+    // Marked at 3 of its 5 places: kept, on the model's word alone.
+    expect(await build(notes(3, 2))).toEqual({ entry: expect.objectContaining({ sources: [`${MODEL_SOURCE}fake`], occurrences: 3 }), dropped: 0 });
+    // Marked at 1 of 11: dropped, though the rule found it there too.
+    expect(await build(notes(1, 10))).toEqual({ entry: undefined, dropped: 1 });
   });
 
   it('leaves a dropped term to the indirect rule: rare among individuals, it is still a term', async () => {

@@ -108,7 +108,7 @@ describe('person names without a user list', () => {
     expect(await covered(docs[0]!.text)).toContain('Mr. Ryan Bagy MD');
     // The mention's own source, which an audit leaves unscored.
     expect(blacklist.entries.filter((e) => e.kind === 'direct' && e.term.includes('bagy')).map((e) => [e.term, e.sources.join(',')])).toEqual([
-      ['ryan bagy', 'context:proper-noun,context:title'],
+      ['ryan bagy', 'context:first-last,context:proper-noun,context:role,context:title'],
       ['mr. ryan bagy md', 'context:mention'],
       ['bagy', 'context:surname'],
     ]);
@@ -622,8 +622,10 @@ describe('the default recognisers', () => {
     expect(defaultRecognizers().map((r) => r.name)).toEqual(expect.arrayContaining(['names', 'places', 'rule:date-us']));
     const { blacklist, engine } = await buildBlacklist([{ id: '1', author: 'a', text: 'Mrs. Quigley moved to Baltimore on 3/12.' }]);
     await engine.close();
-    const direct = blacklist.entries.filter((e) => e.kind === 'direct').map((e) => `${e.term}:${e.sources[0]}`);
-    expect(direct).toEqual(expect.arrayContaining(['quigley:context:title', 'baltimore:list:places', '3/12:rule:date-us']));
+    const direct = blacklist.entries.filter((e) => e.kind === 'direct').map((e) => `${e.term}:${e.sources.join(',')}`);
+    // Baltimore is a listed place and a listed surname: both recognisers found the span, the places one named it.
+    expect(direct).toEqual(expect.arrayContaining(['quigley:context:title,list:names,graph:k=2', 'baltimore:list:names,list:places,graph:k=2', '3/12:rule:date-us']));
+    expect(blacklist.entries.find((e) => e.term === 'baltimore')?.category).toBe('LOCATION');
     expect(blacklist.header.extra['ngram-rule']).toBe('names');
   });
 });

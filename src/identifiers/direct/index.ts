@@ -80,7 +80,8 @@ function glosses(text: string, found: readonly Detection[]): Detection[] {
 /**
  * Runs every recogniser, adds the glosses in Chinese characters of the people and places found, and keeps
  * each detection no other one contains: one inside a longer one is dropped, of two identical spans the
- * earlier recogniser wins (validated patterns come first), and two that overlap only in part are both
+ * earlier recogniser wins (validated patterns come first; the other's source is kept in
+ * {@link Detection.alsoFoundBy}), and two that overlap only in part are both
  * kept, each a term of its own ("Hudson River" and "River Road").
  */
 export async function detectDirect(text: string, recognizers: readonly Recognizer[]): Promise<Detection[]> {
@@ -91,6 +92,9 @@ export async function detectDirect(text: string, recognizers: readonly Recognize
   const kept: Detection[] = [];
   let reach = -1;
   for (const d of all) {
+    const last = kept.at(-1);
+    // The same span found twice is one detection; a blacklist build weighs each source that found it.
+    if (last !== undefined && last.start === d.start && last.end === d.end && d.source !== last.source) (last.alsoFoundBy ??= []).push(d.source);
     if (d.end <= reach) continue;
     kept.push(d);
     reach = d.end;

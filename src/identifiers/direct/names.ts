@@ -374,18 +374,14 @@ export class NameRecognizer implements Recognizer {
    * after it in the term here, as a title does, so that "brown said" is protected, never every "brown".
    */
   private surnamesAgain(text: string, reading: WordReading, out: Detection[]): void {
-    const { words, classes, endingAt } = reading;
+    const { words } = reading;
     const surnames = new Set<string>();
     for (const d of out) {
-      const last = endingAt.get(d.end);
-      if (last === undefined || words[last]!.start === d.start) continue;
-      const w = words[last]!;
-      // A listed name or a word no list holds: the last word of a detection that is a common word
-      // (American Symptomatic, Cancer Institute) was no surname.
-      const c = classes[last]!;
-      if (w.key.length >= 3 && (c.name || c.unknown) && !NATIONALITIES.has(w.key) && !CUES.has(w.key) && !NOT_NAMES.has(w.key) && properShape(text.slice(w.start, w.end))) surnames.add(w.key);
       const surname = surnameIn(text, reading, d);
-      if (surname !== undefined) d.surname = { start: words[surname]!.start, end: words[surname]!.end };
+      if (surname === undefined) continue;
+      const w = words[surname]!;
+      d.surname = { start: w.start, end: w.end };
+      if (properShape(text.slice(w.start, w.end))) surnames.add(w.key);
     }
     if (surnames.size === 0) return;
     const named = out.map((d) => [d.start, d.end]);

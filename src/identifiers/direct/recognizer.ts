@@ -17,6 +17,8 @@ export interface Detection {
    * most often named by it alone once introduced ("Dole said").
    */
   surname?: { start: number; end: number };
+  /** The sources of the other recognisers that found the same span, which `detectDirect` kept as one. */
+  alsoFoundBy?: string[];
 }
 
 /**
