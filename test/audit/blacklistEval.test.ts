@@ -16,7 +16,8 @@ describe('protection against gold spans', () => {
     const text = 'Follow up with Mr. Ryan Bagy MD in 2 months.';
     const { covered, detections } = await occurrenceProtection([new NameRecognizer()], empty)({ id: '1', author: 'a', text, spans: [] });
     expect(detections.map((d) => text.slice(d.start, d.end))).toEqual(['Ryan Bagy']);
-    expect(covered.map((c) => text.slice(c.start, c.end))).toEqual(['Ryan Bagy', 'Mr. Ryan Bagy MD']);
+    // The surname's own span lies inside the name: it adds no position here, only a term elsewhere.
+    expect(covered.map((c) => text.slice(c.start, c.end))).toEqual(['Ryan Bagy', 'Mr. Ryan Bagy MD', 'Bagy']);
   });
 
   it('is perfect for an oracle that protects exactly the gold spans, and open-ended at 1', async () => {
