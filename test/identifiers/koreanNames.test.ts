@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { analyzerForLanguage } from '../../src/text/index.js';
 import { KoreanNameRecognizer } from '../../src/identifiers/index.js';
 
+/** Whether mecab runs here (the CI installs it; a bare machine skips the tests that need it). */
+const mecabHere = analyzerForLanguage('ko', 'auto');
+const hasMecab = mecabHere?.name === 'mecab';
+void mecabHere?.close();
 const found = async (text: string) => (await new KoreanNameRecognizer().find(text)).map((d) => `${text.slice(d.start, d.end)}|${d.source}`);
 
 describe('Korean names in context', () => {
-  const mecab = analyzerForLanguage('ko', 'auto');
-  const hasMecab = mecab?.name === 'mecab';
-  void mecab?.close();
   it.skipIf(!hasMecab)('with mecab, takes no common noun or predicate a role precedes', async () => {
     const analyzer = analyzerForLanguage('ko', 'mecab');
     try {
@@ -149,6 +150,22 @@ describe('Korean places', () => {
     const { KoreanPlaceRecognizer } = await import('../../src/identifiers/index.js');
     const text = '일본의 작가가 서울에서 말했다. 청주시 흥덕구 B에 있는 식당, 일본어 수업, 경기도에서 온 수단과 경기';
     expect((await new KoreanPlaceRecognizer().find(text)).map((d) => `${text.slice(d.start, d.end)}|${d.source}`)).toEqual(['일본|list:ko-places', '서울|list:ko-places', '청주시|list:ko-places', '경기도|list:ko-places', '청주시 흥덕구|rule:ko-address']);
+  });
+
+  it.skipIf(!hasMecab)('with mecab, reads an address only where the first word is a proper noun and neither ends in a particle or an ending but a street', async () => {
+    const { KoreanPlaceRecognizer } = await import('../../src/identifiers/index.js');
+    const analyzer = analyzerForLanguage('ko', 'mecab');
+    try {
+      const text = '그는 강남구 신사동 사무실에 갔다. 강서구 다솜로 12에 산다. 그는 다시 수원으로 갔고, 정도 고정하면 된다. 부시 당시 대통령.';
+      const addresses = (await new KoreanPlaceRecognizer(analyzer).find(text)).filter((d) => d.source === 'rule:ko-address').map((d) => text.slice(d.start, d.end));
+      // A street mecab reads as a noun and 로 is still one.
+      expect(addresses).toEqual(['강남구 신사동', '강서구 다솜로']);
+      // Without mecab the form alone decides, as before: every one is read.
+      const formOnly = (await new KoreanPlaceRecognizer().find(text)).filter((d) => d.source === 'rule:ko-address').map((d) => text.slice(d.start, d.end));
+      expect(formOnly).toEqual(['강남구 신사동', '강서구 다솜로', '다시 수원으로', '정도 고정하면', '부시 당시']);
+    } finally {
+      await analyzer?.close();
+    }
   });
 
   it('reads a region with its direction attached, countries abbreviated in Chinese characters, and a city that is a word in a list of places', async () => {
