@@ -156,13 +156,13 @@ describe('Korean places', () => {
     const { KoreanPlaceRecognizer } = await import('../../src/identifiers/index.js');
     const analyzer = analyzerForLanguage('ko', 'mecab');
     try {
-      const text = '그는 강남구 신사동 사무실에 갔다. 강서구 다솜로 12에 산다. 그는 다시 수원으로 갔고, 정도 고정하면 된다. 부시 당시 대통령.';
+      const text = '그는 강남구 신사동 사무실에 갔다. 강서구 다솜로 12에 산다. 인천 서구 가좌동. 그는 다시 수원으로 갔고, 정도 고정하면 된다. 부시 당시 대통령. 서울시 쪽으로 갔다.';
       const addresses = (await new KoreanPlaceRecognizer(analyzer).find(text)).filter((d) => d.source === 'rule:ko-address').map((d) => text.slice(d.start, d.end));
-      // A street mecab reads as a noun and 로 is still one.
-      expect(addresses).toEqual(['강남구 신사동', '강서구 다솜로']);
+      // A street mecab reads as a noun and 로 is still one, and a district mecab reads as a common noun (서구).
+      expect(addresses).toEqual(['강남구 신사동', '강서구 다솜로', '서구 가좌동']);
       // Without mecab the form alone decides, as before: every one is read.
       const formOnly = (await new KoreanPlaceRecognizer().find(text)).filter((d) => d.source === 'rule:ko-address').map((d) => text.slice(d.start, d.end));
-      expect(formOnly).toEqual(['강남구 신사동', '강서구 다솜로', '다시 수원으로', '정도 고정하면', '부시 당시']);
+      expect(formOnly).toEqual(['강남구 신사동', '강서구 다솜로', '서구 가좌동', '다시 수원으로', '정도 고정하면', '부시 당시', '서울시 쪽으로']);
     } finally {
       await analyzer?.close();
     }

@@ -141,15 +141,17 @@ export class KoreanPlaceRecognizer implements Recognizer {
     }
     const addressPieces = morphemeCursor(analysis);
     for (const m of text.matchAll(ADDRESS)) {
-      // With mecab, only where the first word is a proper noun, or a listed place, ending in no particle or
-      // ending, and the second ends in none unless it is a street (mecab reads 다솜로 as a noun and 로): not
-      // 다시 수원으로 (an adverb), 해도 당시 (a verb form), 정도 고정하면, read as addresses by their last
-      // syllables alone; nor 부시 당시, a person's name of two syllables (mecab reads 강서구 as one too).
+      // With mecab, only where the first word is a proper noun or a place the lists know (중구, 예산군, which
+      // mecab reads as common nouns), ending in no particle or ending, and the second ends in none unless it
+      // is a street (mecab reads 다솜로 as a noun and 로; 으로 is never one): not 다시 수원으로 (an adverb),
+      // 해도 당시 (a verb form), 정도 고정하면, read as addresses by their last syllables alone; nor 부시 당시,
+      // a person's name of two syllables (mecab reads 강서구 as one too).
       const gap = m[0].search(/\s/);
+      const firstWord = m[0].slice(0, gap);
       const [first, second] = [addressPieces(m.index, m.index + gap), addressPieces(m.index + gap + 1, m.index + m[0].length)];
       const functional = (w: readonly { tag: string }[]) => /(?:^|\+)[JE]/.test(w.at(-1)?.tag ?? '');
-      const named = first.some((p) => p.tag.startsWith('NNP') && (p.semantic !== '인명' || gap >= 3)) || placePrefix(m[0].slice(0, gap), known);
-      if (analysis.length > 0 && (!named || functional(first) || (functional(second) && !/[로길]$/.test(m[0])))) continue;
+      const named = first.some((p) => p.tag.startsWith('NNP') && (p.semantic !== '인명' || gap >= 3)) || placePrefix(firstWord, known) || placePrefix(firstWord, AMBIGUOUS) || /^[동서남북중]구$/.test(firstWord);
+      if (analysis.length > 0 && (!named || functional(first) || (functional(second) && !/(?<!으)로$/.test(m[0])))) continue;
       out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'rule:ko-address' });
     }
     // Matches come in text order, as the morphemes do: one pass over each regex's matches serves them all.
