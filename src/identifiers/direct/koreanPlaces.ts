@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { morphemeCursor, type MorphAnalyzer } from '../../text/index.js';
+import { morphemeCursor, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
 import type { Detection, Recognizer } from './recognizer.js';
 import { AMBIGUOUS_KOREAN_CITIES, KOREAN_CITIES } from './koreanCities.js';
 import { KOREAN_PARTICLE, MECAB_DICTIONARY_SOURCE, properNounRuns } from './koreanNames.js';
@@ -83,6 +83,16 @@ function placePrefix(name: string, known: ReadonlySet<string>): boolean {
   return false;
 }
 
+/** Whether mecab's pieces (`pieces`, a {@link morphemeCursor}) of an address match at `at` read as an address (see the rule where it is used). */
+function addressByMorphemes(match: string, at: number, pieces: (start: number, end: number) => Morpheme[], known: ReadonlySet<string>): boolean {
+  const gap = match.search(/\s/);
+  const firstWord = match.slice(0, gap);
+  const [first, second] = [pieces(at, at + gap), pieces(at + gap + 1, at + match.length)];
+  const functional = (w: readonly Morpheme[]) => /(?:^|\+)[JE]/.test(w.at(-1)?.tag ?? '');
+  const named = first.some((p) => p.tag.startsWith('NNP') && (p.semantic !== '인명' || firstWord.length >= 3)) || placePrefix(firstWord, known) || placePrefix(firstWord, AMBIGUOUS) || /^[동서남북중]구$/.test(firstWord);
+  return named && !functional(first) && (!functional(second) || /(?<!으)로$/.test(match));
+}
+
 /** A city, county or district and a subdivision below it: 청주시 흥덕구, 서울 종로구, 해운대구 우동. */
 const ADDRESS = /[가-힣]{1,6}(?:특별시|광역시|시|도|군|구)\s[가-힣]{1,8}(?:구|군|시|읍|면|동|리|로|길)(?![가-힣])/g;
 
@@ -146,12 +156,7 @@ export class KoreanPlaceRecognizer implements Recognizer {
       // is a street (mecab reads 다솜로 as a noun and 로; 으로 is never one): not 다시 수원으로 (an adverb),
       // 해도 당시 (a verb form), 정도 고정하면, read as addresses by their last syllables alone; nor 부시 당시,
       // a person's name of two syllables (mecab reads 강서구 as one too).
-      const gap = m[0].search(/\s/);
-      const firstWord = m[0].slice(0, gap);
-      const [first, second] = [addressPieces(m.index, m.index + gap), addressPieces(m.index + gap + 1, m.index + m[0].length)];
-      const functional = (w: readonly { tag: string }[]) => /(?:^|\+)[JE]/.test(w.at(-1)?.tag ?? '');
-      const named = first.some((p) => p.tag.startsWith('NNP') && (p.semantic !== '인명' || gap >= 3)) || placePrefix(firstWord, known) || placePrefix(firstWord, AMBIGUOUS) || /^[동서남북중]구$/.test(firstWord);
-      if (analysis.length > 0 && (!named || functional(first) || (functional(second) && !/(?<!으)로$/.test(m[0])))) continue;
+      if (analysis.length > 0 && !addressByMorphemes(m[0], m.index, addressPieces, known)) continue;
       out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'rule:ko-address' });
     }
     // Matches come in text order, as the morphemes do: one pass over each regex's matches serves them all.
