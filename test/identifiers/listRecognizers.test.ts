@@ -297,6 +297,8 @@ describe('person names without a user list', () => {
     // After a cue the corpus's lower case decides (a build drops "given").
     expect(await surnames('Dr. Given saw her.')).toEqual(['Given']);
     expect(await surnames('SPOKE WITH JOHN QUIGLEY. J SMITH ORDERED LASIX.')).toEqual(['QUIGLEY', 'SMITH']);
+    // In capitals no lower case can take the term back: a name after a title is still its surname.
+    expect(await surnames('MRS MAY CALLED.')).toEqual(['MAY']);
   });
 
   it('finds a listed surname that is a word alone inside a sentence, and keeps it only where no one writes the word in lower case', async () => {
