@@ -137,6 +137,14 @@ describe('ppmlm deid train / eval / apply', () => {
     // The length its training windows fit in is a statistic of the documents too.
     expect(provenance).not.toHaveProperty('windowTokens');
     expect((await stat(join(`${model}.checkpoint`, 'train_log.jsonl'))).mode & 0o777).toBe(0o600);
+    // Released by choice, outside the guarantee, with the loss curve: then the model reads the windows it was trained on.
+    const released = join(dir, 'deid-dp-stats');
+    const r = await cli('deid', 'train', ...INPUTS, '--no-morphemes', '--privacy', 'dp', '--dp-noise', '1', '--dp-allow-private-preprocessing', '--dp-release-stats', '--dp-max-windows', '2', '--max-steps', '2', '--batch-size', '4', '--hidden', '32', '--layers', '1', '--vocab-size', '500', '--out', released, '--json', '--quiet');
+    expect(r.code, r.stderr).toBe(0);
+    const stats = JSON.parse(await readFile(join(released, 'ppmlm.json'), 'utf8'));
+    expect(stats).toMatchObject({ privacy: 'dp', dpReleasedStats: true });
+    expect(stats.windowTokens).toBeGreaterThan(8);
+    expect(stats).toHaveProperty('lossByEpoch');
     const author = await cli('deid', 'train', ...INPUTS, '--no-morphemes', '--privacy', 'dp', '--dp-unit', 'author', '--dp-noise', '1', '--dp-allow-private-preprocessing', '--max-steps', '1', '--hidden', '32', '--layers', '1', '--vocab-size', '500', '--out', join(dir, 'x'), '--quiet');
     expect(author.code).toBe(2);
     expect(author.stderr).toMatch(/--dp-unit author: de-identification training data has no author column; use --dp-unit document/);

@@ -299,6 +299,8 @@ describe('person names without a user list', () => {
     expect(await surnames('SPOKE WITH JOHN QUIGLEY. J SMITH ORDERED LASIX.')).toEqual(['QUIGLEY', 'SMITH']);
     // In capitals no lower case can take the term back: a name after a title is still its surname.
     expect(await surnames('MRS MAY CALLED.')).toEqual(['MAY']);
+    // A surname of two letters is no term alone (li, wu, and ng: a nasogastric tube): the full name stays one. Cased text asks three letters of any name's shape already.
+    expect(await surnames('SEEN BY MARY LI, THEN MARY LIM.')).toEqual(['LIM']);
   });
 
   it('finds a listed surname that is a word alone inside a sentence, and keeps it only where no one writes the word in lower case', async () => {
@@ -306,6 +308,8 @@ describe('person names without a user list', () => {
     // At a sentence's start, beside another word written as a name, or in a text in capitals: no evidence.
     expect(await found(names, 'Shearer scored. They met at Union Station. History of Gaucher disease.')).toEqual([]);
     expect(await found(names, 'THE GOAL CAME FROM SHEARER IN THE 23RD MINUTE.')).toEqual([]);
+    // Seasons and what people call each other are listed surnames too, and written so as words.
+    expect(await found(names, 'We met in the Summer of that year. Thanks, my Honey, said the Boss to us.')).toEqual([]);
     const docs = [
       { id: '1', author: 'a', text: 'The goal came from Shearer after an hour. Rain fell on the Mill all day.' },
       { id: '2', author: 'b', text: 'A ball from Shearer found him. The mill closed in May.' },
