@@ -127,8 +127,9 @@ export const PATTERNS: PatternSpec[] = [
     category: 'DATE',
     // Not inside a run of slashed or decimal values (CO/CI/SVR 5.8/2.71/497), and not a simple fraction (1/2,
     // 2/3) unless a word of dates comes before it ("admitted 1/3"; "on 1/2 NS" is half saline); after a
-    // sentence's period it may be ("to Quartermain.8/31").
-    regex: re(String.raw`(?<![\d/])(?<!\d\.)(\d{1,2})/(\d{1,2})(?:/(\d{2}|\d{4}))?(?![\d/]|\.\d)${NE}`),
+    // sentence's period it may be ("to Quartermain.8/31"). Not the fraction of a mixed number either (a
+    // price or yield, 45-3/8; a strength graded 4-5/5), though the end of a range of dates is (6/30-7/2).
+    regex: re(String.raw`(?<![\d/])(?<!\d\.)(?<!(?<![\d/])\d{1,3}-)(\d{1,2})/(\d{1,2})(?:/(\d{2}|\d{4}))?(?![\d/]|\.\d)${NE}`),
     validate: (m) => {
       const [month, day] = [num(m[1]), num(m[2])];
       if (m[3] === undefined && month < day && day <= 4 && !DATE_CUE_BEFORE.test(m.input.slice(Math.max(0, m.index - 16), m.index))) return false;
