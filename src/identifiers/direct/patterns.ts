@@ -42,6 +42,10 @@ const MONTHS: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5,
 
 const re = (source: string, flags = 'giu') => new RegExp(source, `${flags}d`);
 /** Words of dates right before a number: a fraction after them is a date ("admitted 1/3"). */
+/** A whole number and a hyphen, the start of a mixed number (45-3/8); not a date's day before a range's end (6/30-7/2). */
+const MIXED_NUMBER_BEFORE = /(?:^|[^\d/])\d+-$/;
+/** The denominators of fractions written in mixed numbers: halves to thirty-seconds (prices), fifths and tenths (grades, scores). */
+const FRACTION_DENOMINATORS = new Set([2, 3, 4, 5, 8, 10, 16, 32]);
 const DATE_CUE_BEFORE = /\b(?:since|until|till|admitted|admit|adm|discharged|dated|dob|born|date)[\s:]+$/i;
 const num = (s: string | undefined) => (s === undefined ? NaN : Number(s));
 /** A two-digit year is read as 19xx/20xx; only month and day are checked then. */
@@ -107,8 +111,9 @@ export const PATTERNS: PatternSpec[] = [
   {
     name: 'date',
     category: 'DATE',
-    regex: re(String.raw`${NS}(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})${NE}`),
-    validate: (m) => dateOk(num(m[1]), num(m[2]), num(m[3])),
+    // One separator throughout: 1045-3/8 is a price.
+    regex: re(String.raw`${NS}(\d{4})([-/.])(\d{1,2})\2(\d{1,2})${NE}`),
+    validate: (m) => dateOk(num(m[1]), num(m[3]), num(m[4])),
   },
   {
     name: 'date-ko-dotted',
@@ -127,12 +132,14 @@ export const PATTERNS: PatternSpec[] = [
     category: 'DATE',
     // Not inside a run of slashed or decimal values (CO/CI/SVR 5.8/2.71/497), and not a simple fraction (1/2,
     // 2/3) unless a word of dates comes before it ("admitted 1/3"; "on 1/2 NS" is half saline); after a
-    // sentence's period it may be ("to Quartermain.8/31"). Not the fraction of a mixed number either (a
-    // price or yield, 45-3/8; a strength graded 4-5/5), though the end of a range of dates is (6/30-7/2).
-    regex: re(String.raw`(?<![\d/])(?<!\d\.)(?<!(?<![\d/])\d{1,3}-)(\d{1,2})/(\d{1,2})(?:/(\d{2}|\d{4}))?(?![\d/]|\.\d)${NE}`),
+    // sentence's period it may be ("to Quartermain.8/31").
+    regex: re(String.raw`(?<![\d/])(?<!\d\.)(\d{1,2})/(\d{1,2})(?:/(\d{2}|\d{4}))?(?![\d/]|\.\d)${NE}`),
     validate: (m) => {
       const [month, day] = [num(m[1]), num(m[2])];
       if (m[3] === undefined && month < day && day <= 4 && !DATE_CUE_BEFORE.test(m.input.slice(Math.max(0, m.index - 16), m.index))) return false;
+      // The fraction of a mixed number (a price or a yield, 45-3/8, 1045-3/8; a strength graded 4-5/5), not the
+      // end of a range of dates (6/30-7/2) nor a date after a day's number (POD 1-3/12).
+      if (m[3] === undefined && month <= day && FRACTION_DENOMINATORS.has(day) && MIXED_NUMBER_BEFORE.test(m.input.slice(Math.max(0, m.index - 8), m.index))) return false;
       return dateOk(num(m[3]), month, day);
     },
   },
