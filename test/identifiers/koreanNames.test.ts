@@ -15,6 +15,10 @@ describe('Korean names in context', () => {
       const text = '피고인 피해자 명의의 계좌로, 피해자 사무실 앞에서 피해자 김영호로부터';
       const found = (await new KoreanNameRecognizer(analyzer).find(text)).map((d) => text.slice(d.start, d.end));
       expect(found).toEqual(['김영호']);
+      // mecab-ko-dic reads 이주하 (a name it lists) in 이주하였다, the verb 이주하다 (to move); a listed name with
+      // the copula (was 김민하), a name after a role and the name with a particle stay names.
+      const moved = '그는 부산으로 이주하였다. 범인은 김민하였다. 담당자는 피해자 이서하였다. 피해자 이주하는 그곳에 있었다';
+      expect((await new KoreanNameRecognizer(analyzer).find(moved)).map((d) => moved.slice(d.start, d.end))).toEqual(['김민하', '이서하', '이주하']);
     } finally {
       await analyzer?.close();
     }
@@ -159,10 +163,33 @@ describe('Korean places', () => {
       const text = '그는 강남구 신사동 사무실에 갔다. 강서구 다솜로 12에 산다. 인천 서구 가좌동. 그는 다시 수원으로 갔고, 정도 고정하면 된다. 부시 당시 대통령. 서울시 쪽으로 갔다.';
       const addresses = (await new KoreanPlaceRecognizer(analyzer).find(text)).filter((d) => d.source === 'rule:ko-address').map((d) => text.slice(d.start, d.end));
       // A street mecab reads as a noun and 로 is still one, and a district mecab reads as a common noun (서구).
-      expect(addresses).toEqual(['강남구 신사동', '강서구 다솜로', '서구 가좌동']);
+      expect(addresses).toEqual(['강남구 신사동', '강서구 다솜로 12', '서구 가좌동']);
       // Without mecab the form alone decides, as before: every one is read.
       const formOnly = (await new KoreanPlaceRecognizer().find(text)).filter((d) => d.source === 'rule:ko-address').map((d) => text.slice(d.start, d.end));
-      expect(formOnly).toEqual(['강남구 신사동', '강서구 다솜로', '서구 가좌동', '다시 수원으로', '정도 고정하면', '부시 당시', '서울시 쪽으로']);
+      expect(formOnly).toEqual(['강남구 신사동', '강서구 다솜로 12', '서구 가좌동', '다시 수원으로', '정도 고정하면', '부시 당시', '서울시 쪽으로']);
+    } finally {
+      await analyzer?.close();
+    }
+  });
+
+  it.skipIf(!hasMecab)('with mecab, follows an address down its subdivisions to a street or a lot and its number, and tells the particle 로 from a street', async () => {
+    const { KoreanPlaceRecognizer } = await import('../../src/identifiers/index.js');
+    const analyzer = analyzerForLanguage('ko', 'mecab');
+    try {
+      const addresses = async (text: string) => (await new KoreanPlaceRecognizer(analyzer).find(text)).filter((d) => d.source === 'rule:ko-address').map((d) => text.slice(d.start, d.end));
+      expect(await addresses('피고인은 부산시 해운대구 센텀로 12에서 만났다.')).toEqual(['부산시 해운대구 센텀로 12']);
+      expect(await addresses('경기도 수원시 팔달구 인계동 1122-3 소재 주택, 경상북도 포항시 북구 흥해읍 마산리 12')).toEqual(['경기도 수원시 팔달구 인계동 1122-3', '경상북도 포항시 북구 흥해읍 마산리 12']);
+      // A street after a common noun (구월, 장 + 안길) only with its number; the same form without one is the particle.
+      expect(await addresses('인천시 남동구 구월로 123-4, 청주시 흥덕구 장안길 5에')).toEqual(['인천시 남동구 구월로 123-4', '청주시 흥덕구 장안길 5']);
+      expect(await addresses('그는 부산시 바다로 이주하였다. 서울시 쪽으로 10분 걸었다.')).toEqual([]);
+      // A place and its particle: the place (to 유성구, to 중구, to 신사동).
+      expect(await addresses('김철수는 대전시 유성구로, 이어 서울시 중구로 이사하였다. 서울시 강남구 신사동으로 갔다.')).toEqual(['대전시 유성구', '서울시 중구', '서울시 강남구 신사동']);
+      // A common word that ends like a place is none (also, then, streets), nor a date, a year or a count a number after the place.
+      expect(await addresses('대전시 유성구 역시 그랬다. 부산시 해운대구 당시 주민, 서울시 강남구 거리 곳곳')).toEqual(['대전시 유성구', '부산시 해운대구', '서울시 강남구']);
+      expect(await addresses('서울 강남구 신사동 2019. 3. 4. 경, 강남구 신사동 2019-03-04 방문, 강남구 테헤란로 2019년 개업')).toEqual(['강남구 신사동', '강남구 신사동', '강남구 테헤란로']);
+      // Without mecab the form alone decides, one subdivision down, as before.
+      const text = '부산시 해운대구 센텀로 12에서';
+      expect((await new KoreanPlaceRecognizer().find(text)).filter((d) => d.source === 'rule:ko-address').map((d) => text.slice(d.start, d.end))).toEqual(['부산시 해운대구']);
     } finally {
       await analyzer?.close();
     }

@@ -291,7 +291,7 @@ export class KoreanNameRecognizer implements Recognizer {
       else if (aged && (!surnameOnly || candidate.soAndSo)) source = 'context:ko-age';
       // Without context, a name the dictionary knows, of two syllables or more, counts: its names include
       // some loanwords (챔피언, 캠프), which are then protected too (measured: docs/blacklists.md).
-      else if (listed && name >= 2 && !(await this.nounWithParticle(w.text.slice(0, name)))) source = MECAB_DICTIONARY_SOURCE;
+      else if (listed && name >= 2 && !(await this.nounWithParticle(w.text.slice(0, name))) && !(await this.verbOfNoun(w.text.slice(0, name), rest))) source = MECAB_DICTIONARY_SOURCE;
       // With mecab, a word that reads as a surname and two given-name syllables and that mecab does not read
       // as common words is taken without context: most names in judgments recur without a role or a title.
       else if (!listed && shaped && name === 3 && morphemes.size > 0 && unknownPieces(analysis, w.start, w.start + name)) source = 'rule:ko-name-shape';
@@ -319,6 +319,18 @@ export class KoreanNameRecognizer implements Recognizer {
    * that noun. Not 은, 이, 도 or 만, which often end given names (김성은, 노경은, 허영만: mecab reads 김성,
    * 노경 and 허영 as nouns too).
    */
+  /**
+   * Whether a listed name ending in 하, with 였 or 여 after it, is a common noun and the verb 하다 (이주하였다:
+   * moved, which mecab reads as the name 이주하 and the copula): mecab reads the noun with 하다 as a verb
+   * (이주 + 하 + 다). A name with the copula stays one where it does not (김민하였다: it was 김민하), and in
+   * context always.
+   */
+  private async verbOfNoun(name: string, rest: string): Promise<boolean> {
+    if (this.analyzer === undefined || !name.endsWith('하') || !/^(?:였|여)/.test(rest)) return false;
+    const [noun, suffix] = await this.analyzer.analyze(`${name}다`);
+    return noun !== undefined && noun.tag.startsWith('NNG') && noun.end === name.length - 1 && suffix?.tag === 'XSV';
+  }
+
   private async nounWithParticle(name: string): Promise<boolean> {
     if (this.analyzer === undefined || name.length < 3 || !/[로을를에와과]$/.test(name)) return false;
     const stem = await this.analyzer.analyze(name.slice(0, -1));

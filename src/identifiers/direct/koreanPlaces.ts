@@ -67,6 +67,14 @@ const NAME_BEFORE_KIND = new RegExp(
   'g',
 );
 const PARTICLE_ONLY = new RegExp(`^${KOREAN_PARTICLE}$`);
+/**
+ * A building's number after its street, or a lot's after its neighbourhood, with its sub-number (` 12`,
+ * ` 123-4`, ` 37번지`): not a date (2019. 3. 4., 2019-03-04, 2019/3/4), a count, a time or a measure
+ * (2019년, 10분, 3명, 3km).
+ */
+const STREET_NUMBER = /^ ?\d{1,5}(?:-\d{1,4})?(?!\d|[-/.]\s?\d|\s?(?:년|월|일|시|분|초|명|개|원|세|살|회|번째|차|대|[A-Za-z%]))/;
+/** A street's last syllable (다솜로, 장안길; 으로 is the particle). */
+const STREET = /(?:(?<!으)로|길)$/;
 /** mecab's tags of a common noun, a bound noun or a number: a kind of place, not a name. */
 const COMMON_NOUN = /^(?:NNG|NNB|SN)/;
 /** Tags a name's pieces may carry: nouns, numerals, foreign letters, Chinese characters, what mecab does not know. */
@@ -83,18 +91,46 @@ function placePrefix(name: string, known: ReadonlySet<string>): boolean {
   return false;
 }
 
-/** Whether mecab's pieces (`pieces`, a {@link morphemeCursor}) of an address match at `at` read as an address (see the rule where it is used). */
-function addressByMorphemes(match: string, at: number, pieces: (start: number, end: number) => Morpheme[], known: ReadonlySet<string>): boolean {
-  const gap = match.search(/\s/);
-  const firstWord = match.slice(0, gap);
-  const [first, second] = [pieces(at, at + gap), pieces(at + gap + 1, at + match.length)];
-  const functional = (w: readonly Morpheme[]) => /(?:^|\+)[JE]/.test(w.at(-1)?.tag ?? '');
-  const named = first.some((p) => p.tag.startsWith('NNP') && (p.semantic !== '인명' || firstWord.length >= 3)) || placePrefix(firstWord, known) || placePrefix(firstWord, AMBIGUOUS) || /^[동서남북중]구$/.test(firstWord);
-  return named && !functional(first) && (!functional(second) || /(?<!으)로$/.test(match));
+/** Whether mecab's pieces of an address's first word read as a place (see the rule where it is used). */
+function placeWordByMorphemes(word: string, pieces: readonly Morpheme[], known: ReadonlySet<string>): boolean {
+  return placeWord(word, pieces, known) && !endsFunctional(pieces);
+}
+/** A proper noun (a person's name of two syllables aside: 부시), a place the lists know, or a district of a direction (중구, 서구, which mecab reads as common nouns). */
+function placeWord(word: string, pieces: readonly Morpheme[], known: ReadonlySet<string>): boolean {
+  return pieces.some((p) => p.tag.startsWith('NNP') && (p.semantic !== '인명' || word.length >= 3)) || placePrefix(word, known) || placePrefix(word, AMBIGUOUS) || /^[동서남북중]구$/.test(word);
+}
+function endsFunctional(pieces: readonly Morpheme[]): boolean {
+  return /(?:^|\+)[JE]/.test(pieces.at(-1)?.tag ?? '');
+}
+/**
+ * How much of a subdivision word (`word` at `start`, mecab's `pieces` of it where mecab ran, `after` the
+ * text after it) belongs to an address: its length, less a particle after a place (유성구로, 신사동에서), or
+ * undefined where it is no subdivision.
+ */
+function subdivisionLength(word: string, start: number, pieces: readonly Morpheme[] | undefined, after: string, known: ReadonlySet<string>): number | undefined {
+  // A district and the particle 로 (유성구로 이사: to 유성구), by its form alone.
+  if (/^[가-힣]+[시군구]로$/.test(word)) return word.length - 1;
+  // A street with its building number, however mecab splits the street (장 + 안길, 가 + 경로).
+  if (STREET.test(word) && STREET_NUMBER.test(after)) return word.length;
+  if (pieces === undefined) return word.length;
+  // One common noun or adverb is a word that ends like a place (이동, 당시, 거리, 역시).
+  if (pieces.length === 1 && /^(?:NNG|MAG|MAJ)/.test(pieces[0]!.tag)) return undefined;
+  if (!endsFunctional(pieces)) return word.length;
+  // A place and its particle (신사동으로, 인계동에서): the place.
+  const place = pieces.findLast((p) => !/^J/.test(p.tag));
+  if (place !== undefined && pieces.slice(pieces.indexOf(place) + 1).every((p) => /^J/.test(p.tag)) && /[읍면동리]$/.test(place.surface) && placeWord(place.surface, [place], known)) return place.end - start;
+  // mecab reads a street as a noun and the particle 로 (다솜로, 센텀로); after a common noun, a street only
+  // with its number, checked above (구월로 12, not 바다로 이주: to the sea).
+  if (!STREET.test(word) || pieces.length < 2) return undefined;
+  return COMMON_NOUN.test(pieces.at(-2)!.tag) ? undefined : word.length;
 }
 
-/** A city, county or district and a subdivision below it: 청주시 흥덕구, 서울 종로구, 해운대구 우동. */
-const ADDRESS = /[가-힣]{1,6}(?:특별시|광역시|시|도|군|구)\s[가-힣]{1,8}(?:구|군|시|읍|면|동|리|로|길)(?![가-힣])/g;
+/** A subdivision below a city, county or district: 흥덕구, 신사동, 다솜로. */
+const SUBDIVISION_WORD = String.raw`[가-힣]{1,8}(?:구|군|시|읍|면|동|리|로|길)(?![가-힣])`;
+/** A city, county or district and a subdivision below it: 청주시 흥덕구, 해운대구 우동. */
+const ADDRESS = new RegExp(String.raw`[가-힣]{1,6}(?:특별시|광역시|시|도|군|구)\s${SUBDIVISION_WORD}`, 'g');
+/** One more subdivision after an address's part. */
+const SUBDIVISION = new RegExp(String.raw`^\s(${SUBDIVISION_WORD})`);
 
 /**
  * Korean places: country names, the regions, cities and counties (`list:ko-places`), with a particle
@@ -150,14 +186,33 @@ export class KoreanPlaceRecognizer implements Recognizer {
       if (beside) out.push({ start: w.start, end: w.start + stem.length, category: 'LOCATION', source: 'context:ko-place-list' });
     }
     const addressPieces = morphemeCursor(analysis);
+    let addressEnd = 0;
     for (const m of text.matchAll(ADDRESS)) {
-      // With mecab, only where the first word is a proper noun or a place the lists know (중구, 예산군, which
-      // mecab reads as common nouns), ending in no particle or ending, and the second ends in none unless it
-      // is a street (mecab reads 다솜로 as a noun and 로; 으로 is never one): not 다시 수원으로 (an adverb),
-      // 해도 당시 (a verb form), 정도 고정하면, read as addresses by their last syllables alone; nor 부시 당시,
-      // a person's name of two syllables (mecab reads 강서구 as one too).
-      if (analysis.length > 0 && !addressByMorphemes(m[0], m.index, addressPieces, known)) continue;
-      out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'rule:ko-address' });
+      // With mecab, only where the first word is a proper noun or a place the lists know, ending in no
+      // particle or ending, and each subdivision is no common word and ends in none unless it is a street
+      // or a place: not 다시 수원으로 (an adverb), 해도 당시 (a verb form), 정도 고정하면, read as addresses by
+      // their last syllables alone; nor 부시 당시, a person's name of two syllables (mecab reads 강서구 as
+      // one too). Without mecab the form alone decides, down one subdivision only.
+      const gap = m[0].search(/\s/);
+      const mecab = analysis.length > 0;
+      if (m.index < addressEnd || (mecab && !placeWordByMorphemes(m[0].slice(0, gap), addressPieces(m.index, m.index + gap), known))) continue;
+      // Down the subdivisions (부산시 해운대구 센텀로 12, 경상북도 포항시 북구 흥해읍 마산리 12) to a street, a
+      // particle or a word that is none.
+      let end = m.index + gap;
+      for (let part = SUBDIVISION.exec(text.slice(end)), depth = 0; part !== null && depth < (mecab ? 5 : 1); part = SUBDIVISION.exec(text.slice(end)), depth++) {
+        const start = end + part[0].length - part[1]!.length;
+        const word = part[1]!;
+        const length = subdivisionLength(word, start, mecab ? addressPieces(start, start + word.length) : undefined, text.slice(start + word.length), known);
+        if (length === undefined) break;
+        end = start + length;
+        if (length < word.length || STREET.test(word)) break;
+      }
+      if (end === m.index + gap) continue;
+      // A street's building number or a neighbourhood's lot number is the address's last part (다솜로 12,
+      // 테헤란로 123-4, 인계동 1122-3).
+      if (STREET.test(text.slice(m.index, end)) || /[동리]$/.test(text.charAt(end - 1))) end += STREET_NUMBER.exec(text.slice(end))?.[0].length ?? 0;
+      addressEnd = end;
+      out.push({ start: m.index, end, category: 'LOCATION', source: 'rule:ko-address' });
     }
     // Matches come in text order, as the morphemes do: one pass over each regex's matches serves them all.
     const pieces = morphemeCursor(analysis);
