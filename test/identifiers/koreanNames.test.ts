@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzerForLanguage } from '../../src/text/index.js';
+import { analyzerForLanguage, type MorphAnalyzer } from '../../src/text/index.js';
 import { KoreanNameRecognizer } from '../../src/identifiers/index.js';
 
 /** Whether mecab runs here (the CI installs it; a bare machine skips the tests that need it). */
@@ -7,6 +7,12 @@ const mecabHere = analyzerForLanguage('ko', 'auto');
 const hasMecab = mecabHere?.name === 'mecab';
 void mecabHere?.close();
 const found = async (text: string) => (await new KoreanNameRecognizer().find(text)).map((d) => `${text.slice(d.start, d.end)}|${d.source}`);
+/** The addresses the place recogniser reads in `text` (with `analyzer`, else by form alone), each with its mention in braces where it has one. */
+async function addressesIn(text: string, analyzer?: MorphAnalyzer): Promise<string[]> {
+  const { KoreanPlaceRecognizer } = await import('../../src/identifiers/index.js');
+  const found = (await new KoreanPlaceRecognizer(analyzer).find(text)).filter((d) => d.source === 'rule:ko-address');
+  return found.map((d) => text.slice(d.start, d.end) + (d.mention === undefined ? '' : `{${text.slice(d.mention.start, d.mention.end)}}`));
+}
 
 describe('Korean names in context', () => {
   it.skipIf(!hasMecab)('with mecab, takes no common noun or predicate a role precedes', async () => {
@@ -157,39 +163,64 @@ describe('Korean places', () => {
   });
 
   it.skipIf(!hasMecab)('with mecab, reads an address only where the first word is a proper noun and neither ends in a particle or an ending but a street', async () => {
-    const { KoreanPlaceRecognizer } = await import('../../src/identifiers/index.js');
     const analyzer = analyzerForLanguage('ko', 'mecab');
     try {
       const text = '그는 강남구 신사동 사무실에 갔다. 강서구 다솜로 12에 산다. 인천 서구 가좌동. 그는 다시 수원으로 갔고, 정도 고정하면 된다. 부시 당시 대통령. 서울시 쪽으로 갔다.';
-      const addresses = (await new KoreanPlaceRecognizer(analyzer).find(text)).filter((d) => d.source === 'rule:ko-address').map((d) => text.slice(d.start, d.end));
       // A street mecab reads as a noun and 로 is still one, and a district mecab reads as a common noun (서구).
-      expect(addresses).toEqual(['강남구 신사동', '강서구 다솜로 12', '서구 가좌동']);
+      expect(await addressesIn(text, analyzer)).toEqual(['강남구 신사동', '강서구 다솜로{강서구 다솜로 12}', '서구 가좌동']);
       // Without mecab the form alone decides, as before: every one is read.
-      const formOnly = (await new KoreanPlaceRecognizer().find(text)).filter((d) => d.source === 'rule:ko-address').map((d) => text.slice(d.start, d.end));
-      expect(formOnly).toEqual(['강남구 신사동', '강서구 다솜로 12', '서구 가좌동', '다시 수원으로', '정도 고정하면', '부시 당시', '서울시 쪽으로']);
+      expect(await addressesIn(text)).toEqual(['강남구 신사동', '강서구 다솜로{강서구 다솜로 12}', '서구 가좌동', '다시 수원으로', '정도 고정하면', '부시 당시', '서울시 쪽으로']);
     } finally {
       await analyzer?.close();
     }
   });
 
   it.skipIf(!hasMecab)('with mecab, follows an address down its subdivisions to a street or a lot and its number, and tells the particle 로 from a street', async () => {
-    const { KoreanPlaceRecognizer } = await import('../../src/identifiers/index.js');
     const analyzer = analyzerForLanguage('ko', 'mecab');
     try {
-      const addresses = async (text: string) => (await new KoreanPlaceRecognizer(analyzer).find(text)).filter((d) => d.source === 'rule:ko-address').map((d) => text.slice(d.start, d.end));
-      expect(await addresses('피고인은 부산시 해운대구 센텀로 12에서 만났다.')).toEqual(['부산시 해운대구 센텀로 12']);
-      expect(await addresses('경기도 수원시 팔달구 인계동 1122-3 소재 주택, 경상북도 포항시 북구 흥해읍 마산리 12')).toEqual(['경기도 수원시 팔달구 인계동 1122-3', '경상북도 포항시 북구 흥해읍 마산리 12']);
+      const addresses = (text: string) => addressesIn(text, analyzer);
+      // The number is the address's mention; the street or the neighbourhood a term of its own.
+      expect(await addresses('피고인은 부산시 해운대구 센텀로 12에서 만났다.')).toEqual(['부산시 해운대구 센텀로{부산시 해운대구 센텀로 12}']);
+      expect(await addresses('경기도 수원시 팔달구 인계동 1122-3번지에서, 경상북도 포항시 북구 흥해읍 마산리 12')).toEqual(['경기도 수원시 팔달구 인계동{경기도 수원시 팔달구 인계동 1122-3번지}', '경상북도 포항시 북구 흥해읍 마산리{경상북도 포항시 북구 흥해읍 마산리 12}']);
+      // Numbered roads, and a district mecab reads as a bound noun and a copula (중 + 구).
+      expect(await addresses('서울시 강남구 강남대로94길 20, 대구광역시 중구 동성로 12')).toEqual(['서울시 강남구 강남대로94길{서울시 강남구 강남대로94길 20}', '대구광역시 중구 동성로{대구광역시 중구 동성로 12}']);
       // A street after a common noun (구월, 장 + 안길) only with its number; the same form without one is the particle.
-      expect(await addresses('인천시 남동구 구월로 123-4, 청주시 흥덕구 장안길 5에')).toEqual(['인천시 남동구 구월로 123-4', '청주시 흥덕구 장안길 5']);
+      expect(await addresses('인천시 남동구 구월로 123-4, 청주시 흥덕구 장안길 5에')).toEqual(['인천시 남동구 구월로{인천시 남동구 구월로 123-4}', '청주시 흥덕구 장안길{청주시 흥덕구 장안길 5}']);
       expect(await addresses('그는 부산시 바다로 이주하였다. 서울시 쪽으로 10분 걸었다.')).toEqual([]);
-      // A place and its particle: the place (to 유성구, to 중구, to 신사동).
-      expect(await addresses('김철수는 대전시 유성구로, 이어 서울시 중구로 이사하였다. 서울시 강남구 신사동으로 갔다.')).toEqual(['대전시 유성구', '서울시 중구', '서울시 강남구 신사동']);
-      // A common word that ends like a place is none (also, then, streets), nor a date, a year or a count a number after the place.
-      expect(await addresses('대전시 유성구 역시 그랬다. 부산시 해운대구 당시 주민, 서울시 강남구 거리 곳곳')).toEqual(['대전시 유성구', '부산시 해운대구', '서울시 강남구']);
-      expect(await addresses('서울 강남구 신사동 2019. 3. 4. 경, 강남구 신사동 2019-03-04 방문, 강남구 테헤란로 2019년 개업')).toEqual(['강남구 신사동', '강남구 신사동', '강남구 테헤란로']);
-      // Without mecab the form alone decides, one subdivision down, as before.
-      const text = '부산시 해운대구 센텀로 12에서';
-      expect((await new KoreanPlaceRecognizer().find(text)).filter((d) => d.source === 'rule:ko-address').map((d) => text.slice(d.start, d.end))).toEqual(['부산시 해운대구']);
+      // A place and its particle: the place (to 유성구, to 중구, at 역삼동); not a common word and its particle (요구로: on request).
+      expect(await addresses('김철수는 대전시 유성구로, 이어 서울시 중구로 이사하였다. 서울시 강남구 역삼동에서 만났다. 서울시 요구로')).toEqual(['대전시 유성구', '서울시 중구', '서울시 강남구 역삼동']);
+      // A common word that ends like a place is no subdivision (also, then, streets); a word refused, the next may start an address.
+      expect(await addresses('대전시 유성구 역시 그랬다. 부산시 해운대구 당시 주민, 서울시 강남구 거리 곳곳. 당시 서울시 강남구 신사동')).toEqual(['대전시 유성구', '부산시 해운대구', '서울시 강남구', '서울시 강남구 신사동']);
+      // A date, a time, a year or a count after the place is no number of it.
+      expect(await addresses('서울 강남구 신사동 2019. 3. 4. 경, 강남구 신사동 2019-03-04 방문, 강남구 신사동 12:30경, 강남구 테헤란로 2019년 개업, 서울시 강남구 역삼동 2주 동안')).toEqual(['강남구 신사동', '강남구 신사동', '강남구 신사동', '강남구 테헤란로', '서울시 강남구 역삼동']);
+      // Without mecab the form alone decides, one subdivision down.
+      expect(await addressesIn('부산시 해운대구 센텀로 12에서')).toEqual(['부산시 해운대구']);
+    } finally {
+      await analyzer?.close();
+    }
+  });
+
+  it.skipIf(!hasMecab)('with mecab, makes a numbered address two terms: the street, protected wherever written, and the address with its number', async () => {
+    const { BlacklistMatcher, KoreanPlaceRecognizer, buildBlacklist } = await import('../../src/identifiers/index.js');
+    const analyzer = analyzerForLanguage('ko', 'mecab');
+    try {
+      const docs = [
+        { id: '1', author: 'a', text: '피고인은 서울시 강서구 다솜로 12에서 피해자를 만났다.' },
+        { id: '2', author: 'b', text: '피해자는 수원시 팔달구 인계동 37번지에서 살았다.' },
+      ];
+      const { blacklist, engine } = await buildBlacklist(docs, { analyzer, recognizers: [new KoreanPlaceRecognizer(analyzer)] });
+      await engine.close();
+      const direct = blacklist.entries.filter((e) => e.kind === 'direct');
+      expect(direct.map((e) => [e.term, e.sources.join(',')])).toEqual(expect.arrayContaining([
+        ['서울시 강서구 다솜로', 'rule:ko-address'],
+        ['서울시 강서구 다솜로 12', 'context:mention'],
+        ['수원시 팔달구 인계동', 'rule:ko-address'],
+        ['수원시 팔달구 인계동 37번지', 'context:mention'],
+      ]));
+      const matcher = new BlacklistMatcher(direct);
+      const covered = async (text: string) => (await matcher.match(text, analyzer)).map((m) => text.slice(m.start, m.end));
+      expect(await covered('수원시 팔달구 인계동 37번지에서')).toContain('수원시 팔달구 인계동 37번지');
+      expect(await covered('서울시 강서구 다솜로에 있는 가게')).toEqual(['서울시 강서구 다솜로']);
     } finally {
       await analyzer?.close();
     }

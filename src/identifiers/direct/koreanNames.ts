@@ -313,24 +313,24 @@ export class KoreanNameRecognizer implements Recognizer {
   }
 
   /**
+   * Whether a listed name ending in 하, with 였 after it, is a common noun and the verb 하다 (이주하였다:
+   * moved, which mecab reads as the name 이주하 and the copula): mecab reads the noun with 하다 as a verb
+   * (이주 + 하 + 다). A name with the copula stays one where it does not (김민하였다: it was 김민하), and in
+   * context always.
+   */
+  private async verbOfNoun(name: string, rest: string): Promise<boolean> {
+    if (this.analyzer === undefined || !name.endsWith('하') || !rest.startsWith('였')) return false;
+    const [noun, suffix] = await this.analyzer.analyze(`${name}다`);
+    return noun !== undefined && noun.tag.startsWith('NNG') && noun.end === name.length - 1 && suffix?.tag === 'XSV';
+  }
+
+  /**
    * mecab-ko-dic lists a few common nouns with their particle as names (이유로: 이유, a reason, and 로),
    * which mecab reads so where a word stands alone: a listed name of three syllables or more whose last
    * syllable is a particle that seldom ends a given name and whose rest mecab reads as one common noun is
    * that noun. Not 은, 이, 도 or 만, which often end given names (김성은, 노경은, 허영만: mecab reads 김성,
    * 노경 and 허영 as nouns too).
    */
-  /**
-   * Whether a listed name ending in 하, with 였 or 여 after it, is a common noun and the verb 하다 (이주하였다:
-   * moved, which mecab reads as the name 이주하 and the copula): mecab reads the noun with 하다 as a verb
-   * (이주 + 하 + 다). A name with the copula stays one where it does not (김민하였다: it was 김민하), and in
-   * context always.
-   */
-  private async verbOfNoun(name: string, rest: string): Promise<boolean> {
-    if (this.analyzer === undefined || !name.endsWith('하') || !/^(?:였|여)/.test(rest)) return false;
-    const [noun, suffix] = await this.analyzer.analyze(`${name}다`);
-    return noun !== undefined && noun.tag.startsWith('NNG') && noun.end === name.length - 1 && suffix?.tag === 'XSV';
-  }
-
   private async nounWithParticle(name: string): Promise<boolean> {
     if (this.analyzer === undefined || name.length < 3 || !/[로을를에와과]$/.test(name)) return false;
     const stem = await this.analyzer.analyze(name.slice(0, -1));

@@ -68,11 +68,11 @@ const NAME_BEFORE_KIND = new RegExp(
 );
 const PARTICLE_ONLY = new RegExp(`^${KOREAN_PARTICLE}$`);
 /**
- * A building's number after its street, or a lot's after its neighbourhood, with its sub-number (` 12`,
- * ` 123-4`, ` 37번지`): not a date (2019. 3. 4., 2019-03-04, 2019/3/4), a count, a time or a measure
- * (2019년, 10분, 3명, 3km).
+ * A building's number after its street, or a lot's after its neighbourhood, with its sub-number and 번지
+ * (` 12`, ` 123-4`, ` 37번지`), then what may end an address: a particle, a space or punctuation. Not a
+ * date (2019. 3. 4., 2019-03-04, 2019/3/4), a time (12:30), a count or a measure (2019년, 3명, 100만, 3km).
  */
-const STREET_NUMBER = /^ ?\d{1,5}(?:-\d{1,4})?(?!\d|[-/.]\s?\d|\s?(?:년|월|일|시|분|초|명|개|원|세|살|회|번째|차|대|[A-Za-z%]))/;
+const STREET_NUMBER = new RegExp(String.raw`^ ?\d{1,5}(?:-\d{1,4})?(?:번지)?(?![\d:/-]|[.,]\s?\d|만)(?=${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9%]))`);
 /** A street's last syllable (다솜로, 장안길; 으로 is the particle). */
 const STREET = /(?:(?<!으)로|길)$/;
 /** mecab's tags of a common noun, a bound noun or a number: a kind of place, not a name. */
@@ -103,34 +103,37 @@ function endsFunctional(pieces: readonly Morpheme[]): boolean {
   return /(?:^|\+)[JE]/.test(pieces.at(-1)?.tag ?? '');
 }
 /**
- * How much of a subdivision word (`word` at `start`, mecab's `pieces` of it where mecab ran, `after` the
- * text after it) belongs to an address: its length, less a particle after a place (유성구로, 신사동에서), or
- * undefined where it is no subdivision.
+ * How much of a subdivision (`word` at `start`, its `stem` without a particle, mecab's `pieces` of it where
+ * mecab ran, `after` the text after it) belongs to an address: the word, the place without its particle
+ * (유성구로, 신사동에서), or undefined where it is no subdivision.
  */
-function subdivisionLength(word: string, start: number, pieces: readonly Morpheme[] | undefined, after: string, known: ReadonlySet<string>): number | undefined {
-  // A district and the particle 로 (유성구로 이사: to 유성구), by its form alone.
-  if (/^[가-힣]+[시군구]로$/.test(word)) return word.length - 1;
-  // A street with its building number, however mecab splits the street (장 + 안길, 가 + 경로).
+function subdivisionLength(stem: string, word: string, start: number, pieces: readonly Morpheme[] | undefined, after: string, known: ReadonlySet<string>): number | undefined {
+  // A street with its building number, however mecab splits the street (장 + 안길, 가 + 경로, 중구로 120).
   if (STREET.test(word) && STREET_NUMBER.test(after)) return word.length;
+  // A district of a direction, which mecab may read as a bound noun and a copula (중 + 구).
+  if (/^[동서남북중]구$/.test(stem)) return stem.length;
+  // A place and its particle (유성구로 이사: to 유성구): the place, where mecab reads one (not 요구로, 임시로).
+  if (stem.length < word.length) return pieces === undefined || placeWord(stem, pieces.filter((p) => p.end <= start + stem.length), known) ? stem.length : undefined;
   if (pieces === undefined) return word.length;
   // One common noun or adverb is a word that ends like a place (이동, 당시, 거리, 역시).
   if (pieces.length === 1 && /^(?:NNG|MAG|MAJ)/.test(pieces[0]!.tag)) return undefined;
   if (!endsFunctional(pieces)) return word.length;
-  // A place and its particle (신사동으로, 인계동에서): the place.
-  const place = pieces.findLast((p) => !/^J/.test(p.tag));
-  if (place !== undefined && pieces.slice(pieces.indexOf(place) + 1).every((p) => /^J/.test(p.tag)) && /[읍면동리]$/.test(place.surface) && placeWord(place.surface, [place], known)) return place.end - start;
   // mecab reads a street as a noun and the particle 로 (다솜로, 센텀로); after a common noun, a street only
   // with its number, checked above (구월로 12, not 바다로 이주: to the sea).
   if (!STREET.test(word) || pieces.length < 2) return undefined;
   return COMMON_NOUN.test(pieces.at(-2)!.tag) ? undefined : word.length;
 }
 
-/** A subdivision below a city, county or district: 흥덕구, 신사동, 다솜로. */
-const SUBDIVISION_WORD = String.raw`[가-힣]{1,8}(?:구|군|시|읍|면|동|리|로|길)(?![가-힣])`;
-/** A city, county or district and a subdivision below it: 청주시 흥덕구, 해운대구 우동. */
-const ADDRESS = new RegExp(String.raw`[가-힣]{1,6}(?:특별시|광역시|시|도|군|구)\s${SUBDIVISION_WORD}`, 'g');
-/** One more subdivision after an address's part. */
-const SUBDIVISION = new RegExp(String.raw`^\s(${SUBDIVISION_WORD})`);
+/**
+ * A subdivision below a city, county or district, a numbered road among them (흥덕구, 신사동, 다솜로,
+ * 강남대로94길, 광덕1로), and the particle after it: the shortest stem that ends in a unit, so that 유성구로
+ * reads 유성구 and 로, and 다솜로 a street.
+ */
+const SUBDIVISION_WORD = String.raw`([가-힣]{1,8}?(?:\d{1,4}번?(?:로|길)|구|군|시|읍|면|동|리|로|길))(${KOREAN_PARTICLE})(?![가-힣0-9])`;
+/** A city, county or district, a subdivision after it (청주시 흥덕구, 해운대구 우동): where an address may start. */
+const ADDRESS_START = new RegExp(String.raw`(?<![가-힣])[가-힣]{1,6}(?:특별시|광역시|시|도|군|구)(?=\s${SUBDIVISION_WORD})`, 'g');
+/** The next subdivision after an address's part. */
+const SUBDIVISION = new RegExp(String.raw`^\s${SUBDIVISION_WORD}`);
 
 /**
  * Korean places: country names, the regions, cities and counties (`list:ko-places`), with a particle
@@ -186,33 +189,34 @@ export class KoreanPlaceRecognizer implements Recognizer {
       if (beside) out.push({ start: w.start, end: w.start + stem.length, category: 'LOCATION', source: 'context:ko-place-list' });
     }
     const addressPieces = morphemeCursor(analysis);
-    let addressEnd = 0;
-    for (const m of text.matchAll(ADDRESS)) {
+    const mecab = analysis.length > 0;
+    const starts = new RegExp(ADDRESS_START.source, 'g');
+    for (let m = starts.exec(text); m !== null; m = starts.exec(text)) {
       // With mecab, only where the first word is a proper noun or a place the lists know, ending in no
       // particle or ending, and each subdivision is no common word and ends in none unless it is a street
       // or a place: not 다시 수원으로 (an adverb), 해도 당시 (a verb form), 정도 고정하면, read as addresses by
       // their last syllables alone; nor 부시 당시, a person's name of two syllables (mecab reads 강서구 as
-      // one too). Without mecab the form alone decides, down one subdivision only.
-      const gap = m[0].search(/\s/);
-      const mecab = analysis.length > 0;
-      if (m.index < addressEnd || (mecab && !placeWordByMorphemes(m[0].slice(0, gap), addressPieces(m.index, m.index + gap), known))) continue;
+      // one too). Without mecab the form alone decides, down one subdivision only. A word refused, the next
+      // may start an address (당시 서울시 강남구).
+      if (mecab && !placeWordByMorphemes(m[0], addressPieces(m.index, m.index + m[0].length), known)) continue;
       // Down the subdivisions (부산시 해운대구 센텀로 12, 경상북도 포항시 북구 흥해읍 마산리 12) to a street, a
       // particle or a word that is none.
-      let end = m.index + gap;
+      let end = m.index + m[0].length;
       for (let part = SUBDIVISION.exec(text.slice(end)), depth = 0; part !== null && depth < (mecab ? 5 : 1); part = SUBDIVISION.exec(text.slice(end)), depth++) {
-        const start = end + part[0].length - part[1]!.length;
-        const word = part[1]!;
-        const length = subdivisionLength(word, start, mecab ? addressPieces(start, start + word.length) : undefined, text.slice(start + word.length), known);
+        const word = part[1]! + part[2]!;
+        const start = end + part[0].length - word.length;
+        const length = subdivisionLength(part[1]!, word, start, mecab ? addressPieces(start, start + word.length) : undefined, text.slice(start + word.length), known);
         if (length === undefined) break;
         end = start + length;
         if (length < word.length || STREET.test(word)) break;
       }
-      if (end === m.index + gap) continue;
-      // A street's building number or a neighbourhood's lot number is the address's last part (다솜로 12,
-      // 테헤란로 123-4, 인계동 1122-3).
-      if (STREET.test(text.slice(m.index, end)) || /[동리]$/.test(text.charAt(end - 1))) end += STREET_NUMBER.exec(text.slice(end))?.[0].length ?? 0;
-      addressEnd = end;
-      out.push({ start: m.index, end, category: 'LOCATION', source: 'rule:ko-address' });
+      if (end === m.index + m[0].length) continue;
+      starts.lastIndex = end;
+      // A street's building number or a neighbourhood's lot number is how the address is written there (다솜로
+      // 12, 테헤란로 123-4, 인계동 1122-3번지): its mention, protected where written; the street or the
+      // neighbourhood stays a term of its own, protected wherever it is written, with or without a number.
+      const numbered = STREET.test(text.slice(m.index, end)) || /[동리]$/.test(text.charAt(end - 1)) ? (STREET_NUMBER.exec(text.slice(end))?.[0].length ?? 0) : 0;
+      out.push({ start: m.index, end, category: 'LOCATION', source: 'rule:ko-address', ...(numbered > 0 && { mention: { start: m.index, end: end + numbered } }) });
     }
     // Matches come in text order, as the morphemes do: one pass over each regex's matches serves them all.
     const pieces = morphemeCursor(analysis);

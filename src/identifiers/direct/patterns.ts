@@ -41,11 +41,14 @@ const SPAN_AFTER = new RegExp(String.raw`^\s?(?:${QUANTITY_UNIT}|(?:days?|weeks?
 const MONTHS: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
 
 const re = (source: string, flags = 'giu') => new RegExp(source, `${flags}d`);
-/** Words of dates right before a number: a fraction after them is a date ("admitted 1/3"). */
-/** A whole number and a hyphen, the start of a mixed number (45-3/8); not a date's day before a range's end (6/30-7/2). */
-const MIXED_NUMBER_BEFORE = /(?:^|[^\d/])\d+-$/;
+/**
+ * A whole number and a hyphen, the start of a mixed number (45-3/8); not a date's day before a range's end
+ * (6/30-7/2, May 30-6/8).
+ */
+const MIXED_NUMBER_BEFORE = new RegExp(String.raw`(?<!${MONTH}\s?)(?:^|[^\d/])\d+-$`, 'i');
 /** The denominators of fractions written in mixed numbers: halves to thirty-seconds (prices), fifths and tenths (grades, scores). */
 const FRACTION_DENOMINATORS = new Set([2, 3, 4, 5, 8, 10, 16, 32]);
+/** Words of dates right before a number: a fraction after them is a date ("admitted 1/3"). */
 const DATE_CUE_BEFORE = /\b(?:since|until|till|admitted|admit|adm|discharged|dated|dob|born|date)[\s:]+$/i;
 const num = (s: string | undefined) => (s === undefined ? NaN : Number(s));
 /** A two-digit year is read as 19xx/20xx; only month and day are checked then. */
