@@ -8,8 +8,9 @@ export interface Detection {
   source: string;
   /**
    * The whole mention around the identifier, protected with it where written so: a title before a name and
-   * the credentials after it ("Dr. Brenda Eldarkhanov PhD"). The identifier alone (start..end) stays a term
-   * of its own, protected wherever written, and is what silver labels and precision count.
+   * the credentials after it ("Dr. Brenda Eldarkhanov PhD"), an address's building number (서울시 강서구
+   * 다솜로 12). The identifier alone (start..end) stays a term of its own, protected wherever written, and is
+   * what silver labels and precision count.
    */
   mention?: { start: number; end: number };
   /**
@@ -22,8 +23,9 @@ export interface Detection {
 }
 
 /**
- * The source of a mention's term (`mr. joshua okamoto md`). Fine-tuning protects it; an audit does not
- * score it, since its name is a term of its own and a title recovered says nothing of the person.
+ * The source of a mention's term (`mr. joshua okamoto md`, `서울시 강서구 다솜로 12`). Fine-tuning protects
+ * it; an audit does not score it, since its name or street is a term of its own, scored there, and a title
+ * recovered says nothing of the person.
  */
 export const MENTION_SOURCE = 'context:mention';
 
