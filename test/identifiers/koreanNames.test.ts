@@ -182,8 +182,9 @@ describe('Korean places', () => {
       // The number is the address's mention; the street or the neighbourhood a term of its own.
       expect(await addresses('피고인은 부산시 해운대구 센텀로 12에서 만났다.')).toEqual(['부산시 해운대구 센텀로{부산시 해운대구 센텀로 12}']);
       expect(await addresses('경기도 수원시 팔달구 인계동 1122-3번지에서, 경상북도 포항시 북구 흥해읍 마산리 12')).toEqual(['경기도 수원시 팔달구 인계동{경기도 수원시 팔달구 인계동 1122-3번지}', '경상북도 포항시 북구 흥해읍 마산리{경상북도 포항시 북구 흥해읍 마산리 12}']);
-      // Numbered roads, and a district mecab reads as a bound noun and a copula (중 + 구).
+      // Numbered roads and neighbourhoods, and a district mecab reads as a bound noun and a copula (중 + 구).
       expect(await addresses('서울시 강남구 강남대로94길 20, 대구광역시 중구 동성로 12')).toEqual(['서울시 강남구 강남대로94길{서울시 강남구 강남대로94길 20}', '대구광역시 중구 동성로{대구광역시 중구 동성로 12}']);
+      expect(await addresses('서울시 성동구 성수동1가 656, 서울시 관악구 신림2동에서')).toEqual(['서울시 성동구 성수동1가{서울시 성동구 성수동1가 656}', '서울시 관악구 신림2동']);
       // A street after a common noun (구월, 장 + 안길) only with its number; the same form without one is the particle.
       expect(await addresses('인천시 남동구 구월로 123-4, 청주시 흥덕구 장안길 5에')).toEqual(['인천시 남동구 구월로{인천시 남동구 구월로 123-4}', '청주시 흥덕구 장안길{청주시 흥덕구 장안길 5}']);
       expect(await addresses('그는 부산시 바다로 이주하였다. 서울시 쪽으로 10분 걸었다.')).toEqual([]);
@@ -191,10 +192,10 @@ describe('Korean places', () => {
       expect(await addresses('김철수는 대전시 유성구로, 이어 서울시 중구로 이사하였다. 서울시 강남구 역삼동에서 만났다. 서울시 요구로')).toEqual(['대전시 유성구', '서울시 중구', '서울시 강남구 역삼동']);
       // A common word that ends like a place is no subdivision (also, then, streets); a word refused, the next may start an address.
       expect(await addresses('대전시 유성구 역시 그랬다. 부산시 해운대구 당시 주민, 서울시 강남구 거리 곳곳. 당시 서울시 강남구 신사동')).toEqual(['대전시 유성구', '부산시 해운대구', '서울시 강남구', '서울시 강남구 신사동']);
-      // A date, a time, a year or a count after the place is no number of it.
-      expect(await addresses('서울 강남구 신사동 2019. 3. 4. 경, 강남구 신사동 2019-03-04 방문, 강남구 신사동 12:30경, 강남구 테헤란로 2019년 개업, 서울시 강남구 역삼동 2주 동안')).toEqual(['강남구 신사동', '강남구 신사동', '강남구 신사동', '강남구 테헤란로', '서울시 강남구 역삼동']);
-      // Without mecab the form alone decides, one subdivision down.
-      expect(await addressesIn('부산시 해운대구 센텀로 12에서')).toEqual(['부산시 해운대구']);
+      // A date, a time, a year, a count or a measure after the place is no number of it.
+      expect(await addresses('서울 강남구 신사동 2019. 3. 4. 경, 강남구 신사동 2019-03-04 방문, 강남구 신사동 12:30경, 강남구 테헤란로 2019년 개업, 서울시 강남구 역삼동 2주 동안, 강남구 테헤란로 3 km')).toEqual(['강남구 신사동', '강남구 신사동', '강남구 신사동', '강남구 테헤란로', '서울시 강남구 역삼동', '강남구 테헤란로']);
+      // Without mecab the form alone decides, one subdivision down; a particle is split off a stem of three syllables or more.
+      expect(await addressesIn('부산시 해운대구 센텀로 12에서, 대전시 유성구에서. 그는 다시 도시에서 살았다')).toEqual(['부산시 해운대구', '대전시 유성구']);
     } finally {
       await analyzer?.close();
     }

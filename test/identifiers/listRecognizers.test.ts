@@ -554,7 +554,7 @@ describe('clinical dates', () => {
     // A fraction-shaped date only after a word of dates: half saline is no date.
     expect(dates('date-us', 'admitted 1/3, since 1/4; started on 1/2 NS, 3/4 tab')).toEqual(['1/3', '1/4']);
     // The fraction of a mixed number is no date (a price, a graded strength); the end of a range of dates is.
-    expect(dates('date-us', 'rose 3-5/8 to 45-3/8; strength 4-5/5; pain 4-5/10; intubated 6/30-7/2, 6/1-6/8, May 30-6/8; POD 1-3/12, POD 1-12/8')).toEqual(['6/30', '7/2', '6/1', '6/8', '6/8', '3/12', '12/8']);
+    expect(dates('date-us', 'rose 3-5/8 to 45-3/8; strength 4-5/5; pain 4-5/10; intubated 6/30-7/2, 6/1-6/8, May 30-6/8, September 30-10/16; strength dec 4-5/5; POD 1-3/12, POD 1-12/8')).toEqual(['6/30', '7/2', '6/1', '6/8', '6/8', '10/16', '3/12', '12/8']);
     expect(dates('date', 'on 2094-03-12 and 2094/3/12; 1045-3/8')).toEqual(['2094-03-12', '2094/3/12']);
     expect(dates('phone-context', 'they can be reached at 202 2671093. pt has c/o')).toEqual(['202 2671093']);
   });

@@ -72,7 +72,7 @@ const PARTICLE_ONLY = new RegExp(`^${KOREAN_PARTICLE}$`);
  * (` 12`, ` 123-4`, ` 37번지`), then what may end an address: a particle, a space or punctuation. Not a
  * date (2019. 3. 4., 2019-03-04, 2019/3/4), a time (12:30), a count or a measure (2019년, 3명, 100만, 3km).
  */
-const STREET_NUMBER = new RegExp(String.raw`^ ?\d{1,5}(?:-\d{1,4})?(?:번지)?(?![\d:/-]|[.,]\s?\d|만)(?=${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9%]))`);
+const STREET_NUMBER = new RegExp(String.raw`^ ?\d{1,5}(?:-\d{1,4})?(?:번지|(?![\d:/-]|[.,]\s?\d|만|도|\s(?:(?:년|월|일|시|분|초|명|개|원|세|살)(?![가-힣])|(?:km|kg|cm|m)\b|%)))(?=${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9%]))`);
 /** A street's last syllable (다솜로, 장안길; 으로 is the particle). */
 const STREET = /(?:(?<!으)로|길)$/;
 /** mecab's tags of a common noun, a bound noun or a number: a kind of place, not a name. */
@@ -112,8 +112,11 @@ function subdivisionLength(stem: string, word: string, start: number, pieces: re
   if (STREET.test(word) && STREET_NUMBER.test(after)) return word.length;
   // A district of a direction, which mecab may read as a bound noun and a copula (중 + 구).
   if (/^[동서남북중]구$/.test(stem)) return stem.length;
-  // A place and its particle (유성구로 이사: to 유성구): the place, where mecab reads one (not 요구로, 임시로).
-  if (stem.length < word.length) return pieces === undefined || placeWord(stem, pieces.filter((p) => p.end <= start + stem.length), known) ? stem.length : undefined;
+  // A numbered neighbourhood (성수동1가, 신림2동), by its form.
+  if (/\d(?:가|동)$/.test(stem)) return stem.length;
+  // A place and its particle (유성구로 이사: to 유성구): the place, where mecab reads one (not 요구로, 임시로);
+  // without mecab, a stem of three syllables or more (not 도시에서, 이동을).
+  if (stem.length < word.length) return (pieces === undefined ? stem.length >= 3 : placeWord(stem, pieces.filter((p) => p.end <= start + stem.length), known)) ? stem.length : undefined;
   if (pieces === undefined) return word.length;
   // One common noun or adverb is a word that ends like a place (이동, 당시, 거리, 역시).
   if (pieces.length === 1 && /^(?:NNG|MAG|MAJ)/.test(pieces[0]!.tag)) return undefined;
@@ -125,11 +128,11 @@ function subdivisionLength(stem: string, word: string, start: number, pieces: re
 }
 
 /**
- * A subdivision below a city, county or district, a numbered road among them (흥덕구, 신사동, 다솜로,
- * 강남대로94길, 광덕1로), and the particle after it: the shortest stem that ends in a unit, so that 유성구로
- * reads 유성구 and 로, and 다솜로 a street.
+ * A subdivision below a city, county or district, numbered roads and neighbourhoods among them (흥덕구,
+ * 신사동, 다솜로, 강남대로94길, 광덕1로, 성수동1가, 신림2동), and the particle after it: the shortest stem
+ * that ends in a unit, so that 유성구로 reads 유성구 and 로, and 다솜로 a street.
  */
-const SUBDIVISION_WORD = String.raw`([가-힣]{1,8}?(?:\d{1,4}번?(?:로|길)|구|군|시|읍|면|동|리|로|길))(${KOREAN_PARTICLE})(?![가-힣0-9])`;
+const SUBDIVISION_WORD = String.raw`([가-힣]{1,8}?(?:\d{1,4}번?(?:로|길)|(?:동|로)\d{1,2}가|\d{1,2}동|구|군|시|읍|면|동|리|로|길))(${KOREAN_PARTICLE})(?![가-힣0-9])`;
 /** A city, county or district, a subdivision after it (청주시 흥덕구, 해운대구 우동): where an address may start. */
 const ADDRESS_START = new RegExp(String.raw`(?<![가-힣])[가-힣]{1,6}(?:특별시|광역시|시|도|군|구)(?=\s${SUBDIVISION_WORD})`, 'g');
 /** The next subdivision after an address's part. */
@@ -215,7 +218,7 @@ export class KoreanPlaceRecognizer implements Recognizer {
       // A street's building number or a neighbourhood's lot number is how the address is written there (다솜로
       // 12, 테헤란로 123-4, 인계동 1122-3번지): its mention, protected where written; the street or the
       // neighbourhood stays a term of its own, protected wherever it is written, with or without a number.
-      const numbered = STREET.test(text.slice(m.index, end)) || /[동리]$/.test(text.charAt(end - 1)) ? (STREET_NUMBER.exec(text.slice(end))?.[0].length ?? 0) : 0;
+      const numbered = STREET.test(text.slice(m.index, end)) || /[동리가]$/.test(text.charAt(end - 1)) ? (STREET_NUMBER.exec(text.slice(end))?.[0].length ?? 0) : 0;
       out.push({ start: m.index, end, category: 'LOCATION', source: 'rule:ko-address', ...(numbered > 0 && { mention: { start: m.index, end: end + numbered } }) });
     }
     // Matches come in text order, as the morphemes do: one pass over each regex's matches serves them all.

@@ -41,11 +41,16 @@ const SPAN_AFTER = new RegExp(String.raw`^\s?(?:${QUANTITY_UNIT}|(?:days?|weeks?
 const MONTHS: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
 
 const re = (source: string, flags = 'giu') => new RegExp(source, `${flags}d`);
-/**
- * A whole number and a hyphen, the start of a mixed number (45-3/8); not a date's day before a range's end
- * (6/30-7/2, May 30-6/8).
- */
-const MIXED_NUMBER_BEFORE = new RegExp(String.raw`(?<!${MONTH}\s?)(?:^|[^\d/])\d+-$`, 'i');
+/** A whole number and a hyphen, the start of a mixed number (45-3/8); not a date's day before a range's end (6/30-7/2). */
+const MIXED_NUMBER_BEFORE = /(?:^|[^\d/])\d+-$/;
+/** A month's name and a day before a hyphen: a range's start (May 30-6/8), when the month after is the same or the next. */
+const MONTH_DAY_BEFORE = new RegExp(String.raw`\b(${MONTH})\s?\d{1,2}-$`, 'i');
+/** Whether the text before a slashed month/day starts a range of dates in words: May 30-6/8, not dec 4-5/5 (decreased). */
+function rangeFromMonthName(before: string, month: number): boolean {
+  const m = MONTH_DAY_BEFORE.exec(before);
+  const from = m === null ? undefined : MONTHS[m[1]!.toLowerCase().slice(0, 3)];
+  return from !== undefined && (month === from || month === (from % 12) + 1);
+}
 /** The denominators of fractions written in mixed numbers: halves to thirty-seconds (prices), fifths and tenths (grades, scores). */
 const FRACTION_DENOMINATORS = new Set([2, 3, 4, 5, 8, 10, 16, 32]);
 /** Words of dates right before a number: a fraction after them is a date ("admitted 1/3"). */
@@ -141,8 +146,9 @@ export const PATTERNS: PatternSpec[] = [
       const [month, day] = [num(m[1]), num(m[2])];
       if (m[3] === undefined && month < day && day <= 4 && !DATE_CUE_BEFORE.test(m.input.slice(Math.max(0, m.index - 16), m.index))) return false;
       // The fraction of a mixed number (a price or a yield, 45-3/8, 1045-3/8; a strength graded 4-5/5), not the
-      // end of a range of dates (6/30-7/2) nor a date after a day's number (POD 1-3/12).
-      if (m[3] === undefined && month <= day && FRACTION_DENOMINATORS.has(day) && MIXED_NUMBER_BEFORE.test(m.input.slice(Math.max(0, m.index - 8), m.index))) return false;
+      // end of a range of dates (6/30-7/2, May 30-6/8) nor a date after a day's number (POD 1-3/12).
+      const before = m.input.slice(Math.max(0, m.index - 16), m.index);
+      if (m[3] === undefined && month <= day && FRACTION_DENOMINATORS.has(day) && MIXED_NUMBER_BEFORE.test(before) && !rangeFromMonthName(before, month)) return false;
       return dateOk(num(m[3]), month, day);
     },
   },
