@@ -91,13 +91,11 @@ function placePrefix(name: string, known: ReadonlySet<string>): boolean {
   return false;
 }
 
-/** Whether mecab's pieces of an address's first word read as a place (see the rule where it is used). */
-function placeWordByMorphemes(word: string, pieces: readonly Morpheme[], known: ReadonlySet<string>): boolean {
-  return placeWord(word, pieces, known) && !endsFunctional(pieces);
-}
-/** A proper noun (a person's name of two syllables aside: 부시), a place the lists know, or a district of a direction (중구, 서구, which mecab reads as common nouns). */
+/** A district named by a direction (중구, 서구), which mecab reads as a common noun, or as 중 + 구. */
+const DIRECTION_DISTRICT = /^[동서남북중]구$/;
+/** A proper noun (a person's name of two syllables aside: 부시), a place the lists know, or a {@link DIRECTION_DISTRICT}, as mecab's `pieces` of `word` read it. */
 function placeWord(word: string, pieces: readonly Morpheme[], known: ReadonlySet<string>): boolean {
-  return pieces.some((p) => p.tag.startsWith('NNP') && (p.semantic !== '인명' || word.length >= 3)) || placePrefix(word, known) || placePrefix(word, AMBIGUOUS) || /^[동서남북중]구$/.test(word);
+  return pieces.some((p) => p.tag.startsWith('NNP') && (p.semantic !== '인명' || word.length >= 3)) || placePrefix(word, known) || placePrefix(word, AMBIGUOUS) || DIRECTION_DISTRICT.test(word);
 }
 function endsFunctional(pieces: readonly Morpheme[]): boolean {
   return /(?:^|\+)[JE]/.test(pieces.at(-1)?.tag ?? '');
@@ -110,8 +108,8 @@ function endsFunctional(pieces: readonly Morpheme[]): boolean {
 function subdivisionLength(stem: string, word: string, start: number, pieces: readonly Morpheme[] | undefined, after: string, known: ReadonlySet<string>): number | undefined {
   // A street with its building number, however mecab splits the street (장 + 안길, 가 + 경로, 중구로 120).
   if (STREET.test(word) && STREET_NUMBER.test(after)) return word.length;
-  // A district of a direction, which mecab may read as a bound noun and a copula (중 + 구).
-  if (/^[동서남북중]구$/.test(stem)) return stem.length;
+  // Whatever mecab's pieces (중 + 구: a bound noun and a copula).
+  if (DIRECTION_DISTRICT.test(stem)) return stem.length;
   // A numbered neighbourhood (성수동1가, 신림2동), by its form.
   if (/\d(?:가|동)$/.test(stem)) return stem.length;
   // A place and its particle (유성구로 이사: to 유성구): the place, where mecab reads one (not 요구로, 임시로);
@@ -201,7 +199,8 @@ export class KoreanPlaceRecognizer implements Recognizer {
       // their last syllables alone; nor 부시 당시, a person's name of two syllables (mecab reads 강서구 as
       // one too). Without mecab the form alone decides, down one subdivision only. A word refused, the next
       // may start an address (당시 서울시 강남구).
-      if (mecab && !placeWordByMorphemes(m[0], addressPieces(m.index, m.index + m[0].length), known)) continue;
+      const first = mecab ? addressPieces(m.index, m.index + m[0].length) : [];
+      if (mecab && (!placeWord(m[0], first, known) || endsFunctional(first))) continue;
       // Down the subdivisions (부산시 해운대구 센텀로 12, 경상북도 포항시 북구 흥해읍 마산리 12) to a street, a
       // particle or a word that is none.
       let end = m.index + m[0].length;

@@ -144,10 +144,10 @@ export const PATTERNS: PatternSpec[] = [
     regex: re(String.raw`(?<![\d/])(?<!\d\.)(\d{1,2})/(\d{1,2})(?:/(\d{2}|\d{4}))?(?![\d/]|\.\d)${NE}`),
     validate: (m) => {
       const [month, day] = [num(m[1]), num(m[2])];
-      if (m[3] === undefined && month < day && day <= 4 && !DATE_CUE_BEFORE.test(m.input.slice(Math.max(0, m.index - 16), m.index))) return false;
+      const before = m.input.slice(Math.max(0, m.index - 16), m.index);
+      if (m[3] === undefined && month < day && day <= 4 && !DATE_CUE_BEFORE.test(before)) return false;
       // The fraction of a mixed number (a price or a yield, 45-3/8, 1045-3/8; a strength graded 4-5/5), not the
       // end of a range of dates (6/30-7/2, May 30-6/8) nor a date after a day's number (POD 1-3/12).
-      const before = m.input.slice(Math.max(0, m.index - 16), m.index);
       if (m[3] === undefined && month <= day && FRACTION_DENOMINATORS.has(day) && MIXED_NUMBER_BEFORE.test(before) && !rangeFromMonthName(before, month)) return false;
       return dateOk(num(m[3]), month, day);
     },
