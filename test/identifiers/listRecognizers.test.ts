@@ -12,6 +12,16 @@ const found = async (r: { find(text: string): unknown }, text: string) =>
 /** The whole postal addresses found, each once: two rules may find the same one (detectDirect keeps one). */
 const whole = async (text: string) => [...new Set((await found(places, text)).filter((d) => d.endsWith('rule:postal-address')).map((d) => d.split('|')[0]))];
 
+describe('detectDirect', () => {
+  it('keeps one detection of a span several recognisers found, each other source listed once', async () => {
+    // A recogniser may report the same span twice (two of its rules found it); that adds no source.
+    const twice = { name: 'twice', find: async () => [{ start: 0, end: 9, category: 'LOCATION', source: 'list:places' }, { start: 0, end: 9, category: 'LOCATION', source: 'list:places' }] };
+    const once = { name: 'once', find: async () => [{ start: 0, end: 9, category: 'PERSON', source: 'list:names' }, { start: 0, end: 9, category: 'PERSON', source: 'list:names' }] };
+    const kept = await detectDirect('Baltimore said so.', [twice, once]);
+    expect(kept).toEqual([{ start: 0, end: 9, category: 'LOCATION', source: 'list:places', alsoFoundBy: ['list:names'] }]);
+  });
+});
+
 describe('bundled public lists', () => {
   it('hold census-scale names, GeoNames places and English words, normalised', () => {
     const lists = publicLists();
