@@ -193,6 +193,10 @@ describe('person names without a user list', () => {
   it('reads an initial before a surname, but not clinical shorthand', async () => {
     expect(await found(names, 'INR 6.0. E. WELSH AWARE.')).toContain('E. WELSH|context:initial');
     expect(await found(names, 'A: STABLE. R SIDE TENDER. O: SEE CAREVUE')).toEqual([]);
+    // Where case means something, a shorthand letter with its period before a listed name that is no word
+    // is an initial; not before a word or a germ no list holds.
+    expect((await found(names, 'He saw S. Fleming out, caught by T. Henman.')).filter((d) => d.endsWith('context:initial'))).toEqual(['S. Fleming|context:initial', 'T. Henman|context:initial']);
+    expect((await found(names, 'S. Pt comfortable. A. Fib noted. P. Aeruginosa grew.')).filter((d) => d.endsWith('context:initial'))).toEqual([]);
     // Before an act of the care team, an initial and a surname that is a common word, or in no list.
     expect(await found(names, 'PAPS DROPPED, J SMITH ORDERED EPI DRIP. N. GRANDONE AWARE.')).toEqual(expect.arrayContaining(['J SMITH|context:initial', 'N. GRANDONE|context:initial']));
     expect((await found(names, 'E. COLI IN URINE; W SMITH CATHETER')).filter((d) => d.endsWith('context:initial'))).toEqual([]);

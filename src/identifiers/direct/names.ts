@@ -252,10 +252,12 @@ export class NameRecognizer implements Recognizer {
       // An initial before a listed surname: "E. WELSH", "J SMITH"; the initial stays in the term.
       // Without a period the surname must be no common word, unless an act of the care team follows ("J
       // SMITH ORDERED", and then a surname no list holds too: "N. GRANDONE AWARE"). A, O, P, S, R, L, T,
-      // W, X and I are shorthand (SOAP headings, sides, "w/"), not initials.
-      // Not a unit after a figure: "40 degrees C. Younger children", "30 J. No".
+      // W, X and I are shorthand (SOAP headings, sides, "w/"), not initials, unless, where case means
+      // something, a period and a listed name that is no common word, written as one, follow ("S. Fleming",
+      // "A. Kumble"). Not a unit after a figure: "40 degrees C. Younger children", "30 J. No".
       const gap = i > 0 ? text.slice(words[i - 1]!.end, w.start) : '';
-      if (i > 0 && words[i - 1]!.end - words[i - 1]!.start === 1 && /^[B-HJKMNQUVYZ]$/.test(text[words[i - 1]!.start]!) && (gap === '. ' || gap === ' ') && (w.capital || !cased) && !CUES.has(w.key) && !NOT_NAMES.has(w.key) && !(UNIT_LETTER.test(text[words[i - 1]!.start]!) && UNIT_BEFORE.test(text.slice(Math.max(0, words[i - 1]!.start - 9), words[i - 1]!.start)))) {
+      const initialBeforeName = (letter: string) => /^[B-HJKMNQUVYZ]$/.test(letter) || (cased && /^\p{Lu}$/u.test(letter) && gap === '. ' && c.name && !c.common && properShape(text.slice(w.start, w.end)) && !/\p{Lu}\. ?$/u.test(text.slice(Math.max(0, words[i - 1]!.start - 3), words[i - 1]!.start)));
+      if (i > 0 && words[i - 1]!.end - words[i - 1]!.start === 1 && initialBeforeName(text[words[i - 1]!.start]!) && (gap === '. ' || gap === ' ') && (w.capital || !cased) && !CUES.has(w.key) && !NOT_NAMES.has(w.key) && !(UNIT_LETTER.test(text[words[i - 1]!.start]!) && UNIT_BEFORE.test(text.slice(Math.max(0, words[i - 1]!.start - 9), words[i - 1]!.start)))) {
         const acted = w.key.length >= 3 && (c.name || c.unknown) && CARE_ACT_AFTER.test(text.slice(w.end, w.end + 16));
         if ((c.name && (gap === '. ' || !c.common)) || acted) emit(i - 1, i, 'context:initial');
       }
