@@ -555,6 +555,9 @@ describe('places without a user list', () => {
     expect((await found(places, 'SOCCER - CHINA IN SURPRISE DEFEAT .\nChina lost to a side from Surprise on Friday, the coach said.')).filter((d) => /surprise/i.test(d))).toEqual(['from Surprise|context:place']);
     expect(await found(places, 'RETURN TO BOSTON IN 2 WEEKS')).toEqual(['BOSTON|list:places']);
     expect(await found(places, 'LIVES IN BOSTON MA 02115. Moved to Perth WA now.')).toEqual(expect.arrayContaining(['BOSTON MA|list:places', 'Perth WA|list:places']));
+    // A state as news abbreviates it after its city; alone such a form is a word or shorthand.
+    expect(await found(places, 'Plants in Tampa, Fla., Trenton , N.J. and Charleston, W.Va. closed.')).toEqual(expect.arrayContaining(['Tampa, Fla.|list:places', 'Trenton , N.J.|list:places', 'Charleston, W.Va.|list:places']));
+    expect(await found(places, 'Heparin 5000 u S.C. given. On 2L N.C. sats fine. Critical mass. Pa. said.')).toEqual([]);
     // US before the word it qualifies, which stays in the term; not the pronoun, nor an ultrasound.
     expect(await short('US officials met a US President.')).toEqual(['US officials|context:country-short', 'US President|context:country-short']);
     expect(await short('Please join US for dinner. JOIN US NOW. US guided biopsy, US of the liver. Then the US guided a drain.')).toEqual([]);

@@ -160,6 +160,11 @@ const PARTICLE_WORD = new RegExp(`^(?:${PLACE_PARTICLES})$`, 'u');
 const LISTED_PARTICLE = new RegExp(`^(?:${PLACE_PARTICLES}|della|les|el|al|of|and|the)$`, 'u');
 const TOWN_LINE = new RegExp(String.raw`(?:\p{Lu}[\p{L}\p{M}'’.-]*(?:[ -](?:\p{Lu}[\p{L}\p{M}'’.-]*|${PLACE_PARTICLES})){0,3}(?: \([\p{L}\p{M} ]{2,30}\))?(?: \d{4,6})?|[A-Z]{2}|nan)(?![\p{L}\p{N}]|[ \t]*:)`, 'uy');
 
+/**
+ * A US state as news abbreviates it after a city and a comma (the AP's forms): "Tampa, Fla.", "Trenton,
+ * N.J.", "Charleston, W.Va.". Alone they are words (Mass., Miss., Ill.) or shorthand (S.C., N.C.).
+ */
+const AP_STATE_AFTER = /^ ?, ?(?:Ala|Ariz|Ark|Calif|Colo|Conn|Del|Fla|Ga|Ill|Ind|Kan|Ky|La|Md|Mass|Mich|Minn|Miss|Mo|Mont|Neb|Nev|Okla|Ore|Pa|Tenn|Vt|Va|Wash|Wis|Wyo|W\. ?Va|N\. ?[CDHJMY]|S\. ?[CD]|R\. ?I)\.(?![\p{L}\p{N}])/u;
 /** Which part of a country, in brackets after it: "Cyprus (Greek)", "Congo (Kinshasa)", "Korea (South)". */
 const COUNTRY_QUALIFIER = /^ \(\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+)?\)/u;
 /**
@@ -412,6 +417,8 @@ export class PlaceRecognizer implements Recognizer {
         // A state code after it belongs to it too ("Washington DC", "Baltimore, MD"), in a term of its own:
         // the place alone stays one, and MD alone is a doctor.
         if (state !== null && this.lists.stateCodes.has(state[1]!)) out.push({ start: m.start, end: m.end + state[0].length, category: 'LOCATION', source: 'list:places' });
+        const ap = cased && span.every((w) => w.capital) ? AP_STATE_AFTER.exec(text.slice(m.end, m.end + 10)) : null;
+        if (ap !== null) out.push({ start: m.start, end: m.end + ap[0].length, category: 'LOCATION', source: 'list:places' });
       }
       // A place that is also a word ("Harbor", "Union"; one of two words written as names counts above) only before a state code, which stays in the
       // term: "harbor md", never every "union".
