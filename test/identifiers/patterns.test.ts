@@ -118,7 +118,7 @@ describe('pattern recognisers', () => {
     // Scores and ventilator settings written as fractions: pain, strength, murmur, GCS, pressure support.
     expect(await found('c/o pain 5/10. Rated her pain a 7/10; 6/10 incisional pain. Strength 4/5, murmur 2/6, GCS 3/15. PSV of 10/5, peep 5. ac 700x10x.3/5, a/c 800x12/10/40%, 5-6/3-4/0-80.', 'date-us')).toEqual([]);
     // Dates beside them stay dates.
-    expect((await found('Pain 8/10 at 3/12. Awoke on 8/25 with CP. Seen 6/30-7/2, POD 1-3/12.', 'date-us')).map(([, v]) => v)).toEqual(['3/12', '8/25', '6/30', '7/2', '3/12']);
+    expect((await found('Pain 8/10 at 3/12. Awoke on 8/25 with CP. Seen 6/30-7/2, POD 1-3/12. Pain since 4/12; 5/11 abd pain.', 'date-us')).map(([, v]) => v)).toEqual(['3/12', '8/25', '6/30', '7/2', '3/12', '4/12', '5/11']);
     expect(await found('born in 1977 and 1985년에 이사', 'year')).toEqual([
       ['DATE', '1977'],
       ['DATE', '1985'],
