@@ -53,15 +53,15 @@ function rangeFromMonthName(before: string, month: number): boolean {
 }
 /** The denominators of fractions written in mixed numbers: halves to thirty-seconds (prices), fifths and tenths (grades, scores). */
 const FRACTION_DENOMINATORS = new Set([2, 3, 4, 5, 8, 10, 16, 32]);
-/** Words of dates right before a number: a fraction after them is a date ("admitted 1/3"). */
 /**
  * A score or a setting a note writes as a fraction, not a date: pain 5/10, strength 4/5, a murmur 2/6, GCS
- * 3/15, pressure support 10/5. The scale's word comes shortly before, with no word of time between (not
- * "pain since 3/12"), or pain right after a score out of 10 ("7/10 pain", "6/10 incisional pain"; not
- * "on 8/25 with CP").
+ * 3/15, pressure support 10/5. The scale's word comes right before, at most a small word between ("pain a
+ * 7/10", "PSV of 10/5"; not "pain since 3/12", "pain clinic 4/15"), or pain right after a score out of 10
+ * ("7/10 pain", "6/10 incisional pain"; not "on 8/25 with CP"). A word of dates before it wins (below).
  */
-const SCORE_BEFORE = /\b(?:pain|painful|discomfort|score|scale|rated?|rates|strength|power|motor|murmur|gcs|apgars?|ps|psv|peep|cpap|bi-?pap|vent|settings?|grade)\b(?![^.;\n\d]*\b(?:on|since|until|till|from|by|before|after|at)\b)[^.;\n\d]{0,12}$/i;
+const SCORE_BEFORE = /\b(?:pain|painful|discomfort|score|scale|rated?|rates|strength|power|motor|murmur|gcs|apgars?|ps|psv|support|peep|cpap|bi-?pap|settings?|grade)[\s:=,-]+(?:(?:of|is|was|now|at|a|an|her|his|its)\s+)?$/i;
 const PAIN_AFTER = /^\s?(?:(?!(?:with|and|at|on|in|of|from|for|to|after|since)\s)\p{L}+\s)?(?:pain|discomfort|cp|ha|headache)\b/iu;
+/** Words of dates right before a number: a fraction after them is a date ("admitted 1/3"). */
 const DATE_CUE_BEFORE = /\b(?:since|until|till|admitted|admit|adm|discharged|dated|dob|born|date)[\s:]+$/i;
 const num = (s: string | undefined) => (s === undefined ? NaN : Number(s));
 /** A two-digit year is read as 19xx/20xx; only month and day are checked then. */
@@ -158,7 +158,7 @@ export const PATTERNS: PatternSpec[] = [
       // end of a range of dates (6/30-7/2, May 30-6/8) nor a date after a day's number (POD 1-3/12).
       if (m[3] === undefined && month <= day && FRACTION_DENOMINATORS.has(day) && MIXED_NUMBER_BEFORE.test(before) && !rangeFromMonthName(before, month)) return false;
       const after = m.input.slice(m.index + m[0].length, m.index + m[0].length + 24);
-      if (m[3] === undefined && (SCORE_BEFORE.test(before) || (day === 10 && PAIN_AFTER.test(after)))) return false;
+      if (m[3] === undefined && !DATE_CUE_BEFORE.test(before) && (SCORE_BEFORE.test(before) || (day === 10 && PAIN_AFTER.test(after)))) return false;
       // A setting: a value after a multiplication (700x10x.3/5), a percentage (12/10/40%), a range of
       // values on both sides (5-6/3-4).
       if (/[x×]\.?$/i.test(before) || after.startsWith('%') || (MIXED_NUMBER_BEFORE.test(before) && /^-\d{1,3}(?!\d)/.test(after))) return false;

@@ -165,8 +165,8 @@ const TOWN_LINE = new RegExp(String.raw`(?:\p{Lu}[\p{L}\p{M}'’.-]*(?:[ -](?:\p
  * N.J.", "Charleston, W.Va.". Alone they are words (Mass., Miss., Ill.) or shorthand (S.C., N.C.).
  */
 const AP_STATE_AFTER = /^ ?, ?(?:Ala|Ariz|Ark|Calif|Colo|Conn|Del|Fla|Ga|Ill|Ind|Kan|Ky|La|Md|Mass|Mich|Minn|Miss|Mo|Mont|Neb|Nev|Okla|Ore|Pa|Tenn|Vt|Va|Wash|Wis|Wyo|W\. ?Va|N\. ?[CDHJMY]|S\. ?[CD]|R\. ?I)\.(?![\p{L}\p{N}])/u;
-/** Which part of a country, in brackets after it: "Cyprus (Greek)", "Congo (Kinshasa)", "Korea (South)". */
-const COUNTRY_QUALIFIER = /^ \(\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+)?\)/u;
+/** A word in brackets after a country, kept with it when it says which part: see {@link PlaceRecognizer.qualifier}. */
+const COUNTRY_QUALIFIER = /^ \((\p{Lu}\p{Ll}+)\)/u;
 /**
  * A postal code after a place: five digits (ZIP+4 too) after any, four after a country; a qualifier before
  * it: "Cyprus (Greek) 13429". Not the year of a date after it: "United Arab Emirates 1996-12-06".
@@ -412,7 +412,7 @@ export class PlaceRecognizer implements Recognizer {
         // place: "Eastern Saskatchewan", "Republic of Ireland", "Donetsk region", "Kent county".
         const form = listedCountry ? STATE_FORM_BEFORE.exec(text.slice(Math.max(0, m.start - 60), m.start)) : null;
         const before = form !== null ? m.start - form[1]!.length : i > 0 && COMPASS.has(words[i - 1]!.key) && (words[i - 1]!.capital || !cased || POINTS.has(words[i - 1]!.key)) && /^ $/.test(text.slice(words[i - 1]!.end, m.start)) ? words[i - 1]!.start : m.start;
-        const after = coded === 0 ? ADMINISTRATIVE_AFTER.exec(text.slice(m.end, m.end + 14)) ?? (listedCountry ? COUNTRY_QUALIFIER.exec(text.slice(m.end, m.end + 24)) : null) : null;
+        const after = coded === 0 ? ADMINISTRATIVE_AFTER.exec(text.slice(m.end, m.end + 14)) ?? (listedCountry ? this.qualifier(text.slice(m.end, m.end + 24)) : null) : null;
         out.push({ start: before, end: m.end + (coded || (after?.[0].length ?? 0)), category: 'LOCATION', source: 'list:places' });
         // A state code after it belongs to it too ("Washington DC", "Baltimore, MD"), in a term of its own:
         // the place alone stays one, and MD alone is a doctor.
@@ -427,8 +427,9 @@ export class PlaceRecognizer implements Recognizer {
       } else if (cased && i > 0 && (PLACE_PREPOSITIONS.has(words[i - 1]!.key) || words[i - 1]!.key === 'to') && /^ $/.test(text.slice(words[i - 1]!.end, m.start)) && !sentenceStart(text, span[0]!) && !span.some((w) => CALENDAR.has(w.key) || COMPASS.has(w.key)) && !inCapitals(text.slice(words[i - 1]!.start, words[i - 1]!.end))) {
         // Capitalised after a preposition ("Surgeon from Harbor", "go to Harbor"): the preposition stays in
         // the term, "from harbor", never every harbor. Not a month ("in August", a town too), nor a point of
-        // the compass, which is the first word of a longer place ("in West Africa"), nor in a headline in
-        // capitals, where every word has one ("CHINA IN SURPRISE DEFEAT").
+        // the compass, which is the first word of a longer place ("in West Africa"), nor after a preposition
+        // in capitals: a line in capitals, a headline, where every word has one ("CHINA IN SURPRISE
+        // DEFEAT"), is read as a text where case means nothing.
         out.push({ start: words[i - 1]!.start, end: m.end, category: 'LOCATION', source: 'context:place' });
       }
     }
@@ -615,6 +616,16 @@ export class PlaceRecognizer implements Recognizer {
       if (spaced(i - 1, i) && words[i - 1]!.key === 'the' && !capitals(i - 1)) out.push({ start: words[i - 1]!.start, end: w.end, category: 'LOCATION', source: 'context:country-short' });
       if (surface === 'US' && next !== undefined && !PRONOUN_AFTER_US.has(next.key) && !ULTRASOUND_SITES.has(next.key) && !(capitals(i - 1) && spaced(i - 1, i)) && !capitals(i + 1)) out.push({ start: w.start, end: next.end, category: 'LOCATION', source: 'context:country-short' });
     }
+  }
+
+  /**
+   * Which part of a country, in brackets after it: a point of the compass, a nationality or a listed city
+   * ("Korea (South)", "Cyprus (Greek)", "Congo (Kinshasa)"), not a person ("Kenya (John Mwangi)").
+   */
+  private qualifier(after: string): RegExpExecArray | null {
+    const m = COUNTRY_QUALIFIER.exec(after);
+    const key = m === null ? '' : normalizeTerm(m[1]!);
+    return m !== null && (COMPASS.has(key) || this.lists.nationalities.has(key) || this.lists.places.has(key)) ? m : null;
   }
 
   /** A word in capitals of six letters or more that no English, name or clinical list holds: BÜSCHENDORF, not ICU or DNR. */

