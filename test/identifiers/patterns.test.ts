@@ -119,6 +119,9 @@ describe('pattern recognisers', () => {
     expect(await found('c/o pain 5/10. Rated her pain a 7/10; 6/10 incisional pain. Strength 4/5, murmur 2/6, GCS 3/15. PSV of 10/5, pressure support 12/5, peep 5. ac 700x10x.3/5, a/c 800x12/10/40%, 5-6/3-4/0-80.', 'date-us')).toEqual([]);
     // Dates beside them stay dates.
     expect((await found('Pain 8/10 at 3/12. Awoke on 8/25 with CP. Seen 6/30-7/2, POD 1-3/12. Pain since 4/12; 5/11 abd pain.', 'date-us')).map(([, v]) => v)).toEqual(['3/12', '8/25', '6/30', '7/2', '3/12', '4/12', '5/11']);
+    // A month's name before a quantity is a word: dec, decreased.
+    expect(await found('UO dec 4-5 cc/hr, BP dec 10 mmHg, sats dec 2 points, wbc dec 12 from 15.', 'date-month-name')).toEqual([]);
+    expect((await found('On dec 4 pt fell. Seen Dec 12 from clinic, Dec 4, 2094.', 'date-month-name')).map(([, v]) => v)).toEqual(['dec 4', 'Dec 12', 'Dec 4, 2094']);
     // A word of dates before the fraction wins; a word between the scale's word and it makes it no score.
     expect((await found('Since 4/10 headache. Admitted 3/10 pain crisis. F/u pain clinic 4/15. Chest pain, adm 3/12.', 'date-us')).map(([, v]) => v)).toEqual(['4/10', '3/10', '4/15', '3/12']);
     expect(await found('born in 1977 and 1985년에 이사', 'year')).toEqual([

@@ -23,6 +23,8 @@ const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may
 const SEASON = '(?:spring|summer|fall|autumn|winter)';
 /** A unit after a number, which makes it a quantity, not a year: "2000 cc", "CABG 60 bpm", "oct 50 mcg", "1930 hrs". */
 const QUANTITY_UNIT = String.raw`(?:mg|mcg|gm?|kg|cc|ml|meq|mmol|units?|u|mm|cm|mmhg|kcal|cal|bpm|x|hrs?|hours?|h|mins?|minutes?|sec|ms)\b`;
+/** A quantity right after a number: a unit, a percentage, points. */
+const QUANTITY_AFTER = new RegExp(String.raw`^\s?(?:%|${QUANTITY_UNIT}|points?\b)`, 'i');
 /** Two digits that no day can be (32-99), read as a year; not a quantity ("oct 50 mcg", "feb 38.5"). */
 const BARE_YEAR = String.raw`(3[2-9]|[4-9]\d)(?!\.\d|\s?%|\s?${QUANTITY_UNIT})`;
 /**
@@ -200,6 +202,11 @@ export const PATTERNS: PatternSpec[] = [
       const month = MONTHS[m[0].toLowerCase().match(/[a-z]{3}/g)?.find((w) => w in MONTHS) ?? ''];
       if (month === undefined) return false;
       const day = num(m[1] ?? m[6]);
+      // A quantity after the number makes the month's name a word: "dec 10 mmHg", "UO dec 4-5 cc/hr" (dec,
+      // decreased), and in lower case a change, "wbc dec 12 from 15".
+      const after = m.input.slice(m.index + m[0].length, m.index + m[0].length + 8);
+      const yearless = m.slice(2, 6).every((g) => g === undefined) && m.slice(7, 10).every((g) => g === undefined);
+      if (yearless && !Number.isNaN(day) && (QUANTITY_AFTER.test(after) || (/^dec\b/.test(m[0]) && /^\s(?:from|to)\b/.test(after)))) return false;
       return Number.isNaN(day) || isCalendarDate(2000, month, day);
     },
   },
