@@ -188,8 +188,6 @@ describe('Korean places', () => {
       // A street after a common noun (구월, 장 + 안길) only with its number; the same form without one is the particle.
       expect(await addresses('인천시 남동구 구월로 123-4, 청주시 흥덕구 장안길 5에')).toEqual(['인천시 남동구 구월로{인천시 남동구 구월로 123-4}', '청주시 흥덕구 장안길{청주시 흥덕구 장안길 5}']);
       expect(await addresses('그는 부산시 바다로 이주하였다. 서울시 쪽으로 10분 걸었다.')).toEqual([]);
-      // After a final consonant 로 cannot be the particle (that is 으로): a street, with or without its number.
-      expect(await addresses('서울시 광진구 능동로 주변에서 만났다.')).toEqual(['서울시 광진구 능동로']);
       // A place and its particle: the place (to 유성구, to 중구, at 역삼동); not a common word and its particle (요구로: on request).
       expect(await addresses('김철수는 대전시 유성구로, 이어 서울시 중구로 이사하였다. 서울시 강남구 역삼동에서 만났다. 서울시 요구로')).toEqual(['대전시 유성구', '서울시 중구', '서울시 강남구 역삼동']);
       // A common word that ends like a place is no subdivision (also, then, streets); a word refused, the next may start an address.

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { morphemeCursor, particleDisagrees, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
+import { morphemeCursor, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
 import type { Detection, Recognizer } from './recognizer.js';
 import { AMBIGUOUS_KOREAN_CITIES, KOREAN_CITIES } from './koreanCities.js';
 import { KOREAN_PARTICLE, MECAB_DICTIONARY_SOURCE, properNounRuns } from './koreanNames.js';
@@ -112,8 +112,6 @@ function subdivisionLength(stem: string, word: string, start: number, pieces: re
   if (DIRECTION_DISTRICT.test(stem)) return stem.length;
   // A numbered neighbourhood (성수동1가, 신림2동), by its form.
   if (/\d(?:가|동)$/.test(stem)) return stem.length;
-  // A street whose 로 cannot be the particle, after a final consonant (능동로, not 능동 + 로), by its form.
-  if (stem.length < word.length && STREET.test(word) && particleDisagrees(stem, word.slice(stem.length))) return word.length;
   // A place and its particle (유성구로 이사: to 유성구): the place, where mecab reads one (not 요구로, 임시로);
   // without mecab, a stem of three syllables or more (not 도시에서, 이동을).
   if (stem.length < word.length) return (pieces === undefined ? stem.length >= 3 : placeWord(stem, pieces.filter((p) => p.end <= start + stem.length), known)) ? stem.length : undefined;

@@ -8,7 +8,7 @@ export { isFunctionalTag, morphemeCursor, verbForm } from './morpheme.js';
 export { RuleAnalyzer, analyzeByRule } from './ruleAnalyzer.js';
 export { MecabAnalyzer, locateMecab, npmDictionary } from './mecab.js';
 export type { MecabLocation } from './mecab.js';
-export { splitParticle, isParticleAfter, particleDisagrees, endsInConsonant, finalConsonant } from './josa.js';
+export { splitParticle, isParticleAfter, endsInConsonant, finalConsonant } from './josa.js';
 
 export const ANALYZER_CHOICES = ['auto', 'mecab', 'rule'] as const;
 export type AnalyzerChoice = (typeof ANALYZER_CHOICES)[number];

@@ -82,8 +82,3 @@ export function splitParticle(eojeol: string): [stem: string, particle: string] 
 export function isParticleAfter(stem: string, tail: string): boolean {
   return PARTICLES.some(([p, rule]) => p === tail && agrees(stem, rule));
 }
-
-/** Whether `tail` is a particle that cannot follow `stem`: 로 after a final consonant (능동로 is no 능동 + 로). */
-export function particleDisagrees(stem: string, tail: string): boolean {
-  return PARTICLES.some(([p]) => p === tail) && !isParticleAfter(stem, tail);
-}
