@@ -116,14 +116,14 @@ describe('pattern recognisers', () => {
     ]);
     expect(await found('CO/CI/SVR 5.8/2.71/497, crackles 1/2 up, lot 0490 75 40 81', 'date-us,phone-context')).toEqual([]);
     // Scores and ventilator settings written as fractions: pain, strength, murmur, GCS, pressure support.
-    expect(await found('c/o pain 5/10. Rated her pain a 7/10; 6/10 incisional pain. Strength 4/5, murmur 2/6, GCS 3/15. PSV of 10/5, pressure support 12/5, peep 5. ac 700x10x.3/5, a/c 800x12/10/40%, 5-6/3-4/0-80.', 'date-us')).toEqual([]);
+    expect(await found('c/o pain 5/10. Rated her pain a 7/10; 6/10 incisional pain. Strength 4/5, murmur 2/6, GCS 3/15. PSV of 10/5, pressure support 12/5, peep 5. ac 700x10x.3/5, a/c 800x12/10/40%, 5-6/3-4/0-80. Pain level 7/10, strength in RUE 4/5, Apgars were 8/9.', 'date-us')).toEqual([]);
     // Dates beside them stay dates.
     expect((await found('Pain 8/10 at 3/12. Awoke on 8/25 with CP. Seen 6/30-7/2, POD 1-3/12. Pain since 4/12; 5/11 abd pain.', 'date-us')).map(([, v]) => v)).toEqual(['3/12', '8/25', '6/30', '7/2', '3/12', '4/12', '5/11']);
     // A month's name before a quantity is a word: dec, decreased.
-    expect(await found('UO dec 4-5 cc/hr, BP dec 10 mmHg, sats dec 2 points, wbc dec 12 from 15.', 'date-month-name')).toEqual([]);
-    expect((await found('On dec 4 pt fell. Seen Dec 12 from clinic, Dec 4, 2094.', 'date-month-name')).map(([, v]) => v)).toEqual(['dec 4', 'Dec 12', 'Dec 4, 2094']);
+    expect(await found('UO dec 4-5 cc/hr, BP dec 10 mmHg, sats dec 2 points, wbc dec 12 from 15, Hgb dec 1.2 from 9.8, wt dec 10 lbs.', 'date-month-name')).toEqual([]);
+    expect((await found('On dec 4 pt fell. Seen Dec 12 from clinic, Dec 4, 2094. Dec 5 x-ray neg, Jan 5 u/s neg, admitted dec 12 to MICU.', 'date-month-name')).map(([, v]) => v)).toEqual(['dec 4', 'Dec 12', 'Dec 4, 2094', 'Dec 5', 'Jan 5', 'dec 12']);
     // A word of dates before the fraction wins; a word between the scale's word and it makes it no score.
-    expect((await found('Since 4/10 headache. Admitted 3/10 pain crisis. F/u pain clinic 4/15. Chest pain, adm 3/12.', 'date-us')).map(([, v]) => v)).toEqual(['4/10', '3/10', '4/15', '3/12']);
+    expect((await found('Since 4/10 headache. Admitted 3/10 pain crisis. F/u pain clinic 4/15. Chest pain, adm 3/12. Pain at 3/14; nutrition support 3/16.', 'date-us')).map(([, v]) => v)).toEqual(['4/10', '3/10', '4/15', '3/12', '3/14', '3/16']);
     expect(await found('born in 1977 and 1985년에 이사', 'year')).toEqual([
       ['DATE', '1977'],
       ['DATE', '1985'],

@@ -23,8 +23,11 @@ const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may
 const SEASON = '(?:spring|summer|fall|autumn|winter)';
 /** A unit after a number, which makes it a quantity, not a year: "2000 cc", "CABG 60 bpm", "oct 50 mcg", "1930 hrs". */
 const QUANTITY_UNIT = String.raw`(?:mg|mcg|gm?|kg|cc|ml|meq|mmol|units?|u|mm|cm|mmhg|kcal|cal|bpm|x|hrs?|hours?|h|mins?|minutes?|sec|ms)\b`;
-/** A quantity right after a number: a unit, a percentage, points. */
-const QUANTITY_AFTER = new RegExp(String.raw`^\s?(?:%|${QUANTITY_UNIT}|points?\b)`, 'i');
+/**
+ * A quantity right after a month's day: a decimal, a percentage, a unit of a measure written out or its
+ * symbol of two letters or more (not x-ray, h&p, u/s: a date's day comes before those too).
+ */
+const QUANTITY_AFTER = /^(?:\.\d|\s?(?:%|(?:cc|ml|mg|mcg|kg|lbs?|mmhg|meq|bpm|beats|points?|units)\b))/i;
 /** Two digits that no day can be (32-99), read as a year; not a quantity ("oct 50 mcg", "feb 38.5"). */
 const BARE_YEAR = String.raw`(3[2-9]|[4-9]\d)(?!\.\d|\s?%|\s?${QUANTITY_UNIT})`;
 /**
@@ -57,11 +60,12 @@ function rangeFromMonthName(before: string, month: number): boolean {
 const FRACTION_DENOMINATORS = new Set([2, 3, 4, 5, 8, 10, 16, 32]);
 /**
  * A score or a setting a note writes as a fraction, not a date: pain 5/10, strength 4/5, a murmur 2/6, GCS
- * 3/15, pressure support 10/5. The scale's word comes right before, at most a small word between ("pain a
- * 7/10", "PSV of 10/5"; not "pain since 3/12", "pain clinic 4/15"), or pain right after a score out of 10
+ * 3/15, pressure support 10/5. The scale's word comes right before, at most two small words or a limb
+ * between ("pain a 7/10", "PSV of 10/5", "strength in RUE 4/5"; not "pain since 3/12", "pain at 3/12",
+ * "pain clinic 4/15"), or pain right after a score out of 10
  * ("7/10 pain", "6/10 incisional pain"; not "on 8/25 with CP"). A word of dates before it wins (below).
  */
-const SCORE_BEFORE = /\b(?:pain|painful|discomfort|score|scale|rated?|rates|strength|power|motor|murmur|gcs|apgars?|ps|psv|support|peep|cpap|bi-?pap|settings?|grade)[\s:=,-]+(?:(?:of|is|was|now|at|a|an|her|his|its)\s+)?$/i;
+const SCORE_BEFORE = /\b(?:pain|painful|discomfort|score|scale|rated?|rates|strength|power|motor|murmur|gcs|apgars?|ps|psv|pressure\s+support|peep|cpap|bi-?pap|settings?|grade)[\s:=,-]+(?:(?:of|is|are|was|were|now|today|level|a|an|her|his|its|in|[rlb](?:ue|le)|right|left)\s+){0,2}$/i;
 const PAIN_AFTER = /^\s?(?:(?!(?:with|and|at|on|in|of|from|for|to|after|since)\s)\p{L}+\s)?(?:pain|discomfort|cp|ha|headache)\b/iu;
 /** Words of dates right before a number: a fraction after them is a date ("admitted 1/3"). */
 const DATE_CUE_BEFORE = /\b(?:since|until|till|admitted|admit|adm|discharged|dated|dob|born|date)[\s:]+$/i;
@@ -160,7 +164,7 @@ export const PATTERNS: PatternSpec[] = [
       // end of a range of dates (6/30-7/2, May 30-6/8) nor a date after a day's number (POD 1-3/12).
       if (m[3] === undefined && month <= day && FRACTION_DENOMINATORS.has(day) && MIXED_NUMBER_BEFORE.test(before) && !rangeFromMonthName(before, month)) return false;
       const after = m.input.slice(m.index + m[0].length, m.index + m[0].length + 24);
-      if (m[3] === undefined && !DATE_CUE_BEFORE.test(before) && (SCORE_BEFORE.test(before) || (day === 10 && PAIN_AFTER.test(after)))) return false;
+      if (m[3] === undefined && !DATE_CUE_BEFORE.test(before) && (SCORE_BEFORE.test(m.input.slice(Math.max(0, m.index - 28), m.index)) || (day === 10 && PAIN_AFTER.test(after)))) return false;
       // A setting: a value after a multiplication (700x10x.3/5), a percentage (12/10/40%), a range of
       // values on both sides (5-6/3-4).
       if (/[x×]\.?$/i.test(before) || after.startsWith('%') || (MIXED_NUMBER_BEFORE.test(before) && /^-\d{1,3}(?!\d)/.test(after))) return false;
@@ -203,10 +207,10 @@ export const PATTERNS: PatternSpec[] = [
       if (month === undefined) return false;
       const day = num(m[1] ?? m[6]);
       // A quantity after the number makes the month's name a word: "dec 10 mmHg", "UO dec 4-5 cc/hr" (dec,
-      // decreased), and in lower case a change, "wbc dec 12 from 15".
+      // decreased), and in lower case a change to a number, "wbc dec 12 from 15" (not "dec 12 to MICU").
       const after = m.input.slice(m.index + m[0].length, m.index + m[0].length + 8);
       const yearless = m.slice(2, 6).every((g) => g === undefined) && m.slice(7, 10).every((g) => g === undefined);
-      if (yearless && !Number.isNaN(day) && (QUANTITY_AFTER.test(after) || (/^dec\b/.test(m[0]) && /^\s(?:from|to)\b/.test(after)))) return false;
+      if (yearless && !Number.isNaN(day) && (QUANTITY_AFTER.test(after) || (/^dec\b/.test(m[0]) && /^\s(?:from|to)\s\d/.test(after)))) return false;
       return Number.isNaN(day) || isCalendarDate(2000, month, day);
     },
   },

@@ -138,13 +138,15 @@ export function publicLists(): PublicLists {
   const packageAdjectives = Object.values((require('i18n-nationality/langs/en.json') as { nationalities: Record<string, string> }).nationalities)
     .map((n) => norm(n.replace(/\s*\(.*\)\s*$/, '')))
     .filter((n) => /^\p{L}+$/u.test(n));
+  const namedPlaces = new Set([...countrySet, ...WORLD_PLACES.map(norm)]);
   // A territory the package names without an adjective (Bermuda, Jersey) is a place, as is a region
-  // written as its adjective (the Caribbean). A plural names a people (Israelis, Serbs, Czechs; not Swiss,
-  // Chinese, French), unless it is a name too (Thais).
-  const adjectives = [...packageAdjectives, ...NATIONALITY_WORDS].filter((n) => !places.has(n));
-  const plurals = adjectives.filter((n) => !/(?:s|sh|ese|[nt]ch)$/.test(n)).map((n) => `${n}s`).filter((n) => !places.has(n) && !firstNames.has(n));
+  // written as its adjective (the Caribbean, the Balkans); a town that shares a nationality's name (English,
+  // Indiana; Arab, Alabama) is not the one meant. A plural names a people (Israelis, Serbs, Czechs; not
+  // Swiss, Chinese, French), unless it is a name too (Thais).
+  const adjectives = [...packageAdjectives, ...NATIONALITY_WORDS].filter((n) => !namedPlaces.has(n));
+  const plurals = adjectives.filter((n) => !/(?:s|sh|ese|[nt]ch)$/.test(n)).map((n) => `${n}s`).filter((n) => !namedPlaces.has(n) && !firstNames.has(n));
   const nationalities = new Set([...adjectives, ...plurals, ...LANGUAGE_WORDS]);
   for (const n of nationalities) commonWords.add(n);
-  cached = { firstNames, lastNames, countries: countrySet, namedPlaces: new Set([...countrySet, ...WORLD_PLACES.map(norm)]), everydayWords, stateCodes: new Set(Object.keys(stateTable)), places: new Set([...places].filter((p) => p.length > 2)), commonWords, rareWords, nationalities };
+  cached = { firstNames, lastNames, countries: countrySet, namedPlaces, everydayWords, stateCodes: new Set(Object.keys(stateTable)), places: new Set([...places].filter((p) => p.length > 2)), commonWords, rareWords, nationalities };
   return cached;
 }

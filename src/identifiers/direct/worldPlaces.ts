@@ -67,8 +67,8 @@ export const NATIONALITY_WORDS: readonly string[] = (
   'serbian croatian bosnian albanian israeli palestinian arab egyptian iranian iraqi syrian lebanese jordanian saudi afghan pakistani indian bangladeshi nepalese ' +
   'chinese japanese korean vietnamese thai filipino indonesian malaysian singaporean taiwanese mongolian nigerian kenyan ethiopian somali sudanese ghanaian moroccan algerian tunisian libyan ' +
   'hispanic nordic scandinavian slavic ' +
-  'serb croat bosniak kurd kurdish emirati uzbek kazakh turkmen soviet yugoslav congolese dominican zealander lankan rican timorese tibetan uyghur pashtun basque catalan flemish walloon'
+  'serb croat bosniak kurd kurdish emirati uzbek kazakh turkmen soviet yugoslav congolese dominican zealander lankan rican timorese tibetan uyghur pashtun basque catalan flemish walloon tamil persian bengali punjabi'
 ).split(' ');
 
 /** The languages records say people speak (Cantonese, Creole, Farsi): words, like the nationalities, without a plural. */
-export const LANGUAGE_WORDS: readonly string[] = 'arabic latin cantonese mandarin hindi urdu tagalog swahili creole farsi persian hebrew yiddish amharic punjabi gujarati bengali tamil'.split(' ');
+export const LANGUAGE_WORDS: readonly string[] = 'arabic latin cantonese mandarin hindi urdu tagalog swahili creole farsi hebrew yiddish amharic gujarati'.split(' ');
