@@ -40,7 +40,8 @@ try {
   }
   const lists = publicLists();
   const names = [...births]
-    .filter(([name, n]) => n >= MIN_BIRTHS && !dictionaryWord(name, lists) && !lists.places.has(name) && !lists.nationalities.has(name))
+    // The nationalities are dictionary words (PublicLists.nationalities).
+    .filter(([name, n]) => n >= MIN_BIRTHS && !dictionaryWord(name, lists) && !lists.places.has(name))
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .map(([name]) => name);
   if (names.length === 0) throw new Error(`${PACKAGE}: no name of ${MIN_BIRTHS} births or more in ${raw}; has the package changed its layout?`);

@@ -192,8 +192,8 @@ export class NameRecognizer implements Recognizer {
     /** A capitalised word of a pair that is no common word, cue, run of capitals or contraction. */
     const unlistedHalf = (x: WordClass, y: TextWord) => !x.common && !CUES.has(y.key) && y.capital && y.key.length > 2 && !inCapitals(text.slice(y.start, y.end)) && !/['’]/.test(y.key);
     const named = (y: TextWord) => properShape(text.slice(y.start, y.end)) && !CUES.has(y.key) && !CLINICAL.has(y.key);
-    /** An unambiguous name, listed or in no list, written as one; no nationality. */
-    const unambiguousHalf = (x: WordClass, y: TextWord) => named(y) && !inCapitals(text.slice(y.start, y.end)) && !this.lists.nationalities.has(y.key) && ((x.name && !x.common && y.key.length > 3) || unlistedProperNoun(text, y, this.lists));
+    /** An unambiguous name, listed or in no list, written as one; no common word, so no nationality either. */
+    const unambiguousHalf = (x: WordClass, y: TextWord) => named(y) && !inCapitals(text.slice(y.start, y.end)) && ((x.name && !x.common && y.key.length > 3) || unlistedProperNoun(text, y, this.lists));
     /** Any word written as a name beside it, two letters too (Ed Miliband, Al Gore), but none that names things beside a name. */
     const otherHalf = (y: TextWord) => (named(y) || (/^\p{Lu}\p{Ll}$/u.test(text.slice(y.start, y.end)) && !CUES.has(y.key))) && !inCapitals(text.slice(y.start, y.end)) && !BESIDE_NAMES.has(y.key);
     for (let i = 0; i < words.length; i++) {

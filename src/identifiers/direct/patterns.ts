@@ -69,6 +69,19 @@ const SCORE_BEFORE = /\b(?:pain|painful|discomfort|score|scale|rated?|rates|stre
 const PAIN_AFTER = /^\s?(?:(?!(?:with|and|at|on|in|of|from|for|to|after|since)\s)\p{L}+\s)?(?:pain|discomfort|cp|ha|headache)\b/iu;
 /** Words of dates right before a number: a fraction after them is a date ("admitted 1/3"). */
 const DATE_CUE_BEFORE = /\b(?:since|until|till|admitted|admit|adm|discharged|dated|dob|born|date)[\s:]+$/i;
+
+/**
+ * Whether a month/day with no year, `before` and `after` it, is a fraction rather than a date: a simple
+ * fraction (1/2, 2/3), the fraction of a mixed number (a price or a yield, 45-3/8; a strength graded
+ * 4-5/5; not the end of a range of dates, 6/30-7/2, May 30-6/8, nor a date after a day's number, POD
+ * 1-3/12), or a score or a setting ({@link SCORE_BEFORE}). A word of dates before it makes it a date.
+ */
+function yearlessFraction(month: number, day: number, before: string, after: string): boolean {
+  if (DATE_CUE_BEFORE.test(before)) return false;
+  if (month < day && day <= 4) return true;
+  if (month <= day && FRACTION_DENOMINATORS.has(day) && MIXED_NUMBER_BEFORE.test(before) && !rangeFromMonthName(before, month)) return true;
+  return SCORE_BEFORE.test(before) || (day === 10 && PAIN_AFTER.test(after));
+}
 const num = (s: string | undefined) => (s === undefined ? NaN : Number(s));
 /** A two-digit year is read as 19xx/20xx; only month and day are checked then. */
 const dateOk = (y: number, m: number, d: number) => isCalendarDate(Number.isNaN(y) ? 2000 : y < 100 ? 2000 + y : y, m, d);
@@ -158,13 +171,9 @@ export const PATTERNS: PatternSpec[] = [
     regex: re(String.raw`(?<![\d/])(?<!\d\.)(\d{1,2})/(\d{1,2})(?:/(\d{2}|\d{4}))?(?![\d/]|\.\d)${NE}`),
     validate: (m) => {
       const [month, day] = [num(m[1]), num(m[2])];
-      const before = m.input.slice(Math.max(0, m.index - 16), m.index);
-      if (m[3] === undefined && month < day && day <= 4 && !DATE_CUE_BEFORE.test(before)) return false;
-      // The fraction of a mixed number (a price or a yield, 45-3/8, 1045-3/8; a strength graded 4-5/5), not the
-      // end of a range of dates (6/30-7/2, May 30-6/8) nor a date after a day's number (POD 1-3/12).
-      if (m[3] === undefined && month <= day && FRACTION_DENOMINATORS.has(day) && MIXED_NUMBER_BEFORE.test(before) && !rangeFromMonthName(before, month)) return false;
+      const before = m.input.slice(Math.max(0, m.index - 28), m.index);
       const after = m.input.slice(m.index + m[0].length, m.index + m[0].length + 24);
-      if (m[3] === undefined && !DATE_CUE_BEFORE.test(before) && (SCORE_BEFORE.test(m.input.slice(Math.max(0, m.index - 28), m.index)) || (day === 10 && PAIN_AFTER.test(after)))) return false;
+      if (m[3] === undefined && yearlessFraction(month, day, before, after)) return false;
       // A setting: a value after a multiplication (700x10x.3/5), a percentage (12/10/40%), a range of
       // values on both sides (5-6/3-4).
       if (/[x×]\.?$/i.test(before) || after.startsWith('%') || (MIXED_NUMBER_BEFORE.test(before) && /^-\d{1,3}(?!\d)/.test(after))) return false;

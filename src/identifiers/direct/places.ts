@@ -414,11 +414,10 @@ export class PlaceRecognizer implements Recognizer {
         const before = form !== null ? m.start - form[1]!.length : i > 0 && COMPASS.has(words[i - 1]!.key) && (words[i - 1]!.capital || !cased || POINTS.has(words[i - 1]!.key)) && /^ $/.test(text.slice(words[i - 1]!.end, m.start)) ? words[i - 1]!.start : m.start;
         const after = coded === 0 ? ADMINISTRATIVE_AFTER.exec(text.slice(m.end, m.end + 14)) ?? (listedCountry ? this.qualifier(text.slice(m.end, m.end + 24)) : null) : null;
         out.push({ start: before, end: m.end + (coded || (after?.[0].length ?? 0)), category: 'LOCATION', source: 'list:places' });
-        // A state code after it belongs to it too ("Washington DC", "Baltimore, MD"), in a term of its own:
-        // the place alone stays one, and MD alone is a doctor.
-        if (state !== null && this.lists.stateCodes.has(state[1]!)) out.push({ start: m.start, end: m.end + state[0].length, category: 'LOCATION', source: 'list:places' });
-        const ap = cased && span.every((w) => w.capital) ? AP_STATE_AFTER.exec(text.slice(m.end, m.end + 10)) : null;
-        if (ap !== null) out.push({ start: m.start, end: m.end + ap[0].length, category: 'LOCATION', source: 'list:places' });
+        // A state code after it belongs to it too ("Washington DC", "Baltimore, MD"), or a state as news
+        // abbreviates it ("Tampa, Fla."), in a term of its own: the place alone stays one, and MD alone is a doctor.
+        const stateAfter = state !== null && this.lists.stateCodes.has(state[1]!) ? state : cased && span.every((w) => w.capital) ? AP_STATE_AFTER.exec(text.slice(m.end, m.end + 10)) : null;
+        if (stateAfter !== null) out.push({ start: m.start, end: m.end + stateAfter[0].length, category: 'LOCATION', source: 'list:places' });
       }
       // A place that is also a word ("Harbor", "Union"; one of two words written as names counts above) only before a state code, which stays in the
       // term: "harbor md", never every "union".
