@@ -417,6 +417,12 @@ describe('places without a user list', () => {
     expect(await whole('His address: 612 Via Garibaldi 14')).toEqual(['612 Via Garibaldi 14']);
     expect(await whole('drops you at 20 Avenue du Lac Bleu 9, Annecy')).toEqual(['20 Avenue du Lac Bleu 9, Annecy']);
     expect(await whole('Trivo lives on Hoge Wei 32 St. now')).toEqual(['Hoge Wei 32 St.']);
+    // Types of Hungary, Greece, Italy and Norway; a lower-case name before a name and type in one word.
+    expect(await whole('Pedestrians must enter on Erzsébet tér 92. St. the first three months')).toEqual(['Erzsébet tér 92. St.']);
+    expect(await whole('Meet me at 58 Λ. Πεντέλης 152\nLjubljana, nan 53554')).toEqual(['58 Λ. Πεντέλης 152\nLjubljana, nan 53554']);
+    expect(await whole('Enter on Via Santa Teresa degli Scalzi 71 St. first')).toEqual(['Via Santa Teresa degli Scalzi 71 St.']);
+    expect(await whole('and 32 Pernilles vei 115 Apt. 714 OSLO nan')).toContain('32 Pernilles vei 115 Apt. 714 OSLO nan');
+    expect(await whole("here's the address: 19 pierre delannoyplaats 211 apt. 098 erwetegem")).toContain('19 pierre delannoyplaats 211 apt. 098');
     // Ships and military post offices, in any case.
     expect(await whole('mail goes to USNS Comfort\nFPO AE 09501 now')).toEqual(['USNS Comfort\nFPO AE 09501']);
     expect(await whole('mail goes to psc 1234, box 567\napo ae 09012')).toEqual(['psc 1234, box 567\napo ae 09012']);
@@ -500,6 +506,21 @@ describe('places without a user list', () => {
     // Which part of a country, in brackets after it.
     expect(await found(places, 'He flew to Congo (Kinshasa) and Korea (South), not to Germany (for work).')).toEqual(expect.arrayContaining(['Congo (Kinshasa)|list:places', 'Korea (South)|list:places', 'Germany|list:places']));
     expect(await found(places, 'Our partner in Kenya (John Mwangi) replied.')).toEqual(['Kenya|list:places']);
+  });
+
+  it('reads a small town abroad after a preposition of place, "to" too, and a hyphenated name in capitals', async () => {
+    const lists = publicLists();
+    // Too small for the places list (Lycksele: 8,545 people), and not a word or a name.
+    expect(lists.places.has('lycksele')).toBe(false);
+    expect(lists.towns.has('lycksele') && lists.towns.has('punkaharju')).toBe(true);
+    expect(lists.towns.has('leeds') || lists.towns.has('rose') || lists.towns.has('heparin')).toBe(false);
+    expect(await found(places, 'we returned to LYCKSELE by helicopter')).toEqual(['LYCKSELE|context:town']);
+    expect(await found(places, 'the title refers to a street in punkaharju. it was')).toEqual(['punkaharju|context:town']);
+    expect(await found(places, 'He was born in Bělá pod Bezdězem.')).toContain('Bělá pod Bezdězem|context:town');
+    // Not in lower case where case means something, nor without a preposition before it.
+    expect(await found(places, 'We went to lycksele. Lycksele has a zoo.')).toEqual([]);
+    expect(await found(places, 'I am in GROSS-SCHWEINBARTH for a business trip')).toEqual(['GROSS-SCHWEINBARTH|context:place-preposition']);
+    expect(await found(places, 'Pt transferred from GI-ABD to CCU')).toEqual([]);
   });
 
   it('reads a university named after its place, the state someone lives in, and a place that is a word after a preposition, keeping the cue in the term', async () => {

@@ -62,8 +62,8 @@ const STREET = /\b\d{1,5}\s+(?:\p{Lu}[\p{L}'.-]*\s+){1,3}(?:St|Street|Ave|Avenue
 
 /** Street types in any case, for the postal address rule ("14 Crown Street", "74678 midtvollen 130 st."). */
 /** The endings of a street's name and type written in one word (Søndergade, Ringvej, Kiannonkatu, Sahantie). */
-const STREET_SUFFIXES = 'strasse|straße|gasse|gade|gatan|gata|vägen|vegen|veien|vej|weg|katu|tie|straat|laan';
-const STREET_TYPE = new RegExp(String.raw`^(?:st|street|ave|avenue|rd|road|blvd|boulevard|ln|lane|dr|drive|way|ct|court|pl|place|sq|square|squares|ter|terrace|terrasse|pkwy|parkway|hwy|highway|cir|circle|parks?|gardens|crescent|close|row|alley|plaza|route|trail|u\.|ul\.|utca|út|útja|ulica|trg|tee|via|rue|calle|paseo|carrer|avenida|avda|rua|rúa|strada|piazza|\p{L}+(?:${STREET_SUFFIXES}))(?<!\b(?:u|ul))\.?$`, 'iu');
+const STREET_SUFFIXES = 'strasse|straße|gasse|gade|gatan|gata|vägen|vegen|veien|vej|weg|katu|tie|straat|laan|plaats|plein|allee';
+const STREET_TYPE = new RegExp(String.raw`^(?:st|street|ave|avenue|rd|road|blvd|boulevard|ln|lane|dr|drive|way|ct|court|pl|place|sq|square|squares|ter|terrace|terrasse|pkwy|parkway|hwy|highway|cir|circle|parks?|gardens|crescent|close|row|alley|plaza|route|trail|u\.|ul\.|utca|út|útja|ulica|trg|tér|tere|körút|krt\.|rakpart|sétány|fasor|tee|vei|allé|via|viale|corso|rue|calle|paseo|carrer|avenida|avda|rua|rúa|estrada|strada|piazza|λεωφόρος|λεωφ\.|λ\.|οδός|πλατεία|\p{L}+(?:${STREET_SUFFIXES}))(?<!\b(?:u|ul))\.?$`, 'iu');
 /** Where a postal address may start: a house number (one or two). */
 const HOUSE = /(?<![\p{L}\p{N}.,:/-])(\d{1,6})(?: \d{1,5})?(?= \p{L})/gu;
 /** A post office box, with a number before it if any: "P.O. Box 149", "45818 P.O. Box 242". */
@@ -84,7 +84,7 @@ const CORNER_BEFORE = new RegExp(String.raw`(?<=${LOCATIVE} )${CORNER_STREET} $`
  * a house number before it if any (group 1). Counts with an address line after it or a street type in it;
  * after a locative, also with a word no English list holds ({@link LOCATIVE_BEFORE}, {@link CLAUSE_AFTER}).
  */
-const STREET_FIRST = new RegExp(String.raw`(?<=(?:^|\n|:|${LOCATIVE}|${LOCATIVE} ${CORNER_STREET}) ?)(\d{1,5} )?(?:\p{Lu}[\p{L}\p{M}'’.-]*(?: (?:\p{Lu}[\p{L}\p{M}'’.-]*|de|del|dei|della|la|le|van|von|du|des|u\.|ul\.|út|útja|utca|tee)){0,4}) \d{1,5}[A-Za-z]?\.?(?![\p{L}\p{N}])`, 'gmu');
+const STREET_FIRST = new RegExp(String.raw`(?<=(?:^|\n|:|${LOCATIVE}|${LOCATIVE} ${CORNER_STREET}) ?)(\d{1,5} )?(?:\p{Lu}[\p{L}\p{M}'’.-]*(?: (?:\p{Lu}[\p{L}\p{M}'’.-]*|de|del|dei|della|degli|delle|di|da|do|dos|la|le|van|von|du|des|u\.|ul\.|út|útja|utca|tér|körút|rakpart|sétány|fasor|tee|vei|allé)){0,4}) \d{1,5}[A-Za-z]?\.?(?![\p{L}\p{N}])`, 'gmu');
 /**
  * Where a street-first address's words alone may make it one: right after "at", "to", "in", "is", an
  * intersection after them, or "address:" (not any colon: "Scorers: Ronaldo 23, Figo 45").
@@ -103,10 +103,13 @@ const MILITARY = /\b(?:(?:PSC|Unit|CMR) \d{1,6},? Box \d{1,6}|(?:USNS|USNV|USS|U
 // The address scanner reads from a position with sticky (y) patterns, never copying the rest of the text:
 // a long document has many numbers.
 const STREET_WORD = / (\p{L}[\p{L}\p{M}'’.-]*)/uy;
-/** After a lower-case street word: a number and a street type ("midtvollen 130 st."), or a street type spelled out ("fourth avenue"). */
+/**
+ * After a lower-case street word: a number and a street type ("midtvollen 130 st."), or a street type
+ * spelled out ("fourth avenue"); or else a street's name and type in one word ("pierre delannoyplaats").
+ */
 const NUMBER_THEN_TYPE = / (?:\d{1,5} (?:st|street|ave|rd|road)|street|avenue|road|boulevard|lane|drive)\b/iuy;
 /** Street types that languages write before the name ("Via Roma", "Rue de Piétrain", "Paseo del Atlántico"). */
-const LEADING_TYPE = /^(?:via|rue|calle|avenida|avda|rua|rúa|paseo|carrer|strada|piazza|avenue|boulevard|ul\.|trg|plaza)$/iu;
+const LEADING_TYPE = /^(?:via|viale|corso|rue|calle|avenida|avda|rua|rúa|estrada|paseo|carrer|strada|piazza|avenue|boulevard|ul\.|trg|plaza|λεωφόρος|λεωφ\.|λ\.|οδός|πλατεία)$/iu;
 /** Words that join a street's name: "Avenue du Golf", "Rua Vinte e Cinco de Setembro". */
 const PARTICLE = /^(?:de|du|des|del|della|dei|delle|di|da|do|dos|das|la|le|les|van|von|der|den|e)$/iu;
 /** Within two words, a street's number or a street type. */
@@ -217,7 +220,8 @@ function postalAddress(text: string, at: number, house: string, houseDigits: num
     const word = m[1]!;
     // Words in capitals are shorthand in notes (1 HEAD CT, 2 IN PLACE), not streets.
     const shouted = inCapitals(word);
-    const typed = STREET_TYPE.test(word) && !shouted;
+    // A type shortened to one capital is no shouting: "Λ." (Λεωφόρος, avenue).
+    const typed = STREET_TYPE.test(word) && (!shouted || /^\p{Lu}\.$/u.test(word));
     // A lower-case street needs its type, before or after its number ("midtvollen 130 st."); a particle
     // joins a street's words ("Avenue du Golf", "Paseo del Atlántico").
     // "d'Ouchy" is written as a name.
@@ -226,7 +230,8 @@ function postalAddress(text: string, at: number, house: string, houseDigits: num
     // After a type written first, the name may be in lower case when its number or type soon follows
     // ("31 Rue tachkent St.", "947 trg revolucije 17"; not "60 via nbp with neo").
     const afterLeadingType = leadingType && !shouted && matchAt(NUMBER_OR_TYPE_SOON, text, end + m[0].length) !== null;
-    if (!typed && !capitalised && !particle && !afterLeadingType && matchAt(NUMBER_THEN_TYPE, text, end + m[0].length) === null) break;
+    const typeNext = matchAt(NUMBER_THEN_TYPE, text, end + m[0].length) !== null || COMPOUND_STREET.test(matchAt(STREET_WORD, text, end + m[0].length)?.[1] ?? '');
+    if (!typed && !capitalised && !particle && !afterLeadingType && !typeNext) break;
     end += m[0].length;
     words++;
     if (particle) continue;
@@ -452,6 +457,12 @@ export class PlaceRecognizer implements Recognizer {
         const end = this.unlistedPlace(text, words, i);
         if (end !== undefined) out.push({ start: w.start, end, category: 'LOCATION', source: 'context:place-preposition' });
       }
+      // A town too small for the places list after a preposition of place, "to" too: "returned to LYCKSELE",
+      // "in punkaharju" where case means nothing.
+      if ((PLACE_PREPOSITIONS.has(words[i - 1]!.key) || words[i - 1]!.key === 'to') && /^ $/.test(text.slice(words[i - 1]!.end, w.start))) {
+        const end = this.town(text, words, i, cased);
+        if (end !== undefined) out.push({ start: w.start, end, category: 'LOCATION', source: 'context:town' });
+      }
       // A region named by a point of the compass and a landform, written as a name or in capitals: "the
       // Eastern Shore", "EAST END", "West Coast" (not "the east side of the bed").
       const p = words[i - 1]!;
@@ -627,10 +638,31 @@ export class PlaceRecognizer implements Recognizer {
     return m !== null && (COMPASS.has(key) || this.lists.nationalities.has(key) || this.lists.places.has(key)) ? m : null;
   }
 
-  /** A word in capitals of six letters or more that no English, name or clinical list holds: BÜSCHENDORF, not ICU or DNR. */
+  /**
+   * The end of the small town ({@link PublicLists.towns}) of up to three words a space apart that starts
+   * at `words[i]`, the longest; where case means something, written as a name or in capitals, but for the
+   * particles inside it (Bělá pod Bezdězem).
+   */
+  private town(text: string, words: readonly TextWord[], i: number, cased: boolean): number | undefined {
+    let end: number | undefined;
+    let key = '';
+    for (let j = i; j < words.length && j - i < 3 && (j === i || /^ $/.test(text.slice(words[j - 1]!.end, words[j]!.start))); j++) {
+      const x = words[j]!;
+      const surface = text.slice(x.start, x.end);
+      if (cased && !x.capital && !(j > i && PARTICLE_WORD.test(surface))) break;
+      key = j === i ? x.key : `${key} ${x.key}`;
+      if (this.lists.towns.has(key) && (!cased || !PARTICLE_WORD.test(surface))) end = x.end;
+    }
+    return end;
+  }
+
+  /**
+   * A word in capitals of six letters or more that no English, name or clinical list holds: BÜSCHENDORF,
+   * SAINT-DIÉ (one part of five letters at least), not ICU, DNR or GI-ABD.
+   */
   private unlistedInCapitals(text: string, w: TextWord): boolean {
     const c = classify(w, this.lists);
-    return inCapitals(text.slice(w.start, w.end)) && w.key.length >= 6 && c.unknown && !c.name && !/\d/.test(text.charAt(w.end));
+    return inCapitals(text.slice(w.start, w.end)) && w.key.length >= 6 && w.key.split('-').some((part) => part.length >= 5) && c.unknown && !c.name && !/\d/.test(text.charAt(w.end));
   }
 
   /** The name before the facility word at `i`: up to four adjacent words, not generic, capitalised where case means something. */

