@@ -539,6 +539,8 @@ describe('places without a user list', () => {
     expect(await found(places, 'She grew up in Queensland, then moved to Scandinavia.')).toEqual(expect.arrayContaining(['Queensland|list:places', 'Scandinavia|list:places']));
     expect(await found(places, 'We sailed up the Hudson River to Lake Geneva, then to Mount Kosciuszko.')).toEqual(expect.arrayContaining(['Hudson River|rule:landmark', 'Lake Geneva|rule:landmark', 'Mount Kosciuszko|rule:landmark']));
     expect((await found(places, 'Went to the Nursing Station and checked Mental State.')).filter((d) => d.endsWith('landmark'))).toEqual([]);
+    // The Gulf written as a name is the region; a gulf between people is none.
+    expect(await found(places, 'Tension in the Gulf rose as a gulf opened between them.')).toEqual(['Gulf|list:places']);
     // A compass word before a listed place and an administrative word after it belong to the place.
     expect(await found(places, 'Floods hit Eastern Saskatchewan, the Donetsk region, Fairfax county and Greater London.')).toEqual(expect.arrayContaining(['Eastern Saskatchewan|list:places', 'Donetsk region|list:places', 'Fairfax county|list:places', 'Greater London|list:places']));
     // A point of the compass belongs to a place in lower case too, hyphenated or not; "central" then is an adjective.

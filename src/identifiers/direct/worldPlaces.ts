@@ -12,7 +12,7 @@ export const WORLD_PLACES: readonly string[] = [
   'Africa', 'Antarctica', 'Antarctic', 'Asia', 'Australasia', 'Europe', 'Eurasia', 'North America', 'South America', 'Central America', 'Latin America', 'Oceania',
   'Middle East', 'Near East', 'Far East', 'Southeast Asia', 'South Asia', 'East Asia', 'Central Asia', 'West Asia', 'Asia Pacific', 'Indochina',
   'North Africa', 'West Africa', 'East Africa', 'Southern Africa', 'Central Africa', 'Sub-Saharan Africa', 'Horn of Africa', 'Maghreb', 'Sahel', 'Sahara',
-  'Western Europe', 'Eastern Europe', 'Central Europe', 'Northern Europe', 'Southern Europe', 'Scandinavia', 'Nordic countries', 'Balkans', 'Baltics', 'Iberia', 'Benelux', 'Caucasus', 'Siberia', 'Anatolia', 'Levant', 'Mesopotamia', 'Arabia', 'Persian Gulf',
+  'Western Europe', 'Eastern Europe', 'Central Europe', 'Northern Europe', 'Southern Europe', 'Scandinavia', 'Nordic countries', 'Balkans', 'Baltics', 'Iberia', 'Benelux', 'Caucasus', 'Siberia', 'Anatolia', 'Levant', 'Mesopotamia', 'Arabia', 'Persian Gulf', 'Gulf',
   'Caribbean', 'West Indies', 'Patagonia', 'Amazonia', 'Polynesia', 'Micronesia', 'Melanesia', 'Mediterranean', 'Arctic', 'Pacific', 'Atlantic',
   // Nations, regions and provinces, in English.
   'England', 'Scotland', 'Wales', 'Northern Ireland', 'Great Britain', 'Britain', 'Ulster', 'Cornwall', 'East Anglia', 'Midlands', 'West Midlands', 'East Midlands', 'Lake District', 'Scottish Highlands',
