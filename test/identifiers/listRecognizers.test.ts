@@ -89,6 +89,8 @@ describe('person names without a user list', () => {
     expect(await found(names, 'PLAN DISCUSSED. PER DR TYRO THE PATIENT IS DNR.')).toContain('DR TYRO|context:title');
     // Not an everyday word, a verb's past or participle, nor any word of a text in lower case.
     expect(await found(names, 'DR THINKS SO. DR WANTS LABS. DR APPRISED OF K 2.9. I MISS TEXTING U')).toEqual([]);
+    // Nor common words joined by a hyphen.
+    expect(await found(names, 'SEEN BY DR FOLLOW-UP IN 2 WEEKS, PER DR CO-MANAGEMENT')).toEqual([]);
     expect(await found(names, 'i miss snowboarding')).toEqual([]);
     expect((await found(names, 'TENNIS - SELES BEATS GRAF IN FINAL . YELTSIN IN MOSCOW')).filter((d) => /\bIN\b/.test(d))).toEqual([]);
   });
@@ -423,6 +425,8 @@ describe('places without a user list', () => {
     expect(await whole('Enter on Via Santa Teresa degli Scalzi 71 St. first')).toEqual(['Via Santa Teresa degli Scalzi 71 St.']);
     expect(await whole('and 32 Pernilles vei 115 Apt. 714 OSLO nan')).toContain('32 Pernilles vei 115 Apt. 714 OSLO nan');
     expect(await whole("here's the address: 19 pierre delannoyplaats 211 apt. 098 erwetegem")).toContain('19 pierre delannoyplaats 211 apt. 098');
+    // An English word that ends as a street's name and type in one word is none.
+    expect(await whole('he joined the 3 rifle brigade; I bought 2 red necktie and 12 renegade')).toEqual([]);
     // Ships and military post offices, in any case.
     expect(await whole('mail goes to USNS Comfort\nFPO AE 09501 now')).toEqual(['USNS Comfort\nFPO AE 09501']);
     expect(await whole('mail goes to psc 1234, box 567\napo ae 09012')).toEqual(['psc 1234, box 567\napo ae 09012']);

@@ -134,8 +134,9 @@ function nameWord(w: TextWord, c: WordClass, text: string, cased: boolean, after
   if (w.end - w.start === 1) return text[w.end] === '.' || /^\s+\p{L}/u.test(text.slice(w.end, w.end + 3));
   if (cased && !w.capital && !(afterTitle && c.name && !CLINICAL.has(w.key))) return false;
   // Right after a title in a text in capitals, a less frequent word too ("DR TYRO"): not an everyday word
-  // ("DR WILL"), nor a verb's past or participle ("DR APPRISED", "I MISS TEXTING").
-  const lessFrequent = afterTitle && !cased && inCapitals(text.slice(w.start, w.end)) && !c.everyday && !CLINICAL.has(w.key) && !/(?:ed|ing)$/.test(w.key);
+  // ("DR WILL"), nor a verb's past or participle ("DR APPRISED", "I MISS TEXTING"), nor common words
+  // joined by a hyphen ("DR FOLLOW-UP").
+  const lessFrequent = afterTitle && !cased && inCapitals(text.slice(w.start, w.end)) && !c.everyday && !(w.key.includes('-') && c.common) && !CLINICAL.has(w.key) && !/(?:ed|ing)$/.test(w.key);
   return c.name || !c.common || (cased && w.capital) || lessFrequent;
 }
 

@@ -52,6 +52,11 @@ const ADMINISTRATIVE = ['region', 'province', 'county', 'district', 'oblast', 'p
 const ADMINISTRATIVE_AFTER = new RegExp(`^ (?:${[...ADMINISTRATIVE, 'state'].join('|')})(?![\\p{L}\\p{N}])`, 'iu');
 /** Prepositions before a place's name. */
 const PLACE_PREPOSITIONS = new Set(['in', 'from', 'at', 'near', 'outside', 'around', 'across']);
+/** Whether `words[i]` comes right after a preposition of place or "to", a space between. */
+function afterPlacePreposition(text: string, words: readonly TextWord[], i: number): boolean {
+  const before = words[i - 1];
+  return before !== undefined && (PLACE_PREPOSITIONS.has(before.key) || before.key === 'to') && /^ $/.test(text.slice(before.end, words[i]!.start));
+}
 /** Words of a move between wards or hospitals, one of which must come shortly before a ward. */
 const MOVES = /\b(?:transfer(?:r?ed)?|admit(?:ted)?|sent|moved?|back|go|going|went|arrived|came|returned?|discharged|accepted)\b/;
 /**
@@ -103,10 +108,7 @@ const MILITARY = /\b(?:(?:PSC|Unit|CMR) \d{1,6},? Box \d{1,6}|(?:USNS|USNV|USS|U
 // The address scanner reads from a position with sticky (y) patterns, never copying the rest of the text:
 // a long document has many numbers.
 const STREET_WORD = / (\p{L}[\p{L}\p{M}'’.-]*)/uy;
-/**
- * After a lower-case street word: a number and a street type ("midtvollen 130 st."), or a street type
- * spelled out ("fourth avenue"); or else a street's name and type in one word ("pierre delannoyplaats").
- */
+/** After a lower-case street word: a number and a street type ("midtvollen 130 st."), or a street type spelled out ("fourth avenue"). */
 const NUMBER_THEN_TYPE = / (?:\d{1,5} (?:st|street|ave|rd|road)|street|avenue|road|boulevard|lane|drive)\b/iuy;
 /** Street types that languages write before the name ("Via Roma", "Rue de Piétrain", "Paseo del Atlántico"). */
 const LEADING_TYPE = /^(?:via|viale|corso|rue|calle|avenida|avda|rua|rúa|estrada|paseo|carrer|strada|piazza|avenue|boulevard|ul\.|trg|plaza|λεωφόρος|λεωφ\.|λ\.|οδός|πλατεία)$/iu;
@@ -116,6 +118,8 @@ const PARTICLE = /^(?:de|du|des|del|della|dei|delle|di|da|do|dos|das|la|le|les|v
 const NUMBER_OR_TYPE_SOON = /(?: \p{L}[\p{L}\p{M}'’.-]*){0,2} (?:\d{1,5}(?![\p{L}\p{N}])|(?:st|street|ave|rd|road)\b)/iuy;
 /** A street's name and type in one word. */
 const COMPOUND_STREET = new RegExp(`^\\p{L}+(?:${STREET_SUFFIXES})\\.?$`, 'iu');
+/** A street's name and type in one word, not an English word that ends so (brigade, necktie). */
+const compoundStreet = (word: string, lists: PublicLists) => COMPOUND_STREET.test(word) && !dictionaryWord(word.toLowerCase().replace(/\.$/, ''), lists);
 /** The number after a street, and a street type after it if any. */
 const STREET_NUMBER = / \d{1,5}[A-Za-z]?(?![\p{L}\p{N}])(?: (?:st|street|ave|rd|road)\.?(?![\p{L}]))?/iuy;
 /** A list's bullet at a line's start, as addresses are pasted in ("• Suite 292"; "??? " where the bullet's encoding was lost). */
@@ -220,8 +224,9 @@ function postalAddress(text: string, at: number, house: string, houseDigits: num
     const word = m[1]!;
     // Words in capitals are shorthand in notes (1 HEAD CT, 2 IN PLACE), not streets.
     const shouted = inCapitals(word);
-    // A type shortened to one capital is no shouting: "Λ." (Λεωφόρος, avenue).
-    const typed = STREET_TYPE.test(word) && (!shouted || /^\p{Lu}\.$/u.test(word));
+    // A type shortened to one capital is no shouting: "Λ." (Λεωφόρος, avenue), "U." (utca). An English word
+    // that ends as a name and type in one word does ("brigade", "necktie") is none.
+    const typed = STREET_TYPE.test(word) && (!shouted || /^\p{Lu}\.$/u.test(word)) && (!COMPOUND_STREET.test(word) || compoundStreet(word, lists));
     // A lower-case street needs its type, before or after its number ("midtvollen 130 st."); a particle
     // joins a street's words ("Avenue du Golf", "Paseo del Atlántico").
     // "d'Ouchy" is written as a name.
@@ -230,13 +235,14 @@ function postalAddress(text: string, at: number, house: string, houseDigits: num
     // After a type written first, the name may be in lower case when its number or type soon follows
     // ("31 Rue tachkent St.", "947 trg revolucije 17"; not "60 via nbp with neo").
     const afterLeadingType = leadingType && !shouted && matchAt(NUMBER_OR_TYPE_SOON, text, end + m[0].length) !== null;
-    const typeNext = matchAt(NUMBER_THEN_TYPE, text, end + m[0].length) !== null || COMPOUND_STREET.test(matchAt(STREET_WORD, text, end + m[0].length)?.[1] ?? '');
+    // Or a street's name and type in one word after it ("pierre delannoyplaats").
+    const typeNext = matchAt(NUMBER_THEN_TYPE, text, end + m[0].length) !== null || compoundStreet(matchAt(STREET_WORD, text, end + m[0].length)?.[1] ?? '', lists);
     if (!typed && !capitalised && !particle && !afterLeadingType && !typeNext) break;
     end += m[0].length;
     words++;
     if (particle) continue;
     // A street named with its type in one word (Søndergade, Ringvej, Sahantie) is a name too.
-    if (!typed || COMPOUND_STREET.test(word)) named++;
+    if (!typed || compoundStreet(word, lists)) named++;
     // A period ends the street unless it shortens a street type ("u.", "St."): "3 Way Foley. HR 116".
     if (word.endsWith('.') && !typed) break;
     // A street type counts after a name ("3 WAY" and "116 ST" are none), or first where languages put it
@@ -393,7 +399,7 @@ export class PlaceRecognizer implements Recognizer {
       // after a preposition of place is one too, and in a text where case means nothing however written
       // ("back to new haven", "FLEW IN FROM SAN DIEGO"), but not one that starts with an article ("in the
       // village").
-      const lowerAfterPreposition = span.length > 1 && i > 0 && span[0]!.key !== 'the' && (!cased || span.every((w) => !w.capital)) && (PLACE_PREPOSITIONS.has(words[i - 1]!.key) || words[i - 1]!.key === 'to') && /^ $/.test(text.slice(words[i - 1]!.end, m.start));
+      const lowerAfterPreposition = span.length > 1 && span[0]!.key !== 'the' && (!cased || span.every((w) => !w.capital)) && afterPlacePreposition(text, words, i);
       if (span.length === 0 || (cased && !lowerAfterPreposition && !span.every((w, k) => w.capital || (k > 0 && k < span.length - 1 && LISTED_PARTICLE.test(w.key))))) continue;
       // A country or world place of two words or more is a place whatever its words (United Kingdom,
       // Middle East); one of one word (China, Turkey, Wales) where case means something and it is written
@@ -428,7 +434,7 @@ export class PlaceRecognizer implements Recognizer {
       // term: "harbor md", never every "union".
       else if (state !== null && this.lists.stateCodes.has(state[1]!) && span.every((w) => w.capital)) {
         out.push({ start: m.start, end: m.end + state[0].length, category: 'LOCATION', source: 'context:place' });
-      } else if (cased && i > 0 && (PLACE_PREPOSITIONS.has(words[i - 1]!.key) || words[i - 1]!.key === 'to') && /^ $/.test(text.slice(words[i - 1]!.end, m.start)) && !sentenceStart(text, span[0]!) && !span.some((w) => CALENDAR.has(w.key) || COMPASS.has(w.key)) && !inCapitals(text.slice(words[i - 1]!.start, words[i - 1]!.end))) {
+      } else if (cased && afterPlacePreposition(text, words, i) && !sentenceStart(text, span[0]!) && !span.some((w) => CALENDAR.has(w.key) || COMPASS.has(w.key)) && !inCapitals(text.slice(words[i - 1]!.start, words[i - 1]!.end))) {
         // Capitalised after a preposition ("Surgeon from Harbor", "go to Harbor"): the preposition stays in
         // the term, "from harbor", never every harbor. Not a month ("in August", a town too), nor a point of
         // the compass, which is the first word of a longer place ("in West Africa"), nor after a preposition
@@ -459,7 +465,7 @@ export class PlaceRecognizer implements Recognizer {
       }
       // A town too small for the places list after a preposition of place, "to" too: "returned to LYCKSELE",
       // "in punkaharju" where case means nothing.
-      if ((PLACE_PREPOSITIONS.has(words[i - 1]!.key) || words[i - 1]!.key === 'to') && /^ $/.test(text.slice(words[i - 1]!.end, w.start))) {
+      if (afterPlacePreposition(text, words, i)) {
         const end = this.town(text, words, i, cased);
         if (end !== undefined) out.push({ start: w.start, end, category: 'LOCATION', source: 'context:town' });
       }
