@@ -1,11 +1,11 @@
 import { corpusFingerprinter, type Document } from '../corpus/index.js';
 import { UsageError } from '../errors.js';
 import { documentKey, keyedFingerprint } from '../io/index.js';
-import { contentWords, type MorphAnalyzer, type NgramOptions } from '../text/index.js';
+import { commonNounPhrases, contentWords, type MorphAnalyzer, type NgramOptions } from '../text/index.js';
 import { canonicalTerm } from './blacklist/read.js';
 import { BlacklistMatcher } from './blacklist/matcher.js';
 import { BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry } from './blacklist/types.js';
-import { CAPITAL_ONLY_SOURCES, caseEvidence, defaultRecognizers, dictionaryWord, detectDirect, GRAPH_SOURCE, isMisspelling, MODEL_SOURCE, protectedSpans, publicLists, type Detection, type Recognizer } from './direct/index.js';
+import { CAPITAL_ONLY_SOURCES, caseEvidence, defaultRecognizers, dictionaryWord, detectDirect, GRAPH_SOURCE, isMisspelling, koreanNameShape, MODEL_SOURCE, protectedSpans, publicLists, type Detection, type Recognizer } from './direct/index.js';
 import type { AuthorTermEngine, EngineName, EngineStats } from './indirect/engine.js';
 import { CountingEngine } from './indirect/countingEngine.js';
 import { DuckdbEngine } from './indirect/duckdbEngine.js';
@@ -94,8 +94,12 @@ export interface BuildBlacklistResult {
   blacklist: Blacklist;
   /** The engine after the build, for `--graph-out` / `--export-pairs`; the caller closes it. */
   engine: AuthorTermEngine;
-  /** `modelDropped`: terms only a model found, at too few of the places they would be protected (see `modelAgreement`). */
-  stats: EngineStats & { documents: number; tokens: number; direct: number; indirect: number; modelDropped: number };
+  /**
+   * `modelDropped`: terms only a model found, at too few of the places they would be protected (see
+   * `modelAgreement`); `modelCommonNouns`: terms only a model found that mecab reads as common nouns (see
+   * {@link dropModelCommonNouns}).
+   */
+  stats: EngineStats & { documents: number; tokens: number; direct: number; indirect: number; modelDropped: number; modelCommonNouns: number };
   /**
    * With `publicCorpus`, each document's keyed hash, for the record a DP run checks its training documents
    * against (`recordPublicDocuments` under the header's corpus fingerprint: the CLI keeps it).
@@ -151,6 +155,27 @@ export function dropCapitalEvidence(direct: Map<string, DirectTally>, inLowerCas
 
 /** The terms only a model found: the ones `modelAgreement` weighs. */
 const modelOnly = (t: DirectTally) => [...t.sources].every((s) => s.startsWith(MODEL_SOURCE));
+
+/**
+ * Drops the terms only a model found that mecab reads, each alone, as one common noun or pronoun a word
+ * (얼굴, 말다툼, 왼쪽 뺨, 나): a model trained on one kind of document takes the everyday words of another
+ * for entities wherever they stand, so agreement keeps them. A name mecab knows is a proper noun to it;
+ * one it does not know it may read as a compound noun (강우진: 강우 + 진), so a word shaped as a Korean name
+ * stays, and with it a few nouns of that shape, which agreement still weighs (피해자, 고양이). A given name
+ * alone that is also a word (하늘, 보람) goes with the words, where no rule found it. Returns how many were
+ * dropped; each is judged by the indirect rule as any word is.
+ */
+async function dropModelCommonNouns(direct: Map<string, DirectTally>, analyzer: MorphAnalyzer): Promise<number> {
+  const terms = [...direct].filter(([term, t]) => modelOnly(t) && !koreanNameShape(term)).map(([term]) => term);
+  const common = await commonNounPhrases(analyzer, terms);
+  let dropped = 0;
+  for (const [k, term] of terms.entries()) {
+    if (!common[k]) continue;
+    direct.delete(term);
+    dropped++;
+  }
+  return dropped;
+}
 
 /**
  * Where the blacklist would protect each of `weighed` on its own, counted by the matcher over the corpus
@@ -257,6 +282,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   // Before a model's finds are weighed: where a capital was the rules' only evidence, the model's agreement
   // decides. A word nothing else found is judged below as any word is.
   dropCapitalEvidence(direct, writtenLower);
+  const modelCommonNouns = weighsModel && analyzer?.name === 'mecab' ? await dropModelCommonNouns(direct, analyzer) : 0;
   let modelDropped = 0;
   const weighed = new Set(weighsModel ? [...direct].filter(([, t]) => modelOnly(t)).map(([term]) => term) : []);
   if (weighed.size > 0) {
@@ -295,7 +321,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     },
     entries,
   };
-  return { blacklist, engine, stats: { ...(await engine.stats()), documents, tokens, direct: direct.size, indirect, modelDropped }, ...(documentKeys && { documentKeys }) };
+  return { blacklist, engine, stats: { ...(await engine.stats()), documents, tokens, direct: direct.size, indirect, modelDropped, modelCommonNouns }, ...(documentKeys && { documentKeys }) };
 }
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildBlacklist, defaultRecognizers, GazetteerRecognizer, MODEL_SOURCE, patternRecognizers, blacklistFingerprint, type BlacklistEntry, type Recognizer } from '../../src/identifiers/index.js';
 import type { Document } from '../../src/corpus/index.js';
 import { Rng } from '../../src/engine/index.js';
-import { RuleAnalyzer } from '../../src/text/index.js';
+import { RuleAnalyzer, analyzerForLanguage } from '../../src/text/index.js';
 
 /** alpha: all three authors; beta: a and b; gamma: only c (twice); delta: only a. */
 const CORPUS: Document[] = [
@@ -242,5 +242,37 @@ describe('buildBlacklist: how often a model agreed with itself (modelAgreement)'
     const plain = await buildBlacklist(stream(), { recognizers: [rule] });
     await plain.engine.close();
     expect(plain.blacklist.header.extra['model-agreement']).toBeUndefined();
+  });
+});
+
+describe('buildBlacklist: a model\'s common nouns, with mecab', () => {
+  const mecabHere = analyzerForLanguage('ko', 'auto');
+  const hasMecab = mecabHere?.name === 'mecab';
+  void mecabHere?.close();
+  /** A stand-in model trained on other judgments: it marks a face, a quarrel, a name mecab reads as a compound noun, and a company. */
+  const model: Recognizer = {
+    name: `${MODEL_SOURCE}fake`,
+    find: (text) => [...text.matchAll(/얼굴|말다툼|강우진|삼성전자/g)].map((m) => ({ start: m.index, end: m.index + m[0].length, category: 'PERSON', source: `${MODEL_SOURCE}fake` })),
+  };
+  const judgments: Document[] = [
+    { id: '1', author: 'a', text: '피고인은 말다툼 끝에 강우진의 얼굴을 때렸다.' },
+    { id: '2', author: 'b', text: '피고인은 삼성전자 앞에서 피해자의 얼굴을 밀쳤다.' },
+  ];
+
+  it.skipIf(!hasMecab)('drops a term only the model found that mecab reads as common nouns, keeps a name\'s shape and a proper noun; agreement 0 keeps every one', async () => {
+    const analyzer = analyzerForLanguage('ko', 'mecab')!;
+    try {
+      const direct = (entries: BlacklistEntry[]) => terms(entries.filter((e) => e.kind === 'direct'));
+      const built = await buildBlacklist(judgments, { recognizers: [model], analyzer, ngrams: [1, 1], reread: () => judgments });
+      await built.engine.close();
+      expect(direct(built.blacklist.entries)).toEqual(['강우진', '삼성전자']);
+      expect(built.stats.modelCommonNouns).toBe(2);
+      const all = await buildBlacklist(judgments, { recognizers: [model], analyzer, ngrams: [1, 1], modelAgreement: 0 });
+      await all.engine.close();
+      expect(direct(all.blacklist.entries)).toEqual(['강우진', '말다툼', '삼성전자', '얼굴']);
+      expect(all.stats.modelCommonNouns).toBe(0);
+    } finally {
+      await analyzer.close();
+    }
   });
 });

@@ -182,6 +182,7 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
       (s) =>
         `wrote ${s.out}: ${s.direct} direct + ${s.indirect} indirect terms (${s.documents} documents, ${s.authors} authors, ${s.terms} distinct terms, engine ${s.engine})` +
         (s.modelDropped ? `; ${s.modelDropped} terms the model marked at too few of their occurrences left to the indirect rule (--model-agreement)` : '') +
+        (s.modelCommonNouns ? `; ${s.modelCommonNouns} terms only the model found that mecab reads as common nouns left to the indirect rule` : '') +
         (s.skipped ? `; skipped ${s.skipped} bad rows` : ''),
     );
   } catch (err) {

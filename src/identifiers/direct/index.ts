@@ -15,7 +15,7 @@ export type { PatternSpec } from './patterns.js';
 export { GazetteerRecognizer, readGazetteer, categoryForList } from './gazetteer.js';
 export { CAPITAL_ONLY_SOURCES, LISTED_SURNAME, NameRecognizer, UNKNOWN_PROPER_NOUN, caseEvidence } from './names.js';
 export type { CaseEvidence } from './names.js';
-export { KoreanNameRecognizer } from './koreanNames.js';
+export { KoreanNameRecognizer, koreanNameShape } from './koreanNames.js';
 export { KoreanPlaceRecognizer } from './koreanPlaces.js';
 export { PlaceRecognizer } from './places.js';
 export { publicLists, isMisspelling } from './publicLists.js';

@@ -125,6 +125,9 @@ function nameLength(word: string): { length: number; rest: string } | undefined 
   return undefined;
 }
 
+/** Whether a word is a Korean name and nothing more: a surname and two given-name syllables (강우진, 송원경), or one or two after a two-syllable one. */
+export const koreanNameShape = (word: string): boolean => nameLength(word)?.length === word.length;
+
 /**
  * Whether mecab reads characters [start, end) as pieces of a word it does not know (정윤 + 도, 홍희 + 찬),
  * not as a derived word (우수 + 성, 유명 + 인), a predicate (하 + 다가) or nouns it classes (송파 지명,

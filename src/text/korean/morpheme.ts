@@ -54,3 +54,25 @@ export function verbForm(inside: readonly Morpheme[]): boolean {
   const last = inside.filter((m) => !AFTER_WORD.test(m.tag)).at(-1);
   return last !== undefined && last.tag.split('+').some((t) => t.startsWith('E')) && inside.some((m) => m.tag.split('+').some((t) => PREDICATE.test(t)));
 }
+
+/** Common nouns, bound nouns and pronouns: words of the dictionary that name no one (얼굴, 이유, 나). */
+const COMMON_NOUN = /^(?:NNG|NNB|NP)$/;
+/**
+ * Which of `phrases` mecab reads, each alone, as one common noun, bound noun or pronoun a word (얼굴,
+ * 말다툼, 왼쪽 뺨, 나 손): words of its dictionary, where a name is one it knows (NNP), one it splits into
+ * pieces (오우 + 혁), a letter or a number. All are read in one call.
+ */
+export async function commonNounPhrases(analyzer: MorphAnalyzer, phrases: readonly string[]): Promise<boolean[]> {
+  if (phrases.length === 0) return [];
+  const inside = morphemeCursor(await analyzer.analyze(phrases.join('\n')));
+  let at = 0;
+  return phrases.map((phrase) => {
+    let common = true;
+    for (const word of phrase.split(' ')) {
+      const pieces = inside(at, at + word.length);
+      common &&= pieces.length === 1 && pieces[0]!.start === at && pieces[0]!.end === at + word.length && COMMON_NOUN.test(pieces[0]!.tag);
+      at += word.length + 1;
+    }
+    return common;
+  });
+}
