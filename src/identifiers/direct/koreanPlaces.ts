@@ -46,6 +46,12 @@ const REGION_DIRECTION = new RegExp(
  * exclusions choose only the occurrences that make the term: the blacklist then protects 美 wherever mecab
  * reads it as a piece of its own, 각선美 included.
  */
+/**
+ * The division a place names, written apart after it, a gloss in Chinese characters between if any:
+ * 캘리포니아 주, 아키타 현, 후난(湖南) 성, 훈춘 시, 부산 항; its character after it too (티모르 주(州)).
+ * Then a particle and the word's end.
+ */
+const DIVISION_AFTER = new RegExp(String.raw`^(?:\(\p{Script=Han}{1,4}\))? ?[주현성시섬항](?:\(\p{Script=Han}\))?(?=${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9]))`, 'u');
 const HANJA_COUNTRY = new RegExp(String.raw`(?<![\p{L}\p{N}(])[中美北英佛獨露韓](?=${KOREAN_PARTICLE}(?![\p{L}\p{N}]))(?!\)|[·ㆍ]\p{Script=Han}{2})`, 'gu');
 /** Between two places of a list: a comma or a middle dot (이천, 안산, 용인; 부산·울산). */
 const LIST_SEPARATOR = /^\s*[,·]\s*$/;
@@ -175,6 +181,11 @@ export class KoreanPlaceRecognizer implements Recognizer {
           break;
         }
       }
+    }
+    // A place with its division written apart (캘리포니아 주에서): the division stays in a term of its own.
+    for (const d of out.filter((x) => x.category === 'LOCATION')) {
+      const division = DIVISION_AFTER.exec(text.slice(d.end, d.end + 12));
+      if (division !== null) out.push({ start: d.start, end: d.end + division[0].length, category: 'LOCATION', source: d.source });
     }
     for (const m of text.matchAll(PROVINCE_BEFORE)) {
       const city = m[2]!;
