@@ -425,6 +425,8 @@ describe('places without a user list', () => {
     expect(await whole('Enter on Via Santa Teresa degli Scalzi 71 St. first')).toEqual(['Via Santa Teresa degli Scalzi 71 St.']);
     expect(await whole('and 32 Pernilles vei 115 Apt. 714 OSLO nan')).toContain('32 Pernilles vei 115 Apt. 714 OSLO nan');
     expect(await whole("here's the address: 19 pierre delannoyplaats 211 apt. 098 erwetegem")).toContain('19 pierre delannoyplaats 211 apt. 098');
+    // A town's district number before the next line stays with it.
+    expect(await whole('send it to 35 Hausergasse 59 Suite 106, Karlovy Vary 17, Japan 67785? Thanks')).toContain('35 Hausergasse 59 Suite 106, Karlovy Vary 17, Japan 67785');
     // An English word that ends as a street's name and type in one word is none.
     expect(await whole('he joined the 3 rifle brigade; I bought 2 red necktie and 12 renegade')).toEqual([]);
     // Ships and military post offices, in any case.

@@ -158,14 +158,15 @@ const LINE_LEAD = new RegExp(String.raw`^[ \t]*${BULLET}(?:(?:${SMALL_WORDS}) )*
 const SMALL_WORD = new RegExp(String.raw` (?:${SMALL_WORDS})(?= )`, 'gu');
 /** Lower-case words inside a place's name: "Caxias do Sul", "Ostrov nad Ohrí", "Villafranca del Cid", "Turkovice u Prelouce". */
 const PLACE_PARTICLES = 'de|del|do|dos|da|das|di|du|des|la|le|am|an|der|im|bei|on|upon|sur|sul|nad|pod|na|u|en|y|van|von';
-/**
- * A town, a region or a country, capitalised, with a qualifier in brackets and its postal code after it
- * if any ("ΑΓΛΑΝΤΖΙΑ (ΑΓΛΑΓΓΙΑ)"); a lone state code. Not a label before a colon ("Mobile: 0490").
- */
 const PARTICLE_WORD = new RegExp(`^(?:${PLACE_PARTICLES})$`, 'u');
 /** The particles, and the English words inside a listed place's name: "Isle of Man", "Trinidad and Tobago". */
 const LISTED_PARTICLE = new RegExp(`^(?:${PLACE_PARTICLES}|della|les|el|al|of|and|the)$`, 'u');
-const TOWN_LINE = new RegExp(String.raw`(?:\p{Lu}[\p{L}\p{M}'’.-]*(?:[ -](?:\p{Lu}[\p{L}\p{M}'’.-]*|${PLACE_PARTICLES})){0,3}(?: \([\p{L}\p{M} ]{2,30}\))?(?: \d{4,6})?|[A-Z]{2}|nan)(?![\p{L}\p{N}]|[ \t]*:)`, 'uy');
+/**
+ * A town, a region or a country, capitalised, with a qualifier in brackets and its postal code after it
+ * if any ("ΑΓΛΑΝΤΖΙΑ (ΑΓΛΑΓΓΙΑ)"), or its district's number before the next line ("Karlovy Vary 17,"); a
+ * lone state code. Not a label before a colon ("Mobile: 0490").
+ */
+const TOWN_LINE = new RegExp(String.raw`(?:\p{Lu}[\p{L}\p{M}'’.-]*(?:[ -](?:\p{Lu}[\p{L}\p{M}'’.-]*|${PLACE_PARTICLES})){0,3}(?: \([\p{L}\p{M} ]{2,30}\))?(?: \d{4,6}| \d{1,2}(?=[ \t]*[,\n]))?|[A-Z]{2}|nan)(?![\p{L}\p{N}]|[ \t]*:)`, 'uy');
 
 /**
  * A US state as news abbreviates it after a city and a comma (the AP's forms): "Tampa, Fla.", "Trenton,
