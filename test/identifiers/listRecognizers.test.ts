@@ -545,6 +545,8 @@ describe('places without a user list', () => {
     expect(await found(places, 'She grew up in Queensland, then moved to Scandinavia.')).toEqual(expect.arrayContaining(['Queensland|list:places', 'Scandinavia|list:places']));
     expect(await found(places, 'We sailed up the Hudson River to Lake Geneva, then to Mount Kosciuszko.')).toEqual(expect.arrayContaining(['Hudson River|rule:landmark', 'Lake Geneva|rule:landmark', 'Mount Kosciuszko|rule:landmark']));
     expect((await found(places, 'Went to the Nursing Station and checked Mental State.')).filter((d) => d.endsWith('landmark'))).toEqual([]);
+    // Halls, gardens and galleries named so, not a ward's hall.
+    expect((await found(places, 'A concert at Carnegie Hall, then Kew Gardens; pt walked to Main Hall.')).filter((d) => d.endsWith('landmark'))).toEqual(['Carnegie Hall|rule:landmark', 'Kew Gardens|rule:landmark']);
     // The Gulf written as a name is the region; a gulf between people is none.
     expect(await found(places, 'Tension in the Gulf rose as a gulf opened between them.')).toEqual(['Gulf|list:places']);
     // A compass word before a listed place and an administrative word after it belong to the place.

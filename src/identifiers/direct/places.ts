@@ -189,6 +189,7 @@ const FEATURE_AFTER = new Set([
   ...['peninsula', 'canyon', 'desert', 'forest', 'beach', 'coast', 'strait', 'sea', 'ocean', 'falls', 'creek', 'hills', 'heights', 'springs', 'gulf', 'glacier', 'volcano', 'reservoir', 'harbour', 'harbor'],
   ...['strip', 'basin', 'delta', 'plateau', 'highlands', 'channel', 'canal', 'reef', 'archipelago', 'steppe', 'marshes', 'fjord', 'pass', 'dam'],
   ...['tower', 'towers', 'building', 'museum', 'church', 'chapel', 'temple', 'mosque', 'synagogue', 'monastery', 'cemetery', 'prison', 'mall', 'hotel', 'theatre', 'theater', 'zoo'],
+  ...['hall', 'garden', 'gardens', 'gallery'],
 ]);
 /** Words before a place's name that make it one: "Lake Geneva", "Mount Kosciuszko", "River Thames". */
 const FEATURE_BEFORE = new Set(['lake', 'mount', 'mt', 'river', 'cape', 'fort', 'port', 'isle', 'gulf', 'loch', 'lough', 'glen']);
