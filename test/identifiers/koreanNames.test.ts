@@ -57,8 +57,8 @@ describe('Korean names in context', () => {
       const text = '서울 송파구에서 만났고 을지로에 갔다';
       expect((await new KoreanPlaceRecognizer(analyzer).find(text)).map((d) => `${text.slice(d.start, d.end)}|${d.source}`)).toEqual(['서울|list:mecab-ko-dic', '송파구|list:mecab-ko-dic', '을지로|list:mecab-ko-dic', '서울|list:ko-places', '송파구|list:ko-places', '서울 송파구|context:ko-province']);
       // A place's division written apart stays with it; not a week after a word that is no place.
-      const division = '캘리포니아 주에서 온 그는 훈춘 시에 갔다가 이번 주에 돌아왔다';
-      expect((await new KoreanPlaceRecognizer(analyzer).find(division)).map((d) => division.slice(d.start, d.end))).toEqual(expect.arrayContaining(['캘리포니아 주', '훈춘 시']));
+      const division = '캘리포니아 주에서 온 그는 훈춘 시에 갔다가 이번 주에 인천 국제공항으로 돌아왔다';
+      expect((await new KoreanPlaceRecognizer(analyzer).find(division)).map((d) => division.slice(d.start, d.end))).toEqual(expect.arrayContaining(['캘리포니아 주', '훈춘 시', '인천 국제공항']));
       expect((await new KoreanPlaceRecognizer(analyzer).find(division)).map((d) => division.slice(d.start, d.end)).filter((p) => p.includes('이번'))).toEqual([]);
       // A proper noun the dictionary gives no class, as a proper noun; common nouns are not.
       const other = '경부고속도로를 지나 플라자호텔에 갔다';

@@ -47,11 +47,11 @@ const REGION_DIRECTION = new RegExp(
  * reads it as a piece of its own, 각선美 included.
  */
 /**
- * The division a place names, written apart after it, a gloss in Chinese characters between if any:
- * 캘리포니아 주, 아키타 현, 후난(湖南) 성, 훈춘 시, 부산 항; its character after it too (티모르 주(州)).
- * Then a particle and the word's end.
+ * The division a place names, or its port, airport, terminal, bridge or beach, written apart after it, a
+ * gloss in Chinese characters between if any: 캘리포니아 주, 아키타 현, 후난(湖南) 성, 훈춘 시, 부산 항,
+ * 인천 국제공항; its character after it too (티모르 주(州)). Then a particle and the word's end.
  */
-const DIVISION_AFTER = new RegExp(String.raw`^(?:\(\p{Script=Han}{1,4}\))? ?[주현성시섬항](?:\(\p{Script=Han}\))?(?=${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9]))`, 'u');
+const DIVISION_AFTER = new RegExp(String.raw`^(?:\(\p{Script=Han}{1,4}\))? ?(?:[주현성시섬항]|국제공항|공항|터미널|대교|해수욕장)(?:\(\p{Script=Han}\))?(?=${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9]))`, 'u');
 const HANJA_COUNTRY = new RegExp(String.raw`(?<![\p{L}\p{N}(])[中美北英佛獨露韓](?=${KOREAN_PARTICLE}(?![\p{L}\p{N}]))(?!\)|[·ㆍ]\p{Script=Han}{2})`, 'gu');
 /** Between two places of a list: a comma or a middle dot (이천, 안산, 용인; 부산·울산). */
 const LIST_SEPARATOR = /^\s*[,·]\s*$/;
