@@ -427,6 +427,9 @@ describe('places without a user list', () => {
     expect(await whole("here's the address: 19 pierre delannoyplaats 211 apt. 098 erwetegem")).toContain('19 pierre delannoyplaats 211 apt. 098');
     // A town's district number before the next line stays with it.
     expect(await whole('send it to 35 Hausergasse 59 Suite 106, Karlovy Vary 17, Japan 67785? Thanks')).toContain('35 Hausergasse 59 Suite 106, Karlovy Vary 17, Japan 67785');
+    // A district's number is no evidence of an address: a score, a line of vitals.
+    expect(await whole('Arsenal 2, Chelsea 1\nScorers: Ronaldo 23, Figo 45, Pauleta 67')).toEqual([]);
+    expect(await whole('Pulse 88, RR 18, Temp 37, stable')).toEqual([]);
     // An English word that ends as a street's name and type in one word is none.
     expect(await whole('he joined the 3 rifle brigade; I bought 2 red necktie and 12 renegade')).toEqual([]);
     // Ships and military post offices, in any case.

@@ -49,9 +49,11 @@ const REGION_DIRECTION = new RegExp(
 /**
  * The division a place names, or its port, airport, terminal, bridge or beach, written apart after it, a
  * gloss in Chinese characters between if any: 캘리포니아 주, 아키타 현, 후난(湖南) 성, 훈춘 시, 부산 항,
- * 인천 국제공항; its character after it too (티모르 주(州)). Then a particle and the word's end.
+ * 인천 국제공항; its character after it too (티모르 주(州)). Then a particle and the word's end. Not a word
+ * that division and particle spell (미국 주도 아래: led by; 주가: a share price; 항의: a protest; 성과: a
+ * result), nor 현 alone, which means current (미국 현 행정부).
  */
-const DIVISION_AFTER = new RegExp(String.raw`^(?:\(\p{Script=Han}{1,4}\))? ?(?:[주현성시섬항]|국제공항|공항|터미널|대교|해수욕장)(?:\(\p{Script=Han}\))?(?=${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9]))`, 'u');
+const DIVISION_AFTER = new RegExp(String.raw`^(?:\(\p{Script=Han}{1,4}\))? (?!(?:현|주[도가로]|성과|항의)(?![가-힣A-Za-z0-9]))(?:[주현성시섬항]|국제공항|공항|터미널|대교|해수욕장)(?:\(\p{Script=Han}\))?(?=${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9]))`, 'u');
 const HANJA_COUNTRY = new RegExp(String.raw`(?<![\p{L}\p{N}(])[中美北英佛獨露韓](?=${KOREAN_PARTICLE}(?![\p{L}\p{N}]))(?!\)|[·ㆍ]\p{Script=Han}{2})`, 'gu');
 /** Between two places of a list: a comma or a middle dot (이천, 안산, 용인; 부산·울산). */
 const LIST_SEPARATOR = /^\s*[,·]\s*$/;
@@ -184,7 +186,7 @@ export class KoreanPlaceRecognizer implements Recognizer {
     }
     // A place with its division written apart (캘리포니아 주에서): the division stays in a term of its own.
     for (const d of out.filter((x) => x.category === 'LOCATION')) {
-      const division = DIVISION_AFTER.exec(text.slice(d.end, d.end + 12));
+      const division = DIVISION_AFTER.exec(text.slice(d.end, d.end + 24));
       if (division !== null) out.push({ start: d.start, end: d.end + division[0].length, category: 'LOCATION', source: d.source });
     }
     for (const m of text.matchAll(PROVINCE_BEFORE)) {

@@ -280,7 +280,8 @@ function addressLines(text: string, end: number, evidence: boolean): { end: numb
     const strong = ADDRESS_LINES.map((r) => matchAt(r, text, from)).find((m) => m !== null);
     const line = strong ?? matchAt(TOWN_LINE, text, from);
     if (!line) break;
-    evidence ||= strong !== undefined || /\d/.test(line[0]);
+    // A town's postal code is evidence; its district's number is not ("Chelsea 1," in a score).
+    evidence ||= strong !== undefined || /\d{4}/.test(line[0]);
     end += gap[0].length + line[0].length;
   }
   return { end, evidence };
