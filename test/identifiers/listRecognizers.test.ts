@@ -432,6 +432,7 @@ describe('places without a user list', () => {
     expect(await whole('Pulse 88, RR 18, Temp 37, stable')).toEqual([]);
     // An English word that ends as a street's name and type in one word is none.
     expect(await whole('he joined the 3 rifle brigade; I bought 2 red necktie and 12 renegade')).toEqual([]);
+    expect(await whole('Rifle Brigade 3 attacked at dawn')).toEqual([]);
     // Ships and military post offices, in any case.
     expect(await whole('mail goes to USNS Comfort\nFPO AE 09501 now')).toEqual(['USNS Comfort\nFPO AE 09501']);
     expect(await whole('mail goes to psc 1234, box 567\napo ae 09012')).toEqual(['psc 1234, box 567\napo ae 09012']);

@@ -46,6 +46,7 @@ const REGION_DIRECTION = new RegExp(
  * exclusions choose only the occurrences that make the term: the blacklist then protects 美 wherever mecab
  * reads it as a piece of its own, 각선美 included.
  */
+const HANJA_COUNTRY = new RegExp(String.raw`(?<![\p{L}\p{N}(])[中美北英佛獨露韓](?=${KOREAN_PARTICLE}(?![\p{L}\p{N}]))(?!\)|[·ㆍ]\p{Script=Han}{2})`, 'gu');
 /**
  * The division a place names, or its port, airport, terminal, bridge or beach, written apart after it, a
  * gloss in Chinese characters between if any: 캘리포니아 주, 아키타 현, 후난(湖南) 성, 훈춘 시, 부산 항,
@@ -54,7 +55,6 @@ const REGION_DIRECTION = new RegExp(
  * result), nor 현 alone, which means current (미국 현 행정부).
  */
 const DIVISION_AFTER = new RegExp(String.raw`^(?:\(\p{Script=Han}{1,4}\))? (?!(?:현|주[도가로]|성과|항의)(?![가-힣A-Za-z0-9]))(?:[주현성시섬항]|국제공항|공항|터미널|대교|해수욕장)(?:\(\p{Script=Han}\))?(?=${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9]))`, 'u');
-const HANJA_COUNTRY = new RegExp(String.raw`(?<![\p{L}\p{N}(])[中美北英佛獨露韓](?=${KOREAN_PARTICLE}(?![\p{L}\p{N}]))(?!\)|[·ㆍ]\p{Script=Han}{2})`, 'gu');
 /** Between two places of a list: a comma or a middle dot (이천, 안산, 용인; 부산·울산). */
 const LIST_SEPARATOR = /^\s*[,·]\s*$/;
 

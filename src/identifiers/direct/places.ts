@@ -120,6 +120,8 @@ const NUMBER_OR_TYPE_SOON = /(?: \p{L}[\p{L}\p{M}'’.-]*){0,2} (?:\d{1,5}(?![\p
 const COMPOUND_STREET = new RegExp(`^\\p{L}+(?:${STREET_SUFFIXES})\\.?$`, 'iu');
 /** A street's name and type in one word, not an English word that ends so (brigade, necktie). */
 const compoundStreet = (word: string, lists: PublicLists) => COMPOUND_STREET.test(word) && !dictionaryWord(word.toLowerCase().replace(/\.$/, ''), lists);
+/** A street type ({@link STREET_TYPE}), but no English word that ends as a name and type in one word does. */
+const streetType = (word: string, lists: PublicLists) => STREET_TYPE.test(word) && (!COMPOUND_STREET.test(word) || compoundStreet(word, lists));
 /** The number after a street, and a street type after it if any. */
 const STREET_NUMBER = / \d{1,5}[A-Za-z]?(?![\p{L}\p{N}])(?: (?:st|street|ave|rd|road)\.?(?![\p{L}]))?/iuy;
 /** A list's bullet at a line's start, as addresses are pasted in ("• Suite 292"; "??? " where the bullet's encoding was lost). */
@@ -226,9 +228,8 @@ function postalAddress(text: string, at: number, house: string, houseDigits: num
     const word = m[1]!;
     // Words in capitals are shorthand in notes (1 HEAD CT, 2 IN PLACE), not streets.
     const shouted = inCapitals(word);
-    // A type shortened to one capital is no shouting: "Λ." (Λεωφόρος, avenue), "U." (utca). An English word
-    // that ends as a name and type in one word does ("brigade", "necktie") is none.
-    const typed = STREET_TYPE.test(word) && (!shouted || /^\p{Lu}\.$/u.test(word)) && (!COMPOUND_STREET.test(word) || compoundStreet(word, lists));
+    // A type shortened to one capital is no shouting: "Λ." (Λεωφόρος, avenue), "U." (utca).
+    const typed = streetType(word, lists) && (!shouted || /^\p{Lu}\.$/u.test(word));
     // A lower-case street needs its type, before or after its number ("midtvollen 130 st."); a particle
     // joins a street's words ("Avenue du Golf", "Paseo del Atlántico").
     // "d'Ouchy" is written as a name.
@@ -497,7 +498,7 @@ export class PlaceRecognizer implements Recognizer {
       const words = street.split(' ');
       if (matchAt(UNIT_LINE, street, 0) !== null || inCapitals(words[0]!)) continue;
       const typeAfter = matchAt(TYPE_AFTER, text, m.index + m[0].length)?.[0] ?? '';
-      const typed = typeAfter !== '' || words.some((w) => STREET_TYPE.test(w) && !inCapitals(w));
+      const typed = typeAfter !== '' || words.some((w) => streetType(w, this.lists) && !inCapitals(w));
       const lines = addressLines(text, m.index + m[0].length + typeAfter.length, typed);
       // After a locative or "address:", a street named by a word no English list holds is one ("to Sorlaskeid
       // 32", "his address: 76 Stubben 149"), its number no year ("in Munich 1972"). A house number before
@@ -509,7 +510,7 @@ export class PlaceRecognizer implements Recognizer {
     for (const m of text.matchAll(INTERSECTION)) {
       // Each street named (a capital, a number or a type written first: "ul. Grochowa 80") where case means something; in capitals or lower case, one needs a number or a street type.
       const named = (part: string) => (/^[\p{Lu}\d]/u.test(part) || LEADING_TYPE.test(part.split(' ')[0]!)) && part.split(' ').length <= 6;
-      const addressy = (part: string) => /\d/.test(part) || part.split(' ').some((w) => STREET_TYPE.test(w));
+      const addressy = (part: string) => /\d/.test(part) || part.split(' ').some((w) => streetType(w, this.lists));
       if (cased ? named(m[1]!) && named(m[2]!) : addressy(m[1]!) || addressy(m[2]!)) out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'rule:street-address' });
     }
     // An address its street already found comes again; detectDirect keeps the longest of overlapping detections.

@@ -56,7 +56,7 @@ export function verbForm(inside: readonly Morpheme[]): boolean {
 }
 
 /** Common nouns, bound nouns and pronouns: words of the dictionary that name no one (얼굴, 이유, 나). */
-const COMMON_NOUN = /^(?:NNG|NNB|NP)$/;
+const DICTIONARY_NOUN = /^(?:NNG|NNB|NP)$/;
 /**
  * Which of `phrases` mecab reads, each alone, as one common noun, bound noun or pronoun a word (얼굴,
  * 말다툼, 왼쪽 뺨, 나 손): words of its dictionary, where a name is one it knows (NNP), one it splits into
@@ -70,7 +70,7 @@ export async function commonNounPhrases(analyzer: MorphAnalyzer, phrases: readon
     let common = true;
     for (const word of phrase.split(' ')) {
       const pieces = inside(at, at + word.length);
-      common &&= pieces.length === 1 && pieces[0]!.start === at && pieces[0]!.end === at + word.length && COMMON_NOUN.test(pieces[0]!.tag);
+      common &&= pieces.length === 1 && pieces[0]!.start === at && pieces[0]!.end === at + word.length && DICTIONARY_NOUN.test(pieces[0]!.tag);
       at += word.length + 1;
     }
     return common;
