@@ -76,6 +76,9 @@ for (const [label, options] of settings) {
   out.push(`| ${label} | ${pct(type(e, 'all')?.full)} | ${pct(e.otherTextProtected)} |`);
 }
 
+/** presidio-synth's labels of identifiers HIPAA's Safe Harbor counts, beside persons and places. */
+const NUMBER_LABELS = ['DATE_TIME', 'PHONE_NUMBER', 'ZIP_CODE', 'US_DRIVER_LICENSE', 'CREDIT_CARD', 'IBAN_CODE', 'US_SSN', 'IP_ADDRESS', 'EMAIL_ADDRESS'];
+const numberRows: string[] = [];
 out.push('', '### Public text (each sentence its own individual; in wikigold each article)', '', '| corpus | blacklist | persons | places | other text protected |', '|---|---|---:|---:|---:|');
 const publicRow = (name: string, label: string, e: ProtectionEvaluation) => `| ${name} | ${label} | ${pct(type(e, 'PERSON')?.full)} | ${pct(type(e, 'LOCATION')?.full)} | ${pct(e.otherTextProtected)} |`;
 // The rules were developed on synth_dataset_v2's even templates only; its odd ones were measured, never
@@ -89,8 +92,10 @@ for (const file of ['synth_dataset_v2', 'generated_large']) {
   out.push(publicRow(`presidio-synth ${file} (${presidio.length} sentences)`, 'recognisers alone', e));
   for (const [half, parity] of [['even', 0], ['odd', 1]] as const) {
     const docs = presidio.filter((_, i) => templates[i]! % 2 === parity);
-    const { e: part } = await measure(docs, { only: 'direct' });
+    const { e: part, protect } = await measure(docs, { only: 'direct' });
     out.push(publicRow(`presidio-synth ${file}, ${half} templates (${docs.length} sentences)`, 'recognisers alone', part));
+    const byLabel = await evaluateProtection(docs, protect, { typeOf: (label) => label });
+    numberRows.push(`| ${file}, ${half} templates | ${NUMBER_LABELS.map((l) => (type(byLabel, l) === undefined ? '–' : `${pct(type(byLabel, l)?.full)} (${type(byLabel, l)?.gold})`)).join(' | ')} |`);
   }
 }
 for (const [name, file] of [
@@ -110,6 +115,8 @@ for (const [name, file] of [
     }
   }
 }
+
+out.push('', "### presidio-synth's other identifiers, recognisers alone (gold spans fully protected, and their count)", '', `| templates | ${NUMBER_LABELS.join(' | ')} |`, `|---|${NUMBER_LABELS.map(() => '---:').join('|')}|`, ...numberRows);
 
 // Korean: Thunder-DeID judgments with surrogates filled in by `deid generate` (spans from the tags), per
 // crime type, and KMOU-NER news sentences (PER/LOC/DAT). Recognisers alone: no de-identification model.

@@ -92,6 +92,53 @@ describe('pattern recognisers', () => {
     expect(await found('850315-1234560 666-12-3456 4111 1111 1111 1112 10.0.300.1', 'rrn,ssn,credit-card,ip')).toEqual([]);
   });
 
+  it('finds IPv6 addresses, lower-case IBANs and ISO timestamps, not names with colons nor times alone', async () => {
+    expect(await found('blocked 6e40:4041:c617:e898:c11:40d2:c669:2eb4 and fe80::1ff:fe23:4567:890a; my iban is gb82west12345698765432; Date: 1978-04-13 12:20:39, or 2019-09-05T12:20Z.')).toEqual([
+      ['IP', '6e40:4041:c617:e898:c11:40d2:c669:2eb4'],
+      ['IP', 'fe80::1ff:fe23:4567:890a'],
+      ['IBAN', 'gb82west12345698765432'],
+      ['DATE', '1978-04-13 12:20:39'],
+      ['DATE', '2019-09-05T12:20Z'],
+    ]);
+    expect(await found('Foo::Bar at 12:30:45, ::1, dead:beef:cafe, gb82west12345698765433', 'ipv6,iban')).toEqual([]);
+  });
+
+  it('finds identifying numbers after their name, numbers no quantity is written as, and postal codes after theirs', async () => {
+    expect((await found("My driver's license number is LH329609T; passport: 532107754; card # 503890547220; MRN 8336652. PIN 22AF9362, SMS/WA 081235994171.", 'id-number,long-number')).map(([, v]) => v)).toEqual([
+      'LH329609T',
+      '532107754',
+      '503890547220',
+      '8336652',
+      '22AF9362',
+      '081235994171',
+    ]);
+    // Fewer than five digits after the name; ventilator settings, hashtags, decimals, quantities with units.
+    expect(await found('card 4111 1111, record 1234, ac 600x50x12, A/C 14X700X100%, #20ThingsIWantFor2015, pi 3.141592653, 3000mAh, ISO9001', 'id-number,long-number')).toEqual([]);
+    expect((await found('ZIP: 3520 Phone; zip code 75534-030, ZIP: 7412 SL, Postcode SW1A 1AA, postal code 394 13, ZIP 4943 ph', 'postal-code')).map(([, v]) => v)).toEqual([
+      '3520',
+      '75534-030',
+      '7412 SL',
+      'SW1A 1AA',
+      '394 13',
+      '4943',
+    ]);
+  });
+
+  it('finds national phone numbers in their own groupings without context, not clinical values', async () => {
+    expect((await found('call 0688 872 49 99, 06-24312407, (021) 0025-967, (88) 684-334, 71-33-52-22 or 03.93.92.16.85', 'phone')).map(([, v]) => v)).toEqual([
+      '0688 872 49 99',
+      '06-24312407',
+      '(021) 0025-967',
+      '(88) 684-334',
+      '71-33-52-22',
+      '03.93.92.16.85',
+    ]);
+    // A blood gas after its pH, a schedule on a 24-hour clock, a time and a value, a date's three pairs.
+    expect(await found('ABG 7.44-52-69-36-(9), meds at 0300 0600 0900, glucose @ 0600-281, ptt @ 0430 150, seen 12-03-94', 'phone')).toEqual([]);
+    // Words of texting and answering make a number in any grouping a phone.
+    expect((await found("They're not answering at 785 8949; text 9493 7477; messages to 699 956 915", 'phone-context')).map(([, v]) => v)).toEqual(['785 8949', '9493 7477', '699 956 915']);
+  });
+
   it('finds Korean car plates, case numbers and accounts only near context words', async () => {
     expect(await found('차량 12가3456 및 서울 34나 5678', 'car-plate')).toEqual([
       ['CAR_PLATE', '12가3456'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ibanValid, ipv4Valid, isCalendarDate, luhnValid, rrnCheckDigit, rrnValid, ssnValid } from '../../src/identifiers/index.js';
+import { ibanValid, ipv4Valid, ipv6Valid, isCalendarDate, luhnValid, militaryTimes, rrnCheckDigit, rrnValid, ssnValid } from '../../src/identifiers/index.js';
 
 describe('validators', () => {
   it('accepts Luhn-valid card numbers and rejects a changed digit', () => {
@@ -14,6 +14,18 @@ describe('validators', () => {
     expect(ibanValid('DE89370400440532013000')).toBe(true);
     expect(ibanValid('GB82 WEST 1234 5698 7654 33')).toBe(false);
     expect(ibanValid('XX00')).toBe(false);
+  });
+
+  it('reads IPv6 groups and one :: at most, and tells a schedule on a 24-hour clock from a phone', () => {
+    expect(ipv6Valid('2001:db8:85a3:0:0:8a2e:370:7334')).toBe(true);
+    expect(ipv6Valid('fe80::1ff:fe23:4567:890a')).toBe(true);
+    expect(ipv6Valid('2001:db8:85a3:0:0:8a2e:370')).toBe(false);
+    expect(ipv6Valid('1::2::3')).toBe(false);
+    expect(ipv6Valid('bad::face:cafe')).toBe(false);
+    expect(ipv6Valid('12:30:45')).toBe(false);
+    expect(militaryTimes('0300 0600 0900')).toBe(true);
+    expect(militaryTimes('0430 150')).toBe(false);
+    expect(militaryTimes('0688 872')).toBe(false);
   });
 
   it('applies the SSN area, group and serial rules', () => {

@@ -1,6 +1,6 @@
 import type { Detection, Recognizer } from './recognizer.js';
 import { publicLists } from './publicLists.js';
-import { ibanValid, ipv4Valid, isCalendarDate, luhnValid, phoneDigitsValid, rrnValid, ssnValid } from './validators.js';
+import { ibanValid, ipv4Valid, ipv6Valid, isCalendarDate, luhnValid, militaryTimes, phoneDigitsValid, rrnValid, ssnValid } from './validators.js';
 import { dictionaryWord } from './words.js';
 
 /** A regular expression, a validator for what it matched, and optionally context words that must precede it. */
@@ -46,6 +46,8 @@ const SPAN_AFTER = new RegExp(String.raw`^\s?(?:${QUANTITY_UNIT}|(?:days?|weeks?
 const MONTHS: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
 
 const re = (source: string, flags = 'giu') => new RegExp(source, `${flags}d`);
+/** A lower-case word as a pattern of any case, for a regular expression that is otherwise case-sensitive. */
+const anyCase = (word: string) => word.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`);
 /** A whole number and a hyphen, the start of a mixed number (45-3/8); not a date's day before a range's end (6/30-7/2). */
 const MIXED_NUMBER_BEFORE = /(?:^|[^\d/])\d+-$/;
 /** A month's name and a day before a hyphen: a range's start (May 30-6/8), when the month after is the same or the next. */
@@ -104,11 +106,13 @@ export const PATTERNS: PatternSpec[] = [
     },
   },
   { name: 'ip', category: 'IP', regex: re(String.raw`${NS}\d{1,3}(?:\.\d{1,3}){3}${NE}`), validate: (m) => ipv4Valid(m[0]) },
+  { name: 'ipv6', category: 'IP', regex: re(String.raw`(?<![\p{L}\p{N}:.])(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4}(?![\p{L}\p{N}:])`), validate: (m) => ipv6Valid(m[0]) },
   { name: 'rrn', category: 'RRN', regex: re(String.raw`${NS}\d{6}\s?-\s?\d{7}${NE}`), validate: (m) => rrnValid(m[0]) },
   { name: 'ssn', category: 'SSN', regex: re(String.raw`${NS}\d{3}-\d{2}-\d{4}${NE}`), validate: (m) => ssnValid(m[0]) },
   // Card numbers are printed in groups of four (Amex 4-6-5) or unbroken; other digit groupings are accounts.
   { name: 'credit-card', category: 'CREDIT_CARD', regex: re(String.raw`${NS}(?:\d{4}([ -]?)\d{4}\1\d{4}\1\d{1,7}|\d{4}([ -]?)\d{6}\2\d{5})${NE}`), validate: (m) => luhnValid(m[0]) },
-  { name: 'iban', category: 'IBAN', regex: re(String.raw`\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b`, 'gu'), validate: (m) => ibanValid(m[0]) },
+  // In any case: the mod 97 check keeps a lower-case run of letters and digits that is no IBAN out.
+  { name: 'iban', category: 'IBAN', regex: re(String.raw`\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b`), validate: (m) => ibanValid(m[0]) },
   {
     name: 'phone',
     category: 'PHONE',
@@ -120,10 +124,23 @@ export const PATTERNS: PatternSpec[] = [
           String.raw`${NS}01[016789]\d{7,8}`,
           String.raw`${NS}(?:1[\s.-])?\(\d{3}\)\s?\d{3}[\s.-]\d{4}`,
           String.raw`${NS}(?:00?1[\s.-])?\d{3}(?:[.\/-]\s?|\s)\d{3}[\s.\/-]\s?\d{4}`,
+          // A national number after its trunk prefix 0, in any grouping: 0688 872 49 99, 06-24312407, (021) 0025-967.
+          String.raw`${NS}\(?0\d{1,4}\)?(?:[ .-]\d{2,8}){1,4}`,
+          // An area code in brackets: (88) 684-334, (91) 5676-6953.
+          String.raw`${NS}\(\d{2,4}\)\s?\d{3,4}[ .-]?\d{3,4}`,
+          // Four or five pairs of digits joined by dashes or dots: 71-33-52-22 (not a date's three, nor a
+          // blood gas's values after its pH, 7.44-52-69-36-(9)).
+          String.raw`(?<![\p{N}A-Za-z.-])\d{2}(?<pair>[.-])\d{2}(?:\k<pair>\d{2}){2,3}(?![.-]\(?\d)`,
         ].join('|') +
         String.raw`)(?:\s?(?:x|ext\.?)\s?\d{1,5})?${NE}`,
     ),
-    validate: (m) => phoneDigitsValid(m[0].replace(/(x|ext\.?)\s?\d+$/i, '')),
+    // After a trunk prefix's 0 a national number has nine digits or more, and is no schedule on a 24-hour
+    // clock: 0300 0600, 0430 150 (a time and a value).
+    validate: (m) => {
+      const number = m[0].replace(/(x|ext\.?)\s?\d+$/i, '');
+      if (/^\(?0/.test(number) && (number.replace(/\D/g, '').length < 9 || militaryTimes(number))) return false;
+      return phoneDigitsValid(number);
+    },
   },
   {
     name: 'phone-context',
@@ -134,7 +151,7 @@ export const PATTERNS: PatternSpec[] = [
       const n = m[0].replace(/\D/g, '').length;
       return n >= 7 && n <= 15;
     },
-    context: /(phone|tel\b|telephone|call|cell|mobile|fax|contact|number|reach|전화|연락처|휴대폰|핸드폰)/i,
+    context: /(phone|\b(?:tel|ph)\b|telephone|call|cell|mobile|fax|contact|number|reach|desk|office|home|work|landline|hotline|dial|text|sms|whatsapp|messages?\b|answering|전화|연락처|휴대폰|핸드폰)/i,
     contextWindow: 30,
   },
   {
@@ -146,8 +163,9 @@ export const PATTERNS: PatternSpec[] = [
   {
     name: 'date',
     category: 'DATE',
-    // One separator throughout: 1045-3/8 is a price.
-    regex: re(String.raw`${NS}(\d{4})([-/.])(\d{1,2})\2(\d{1,2})${NE}`),
+    // One separator throughout: 1045-3/8 is a price. A time of day written with it belongs to it (an ISO
+    // 8601 timestamp: 2019-09-05 12:20:39, 2019-09-05T12:20Z).
+    regex: re(String.raw`${NS}(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?:[T ][0-2]\d:[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-][0-2]\d:?[0-5]\d)?)?${NE}`),
     validate: (m) => dateOk(num(m[1]), num(m[3]), num(m[4])),
   },
   {
@@ -313,6 +331,37 @@ export const PATTERNS: PatternSpec[] = [
     regex: re(String.raw`${NS}\d{2,6}(?:-\d{2,7}){2,4}${NE}`),
     context: /(계좌|통장|은행|account|acct|a\/c|bank|iban)/i,
     contextWindow: 30,
+  },
+  {
+    // HIPAA's "any other unique identifying number": a licence, passport, policy, record, member or card
+    // number after its name, five digits or more, letters allowed (F162823540116, LH329609T).
+    name: 'id-number',
+    category: 'ID',
+    regex: re(
+      String.raw`\b(?:licen[cs]e|passport|membership|member|policy|mrn|record|account|acct|card|serial|certificate|insurance|badge|employee|customer|claim|reference|ref|ticket|identification|id)\b(?:\s?(?:number|num|no\.?|nr\.?|code|id)\b)?\s?(?:is|was|:|#|=)?\s?#?\s?([A-Z0-9][A-Z0-9-]{3,30}[A-Z0-9])${NE}`,
+    ),
+    group: [1],
+    validate: (m) => (m[1]!.match(/\d/g) ?? []).length >= 5,
+  },
+  {
+    // A number no quantity is written as: nine digits or more unbroken (an amount has its thousands
+    // separated, 1,000,000), or letters and six digits or more in one word (A56319335, 22AF9362); not a
+    // ventilator setting (600x50x12, x25x500x40) nor a hashtag (#20ThingsIWantFor2015).
+    name: 'long-number',
+    category: 'ID',
+    regex: re(String.raw`(?<![\p{L}\p{N}@#._/-])(?:\d{9,}|(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z\d]{7,})(?![\p{L}\p{N}@_/-]|\.\w)`),
+    validate: (m) => (m[0].match(/\d/g) ?? []).length >= 6 && !/^\d*(?:x\d+)+x?$|^x\d/i.test(m[0]),
+  },
+  {
+    // A postal code after its name: ZIP: 3520, ZIP 75534-030, postcode 7412 SL, postal code 394 13.
+    name: 'postal-code',
+    category: 'LOCATION',
+    // Case matters in the code, not in its name: "ZIP 3520 ph" is 3520, not a code ending in PH.
+    regex: re(
+      String.raw`\b(?:${anyCase('zip')}(?:\s?${anyCase('code')})?|${anyCase('post')}(?:al)?\s?${anyCase('code')}|${anyCase('plz')})\s?[:#]?\s?(\d{3,5}(?:[ -](?:\d{2,4}|[A-Z]{2}))?|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}|[A-Z]\d[A-Z]\s?\d[A-Z]\d)${NE}`,
+      'gu',
+    ),
+    group: [1],
   },
   // Korean court case numbers: year, case-type syllables (고단 criminal single judge, 가합 civil panel, ...), serial.
   { name: 'case-number', category: 'CASE_NUMBER', regex: re(String.raw`${NS}\d{4}\s?[고노도가나다구누두드르머카타초재형모오로보감즈브스느호허버비후크트정마라아자차파하개][가-힣]{0,2}\s?\d{1,7}${NE}`) },

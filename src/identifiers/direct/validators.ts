@@ -73,6 +73,24 @@ export function ipv4Valid(ip: string): boolean {
   return parts.length === 4 && parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255 && (p === '0' || !p.startsWith('0')));
 }
 
+/**
+ * An IPv6 address: eight groups of 1-4 hex digits, or fewer around one `::`. At least three groups and a
+ * digit, so that `Foo::Bar` and a time, `12:30:45`, are none.
+ */
+export function ipv6Valid(ip: string): boolean {
+  const halves = ip.toLowerCase().split('::');
+  if (halves.length > 2 || !/\d/.test(ip)) return false;
+  const groups = halves.flatMap((h) => (h === '' ? [] : h.split(':')));
+  if (!groups.every((g) => /^[0-9a-f]{1,4}$/.test(g)) || groups.length < 3) return false;
+  return halves.length === 2 ? groups.length <= 7 : groups.length === 8;
+}
+
+/** Digit groups that are all times of day on a 24-hour clock (`0300 0600 0900`): a schedule, not a phone. */
+export function militaryTimes(s: string): boolean {
+  const groups = s.split(/\D+/).filter(Boolean);
+  return groups.every((g) => g.length === 4 && Number(g.slice(0, 2)) <= 23 && Number(g.slice(2)) <= 59);
+}
+
 /** A phone number has 7 to 15 digits (ITU E.164). */
 export function phoneDigitsValid(phone: string): boolean {
   const n = digitsOf(phone).length;
