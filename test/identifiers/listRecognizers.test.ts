@@ -449,6 +449,21 @@ describe('places without a user list', () => {
     expect(await found(places, 'meet at the corner of ul. Grochowa 80 and Lahtinen Road.')).toContain('the corner of ul. Grochowa 80 and Lahtinen Road|rule:street-address');
   });
 
+  it("reads the postal codes of other countries, a house number's letter, a unit before the street, a floor and door, Poland's and Brazil's streets", async () => {
+    expect(await whole('Meet me at Rua Augusta 274, 1100-053 Lisboa.')).toEqual(['Rua Augusta 274, 1100-053 Lisboa.']);
+    expect(await whole('We are located at Sveavägen 44, 111 34 Stockholm.')).toEqual(['Sveavägen 44, 111 34 Stockholm.']);
+    expect(await whole('My new address: ul. Marszałkowska 84/92, 00-514 Warszawa.')).toEqual(['ul. Marszałkowska 84/92, 00-514 Warszawa.']);
+    expect(await whole('He lives at 221B Baker Street, London NW1 6XE.')).toEqual(['221B Baker Street, London NW1 6XE']);
+    expect(await whole('I moved to Apartment 4B, 350 Fifth Avenue, New York, NY 10118.')).toEqual(['Apartment 4B, 350 Fifth Avenue, New York, NY 10118']);
+    expect(await whole('Shipping to Suite 500, 1 Infinite Loop, Cupertino.')).toEqual(['Suite 500, 1 Infinite Loop, Cupertino.']);
+    expect(await whole('Deliver to Calle Mayor 5, 3º izquierda, 28013 Madrid.')).toEqual(['Calle Mayor 5, 3º izquierda, 28013 Madrid.']);
+    expect(await whole('Address is Av. Paulista, 1578 - Bela Vista')).toContain('Av. Paulista, 1578');
+    // Litres of oxygen through a nasal cannula are no house with a letter; a comma after a street no type names is no number's.
+    expect(await whole('resp- o2 3L via NC- lung sounds diminished')).toEqual([]);
+    expect(await whole('resp- O2 3L via NC-lung sounds clear')).toEqual([]);
+    expect(await whole('She moved to Paris, 2019 was her year')).toEqual([]);
+  });
+
   it('reads a street before its number after a locative by a word no English list holds, and an intersection named bare before an address', async () => {
     expect(await whole('Please return to Sorlaskeid 32 in case of an issue.')).toEqual(['Sorlaskeid 32']);
     expect(await whole('Joe had given Kristin his address: 76 Stubben 149')).toEqual(['76 Stubben 149']);
@@ -461,10 +476,11 @@ describe('places without a user list', () => {
     expect(await whole('Lost to Arsenal 2-1 at home, back in Windows 10')).toEqual([]);
     expect(await whole('Started on Levophed 2 mcg, then on Zyvox 600 and switched to Zyvox 600 bid')).toEqual([]);
     expect(await whole('Titrated to Levophed 12 in the am, increased to Seroquel 50 at night. Started with Tylenol and Zyvox 600.')).toEqual([]);
-    // A house number before the street only after a locative; a range after a street with its town line stays an address.
+    // A house number before the street only after a locative; a range after a street with its town line stays an
+    // address, a building and a flat (5/7) with its town line too.
     expect(await whole('Count: 76 Stubben 149')).toEqual([]);
     expect(await whole('Ship to:\nHauptstraße 12-14\n10115 Berlin')).toEqual(['Hauptstraße 12']);
-    expect(await whole('Ship to:\nVia Roma 5/7\n00100 Roma')).toEqual(['Via Roma 5']);
+    expect(await whole('Ship to:\nVia Roma 5/7\n00100 Roma')).toEqual(['Via Roma 5/7\n00100 Roma']);
     expect(await whole('The Olympics in Munich 1972 were')).toEqual([]);
     expect(await whole('Scorers: Ronaldo 23, Figo 45')).toEqual([]);
   });

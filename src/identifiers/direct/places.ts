@@ -68,9 +68,9 @@ const STREET = /\b\d{1,5}\s+(?:\p{Lu}[\p{L}'.-]*\s+){1,3}(?:St|Street|Ave|Avenue
 /** Street types in any case, for the postal address rule ("14 Crown Street", "74678 midtvollen 130 st."). */
 /** The endings of a street's name and type written in one word (Søndergade, Ringvej, Kiannonkatu, Sahantie). */
 const STREET_SUFFIXES = 'strasse|straße|gasse|gade|gatan|gata|vägen|vegen|veien|vej|weg|katu|tie|straat|laan|plaats|plein|allee';
-const STREET_TYPE = new RegExp(String.raw`^(?:st|street|ave|avenue|rd|road|blvd|boulevard|ln|lane|dr|drive|way|ct|court|pl|place|sq|square|squares|ter|terrace|terrasse|pkwy|parkway|hwy|highway|cir|circle|parks?|gardens|crescent|close|row|alley|plaza|route|trail|u\.|ul\.|utca|út|útja|ulica|trg|tér|tere|körút|krt\.|rakpart|sétány|fasor|tee|vei|allé|via|viale|corso|rue|calle|paseo|carrer|avenida|avda|rua|rúa|estrada|strada|piazza|λεωφόρος|λεωφ\.|λ\.|οδός|πλατεία|\p{L}+(?:${STREET_SUFFIXES}))(?<!\b(?:u|ul))\.?$`, 'iu');
-/** Where a postal address may start: a house number (one or two). */
-const HOUSE = /(?<![\p{L}\p{N}.,:/-])(\d{1,6})(?: \d{1,5})?(?= \p{L})/gu;
+const STREET_TYPE = new RegExp(String.raw`^(?:st|street|ave|avenue|rd|road|blvd|boulevard|ln|lane|dr|drive|way|ct|court|pl|place|sq|square|squares|ter|terrace|terrasse|pkwy|parkway|hwy|highway|cir|circle|parks?|gardens|crescent|close|row|alley|plaza|route|trail|loop|mews|wharf|quay|esplanade|promenade|u\.|ul\.|utca|út|útja|ulica|trg|tér|tere|körút|krt\.|rakpart|sétány|fasor|tee|vei|allé|via|viale|corso|rue|calle|paseo|carrer|avenida|avda|rua|rúa|av\.|estrada|strada|piazza|λεωφόρος|λεωφ\.|λ\.|οδός|πλατεία|\p{L}+(?:${STREET_SUFFIXES}))(?<!\b(?:u|ul))\.?$`, 'iu');
+/** Where a postal address may start: a house number (one or two), a letter after it before a capitalised street ("221B Baker Street"; not "3L via NC", litres). */
+const HOUSE = /(?<![\p{L}\p{N}.,:/-])(\d{1,6})(?:[A-Z](?= \p{Lu}))?(?: \d{1,5})?(?= \p{L})/gu;
 /** A post office box, with a number before it if any: "P.O. Box 149", "45818 P.O. Box 242". */
 const PO_BOX = /(?<![\p{L}\p{N}])(?:\d{1,6} )?(?:P\.? ?O\.? ?Box|Post ?box) \d{1,6}(?![\p{L}\p{N}])/giu;
 /** Words before a place that locate something there: "at", "to", "is in". */
@@ -83,13 +83,16 @@ const ADDRESS_LOCATIVE = String.raw`\b(?:at|to|in|is)`;
  */
 const CORNER_STREET = String.raw`\p{Lu}[\p{L}\p{M}'’-]* and`;
 const CORNER_BEFORE = new RegExp(String.raw`(?<=${LOCATIVE} )${CORNER_STREET} $`, 'u');
+/** The comma Brazil and Spain write between a street named by its type and its number: "Av. Paulista, 1578", "Rua Augusta, 274". */
+const NUMBER_AFTER_COMMA = String.raw`(?:(?<=(?:^|[\s:(])(?:Av|Avda|Avenida|Rua|Calle|Travessa|Alameda|Praça|Largo|Paseo|Carrer)\.? [^,\n]{1,40}),)`;
 /**
  * A street written before its number, as most of Europe writes it, at a line's start or after a colon, a
  * locative or an intersection's first street: "Kálmán Imre u. 12.", "Via dei Fiorentini 17", "Tungata 11";
- * a house number before it if any (group 1). Counts with an address line after it or a street type in it;
+ * a house number before it if any (group 1); Poland's type before it in lower case ("ul. Marszałkowska 84/92", a
+ * building and a flat). Counts with an address line after it or a street type in it;
  * after a locative, also with a word no English list holds ({@link LOCATIVE_BEFORE}, {@link CLAUSE_AFTER}).
  */
-const STREET_FIRST = new RegExp(String.raw`(?<=(?:^|\n|:|${LOCATIVE}|${LOCATIVE} ${CORNER_STREET}) ?)(\d{1,5} )?(?:\p{Lu}[\p{L}\p{M}'’.-]*(?: (?:\p{Lu}[\p{L}\p{M}'’.-]*|de|del|dei|della|degli|delle|di|da|do|dos|la|le|van|von|du|des|u\.|ul\.|út|útja|utca|tér|körút|rakpart|sétány|fasor|tee|vei|allé)){0,4}) \d{1,5}[A-Za-z]?\.?(?![\p{L}\p{N}])`, 'gmu');
+const STREET_FIRST = new RegExp(String.raw`(?<=(?:^|\n|:|${LOCATIVE}|${LOCATIVE} ${CORNER_STREET}) ?)(\d{1,5} )?(?:(?:ul|al|pl)\. )?(?:\p{Lu}[\p{L}\p{M}'’.-]*(?: (?:\p{Lu}[\p{L}\p{M}'’.-]*|de|del|dei|della|degli|delle|di|da|do|dos|la|le|van|von|du|des|u\.|ul\.|út|útja|utca|tér|körút|rakpart|sétány|fasor|tee|vei|allé)){0,4})${NUMBER_AFTER_COMMA}? \d{1,5}[A-Za-z]?(?:\/\d{1,4})?\.?(?![\p{L}\p{N}])`, 'gmu');
 /**
  * Where a street-first address's words alone may make it one: right after "at", "to", "in", "is", an
  * intersection after them, or "address:" (not any colon: "Scorers: Ronaldo 23, Figo 45").
@@ -111,7 +114,7 @@ const STREET_WORD = / (\p{L}[\p{L}\p{M}'’.-]*)/uy;
 /** After a lower-case street word: a number and a street type ("midtvollen 130 st."), or a street type spelled out ("fourth avenue"). */
 const NUMBER_THEN_TYPE = / (?:\d{1,5} (?:st|street|ave|rd|road)|street|avenue|road|boulevard|lane|drive)\b/iuy;
 /** Street types that languages write before the name ("Via Roma", "Rue de Piétrain", "Paseo del Atlántico"). */
-const LEADING_TYPE = /^(?:via|viale|corso|rue|calle|avenida|avda|rua|rúa|estrada|paseo|carrer|strada|piazza|avenue|boulevard|ul\.|trg|plaza|λεωφόρος|λεωφ\.|λ\.|οδός|πλατεία)$/iu;
+const LEADING_TYPE = /^(?:via|viale|corso|rue|calle|avenida|avda|av\.|rua|rúa|estrada|paseo|carrer|strada|piazza|avenue|boulevard|ul\.|trg|plaza|λεωφόρος|λεωφ\.|λ\.|οδός|πλατεία)$/iu;
 /** Words that join a street's name: "Avenue du Golf", "Rua Vinte e Cinco de Setembro". */
 const PARTICLE = /^(?:de|du|des|del|della|dei|delle|di|da|do|dos|das|la|le|les|van|von|der|den|e)$/iu;
 /** Within two words, a street's number or a street type. */
@@ -124,14 +127,23 @@ const compoundStreet = (word: string, lists: PublicLists) => COMPOUND_STREET.tes
 const streetType = (word: string, lists: PublicLists) => STREET_TYPE.test(word) && (!COMPOUND_STREET.test(word) || compoundStreet(word, lists));
 /** The number after a street, and a street type after it if any. */
 const STREET_NUMBER = / \d{1,5}[A-Za-z]?(?![\p{L}\p{N}])(?: (?:st|street|ave|rd|road)\.?(?![\p{L}]))?/iuy;
+/**
+ * A postal code as countries write it: five digits and three (Brazil), four and three (Portugal), three and
+ * four (Japan), two and three (Poland), three and two (Sweden, Czechia, Greece), or four to six digits (a
+ * ZIP+4 too).
+ */
+const POSTAL_CODE = String.raw`(?:\d{5}-\d{3}|\d{4}-\d{3}|\d{3}-\d{4}|\d{2}-\d{3}|\d{3} \d{2}|\d{4,6}(?:-\d{4})?)(?![\p{L}\p{N}])`;
 /** A list's bullet at a line's start, as addresses are pasted in ("• Suite 292"; "??? " where the bullet's encoding was lost). */
 const BULLET = String.raw`(?:[•·*–?-]{1,3}[ \t]+)?`;
 /** The units only an address has: "Apt. 311", "Suite 268" mean an address wherever they stand. */
 const UNIT_WORDS = String.raw`Suite|Ste\.?|Apt\.?|Apartment`;
 /** Units that mean one only after a street: a note's "Unit 5" or "Room 12" is a ward's. */
 const UNIT_WORDS_AFTER_STREET = String.raw`Unit|Floor|Fl\.?|Room|Rm\.?`;
-/** A unit after the street, on its line or the next (after the street's closing period too: "Kálmán Imre u. 12.\n Apt. 762"). */
-const INLINE_UNIT = new RegExp(String.raw`[.,]?(?:[ \t]*\n[ \t]*${BULLET}|[ \t]+)(?:${UNIT_WORDS}|${UNIT_WORDS_AFTER_STREET}|#) ?\d{1,5}[A-Za-z]?(?![\p{L}\p{N}])`, 'iuy');
+/**
+ * A unit after the street, on its line or the next (after the street's closing period too: "Kálmán Imre u.
+ * 12.\n Apt. 762"), or a floor and a door as Spain and Portugal write them ("Calle Mayor 5, 3º izquierda").
+ */
+const INLINE_UNIT = new RegExp(String.raw`[.,]?(?:[ \t]*\n[ \t]*${BULLET}|[ \t]+)(?:(?:${UNIT_WORDS}|${UNIT_WORDS_AFTER_STREET}|#) ?\d{1,5}[A-Za-z]?|\d{1,2}[º°ª](?: ?(?:izquierda|derecha|izda\.|dcha\.|esq\.|dto\.|[A-Z]))?)(?![\p{L}\p{N}])`, 'iuy');
 /** What separates the lines of an address: a comma (on the next line too: "MOSS\n, nan"), a line break (a blank line at most). */
 const ADDRESS_BREAK = new RegExp(String.raw`(?:(?:[ \t]*\n)?[ \t]*,[ \t]*(?:\n[ \t]*)?|[ \t]*\n(?:[ \t]*\n)?[ \t]*${BULLET})`, 'y');
 /**
@@ -144,10 +156,16 @@ const UNIT_LINE = new RegExp(String.raw`(?:${UNIT_WORDS}|${UNIT_WORDS_AFTER_STRE
 const ADDRESS_LINES = [
   UNIT_LINE,
   /(?:APO|FPO|DPO) [A-Z]{2} \d{5}(?![\p{L}\p{N}])/uy,
-  /\d{4,6}(?:-\d{4})?(?![\p{L}\p{N}])/uy,
+  new RegExp(POSTAL_CODE, 'uy'),
   /[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}(?![\p{L}\p{N}])/uy,
   /(?:[A-Z]{2}|nan) \d{5}(?:-\d{4})?(?![\p{L}\p{N}])/uy,
 ];
+/** A unit written before its street, a comma between: "Apartment 4B, 350 Fifth Avenue", "Flat 3, 14 Princes Street". */
+const UNIT_BEFORE = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${UNIT_WORDS}|Flat|Unit) ?#?\d{1,5}[A-Za-z]?,? $`, 'iu');
+/** Where an address starting at `start` starts with the unit written before its street, if any. */
+function withUnitBefore(text: string, start: number): number {
+  return start - (UNIT_BEFORE.exec(text.slice(Math.max(0, start - 24), start))?.[0].length ?? 0);
+}
 /** A unit alone on its line ("Apt. 311", "suite 268"): an address's second line, whatever the language of its street. */
 const UNIT_ALONE = new RegExp(String.raw`(?<=^|\n)[ \t]*${BULLET}((?:${UNIT_WORDS}) ?#?\d{1,5}[A-Za-z]?)(?=[ \t]*(?:\r?\n|$))`, 'giu');
 /** A line of an address in lower case, a postal code after it if any: "montzen", "cape verde 30038". */
@@ -168,7 +186,7 @@ const LISTED_PARTICLE = new RegExp(`^(?:${PLACE_PARTICLES}|della|les|el|al|of|an
  * if any ("ΑΓΛΑΝΤΖΙΑ (ΑΓΛΑΓΓΙΑ)"), or its district's number before the next line ("Karlovy Vary 17,"); a
  * lone state code. Not a label before a colon ("Mobile: 0490").
  */
-const TOWN_LINE = new RegExp(String.raw`(?:\p{Lu}[\p{L}\p{M}'’.-]*(?:[ -](?:\p{Lu}[\p{L}\p{M}'’.-]*|${PLACE_PARTICLES})){0,3}(?: \([\p{L}\p{M} ]{2,30}\))?(?: \d{4,6}| \d{1,2}(?=[ \t]*[,\n]))?|[A-Z]{2}|nan)(?![\p{L}\p{N}]|[ \t]*:)`, 'uy');
+const TOWN_LINE = new RegExp(String.raw`(?:\p{Lu}[\p{L}\p{M}'’.-]*(?:[ -](?:\p{Lu}[\p{L}\p{M}'’.-]*|${PLACE_PARTICLES})){0,3}(?: \([\p{L}\p{M} ]{2,30}\))?(?: ${POSTAL_CODE}| \d{1,2}(?=[ \t]*[,\n]))?|[A-Z]{2}|nan)(?![\p{L}\p{N}]|[ \t]*:)`, 'uy');
 
 /**
  * A US state as news abbreviates it after a city and a comma (the AP's forms): "Tampa, Fla.", "Trenton,
@@ -489,7 +507,7 @@ export class PlaceRecognizer implements Recognizer {
     for (const m of text.matchAll(STREET)) out.push({ start: m.index, end: m.index + m[0].replace(/\.$/, '').length, category: 'LOCATION', source: 'rule:street-address' });
     for (const m of text.matchAll(HOUSE)) {
       const end = postalAddress(text, m.index, m[0], m[1]!.length, this.lists);
-      if (end !== undefined) out.push({ start: m.index, end, category: 'LOCATION', source: 'rule:postal-address' });
+      if (end !== undefined) out.push({ start: withUnitBefore(text, m.index), end, category: 'LOCATION', source: 'rule:postal-address' });
     }
     for (const m of text.matchAll(PO_BOX)) out.push({ start: m.index, end: addressLines(text, m.index + m[0].length, true).end, category: 'LOCATION', source: 'rule:postal-address' });
     for (const m of text.matchAll(STREET_FIRST)) {
@@ -505,7 +523,7 @@ export class PlaceRecognizer implements Recognizer {
       // it needs that place.
       const located = LOCATIVE_BEFORE.test(text.slice(Math.max(0, m.index - 40), m.index)) && CLAUSE_AFTER.test(text.slice(m.index + m[0].length, m.index + m[0].length + 8)) && !/ (?:19|20)\d\d\.?$/.test(street);
       const unlisted = located && words.slice(0, -1).some((w) => w.length >= 4 && !inCapitals(w) && !dictionaryWord(normalizeTerm(w), this.lists));
-      if ((lines.evidence && (m[1] === undefined || located)) || unlisted) out.push({ start: m.index, end: lines.end, category: 'LOCATION', source: 'rule:postal-address' });
+      if ((lines.evidence && (m[1] === undefined || located)) || unlisted) out.push({ start: withUnitBefore(text, m.index), end: lines.end, category: 'LOCATION', source: 'rule:postal-address' });
     }
     for (const m of text.matchAll(INTERSECTION)) {
       // Each street named (a capital, a number or a type written first: "ul. Grochowa 80") where case means something; in capitals or lower case, one needs a number or a street type.
