@@ -462,6 +462,10 @@ describe('places without a user list', () => {
     expect(await whole('resp- o2 3L via NC- lung sounds diminished')).toEqual([]);
     expect(await whole('resp- O2 3L via NC-lung sounds clear')).toEqual([]);
     expect(await whole('She moved to Paris, 2019 was her year')).toEqual([]);
+    // Short postal codes only before a town: vitals, doses and scores make their shapes; a degree is no floor; a type
+    // that is an everyday word only written as a name.
+    expect(await whole('Vitals: Pulse 88, 120 60, RR 18. Dose: Lasix 40, 20-120 mg. Score: Arsenal 2, 120-4567.')).toEqual([]);
+    expect(await whole('ROM: Flexion 90, 45° extension. Received 40 Lasix loop diuretic.')).toEqual([]);
   });
 
   it('reads a street before its number after a locative by a word no English list holds, and an intersection named bare before an address', async () => {

@@ -101,19 +101,26 @@ describe('pattern recognisers', () => {
       ['DATE', '2019-09-05T12:20Z'],
     ]);
     expect(await found('Foo::Bar at 12:30:45, ::1, dead:beef:cafe, gb82west12345698765433', 'ipv6,iban')).toEqual([]);
+    // A spaced IBAN in capitals before lower-case words stays whole.
+    expect((await found('IBAN: PL61 1090 1014 0000 0712 1981 2874 is mine', 'iban')).map(([, v]) => v)).toEqual(['PL61 1090 1014 0000 0712 1981 2874']);
   });
 
   it('finds identifying numbers after their name, numbers no quantity is written as, and postal codes after theirs', async () => {
-    expect((await found("My driver's license number is LH329609T; passport: 532107754; card # 503890547220; MRN 8336652. PIN 22AF9362, SMS/WA 081235994171.", 'id-number,long-number')).map(([, v]) => v)).toEqual([
+    expect((await found("My driver's license number is LH329609T; passport: 532107754; card # 503890547220; MRN 8336652. PIN 22AF9362, SMS/WA 081235994171. Policy No. 12345678, license #: 87654321, 번호 1234567890123로", 'id-number,long-number')).map(([, v]) => v)).toEqual([
       'LH329609T',
       '532107754',
       '503890547220',
       '8336652',
       '22AF9362',
       '081235994171',
+      '12345678',
+      '87654321',
+      '1234567890123',
     ]);
-    // Fewer than five digits after the name; ventilator settings, hashtags, decimals, quantities with units.
-    expect(await found('card 4111 1111, record 1234, ac 600x50x12, A/C 14X700X100%, #20ThingsIWantFor2015, pi 3.141592653, 3000mAh, ISO9001', 'id-number,long-number')).toEqual([]);
+    // Fewer than five digits after the name, a reference range; ventilator settings, hashtags, decimals,
+    // quantities with their units, ordinals.
+    expect(await found('card 4111 1111, record 1234, Na 140 (reference 135-145), ac 600x50x12, A/C 14X700X100%, #20ThingsIWantFor2015, pi 3.141592653, 3000mAh, ISO9001, Bicillin 2400000U, my 1000000th tweet', 'id-number,long-number')).toEqual([]);
+    expect(await found('plz 1000 retweets', 'postal-code')).toEqual([]);
     expect((await found('ZIP: 3520 Phone; zip code 75534-030, ZIP: 7412 SL, Postcode SW1A 1AA, postal code 394 13, ZIP 4943 ph', 'postal-code')).map(([, v]) => v)).toEqual([
       '3520',
       '75534-030',
@@ -133,10 +140,13 @@ describe('pattern recognisers', () => {
       '71-33-52-22',
       '03.93.92.16.85',
     ]);
-    // A blood gas after its pH, a schedule on a 24-hour clock, a time and a value, a date's three pairs.
-    expect(await found('ABG 7.44-52-69-36-(9), meds at 0300 0600 0900, glucose @ 0600-281, ptt @ 0430 150, seen 12-03-94', 'phone')).toEqual([]);
-    // Words of texting and answering make a number in any grouping a phone.
-    expect((await found("They're not answering at 785 8949; text 9493 7477; messages to 699 956 915", 'phone-context')).map(([, v]) => v)).toEqual(['785 8949', '9493 7477', '699 956 915']);
+    // A blood gas after its pH, a schedule on a 24-hour clock, a time and a value or vitals, a date's three
+    // pairs, a European date before a time.
+    expect(await found('ABG 7.44-52-69-36-(9), meds at 0300 0600 0900, glucose @ 0600-281, ptt @ 0430 150, VS at 0800 120 80 88 18, seen 12-03-94, seen 05.03.2019 10:30', 'phone')).toEqual([]);
+    // Words of texting and answering make a number in any grouping a phone, and a time first needs them.
+    expect((await found("They're not answering at 785 8949; text 9493 7477; messages to 699 956 915; answering at 0650 995 04 94", 'phone-context')).map(([, v]) => v)).toEqual(['785 8949', '9493 7477', '699 956 915', '0650 995 04 94']);
+    // Only as whole words (dialysis, context), not after a pH's decimal point, nor a schedule.
+    expect(await found('ABG: pH 7.44 52 69 36; on dialysis, UF 2000 1500 ml; in the context of 138 102 24 14; call at 0800 1200 1800', 'phone-context')).toEqual([]);
   });
 
   it('finds Korean car plates, case numbers and accounts only near context words', async () => {

@@ -85,6 +85,8 @@ function yearlessFraction(month: number, day: number, before: string, after: str
   return SCORE_BEFORE.test(before) || (day === 10 && PAIN_AFTER.test(after));
 }
 const num = (s: string | undefined) => (s === undefined ? NaN : Number(s));
+/** A day, a month and a year as Europe writes them, which a trunk prefix's 0 may start: 05.03.2019. */
+const DOTTED_DATE = /^\d{1,2}([./-])\d{1,2}\1(?:19|20)\d{2}$/;
 /** A two-digit year is read as 19xx/20xx; only month and day are checked then. */
 const dateOk = (y: number, m: number, d: number) => isCalendarDate(Number.isNaN(y) ? 2000 : y < 100 ? 2000 + y : y, m, d);
 
@@ -111,8 +113,14 @@ export const PATTERNS: PatternSpec[] = [
   { name: 'ssn', category: 'SSN', regex: re(String.raw`${NS}\d{3}-\d{2}-\d{4}${NE}`), validate: (m) => ssnValid(m[0]) },
   // Card numbers are printed in groups of four (Amex 4-6-5) or unbroken; other digit groupings are accounts.
   { name: 'credit-card', category: 'CREDIT_CARD', regex: re(String.raw`${NS}(?:\d{4}([ -]?)\d{4}\1\d{4}\1\d{1,7}|\d{4}([ -]?)\d{6}\2\d{5})${NE}`), validate: (m) => luhnValid(m[0]) },
-  // In any case: the mod 97 check keeps a lower-case run of letters and digits that is no IBAN out.
-  { name: 'iban', category: 'IBAN', regex: re(String.raw`\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b`), validate: (m) => ibanValid(m[0]) },
+  // In capitals or in lower case, one case throughout: in any case a spaced IBAN would run on into the
+  // words after it (PL61 1090 ... 2874 is mine) and fail its mod 97 check.
+  {
+    name: 'iban',
+    category: 'IBAN',
+    regex: re(String.raw`\b(?:[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?|[a-z]{2}\d{2}(?:[ ]?[a-z0-9]{4}){2,7}(?:[ ]?[a-z0-9]{1,4})?)\b`, 'gu'),
+    validate: (m) => ibanValid(m[0]),
+  },
   {
     name: 'phone',
     category: 'PHONE',
@@ -132,13 +140,14 @@ export const PATTERNS: PatternSpec[] = [
           // blood gas's values after its pH, 7.44-52-69-36-(9)).
           String.raw`(?<![\p{N}A-Za-z.-])\d{2}(?<pair>[.-])\d{2}(?:\k<pair>\d{2}){2,3}(?![.-]\(?\d)`,
         ].join('|') +
-        String.raw`)(?:\s?(?:x|ext\.?)\s?\d{1,5})?${NE}`,
+        String.raw`)(?:\s?(?:x|ext\.?)\s?\d{1,5})?${NE}(?!:)`,
     ),
-    // After a trunk prefix's 0 a national number has nine digits or more, and is no schedule on a 24-hour
-    // clock: 0300 0600, 0430 150 (a time and a value).
+    // After a trunk prefix's 0 a national number has nine digits or more, and starts with no time on a
+    // 24-hour clock, which a note's schedule or vitals do (0300 0600, 0430 150, 0800 120 80 88: "0650 995 04
+    // 94" needs a phone's word before it, phone-context), nor is a date (05.03.2019).
     validate: (m) => {
       const number = m[0].replace(/(x|ext\.?)\s?\d+$/i, '');
-      if (/^\(?0/.test(number) && (number.replace(/\D/g, '').length < 9 || militaryTimes(number))) return false;
+      if (/^\(?0/.test(number) && (number.replace(/\D/g, '').length < 9 || DOTTED_DATE.test(number) || (number.startsWith('0') && militaryTimes(number.split(/\D/)[0]!)))) return false;
       return phoneDigitsValid(number);
     },
   },
@@ -146,12 +155,11 @@ export const PATTERNS: PatternSpec[] = [
     name: 'phone-context',
     category: 'PHONE',
     // "202 2671093": the local number may be written unbroken.
-    regex: re(String.raw`${NS}\(?\d{2,5}\)?(?:[ .-]\d{2,8}){1,4}${NE}`),
-    validate: (m) => {
-      const n = m[0].replace(/\D/g, '').length;
-      return n >= 7 && n <= 15;
-    },
-    context: /(phone|\b(?:tel|ph)\b|telephone|call|cell|mobile|fax|contact|number|reach|desk|office|home|work|landline|hotline|dial|text|sms|whatsapp|messages?\b|answering|전화|연락처|휴대폰|핸드폰)/i,
+    // Not after a decimal point (pH 7.44 52 69 36), nor a schedule on a 24-hour clock.
+    regex: re(String.raw`(?<![\p{N}A-Za-z.])\(?\d{2,5}\)?(?:[ .-]\d{2,8}){1,4}${NE}`),
+    validate: (m) => phoneDigitsValid(m[0]) && !militaryTimes(m[0]),
+    // Words of texting and answering too, whole ("dial", not dialysis; "text", not context).
+    context: /(phone|tel\b|telephone|call|cell|mobile|fax|contact|number|reach|\b(?:desk|landline|hotline|dial(?:l?ed|ing)?|text(?:ed|ing)?|sms|whatsapp|messages?|answering)\b|전화|연락처|휴대폰|핸드폰)/i,
     contextWindow: 30,
   },
   {
@@ -338,10 +346,11 @@ export const PATTERNS: PatternSpec[] = [
     name: 'id-number',
     category: 'ID',
     regex: re(
-      String.raw`\b(?:licen[cs]e|passport|membership|member|policy|mrn|record|account|acct|card|serial|certificate|insurance|badge|employee|customer|claim|reference|ref|ticket|identification|id)\b(?:\s?(?:number|num|no\.?|nr\.?|code|id)\b)?\s?(?:is|was|:|#|=)?\s?#?\s?([A-Z0-9][A-Z0-9-]{3,30}[A-Z0-9])${NE}`,
+      String.raw`\b(?:licen[cs]e|passport|membership|member|policy|mrn|record|account|acct|card|serial|certificate|insurance|badge|employee|customer|claim|reference|ticket|identification|id)\b(?:\s?(?:number|num|no|nr|code|id)\b\.?)?\s?(?:is|was|[:#=]{1,2})?\s?#?\s?([A-Z0-9][A-Z0-9-]{3,30}[A-Z0-9])${NE}`,
     ),
     group: [1],
-    validate: (m) => (m[1]!.match(/\d/g) ?? []).length >= 5,
+    // Not a range of values (a lab's reference range, 135-145).
+    validate: (m) => (m[1]!.match(/\d/g) ?? []).length >= 5 && !/^\d{1,5}-\d{1,5}$/.test(m[1]!),
   },
   {
     // A number no quantity is written as: nine digits or more unbroken (an amount has its thousands
@@ -349,16 +358,18 @@ export const PATTERNS: PatternSpec[] = [
     // ventilator setting (600x50x12, x25x500x40) nor a hashtag (#20ThingsIWantFor2015).
     name: 'long-number',
     category: 'ID',
-    regex: re(String.raw`(?<![\p{L}\p{N}@#._/-])(?:\d{9,}|(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z\d]{7,})(?![\p{L}\p{N}@_/-]|\.\w)`),
-    validate: (m) => (m[0].match(/\d/g) ?? []).length >= 6 && !/^\d*(?:x\d+)+x?$|^x\d/i.test(m[0]),
+    regex: re(String.raw`(?<![\p{L}\p{N}@#._/-])(?:\d{9,}|(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z\d]{7,})(?![\p{N}A-Za-z@_/-]|\.\w)`),
+    // Nor a quantity with its unit or an ordinal written against it (2400000U, 1000000th).
+    validate: (m) => (m[0].match(/\d/g) ?? []).length >= 6 && !/^\d*(?:x\d+)+x?$|^x\d|^\d+(?:st|nd|rd|th|u|iu|k|m|b|cfu|mg|ml)$/i.test(m[0]),
   },
   {
-    // A postal code after its name: ZIP: 3520, ZIP 75534-030, postcode 7412 SL, postal code 394 13.
+    // A postal code after its name: ZIP: 3520, ZIP 75534-030, postcode 7412 SL, postal code 394 13; PLZ in
+    // capitals only (plz is please in a tweet).
     name: 'postal-code',
     category: 'LOCATION',
     // Case matters in the code, not in its name: "ZIP 3520 ph" is 3520, not a code ending in PH.
     regex: re(
-      String.raw`\b(?:${anyCase('zip')}(?:\s?${anyCase('code')})?|${anyCase('post')}(?:al)?\s?${anyCase('code')}|${anyCase('plz')})\s?[:#]?\s?(\d{3,5}(?:[ -](?:\d{2,4}|[A-Z]{2}))?|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}|[A-Z]\d[A-Z]\s?\d[A-Z]\d)${NE}`,
+      String.raw`\b(?:${anyCase('zip')}(?:\s?${anyCase('code')})?|${anyCase('post')}(?:al)?\s?${anyCase('code')}|PLZ)\s?[:#]?\s?(\d{3,5}(?:[ -](?:\d{2,4}|[A-Z]{2}))?|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}|[A-Z]\d[A-Z]\s?\d[A-Z]\d)${NE}`,
       'gu',
     ),
     group: [1],

@@ -68,7 +68,7 @@ const STREET = /\b\d{1,5}\s+(?:\p{Lu}[\p{L}'.-]*\s+){1,3}(?:St|Street|Ave|Avenue
 /** Street types in any case, for the postal address rule ("14 Crown Street", "74678 midtvollen 130 st."). */
 /** The endings of a street's name and type written in one word (Søndergade, Ringvej, Kiannonkatu, Sahantie). */
 const STREET_SUFFIXES = 'strasse|straße|gasse|gade|gatan|gata|vägen|vegen|veien|vej|weg|katu|tie|straat|laan|plaats|plein|allee';
-const STREET_TYPE = new RegExp(String.raw`^(?:st|street|ave|avenue|rd|road|blvd|boulevard|ln|lane|dr|drive|way|ct|court|pl|place|sq|square|squares|ter|terrace|terrasse|pkwy|parkway|hwy|highway|cir|circle|parks?|gardens|crescent|close|row|alley|plaza|route|trail|loop|mews|wharf|quay|esplanade|promenade|u\.|ul\.|utca|út|útja|ulica|trg|tér|tere|körút|krt\.|rakpart|sétány|fasor|tee|vei|allé|via|viale|corso|rue|calle|paseo|carrer|avenida|avda|rua|rúa|av\.|estrada|strada|piazza|λεωφόρος|λεωφ\.|λ\.|οδός|πλατεία|\p{L}+(?:${STREET_SUFFIXES}))(?<!\b(?:u|ul))\.?$`, 'iu');
+const STREET_TYPE = new RegExp(String.raw`^(?:st|street|ave|avenue|rd|road|blvd|boulevard|ln|lane|dr|drive|way|ct|court|pl|place|sq|square|squares|ter|terrace|terrasse|pkwy|parkway|hwy|highway|cir|circle|parks?|gardens|crescent|close|row|alley|plaza|route|trail|u\.|ul\.|utca|út|útja|ulica|trg|tér|tere|körút|krt\.|rakpart|sétány|fasor|tee|vei|allé|via|viale|corso|rue|calle|paseo|carrer|avenida|avda|rua|rúa|av\.|estrada|strada|piazza|λεωφόρος|λεωφ\.|λ\.|οδός|πλατεία|\p{L}+(?:${STREET_SUFFIXES}))(?<!\b(?:u|ul))\.?$`, 'iu');
 /** Where a postal address may start: a house number (one or two), a letter after it before a capitalised street ("221B Baker Street"; not "3L via NC", litres). */
 const HOUSE = /(?<![\p{L}\p{N}.,:/-])(\d{1,6})(?:[A-Z](?= \p{Lu}))?(?: \d{1,5})?(?= \p{L})/gu;
 /** A post office box, with a number before it if any: "P.O. Box 149", "45818 P.O. Box 242". */
@@ -123,16 +123,21 @@ const NUMBER_OR_TYPE_SOON = /(?: \p{L}[\p{L}\p{M}'’.-]*){0,2} (?:\d{1,5}(?![\p
 const COMPOUND_STREET = new RegExp(`^\\p{L}+(?:${STREET_SUFFIXES})\\.?$`, 'iu');
 /** A street's name and type in one word, not an English word that ends so (brigade, necktie). */
 const compoundStreet = (word: string, lists: PublicLists) => COMPOUND_STREET.test(word) && !dictionaryWord(word.toLowerCase().replace(/\.$/, ''), lists);
+/** Street types that are everyday English words too, so types only written as names: "1 Infinite Loop", not "Lasix loop diuretic". */
+const NAMED_STREET_TYPE = /^(?:Loop|Mews|Wharf|Quay|Esplanade|Promenade)$/u;
 /** A street type ({@link STREET_TYPE}), but no English word that ends as a name and type in one word does. */
-const streetType = (word: string, lists: PublicLists) => STREET_TYPE.test(word) && (!COMPOUND_STREET.test(word) || compoundStreet(word, lists));
+const streetType = (word: string, lists: PublicLists) => NAMED_STREET_TYPE.test(word) || (STREET_TYPE.test(word) && (!COMPOUND_STREET.test(word) || compoundStreet(word, lists)));
 /** The number after a street, and a street type after it if any. */
 const STREET_NUMBER = / \d{1,5}[A-Za-z]?(?![\p{L}\p{N}])(?: (?:st|street|ave|rd|road)\.?(?![\p{L}]))?/iuy;
 /**
- * A postal code as countries write it: five digits and three (Brazil), four and three (Portugal), three and
- * four (Japan), two and three (Poland), three and two (Sweden, Czechia, Greece), or four to six digits (a
- * ZIP+4 too).
+ * A postal code as countries write it: five digits and three (Brazil), four and three (Portugal), or four to
+ * six digits (a ZIP+4 too); and shorter ones, which vitals and doses also make ("Pulse 88, 120 60", "Lasix
+ * 40, 20-120"), only before their town's capital: three and four (Japan), two and three (Poland), three and
+ * two (Sweden, Czechia, Greece).
  */
-const POSTAL_CODE = String.raw`(?:\d{5}-\d{3}|\d{4}-\d{3}|\d{3}-\d{4}|\d{2}-\d{3}|\d{3} \d{2}|\d{4,6}(?:-\d{4})?)(?![\p{L}\p{N}])`;
+const POSTAL_CODE = String.raw`(?:\d{5}-\d{3}|\d{4}-\d{3}|\d{4,6}(?:-\d{4})?|(?:\d{3}-\d{4}|\d{2}-\d{3}|\d{3} \d{2})(?= \p{Lu}))(?![\p{L}\p{N}])`;
+/** The same after a town ("Tokyo 104-0061"), where the town already says it is an address. */
+const POSTAL_CODE_AFTER_TOWN = String.raw`(?:\d{5}-\d{3}|\d{4}-\d{3}|\d{3}-\d{4}|\d{2}-\d{3}|\d{3} \d{2}|\d{4,6})(?![\p{L}\p{N}])`;
 /** A list's bullet at a line's start, as addresses are pasted in ("• Suite 292"; "??? " where the bullet's encoding was lost). */
 const BULLET = String.raw`(?:[•·*–?-]{1,3}[ \t]+)?`;
 /** The units only an address has: "Apt. 311", "Suite 268" mean an address wherever they stand. */
@@ -143,7 +148,7 @@ const UNIT_WORDS_AFTER_STREET = String.raw`Unit|Floor|Fl\.?|Room|Rm\.?`;
  * A unit after the street, on its line or the next (after the street's closing period too: "Kálmán Imre u.
  * 12.\n Apt. 762"), or a floor and a door as Spain and Portugal write them ("Calle Mayor 5, 3º izquierda").
  */
-const INLINE_UNIT = new RegExp(String.raw`[.,]?(?:[ \t]*\n[ \t]*${BULLET}|[ \t]+)(?:(?:${UNIT_WORDS}|${UNIT_WORDS_AFTER_STREET}|#) ?\d{1,5}[A-Za-z]?|\d{1,2}[º°ª](?: ?(?:izquierda|derecha|izda\.|dcha\.|esq\.|dto\.|[A-Z]))?)(?![\p{L}\p{N}])`, 'iuy');
+const INLINE_UNIT = new RegExp(String.raw`[.,]?(?:[ \t]*\n[ \t]*${BULLET}|[ \t]+)(?:(?:${UNIT_WORDS}|${UNIT_WORDS_AFTER_STREET}|#) ?\d{1,5}[A-Za-z]?|\d{1,2}[ºª](?: ?(?:izquierda|derecha|izda\.|dcha\.|esq\.|dto\.|[A-Z]))?)(?![\p{L}\p{N}])`, 'iuy');
 /** What separates the lines of an address: a comma (on the next line too: "MOSS\n, nan"), a line break (a blank line at most). */
 const ADDRESS_BREAK = new RegExp(String.raw`(?:(?:[ \t]*\n)?[ \t]*,[ \t]*(?:\n[ \t]*)?|[ \t]*\n(?:[ \t]*\n)?[ \t]*${BULLET})`, 'y');
 /**
@@ -186,7 +191,7 @@ const LISTED_PARTICLE = new RegExp(`^(?:${PLACE_PARTICLES}|della|les|el|al|of|an
  * if any ("ΑΓΛΑΝΤΖΙΑ (ΑΓΛΑΓΓΙΑ)"), or its district's number before the next line ("Karlovy Vary 17,"); a
  * lone state code. Not a label before a colon ("Mobile: 0490").
  */
-const TOWN_LINE = new RegExp(String.raw`(?:\p{Lu}[\p{L}\p{M}'’.-]*(?:[ -](?:\p{Lu}[\p{L}\p{M}'’.-]*|${PLACE_PARTICLES})){0,3}(?: \([\p{L}\p{M} ]{2,30}\))?(?: ${POSTAL_CODE}| \d{1,2}(?=[ \t]*[,\n]))?|[A-Z]{2}|nan)(?![\p{L}\p{N}]|[ \t]*:)`, 'uy');
+const TOWN_LINE = new RegExp(String.raw`(?:\p{Lu}[\p{L}\p{M}'’.-]*(?:[ -](?:\p{Lu}[\p{L}\p{M}'’.-]*|${PLACE_PARTICLES})){0,3}(?: \([\p{L}\p{M} ]{2,30}\))?(?: ${POSTAL_CODE_AFTER_TOWN}| \d{1,2}(?=[ \t]*[,\n]))?|[A-Z]{2}|nan)(?![\p{L}\p{N}]|[ \t]*:)`, 'uy');
 
 /**
  * A US state as news abbreviates it after a city and a comma (the AP's forms): "Tampa, Fla.", "Trenton,

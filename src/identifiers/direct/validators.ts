@@ -74,8 +74,8 @@ export function ipv4Valid(ip: string): boolean {
 }
 
 /**
- * An IPv6 address: eight groups of 1-4 hex digits, or fewer around one `::`. At least three groups and a
- * digit, so that `Foo::Bar` and a time, `12:30:45`, are none.
+ * An IPv6 address: eight groups of 1-4 hex digits, or fewer around one `::` (so a time, `12:30:45`, is none);
+ * three groups and a digit at least, so that `Foo::Bar` and `bad::face:cafe` are none either.
  */
 export function ipv6Valid(ip: string): boolean {
   const halves = ip.toLowerCase().split('::');
