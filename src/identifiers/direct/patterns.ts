@@ -87,6 +87,8 @@ function yearlessFraction(month: number, day: number, before: string, after: str
 const num = (s: string | undefined) => (s === undefined ? NaN : Number(s));
 /** A day, a month and a year as Europe writes them, which a trunk prefix's 0 may start: 05.03.2019. */
 const DOTTED_DATE = /^\d{1,2}([./-])\d{1,2}\1(?:19|20)\d{2}$/;
+/** A year, a month and a day with spaces or dots between: 2005 03 12. */
+const YEAR_FIRST_DATE = /^(?:19|20)\d{2}([ .-])(?:0?[1-9]|1[0-2])\1(?:0?[1-9]|[12]\d|3[01])$/;
 /** A two-digit year is read as 19xx/20xx; only month and day are checked then. */
 const dateOk = (y: number, m: number, d: number) => isCalendarDate(Number.isNaN(y) ? 2000 : y < 100 ? 2000 + y : y, m, d);
 
@@ -155,11 +157,13 @@ export const PATTERNS: PatternSpec[] = [
     name: 'phone-context',
     category: 'PHONE',
     // "202 2671093": the local number may be written unbroken.
-    // Not after a decimal point (pH 7.44 52 69 36), nor a schedule on a 24-hour clock.
+    // Not after a decimal point (pH 7.44 52 69 36), nor a schedule on a 24-hour clock (at home 0800 1200),
+    // nor a date (in office 2005 03 12).
     regex: re(String.raw`(?<![\p{N}A-Za-z.])\(?\d{2,5}\)?(?:[ .-]\d{2,8}){1,4}${NE}`),
-    validate: (m) => phoneDigitsValid(m[0]) && !militaryTimes(m[0]),
-    // Words of texting and answering too, whole ("dial", not dialysis; "text", not context).
-    context: /(phone|tel\b|telephone|call|cell|mobile|fax|contact|number|reach|\b(?:desk|landline|hotline|dial(?:l?ed|ing)?|text(?:ed|ing)?|sms|whatsapp|messages?|answering)\b|전화|연락처|휴대폰|핸드폰)/i,
+    validate: (m) => phoneDigitsValid(m[0]) && !militaryTimes(m[0]) && !DOTTED_DATE.test(m[0]) && !YEAR_FIRST_DATE.test(m[0]),
+    // The labels of a phone (home, work, office, desk) and words of texting and answering too, whole
+    // ("dial", not dialysis; "text", not context).
+    context: /(phone|tel\b|telephone|call|cell|mobile|fax|contact|number|reach|\b(?:home|work|office|desk|landline|hotline|dial(?:l?ed|ing)?|text(?:ed|ing)?|sms|whatsapp|messages?|answering)\b|전화|연락처|휴대폰|핸드폰)/i,
     contextWindow: 30,
   },
   {
