@@ -60,7 +60,7 @@ const LIST_SEPARATOR = /^\s*[,·]\s*$/;
 
 const WORD = /[가-힣]+/g;
 /** Kinds of facility a name comes before. */
-const FACILITY_KINDS = '아파트|빌라|맨션|오피스텔|타워|빌딩|센터|타운|병원|교회|성당|마트|호텔|모텔|공원|초등학교|중학교|고등학교|대학교|백화점|공항|터미널|경찰서|파출소|지구대|주점|술집|식당|카페|노래방|노래연습장|상가|편의점';
+const FACILITY_KINDS = '아파트|빌라|맨션|오피스텔|타워|빌딩|센터|타운|병원|교회|성당|마트|호텔|모텔|공원|초등학교|중학교|고등학교|대학교|백화점|공항|터미널|경찰서|파출소|지구대|주점|술집|식당|카페|노래방|노래연습장|상가|편의점|체육관|경기장|운동장|광장|박물관|미술관|기념관|전시관|도서관|전망대|골프장|컨트리클럽|리조트|수목원|해수욕장|유원지';
 /**
  * A facility's name and its kind, written as one word, a particle after it: 한진한화그랑빌아파트,
  * 유은타워7차, 바오로마트에서; the building may follow (삼영빌딩건물, 초원그린타운아파트), outside the term.
