@@ -68,7 +68,7 @@ describe('Korean names in context', () => {
       // With mecab, a facility whose name holds a piece that is no common noun (바오로: a name).
       const shop = '바오로마트에 들렀다';
       expect((await new KoreanPlaceRecognizer(analyzer).find(shop)).map((d) => `${shop.slice(d.start, d.end)}|${d.source}`)).toContain('바오로마트|rule:ko-facility');
-      // Landmarks of news as facilities too: a gymnasium, a beach, a museum named by a place; not a kind of one (실내체육관, 시립미술관).
+      // Landmarks of news as facilities too: a gymnasium and a beach named by a place; not a kind of one (실내체육관, 시립미술관).
       const venues = '고양체육관에서 열린 경기 뒤 해운대해수욕장에 갔고, 실내체육관과 시립미술관은 닫혀 있었다';
       expect((await new KoreanPlaceRecognizer(analyzer).find(venues)).filter((d) => d.source === 'rule:ko-facility').map((d) => venues.slice(d.start, d.end))).toEqual(['고양체육관', '해운대해수욕장']);
       // A name as its own word before its kind, of nouns one of which is no common noun (한빛: a name), and a

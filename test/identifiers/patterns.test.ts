@@ -146,7 +146,9 @@ describe('pattern recognisers', () => {
     // Words of texting and answering make a number in any grouping a phone, and a time first needs them.
     expect((await found("They're not answering at 785 8949; text 9493 7477; messages to 699 956 915; answering at 0650 995 04 94", 'phone-context')).map(([, v]) => v)).toEqual(['785 8949', '9493 7477', '699 956 915', '0650 995 04 94']);
     // Only as whole words (dialysis, context), not after a pH's decimal point, nor a schedule.
-    expect(await found('ABG: pH 7.44 52 69 36; on dialysis, UF 2000 1500 ml; in the context of 138 102 24 14; call at 0800 1200 1800; meds at home 0800 1200 1800; seen in office 2005 03 12', 'phone-context')).toEqual([]);
+    expect(await found('ABG: pH 7.44 52 69 36; on dialysis, UF 2000 1500 ml; in the context of 138 102 24 14; call at 0800 1200 1800; meds at home 0800 1200 1800; seen in office 2005 03 12, in office 03 12 2019', 'phone-context')).toEqual([]);
+    // After a place's label alone, a phone's last group of four digits: readings are written after home too.
+    expect(await found('Blood sugars at home 140 160 180, BP at home 130-140 80-90', 'phone-context')).toEqual([]);
     expect((await found('wife at home 555 1234, work: 617 555 0142', 'phone-context')).map(([, v]) => v)).toEqual(['555 1234', '617 555 0142']);
   });
 

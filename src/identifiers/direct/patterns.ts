@@ -85,8 +85,13 @@ function yearlessFraction(month: number, day: number, before: string, after: str
   return SCORE_BEFORE.test(before) || (day === 10 && PAIN_AFTER.test(after));
 }
 const num = (s: string | undefined) => (s === undefined ? NaN : Number(s));
-/** A day, a month and a year as Europe writes them, which a trunk prefix's 0 may start: 05.03.2019. */
-const DOTTED_DATE = /^\d{1,2}([./-])\d{1,2}\1(?:19|20)\d{2}$/;
+/**
+ * Words before a phone number: its own words, and those of texting and answering, whole ("dial", not
+ * dialysis; "text", not context).
+ */
+const PHONE_WORD = /phone|tel\b|telephone|call|cell|mobile|fax|contact|number|reach|\b(?:desk|landline|hotline|dial(?:l?ed|ing)?|text(?:ed|ing)?|sms|whatsapp|messages?|answering)\b|전화|연락처|휴대폰|핸드폰/i;
+/** A day, a month and a year in digits, which a trunk prefix's 0 may start: 05.03.2019, 03 12 2019. */
+const NUMERIC_DATE = /^\d{1,2}([ ./-])\d{1,2}\1(?:19|20)\d{2}$/;
 /** A year, a month and a day with spaces or dots between: 2005 03 12. */
 const YEAR_FIRST_DATE = /^(?:19|20)\d{2}([ .-])(?:0?[1-9]|1[0-2])\1(?:0?[1-9]|[12]\d|3[01])$/;
 /** A two-digit year is read as 19xx/20xx; only month and day are checked then. */
@@ -149,7 +154,7 @@ export const PATTERNS: PatternSpec[] = [
     // 94" needs a phone's word before it, phone-context), nor is a date (05.03.2019).
     validate: (m) => {
       const number = m[0].replace(/(x|ext\.?)\s?\d+$/i, '');
-      if (/^\(?0/.test(number) && (number.replace(/\D/g, '').length < 9 || DOTTED_DATE.test(number) || (number.startsWith('0') && militaryTimes(number.split(/\D/)[0]!)))) return false;
+      if (/^\(?0/.test(number) && (number.replace(/\D/g, '').length < 9 || NUMERIC_DATE.test(number) || (number.startsWith('0') && militaryTimes(number.split(/\D/)[0]!)))) return false;
       return phoneDigitsValid(number);
     },
   },
@@ -158,12 +163,14 @@ export const PATTERNS: PatternSpec[] = [
     category: 'PHONE',
     // "202 2671093": the local number may be written unbroken.
     // Not after a decimal point (pH 7.44 52 69 36), nor a schedule on a 24-hour clock (at home 0800 1200),
-    // nor a date (in office 2005 03 12).
+    // nor a date (in office 2005 03 12). After a place's label alone (home, work, office) a phone's shape,
+    // its last group of four digits or more: readings are written there too (sugars at home 140 160 180).
     regex: re(String.raw`(?<![\p{N}A-Za-z.])\(?\d{2,5}\)?(?:[ .-]\d{2,8}){1,4}${NE}`),
-    validate: (m) => phoneDigitsValid(m[0]) && !militaryTimes(m[0]) && !DOTTED_DATE.test(m[0]) && !YEAR_FIRST_DATE.test(m[0]),
-    // The labels of a phone (home, work, office, desk) and words of texting and answering too, whole
-    // ("dial", not dialysis; "text", not context).
-    context: /(phone|tel\b|telephone|call|cell|mobile|fax|contact|number|reach|\b(?:home|work|office|desk|landline|hotline|dial(?:l?ed|ing)?|text(?:ed|ing)?|sms|whatsapp|messages?|answering)\b|전화|연락처|휴대폰|핸드폰)/i,
+    validate: (m) => {
+      if (!phoneDigitsValid(m[0]) || militaryTimes(m[0]) || NUMERIC_DATE.test(m[0]) || YEAR_FIRST_DATE.test(m[0])) return false;
+      return /\d{4}$/.test(m[0]) || PHONE_WORD.test(m.input.slice(Math.max(0, m.index - 30), m.index));
+    },
+    context: new RegExp(`${PHONE_WORD.source}|\\b(?:home|work|office)\\b`, 'i'),
     contextWindow: 30,
   },
   {
