@@ -95,7 +95,11 @@ for (const file of ['synth_dataset_v2', 'generated_large']) {
     const { e: part, protect } = await measure(docs, { only: 'direct' });
     out.push(publicRow(`presidio-synth ${file}, ${half} templates (${docs.length} sentences)`, 'recognisers alone', part));
     const byLabel = await evaluateProtection(docs, protect, { typeOf: (label) => label });
-    numberRows.push(`| ${file}, ${half} templates | ${NUMBER_LABELS.map((l) => (type(byLabel, l) === undefined ? '–' : `${pct(type(byLabel, l)?.full)} (${type(byLabel, l)?.gold})`)).join(' | ')} |`);
+    const cell = (label: string) => {
+      const r = type(byLabel, label);
+      return r === undefined ? '–' : `${pct(r.full)} (${r.gold})`;
+    };
+    numberRows.push(`| ${file}, ${half} templates | ${NUMBER_LABELS.map(cell).join(' | ')} |`);
   }
 }
 for (const [name, file] of [

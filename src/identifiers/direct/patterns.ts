@@ -1,4 +1,5 @@
 import type { Detection, Recognizer } from './recognizer.js';
+import { HYPHENATED_POSTAL_CODE, SHORT_POSTAL_CODE, UK_POSTCODE } from './postalCodes.js';
 import { publicLists } from './publicLists.js';
 import { ibanValid, ipv4Valid, ipv6Valid, isCalendarDate, luhnValid, militaryTimes, phoneDigitsValid, rrnValid, ssnValid } from './validators.js';
 import { dictionaryWord } from './words.js';
@@ -10,7 +11,8 @@ export interface PatternSpec {
   regex: RegExp;
   /** The capture group(s) holding the identifier, the first that matched (default: the whole match). */
   group?: number[];
-  validate?: (match: RegExpExecArray) => boolean;
+  /** Whether a match is one; `before` is the `contextWindow` characters before it, where its context words stand. */
+  validate?: (match: RegExpExecArray, before: string) => boolean;
   /** Required within `contextWindow` characters before the match (case-insensitive). */
   context?: RegExp;
   contextWindow?: number;
@@ -166,9 +168,9 @@ export const PATTERNS: PatternSpec[] = [
     // nor a date (in office 2005 03 12). After a place's label alone (home, work, office) a phone's shape,
     // its last group of four digits or more: readings are written there too (sugars at home 140 160 180).
     regex: re(String.raw`(?<![\p{N}A-Za-z.])\(?\d{2,5}\)?(?:[ .-]\d{2,8}){1,4}${NE}`),
-    validate: (m) => {
+    validate: (m, before) => {
       if (!phoneDigitsValid(m[0]) || militaryTimes(m[0]) || NUMERIC_DATE.test(m[0]) || YEAR_FIRST_DATE.test(m[0])) return false;
-      return /\d{4}$/.test(m[0]) || PHONE_WORD.test(m.input.slice(Math.max(0, m.index - 30), m.index));
+      return /\d{4}$/.test(m[0]) || PHONE_WORD.test(before);
     },
     context: new RegExp(`${PHONE_WORD.source}|\\b(?:home|work|office)\\b`, 'i'),
     contextWindow: 30,
@@ -374,13 +376,13 @@ export const PATTERNS: PatternSpec[] = [
     validate: (m) => (m[0].match(/\d/g) ?? []).length >= 6 && !/^\d*(?:x\d+)+x?$|^x\d|^\d+(?:st|nd|rd|th|u|iu|k|m|b|cfu|mg|ml)$/i.test(m[0]),
   },
   {
-    // A postal code after its name: ZIP: 3520, ZIP 75534-030, postcode 7412 SL, postal code 394 13; PLZ in
-    // capitals only (plz is please in a tweet).
+    // A postal code after its name: ZIP: 3520, ZIP 75534-030, postcode 7412 SL (the Netherlands), postal
+    // code 394 13, SW1A 1AA, K1A 0B1 (Canada); PLZ in capitals only (plz is please in a tweet).
     name: 'postal-code',
     category: 'LOCATION',
     // Case matters in the code, not in its name: "ZIP 3520 ph" is 3520, not a code ending in PH.
     regex: re(
-      String.raw`\b(?:${anyCase('zip')}(?:\s?${anyCase('code')})?|${anyCase('post')}(?:al)?\s?${anyCase('code')}|PLZ)\s?[:#]?\s?(\d{3,5}(?:[ -](?:\d{2,4}|[A-Z]{2}))?|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}|[A-Z]\d[A-Z]\s?\d[A-Z]\d)${NE}`,
+      String.raw`\b(?:${anyCase('zip')}(?:\s?${anyCase('code')})?|${anyCase('post')}(?:al)?\s?${anyCase('code')}|PLZ)\s?[:#]?\s?(${HYPHENATED_POSTAL_CODE}|${SHORT_POSTAL_CODE}|\d{4} ?[A-Z]{2}|\d{3,5}(?:-\d{4})?|${UK_POSTCODE}|[A-Z]\d[A-Z] ?\d[A-Z]\d)${NE}`,
       'gu',
     ),
     group: [1],
@@ -421,8 +423,9 @@ export class PatternRecognizer implements Recognizer {
         regex.lastIndex++;
         continue;
       }
-      if (validate && !validate(m)) continue;
-      if (context && !context.test(text.slice(Math.max(0, m.index - contextWindow), m.index))) continue;
+      const before = text.slice(Math.max(0, m.index - contextWindow), m.index);
+      if (validate && !validate(m, before)) continue;
+      if (context && !context.test(before)) continue;
       const span = this.spec.group === undefined ? [m.index, m.index + m[0].length] : this.spec.group.map((g) => m.indices?.[g]).find((x) => x !== undefined);
       if (span === undefined) continue;
       out.push({ start: span[0]!, end: span[1]!, category, source: this.name });

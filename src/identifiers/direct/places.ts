@@ -1,6 +1,7 @@
 import { BlacklistMatcher } from '../blacklist/matcher.js';
 import { CALENDAR_WORDS } from './clinicalWords.js';
 import { contentWords, normalizeTerm } from '../../text/index.js';
+import { HYPHENATED_POSTAL_CODE, SHORT_POSTAL_CODE, UK_POSTCODE } from './postalCodes.js';
 import { publicLists, type PublicLists } from './publicLists.js';
 import type { Detection, Recognizer } from './recognizer.js';
 import { adjacent, classify, commonWord, dictionaryWord, inCapitals, properShape, readWords, sentenceStart, unlistedProperNoun, type TextWord } from './words.js';
@@ -129,15 +130,10 @@ const NAMED_STREET_TYPE = /^(?:Loop|Mews|Wharf|Quay|Esplanade|Promenade)$/u;
 const streetType = (word: string, lists: PublicLists) => NAMED_STREET_TYPE.test(word) || (STREET_TYPE.test(word) && (!COMPOUND_STREET.test(word) || compoundStreet(word, lists)));
 /** The number after a street, and a street type after it if any. */
 const STREET_NUMBER = / \d{1,5}[A-Za-z]?(?![\p{L}\p{N}])(?: (?:st|street|ave|rd|road)\.?(?![\p{L}]))?/iuy;
-/**
- * A postal code as countries write it: five digits and three (Brazil), four and three (Portugal), or four to
- * six digits (a ZIP+4 too); and shorter ones, which vitals and doses also make ("Pulse 88, 120 60", "Lasix
- * 40, 20-120"), only before their town's capital: three and four (Japan), two and three (Poland), three and
- * two (Sweden, Czechia, Greece).
- */
-const POSTAL_CODE = String.raw`(?:\d{5}-\d{3}|\d{4}-\d{3}|\d{4,6}(?:-\d{4})?|(?:\d{3}-\d{4}|\d{2}-\d{3}|\d{3} \d{2})(?= \p{Lu}))(?![\p{L}\p{N}])`;
-/** The same after a town ("Tokyo 104-0061"), where the town already says it is an address. */
-const POSTAL_CODE_AFTER_TOWN = String.raw`(?:\d{5}-\d{3}|\d{4}-\d{3}|\d{3}-\d{4}|\d{2}-\d{3}|\d{3} \d{2}|\d{4,6})(?![\p{L}\p{N}])`;
+/** A postal code as an address's line: four to six digits (a ZIP+4 too), or a short code only before its town's capital. */
+const POSTAL_CODE = String.raw`(?:${HYPHENATED_POSTAL_CODE}|\d{4,6}(?:-\d{4})?|(?:${SHORT_POSTAL_CODE})(?= \p{Lu}))(?![\p{L}\p{N}])`;
+/** A postal code after a town ("Tokyo 104-0061"), where the town already says it is an address: a short one too. */
+const POSTAL_CODE_AFTER_TOWN = String.raw`(?:${HYPHENATED_POSTAL_CODE}|${SHORT_POSTAL_CODE}|\d{4,6})(?![\p{L}\p{N}])`;
 /** A list's bullet at a line's start, as addresses are pasted in ("• Suite 292"; "??? " where the bullet's encoding was lost). */
 const BULLET = String.raw`(?:[•·*–?-]{1,3}[ \t]+)?`;
 /** The units only an address has: "Apt. 311", "Suite 268" mean an address wherever they stand. */
@@ -162,7 +158,7 @@ const ADDRESS_LINES = [
   UNIT_LINE,
   /(?:APO|FPO|DPO) [A-Z]{2} \d{5}(?![\p{L}\p{N}])/uy,
   new RegExp(POSTAL_CODE, 'uy'),
-  /[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}(?![\p{L}\p{N}])/uy,
+  new RegExp(String.raw`${UK_POSTCODE}(?![\p{L}\p{N}])`, 'uy'),
   /(?:[A-Z]{2}|nan) \d{5}(?:-\d{4})?(?![\p{L}\p{N}])/uy,
 ];
 /** A unit written before its street, a comma between: "Apartment 4B, 350 Fifth Avenue", "Flat 3, 14 Princes Street". */
