@@ -34,6 +34,15 @@ describe('CoNLL gold spans', () => {
     expect(doc!.spans).toEqual([{ start: 0, end: 2, label: 'ORG' }, { start: 11, end: 17, label: 'MISC' }]);
   });
 
+  it('skips a blank token before a tab, as the Broad Twitter Corpus writes one, an open span going on past it', async () => {
+    const file = await tempFile('blank.conll', 'Hi\tO\n \tO\n\tO\nNew\tB-LOC\n \tI-LOC\nYork\tI-LOC\n');
+    const [doc] = await readSpanCorpus(file, 'conll');
+    expect(doc!.text).toBe('Hi New York');
+    expect(doc!.spans).toEqual([{ start: 3, end: 11, label: 'LOC' }]);
+    const bad = await tempFile('blank-bad.conll', 'Hi\tO\n \tPERSON\n');
+    await expect(readSpanCorpus(bad, 'conll')).rejects.toMatchObject({ located: expect.stringMatching(/blank-bad\.conll:2: tag "PERSON"/) });
+  });
+
   it('names the file and line of a bad tag, and refuses overlapping labels in JSONL', async () => {
     const bad = await tempFile('b.conll', 'John\tB-PER\nSmith\tPERSON\n');
     await expect(readSpanCorpus(bad, 'conll')).rejects.toMatchObject({ located: expect.stringMatching(/b\.conll:2: tag "PERSON" is neither O nor B-\/I-\/E-\/S-TYPE/) });
