@@ -20,6 +20,13 @@ describe('detectDirect', () => {
     const kept = await detectDirect('Baltimore said so.', [twice, once]);
     expect(kept).toEqual([{ start: 0, end: 9, category: 'LOCATION', source: 'list:places', alsoFoundBy: ['list:names'] }]);
   });
+
+  it('keeps the wider mention of one span found twice, whichever recogniser came first', async () => {
+    const bare = { name: 'bare', find: async () => [{ start: 0, end: 10, category: 'LOCATION', source: 'rule:landmark' }] };
+    const withKind = { name: 'kind', find: async () => [{ start: 0, end: 10, category: 'LOCATION', source: 'rule:facility', mention: { start: 0, end: 19 } }] };
+    const [kept] = await detectDirect('Holy Cross Hospital', [bare, withKind]);
+    expect(kept).toMatchObject({ source: 'rule:landmark', alsoFoundBy: ['rule:facility'], mention: { start: 0, end: 19 } });
+  });
 });
 
 describe('bundled public lists', () => {
@@ -380,6 +387,19 @@ describe('places without a user list', () => {
     expect(await found(places, 'I am cambodian but I live in United Kingdom.')).toContain('United Kingdom|list:places');
     expect(await found(places, 'I am in Sutri for a business trip')).toContain('Sutri|context:place-preposition');
     expect(await found(places, 'ready to go to Sacred Heart Memorial tomorrow')).toContain('Sacred Heart Memorial|rule:facility');
+  });
+
+  it("protects a facility's kind words with its name, and its name alone wherever it recurs", async () => {
+    const mention = async (text: string) => (await places.find(text)).filter((d) => d.source === 'rule:facility').map((d) => d.mention && text.slice(d.mention.start, d.mention.end));
+    expect(await mention("I 'm at Royal Sussex County Hospital ( Eastern Rd")).toEqual(['Royal Sussex County Hospital']);
+    expect(await mention('went to Mercy Med Ctr today')).toEqual(['Mercy Med Ctr']);
+    expect(await mention('back to Cardiac Rehab today')).toEqual([undefined]);
+    const { blacklist } = await buildBlacklist([{ id: '1', author: 'a', text: 'transferred from Holy Cross Hospital today' }], {});
+    expect(blacklist.entries.map((e) => e.term)).toEqual(expect.arrayContaining(['holy cross', 'holy cross hospital']));
+    const covered = (await blacklistProtection(blacklist, { only: 'direct' })({ id: '2', author: 'b', text: 'Holy Cross Hospital called; the hospital and Holy Cross agreed.', spans: [] })).covered;
+    const ranges = covered.map((c) => [c.start, c.end]);
+    expect(ranges).toEqual(expect.arrayContaining([[0, 19], [45, 55]]));
+    expect(ranges.filter(([start, end]) => start! < 40 && end! > 32)).toEqual([]);
   });
 
   it('takes a region named by a point of the compass and a landform, written as a name or in capitals', async () => {

@@ -94,7 +94,12 @@ export async function detectDirect(text: string, recognizers: readonly Recognize
   for (const d of all) {
     const last = kept.at(-1);
     // The same span found twice is one detection; a blacklist build weighs each source that found it.
-    if (last !== undefined && last.start === d.start && last.end === d.end && d.source !== last.source && !last.alsoFoundBy?.includes(d.source)) (last.alsoFoundBy ??= []).push(d.source);
+    if (last !== undefined && last.start === d.start && last.end === d.end) {
+      if (d.source !== last.source && !last.alsoFoundBy?.includes(d.source)) (last.alsoFoundBy ??= []).push(d.source);
+      // The wider mention of the two, so the recogniser that found the name first keeps the other's context.
+      if (d.mention !== undefined && (last.mention === undefined || d.mention.end - d.mention.start > last.mention.end - last.mention.start)) last.mention = d.mention;
+      last.surname ??= d.surname;
+    }
     if (d.end <= reach) continue;
     kept.push(d);
     reach = d.end;

@@ -10,6 +10,8 @@ import { adjacent, classify, commonWord, dictionaryWord, inCapitals, properShape
 const FACILITY = new Set(['hospital', 'hosp', 'hospitals', 'clinic', 'clinics', 'rehab', 'rehabilitation', 'infirmary', 'campus', 'center', 'ctr', 'centre', 'manor', 'memorial', 'healthcare', 'hospice', 'university', 'univ', 'institute', 'college', 'sanitarium', 'sanatorium']);
 /** Facility words that are part of a name when another facility word follows ("Memorial Hospital", "General Hospital"). */
 const NAMING_FACILITY = new Set(['memorial', 'general', 'university', 'univ', 'medical', 'med', 'community', 'county', 'childrens', "children's", 'st', 'saint', 'mercy']);
+/** Every word of a facility's kind, however written: "Medical Center", "Med Ctr", "General Hospital". */
+const FACILITY_WORDS = new Set([...FACILITY, ...NAMING_FACILITY]);
 /** Words before a facility word that are no name ("the hospital", "outside hospital", "rehab center"). */
 const GENERIC = new Set([
   'the', 'a', 'an', 'to', 'from', 'at', 'in', 'into', 'and', 'or', 'with', 'for', 'by', 'on', 'per', 'was', 'is', 'his', 'her', 'their', 'this', 'that', 'other', 'another', 'outside', 'local',
@@ -84,8 +86,13 @@ const ADDRESS_LOCATIVE = String.raw`\b(?:at|to|in|is)`;
  */
 const CORNER_STREET = String.raw`\p{Lu}[\p{L}\p{M}'’-]* and`;
 const CORNER_BEFORE = new RegExp(String.raw`(?<=${LOCATIVE} )${CORNER_STREET} $`, 'u');
-/** The comma Brazil and Spain write between a street named by its type and its number: "Av. Paulista, 1578", "Rua Augusta, 274". */
-const NUMBER_AFTER_COMMA = String.raw`(?:(?<=(?:^|[\s:(])(?:Av|Avda|Avenida|Rua|Calle|Travessa|Alameda|Praça|Largo|Paseo|Carrer)\.? [^,\n]{1,40}),)`;
+/**
+ * Street types Spain, Portugal and Brazil write before the name, with a comma between the name and its
+ * number: "Av. Paulista, 1578", "Rua Augusta, 274". "av" is one only with its period (an AV node is none).
+ */
+const IBERIAN_LEADING_TYPES = ['av.', 'avda', 'avenida', 'rua', 'rúa', 'calle', 'travessa', 'alameda', 'praça', 'largo', 'paseo', 'carrer'];
+/** The comma after a street named by an Iberian type, before its number. */
+const NUMBER_AFTER_COMMA = String.raw`(?:(?<=(?:^|[\s:(])(?:${IBERIAN_LEADING_TYPES.map((t) => t.charAt(0).toUpperCase() + t.slice(1).replace(/\.$/, '')).join('|')})\.? [^,\n]{1,40}),)`;
 /**
  * A street written before its number, as most of Europe writes it, at a line's start or after a colon, a
  * locative or an intersection's first street: "Kálmán Imre u. 12.", "Via dei Fiorentini 17", "Tungata 11";
@@ -115,7 +122,7 @@ const STREET_WORD = / (\p{L}[\p{L}\p{M}'’.-]*)/uy;
 /** After a lower-case street word: a number and a street type ("midtvollen 130 st."), or a street type spelled out ("fourth avenue"). */
 const NUMBER_THEN_TYPE = / (?:\d{1,5} (?:st|street|ave|rd|road)|street|avenue|road|boulevard|lane|drive)\b/iuy;
 /** Street types that languages write before the name ("Via Roma", "Rue de Piétrain", "Paseo del Atlántico"). */
-const LEADING_TYPE = /^(?:via|viale|corso|rue|calle|avenida|avda|av\.|rua|rúa|estrada|paseo|carrer|strada|piazza|avenue|boulevard|ul\.|trg|plaza|λεωφόρος|λεωφ\.|λ\.|οδός|πλατεία)$/iu;
+const LEADING_TYPE = new RegExp(String.raw`^(?:via|viale|corso|rue|estrada|strada|piazza|avenue|boulevard|ul\.|trg|plaza|λεωφόρος|λεωφ\.|λ\.|οδός|πλατεία|${IBERIAN_LEADING_TYPES.map((t) => t.replace('.', '\\.')).join('|')})$`, 'iu');
 /** Words that join a street's name: "Avenue du Golf", "Rua Vinte e Cinco de Setembro". */
 const PARTICLE = /^(?:de|du|des|del|della|dei|delle|di|da|do|dos|das|la|le|les|van|von|der|den|e)$/iu;
 /** Within two words, a street's number or a street type. */
@@ -399,7 +406,7 @@ function placeMatcher(lists: PublicLists): BlacklistMatcher {
  * - a place no list holds after "in", "from", "at"...: capitalised words, or a word in capitals of six
  *   letters or more (`context:place-preposition`).
  * The name words only are detected, not "Hospital": the term is then protected wherever it recurs,
- * "Holy Cross" alone included.
+ * "Holy Cross" alone included; the name with its facility words is its mention.
  */
 export class PlaceRecognizer implements Recognizer {
   readonly name = 'places';
@@ -711,7 +718,14 @@ export class PlaceRecognizer implements Recognizer {
     const common = i - j === 1 && (dictionaryWord(words[j]!.key, this.lists) || words[j]!.key.length < 3);
     // A facility word that names ("Sacred Heart Memorial", "Mercy General") belongs to the name.
     const naming = NAMING_FACILITY.has(words[i]!.key) && !(i + 1 < words.length && FACILITY.has(words[i + 1]!.key) && adjacent(text, words[i]!, words[i + 1]!));
-    if (j < i) out.push({ start: words[j]!.start, end: words[common || naming ? i : i - 1]!.end, category: 'LOCATION', source: 'rule:facility' });
+    // The facility words after the name belong to its mention ("Royal Sussex County Hospital", "Mercy Med
+    // Ctr"): protected where written with it, the name alone a term wherever it recurs.
+    let last = i;
+    while (last + 1 < words.length && FACILITY_WORDS.has(words[last + 1]!.key) && adjacent(text, words[last]!, words[last + 1]!)) last++;
+    if (j < i) {
+      const end = words[common || naming ? i : i - 1]!.end;
+      out.push({ start: words[j]!.start, end, category: 'LOCATION', source: 'rule:facility', ...(words[last]!.end > end && { mention: { start: words[j]!.start, end: words[last]!.end } }) });
+    }
     // "Memorial Hospital": a naming facility word before another facility word is the name.
     else if (NAMING_FACILITY.has(words[i]!.key) && i + 1 < words.length && FACILITY.has(words[i + 1]!.key) && adjacent(text, words[i]!, words[i + 1]!)) {
       out.push({ start: words[i]!.start, end: words[i]!.end, category: 'LOCATION', source: 'rule:facility' });
