@@ -660,17 +660,19 @@ describe('clinical dates', () => {
   it('reads years of a history, not times or volumes', () => {
     expect(dates('year-history', 'S/P CABG 1957, 1971. MI 1992')).toEqual(['1957', '1971', '1992']);
     expect(dates('year-history', 'at 1930 hrs gave 2015 cc; 1900 check; @ 1945 pt; by  1915 seen')).toEqual([]);
+    expect(dates('year-history', "widowed in the 1980s, retired early 2000's; at 1930s")).toEqual(['1980s', "2000's"]);
     expect(dates('year-apostrophe', "pmh: cad s/p mi '92, CVA 74'. sats 95%, ambulated 50' twice")).toEqual(["mi '92", "CVA 74'"]);
     expect(dates('year-event', 'PMH: CABG 81, Redo CABG 84, MVR,MI 81,HTN. NQWMI 13. EF 50%')).toEqual(['CABG 81', 'CABG 84', 'MI 81', 'NQWMI 13']);
     expect(dates('year-event', 'PPM 60, MI 12 yrs ago, CVA 24/7 care, s/p CABG 3.5 wks, AAA 55 mm')).toEqual([]);
     expect(dates('date-month-year', 'CAD/SEMI 8/84; ovarian ca (12/93); fx 4/1997; 1/2 tab; 3/12')).toEqual(['8/84', '12/93', '4/1997']);
     expect(dates('date-us-dashed', 'seen 3-12-94 and 12-3-2094; 7-8 liters; 13-45-99')).toEqual(['3-12-94', '12-3-2094']);
-    expect(dates('holiday', 'home for Thanksgiving and New Year’s Eve')).toEqual(['Thanksgiving', 'New Year’s Eve']);
+    expect(dates('holiday', 'home for Thanksgiving and New Year’s Eve, Xmas, Good Friday and St. Patrick’s Day')).toEqual(['Thanksgiving', 'New Year’s Eve', 'Xmas', 'Good Friday', 'St. Patrick’s Day']);
     expect(dates('year-apostrophe-after', "CHOLECYSTECTOMY 77'. STOPPED SMOKING 62'. ambulated 50' twice")).toEqual(['77', '62']);
     expect(dates('date-month-context', 'home in sept. and d/c in March; in may go; march on')).toEqual(['sept.', 'March']);
     expect(dates('date-ordinal', 'drawn on the 11th. Seen on the 2nd floor; since the 40th.')).toEqual(['11th']);
     expect(dates('date-month-name', 'CASE MARCH OF 1993. and May 2020')).toEqual(['MARCH OF 1993', 'May 2020']);
     expect(dates('date-us', 'transferred to Quartermain.8/31. CO/CI 5.8/2.71')).toEqual(['8/31']);
+    expect(dates('date-us', 'bx 2/03 and 02/3; take 1/4 tab, 2/3 of it')).toEqual(['2/03', '02/3']);
     expect(dates('date-us-dotted', '11/21.93 neuro; seen 3.12.94; v2.1.10, 10.1.2.3, temp 98.6, 1/2.5 tab')).toEqual(['11/21.93', '3.12.94']);
     // A fraction-shaped date only after a word of dates: half saline is no date.
     expect(dates('date-us', 'admitted 1/3, since 1/4; started on 1/2 NS, 3/4 tab')).toEqual(['1/3', '1/4']);

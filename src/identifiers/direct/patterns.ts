@@ -212,7 +212,8 @@ export const PATTERNS: PatternSpec[] = [
       const [month, day] = [num(m[1]), num(m[2])];
       const before = m.input.slice(Math.max(0, m.index - 28), m.index);
       const after = m.input.slice(m.index + m[0].length, m.index + m[0].length + 24);
-      if (m[3] === undefined && yearlessFraction(month, day, before, after)) return false;
+      // A leading zero writes no fraction: "bx 2/03".
+      if (m[3] === undefined && !/^0/.test(m[1]!) && !/^0/.test(m[2]!) && yearlessFraction(month, day, before, after)) return false;
       // A setting: a value after a multiplication (700x10x.3/5), a percentage (12/10/40%), a range of
       // values on both sides (5-6/3-4).
       if (/[x×]\.?$/i.test(before) || after.startsWith('%') || (MIXED_NUMBER_BEFORE.test(before) && /^-\d{1,3}(?!\d)/.test(after))) return false;
@@ -288,12 +289,13 @@ export const PATTERNS: PatternSpec[] = [
     validate: (m) => Number(m[1] ?? m[2]) <= new Date().getFullYear() + 1,
   },
   {
-    // Years of a medical history: "MI 1992", "s/p AVR 1971" (not a time, a volume or a dose: 1930 hrs, 2000 cc).
+    // Years of a medical history: "MI 1992", "s/p AVR 1971" (not a time, a volume or a dose: 1930 hrs, 2000
+    // cc), and decades, whose "s" is part of the span: "in the 1980s", "the 2000's".
     name: 'year-history',
     category: 'DATE',
-    regex: re(String.raw`(?<![\w.:/@~-])(?<!(?:\b(?:at|by|until)|@)\s+)((?:19|20)\d{2})(?![\d:%]|\.\d|\s?(?:${QUANTITY_UNIT}|pm\b|am\b))`),
+    regex: re(String.raw`(?<![\w.:/@~-])(?<!(?:\b(?:at|by|until)|@)\s+)((?:19|20)\d{2}(?:['’]?s\b)?)(?![\d:%]|\.\d|\s?(?:${QUANTITY_UNIT}|pm\b|am\b))`),
     group: [1],
-    validate: (m) => Number(m[1]) <= new Date().getFullYear() + 1 && !/00$/.test(m[1]!),
+    validate: (m) => parseInt(m[1]!, 10) <= new Date().getFullYear() + 1 && !/00$/.test(m[1]!),
   },
   {
     // Two-digit years of a history, kept with the event before or after them so that the term is "cabg
@@ -338,7 +340,7 @@ export const PATTERNS: PatternSpec[] = [
   {
     name: 'holiday',
     category: 'DATE',
-    regex: re(String.raw`\b(?:christmas(?: eve| day)?|thanksgiving|easter|new year['’]?s(?: eve| day)?|memorial day|labor day|independence day|fourth of july|4th of july|halloween|hanukkah|passover|valentine['’]?s day|mother['’]?s day|father['’]?s day)\b`),
+    regex: re(String.raw`\b(?:christmas(?: eve| day)?|x-?mas(?: eve)?|thanksgiving|easter|good friday|new year['’]?s(?: eve| day)?|memorial day|labor day|independence day|fourth of july|4th of july|halloween|hanukkah|chanukah|passover|yom kippur|rosh hashanah|kwanzaa|diwali|boxing day|valentine['’]?s day|mother['’]?s day|father['’]?s day|veterans['’]? day|columbus day|presidents['’]? day|(?:st\.? |saint )patrick['’]?s day|(?:mlk|martin luther king(?: jr\.?)?) day)\b`),
   },
   {
     name: 'car-plate',
