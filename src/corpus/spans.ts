@@ -172,15 +172,18 @@ export async function readConll(path: string): Promise<SpanDocument[]> {
       }
       // Token first, tag last; CoNLL-2003's part-of-speech and chunk columns between are not text.
       const cols = row.split(/\s+/);
-      // A blank token before a tab (the Broad Twitter Corpus writes a space or an emoji's joiner so) has no
-      // text to protect: its tag is checked and it is skipped, an open span going on past it.
+      // A blank token before a tab (the Broad Twitter Corpus writes spaces so) has no text to protect: its tag
+      // is checked and it is skipped, an open span going on past it only where the tag continues it.
       const blank = raw.includes('\t') && raw.split('\t')[0]!.trim() === '';
       if (blank) cols.unshift('');
       if (cols.length < 2) throw new FormatError(`expected a token and its tag separated by a tab or space, got "${row.slice(0, 40)}"`, { file: path, line });
       const tag = cols.at(-1)!;
       const m = /^([BIES])-(.+)$/.exec(tag);
       if (m === null && tag !== 'O') throw new FormatError(`tag "${tag}" is neither O nor B-/I-/E-/S-TYPE`, { file: path, line });
-      if (blank) continue;
+      if (blank) {
+        if (m === null || m[1] !== 'I') open = undefined;
+        continue;
+      }
       if (text === '') firstLine = line;
       else text += ' ';
       const start = text.length;

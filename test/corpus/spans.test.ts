@@ -39,6 +39,9 @@ describe('CoNLL gold spans', () => {
     const [doc] = await readSpanCorpus(file, 'conll');
     expect(doc!.text).toBe('Hi New York');
     expect(doc!.spans).toEqual([{ start: 3, end: 11, label: 'LOC' }]);
+    // A blank that begins a span ends the one open: two spans, not "New York".
+    const [split] = await readSpanCorpus(await tempFile('blank-b.conll', 'New\tB-LOC\n \tB-LOC\nYork\tI-LOC\n'), 'conll');
+    expect(split!.spans).toEqual([{ start: 0, end: 3, label: 'LOC' }, { start: 4, end: 8, label: 'LOC' }]);
     const bad = await tempFile('blank-bad.conll', 'Hi\tO\n \tPERSON\n');
     await expect(readSpanCorpus(bad, 'conll')).rejects.toMatchObject({ located: expect.stringMatching(/blank-bad\.conll:2: tag "PERSON"/) });
   });

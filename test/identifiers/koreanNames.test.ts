@@ -255,6 +255,8 @@ describe('Korean places', () => {
     expect(await found('시드니와 텍사스에서, 빈 병')).toEqual(['시드니|list:ko-places', '텍사스|list:ko-places']);
     // A facility named after a place, before its kind; a kind of facility (대학병원: a university hospital) is none.
     expect(await found('안양제일교회에서, 대학병원과 동네마트')).toEqual(['안양제일교회|rule:ko-facility']);
+    // A palace named before its kind, one word, needing no analyser; not a kind of palace, nor a womb.
+    expect(await found('경복궁과 덕수궁에서, 아방궁 같은 집과 인공자궁, 용궁에, 한국양궁이')).toEqual(['경복궁|rule:ko-facility', '덕수궁|rule:ko-facility']);
     // Quoted, a name before its kind needs no analyser: ‘비어앤펍’주점, '해피' 식당.
     expect(await found("‘비어앤펍’주점에서 나와 '해피' 식당으로")).toEqual(['비어앤펍|rule:ko-facility', '해피|rule:ko-facility']);
     // A quote opened and never closed quotes nothing.

@@ -26,6 +26,17 @@ describe('detectDirect', () => {
     const withKind = { name: 'kind', find: async () => [{ start: 0, end: 10, category: 'LOCATION', source: 'rule:facility', mention: { start: 0, end: 19 } }] };
     const [kept] = await detectDirect('Holy Cross Hospital', [bare, withKind]);
     expect(kept).toMatchObject({ source: 'rule:landmark', alsoFoundBy: ['rule:facility'], mention: { start: 0, end: 19 } });
+    // Two mentions of one person, a title before and credentials after: both kept.
+    const titled = { name: 'title', find: async () => [{ start: 4, end: 13, category: 'PERSON', source: 'context:title', mention: { start: 0, end: 13 } }] };
+    const credited = { name: 'credit', find: async () => [{ start: 4, end: 13, category: 'PERSON', source: 'context:credential', mention: { start: 4, end: 17 }, surname: { start: 8, end: 13 } }] };
+    const [person] = await detectDirect('Dr. Ann Quinn MD', [titled, credited]);
+    expect(person).toMatchObject({ mention: { start: 0, end: 17 }, surname: { start: 8, end: 13 } });
+  });
+
+  it("gives a place no person's family name found at the same span", async () => {
+    const { blacklist } = await buildBlacklist([{ id: '1', author: 'a', text: 'transferred from Rhode Island Hospital today' }], {});
+    expect(blacklist.entries.find((e) => e.term === 'island')?.sources ?? []).not.toContain('context:surname');
+    expect(blacklist.entries.map((e) => e.term)).toContain('rhode island hospital');
   });
 });
 
@@ -394,6 +405,10 @@ describe('places without a user list', () => {
     expect(await mention("I 'm at Royal Sussex County Hospital ( Eastern Rd")).toEqual(['Royal Sussex County Hospital']);
     expect(await mention('went to Mercy Med Ctr today')).toEqual(['Mercy Med Ctr']);
     expect(await mention('back to Cardiac Rehab today')).toEqual([undefined]);
+    // Not across a line, not a lower-case word of the text after it, not the saint of the next name.
+    expect(await mention('Holy Cross Hospital\nHospital Course: stable')).toEqual(['Holy Cross Hospital']);
+    expect(await mention('seen at Holy Cross Clinic med list')).toEqual(['Holy Cross Clinic']);
+    expect(await mention('Holy Cross Hospital St. Louis')).toEqual(['Holy Cross Hospital']);
     const { blacklist } = await buildBlacklist([{ id: '1', author: 'a', text: 'transferred from Holy Cross Hospital today' }], {});
     expect(blacklist.entries.map((e) => e.term)).toEqual(expect.arrayContaining(['holy cross', 'holy cross hospital']));
     const covered = (await blacklistProtection(blacklist, { only: 'direct' })({ id: '2', author: 'b', text: 'Holy Cross Hospital called; the hospital and Holy Cross agreed.', spans: [] })).covered;
@@ -478,6 +493,8 @@ describe('places without a user list', () => {
     expect(await whole('Shipping to Suite 500, 1 Infinite Loop, Cupertino.')).toEqual(['Suite 500, 1 Infinite Loop, Cupertino.']);
     expect(await whole('Deliver to Calle Mayor 5, 3º izquierda, 28013 Madrid.')).toEqual(['Calle Mayor 5, 3º izquierda, 28013 Madrid.']);
     expect(await whole('Address is Av. Paulista, 1578 - Bela Vista')).toContain('Av. Paulista, 1578');
+    // Portugal's and Brazil's other types written first lead an address after its number too.
+    expect(await whole('lives at 15 Praça da Sé, Lisboa')).toEqual(['15 Praça da Sé, Lisboa']);
     // Litres of oxygen through a nasal cannula are no house with a letter; a comma after a street no type names is no number's.
     expect(await whole('resp- o2 3L via NC- lung sounds diminished')).toEqual([]);
     expect(await whole('resp- O2 3L via NC-lung sounds clear')).toEqual([]);
@@ -660,19 +677,22 @@ describe('clinical dates', () => {
   it('reads years of a history, not times or volumes', () => {
     expect(dates('year-history', 'S/P CABG 1957, 1971. MI 1992')).toEqual(['1957', '1971', '1992']);
     expect(dates('year-history', 'at 1930 hrs gave 2015 cc; 1900 check; @ 1945 pt; by  1915 seen')).toEqual([]);
-    expect(dates('year-history', "widowed in the 1980s, retired early 2000's; at 1930s")).toEqual(['1980s', "2000's"]);
+    expect(dates('year-history', "widowed in the 1980s, retired early 1990's; at 1930s; the 1900s, the 2000s")).toEqual(['1980s', "1990's"]);
     expect(dates('year-apostrophe', "pmh: cad s/p mi '92, CVA 74'. sats 95%, ambulated 50' twice")).toEqual(["mi '92", "CVA 74'"]);
     expect(dates('year-event', 'PMH: CABG 81, Redo CABG 84, MVR,MI 81,HTN. NQWMI 13. EF 50%')).toEqual(['CABG 81', 'CABG 84', 'MI 81', 'NQWMI 13']);
     expect(dates('year-event', 'PPM 60, MI 12 yrs ago, CVA 24/7 care, s/p CABG 3.5 wks, AAA 55 mm')).toEqual([]);
     expect(dates('date-month-year', 'CAD/SEMI 8/84; ovarian ca (12/93); fx 4/1997; 1/2 tab; 3/12')).toEqual(['8/84', '12/93', '4/1997']);
     expect(dates('date-us-dashed', 'seen 3-12-94 and 12-3-2094; 7-8 liters; 13-45-99')).toEqual(['3-12-94', '12-3-2094']);
-    expect(dates('holiday', 'home for Thanksgiving and New Year’s Eve, Xmas, Good Friday and St. Patrick’s Day')).toEqual(['Thanksgiving', 'New Year’s Eve', 'Xmas', 'Good Friday', 'St. Patrick’s Day']);
+    expect(dates('holiday', 'home for Thanksgiving and New Year’s Eve, Xmas, Good Friday, Rosh Hashana and St. Patrick’s Day')).toEqual(['Thanksgiving', 'New Year’s Eve', 'Xmas', 'Good Friday', 'Rosh Hashana', 'St. Patrick’s Day']);
+    expect(dates('holiday', 'it was a good Friday, no pain; MAS score')).toEqual([]);
     expect(dates('year-apostrophe-after', "CHOLECYSTECTOMY 77'. STOPPED SMOKING 62'. ambulated 50' twice")).toEqual(['77', '62']);
     expect(dates('date-month-context', 'home in sept. and d/c in March; in may go; march on')).toEqual(['sept.', 'March']);
     expect(dates('date-ordinal', 'drawn on the 11th. Seen on the 2nd floor; since the 40th.')).toEqual(['11th']);
     expect(dates('date-month-name', 'CASE MARCH OF 1993. and May 2020')).toEqual(['MARCH OF 1993', 'May 2020']);
     expect(dates('date-us', 'transferred to Quartermain.8/31. CO/CI 5.8/2.71')).toEqual(['8/31']);
     expect(dates('date-us', 'bx 2/03 and 02/3; take 1/4 tab, 2/3 of it')).toEqual(['2/03', '02/3']);
+    // A score keeps its leading zero and stays a score.
+    expect(dates('date-us', 'pain 05/10, strength 04/05, GCS 03/15')).toEqual([]);
     expect(dates('date-us-dotted', '11/21.93 neuro; seen 3.12.94; v2.1.10, 10.1.2.3, temp 98.6, 1/2.5 tab')).toEqual(['11/21.93', '3.12.94']);
     // A fraction-shaped date only after a word of dates: half saline is no date.
     expect(dates('date-us', 'admitted 1/3, since 1/4; started on 1/2 NS, 3/4 tab')).toEqual(['1/3', '1/4']);

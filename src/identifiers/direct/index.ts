@@ -81,7 +81,8 @@ function glosses(text: string, found: readonly Detection[]): Detection[] {
  * Runs every recogniser, adds the glosses in Chinese characters of the people and places found, and keeps
  * each detection no other one contains: one inside a longer one is dropped, of two identical spans the
  * earlier recogniser wins (validated patterns come first; the other's source is kept in
- * {@link Detection.alsoFoundBy}), and two that overlap only in part are both
+ * {@link Detection.alsoFoundBy}, and, where both found the same kind of identifier, its mention and
+ * family name), and two that overlap only in part are both
  * kept, each a term of its own ("Hudson River" and "River Road").
  */
 export async function detectDirect(text: string, recognizers: readonly Recognizer[]): Promise<Detection[]> {
@@ -96,9 +97,12 @@ export async function detectDirect(text: string, recognizers: readonly Recognize
     // The same span found twice is one detection; a blacklist build weighs each source that found it.
     if (last !== undefined && last.start === d.start && last.end === d.end) {
       if (d.source !== last.source && !last.alsoFoundBy?.includes(d.source)) (last.alsoFoundBy ??= []).push(d.source);
-      // The wider mention of the two, so the recogniser that found the name first keeps the other's context.
-      if (d.mention !== undefined && (last.mention === undefined || d.mention.end - d.mention.start > last.mention.end - last.mention.start)) last.mention = d.mention;
-      last.surname ??= d.surname;
+      // Of the same kind of identifier, both mentions (a title before, a kind after) and the family name,
+      // whichever recogniser found them; a person's surname is no part of a place found at the same span.
+      if (d.category === last.category) {
+        if (d.mention !== undefined) last.mention = last.mention === undefined ? d.mention : { start: Math.min(last.mention.start, d.mention.start), end: Math.max(last.mention.end, d.mention.end) };
+        last.surname ??= d.surname;
+      }
     }
     if (d.end <= reach) continue;
     kept.push(d);

@@ -76,6 +76,13 @@ const NAME_BEFORE_KIND = new RegExp(
 );
 const PARTICLE_ONLY = new RegExp(`^${KOREAN_PARTICLE}$`);
 /**
+ * A palace named before its kind in one word, a particle after it: 경복궁, 덕수궁에서, 화성행궁 (mecab-ko-dic
+ * reads most as common nouns). Not a kind of palace (아방궁, 세자궁; 왕궁, 고궁 have one syllable before 궁),
+ * a womb (인공자궁) nor archery (여자양궁, 한국국궁).
+ */
+const PALACE = new RegExp(String.raw`(?<![가-힣A-Za-z0-9])([가-힣]{2,4}궁)${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9])`, 'g');
+const NOT_A_PALACE = /^(?:아방궁|세자궁|[가-힣]*[자양국]궁)$/;
+/**
  * A building's number after its street, or a lot's after its neighbourhood, with its sub-number and 번지
  * (` 12`, ` 123-4`, ` 37번지`), then what may end an address: a particle, a space or punctuation. Not a
  * date (2019. 3. 4., 2019-03-04, 2019/3/4), a time (12:30), a count or a measure (2019년, 3명, 100만, 3km).
@@ -242,6 +249,7 @@ export class KoreanPlaceRecognizer implements Recognizer {
       const tags = pieces(m.index, m.index + name.length).map((p) => p.tag);
       if (placePrefix(name, known) || tags.some((t) => !COMMON_NOUN.test(t))) out.push({ start: m.index, end: m.index + m[0].length - m.groups!.after!.length, category: 'LOCATION', source: 'rule:ko-facility' });
     }
+    for (const m of text.matchAll(PALACE)) if (!NOT_A_PALACE.test(m[1]!)) out.push({ start: m.index, end: m.index + m[1]!.length, category: 'LOCATION', source: 'rule:ko-facility' });
     const before = morphemeCursor(analysis);
     for (const m of text.matchAll(NAME_BEFORE_KIND)) {
       // Quoted, a name; else a name after a listed place (도봉휴한신아파트) or, with mecab, a word of nouns

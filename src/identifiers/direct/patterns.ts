@@ -80,10 +80,11 @@ const DATE_CUE_BEFORE = /\b(?:since|until|till|admitted|admit|adm|discharged|dat
  * 4-5/5; not the end of a range of dates, 6/30-7/2, May 30-6/8, nor a date after a day's number, POD
  * 1-3/12), or a score or a setting ({@link SCORE_BEFORE}). A word of dates before it makes it a date.
  */
-function yearlessFraction(month: number, day: number, before: string, after: string): boolean {
+function yearlessFraction(month: number, day: number, before: string, after: string, leadingZero: boolean): boolean {
   if (DATE_CUE_BEFORE.test(before)) return false;
-  if (month < day && day <= 4) return true;
-  if (month <= day && FRACTION_DENOMINATORS.has(day) && MIXED_NUMBER_BEFORE.test(before) && !rangeFromMonthName(before, month)) return true;
+  // A leading zero writes no fraction ("bx 2/03"), but a score may have one ("pain 05/10").
+  if (!leadingZero && month < day && day <= 4) return true;
+  if (!leadingZero && month <= day && FRACTION_DENOMINATORS.has(day) && MIXED_NUMBER_BEFORE.test(before) && !rangeFromMonthName(before, month)) return true;
   return SCORE_BEFORE.test(before) || (day === 10 && PAIN_AFTER.test(after));
 }
 const num = (s: string | undefined) => (s === undefined ? NaN : Number(s));
@@ -212,8 +213,7 @@ export const PATTERNS: PatternSpec[] = [
       const [month, day] = [num(m[1]), num(m[2])];
       const before = m.input.slice(Math.max(0, m.index - 28), m.index);
       const after = m.input.slice(m.index + m[0].length, m.index + m[0].length + 24);
-      // A leading zero writes no fraction: "bx 2/03".
-      if (m[3] === undefined && !/^0/.test(m[1]!) && !/^0/.test(m[2]!) && yearlessFraction(month, day, before, after)) return false;
+      if (m[3] === undefined && yearlessFraction(month, day, before, after, /^0/.test(m[1]!) || /^0/.test(m[2]!))) return false;
       // A setting: a value after a multiplication (700x10x.3/5), a percentage (12/10/40%), a range of
       // values on both sides (5-6/3-4).
       if (/[x×]\.?$/i.test(before) || after.startsWith('%') || (MIXED_NUMBER_BEFORE.test(before) && /^-\d{1,3}(?!\d)/.test(after))) return false;
@@ -290,12 +290,12 @@ export const PATTERNS: PatternSpec[] = [
   },
   {
     // Years of a medical history: "MI 1992", "s/p AVR 1971" (not a time, a volume or a dose: 1930 hrs, 2000
-    // cc), and decades, whose "s" is part of the span: "in the 1980s", "the 2000's".
+    // cc), and decades, whose "s" is part of the span: "in the 1980s", "the 1990's" (not a century, 1900s).
     name: 'year-history',
     category: 'DATE',
     regex: re(String.raw`(?<![\w.:/@~-])(?<!(?:\b(?:at|by|until)|@)\s+)((?:19|20)\d{2}(?:['’]?s\b)?)(?![\d:%]|\.\d|\s?(?:${QUANTITY_UNIT}|pm\b|am\b))`),
     group: [1],
-    validate: (m) => parseInt(m[1]!, 10) <= new Date().getFullYear() + 1 && !/00$/.test(m[1]!),
+    validate: (m) => parseInt(m[1]!, 10) <= new Date().getFullYear() + 1 && !/00$/.test(m[1]!.slice(0, 4)),
   },
   {
     // Two-digit years of a history, kept with the event before or after them so that the term is "cabg
@@ -340,7 +340,9 @@ export const PATTERNS: PatternSpec[] = [
   {
     name: 'holiday',
     category: 'DATE',
-    regex: re(String.raw`\b(?:christmas(?: eve| day)?|x-?mas(?: eve)?|thanksgiving|easter|good friday|new year['’]?s(?: eve| day)?|memorial day|labor day|independence day|fourth of july|4th of july|halloween|hanukkah|chanukah|passover|yom kippur|rosh hashanah|kwanzaa|diwali|boxing day|valentine['’]?s day|mother['’]?s day|father['’]?s day|veterans['’]? day|columbus day|presidents['’]? day|(?:st\.? |saint )patrick['’]?s day|(?:mlk|martin luther king(?: jr\.?)?) day)\b`),
+    regex: re(String.raw`\b(?:christmas(?: eve| day)?|x-?mas(?: eve)?|thanksgiving|easter|good friday|new year['’]?s(?: eve| day)?|memorial day|labor day|independence day|fourth of july|4th of july|halloween|c?hanuk?kah|passover|yom kippur|rosh hashanah?|kwanzaa|diwali|boxing day|valentine['’]?s day|mother['’]?s day|father['’]?s day|veterans['’]? day|columbus day|presidents['’]? day|(?:st\.? |saint )patrick['’]?s day|(?:mlk|martin luther king(?: jr\.?)?) day)\b`),
+    // "a good Friday" is a fine day, not the holiday.
+    validate: (m) => !/^good/i.test(m[0]) || m[0].startsWith('G'),
   },
   {
     name: 'car-plate',

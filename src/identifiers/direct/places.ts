@@ -720,8 +720,12 @@ export class PlaceRecognizer implements Recognizer {
     const naming = NAMING_FACILITY.has(words[i]!.key) && !(i + 1 < words.length && FACILITY.has(words[i + 1]!.key) && adjacent(text, words[i]!, words[i + 1]!));
     // The facility words after the name belong to its mention ("Royal Sussex County Hospital", "Mercy Med
     // Ctr"): protected where written with it, the name alone a term wherever it recurs.
+    // On one line, capitalised where case means something, ending on a facility word: not "Hospital\nHospital
+    // Course", "Mercy Clinic med list" nor the saint of the next name ("Mercy Hospital St. Louis").
     let last = i;
-    while (last + 1 < words.length && FACILITY_WORDS.has(words[last + 1]!.key) && adjacent(text, words[last]!, words[last + 1]!)) last++;
+    const joins = (k: number) => FACILITY_WORDS.has(words[k]!.key) && (!cased || words[k]!.capital) && adjacent(text, words[k - 1]!, words[k]!) && !text.slice(words[k - 1]!.end, words[k]!.start).includes('\n');
+    while (last + 1 < words.length && joins(last + 1)) last++;
+    while (last > i && !FACILITY.has(words[last]!.key)) last--;
     if (j < i) {
       const end = words[common || naming ? i : i - 1]!.end;
       out.push({ start: words[j]!.start, end, category: 'LOCATION', source: 'rule:facility', ...(words[last]!.end > end && { mention: { start: words[j]!.start, end: words[last]!.end } }) });
