@@ -129,6 +129,9 @@ describe('pattern recognisers', () => {
       '394 13',
       '4943',
     ]);
+    // A verb or "of" between the name and its code, and the name hyphenated.
+    expect((await found('my zip is 02139, zip-code 12345, postal code of 60614; the zip is the answer', 'postal-code')).map(([, v]) => v)).toEqual(['02139', '12345', '60614']);
+    expect((await found('postal code K1A 0B1', 'postal-code')).map(([, v]) => v)).toEqual(['K1A 0B1']);
   });
 
   it('finds national phone numbers in their own groupings without context, not clinical values', async () => {

@@ -1,5 +1,5 @@
 import type { Detection, Recognizer } from './recognizer.js';
-import { HYPHENATED_POSTAL_CODE, SHORT_POSTAL_CODE, UK_POSTCODE } from './postalCodes.js';
+import { CANADIAN_POSTCODE, HYPHENATED_POSTAL_CODE, SHORT_POSTAL_CODE, UK_POSTCODE } from './postalCodes.js';
 import { publicLists } from './publicLists.js';
 import { ibanValid, ipv4Valid, ipv6Valid, isCalendarDate, luhnValid, militaryTimes, phoneDigitsValid, rrnValid, ssnValid } from './validators.js';
 import { dictionaryWord } from './words.js';
@@ -386,7 +386,7 @@ export const PATTERNS: PatternSpec[] = [
     category: 'LOCATION',
     // Case matters in the code, not in its name: "ZIP 3520 ph" is 3520, not a code ending in PH.
     regex: re(
-      String.raw`\b(?:${anyCase('zip')}(?:\s?${anyCase('code')})?|${anyCase('post')}(?:al)?\s?${anyCase('code')}|PLZ)\s?[:#]?\s?(${HYPHENATED_POSTAL_CODE}|${SHORT_POSTAL_CODE}|\d{4} ?[A-Z]{2}|\d{3,5}(?:-\d{4})?|${UK_POSTCODE}|[A-Z]\d[A-Z] ?\d[A-Z]\d)${NE}`,
+      String.raw`\b(?:${anyCase('zip')}(?:[\s-]?${anyCase('code')})?|${anyCase('post')}(?:al)?\s?${anyCase('code')}|PLZ)(?:\s?[:#]|\s(?:is|of|was))?\s?(${HYPHENATED_POSTAL_CODE}|${SHORT_POSTAL_CODE}|\d{4} ?[A-Z]{2}|\d{3,5}(?:-\d{4})?|${UK_POSTCODE}|${CANADIAN_POSTCODE})${NE}`,
       'gu',
     ),
     group: [1],

@@ -1,7 +1,7 @@
 import { BlacklistMatcher } from '../blacklist/matcher.js';
 import { CALENDAR_WORDS } from './clinicalWords.js';
 import { contentWords, normalizeTerm } from '../../text/index.js';
-import { HYPHENATED_POSTAL_CODE, SHORT_POSTAL_CODE, UK_POSTCODE } from './postalCodes.js';
+import { CANADIAN_POSTCODE, HYPHENATED_POSTAL_CODE, SHORT_POSTAL_CODE, UK_POSTCODE } from './postalCodes.js';
 import { publicLists, type PublicLists } from './publicLists.js';
 import type { Detection, Recognizer } from './recognizer.js';
 import { adjacent, classify, commonWord, dictionaryWord, inCapitals, properShape, readWords, sentenceStart, unlistedProperNoun, type TextWord } from './words.js';
@@ -66,14 +66,14 @@ const MOVES = /\b(?:transfer(?:r?ed)?|admit(?:ted)?|sent|moved?|back|go|going|we
  * A number, up to three capitalised words and a street type written with a capital ("19 Clover St."); in
  * capitals only the types no clinical abbreviation shares ("2 WEEKS WITH DR", "1 HEAD CT" are not streets).
  */
-const STREET = /\b\d{1,5}\s+(?:\p{Lu}[\p{L}'.-]*\s+){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Boulevard|Ln|Lane|Dr|Drive|Way|Ct|Court|Pl|Place|Sq|Square|Ter|Terrace|Pkwy|Parkway|Hwy|Highway|Cir|Circle|STREET|AVE|AVENUE|ROAD|BLVD|BOULEVARD|LANE|DRIVE|COURT|SQUARE|TERRACE|PARKWAY|HIGHWAY)\b\.?/gu;
+const STREET = /\b\d{1,5}\s+(?:(?:\p{Lu}[\p{L}'.-]*|\d{1,3}(?:st|nd|rd|th))\s+){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Boulevard|Ln|Lane|Dr|Drive|Way|Ct|Court|Pl|Place|Sq|Square|Ter|Terrace|Pkwy|Parkway|Hwy|Highway|Cir|Circle|STREET|AVE|AVENUE|ROAD|BLVD|BOULEVARD|LANE|DRIVE|COURT|SQUARE|TERRACE|PARKWAY|HIGHWAY)\b\.?/gu;
 
 /** Street types in any case, for the postal address rule ("14 Crown Street", "74678 midtvollen 130 st."). */
 /** The endings of a street's name and type written in one word (Søndergade, Ringvej, Kiannonkatu, Sahantie). */
 const STREET_SUFFIXES = 'strasse|straße|gasse|gade|gatan|gata|vägen|vegen|veien|vej|weg|katu|tie|straat|laan|plaats|plein|allee';
 const STREET_TYPE = new RegExp(String.raw`^(?:st|street|ave|avenue|rd|road|blvd|boulevard|ln|lane|dr|drive|way|ct|court|pl|place|sq|square|squares|ter|terrace|terrasse|pkwy|parkway|hwy|highway|cir|circle|parks?|gardens|crescent|close|row|alley|plaza|route|trail|u\.|ul\.|utca|út|útja|ulica|trg|tér|tere|körút|krt\.|rakpart|sétány|fasor|tee|vei|allé|via|viale|corso|rue|calle|paseo|carrer|avenida|avda|rua|rúa|av\.|estrada|strada|piazza|λεωφόρος|λεωφ\.|λ\.|οδός|πλατεία|\p{L}+(?:${STREET_SUFFIXES}))(?<!\b(?:u|ul))\.?$`, 'iu');
-/** Where a postal address may start: a house number (one or two), a letter after it before a capitalised street ("221B Baker Street"; not "3L via NC", litres). */
-const HOUSE = /(?<![\p{L}\p{N}.,:/-])(\d{1,6})(?:[A-Z](?= \p{Lu}))?(?: \d{1,5})?(?= \p{L})/gu;
+/** Where a postal address may start: a house number (one or two; a unit and a slash before it, as Australia writes "5/23 George St", or a range, "3-12 Oxford Rd"), a letter after it before a capitalised street ("221B Baker Street"; not "3L via NC", litres). */
+const HOUSE = /(?<![\p{L}\p{N}.,:/-])(?:\d{1,4}[/-])?(\d{1,6})(?:[A-Z](?= \p{Lu}))?(?: \d{1,5})?(?= \p{L}| \d{1,3}(?:st|nd|rd|th)\b)/gu;
 /** A post office box, with a number before it if any: "P.O. Box 149", "45818 P.O. Box 242". */
 const PO_BOX = /(?<![\p{L}\p{N}])(?:\d{1,6} )?(?:P\.? ?O\.? ?Box|Post ?box) \d{1,6}(?![\p{L}\p{N}])/giu;
 /** Words before a place that locate something there: "at", "to", "is in". */
@@ -118,7 +118,7 @@ const TYPE_AFTER = / (?:st|street|ave|avenue|rd|road)\b\.?/iuy;
 const MILITARY = /\b(?:(?:PSC|Unit|CMR) \d{1,6},? Box \d{1,6}|(?:USNS|USNV|USS|USCGC) \p{L}[\p{L}'’.-]*(?: \p{L}[\p{L}'’.-]*)?)[ \t]*,?[ \t]*\n?[ \t]*(?:APO|FPO|DPO) (?:AA|AE|AP) \d{5}(?![\p{L}\p{N}])/giu;
 // The address scanner reads from a position with sticky (y) patterns, never copying the rest of the text:
 // a long document has many numbers.
-const STREET_WORD = / (\p{L}[\p{L}\p{M}'’.-]*)/uy;
+const STREET_WORD = / (\p{L}[\p{L}\p{M}'’.-]*|\d{1,3}(?:st|nd|rd|th)\b)/uy;
 /** After a lower-case street word: a number and a street type ("midtvollen 130 st."), or a street type spelled out ("fourth avenue"). */
 const NUMBER_THEN_TYPE = / (?:\d{1,5} (?:st|street|ave|rd|road)|street|avenue|road|boulevard|lane|drive)\b/iuy;
 /** Street types that languages write before the name ("Via Roma", "Rue de Piétrain", "Paseo del Atlántico"). */
@@ -167,6 +167,9 @@ const ADDRESS_LINES = [
   new RegExp(POSTAL_CODE, 'uy'),
   new RegExp(String.raw`${UK_POSTCODE}(?![\p{L}\p{N}])`, 'uy'),
   /(?:[A-Z]{2}|nan) \d{5}(?:-\d{4})?(?![\p{L}\p{N}])/uy,
+  // A Canadian province and its postal code; an Australian state and its postcode.
+  new RegExp(String.raw`[A-Z]{2} ${CANADIAN_POSTCODE}(?![\p{L}\p{N}])`, 'uy'),
+  /(?:NSW|VIC|QLD|WA|SA|TAS|ACT|NT) \d{4}(?![\p{L}\p{N}])/uy,
 ];
 /** A unit written before its street, a comma between: "Apartment 4B, 350 Fifth Avenue", "Flat 3, 14 Princes Street". */
 const UNIT_BEFORE = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${UNIT_WORDS}|Flat|Unit) ?#?\d{1,5}[A-Za-z]?,? $`, 'iu');
@@ -208,6 +211,12 @@ const COUNTRY_QUALIFIER = /^ \((\p{Lu}\p{Ll}+)\)/u;
  * it: "Cyprus (Greek) 13429". Not the year of a date after it: "United Arab Emirates 1996-12-06".
  */
 const POSTCODE_AFTER = /^(?: \([\p{L} ]{2,20}\))? (?:(\d{5}(?:-\d{4})?)|\d{4})(?![\p{L}\p{N}]|[-/.]\d)/u;
+/** A ZIP code after a state's code, which the term of the place and its state keeps: "Springfield, IL 62704". */
+const ZIP_AFTER_STATE = /,? \d{5}(?:-\d{4})?(?![\p{L}\p{N}]|[-/.]\d)/uy;
+/** Where a place and its state end: after the ZIP code that follows them, if one does. */
+function zipAfter(text: string, at: number): number {
+  return at + (matchAt(ZIP_AFTER_STATE, text, at)?.[0].length ?? 0);
+}
 /** An intersection: "the corner of Dalbraut 99 and Frederikke Coves", up to the next punctuation or line break. */
 const INTERSECTION = /\b(?:the )?(?:corner|intersection|junction) of ([^\n,;:!?]{2,60}?) and ([^\n,;:!?.]{2,60}?)(?=[.,;:!?]|\n|$)/giu;
 /** Words after a place's name that make it a geographic feature or landmark: "Hudson River", "Orange County". */
@@ -225,8 +234,8 @@ const FEATURE_BEFORE = new Set(['lake', 'mount', 'mt', 'river', 'cape', 'fort', 
 const UNIVERSITY_OF = /\b(?:university|univ\.?|u) of (\p{L}+(?: \p{L}+)?)(?![\p{L}\p{N}])/giu;
 /** A US state code where someone lives: "lives in DC", "moved to VA". */
 const LIVES_IN_STATE = /\b(?:lives?|living|lived|resides?|residing|moved|moving|home) (?:in|to) ([A-Z]{2})(?![\p{L}\p{N}])/gu;
-/** A street named with its type spelled out, without a number: "on Berg Hills Street", "Tarsicio Isle Street". */
-const NAMED_STREET = /(?<![\p{L}\p{N}])((?:\p{Lu}\p{Ll}[\p{L}\p{M}'’-]* ){1,3})(?:Street|Avenue|Road|Boulevard|Lane|Parkway|Terrace|Highway)\b/gu;
+/** A street named with its type spelled out, without a number: "on Berg Hills Street", "Tarsicio Isle Street", "on 5th Avenue". */
+const NAMED_STREET = /(?<![\p{L}\p{N}])((?:(?:\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*|\d{1,3}(?:st|nd|rd|th)) ){1,3})(?:Street|Avenue|Road|Boulevard|Lane|Parkway|Terrace|Highway)\b/gu;
 
 /** What closes a state code after a place in capitals: punctuation, a five-digit postal code or the line's end. */
 const CODE_CLOSES = /[ \t]*(?:[\r.,;:)]|\d{5}(?!\d)|$)/my;
@@ -259,7 +268,8 @@ function postalAddress(text: string, at: number, house: string, houseDigits: num
     // A lower-case street needs its type, before or after its number ("midtvollen 130 st."); a particle
     // joins a street's words ("Avenue du Golf", "Paseo del Atlántico").
     // "d'Ouchy" is written as a name.
-    const capitalised = !shouted && (word.charAt(0) !== word.charAt(0).toLowerCase() || /^d['’]\p{Lu}/u.test(word));
+    // A numbered street names as a capital does ("W 45th St", "5th Avenue").
+    const capitalised = !shouted && (word.charAt(0) !== word.charAt(0).toLowerCase() || /^d['’]\p{Lu}/u.test(word) || /^\d/.test(word));
     const particle = words > 0 && PARTICLE.test(word);
     // After a type written first, the name may be in lower case when its number or type soon follows
     // ("31 Rue tachkent St.", "947 trg revolucije 17"; not "60 via nbp with neo").
@@ -458,12 +468,12 @@ export class PlaceRecognizer implements Recognizer {
         // A state code after it belongs to it too ("Washington DC", "Baltimore, MD"), or a state as news
         // abbreviates it ("Tampa, Fla."), in a term of its own: the place alone stays one, and MD alone is a doctor.
         const stateAfter = state !== null && this.lists.stateCodes.has(state[1]!) ? state : cased && span.every((w) => w.capital) ? AP_STATE_AFTER.exec(text.slice(m.end, m.end + 10)) : null;
-        if (stateAfter !== null) out.push({ start: m.start, end: m.end + stateAfter[0].length, category: 'LOCATION', source: 'list:places' });
+        if (stateAfter !== null) out.push({ start: m.start, end: zipAfter(text, m.end + stateAfter[0].length), category: 'LOCATION', source: 'list:places' });
       }
       // A place that is also a word ("Harbor", "Union"; one of two words written as names counts above) only before a state code, which stays in the
       // term: "harbor md", never every "union".
       else if (state !== null && this.lists.stateCodes.has(state[1]!) && span.every((w) => w.capital)) {
-        out.push({ start: m.start, end: m.end + state[0].length, category: 'LOCATION', source: 'context:place' });
+        out.push({ start: m.start, end: zipAfter(text, m.end + state[0].length), category: 'LOCATION', source: 'context:place' });
       } else if (cased && afterPlacePreposition(text, words, i) && !sentenceStart(text, span[0]!) && !span.some((w) => CALENDAR.has(w.key) || COMPASS.has(w.key)) && !inCapitals(text.slice(words[i - 1]!.start, words[i - 1]!.end))) {
         // Capitalised after a preposition ("Surgeon from Harbor", "go to Harbor"): the preposition stays in
         // the term, "from harbor", never every harbor. Not a month ("in August", a town too), nor a point of

@@ -12,3 +12,5 @@ export const HYPHENATED_POSTAL_CODE = String.raw`\d{5}-\d{3}|\d{4}-\d{3}`;
 export const SHORT_POSTAL_CODE = String.raw`\d{3}-\d{4}|\d{2}-\d{3}|\d{3} \d{2}`;
 /** The United Kingdom's postcode (SW1A 1AA, EH2 2AN), in capitals. */
 export const UK_POSTCODE = String.raw`[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}`;
+/** Canada's postal code (K1A 0B1, M5H2M9), in capitals. */
+export const CANADIAN_POSTCODE = String.raw`[A-Z]\d[A-Z] ?\d[A-Z]\d`;
