@@ -131,7 +131,8 @@ describe('pattern recognisers', () => {
     ]);
     // A verb or "of" between the name and its code, and the name hyphenated.
     expect((await found('my zip is 02139, zip-code 12345, postal code of 60614; the zip is the answer', 'postal-code')).map(([, v]) => v)).toEqual(['02139', '12345', '60614']);
-    expect((await found('postal code K1A 0B1', 'postal-code')).map(([, v]) => v)).toEqual(['K1A 0B1']);
+    // After a verb, a whole code only: not a count, a price or a share.
+    expect(await found('a zip is 280 now; paid 300 for a zip of 420; the zip was 200 bucks; the zip is 100% metal', 'postal-code')).toEqual([]);
   });
 
   it('finds national phone numbers in their own groupings without context, not clinical values', async () => {

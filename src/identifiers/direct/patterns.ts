@@ -384,12 +384,14 @@ export const PATTERNS: PatternSpec[] = [
     // code 394 13, SW1A 1AA, K1A 0B1 (Canada); PLZ in capitals only (plz is please in a tweet).
     name: 'postal-code',
     category: 'LOCATION',
-    // Case matters in the code, not in its name: "ZIP 3520 ph" is 3520, not a code ending in PH.
+    // Case matters in the code, not in its name: "ZIP 3520 ph" is 3520, not a code ending in PH. After a
+    // verb or "of" only a code of four digits or more, never a count or a price ("a zip is 280 now", "zip
+    // was 100%").
     regex: re(
-      String.raw`\b(?:${anyCase('zip')}(?:[\s-]?${anyCase('code')})?|${anyCase('post')}(?:al)?\s?${anyCase('code')}|PLZ)(?:\s?[:#]|\s(?:is|of|was))?\s?(${HYPHENATED_POSTAL_CODE}|${SHORT_POSTAL_CODE}|\d{4} ?[A-Z]{2}|\d{3,5}(?:-\d{4})?|${UK_POSTCODE}|${CANADIAN_POSTCODE})${NE}`,
+      String.raw`\b(?:${anyCase('zip')}(?:[\s-]?${anyCase('code')})?|${anyCase('post')}(?:al)?\s?${anyCase('code')}|PLZ)(?:\s?[:#]?\s?(${HYPHENATED_POSTAL_CODE}|${SHORT_POSTAL_CODE}|\d{4} ?[A-Z]{2}|\d{3,5}(?:-\d{4})?|${UK_POSTCODE}|${CANADIAN_POSTCODE})|\s(?:is|of|was)\s(${HYPHENATED_POSTAL_CODE}|\d{4} ?[A-Z]{2}|\d{4,5}(?:-\d{4})?|${UK_POSTCODE}|${CANADIAN_POSTCODE}))(?!\s?%|[.,]\d)${NE}`,
       'gu',
     ),
-    group: [1],
+    group: [1, 2],
   },
   // Korean court case numbers: year, case-type syllables (고단 criminal single judge, 가합 civil panel, ...), serial.
   { name: 'case-number', category: 'CASE_NUMBER', regex: re(String.raw`${NS}\d{4}\s?[고노도가나다구누두드르머카타초재형모오로보감즈브스느호허버비후크트정마라아자차파하개][가-힣]{0,2}\s?\d{1,7}${NE}`) },

@@ -136,7 +136,7 @@ const NAMED_STREET_TYPE = /^(?:Loop|Mews|Wharf|Quay|Esplanade|Promenade)$/u;
 /** A street type ({@link STREET_TYPE}), but no English word that ends as a name and type in one word does. */
 const streetType = (word: string, lists: PublicLists) => NAMED_STREET_TYPE.test(word) || (STREET_TYPE.test(word) && (!COMPOUND_STREET.test(word) || compoundStreet(word, lists)));
 /** The number after a street, and a street type after it if any. */
-const STREET_NUMBER = / \d{1,5}[A-Za-z]?(?![\p{L}\p{N}])(?: (?:st|street|ave|rd|road)\.?(?![\p{L}]))?/iuy;
+const STREET_NUMBER = / \d{1,5}[A-Za-z]?(?![\p{L}\p{N}]|[.,]\d)(?: (?:st|street|ave|rd|road)\.?(?![\p{L}]))?/iuy;
 /** A postal code as an address's line: four to six digits (a ZIP+4 too), or a short code only before its town's capital. */
 const POSTAL_CODE = String.raw`(?:${HYPHENATED_POSTAL_CODE}|\d{4,6}(?:-\d{4})?|(?:${SHORT_POSTAL_CODE})(?= \p{Lu}))(?![\p{L}\p{N}])`;
 /** A postal code after a town ("Tokyo 104-0061"), where the town already says it is an address: a short one too. */
@@ -167,9 +167,8 @@ const ADDRESS_LINES = [
   new RegExp(POSTAL_CODE, 'uy'),
   new RegExp(String.raw`${UK_POSTCODE}(?![\p{L}\p{N}])`, 'uy'),
   /(?:[A-Z]{2}|nan) \d{5}(?:-\d{4})?(?![\p{L}\p{N}])/uy,
-  // A Canadian province and its postal code; an Australian state and its postcode.
+  // A Canadian province and its postal code (an Australian state and its postcode is a town line's).
   new RegExp(String.raw`[A-Z]{2} ${CANADIAN_POSTCODE}(?![\p{L}\p{N}])`, 'uy'),
-  /(?:NSW|VIC|QLD|WA|SA|TAS|ACT|NT) \d{4}(?![\p{L}\p{N}])/uy,
 ];
 /** A unit written before its street, a comma between: "Apartment 4B, 350 Fifth Avenue", "Flat 3, 14 Princes Street". */
 const UNIT_BEFORE = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${UNIT_WORDS}|Flat|Unit) ?#?\d{1,5}[A-Za-z]?,? $`, 'iu');
@@ -211,11 +210,16 @@ const COUNTRY_QUALIFIER = /^ \((\p{Lu}\p{Ll}+)\)/u;
  * it: "Cyprus (Greek) 13429". Not the year of a date after it: "United Arab Emirates 1996-12-06".
  */
 const POSTCODE_AFTER = /^(?: \([\p{L} ]{2,20}\))? (?:(\d{5}(?:-\d{4})?)|\d{4})(?![\p{L}\p{N}]|[-/.]\d)/u;
-/** A ZIP code after a state's code, which the term of the place and its state keeps: "Springfield, IL 62704". */
+/** A ZIP code after a state's code: "Springfield, IL 62704". */
 const ZIP_AFTER_STATE = /,? \d{5}(?:-\d{4})?(?![\p{L}\p{N}]|[-/.]\d)/uy;
-/** Where a place and its state end: after the ZIP code that follows them, if one does. */
-function zipAfter(text: string, at: number): number {
-  return at + (matchAt(ZIP_AFTER_STATE, text, at)?.[0].length ?? 0);
+/**
+ * A place and its state with the ZIP code after them as its mention, protected where written so: the place
+ * and state stay a term of their own ("harbor md" in lower case elsewhere), and a count after them is
+ * protected only there ("Washington DC 20000 people").
+ */
+function withZip(text: string, d: Detection): Detection {
+  const zip = matchAt(ZIP_AFTER_STATE, text, d.end);
+  return zip === null ? d : { ...d, mention: { start: d.start, end: d.end + zip[0].length } };
 }
 /** An intersection: "the corner of Dalbraut 99 and Frederikke Coves", up to the next punctuation or line break. */
 const INTERSECTION = /\b(?:the )?(?:corner|intersection|junction) of ([^\n,;:!?]{2,60}?) and ([^\n,;:!?.]{2,60}?)(?=[.,;:!?]|\n|$)/giu;
@@ -253,6 +257,10 @@ function matchAt(pattern: RegExp, text: string, at: number): RegExpExecArray | n
  * after the street ("20789 Allika 46"). Returns where it ends.
  */
 function postalAddress(text: string, at: number, house: string, houseDigits: number, lists: PublicLists): number | undefined {
+  // A unit or a range before the number ("5/23 George St", "3-12 Oxford Rd") is what notes' ranges and dates
+  // look like too ("HR 100-120 Metoprolol 5", "on 12/2018 Remicade 400"): it needs a street type after a
+  // name and a line after the street, a comma or a line break before it.
+  const ranged = /^\d{1,4}[/-]\d/.test(house);
   let end = at + house.length;
   let words = 0;
   let named = 0;
@@ -268,8 +276,10 @@ function postalAddress(text: string, at: number, house: string, houseDigits: num
     // A lower-case street needs its type, before or after its number ("midtvollen 130 st."); a particle
     // joins a street's words ("Avenue du Golf", "Paseo del Atlántico").
     // "d'Ouchy" is written as a name.
-    // A numbered street names as a capital does ("W 45th St", "5th Avenue").
-    const capitalised = !shouted && (word.charAt(0) !== word.charAt(0).toLowerCase() || /^d['’]\p{Lu}/u.test(word) || /^\d/.test(word));
+    // A numbered street names as a capital does after a capitalised word or before one ("W 45th St", "5th
+    // Avenue"; not "2 1st place finishes", "2 3rd row seats").
+    const ordinal = /^\d/.test(word) && (words > 0 || /^ \p{Lu}/u.test(text.slice(end + m[0].length, end + m[0].length + 2)));
+    const capitalised = !shouted && (word.charAt(0) !== word.charAt(0).toLowerCase() || /^d['’]\p{Lu}/u.test(word) || ordinal);
     const particle = words > 0 && PARTICLE.test(word);
     // After a type written first, the name may be in lower case when its number or type soon follows
     // ("31 Rue tachkent St.", "947 trg revolucije 17"; not "60 via nbp with neo").
@@ -295,9 +305,11 @@ function postalAddress(text: string, at: number, house: string, houseDigits: num
   if (number) {
     end += number[0].replace(/\.$/, '').length;
     // "20789 Allika 46": a long house number, a street no English list holds and a number after it.
-    evidence ||= (houseDigits >= 3 && foreign) || / \p{L}/u.test(number[0]);
+    evidence ||= (houseDigits >= 3 && foreign && !ranged) || / \p{L}/u.test(number[0]);
   }
+  if (ranged && (!evidence || matchAt(ADDRESS_BREAK, text, end) === null)) return undefined;
   const lines = addressLines(text, end, evidence);
+  if (ranged && lines.end === end) return undefined;
   return lines.evidence ? lines.end : undefined;
 }
 
@@ -468,12 +480,12 @@ export class PlaceRecognizer implements Recognizer {
         // A state code after it belongs to it too ("Washington DC", "Baltimore, MD"), or a state as news
         // abbreviates it ("Tampa, Fla."), in a term of its own: the place alone stays one, and MD alone is a doctor.
         const stateAfter = state !== null && this.lists.stateCodes.has(state[1]!) ? state : cased && span.every((w) => w.capital) ? AP_STATE_AFTER.exec(text.slice(m.end, m.end + 10)) : null;
-        if (stateAfter !== null) out.push({ start: m.start, end: zipAfter(text, m.end + stateAfter[0].length), category: 'LOCATION', source: 'list:places' });
+        if (stateAfter !== null) out.push(withZip(text, { start: m.start, end: m.end + stateAfter[0].length, category: 'LOCATION', source: 'list:places' }));
       }
       // A place that is also a word ("Harbor", "Union"; one of two words written as names counts above) only before a state code, which stays in the
       // term: "harbor md", never every "union".
       else if (state !== null && this.lists.stateCodes.has(state[1]!) && span.every((w) => w.capital)) {
-        out.push({ start: m.start, end: zipAfter(text, m.end + state[0].length), category: 'LOCATION', source: 'context:place' });
+        out.push(withZip(text, { start: m.start, end: m.end + state[0].length, category: 'LOCATION', source: 'context:place' }));
       } else if (cased && afterPlacePreposition(text, words, i) && !sentenceStart(text, span[0]!) && !span.some((w) => CALENDAR.has(w.key) || COMPASS.has(w.key)) && !inCapitals(text.slice(words[i - 1]!.start, words[i - 1]!.end))) {
         // Capitalised after a preposition ("Surgeon from Harbor", "go to Harbor"): the preposition stays in
         // the term, "from harbor", never every harbor. Not a month ("in August", a town too), nor a point of
