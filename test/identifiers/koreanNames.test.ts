@@ -59,6 +59,9 @@ describe('Korean names in context', () => {
       // A place's division written apart stays with it; not a week after a word that is no place.
       const division = '캘리포니아 주에서 온 그는 훈춘 시에 갔다가 이번 주에 인천 국제공항으로 돌아왔다';
       expect((await new KoreanPlaceRecognizer(analyzer).find(division)).map((d) => division.slice(d.start, d.end))).toEqual(expect.arrayContaining(['캘리포니아 주', '훈춘 시', '인천 국제공항']));
+      // A division against a proper noun, which mecab reads as a noun of its own: the noun's mention.
+      const ward = '일본 도쿄도 신주쿠구에 본사를 두었다';
+      expect((await new KoreanPlaceRecognizer(analyzer).find(ward)).filter((d) => d.mention !== undefined).map((d) => ward.slice(d.mention!.start, d.mention!.end))).toEqual(['신주쿠구']);
       // Not a word the division and a particle spell, nor 현 (current) alone.
       const words = '미국 주도 아래 부산 항소가 늘고 한국 성과 중국 항의, 미국 현 행정부';
       expect((await new KoreanPlaceRecognizer(analyzer).find(words)).map((d) => words.slice(d.start, d.end)).filter((p) => p.includes(' '))).toEqual([]);
