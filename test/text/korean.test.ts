@@ -1,5 +1,5 @@
 import { describe, expect, it, afterAll } from 'vitest';
-import { contentWords, createKoreanAnalyzer, locateMecab, splitParticle, endsInConsonant, RuleAnalyzer, morphemeCursor, verbForm } from '../../src/text/index.js';
+import { contentWords, createKoreanAnalyzer, locateMecab, splitParticle, endsInConsonant, RuleAnalyzer, morphemeCursor, morphemesByStart, verbForm } from '../../src/text/index.js';
 
 describe('splitParticle (rule analyser)', () => {
   it('splits particles that agree with the final consonant', () => {
@@ -115,5 +115,17 @@ describe('morphemeCursor', () => {
     expect(inside(0, 2).map((m) => m.surface)).toEqual(['김', '씨']);
     expect(inside(2, 6).map((m) => m.surface)).toEqual(['가', '왔다']);
     expect(inside(6, 6)).toEqual([]);
+  });
+
+  it('indexes morphemes by start, the first of each, so a piece finds the one against it', () => {
+    const byStart = morphemesByStart([
+      { surface: '신주쿠', tag: 'NNP', start: 0, end: 3 },
+      { surface: '구', tag: 'NNG', start: 3, end: 4 },
+      { surface: '구', tag: 'NNB', start: 3, end: 4 },
+      { surface: '에', tag: 'JKB', start: 4, end: 5 },
+    ]);
+    expect(byStart.get(3)?.tag).toBe('NNG');
+    expect(byStart.get(byStart.get(3)!.end)?.surface).toBe('에');
+    expect(byStart.get(5)).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import { isFunctionalTag, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
+import { isFunctionalTag, morphemesByStart, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
 import type { Detection, Recognizer } from './recognizer.js';
 
 /**
@@ -207,8 +207,7 @@ export class KoreanNameRecognizer implements Recognizer {
     // Morphemes by start, when a real analyser (mecab, with its tags and its dictionary's names) is at hand.
     const analysis = this.analyzer?.name === 'mecab' ? await this.analyzer.analyze(text) : [];
     const out: Detection[] = [];
-    const morphemes = new Map<number, Morpheme>();
-    for (const m of analysis) if (!morphemes.has(m.start)) morphemes.set(m.start, m);
+    const morphemes = morphemesByStart(analysis);
     /**
      * mecab reads the word as a common word of two syllables or more that covers the name (피해자,
      * 사무실), or that a particle or a verb suffix follows inside it (명의+의, 사용+하, 금원+을). Names mecab

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { isFunctionalTag, morphemeCursor, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
+import { isFunctionalTag, morphemeCursor, morphemesByStart, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
 import type { Detection, Recognizer } from './recognizer.js';
 import { AMBIGUOUS_KOREAN_CITIES, KOREAN_CITIES } from './koreanCities.js';
 import { KOREAN_PARTICLE, MECAB_DICTIONARY_SOURCE, properNounRuns } from './koreanNames.js';
@@ -82,12 +82,12 @@ const DIVISION_MORPHEMES = new Set(['구', '시', '군', '주', '현', '성', '�
  * (신주쿠구에, 지바현의): protected where written so, the name alone a term of its own. Not 도, which after
  * a place is most often the particle "too" (도쿄도 좋다).
  */
-function divisionAfter(analysis: readonly Morpheme[], r: { start: number; end: number }): Pick<Detection, 'mention'> {
-  const k = analysis.findIndex((m) => m.start === r.end);
-  const division = analysis[k];
+function divisionAfter(byStart: ReadonlyMap<number, Morpheme>, r: { start: number; end: number }): Pick<Detection, 'mention'> {
+  const division = byStart.get(r.end);
   if (division === undefined || !division.tag.startsWith('NN') || !DIVISION_MORPHEMES.has(division.surface)) return {};
-  const next = analysis[k + 1];
-  const closes = next === undefined || next.start > division.end || isFunctionalTag(next.tag) || next.tag.startsWith('S');
+  // Nothing against it (a space, the text's end), a particle or punctuation.
+  const next = byStart.get(division.end);
+  const closes = next === undefined || isFunctionalTag(next.tag) || next.tag.startsWith('S');
   return closes ? { mention: { start: r.start, end: division.end } } : {};
 }
 /**
@@ -184,11 +184,12 @@ export class KoreanPlaceRecognizer implements Recognizer {
   async find(text: string): Promise<Detection[]> {
     if (!/[가-힣]/.test(text)) return [];
     const analysis = this.analyzer?.name === 'mecab' ? await this.analyzer.analyze(text) : [];
-    const out: Detection[] = properNounRuns(analysis, '지명').map((r) => ({ ...r, category: 'LOCATION', source: MECAB_DICTIONARY_SOURCE, ...divisionAfter(analysis, r) }));
+    const byStart = morphemesByStart(analysis);
+    const out: Detection[] = properNounRuns(analysis, '지명').map((r) => ({ ...r, category: 'LOCATION', source: MECAB_DICTIONARY_SOURCE, ...divisionAfter(byStart, r) }));
     // A proper noun the dictionary gives no class (워싱턴, 경부고속도로, 플라자호텔, 야스쿠니신사): in news
     // mostly a place or an organisation, and what no list knows may identify (Philter's rule, as English
     // reads an unlisted capitalised word).
-    for (const r of properNounRuns(analysis, undefined)) out.push({ ...r, category: 'PROPER_NOUN', source: MECAB_DICTIONARY_SOURCE, ...divisionAfter(analysis, r) });
+    for (const r of properNounRuns(analysis, undefined)) out.push({ ...r, category: 'PROPER_NOUN', source: MECAB_DICTIONARY_SOURCE, ...divisionAfter(byStart, r) });
     const known = koreanPlaces();
     const words = [...text.matchAll(WORD)].map((m) => ({ start: m.index, text: m[0], place: stemIn(m[0], known) }));
     for (const w of words) {

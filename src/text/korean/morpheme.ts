@@ -26,6 +26,13 @@ export function isFunctionalTag(tag: string): boolean {
   return first.startsWith('J') || first.startsWith('E') || first === 'VCP' || first === 'XSV' || first === 'XSA';
 }
 
+/** Morphemes by where they start, the first of each start: a word's next piece is `byStart.get(piece.end)`. */
+export function morphemesByStart(analysis: readonly Morpheme[]): Map<number, Morpheme> {
+  const byStart = new Map<number, Morpheme>();
+  for (const m of analysis) if (!byStart.has(m.start)) byStart.set(m.start, m);
+  return byStart;
+}
+
 /**
  * The morphemes inside [start, end), for spans asked in text order: one pass over the analysis serves
  * them all (a judgment holds thousands of morphemes, and this runs in the corpus scan).
