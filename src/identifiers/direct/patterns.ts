@@ -1,5 +1,5 @@
 import type { Detection, Recognizer } from './recognizer.js';
-import { CANADIAN_POSTCODE, HYPHENATED_POSTAL_CODE, SHORT_POSTAL_CODE, UK_POSTCODE } from './postalCodes.js';
+import { CANADIAN_POSTCODE, DUTCH_POSTCODE, HYPHENATED_POSTAL_CODE, SHORT_POSTAL_CODE, UK_POSTCODE } from './postalCodes.js';
 import { publicLists } from './publicLists.js';
 import { ibanValid, ipv4Valid, ipv6Valid, isCalendarDate, luhnValid, militaryTimes, phoneDigitsValid, rrnValid, ssnValid } from './validators.js';
 import { dictionaryWord } from './words.js';
@@ -97,6 +97,8 @@ const PHONE_WORD = /phone|tel\b|telephone|call|cell|mobile|fax|contact|number|re
 const NUMERIC_DATE = /^\d{1,2}([ ./-])\d{1,2}\1(?:19|20)\d{2}$/;
 /** A year, a month and a day with spaces or dots between: 2005 03 12. */
 const YEAR_FIRST_DATE = /^(?:19|20)\d{2}([ .-])(?:0?[1-9]|1[0-2])\1(?:0?[1-9]|[12]\d|3[01])$/;
+/** The postal codes of every country's shape (codes of digits only, `digits`, in the middle: a Dutch code is tried before its four digits alone). */
+const postalCodes = (...digits: string[]) => [HYPHENATED_POSTAL_CODE, DUTCH_POSTCODE, ...digits, UK_POSTCODE, CANADIAN_POSTCODE].join('|');
 /** A two-digit year is read as 19xx/20xx; only month and day are checked then. */
 const dateOk = (y: number, m: number, d: number) => isCalendarDate(Number.isNaN(y) ? 2000 : y < 100 ? 2000 + y : y, m, d);
 
@@ -388,7 +390,7 @@ export const PATTERNS: PatternSpec[] = [
     // verb or "of" only a code of four digits or more, never a count or a price ("a zip is 280 now", "zip
     // was 100%").
     regex: re(
-      String.raw`\b(?:${anyCase('zip')}(?:[\s-]?${anyCase('code')})?|${anyCase('post')}(?:al)?\s?${anyCase('code')}|PLZ)(?:\s?[:#]?\s?(${HYPHENATED_POSTAL_CODE}|${SHORT_POSTAL_CODE}|\d{4} ?[A-Z]{2}|\d{3,5}(?:-\d{4})?|${UK_POSTCODE}|${CANADIAN_POSTCODE})|\s(?:is|of|was)\s(${HYPHENATED_POSTAL_CODE}|\d{4} ?[A-Z]{2}|\d{4,5}(?:-\d{4})?|${UK_POSTCODE}|${CANADIAN_POSTCODE}))(?!\s?%|[.,]\d)${NE}`,
+      String.raw`\b(?:${anyCase('zip')}(?:[\s-]?${anyCase('code')})?|${anyCase('post')}(?:al)?\s?${anyCase('code')}|PLZ)(?:\s?[:#]?\s?(${postalCodes(SHORT_POSTAL_CODE, String.raw`\d{3,5}(?:-\d{4})?`)})|\s(?:is|of|was)\s(${postalCodes(String.raw`\d{4,5}(?:-\d{4})?`)}))(?!\s?%|[.,]\d)${NE}`,
       'gu',
     ),
     group: [1, 2],

@@ -1,7 +1,7 @@
 import { BlacklistMatcher } from '../blacklist/matcher.js';
 import { CALENDAR_WORDS } from './clinicalWords.js';
 import { contentWords, normalizeTerm } from '../../text/index.js';
-import { CANADIAN_POSTCODE, HYPHENATED_POSTAL_CODE, SHORT_POSTAL_CODE, UK_POSTCODE } from './postalCodes.js';
+import { CANADIAN_POSTCODE, HYPHENATED_POSTAL_CODE, SHORT_POSTAL_CODE, UK_POSTCODE, US_ZIP_CODE } from './postalCodes.js';
 import { publicLists, type PublicLists } from './publicLists.js';
 import type { Detection, Recognizer } from './recognizer.js';
 import { adjacent, classify, commonWord, dictionaryWord, inCapitals, properShape, readWords, sentenceStart, unlistedProperNoun, type TextWord } from './words.js';
@@ -166,7 +166,7 @@ const ADDRESS_LINES = [
   /(?:APO|FPO|DPO) [A-Z]{2} \d{5}(?![\p{L}\p{N}])/uy,
   new RegExp(POSTAL_CODE, 'uy'),
   new RegExp(String.raw`${UK_POSTCODE}(?![\p{L}\p{N}])`, 'uy'),
-  /(?:[A-Z]{2}|nan) \d{5}(?:-\d{4})?(?![\p{L}\p{N}])/uy,
+  new RegExp(String.raw`(?:[A-Z]{2}|nan) ${US_ZIP_CODE}(?![\p{L}\p{N}])`, 'uy'),
   // A Canadian province and its postal code (an Australian state and its postcode is a town line's).
   new RegExp(String.raw`[A-Z]{2} ${CANADIAN_POSTCODE}(?![\p{L}\p{N}])`, 'uy'),
 ];
@@ -205,13 +205,15 @@ const TOWN_LINE = new RegExp(String.raw`(?:\p{Lu}[\p{L}\p{M}'’.-]*(?:[ -](?:\p
 const AP_STATE_AFTER = /^ ?, ?(?:Ala|Ariz|Ark|Calif|Colo|Conn|Del|Fla|Ga|Ill|Ind|Kan|Ky|La|Md|Mass|Mich|Minn|Miss|Mo|Mont|Neb|Nev|Okla|Ore|Pa|Tenn|Vt|Va|Wash|Wis|Wyo|W\. ?Va|N\. ?[CDHJMY]|S\. ?[CD]|R\. ?I)\.(?![\p{L}\p{N}])/u;
 /** A word in brackets after a country, kept with it when it says which part: see {@link PlaceRecognizer.qualifier}. */
 const COUNTRY_QUALIFIER = /^ \((\p{Lu}\p{Ll}+)\)/u;
+/** Where a postal code after a place ends: not inside a word, nor the year or month of a date ("1996-12-06"). */
+const CODE_END = String.raw`(?![\p{L}\p{N}]|[-/.]\d)`;
 /**
  * A postal code after a place: five digits (ZIP+4 too) after any, four after a country; a qualifier before
  * it: "Cyprus (Greek) 13429". Not the year of a date after it: "United Arab Emirates 1996-12-06".
  */
-const POSTCODE_AFTER = /^(?: \([\p{L} ]{2,20}\))? (?:(\d{5}(?:-\d{4})?)|\d{4})(?![\p{L}\p{N}]|[-/.]\d)/u;
+const POSTCODE_AFTER = new RegExp(String.raw`^(?: \([\p{L} ]{2,20}\))? (?:(${US_ZIP_CODE})|\d{4})${CODE_END}`, 'u');
 /** A ZIP code after a state's code: "Springfield, IL 62704". */
-const ZIP_AFTER_STATE = /,? \d{5}(?:-\d{4})?(?![\p{L}\p{N}]|[-/.]\d)/uy;
+const ZIP_AFTER_STATE = new RegExp(String.raw`,? ${US_ZIP_CODE}${CODE_END}`, 'uy');
 /**
  * A place and its state with the ZIP code after them as its mention, protected where written so: the place
  * and state stay a term of their own ("harbor md" in lower case elsewhere), and a count after them is

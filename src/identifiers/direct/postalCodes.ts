@@ -3,6 +3,10 @@
  * after its name (`rule:postal-code`) and the lines of a postal address (`rule:postal-address`).
  */
 
+/** A US ZIP code, ZIP+4 too (21201, 21201-1234). */
+export const US_ZIP_CODE = String.raw`\d{5}(?:-\d{4})?`;
+/** The Netherlands' postal code, four digits and two capitals (7412 SL). */
+export const DUTCH_POSTCODE = String.raw`\d{4} ?[A-Z]{2}`;
 /** Codes no quantity is written as: five digits and three (Brazil), four and three (Portugal). */
 export const HYPHENATED_POSTAL_CODE = String.raw`\d{5}-\d{3}|\d{4}-\d{3}`;
 /**
