@@ -743,9 +743,9 @@ export class PlaceRecognizer implements Recognizer {
     // A facility word that names ("Sacred Heart Memorial", "Mercy General") belongs to the name.
     const naming = NAMING_FACILITY.has(words[i]!.key) && !(i + 1 < words.length && FACILITY.has(words[i + 1]!.key) && adjacent(text, words[i]!, words[i + 1]!));
     // The facility words after the name belong to its mention ("Royal Sussex County Hospital", "Mercy Med
-    // Ctr"): protected where written with it, the name alone a term wherever it recurs.
-    // On one line, capitalised where case means something, ending on a facility word: not "Hospital\nHospital
-    // Course", "Mercy Clinic med list" nor the saint of the next name ("Mercy Hospital St. Louis").
+    // Ctr"), protected where written with it, the name alone a term wherever it recurs: on one line,
+    // capitalised where case means something, ending on a facility word (not "Hospital\nHospital Course",
+    // "Mercy Clinic med list", nor the saint of the next name, "Mercy Hospital St. Louis").
     let last = i;
     const joins = (k: number) => FACILITY_WORDS.has(words[k]!.key) && (!cased || words[k]!.capital) && adjacent(text, words[k - 1]!, words[k]!) && !text.slice(words[k - 1]!.end, words[k]!.start).includes('\n');
     while (last + 1 < words.length && joins(last + 1)) last++;
