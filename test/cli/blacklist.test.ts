@@ -133,6 +133,21 @@ describe('ppmlm blacklist', () => {
     expect(await readdir(dir)).toEqual(['file']);
   });
 
+  it('leaves a whole kind of identifier out with --recognizers -KIND, recorded in the header', async () => {
+    const dir = await tempDir();
+    const out = join(dir, 'bl.tsv');
+    const r = await cli('blacklist', 'build', '--corpus', CORPUS, '--out', out, '--recognizers', '-PERSON', '--json');
+    expect(r.code).toBe(0);
+    const tsv = await readFile(out, 'utf8');
+    // alice and jones stay, as the places they also are (towns of the bundled list), no longer as persons.
+    expect(tsv).toMatch(/^alice\tdirect\tLOCATION\t/m);
+    expect(tsv).not.toMatch(/\tdirect\tPERSON\t/);
+    const recorded = tsv.match(/^# recognizers: (.*)$/m)![1]!.split(',');
+    expect(recorded).toContain('rule:date-us');
+    expect(recorded).not.toContain('names');
+    expect(recorded).not.toContain('korean-names');
+  });
+
   it('rejects bad flags with exit 2 and a one-line reason', async () => {
     const dir = await tempDir();
     for (const [args, message] of [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectDirect, patternRecognizers, rrnCheckDigit } from '../../src/identifiers/index.js';
+import { defaultRecognizers, detectDirect, patternRecognizers, rrnCheckDigit } from '../../src/identifiers/index.js';
 
 async function found(text: string, only?: string): Promise<[string, string][]> {
   const detections = await detectDirect(text, patternRecognizers(only ?? 'all'));
@@ -196,5 +196,21 @@ describe('pattern recognisers', () => {
 
   it('rejects unknown recogniser names with the list of known ones', () => {
     expect(() => patternRecognizers('email,passport')).toThrow(/unknown recogniser\(s\) passport; available: email, url/);
+    expect(() => patternRecognizers('-DATES')).toThrow(/unknown recogniser\(s\) -DATES; .*the kinds EMAIL, URL/);
+  });
+
+  it('selects a whole kind of identifier and leaves recognisers out with a leading minus', () => {
+    const names = (selection: string) => defaultRecognizers(selection).map((r) => r.name);
+    const dates = names('DATE');
+    expect(dates).toContain('rule:date-us');
+    expect(dates).toContain('rule:holiday');
+    expect(dates.every((n) => n.startsWith('rule:date') || n.startsWith('rule:year') || n === 'rule:holiday')).toBe(true);
+    // A value that starts with a removal starts from all; the running order stays that of all.
+    const withoutDates = names('-DATE,-korean-places');
+    expect(withoutDates).toEqual(names('all').filter((n) => !dates.includes(n) && n !== 'korean-places'));
+    expect(names('all,-LOCATION')).not.toContain('places');
+    expect(names('all,-LOCATION')).not.toContain('rule:postal-code');
+    expect(names('LOCATION,-places')).toEqual(['rule:postal-code', 'korean-places']);
+    expect(names('none')).toEqual([]);
   });
 });

@@ -24,21 +24,43 @@ export type { PublicLists } from './publicLists.js';
 export type { GazetteerOptions } from './gazetteer.js';
 export * from './validators.js';
 
-/** The recognisers built on the bundled public lists, selectable by name beside the patterns. */
-const LIST_RECOGNIZERS = ['names', 'places', 'korean-names', 'korean-places'] as const;
+/** The recognisers built on the bundled public lists, selectable by name beside the patterns, and the kind each finds. */
+const LIST_RECOGNIZERS = { names: 'PERSON', places: 'LOCATION', 'korean-names': 'PERSON', 'korean-places': 'LOCATION' } as const;
 /** Every name `--recognizers` accepts. */
-export const RECOGNIZER_NAMES: readonly string[] = [...PATTERN_NAMES, ...LIST_RECOGNIZERS];
+export const RECOGNIZER_NAMES: readonly string[] = [...PATTERN_NAMES, ...Object.keys(LIST_RECOGNIZERS)];
 
-function selected(selection: string): string[] {
-  if (selection === 'none') return [];
-  if (selection === 'all') return [...RECOGNIZER_NAMES];
-  const names = selection.split(',').map((s) => s.trim()).filter(Boolean);
-  const unknown = names.filter((n) => !RECOGNIZER_NAMES.includes(n));
-  if (unknown.length > 0) throw new UsageError(`unknown recogniser(s) ${unknown.join(', ')}; available: ${RECOGNIZER_NAMES.join(', ')} (or all, none)`);
-  return names;
+function categoryOf(name: string): string | undefined {
+  return PATTERNS.find((p) => p.name === name)?.category ?? LIST_RECOGNIZERS[name as keyof typeof LIST_RECOGNIZERS];
 }
 
-/** Pattern recognisers by `--recognizers` value: `all`, `none` or a comma list of names (list recognisers ignored). */
+/** The kinds of identifier `--recognizers` can name as a whole (`DATE`, `-LOCATION`). */
+export const RECOGNIZER_CATEGORIES: readonly string[] = [...new Set(RECOGNIZER_NAMES.map((n) => categoryOf(n)!))];
+
+/**
+ * The recognisers a `--recognizers` value selects, in their running order. Items are read left to right: a
+ * recogniser's name, a kind of identifier (every recogniser of it), `all` or `none`; `-` before one removes
+ * it. A value that starts with a removal starts from all, so that a standard which leaves a kind
+ * unprotected is written as what it leaves out (`-DATE`) rather than as the thirty names it keeps.
+ */
+function selected(selection: string): string[] {
+  const items = selection.split(',').map((s) => s.trim()).filter(Boolean);
+  const chosen = new Set<string>(items[0]?.startsWith('-') ? RECOGNIZER_NAMES : []);
+  const unknown: string[] = [];
+  for (const item of items) {
+    const remove = item.startsWith('-');
+    const key = remove ? item.slice(1) : item;
+    const names = key === 'all' ? RECOGNIZER_NAMES : key === 'none' ? [] : RECOGNIZER_NAMES.filter((n) => n === key || categoryOf(n) === key);
+    if (names.length === 0 && key !== 'none') unknown.push(item);
+    for (const n of names) {
+      if (remove) chosen.delete(n);
+      else chosen.add(n);
+    }
+  }
+  if (unknown.length > 0) throw new UsageError(`unknown recogniser(s) ${unknown.join(', ')}; available: ${RECOGNIZER_NAMES.join(', ')}, the kinds ${RECOGNIZER_CATEGORIES.join(', ')} (or all, none; -NAME leaves one out)`);
+  return RECOGNIZER_NAMES.filter((n) => chosen.has(n));
+}
+
+/** Pattern recognisers by `--recognizers` value (list recognisers ignored). */
 export function patternRecognizers(selection = 'all'): Recognizer[] {
   const names = selected(selection);
   return PATTERNS.filter((p) => names.includes(p.name)).map((p) => new PatternRecognizer(p));
