@@ -11,6 +11,10 @@
 # The model is never trained or tuned on the judgments it is measured on. A finished model is kept.
 # THRESHOLDS="0.5 0.7 0.9" also measures the model alone and with the rules at each probability a token
 # needs (--deid-threshold), in place of the one its training chose on its own dev split.
+# EPOCHS (default 8) sets the de-identification epochs. PRETRAIN=1 first pretrains the encoder as a masked
+# LM (3 epochs, same shape, a WordPiece tokenizer of its own on mecab morphemes) on KMOU-NER's sentences and
+# two surrogate fillings of the training type's judgments (korean-pretraining-corpus.ts), then trains
+# de-identification from it: model-TYPE-pretrained.
 set -euo pipefail
 data=${1:-../shared/data}
 out=${2:-korean-cross-crime}
@@ -20,11 +24,24 @@ ppmlm="node $(dirname "$0")/../../bin/ppmlm.js"
 T="$data/thunder-deid"
 KO=(--replacements "$T/replacement" --replace-map "$T/replace_map.json" --skip-bad-docs)
 mkdir -p "$out"
-model="$out/model-$train"
+model="$out/model-$train${PRETRAIN:+-pretrained}"
+encoder=(--hidden 128 --layers 2 --heads 2 --intermediate 512)
+if [ -n "${PRETRAIN:-}" ] && [ ! -d "$out/mlm-$train" ]; then
+  pre="$out/pretrain-$train"
+  mkdir -p "$pre"
+  [ -f "$pre/judgments.jsonl" ] || $ppmlm --quiet deid generate --judgments "$T/judgments/$train" "${KO[@]}" --seed 11 --replicas 2 --out "$pre/judgments.jsonl"
+  npx tsx "$(dirname "$0")/korean-pretraining-corpus.ts" "$data/kmou-ner/corpus_morph_ner" "$pre/judgments.jsonl" "$pre/corpus.jsonl"
+  [ -d "$pre/tokenizer" ] || $ppmlm --quiet tokenizer train --corpus "$pre/corpus.jsonl" --out "$pre/tokenizer" --type wordpiece --vocab-size 8000 --morphemes --analyzer mecab --public-corpus
+  [ -d "$pre/init" ] || $ppmlm --quiet model init --vocab "$pre/tokenizer" --out "$pre/init" "${encoder[@]}" --allow-vocabulary-identifiers
+  resume=$([ -d "$out/mlm-$train.checkpoint" ] && echo --resume || true)
+  time $ppmlm finetune --model "$pre/init" --corpus "$pre/corpus.jsonl" --out "$out/mlm-$train" --strategy standard --epochs 3 --seq-len 128 --batch-size 16 --lr 1e-3 --analyzer mecab $resume
+fi
 if [ ! -d "$model" ]; then
   resume=$([ -d "$model.checkpoint" ] && echo --resume || true)
-  time $ppmlm deid train --judgments "$T/judgments/$train" "${KO[@]}" --replacement per-epoch --label-level 2 --epochs 8 \
-    --hidden 128 --layers 2 --heads 2 --intermediate 512 --lr 1e-3 --outside-noise 0.1 --out "$model" $resume
+  base=("${encoder[@]}")
+  [ -n "${PRETRAIN:-}" ] && base=(--model "$out/mlm-$train")
+  time $ppmlm deid train --judgments "$T/judgments/$train" "${KO[@]}" --replacement per-epoch --label-level 2 --epochs "${EPOCHS:-8}" \
+    "${base[@]}" --lr 1e-3 --outside-noise 0.1 --out "$model" $resume
 fi
 gold="$out/$test.jsonl"
 [ -f "$gold" ] || $ppmlm --quiet deid generate --judgments "$T/judgments/$test" "${KO[@]}" --seed 7 --out "$gold"

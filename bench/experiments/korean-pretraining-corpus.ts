@@ -1,0 +1,33 @@
+/**
+ * The Korean text an encoder is pretrained on (masked LM) before it learns de-identification, so that it
+ * knows Korean beyond the judgments it is trained on (korean-cross-crime.sh with PRETRAIN=1):
+ *   npx tsx bench/experiments/korean-pretraining-corpus.ts ../shared/data/kmou-ner/corpus_morph_ner JUDGMENTS.jsonl OUT.jsonl
+ * KMOU-NER's raw sentences (news and encyclopaedia text; its tags are not read; each file one author) and
+ * the surrogate-filled judgments of the crime type the model is trained on (`deid generate` output; each
+ * judgment its author), never those it is measured on.
+ */
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+const [kmouDir, judgmentsPath, out] = process.argv.slice(2);
+if (kmouDir === undefined || judgmentsPath === undefined || out === undefined) {
+  console.error('usage: korean-pretraining-corpus.ts KMOU_DIR JUDGMENTS.jsonl OUT.jsonl');
+  process.exit(2);
+}
+const docs: { id: string; author: string; text: string }[] = [];
+for (const file of (await readdir(kmouDir)).filter((f) => f.endsWith('.txt')).sort()) {
+  // A sentence opens with two header lines, its number and its raw text (a third holds its tags).
+  const lines = (await readFile(join(kmouDir, file), 'utf8')).split('\n');
+  for (let i = 0; i + 1 < lines.length; i++) {
+    if (!lines[i]!.startsWith('## ') || !lines[i + 1]!.startsWith('## ')) continue;
+    docs.push({ id: `kmou:${file}:${lines[i]!.slice(3)}:${docs.length}`, author: `kmou:${file}`, text: lines[i + 1]!.slice(3) });
+    i += 2;
+  }
+}
+const sentences = docs.length;
+for (const line of (await readFile(judgmentsPath, 'utf8')).split('\n').filter(Boolean)) {
+  const j = JSON.parse(line) as { id: string; source: string; text: string };
+  docs.push({ id: `judgment:${j.id}`, author: `judgment:${j.source}`, text: j.text });
+}
+await writeFile(out, docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
+console.log(`${out}: ${sentences} KMOU-NER sentences, ${docs.length - sentences} judgments, ${docs.reduce((n, d) => n + d.text.length, 0)} characters`);
