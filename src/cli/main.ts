@@ -115,7 +115,7 @@ export function buildProgram(io: CliIO): Command {
       .option('--min-occurrences <n>', 'indirect terms must occur at least this often', '1')
       .addOption(langOption())
       .addOption(analyzerOption())
-      .option('--recognizers <list>', 'recognisers of direct identifiers: all (patterns, bundled names and places, context rules), none, or a comma list of names and kinds (DATE: every date rule); -NAME or -KIND leaves one out (-DATE,-korean-places: all but those)', 'all')
+      .option('--recognizers <list>', 'recognisers of direct identifiers, a comma list read left to right: all (patterns, bundled names and places, context rules), none (clears), names, kinds in capitals (DATE: every date rule); -NAME or -KIND leaves one out, and a list that starts with one starts from all (-DATE,-korean-places)', 'all')
       .option('--gazetteer <file>', 'a list of names/places/companies (one per line); repeatable', collect)
       .option('--deid-model <dir>', 'a model from "ppmlm deid train" as a recogniser (source model:<dir>), or public-ner-en: the bundled model of English persons and places from public NER (opt-in; see models/public-ner-en)')
       .option('--deid-threshold <p>', "with --deid-model: a token is an identifier when the model gives it at least this probability (default: the threshold its training chose on its dev split)")

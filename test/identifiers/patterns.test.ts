@@ -197,6 +197,9 @@ describe('pattern recognisers', () => {
   it('rejects unknown recogniser names with the list of known ones', () => {
     expect(() => patternRecognizers('email,passport')).toThrow(/unknown recogniser\(s\) passport; available: email, url/);
     expect(() => patternRecognizers('-DATES')).toThrow(/unknown recogniser\(s\) -DATES; .*the kinds EMAIL, URL/);
+    // PROPER_NOUN is no recogniser's own kind: it goes with korean-places. -none means nothing.
+    expect(() => patternRecognizers('-PROPER_NOUN,-none')).toThrow(/unknown recogniser\(s\) -PROPER_NOUN, -none;/);
+    for (const empty of ['', ',', 'email,', '-']) expect(() => patternRecognizers(empty), JSON.stringify(empty)).toThrow(/has an empty item; write none/);
   });
 
   it('selects a whole kind of identifier and leaves recognisers out with a leading minus', () => {
@@ -212,5 +215,8 @@ describe('pattern recognisers', () => {
     expect(names('all,-LOCATION')).not.toContain('rule:postal-code');
     expect(names('LOCATION,-places')).toEqual(['rule:postal-code', 'korean-places']);
     expect(names('none')).toEqual([]);
+    // none clears what came before it; a lower-case name is its one rule, not the kind.
+    expect(names('all,none,email')).toEqual(['rule:email']);
+    expect(names('-date')).toEqual(names('all').filter((n) => n !== 'rule:date'));
   });
 });

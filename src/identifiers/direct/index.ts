@@ -33,30 +33,40 @@ function categoryOf(name: string): string | undefined {
   return PATTERNS.find((p) => p.name === name)?.category ?? LIST_RECOGNIZERS[name as keyof typeof LIST_RECOGNIZERS];
 }
 
-/** The kinds of identifier `--recognizers` can name as a whole (`DATE`, `-LOCATION`). */
+/**
+ * The kinds of identifier `--recognizers` can name as a whole (`DATE`, `-LOCATION`), in capitals: each
+ * recogniser's own kind (`date` is the ISO date rule alone). The proper nouns of no class that
+ * `korean-places` also finds (PROPER_NOUN) go with it.
+ */
 export const RECOGNIZER_CATEGORIES: readonly string[] = [...new Set(RECOGNIZER_NAMES.map((n) => categoryOf(n)!))];
 
 /**
  * The recognisers a `--recognizers` value selects, in their running order. Items are read left to right: a
- * recogniser's name, a kind of identifier (every recogniser of it), `all` or `none`; `-` before one removes
- * it. A value that starts with a removal starts from all, so that a standard which leaves a kind
- * unprotected is written as what it leaves out (`-DATE`) rather than as the thirty names it keeps.
+ * recogniser's name, a kind of identifier (every recogniser of it), `all` or `none` (which clears what came
+ * before); `-` before a name or a kind removes it. A value that starts with a removal starts from all, so
+ * that a standard which leaves a kind unprotected is written as what it leaves out (`-DATE`) rather than as
+ * the thirty names it keeps.
  */
 function selected(selection: string): string[] {
-  const items = selection.split(',').map((s) => s.trim()).filter(Boolean);
-  const chosen = new Set<string>(items[0]?.startsWith('-') ? RECOGNIZER_NAMES : []);
+  const items = selection.split(',').map((s) => s.trim());
+  if (items.some((item) => item === '' || item === '-')) throw new UsageError(`--recognizers "${selection}" has an empty item; write none for no recogniser, or names and kinds separated by commas`);
+  const chosen = new Set<string>(items[0]!.startsWith('-') ? RECOGNIZER_NAMES : []);
   const unknown: string[] = [];
   for (const item of items) {
     const remove = item.startsWith('-');
     const key = remove ? item.slice(1) : item;
-    const names = key === 'all' ? RECOGNIZER_NAMES : key === 'none' ? [] : RECOGNIZER_NAMES.filter((n) => n === key || categoryOf(n) === key);
-    if (names.length === 0 && key !== 'none') unknown.push(item);
+    if (key === 'none' && !remove) {
+      chosen.clear();
+      continue;
+    }
+    const names = key === 'all' ? RECOGNIZER_NAMES : RECOGNIZER_NAMES.filter((n) => n === key || categoryOf(n) === key);
+    if (names.length === 0) unknown.push(item);
     for (const n of names) {
       if (remove) chosen.delete(n);
       else chosen.add(n);
     }
   }
-  if (unknown.length > 0) throw new UsageError(`unknown recogniser(s) ${unknown.join(', ')}; available: ${RECOGNIZER_NAMES.join(', ')}, the kinds ${RECOGNIZER_CATEGORIES.join(', ')} (or all, none; -NAME leaves one out)`);
+  if (unknown.length > 0) throw new UsageError(`unknown recogniser(s) ${unknown.join(', ')}; available: ${RECOGNIZER_NAMES.join(', ')}, the kinds ${RECOGNIZER_CATEGORIES.join(', ')} (or all, none; -NAME or -KIND leaves one out)`);
   return RECOGNIZER_NAMES.filter((n) => chosen.has(n));
 }
 
