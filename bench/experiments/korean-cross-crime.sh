@@ -14,7 +14,7 @@
 # EPOCHS (default 8) sets the de-identification epochs. PRETRAIN=1 first pretrains the encoder as a masked
 # LM (3 epochs, same shape, a WordPiece tokenizer of its own on mecab morphemes) on KMOU-NER's sentences and
 # two surrogate fillings of the training type's judgments (korean-pretraining-corpus.ts), then trains
-# de-identification from it: model-TYPE-pretrained.
+# de-identification from it: model-TYPE-pretrained (-eN when EPOCHS is set).
 set -euo pipefail
 data=${1:-../shared/data}
 out=${2:-korean-cross-crime}
@@ -24,13 +24,14 @@ ppmlm="node $(dirname "$0")/../../bin/ppmlm.js"
 T="$data/thunder-deid"
 KO=(--replacements "$T/replacement" --replace-map "$T/replace_map.json" --skip-bad-docs)
 mkdir -p "$out"
-model="$out/model-$train${PRETRAIN:+-pretrained}"
+pretrain=$([ "${PRETRAIN:-0}" = 1 ] && echo 1 || true)
+model="$out/model-$train${pretrain:+-pretrained}${EPOCHS:+-e$EPOCHS}"
 encoder=(--hidden 128 --layers 2 --heads 2 --intermediate 512)
-if [ -n "${PRETRAIN:-}" ] && [ ! -d "$out/mlm-$train" ]; then
+if [ -n "$pretrain" ] && [ ! -d "$model" ] && [ ! -d "$out/mlm-$train" ]; then
   pre="$out/pretrain-$train"
   mkdir -p "$pre"
   [ -f "$pre/judgments.jsonl" ] || $ppmlm --quiet deid generate --judgments "$T/judgments/$train" "${KO[@]}" --seed 11 --replicas 2 --out "$pre/judgments.jsonl"
-  npx tsx "$(dirname "$0")/korean-pretraining-corpus.ts" "$data/kmou-ner/corpus_morph_ner" "$pre/judgments.jsonl" "$pre/corpus.jsonl"
+  [ -f "$pre/corpus.jsonl" ] || npx tsx "$(dirname "$0")/korean-pretraining-corpus.ts" "$data/kmou-ner/corpus_morph_ner" "$pre/judgments.jsonl" "$pre/corpus.jsonl"
   [ -d "$pre/tokenizer" ] || $ppmlm --quiet tokenizer train --corpus "$pre/corpus.jsonl" --out "$pre/tokenizer" --type wordpiece --vocab-size 8000 --morphemes --analyzer mecab --public-corpus
   [ -d "$pre/init" ] || $ppmlm --quiet model init --vocab "$pre/tokenizer" --out "$pre/init" "${encoder[@]}" --allow-vocabulary-identifiers
   resume=$([ -d "$out/mlm-$train.checkpoint" ] && echo --resume || true)
@@ -39,7 +40,7 @@ fi
 if [ ! -d "$model" ]; then
   resume=$([ -d "$model.checkpoint" ] && echo --resume || true)
   base=("${encoder[@]}")
-  [ -n "${PRETRAIN:-}" ] && base=(--model "$out/mlm-$train")
+  [ -n "$pretrain" ] && base=(--model "$out/mlm-$train")
   time $ppmlm deid train --judgments "$T/judgments/$train" "${KO[@]}" --replacement per-epoch --label-level 2 --epochs "${EPOCHS:-8}" \
     "${base[@]}" --lr 1e-3 --outside-noise 0.1 --out "$model" $resume
 fi

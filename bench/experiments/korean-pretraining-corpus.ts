@@ -6,7 +6,7 @@
  * the surrogate-filled judgments of the crime type the model is trained on (`deid generate` output; each
  * judgment its author), never those it is measured on.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const [kmouDir, judgmentsPath, out] = process.argv.slice(2);
@@ -29,5 +29,8 @@ for (const line of (await readFile(judgmentsPath, 'utf8')).split('\n').filter(Bo
   const j = JSON.parse(line) as { id: string; source: string; text: string };
   docs.push({ id: `judgment:${j.id}`, author: `judgment:${j.source}`, text: j.text });
 }
-await writeFile(out, docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
+// The judgments' surrogates stand for personal data (mode 0600, as deid generate writes them), and the
+// corpus is written whole or not at all: the recipe skips a corpus that exists.
+await writeFile(`${out}.partial`, docs.map((d) => JSON.stringify(d)).join('\n') + '\n', { mode: 0o600 });
+await rename(`${out}.partial`, out);
 console.log(`${out}: ${sentences} KMOU-NER sentences, ${docs.length - sentences} judgments, ${docs.reduce((n, d) => n + d.text.length, 0)} characters`);
