@@ -29,16 +29,15 @@ const LIST_RECOGNIZERS = { names: 'PERSON', places: 'LOCATION', 'korean-names': 
 /** Every name `--recognizers` accepts. */
 export const RECOGNIZER_NAMES: readonly string[] = [...PATTERN_NAMES, ...Object.keys(LIST_RECOGNIZERS)];
 
-function categoryOf(name: string): string | undefined {
-  return PATTERNS.find((p) => p.name === name)?.category ?? LIST_RECOGNIZERS[name as keyof typeof LIST_RECOGNIZERS];
-}
+/** Each recogniser's kind of identifier, by name. */
+const CATEGORY_OF: ReadonlyMap<string, string> = new Map([...PATTERNS.map((p) => [p.name, p.category] as const), ...Object.entries(LIST_RECOGNIZERS)]);
 
 /**
  * The kinds of identifier `--recognizers` can name as a whole (`DATE`, `-LOCATION`), in capitals: each
  * recogniser's own kind (`date` is the ISO date rule alone). The proper nouns of no class that
  * `korean-places` also finds (PROPER_NOUN) go with it.
  */
-export const RECOGNIZER_CATEGORIES: readonly string[] = [...new Set(RECOGNIZER_NAMES.map((n) => categoryOf(n)!))];
+export const RECOGNIZER_CATEGORIES: readonly string[] = [...new Set(CATEGORY_OF.values())];
 
 /**
  * The recognisers a `--recognizers` value selects, in their running order. Items are read left to right: a
@@ -59,7 +58,7 @@ function selected(selection: string): string[] {
       chosen.clear();
       continue;
     }
-    const names = key === 'all' ? RECOGNIZER_NAMES : RECOGNIZER_NAMES.filter((n) => n === key || categoryOf(n) === key);
+    const names = key === 'all' ? RECOGNIZER_NAMES : RECOGNIZER_NAMES.filter((n) => n === key || CATEGORY_OF.get(n) === key);
     if (names.length === 0) unknown.push(item);
     for (const n of names) {
       if (remove) chosen.delete(n);
@@ -72,7 +71,10 @@ function selected(selection: string): string[] {
 
 /** Pattern recognisers by `--recognizers` value (list recognisers ignored). */
 export function patternRecognizers(selection = 'all'): Recognizer[] {
-  const names = selected(selection);
+  return patternsNamed(selected(selection));
+}
+
+function patternsNamed(names: readonly string[]): Recognizer[] {
   return PATTERNS.filter((p) => names.includes(p.name)).map((p) => new PatternRecognizer(p));
 }
 
@@ -83,7 +85,7 @@ export function patternRecognizers(selection = 'all'): Recognizer[] {
  */
 export function defaultRecognizers(selection = 'all', analyzer?: MorphAnalyzer): Recognizer[] {
   const names = selected(selection);
-  const out: Recognizer[] = patternRecognizers(selection);
+  const out = patternsNamed(names);
   // Places first: of two identical spans the earlier recogniser names the category (Baltimore is a place).
   if (names.includes('places')) out.push(new PlaceRecognizer(publicLists()));
   if (names.includes('names')) out.push(new NameRecognizer(publicLists()));
