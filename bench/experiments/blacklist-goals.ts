@@ -15,6 +15,7 @@ import { analyzerForLanguage } from '../../src/text/index.js';
 import { blacklistProtection, evaluateProtection, occurrenceProtection, ownTextProtection, type ProtectionEvaluation } from '../../src/audit/index.js';
 import { goldType, readSpanCorpus, type SpanDocument } from '../../src/corpus/index.js';
 import { buildBlacklist, defaultRecognizers, readCorpusReference, type BuildBlacklistOptions, type PublicReference } from '../../src/identifiers/index.js';
+import { readKmou } from './kmou.js';
 import { pct, physionetParts } from './physionetSplit.js';
 
 const data = process.argv[2] ?? '../shared/data';
@@ -142,7 +143,7 @@ try {
   // KMOU-NER's first 400 files (in name order) were read for errors; the others are reported untouched,
   // each part built from its own sentences, as PhysioNet's halves are.
   const files = (await readdir(join(data, 'kmou-ner', 'corpus_morph_ner'))).filter((f) => f.endsWith('.txt')).sort();
-  const kmou = await readKmou(join(data, 'kmou-ner', 'corpus_morph_ner'), files);
+  const kmou = (await readKmou(join(data, 'kmou-ner', 'corpus_morph_ner'), files)).map((s) => s.doc);
   const read = new Set(files.slice(0, 400));
   const fileOf = (d: SpanDocument) => d.id.slice(0, d.id.lastIndexOf(':'));
   for (const [name, docs] of [
@@ -179,28 +180,4 @@ function withoutPlaceholders(docs: SpanDocument[]): SpanDocument[] {
   // or blanks; not a business's initials (CU, LG, GS25), which are text.
   const placeholder = /^['‘’"“”]?(?:[A-Z]|[ABR][A-Z]|[□○]+|O{2,})['‘’"“”]?$/u;
   return docs.map((d) => ({ ...d, spans: d.spans.filter((s) => !placeholder.test(d.text.slice(s.start, s.end))) }));
-}
-
-/** KMOU-NER: the `## <span:TAG> sentence` line of each sentence, its tags turned into spans. */
-async function readKmou(dir: string, files: string[]): Promise<SpanDocument[]> {
-  const docs: SpanDocument[] = [];
-  for (const file of files) {
-    // Each sentence has three header lines: its number, its raw text, its tagged text.
-    const lines = (await readFile(join(dir, file), 'utf8')).split('\n').filter((l) => l.startsWith('## ')).filter((_, k) => k % 3 === 2);
-    for (const [i, line] of lines.entries()) {
-      const tagged = line.slice(3);
-      let text = '';
-      const spans: SpanDocument['spans'] = [];
-      for (const part of tagged.split(/(<[^<>:]+:[A-Z]{2,3}>)/)) {
-        const m = /^<([^<>:]+):([A-Z]{2,3})>$/.exec(part);
-        if (m) {
-          spans.push({ start: text.length, end: text.length + m[1]!.length, label: m[2]! });
-          text += m[1];
-        } else text += part;
-      }
-      const id = `${file}:${i}`;
-      docs.push({ id, author: id, text, spans });
-    }
-  }
-  return docs;
 }

@@ -7,23 +7,15 @@
  * judgment its author), never those it is measured on.
  */
 import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readKmou } from './kmou.js';
 
 const [kmouDir, judgmentsPath, out] = process.argv.slice(2);
 if (kmouDir === undefined || judgmentsPath === undefined || out === undefined) {
   console.error('usage: korean-pretraining-corpus.ts KMOU_DIR JUDGMENTS.jsonl OUT.jsonl');
   process.exit(2);
 }
-const docs: { id: string; author: string; text: string }[] = [];
-for (const file of (await readdir(kmouDir)).filter((f) => f.endsWith('.txt')).sort()) {
-  // A sentence opens with two header lines, its number and its raw text (a third holds its tags).
-  const lines = (await readFile(join(kmouDir, file), 'utf8')).split('\n');
-  for (let i = 0; i + 1 < lines.length; i++) {
-    if (!lines[i]!.startsWith('## ') || !lines[i + 1]!.startsWith('## ')) continue;
-    docs.push({ id: `kmou:${file}:${lines[i]!.slice(3)}:${docs.length}`, author: `kmou:${file}`, text: lines[i + 1]!.slice(3) });
-    i += 2;
-  }
-}
+const files = (await readdir(kmouDir)).filter((f) => f.endsWith('.txt')).sort();
+const docs = (await readKmou(kmouDir, files)).map(({ raw, doc }) => ({ id: `kmou:${doc.id}`, author: `kmou:${doc.id.slice(0, doc.id.lastIndexOf(':'))}`, text: raw }));
 const sentences = docs.length;
 for (const line of (await readFile(judgmentsPath, 'utf8')).split('\n').filter(Boolean)) {
   const j = JSON.parse(line) as { id: string; source: string; text: string };
