@@ -16,6 +16,7 @@ import { blacklistProtection, evaluateProtection, occurrenceProtection, ownTextP
 import { goldType, readSpanCorpus, type SpanDocument } from '../../src/corpus/index.js';
 import { buildBlacklist, defaultRecognizers, readCorpusReference, type BuildBlacklistOptions, type PublicReference } from '../../src/identifiers/index.js';
 import { readKmou } from './kmou.js';
+import { withoutPlaceholders } from './placeholders.js';
 import { pct, physionetParts } from './physionetSplit.js';
 
 const data = process.argv[2] ?? '../shared/data';
@@ -169,15 +170,3 @@ out.push(
 );
 console.log(out.join('\n'));
 
-/**
- * The judgments without the gold spans that hold only the court's placeholder (`B`, `RA`, `'C'`, `□□`): the
- * court removed the identifier before publishing, and `deid generate` fills only the types it has surrogate
- * lists for (Thunder-DeID's address lists are missing upstream). Such a span holds no personal data, so
- * protecting it protects nothing; the spans that hold text are what a blacklist can fail on.
- */
-function withoutPlaceholders(docs: SpanDocument[]): SpanDocument[] {
-  // A letter, the court's second series (RA, RB...) and its two-letter continuations of A and B (AA, BX),
-  // or blanks; not a business's initials (CU, LG, GS25), which are text.
-  const placeholder = /^['‘’"“”]?(?:[A-Z]|[ABR][A-Z]|[□○]+|O{2,})['‘’"“”]?$/u;
-  return docs.map((d) => ({ ...d, spans: d.spans.filter((s) => !placeholder.test(d.text.slice(s.start, s.end))) }));
-}

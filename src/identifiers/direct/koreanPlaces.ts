@@ -16,7 +16,7 @@ const COMMON_WORDS = new Set(['수단', '오만', '말리', '가나', '경기', 
 
 let places: ReadonlySet<string> | undefined;
 /** Country names in Korean (`i18n-iso-countries`, MIT), the regions above, the cities and counties ({@link KOREAN_CITIES}) and the world's places ({@link WORLD_PLACES_KO}). */
-function koreanPlaces(): ReadonlySet<string> {
+export function koreanPlaces(): ReadonlySet<string> {
   if (places) return places;
   const require = createRequire(import.meta.url);
   const countries = require('i18n-iso-countries') as { registerLocale(l: unknown): void; getNames(lang: string, o: { select: 'all' }): Record<string, string[]> };
@@ -116,7 +116,7 @@ function stemIn(word: string, names: ReadonlySet<string>): string | undefined {
   return undefined;
 }
 /** Whether a name begins with a listed place (안양제일교회). */
-function placePrefix(name: string, known: ReadonlySet<string>): boolean {
+export function placePrefix(name: string, known: ReadonlySet<string>): boolean {
   for (let end = 2; end <= name.length; end++) if (known.has(name.slice(0, end))) return true;
   return false;
 }
