@@ -8,14 +8,11 @@
  */
 import { pathToFileURL } from 'node:url';
 import { readSpanCorpus, writeSpanJsonl, type SpanDocument } from '../../src/corpus/index.js';
-
-// A letter, the court's second series (RA, RB...) and its two-letter continuations of A and B (AA, BX),
-// or blanks; not a business's initials (CU, LG, GS25), which are text.
-const PLACEHOLDER = /^['‘’"“”]?(?:[A-Z]|[ABR][A-Z]|[□○]+|O{2,})['‘’"“”]?$/u;
+import { COURT_PLACEHOLDER } from '../../src/identifiers/index.js';
 
 /** The documents without their gold spans that hold only a placeholder. */
 export function withoutPlaceholders(docs: readonly SpanDocument[]): SpanDocument[] {
-  return docs.map((d) => ({ ...d, spans: d.spans.filter((s) => !PLACEHOLDER.test(d.text.slice(s.start, s.end))) }));
+  return docs.map((d) => ({ ...d, spans: d.spans.filter((s) => !COURT_PLACEHOLDER.test(d.text.slice(s.start, s.end))) }));
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

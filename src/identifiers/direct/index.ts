@@ -18,7 +18,7 @@ export { CAPITAL_ONLY_SOURCES, LISTED_SURNAME, NameRecognizer, UNKNOWN_PROPER_NO
 export type { CaseEvidence } from './names.js';
 export { KoreanNameRecognizer, koreanNameShape } from './koreanNames.js';
 export { KoreanPlaceRecognizer } from './koreanPlaces.js';
-export { KoreanOrganizationRecognizer } from './koreanOrganizations.js';
+export { COURT_PLACEHOLDER, KoreanOrganizationRecognizer } from './koreanOrganizations.js';
 export { PlaceRecognizer } from './places.js';
 export { publicLists, isMisspelling } from './publicLists.js';
 export { commonWord, dictionaryWord } from './words.js';

@@ -74,7 +74,7 @@ const NAME_BEFORE_KIND = new RegExp(
   String.raw`(?<![가-힣A-Za-z0-9])(?<open>['‘"“]?)(?<name>[가-힣A-Za-z0-9]{2,15})(?:(?<close>['’"”]) ?| )(?:${FACILITY_KINDS}|건물|가게|매장)${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9])`,
   'g',
 );
-const PARTICLE_ONLY = new RegExp(`^${KOREAN_PARTICLE}$`);
+export const PARTICLE_ONLY = new RegExp(`^${KOREAN_PARTICLE}$`);
 /** The divisions mecab-ko-dic reads as a noun of their own after a foreign place: 신주쿠 + 구, 나라 + 현. */
 const DIVISION_MORPHEMES = new Set(['구', '시', '군', '주', '현', '성', '부', '읍', '면', '동', '리']);
 /**
@@ -106,9 +106,9 @@ const STREET_NUMBER = new RegExp(String.raw`^ ?\d{1,5}(?:-\d{1,4})?(?:번지|(?!
 /** A street's last syllable (다솜로, 장안길; 으로 is the particle). */
 const STREET = /(?:(?<!으)로|길)$/;
 /** mecab's tags of a common noun, a bound noun or a number: a kind of place, not a name. */
-const COMMON_NOUN = /^(?:NNG|NNB|SN)/;
+export const COMMON_NOUN = /^(?:NNG|NNB|SN)/;
 /** Tags a name's pieces may carry: nouns, numerals, foreign letters, Chinese characters, what mecab does not know. */
-const NOMINAL = /^(?:NN|NR|SL|SN|SH|UNKNOWN)/;
+export const NOMINAL = /^(?:NN|NR|SL|SN|SH|UNKNOWN)/;
 
 /** The stem of a word that `names` holds, a particle after it (안산, 용인에서, 이천과), if it has one: the shortest. */
 function stemIn(word: string, names: ReadonlySet<string>): string | undefined {
