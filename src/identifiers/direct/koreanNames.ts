@@ -68,6 +68,15 @@ const LETTER_THEN_WORD = /(?<![\p{L}\p{N}])[A-Z]( ?)([가-힣]+)/gu;
 /** A sex, an age or both in brackets: (남, 36세), (여, 당시 27세), (56세), (여); news writes the age bare: (51), (34·서울 송파구). */
 const AGE_AFTER = /^\(\s*(?:(?:남|여)\s*(?:[,)]|$)|(?:(?:남|여)\s*,\s*)?(?:당시\s*|만\s*)?\d{1,3}\s*세|\d{2}\s*[)·,])/;
 
+/**
+ * mecab's reading of a text, or none where the analyser is not mecab: the rules analyser has neither its
+ * tags nor its dictionary, which the Korean recognisers read. mecab answers a text the recognisers all read
+ * once (its analyser keeps the last few).
+ */
+export async function mecabReading(analyzer: MorphAnalyzer | undefined, text: string): Promise<readonly Morpheme[]> {
+  return analyzer?.name === 'mecab' ? analyzer.analyze(text) : [];
+}
+
 /** Where mecab-ko-dic's proper nouns are read as detections. */
 export const MECAB_DICTIONARY_SOURCE = 'list:mecab-ko-dic';
 
@@ -204,8 +213,7 @@ export class KoreanNameRecognizer implements Recognizer {
   async find(text: string): Promise<Detection[]> {
     const words = [...text.matchAll(HANGUL_WORD)].map((m) => ({ start: m.index, end: m.index + m[0].length, text: m[0] }));
     if (words.length === 0) return [];
-    // Morphemes by start, when a real analyser (mecab, with its tags and its dictionary's names) is at hand.
-    const analysis = this.analyzer?.name === 'mecab' ? await this.analyzer.analyze(text) : [];
+    const analysis = await mecabReading(this.analyzer, text);
     const out: Detection[] = [];
     const morphemes = morphemesByStart(analysis);
     /**

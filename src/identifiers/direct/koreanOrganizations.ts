@@ -1,6 +1,6 @@
 import { morphemeCursor, splitParticle, verbForm, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
 import type { Detection, Recognizer } from './recognizer.js';
-import { KOREAN_PARTICLE } from './koreanNames.js';
+import { KOREAN_PARTICLE, mecabReading } from './koreanNames.js';
 import { COMMON_NOUN, NOMINAL, PARTICLE_ONLY, koreanPlaces, placePrefix } from './koreanPlaces.js';
 
 /** What a financial firm's name ends in: a bank, a savings bank, a credit union, a brokerage, a card or an insurance company. */
@@ -24,6 +24,8 @@ const INSURERS = new Set('삼성 한화 교보 흥국 동양 미래에셋 메리
  * brand is a common word that would make other kinds no firm (기업카드: a corporate card; 산업신탁).
  */
 const FINANCIAL_INSTITUTIONS = new Set('농협 수협 축협 신협 새마을금고 산림조합 우체국 기업은행 산업은행 수출입은행 외환은행 제일은행 케이뱅크 토스뱅크'.split(' '));
+/** What a word naming a firm holds: a kind, or an institution. */
+const FIRM_WORD = new RegExp([FINANCIAL_KINDS, ...FINANCIAL_INSTITUTIONS].join('|'));
 /** Words before a kind that say which bank of a transaction, not which bank (타은행, 해당은행), and the kinds of card named by their technology (OTP카드, USIM카드). */
 const NOT_A_BRAND = new Set('타 각 동 본 모 전 당 해당 위 이 그 같은 다른 상대 거래 주거래 입금 출금 수취 송금 지급 발행 OTP IC SD USIM SIM NFC RF ATM MS CD PC'.split(' '));
 /**
@@ -71,10 +73,12 @@ export class KoreanOrganizationRecognizer implements Recognizer {
 
   async find(text: string): Promise<Detection[]> {
     if (!/[가-힣]/.test(text)) return [];
-    const analysis = this.analyzer?.name === 'mecab' ? await this.analyzer.analyze(text) : [];
+    const analysis = await mecabReading(this.analyzer, text);
     const out: Detection[] = [];
     const pieces = morphemeCursor(analysis);
     for (const m of text.matchAll(/[가-힣A-Za-z0-9&]+/g)) {
+      // Every word of a corpus comes here: only one holding a kind or an institution is split and read.
+      if (!FIRM_WORD.test(m[0])) continue;
       const firm = financialFirm(m[0], analysis.length > 0 ? pieces(m.index, m.index + m[0].length) : undefined, m.index);
       if (firm !== undefined) out.push({ start: m.index, end: m.index + firm, category: 'ORGANIZATION', source: 'rule:ko-financial' });
     }

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { isFunctionalTag, morphemeCursor, morphemesByStart, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
 import type { Detection, Recognizer } from './recognizer.js';
 import { AMBIGUOUS_KOREAN_CITIES, KOREAN_CITIES } from './koreanCities.js';
-import { KOREAN_PARTICLE, MECAB_DICTIONARY_SOURCE, properNounRuns } from './koreanNames.js';
+import { KOREAN_PARTICLE, mecabReading, MECAB_DICTIONARY_SOURCE, properNounRuns } from './koreanNames.js';
 import { WORLD_PLACES_KO } from './worldPlaces.js';
 
 /** The 17 top-level regions of Korea, short and official names: public administrative facts. */
@@ -183,7 +183,7 @@ export class KoreanPlaceRecognizer implements Recognizer {
 
   async find(text: string): Promise<Detection[]> {
     if (!/[가-힣]/.test(text)) return [];
-    const analysis = this.analyzer?.name === 'mecab' ? await this.analyzer.analyze(text) : [];
+    const analysis = await mecabReading(this.analyzer, text);
     const byStart = morphemesByStart(analysis);
     const out: Detection[] = properNounRuns(analysis, '지명').map((r) => ({ ...r, category: 'LOCATION', source: MECAB_DICTIONARY_SOURCE, ...divisionAfter(byStart, r) }));
     // A proper noun the dictionary gives no class (워싱턴, 경부고속도로, 플라자호텔, 야스쿠니신사): in news

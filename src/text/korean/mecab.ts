@@ -65,8 +65,8 @@ export class MecabAnalyzer implements MorphAnalyzer {
   private readonly waiting: { lines: string[]; resolve: (lines: string[]) => void; reject: (e: Error) => void }[] = [];
   private failure: Error | undefined;
   /**
-   * The last few analyses by text: building a blacklist reads each document with the name and place
-   * recognisers and again for its words, and one mecab round trip per document is enough.
+   * The last few analyses by text: building a blacklist reads each document with the Korean
+   * recognisers (names, places, organisations) and again for its words, and one mecab round trip per document is enough.
    */
   private readonly recent = new Map<string, Promise<readonly Morpheme[]>>();
 
