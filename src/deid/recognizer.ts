@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { MODEL_SOURCE, type Detection, type Recognizer } from '../identifiers/index.js';
 import { loadTokenClassifier, type EncoderModel } from '../model/index.js';
-import { morphemeCursor, verbForm, type MorphAnalyzer } from '../text/index.js';
+import { morphemeCursor, quantity, verbForm, type MorphAnalyzer } from '../text/index.js';
 import type { Tokenizer } from '../tokenizer/index.js';
 import { entitySpans } from './apply.js';
 import { predictLabels, type PredictOptions } from './classifier.js';
@@ -40,14 +40,20 @@ export class DeidModelRecognizer implements Recognizer {
     const { encoding, predicted } = await predictLabels(this.model, this.tokenizer, this.labels, text, this.options);
     const spans = entitySpans(text, encoding, predicted);
     // A model trained on one kind of document takes words of another for entities; a verb's form is never
-    // one (see verbForm), and a blacklist would protect it everywhere. The form is read to the end of the
-    // entity's last word, where its ending is even when the entity stops at the stem (송금하|였다). Entities
+    // one (see verbForm), nor a quantity (27일, 643억: see quantity), and a blacklist would protect it
+    // everywhere. A verb's form is read to the end of the entity's last word, where its ending is even when
+    // the entity stops at the stem (송금하|였다); a quantity inside the entity (3162만1000달러|(약). Entities
     // come in text order.
     const inside = this.analyzer?.name === 'mecab' && spans.length > 0 ? morphemeCursor(await this.analyzer.analyze(text)) : undefined;
     const wordEnd = (end: number) => {
       while (end < text.length && !/\s/.test(text[end]!)) end++;
       return end;
     };
-    return spans.filter((s) => inside === undefined || !verbForm(inside(s.start, wordEnd(s.end)))).map((s) => ({ start: s.start, end: s.end, category: s.label, source: this.name }));
+    const kept = spans.filter((s) => {
+      if (inside === undefined) return true;
+      const word = inside(s.start, wordEnd(s.end));
+      return !verbForm(word) && !quantity(word.filter((m) => m.end <= s.end));
+    });
+    return kept.map((s) => ({ start: s.start, end: s.end, category: s.label, source: this.name }));
   }
 }

@@ -288,6 +288,10 @@ describe('a DeID model as a blacklist recogniser', () => {
     expect(kept.some(verb)).toBe(false);
     // The entities that are no verb's form stay.
     expect(kept.some((d) => sentence.slice(d.start, d.end).includes('김민서'))).toBe(true);
+    // Nor is a quantity: an amount, a count, a date's part.
+    const amount: MorphAnalyzer = { name: 'mecab', analyze: async () => [{ surface: '300', tag: 'SN', start: 0, end: 3 }, { surface: '만', tag: 'NR', start: 3, end: 4 }, { surface: '원', tag: 'NNBC', start: 4, end: 5 }], close: async () => undefined };
+    expect((await (await DeidModelRecognizer.load(model, undefined, { piiThreshold: 0 })).find('300만원')).length).toBe(1);
+    expect(await (await DeidModelRecognizer.load(model, amount, { piiThreshold: 0 })).find('300만원')).toEqual([]);
     const bad = await cli('--quiet', 'blacklist', 'build', '--corpus', 'examples/legal-ko/judgments.csv', '--lang', 'ko', '--deid-model', model, '--deid-threshold', '2', '--out', join(dir, 'bad.tsv'));
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--deid-threshold/);

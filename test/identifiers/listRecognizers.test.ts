@@ -393,6 +393,10 @@ describe('places without a user list', () => {
     expect(await found(places, 'pt transfered to GH for care')).toContain('GH|context:facility');
     expect(await found(places, 'bed at St. Agnes soon')).toContain('St. Agnes|rule:saint');
     expect(await found(places, 'lives at 19 Clover St. in town')).toContain('19 Clover St|rule:street-address');
+    // "Dr" before a listed person's name is the doctor's title, not the street's type: a date's day is no house number.
+    expect(await found(places, 'lives at 44 Maple Dr with wife')).toContain('44 Maple Dr|rule:street-address');
+    expect(await found(places, 'seen 3/12 Cardiology Dr Smith called')).toEqual([]);
+    expect(await found(places, 'seen 3/12 Cardiology Dr. Smith called')).toEqual([]);
     expect(await found(places, 'daughter from Harbor, MD visited')).toContain('Harbor, MD|context:place');
     // A ZIP code after the state is the mention of the place and its state, which stay a term of their own;
     // a count after it is none.

@@ -1,5 +1,5 @@
 import { describe, expect, it, afterAll } from 'vitest';
-import { contentWords, createKoreanAnalyzer, locateMecab, splitParticle, endsInConsonant, RuleAnalyzer, morphemeCursor, morphemesByStart, verbForm } from '../../src/text/index.js';
+import { contentWords, createKoreanAnalyzer, locateMecab, splitParticle, endsInConsonant, RuleAnalyzer, morphemeCursor, morphemesByStart, quantity, verbForm } from '../../src/text/index.js';
 
 describe('splitParticle (rule analyser)', () => {
   it('splits particles that agree with the final consonant', () => {
@@ -100,6 +100,28 @@ describe('verbForm', () => {
     expect(verbForm(word(['한', 'XSA+ETM'], ['은우', 'NNG']))).toBe(false);
     expect(verbForm(word(['홍길동', 'NNP'], ['에게', 'JKB']))).toBe(false);
     expect(verbForm(word(['홍길동', 'NNP'], ['이', 'VCP'], ['다', 'EF']))).toBe(false);
+  });
+});
+
+describe('quantity', () => {
+  const word = (...pieces: [string, string][]) => {
+    let at = 0;
+    return pieces.map(([surface, tag]) => ({ surface, tag, start: at, end: (at += surface.length) }));
+  };
+  it('is numbers and measures only, particles and punctuation aside', () => {
+    expect(quantity(word(['27', 'SN'], ['일', 'NNBC']))).toBe(true);
+    expect(quantity(word(['1', 'SN'], ['억', 'NR'], ['6500', 'SN']))).toBe(true);
+    expect(quantity(word(['1', 'SN'], [',', 'SC'], ['000', 'SN'], ['만', 'NR'], ['원', 'NNBC'], ['을', 'JKO']))).toBe(true);
+    expect(quantity(word(['4077', 'SN'], ['가구', 'NNG']))).toBe(true);
+  });
+  it('is no number that names a thing, no bare number and no word beside a number', () => {
+    // A plate, a bus, a flat, an account: numbers that say whose.
+    expect(quantity(word(['12', 'SN'], ['가', 'JKS'], ['3456', 'SN']))).toBe(false);
+    expect(quantity(word(['402', 'SN'], ['번', 'NNBC']))).toBe(false);
+    expect(quantity(word(['101', 'SN'], ['호', 'NNBC']))).toBe(false);
+    expect(quantity(word(['2205', 'SN'], ['-', 'SY'], ['661', 'SN']))).toBe(false);
+    expect(quantity(word(['5', 'SN'], ['번', 'NNBC'], ['출구', 'NNG']))).toBe(false);
+    expect(quantity(word(['가구', 'NNG']))).toBe(false);
   });
 });
 

@@ -68,6 +68,21 @@ const MOVES = /\b(?:transfer(?:r?ed)?|admit(?:ted)?|sent|moved?|back|go|going|we
  */
 const STREET = /\b\d{1,5}\s+(?:(?:\p{Lu}[\p{L}'.-]*|\d{1,3}(?:st|nd|rd|th))\s+){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Boulevard|Ln|Lane|Dr|Drive|Way|Ct|Court|Pl|Place|Sq|Square|Ter|Terrace|Pkwy|Parkway|Hwy|Highway|Cir|Circle|STREET|AVE|AVENUE|ROAD|BLVD|BOULEVARD|LANE|DRIVE|COURT|SQUARE|TERRACE|PARKWAY|HIGHWAY)\b\.?/gu;
 
+/** The word after a street's match, in its case. */
+const NEXT_WORD = / (\p{Lu}[\p{L}'’-]*)/uy;
+/**
+ * Whether a street's "Dr" is a doctor's title, as the title rule reads it: a listed person's name right
+ * after it ("3/12 Cardiology Dr Smith", where a date's day looked like a house number). A town after a
+ * street with no comma (many towns are surnames too: "12 Oak Dr Springfield") is the postal rule's, which
+ * reads the address's lines.
+ */
+function doctorAfter(text: string, end: number, street: string, lists: PublicLists): boolean {
+  if (!/ Dr\.?$/.test(street)) return false;
+  NEXT_WORD.lastIndex = end;
+  const key = NEXT_WORD.exec(text)?.[1]!.toLowerCase();
+  return key !== undefined && (lists.lastNames.has(key) || lists.firstNames.has(key)) && !lists.namedPlaces.has(key);
+}
+
 /** Street types in any case, for the postal address rule ("14 Crown Street", "74678 midtvollen 130 st."). */
 /** The endings of a street's name and type written in one word (Søndergade, Ringvej, Kiannonkatu, Sahantie). */
 const STREET_SUFFIXES = 'strasse|straße|gasse|gade|gatan|gata|vägen|vegen|veien|vej|weg|katu|tie|straat|laan|plaats|plein|allee';
@@ -536,7 +551,10 @@ export class PlaceRecognizer implements Recognizer {
     }
     for (const m of text.matchAll(COUNTRY_SHORT)) if (cased || m[0].includes('.')) out.push({ start: m.index, end: m.index + m[0].length, category: 'LOCATION', source: 'context:country-short' });
     if (cased) this.us(text, words, out);
-    for (const m of text.matchAll(STREET)) out.push({ start: m.index, end: m.index + m[0].replace(/\.$/, '').length, category: 'LOCATION', source: 'rule:street-address' });
+    for (const m of text.matchAll(STREET)) {
+      if (doctorAfter(text, m.index + m[0].length, m[0], this.lists)) continue;
+      out.push({ start: m.index, end: m.index + m[0].replace(/\.$/, '').length, category: 'LOCATION', source: 'rule:street-address' });
+    }
     for (const m of text.matchAll(HOUSE)) {
       const end = postalAddress(text, m.index, m[0], m[1]!.length, this.lists);
       if (end !== undefined) out.push({ start: withUnitBefore(text, m.index), end, category: 'LOCATION', source: 'rule:postal-address' });

@@ -62,6 +62,24 @@ export function verbForm(inside: readonly Morpheme[]): boolean {
   return last !== undefined && last.tag.split('+').some((t) => t.startsWith('E')) && inside.some((m) => m.tag.split('+').some((t) => PREDICATE.test(t)));
 }
 
+/**
+ * Counters and units that measure or count (원, 억, 일, 회, 명, 가구): a number with one is an amount, a
+ * date's part or a count, never whose. Counters that name a thing by its number stay out (번 for a bus or
+ * an account, 호 and 동 for a flat, 번지, 층, 길, 가): 402번 or 101호 may be an address's or a vehicle's.
+ */
+const MEASURE = new Set(['원', '달러', '엔', '위안', '유로', '억', '만', '천', '조', '년', '월', '일', '시', '분', '초', '주', '개월', '시간', '회', '차례', '번째', '명', '개', '개국', '권', '세', '살', '건', '장', '대', '배', '가구', '채', '마리', '통', '매', '잔', '병', '곳', '군데', '평', '여', '퍼센트', '%', '킬로그램', '그램', '킬로미터', '미터', '리터', 't', 'kg', 'g', 'km', 'm', 'cm', 'mm', 'ha']);
+/**
+ * Whether morphemes (one span's, in order) are a quantity, particles and punctuation aside: numbers and
+ * measures only, at least one of each (27일, 643억, 1,000만 원, 4077가구, 30kg, 1400여). A token classifier trained on
+ * plates and account numbers takes other numbers for them; a blacklist would protect 27일 everywhere.
+ * Dates are the date recognisers' (`-DATE` leaves them out), amounts no one's.
+ */
+export function quantity(inside: readonly Morpheme[]): boolean {
+  const pieces = inside.filter((m) => m.surface === '%' || !AFTER_WORD.test(m.tag));
+  const measure = (m: Morpheme) => MEASURE.has(m.surface) && /^(?:NR|NN|S|XSN)/.test(m.tag);
+  return pieces.some((m) => m.tag === 'SN') && pieces.some(measure) && pieces.every((m) => m.tag === 'SN' || measure(m));
+}
+
 /** Common nouns, bound nouns and pronouns: words of the dictionary that name no one (얼굴, 이유, 나). */
 const DICTIONARY_NOUN = /^(?:NNG|NNB|NP)$/;
 /**
