@@ -42,8 +42,8 @@ export class DeidModelRecognizer implements Recognizer {
     // A model trained on one kind of document takes words of another for entities; a verb's form is never
     // one (see verbForm), nor a quantity (27일, 643억: see quantity), and a blacklist would protect it
     // everywhere. A verb's form is read to the end of the entity's last word, where its ending is even when
-    // the entity stops at the stem (송금하|였다); a quantity inside the entity (3162만1000달러|(약). Entities
-    // come in text order.
+    // the entity stops at the stem (송금하|였다); a quantity only inside the entity, since what follows it in
+    // the word would hide it (3162만1000달러|(약)). Entities come in text order.
     const inside = this.analyzer?.name === 'mecab' && spans.length > 0 ? morphemeCursor(await this.analyzer.analyze(text)) : undefined;
     const wordEnd = (end: number) => {
       while (end < text.length && !/\s/.test(text[end]!)) end++;

@@ -395,6 +395,9 @@ describe('places without a user list', () => {
     expect(await found(places, 'lives at 19 Clover St. in town')).toContain('19 Clover St|rule:street-address');
     // "Dr" before a listed person's name is the doctor's title, not the street's type: a date's day is no house number.
     expect(await found(places, 'lives at 44 Maple Dr with wife')).toContain('44 Maple Dr|rule:street-address');
+    // Suite and North are census surnames too, a unit and a point of the compass here.
+    expect(await found(places, 'lives at 12 Oak Dr Suite 200 now')).toContain('12 Oak Dr|rule:street-address');
+    expect(await found(places, 'lives at 12 Oak Dr North now')).toContain('12 Oak Dr|rule:street-address');
     expect(await found(places, 'seen 3/12 Cardiology Dr Smith called')).toEqual([]);
     expect(await found(places, 'seen 3/12 Cardiology Dr. Smith called')).toEqual([]);
     expect(await found(places, 'daughter from Harbor, MD visited')).toContain('Harbor, MD|context:place');

@@ -113,10 +113,17 @@ describe('quantity', () => {
     expect(quantity(word(['1', 'SN'], ['억', 'NR'], ['6500', 'SN']))).toBe(true);
     expect(quantity(word(['1', 'SN'], [',', 'SC'], ['000', 'SN'], ['만', 'NR'], ['원', 'NNBC'], ['을', 'JKO']))).toBe(true);
     expect(quantity(word(['4077', 'SN'], ['가구', 'NNG']))).toBe(true);
+    expect(quantity(word(['30', 'SN'], ['%', 'SY']))).toBe(true);
+    expect(quantity(word(['1400', 'SN'], ['여', 'XSN']))).toBe(true);
+    expect(quantity(word(['30', 'SN'], ['kg', 'SL']))).toBe(true);
   });
   it('is no number that names a thing, no bare number and no word beside a number', () => {
     // A plate, a bus, a flat, an account: numbers that say whose.
     expect(quantity(word(['12', 'SN'], ['가', 'JKS'], ['3456', 'SN']))).toBe(false);
+    // Plates whose syllable is also a measure: 조 (a trillion), 주 (a week), and a Latin unit inside an ID.
+    expect(quantity(word(['12', 'SN'], ['조', 'NR'], ['3456', 'SN']))).toBe(false);
+    expect(quantity(word(['34', 'SN'], ['주', 'NNBC'], ['5678', 'SN']))).toBe(false);
+    expect(quantity(word(['12', 'SN'], ['m', 'SL'], ['3456', 'SN']))).toBe(false);
     expect(quantity(word(['402', 'SN'], ['번', 'NNBC']))).toBe(false);
     expect(quantity(word(['101', 'SN'], ['호', 'NNBC']))).toBe(false);
     expect(quantity(word(['2205', 'SN'], ['-', 'SY'], ['661', 'SN']))).toBe(false);

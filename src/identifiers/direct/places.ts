@@ -68,21 +68,6 @@ const MOVES = /\b(?:transfer(?:r?ed)?|admit(?:ted)?|sent|moved?|back|go|going|we
  */
 const STREET = /\b\d{1,5}\s+(?:(?:\p{Lu}[\p{L}'.-]*|\d{1,3}(?:st|nd|rd|th))\s+){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Boulevard|Ln|Lane|Dr|Drive|Way|Ct|Court|Pl|Place|Sq|Square|Ter|Terrace|Pkwy|Parkway|Hwy|Highway|Cir|Circle|STREET|AVE|AVENUE|ROAD|BLVD|BOULEVARD|LANE|DRIVE|COURT|SQUARE|TERRACE|PARKWAY|HIGHWAY)\b\.?/gu;
 
-/** The word after a street's match, in its case. */
-const NEXT_WORD = / (\p{Lu}[\p{L}'’-]*)/uy;
-/**
- * Whether a street's "Dr" is a doctor's title, as the title rule reads it: a listed person's name right
- * after it ("3/12 Cardiology Dr Smith", where a date's day looked like a house number). A town after a
- * street with no comma (many towns are surnames too: "12 Oak Dr Springfield") is the postal rule's, which
- * reads the address's lines.
- */
-function doctorAfter(text: string, end: number, street: string, lists: PublicLists): boolean {
-  if (!/ Dr\.?$/.test(street)) return false;
-  NEXT_WORD.lastIndex = end;
-  const key = NEXT_WORD.exec(text)?.[1]!.toLowerCase();
-  return key !== undefined && (lists.lastNames.has(key) || lists.firstNames.has(key)) && !lists.namedPlaces.has(key);
-}
-
 /** Street types in any case, for the postal address rule ("14 Crown Street", "74678 midtvollen 130 st."). */
 /** The endings of a street's name and type written in one word (Søndergade, Ringvej, Kiannonkatu, Sahantie). */
 const STREET_SUFFIXES = 'strasse|straße|gasse|gade|gatan|gata|vägen|vegen|veien|vej|weg|katu|tie|straat|laan|plaats|plein|allee';
@@ -167,6 +152,21 @@ const UNIT_WORDS_AFTER_STREET = String.raw`Unit|Floor|Fl\.?|Room|Rm\.?`;
  * 12.\n Apt. 762"), or a floor and a door as Spain and Portugal write them ("Calle Mayor 5, 3º izquierda").
  */
 const INLINE_UNIT = new RegExp(String.raw`[.,]?(?:[ \t]*\n[ \t]*${BULLET}|[ \t]+)(?:(?:${UNIT_WORDS}|${UNIT_WORDS_AFTER_STREET}|#) ?\d{1,5}[A-Za-z]?|\d{1,2}[ºª](?: ?(?:izquierda|derecha|izda\.|dcha\.|esq\.|dto\.|[A-Z]))?)(?![\p{L}\p{N}])`, 'iuy');
+/** The word after a street's match, in its case. */
+const NEXT_WORD = / (\p{Lu}[\p{L}'’-]*)/uy;
+/**
+ * Whether a street's "Dr" is a doctor's title, as the title rule reads it: a listed person's name right
+ * after it ("3/12 Cardiology Dr Smith", where a date's day looked like a house number), not a unit or a
+ * point of the compass (Suite, Apt, North are census surnames too: "12 Oak Dr Suite 200"). A town after a
+ * street with no comma (many towns are surnames too: "12 Oak Dr Springfield") is the postal rule's, which
+ * reads the address's lines.
+ */
+function doctorAfter(text: string, end: number, street: string, lists: PublicLists): boolean {
+  if (!/ Dr\.?$/.test(street) || matchAt(INLINE_UNIT, text, end) !== null) return false;
+  const key = matchAt(NEXT_WORD, text, end)?.[1]!.toLowerCase();
+  return key !== undefined && !COMPASS.has(key) && (lists.lastNames.has(key) || lists.firstNames.has(key)) && !lists.namedPlaces.has(key);
+}
+
 /** What separates the lines of an address: a comma (on the next line too: "MOSS\n, nan"), a line break (a blank line at most). */
 const ADDRESS_BREAK = new RegExp(String.raw`(?:(?:[ \t]*\n)?[ \t]*,[ \t]*(?:\n[ \t]*)?|[ \t]*\n(?:[ \t]*\n)?[ \t]*${BULLET})`, 'y');
 /**

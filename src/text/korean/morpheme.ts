@@ -68,6 +68,8 @@ export function verbForm(inside: readonly Morpheme[]): boolean {
  * an account, 호 and 동 for a flat, 번지, 층, 길, 가): 402번 or 101호 may be an address's or a vehicle's.
  */
 const MEASURE = new Set(['원', '달러', '엔', '위안', '유로', '억', '만', '천', '조', '년', '월', '일', '시', '분', '초', '주', '개월', '시간', '회', '차례', '번째', '명', '개', '개국', '권', '세', '살', '건', '장', '대', '배', '가구', '채', '마리', '통', '매', '잔', '병', '곳', '군데', '평', '여', '퍼센트', '%', '킬로그램', '그램', '킬로미터', '미터', '리터', 't', 'kg', 'g', 'km', 'm', 'cm', 'mm', 'ha']);
+/** A Korean vehicle plate: two or three digits, a syllable, four digits. */
+const PLATE = /^\d{2,3}\p{Script=Hangul}\d{4}$/u;
 /**
  * Whether morphemes (one span's, in order) are a quantity, particles and punctuation aside: numbers and
  * measures only, at least one of each (27일, 643억, 1,000만 원, 4077가구, 30kg, 1400여). A token classifier trained on
@@ -77,7 +79,10 @@ const MEASURE = new Set(['원', '달러', '엔', '위안', '유로', '억', '만
 export function quantity(inside: readonly Morpheme[]): boolean {
   const pieces = inside.filter((m) => m.surface === '%' || !AFTER_WORD.test(m.tag));
   const measure = (m: Morpheme) => MEASURE.has(m.surface) && /^(?:NR|NN|S|XSN)/.test(m.tag);
-  return pieces.some((m) => m.tag === 'SN') && pieces.some(measure) && pieces.every((m) => m.tag === 'SN' || measure(m));
+  // A number goes on after a measure only in a big number (1억6500, 3162만1000달러); a number, a syllable and
+  // a number is a plate's shape (12조3456, 34주5678), whatever mecab makes of its syllable.
+  const goesOn = (m: Morpheme, k: number) => k === pieces.length - 1 || pieces[k + 1]!.tag !== 'SN' || (m.tag === 'NR' && !PLATE.test(pieces.map((p) => p.surface).join('')));
+  return pieces.some((m) => m.tag === 'SN') && pieces.some(measure) && pieces.every((m, k) => m.tag === 'SN' || (measure(m) && goesOn(m, k)));
 }
 
 /** Common nouns, bound nouns and pronouns: words of the dictionary that name no one (얼굴, 이유, 나). */
