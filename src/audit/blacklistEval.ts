@@ -105,11 +105,13 @@ interface Tally {
   otherBy: Map<string, number>;
 }
 
-function tallyDocument(doc: SpanDocument, protection: DocumentProtection, typeOf: (label: string) => string, into: Tally): void {
+/** Tallies one document into its individual's counts; returns the gold spans it leaves not fully protected. */
+function tallyDocument(doc: SpanDocument, protection: DocumentProtection, typeOf: (label: string) => string, into: Tally): SpanDocument['spans'] {
   const covered = new Uint8Array(doc.text.length);
   for (const [s, e] of mergeSpans(protection.covered)) covered.fill(1, s, e);
   const gold = new Uint8Array(doc.text.length);
   for (const g of doc.spans) gold.fill(1, g.start, g.end);
+  const missed: SpanDocument['spans'] = [];
   for (const g of doc.spans) {
     let any = false;
     let full = true;
@@ -126,6 +128,7 @@ function tallyDocument(doc: SpanDocument, protection: DocumentProtection, typeOf
     t.n++;
     t.any += any ? 1 : 0;
     t.full += full ? 1 : 0;
+    if (!full) missed.push(g);
   }
   for (const d of protection.detections) {
     let hit = false;
@@ -148,6 +151,7 @@ function tallyDocument(doc: SpanDocument, protection: DocumentProtection, typeOf
     for (const [s, e] of mergeSpans(spans)) for (let i = s; i < e; i++) n += other[i]!;
     into.otherBy.set(kind, (into.otherBy.get(kind) ?? 0) + n);
   }
+  return missed;
 }
 
 function getOr<K, V>(map: Map<K, V>, key: K, make: () => V): V {
@@ -160,18 +164,20 @@ function getOr<K, V>(map: Map<K, V>, key: K, make: () => V): V {
  * Measures a protection against gold identifier spans, per individual: recall (any overlap, and every word
  * character covered), the precision of the direct detections, and the share of the other text protected.
  * Each figure carries a 95% interval over individuals (see {@link clusteredProportionInterval}): the notes of
- * one patient share their identifiers, so they are resampled together.
+ * one patient share their identifiers, so they are resampled together. `onMissed` receives each document
+ * that has gold spans not fully protected, with those spans only (for error analysis; they are personal data).
  */
 export async function evaluateProtection(
   docs: readonly SpanDocument[],
   protect: Protection,
-  options: { typeOf?: (label: string) => string; seed?: number; iterations?: number; onProgress?: (done: number) => void } = {},
+  options: { typeOf?: (label: string) => string; seed?: number; iterations?: number; onProgress?: (done: number) => void; onMissed?: (doc: SpanDocument) => Promise<void> } = {},
 ): Promise<ProtectionEvaluation> {
   const typeOf = options.typeOf ?? goldType;
   const byAuthor = new Map<string, Tally>();
   for (const [i, doc] of docs.entries()) {
     const tally = getOr(byAuthor, doc.author, () => ({ gold: new Map(), detections: new Map(), other: { n: 0, covered: 0 }, otherBy: new Map() }));
-    tallyDocument(doc, await protect(doc), typeOf, tally);
+    const missed = tallyDocument(doc, await protect(doc), typeOf, tally);
+    if (missed.length > 0) await options.onMissed?.({ ...doc, spans: missed });
     if ((i + 1) % 200 === 0) options.onProgress?.(i + 1);
   }
   const tallies = [...byAuthor.values()];

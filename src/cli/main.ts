@@ -143,6 +143,8 @@ export function buildProgram(io: CliIO): Command {
     .option('--reference-text-col <name>', 'text column of --reference-corpus', 'text')
     .addOption(new Option('--by <what>', 'rows by reporting type (PERSON, LOCATION, DATE, ...) or by the gold label as written').choices(['type', 'label']).default('type'))
     .option('--seed <n>', 'bootstrap seed', '1')
+    .option('--misses <file>', 'also write the gold spans not fully protected as span JSONL (mode 0600), each document with those spans only: what to read for errors (--gold reads it)')
+    .option('--force', 'overwrite an existing --misses file')
     .option('--json', 'the figures as JSON')
     .action(lazyAction(async () => (await import('./commands/blacklistEval.js')).blacklistEval));
   addCorpusOptions(blacklist.command('review').description('draw a review page of the corpus (--sample N --out page.html), or estimate from its marks (--import marks.json) what the blacklist misses, with intervals'))

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -32,6 +32,31 @@ describe('ppmlm blacklist eval', () => {
     const both = await cli('blacklist', 'eval', '--gold', file, '--only', 'direct', '--protection', 'occurrences');
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/give one of them/);
+  });
+
+  it('writes the gold spans it misses as span JSONL (mode 0600) that --gold reads again, never over a file without --force', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'gold.jsonl');
+    // A name no list or rule knows, in a document beside one whose identifiers are all found.
+    const unknown = { id: 'n3', author: 'p3', text: 'On 3/12 the patient rested; zqxwv ate well.', spans: [{ start: 3, end: 7, label: 'Date' }, { start: 28, end: 33, label: 'PatientName' }] };
+    await writeFile(file, [...gold, unknown].map((g) => JSON.stringify(g)).join('\n') + '\n');
+    const misses = join(dir, 'misses.jsonl');
+    const r = await cli('blacklist', 'eval', '--gold', file, '--only', 'direct', '--misses', misses, '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const all = JSON.parse(r.stdout).types.find((t: { type: string }) => t.type === 'all');
+    expect((await stat(misses)).mode & 0o777).toBe(0o600);
+    const written = (await readFile(misses, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    // Only the document with a miss, with only its missed span: as many spans as the figure misses.
+    expect(written).toEqual([{ id: 'n3', author: 'p3', text: unknown.text, spans: [{ start: 28, end: 33, label: 'PatientName' }] }]);
+    expect(Math.round(all.gold * (1 - all.full.value))).toBe(1);
+    expect(r.stderr + r.stdout).not.toMatch(/zqxwv/i);
+    const again = await cli('--quiet', 'blacklist', 'eval', '--gold', misses, '--only', 'direct', '--json');
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout).types.find((t: { type: string }) => t.type === 'all')).toMatchObject({ gold: 1, full: { value: 0 } });
+    const kept = await cli('--quiet', 'blacklist', 'eval', '--gold', file, '--misses', misses);
+    expect(kept.code).toBe(2);
+    expect(kept.stderr).toMatch(/--force/);
+    expect((await cli('--quiet', 'blacklist', 'eval', '--gold', file, '--misses', misses, '--force')).code).toBe(0);
   });
 
   it('reads CoNLL gold, reports raw labels with --by label, and measures occurrence-level protection', async () => {

@@ -1,8 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { blacklistProtection, evaluateProtection, occurrenceProtection, ownTextProtection, type Protection, type Proportion, type ProtectionEvaluation } from '../../audit/index.js';
-import { goldType, readSpanCorpus, type SpanFormat } from '../../corpus/index.js';
+import { goldType, openSpanJsonlWriter, readSpanCorpus, type SpanFormat } from '../../corpus/index.js';
 import { UsageError } from '../../errors.js';
 import { buildBlacklist, englishReference, readBlacklist, readCorpusReference, type Blacklist } from '../../identifiers/index.js';
+import { assertCanWrite } from '../../io/index.js';
 import { parseIntFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
 import { blacklistRules, type BlacklistRuleFlags } from './blacklist.js';
@@ -18,6 +19,8 @@ export interface BlacklistEvalOptions extends BlacklistRuleFlags {
   referenceK?: string;
   by: 'type' | 'label';
   seed: string;
+  misses?: string;
+  force?: boolean;
   json?: boolean;
 }
 
@@ -60,6 +63,7 @@ export async function blacklistEval(options: BlacklistEvalOptions, out: Reporter
   if (options.only !== undefined && options.protection === 'occurrences') throw new UsageError('--only measures one kind of term; --protection occurrences measures the recognisers where they fired: give one of them');
   if (options.protection === 'own-text' && (options.blacklist !== undefined || options.only !== undefined)) throw new UsageError('--protection own-text computes each individual\'s protection from their own text: drop --blacklist and --only');
   if (options.referenceCorpus !== undefined && options.protection !== 'own-text') throw new UsageError('--reference-corpus is the public reference of --protection own-text; add it or drop --reference-corpus');
+  if (options.misses !== undefined) await assertCanWrite(options.misses, options.force);
   const { build, recognizers, analyzer } = await blacklistRules(options, out);
   try {
     let protect: Protection;
@@ -90,12 +94,22 @@ export async function blacklistEval(options: BlacklistEvalOptions, out: Reporter
       protect = options.protection === 'occurrences' ? occurrenceProtection(recognizers, list, { analyzer }) : blacklistProtection(list, { analyzer, only: options.only });
       what = `${what}${options.only ? `, ${options.only} terms only` : ''}${options.protection === 'occurrences' ? ', direct identifiers where found only' : ''}`;
     }
-    const evaluation = await evaluateProtection(docs, protect, {
-      seed,
-      typeOf: options.by === 'label' ? (label) => label : goldType,
-      onProgress: (n) => out.progress(`eval: ${n} of ${docs.length} documents`),
-    });
+    const misses = options.misses === undefined ? undefined : await openSpanJsonlWriter(options.misses, { force: options.force });
+    let evaluation: ProtectionEvaluation;
+    try {
+      evaluation = await evaluateProtection(docs, protect, {
+        seed,
+        typeOf: options.by === 'label' ? (label) => label : goldType,
+        onProgress: (n) => out.progress(`eval: ${n} of ${docs.length} documents`),
+        onMissed: misses && ((doc) => misses.write(doc)),
+      });
+      await misses?.commit();
+    } catch (err) {
+      await misses?.abort();
+      throw err;
+    }
     out.progressDone();
+    if (options.misses !== undefined) out.info(`wrote the gold spans not fully protected to ${options.misses} (span JSONL, mode 0600)`);
     const blacklist = options.protection === 'own-text' ? null : options.blacklist ?? 'blacklist built from the gold corpus';
     out.summary(options.json, { gold: options.gold, format, blacklist, only: options.only ?? 'all', protection: options.protection, ...(reference && { reference }), ...evaluation }, () => evaluationText(evaluation, what));
   } finally {
