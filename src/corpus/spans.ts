@@ -77,7 +77,7 @@ export async function openSpanJsonlWriter(path: string, options: { force?: boole
   const file = await openAtomicWriteStream(path, { force: options.force, mode: PRIVATE_FILE_MODE });
   return {
     async write(doc) {
-      if (!file.stream.write(`${spanJsonlLine(doc)}\n`)) await new Promise<void>((r) => file.stream.once('drain', () => r()));
+      await file.write(`${spanJsonlLine(doc)}\n`);
     },
     commit: () => file.commit(),
     abort: () => file.abort(),

@@ -18,7 +18,7 @@ export async function writeCorpus(path: string, docs: Iterable<Document> | Async
     if (options.format === 'jsonl') {
       for await (const doc of docs) {
         count++;
-        if (!out.stream.write(`${JSON.stringify(doc)}\n`)) await new Promise<void>((r) => out.stream.once('drain', () => r()));
+        await out.write(`${JSON.stringify(doc)}\n`);
       }
     } else {
       const rows: Document[] = [];

@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import { access, mkdir, readdir, rename, rm, stat, writeFile, chmod, open } from 'node:fs/promises';
 import { dirname, basename, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { UsageError } from '../errors.js';
 import { fileSystemError } from './fsErrors.js';
 
@@ -28,7 +29,7 @@ const exists = (path: string) =>
  * for every output before their long computations, so a bad path fails in a second, not after an hour.
  */
 export async function assertCanWrite(path: string, force = false): Promise<void> {
-  if (!force && (await exists(path))) throw new UsageError(`${path} already exists; pass --force to replace it or choose another --out`);
+  if (!force && (await exists(path))) throw new UsageError(`${path} already exists; pass --force to replace it or choose another path`);
   let dir = dirname(resolve(path));
   for (;;) {
     const info = await stat(dir).catch((err: NodeJS.ErrnoException) => {
@@ -135,6 +136,8 @@ async function syncTree(dir: string): Promise<void> {
 /** A write stream to a temp file; `commit()` renames it into place, `abort()` removes it. */
 export interface AtomicWriteStream {
   stream: WriteStream;
+  /** Writes a chunk, waiting while the stream's buffer is full; rejects when the stream fails (a full disk). */
+  write(chunk: string): Promise<void>;
   commit(): Promise<void>;
   abort(): Promise<void>;
 }
@@ -149,8 +152,15 @@ export async function openAtomicWriteStream(path: string, options: WriteOptions 
     stream.once('close', resolve);
     stream.once('error', reject);
   });
+  // A failure before commit or abort awaits it would be an unhandled rejection, a crash (exit 1) instead of
+  // the write's own error; they still see the rejection.
+  closed.catch(() => undefined);
   return {
     stream,
+    // `once` rejects on the stream's error: a failed stream emits no drain, and a wait for one would hang.
+    async write(chunk) {
+      if (!stream.write(chunk)) await once(stream, 'drain');
+    },
     async commit() {
       stream.end();
       await writingTo(path, () => closed);

@@ -38,7 +38,8 @@ describe('ppmlm blacklist eval', () => {
     const dir = await tempDir();
     const file = join(dir, 'gold.jsonl');
     // A name no list or rule knows, in a document beside one whose identifiers are all found.
-    const unknown = { id: 'n3', author: 'p3', text: 'On 3/12 the patient rested; zqxwv ate well.', spans: [{ start: 3, end: 7, label: 'Date' }, { start: 28, end: 33, label: 'PatientName' }] };
+    // The second span is protected in part only (3/12 is found, the word after it no one knows): written whole.
+    const unknown = { id: 'n3', author: 'p3', text: 'On 3/12 the patient rested; zqxwv ate well.', spans: [{ start: 0, end: 7, label: 'Date' }, { start: 28, end: 33, label: 'PatientName' }] };
     await writeFile(file, [...gold, unknown].map((g) => JSON.stringify(g)).join('\n') + '\n');
     const misses = join(dir, 'misses.jsonl');
     const r = await cli('blacklist', 'eval', '--gold', file, '--only', 'direct', '--misses', misses, '--json');
@@ -47,16 +48,26 @@ describe('ppmlm blacklist eval', () => {
     expect((await stat(misses)).mode & 0o777).toBe(0o600);
     const written = (await readFile(misses, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
     // Only the document with a miss, with only its missed span: as many spans as the figure misses.
-    expect(written).toEqual([{ id: 'n3', author: 'p3', text: unknown.text, spans: [{ start: 28, end: 33, label: 'PatientName' }] }]);
-    expect(Math.round(all.gold * (1 - all.full.value))).toBe(1);
+    expect(written).toEqual([{ id: 'n3', author: 'p3', text: unknown.text, spans: unknown.spans }]);
+    expect(Math.round(all.gold * (1 - all.full.value))).toBe(2);
+    expect(Math.round(all.gold * (1 - all.anyOverlap.value))).toBe(1);
+    expect(r.stderr).toMatch(/wrote 2 gold spans not fully protected, in 1 documents/);
     expect(r.stderr + r.stdout).not.toMatch(/zqxwv/i);
     const again = await cli('--quiet', 'blacklist', 'eval', '--gold', misses, '--only', 'direct', '--json');
     expect(again.code, again.stderr).toBe(0);
-    expect(JSON.parse(again.stdout).types.find((t: { type: string }) => t.type === 'all')).toMatchObject({ gold: 1, full: { value: 0 } });
+    expect(JSON.parse(again.stdout).types.find((t: { type: string }) => t.type === 'all')).toMatchObject({ gold: 2, full: { value: 0 } });
+    const before = await readFile(misses, 'utf8');
     const kept = await cli('--quiet', 'blacklist', 'eval', '--gold', file, '--misses', misses);
     expect(kept.code).toBe(2);
-    expect(kept.stderr).toMatch(/--force/);
-    expect((await cli('--quiet', 'blacklist', 'eval', '--gold', file, '--misses', misses, '--force')).code).toBe(0);
+    expect(kept.stderr).toMatch(/already exists; pass --force to replace it or choose another path/);
+    expect(await readFile(misses, 'utf8')).toBe(before);
+    await writeFile(misses, 'stale\n');
+    expect((await cli('--quiet', 'blacklist', 'eval', '--gold', file, '--only', 'direct', '--misses', misses, '--force')).code).toBe(0);
+    expect(await readFile(misses, 'utf8')).toBe(before);
+    // Never the gold file itself, even with --force.
+    const itself = await cli('--quiet', 'blacklist', 'eval', '--gold', file, '--misses', file, '--force');
+    expect(itself.code).toBe(2);
+    expect(itself.stderr).toMatch(/is the gold file itself/);
   });
 
   it('reads CoNLL gold, reports raw labels with --by label, and measures occurrence-level protection', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
-import { PRIVATE_FILE_MODE, assertCanWrite, fileSystemError, prepareAtomicDir, recoverAtomicDir, writeFileAtomic, writeThroughTempPath } from '../../src/io/index.js';
+import { PRIVATE_FILE_MODE, assertCanWrite, fileSystemError, openAtomicWriteStream, prepareAtomicDir, recoverAtomicDir, writeFileAtomic, writeThroughTempPath } from '../../src/io/index.js';
 import { UsageError } from '../../src/errors.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -107,5 +107,24 @@ describe('fileSystemError', () => {
     expect((mapped as UsageError).message).toBe('/x: permission denied; choose a path you may use, or change its permissions; check --out');
     const other = new Error('bug');
     expect(fileSystemError(other, '/x')).toBe(other);
+  });
+});
+
+describe('openAtomicWriteStream', () => {
+  it('writes chunks and renames the file into place on commit', async () => {
+    const dir = await tempDir();
+    const file = await openAtomicWriteStream(join(dir, 'out.jsonl'), { mode: PRIVATE_FILE_MODE });
+    for (let i = 0; i < 3; i++) await file.write(`${'x'.repeat(1 << 16)}${i}\n`);
+    await file.commit();
+    expect(await readdir(dir)).toEqual(['out.jsonl']);
+    expect((await readFile(join(dir, 'out.jsonl'), 'utf8')).split('\n').length).toBe(4);
+  });
+  it('rejects a write once the stream failed (a full disk) instead of waiting for a drain that never comes, and abort leaves nothing', async () => {
+    const dir = await tempDir();
+    const file = await openAtomicWriteStream(join(dir, 'out.jsonl'));
+    file.stream.destroy(new Error('no space left'));
+    await expect(file.write('x'.repeat(1 << 20))).rejects.toThrow();
+    await file.abort();
+    expect(await readdir(dir)).toEqual([]);
   });
 });

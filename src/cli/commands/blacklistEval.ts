@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { blacklistProtection, evaluateProtection, occurrenceProtection, ownTextProtection, type Protection, type Proportion, type ProtectionEvaluation } from '../../audit/index.js';
 import { goldType, openSpanJsonlWriter, readSpanCorpus, type SpanFormat } from '../../corpus/index.js';
 import { UsageError } from '../../errors.js';
@@ -63,7 +64,10 @@ export async function blacklistEval(options: BlacklistEvalOptions, out: Reporter
   if (options.only !== undefined && options.protection === 'occurrences') throw new UsageError('--only measures one kind of term; --protection occurrences measures the recognisers where they fired: give one of them');
   if (options.protection === 'own-text' && (options.blacklist !== undefined || options.only !== undefined)) throw new UsageError('--protection own-text computes each individual\'s protection from their own text: drop --blacklist and --only');
   if (options.referenceCorpus !== undefined && options.protection !== 'own-text') throw new UsageError('--reference-corpus is the public reference of --protection own-text; add it or drop --reference-corpus');
-  if (options.misses !== undefined) await assertCanWrite(options.misses, options.force);
+  if (options.misses !== undefined) {
+    if (resolve(options.misses) === resolve(options.gold)) throw new UsageError(`--misses ${options.misses} is the gold file itself; choose another path`);
+    await assertCanWrite(options.misses, options.force);
+  }
   const { build, recognizers, analyzer } = await blacklistRules(options, out);
   try {
     let protect: Protection;
@@ -95,13 +99,18 @@ export async function blacklistEval(options: BlacklistEvalOptions, out: Reporter
       what = `${what}${options.only ? `, ${options.only} terms only` : ''}${options.protection === 'occurrences' ? ', direct identifiers where found only' : ''}`;
     }
     const misses = options.misses === undefined ? undefined : await openSpanJsonlWriter(options.misses, { force: options.force });
+    const missed = { documents: 0, spans: 0 };
     let evaluation: ProtectionEvaluation;
     try {
       evaluation = await evaluateProtection(docs, protect, {
         seed,
         typeOf: options.by === 'label' ? (label) => label : goldType,
         onProgress: (n) => out.progress(`eval: ${n} of ${docs.length} documents`),
-        onMissed: misses && ((doc) => misses.write(doc)),
+        onMissed: misses && ((doc) => {
+          missed.documents++;
+          missed.spans += doc.spans.length;
+          return misses.write(doc);
+        }),
       });
       await misses?.commit();
     } catch (err) {
@@ -109,7 +118,7 @@ export async function blacklistEval(options: BlacklistEvalOptions, out: Reporter
       throw err;
     }
     out.progressDone();
-    if (options.misses !== undefined) out.info(`wrote the gold spans not fully protected to ${options.misses} (span JSONL, mode 0600)`);
+    if (options.misses !== undefined) out.info(`wrote ${missed.spans} gold spans not fully protected, in ${missed.documents} documents, to ${options.misses} (span JSONL, mode 0600)`);
     const blacklist = options.protection === 'own-text' ? null : options.blacklist ?? 'blacklist built from the gold corpus';
     out.summary(options.json, { gold: options.gold, format, blacklist, only: options.only ?? 'all', protection: options.protection, ...(reference && { reference }), ...evaluation }, () => evaluationText(evaluation, what));
   } finally {

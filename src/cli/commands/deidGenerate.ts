@@ -29,7 +29,7 @@ export async function deidGenerate(options: DeidGenerateOptions, out: Reporter):
     for (const doc of generateDocuments(docs, lists, resolver, { replicas, seed, mode: options.replacement })) {
       written++;
       spans += doc.spans.length;
-      if (!file.stream.write(`${JSON.stringify(doc)}\n`)) await new Promise<void>((r) => file.stream.once('drain', () => r()));
+      await file.write(`${JSON.stringify(doc)}\n`);
       if (written % 500 === 0) out.progress(`deid generate: ${written} documents`);
     }
     await file.commit();
