@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { MODEL_SOURCE, type Detection, type Recognizer } from '../identifiers/index.js';
 import { loadTokenClassifier, type EncoderModel } from '../model/index.js';
-import { morphemeCursor, quantity, verbForm, type MorphAnalyzer } from '../text/index.js';
+import { mecabReading, morphemeCursor, quantity, verbForm, type MorphAnalyzer } from '../text/index.js';
 import type { Tokenizer } from '../tokenizer/index.js';
 import { entitySpans } from './apply.js';
 import { predictLabels, type PredictOptions } from './classifier.js';
@@ -44,7 +44,8 @@ export class DeidModelRecognizer implements Recognizer {
     // everywhere. A verb's form is read to the end of the entity's last word, where its ending is even when
     // the entity stops at the stem (송금하|였다); a quantity only inside the entity, since what follows it in
     // the word would hide it (3162만1000달러|(약)). Entities come in text order.
-    const inside = this.analyzer?.name === 'mecab' && spans.length > 0 ? morphemeCursor(await this.analyzer.analyze(text)) : undefined;
+    const analysis = spans.length > 0 ? await mecabReading(this.analyzer, text) : [];
+    const inside = analysis.length > 0 ? morphemeCursor(analysis) : undefined;
     const wordEnd = (end: number) => {
       while (end < text.length && !/\s/.test(text[end]!)) end++;
       return end;

@@ -1,4 +1,4 @@
-import { isFunctionalTag, morphemesByStart, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
+import { isFunctionalTag, mecabReading, morphemesByStart, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
 import type { Detection, Recognizer } from './recognizer.js';
 
 /**
@@ -19,9 +19,11 @@ const GIVEN = new Set(
 
 /** Particles a noun takes in running text, single and of two pieces, and the copula's commonest forms: 홍길동이, 서울에서, 송지효와의, 가수였다. */
 export const KOREAN_PARTICLE = '(?:이|가|은|는|을|를|의|에서|에게서|에게|에는|에|까지|부터|처럼|보다|하고|이랑|랑|한테|께서|께|와|과|으로부터|로부터|으로|로|이와|이가|이는|이를|이의|이에게|이라는|라는|이고|이며|도|만|측|등|외|과의|와의|과는|와는|에게는|에서는|에서도|에게도|으로는|로는|으로도|로도|만이|만은|마저|조차|이나|이란|이라고|라고|이라며|라며|이었다|였다|이다)?';
+/** A word's rest that is only a particle (or nothing): 서울|에서, 안산|. */
+export const KOREAN_PARTICLE_ONLY = new RegExp(`^${KOREAN_PARTICLE}$`);
 /** What a name takes: 홍길동에게, 홍길동씨가. */
 const PARTICLE = `(?:씨|님)?${KOREAN_PARTICLE}`;
-const PARTICLE_ONLY = new RegExp(`^${PARTICLE}$`);
+const NAME_PARTICLE_ONLY = new RegExp(`^${PARTICLE}$`);
 
 /** Roles after which a name comes in judgments and news: 피고인 홍길동은, 피해자 이채나(남, 36세). */
 const ROLES_BEFORE = new Set(
@@ -42,7 +44,7 @@ function titleLength(word: string): number | undefined {
 }
 /** The length of the title of `titles` a word is, a particle after it. */
 function leadingTitle(word: string, titles: Iterable<string>): number | undefined {
-  for (const t of titles) if (word.startsWith(t) && PARTICLE_ONLY.test(word.slice(t.length))) return t.length;
+  for (const t of titles) if (word.startsWith(t) && NAME_PARTICLE_ONLY.test(word.slice(t.length))) return t.length;
   return undefined;
 }
 /** Titles written together with a name: those of {@link TITLES_AFTER}, and 군 (boy) and 양 (girl), which apart are words (양도: a transfer; 군은: the army). */
@@ -67,15 +69,6 @@ const HANJA_SURNAME = /(?<![\p{L}\p{N}(])[朴李崔鄭趙尹洪禹黃宋劉沈�
 const LETTER_THEN_WORD = /(?<![\p{L}\p{N}])[A-Z]( ?)([가-힣]+)/gu;
 /** A sex, an age or both in brackets: (남, 36세), (여, 당시 27세), (56세), (여); news writes the age bare: (51), (34·서울 송파구). */
 const AGE_AFTER = /^\(\s*(?:(?:남|여)\s*(?:[,)]|$)|(?:(?:남|여)\s*,\s*)?(?:당시\s*|만\s*)?\d{1,3}\s*세|\d{2}\s*[)·,])/;
-
-/**
- * mecab's reading of a text, or none where the analyser is not mecab: the rules analyser has neither its
- * tags nor its dictionary, which the Korean recognisers read. mecab answers a text the recognisers all read
- * once (its analyser keeps the last few).
- */
-export async function mecabReading(analyzer: MorphAnalyzer | undefined, text: string): Promise<readonly Morpheme[]> {
-  return analyzer?.name === 'mecab' ? analyzer.analyze(text) : [];
-}
 
 /** Where mecab-ko-dic's proper nouns are read as detections. */
 export const MECAB_DICTIONARY_SOURCE = 'list:mecab-ko-dic';
@@ -128,7 +121,7 @@ function nameLength(word: string): { length: number; rest: string } | undefined 
       const name = surname.length + given;
       if (word.length < name || ![...word.slice(surname.length, name)].every((s) => GIVEN.has(s))) continue;
       const rest = word.slice(name);
-      if (PARTICLE_ONLY.test(rest) || attachedTitle(rest) !== undefined) return { length: name, rest };
+      if (NAME_PARTICLE_ONLY.test(rest) || attachedTitle(rest) !== undefined) return { length: name, rest };
     }
   }
   return undefined;
@@ -174,7 +167,7 @@ function foreignCandidate(word: string, head: Morpheme | undefined, start: numbe
   if (head === undefined || head.tag !== 'NNP' || (head.semantic !== undefined && head.semantic !== '인명')) return undefined;
   const length = head.end - start;
   const stem = word.slice(0, length);
-  if (length < 2 || length > 5 || !PARTICLE_ONLY.test(word.slice(length)) || ROLES_BEFORE.has(stem) || TITLES_AFTER.has(stem) || BODY_ENDING.test(stem)) return undefined;
+  if (length < 2 || length > 5 || !NAME_PARTICLE_ONLY.test(word.slice(length)) || ROLES_BEFORE.has(stem) || TITLES_AFTER.has(stem) || BODY_ENDING.test(stem)) return undefined;
   return { length, rest: word.slice(length), shaped: false, listed: false, foreign: true };
 }
 
@@ -186,15 +179,15 @@ function foreignCandidate(word: string, head: Morpheme | undefined, start: numbe
 function nameCandidate(word: string, listedEnd: number | undefined): NameCandidate | undefined {
   const shaped = nameLength(word);
   // The longer reading wins: mecab may list 황성 in 황성도, reading 도 as a particle.
-  if (listedEnd !== undefined && listedEnd <= word.length && PARTICLE_ONLY.test(word.slice(listedEnd)) && (shaped === undefined || shaped.length <= listedEnd)) {
+  if (listedEnd !== undefined && listedEnd <= word.length && NAME_PARTICLE_ONLY.test(word.slice(listedEnd)) && (shaped === undefined || shaped.length <= listedEnd)) {
     return { length: listedEnd, rest: word.slice(listedEnd), shaped: shaped?.length === listedEnd, listed: true };
   }
   if (shaped !== undefined) return { ...shaped, shaped: true, listed: false };
   // 전 (former), 고 (the late), 현 (current), 당 (the party), 동 (the same) and 모 (so-and-so: 김 모 씨) stand
   // before titles and names far more often than alone as surnames (현 대표, 당 대표).
-  const surname = [word.slice(0, 2), word.slice(0, 1)].find((s) => SURNAME_SET.has(s) && !NOT_LONE_SURNAMES.has(s) && PARTICLE_ONLY.test(word.slice(s.length)));
+  const surname = [word.slice(0, 2), word.slice(0, 1)].find((s) => SURNAME_SET.has(s) && !NOT_LONE_SURNAMES.has(s) && NAME_PARTICLE_ONLY.test(word.slice(s.length)));
   if (surname !== undefined) return { length: surname.length, rest: word.slice(surname.length), shaped: false, listed: false };
-  const halfNamed = [word.slice(0, 2), word.slice(0, 1)].find((s) => SURNAME_SET.has(s) && word[s.length] === '모' && PARTICLE_ONLY.test(word.slice(s.length + 1)));
+  const halfNamed = [word.slice(0, 2), word.slice(0, 1)].find((s) => SURNAME_SET.has(s) && word[s.length] === '모' && NAME_PARTICLE_ONLY.test(word.slice(s.length + 1)));
   return halfNamed === undefined ? undefined : { length: halfNamed.length + 1, rest: word.slice(halfNamed.length + 1), shaped: false, listed: false, soAndSo: true };
 }
 
@@ -257,7 +250,7 @@ export class KoreanNameRecognizer implements Recognizer {
       // Where the name's shape reads a longer name than mecab's dictionary (왕건은: 왕건 and 은, or a given
       // name 건은; 김성은), the shorter is a term too, so that the name is found with its other particles.
       const mecabName = listedEnd === undefined ? 0 : listedEnd - w.start;
-      if (!listed && mecabName >= 2 && mecabName < name && PARTICLE_ONLY.test(w.text.slice(mecabName)) && !(await this.nounWithParticle(w.text.slice(0, mecabName)))) {
+      if (!listed && mecabName >= 2 && mecabName < name && NAME_PARTICLE_ONLY.test(w.text.slice(mecabName)) && !(await this.nounWithParticle(w.text.slice(0, mecabName)))) {
         out.push({ start: w.start, end: listedEnd!, category: 'PERSON', source: MECAB_DICTIONARY_SOURCE });
       }
       // A sex or an age in brackets right after (황성도(여, 47세), 양소인(56세)) marks a person even where
@@ -268,7 +261,7 @@ export class KoreanNameRecognizer implements Recognizer {
       // News half-names someone with 씨 after (이모 씨, 조모씨는): the form is the evidence, though mecab reads
       // 이모 (an aunt) and 조모 (a grandmother) as words; the term keeps 씨. Not 님 (부모님: parents), nor a
       // word that starts with 씨 (이모 씨앗을: seeds).
-      const mr = (x: string) => x.startsWith('씨') && PARTICLE_ONLY.test(x.slice(1));
+      const mr = (x: string) => x.startsWith('씨') && NAME_PARTICLE_ONLY.test(x.slice(1));
       const halfNamedMr = candidate.soAndSo === true && (mr(rest) || (rest === '' && i + 1 < words.length && text.slice(w.end, words[i + 1]!.start) === ' ' && mr(words[i + 1]!.text)));
       if (ROLES_BEFORE.has(w.text.slice(0, name)) || (!listed && !aged && !recurs && !halfNamedMr && commonWord(w.start, name))) continue;
       const before = i > 0 && /^[\s,]*$/.test(text.slice(words[i - 1]!.end, w.start)) ? words[i - 1]!.text : undefined;

@@ -1,7 +1,7 @@
-import { morphemeCursor, splitParticle, verbForm, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
+import { mecabReading, morphemeCursor, splitParticle, verbForm, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
 import type { Detection, Recognizer } from './recognizer.js';
-import { KOREAN_PARTICLE, mecabReading } from './koreanNames.js';
-import { COMMON_NOUN, NOMINAL, PARTICLE_ONLY, koreanPlaces, placePrefix } from './koreanPlaces.js';
+import { KOREAN_PARTICLE, KOREAN_PARTICLE_ONLY } from './koreanNames.js';
+import { COMMON_NOUN, NOMINAL, koreanPlaces, placePrefix } from './koreanPlaces.js';
 
 /** What a financial firm's name ends in: a bank, a savings bank, a credit union, a brokerage, a card or an insurance company. */
 const FINANCIAL_KINDS = '상호저축은행|저축은행|은행|뱅크|새마을금고|금고|신용협동조합|투자증권|증권|캐피탈|카드|생명보험|손해보험|화재해상보험|해상보험|생명|화재|해상|자산운용|투자신탁|신탁|상호금융|금융지주|금융그룹';
@@ -111,7 +111,7 @@ function legalFormNames(text: string, read: (start: number, end: number) => Morp
  * 업체인, 피고인은); not one common word, nor common nouns with a suffix (사무실, 계좌, 직원들).
  */
 function companyName(name: string, pieces: readonly Morpheme[]): boolean {
-  if (NOT_A_NAME.has(name) || /^\d+$/.test(name) || PARTICLE_ONLY.test(name) || COURT_PLACEHOLDER.test(name)) return false;
+  if (NOT_A_NAME.has(name) || /^\d+$/.test(name) || KOREAN_PARTICLE_ONLY.test(name) || COURT_PLACEHOLDER.test(name)) return false;
   if (verbForm(pieces) || /(?:^|\+)[JE]/.test(pieces.at(-1)?.tag ?? '')) return false;
   // Names mecab does not know it reads as several common nouns (에스 + 케이, 누리 + 하우스): one alone, or
   // common nouns with a suffix, is a word.

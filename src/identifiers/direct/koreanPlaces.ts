@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
-import { isFunctionalTag, morphemeCursor, morphemesByStart, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
 import type { Detection, Recognizer } from './recognizer.js';
 import { AMBIGUOUS_KOREAN_CITIES, KOREAN_CITIES } from './koreanCities.js';
-import { KOREAN_PARTICLE, mecabReading, MECAB_DICTIONARY_SOURCE, properNounRuns } from './koreanNames.js';
+import { isFunctionalTag, mecabReading, morphemeCursor, morphemesByStart, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
+import { KOREAN_PARTICLE, KOREAN_PARTICLE_ONLY, MECAB_DICTIONARY_SOURCE, properNounRuns } from './koreanNames.js';
 import { WORLD_PLACES_KO } from './worldPlaces.js';
 
 /** The 17 top-level regions of Korea, short and official names: public administrative facts. */
@@ -74,7 +74,6 @@ const NAME_BEFORE_KIND = new RegExp(
   String.raw`(?<![가-힣A-Za-z0-9])(?<open>['‘"“]?)(?<name>[가-힣A-Za-z0-9]{2,15})(?:(?<close>['’"”]) ?| )(?:${FACILITY_KINDS}|건물|가게|매장)${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9])`,
   'g',
 );
-export const PARTICLE_ONLY = new RegExp(`^${KOREAN_PARTICLE}$`);
 /** The divisions mecab-ko-dic reads as a noun of their own after a foreign place: 신주쿠 + 구, 나라 + 현. */
 const DIVISION_MORPHEMES = new Set(['구', '시', '군', '주', '현', '성', '부', '읍', '면', '동', '리']);
 /**
@@ -112,7 +111,7 @@ export const NOMINAL = /^(?:NN|NR|SL|SN|SH|UNKNOWN)/;
 
 /** The stem of a word that `names` holds, a particle after it (안산, 용인에서, 이천과), if it has one: the shortest. */
 function stemIn(word: string, names: ReadonlySet<string>): string | undefined {
-  for (let end = 2; end <= word.length; end++) if (names.has(word.slice(0, end)) && PARTICLE_ONLY.test(word.slice(end))) return word.slice(0, end);
+  for (let end = 2; end <= word.length; end++) if (names.has(word.slice(0, end)) && KOREAN_PARTICLE_ONLY.test(word.slice(end))) return word.slice(0, end);
   return undefined;
 }
 /** Whether a name begins with a listed place (안양제일교회). */
@@ -201,7 +200,7 @@ export class KoreanPlaceRecognizer implements Recognizer {
       // A city or county with its suffix, however common its name: 화성시, 예산군, 강진군과.
       for (let end = 2; end < w.text.length; end++) {
         const stem = w.text.slice(0, end);
-        if ((known.has(stem) || AMBIGUOUS.has(stem)) && /^[시군구]/.test(w.text.slice(end)) && PARTICLE_ONLY.test(w.text.slice(end + 1))) {
+        if ((known.has(stem) || AMBIGUOUS.has(stem)) && /^[시군구]/.test(w.text.slice(end)) && KOREAN_PARTICLE_ONLY.test(w.text.slice(end + 1))) {
           out.push({ start: w.start, end: w.start + end + 1, category: 'LOCATION', source: 'list:ko-places' });
           break;
         }

@@ -4,7 +4,7 @@ import { MecabAnalyzer, locateMecab } from './mecab.js';
 import type { MorphAnalyzer } from './morpheme.js';
 
 export type { Morpheme, MorphAnalyzer } from './morpheme.js';
-export { commonNounPhrases, isFunctionalTag, morphemeCursor, morphemesByStart, quantity, verbForm } from './morpheme.js';
+export { commonNounPhrases, isFunctionalTag, mecabReading, morphemeCursor, morphemesByStart, quantity, verbForm } from './morpheme.js';
 export { RuleAnalyzer, analyzeByRule } from './ruleAnalyzer.js';
 export { MecabAnalyzer, locateMecab, npmDictionary } from './mecab.js';
 export type { MecabLocation } from './mecab.js';

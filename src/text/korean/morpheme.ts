@@ -26,6 +26,15 @@ export function isFunctionalTag(tag: string): boolean {
   return first.startsWith('J') || first.startsWith('E') || first === 'VCP' || first === 'XSV' || first === 'XSA';
 }
 
+/**
+ * mecab's reading of a text, or none where the analyser is not mecab: the rules analyser has neither its
+ * tags nor its dictionary, which the Korean recognisers and the model's filters read. mecab answers a text
+ * they all read once (its analyser keeps the last few).
+ */
+export async function mecabReading(analyzer: MorphAnalyzer | undefined, text: string): Promise<readonly Morpheme[]> {
+  return analyzer?.name === 'mecab' ? analyzer.analyze(text) : [];
+}
+
 /** Morphemes by where they start, the first of each start: a word's next piece is `byStart.get(piece.end)`. */
 export function morphemesByStart(analysis: readonly Morpheme[]): Map<number, Morpheme> {
   const byStart = new Map<number, Morpheme>();
