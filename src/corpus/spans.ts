@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FormatError, UsageError } from '../errors.js';
-import { decodeUtf8Strict, fileSystemError, openAtomicWriteStream, PRIVATE_FILE_MODE, readJsonFile, readLines, writeFileAtomic } from '../io/index.js';
+import { decodeUtf8Strict, fileSystemError, openAtomicWriteStream, PRIVATE_FILE_MODE, readJsonFile, readLines, writeFileAtomic, type AtomicTarget } from '../io/index.js';
 import { readJsonObjects } from './jsonl.js';
 
 /** A gold identifier occurrence: characters [start, end) of its document's text, with its type. */
@@ -67,10 +67,8 @@ export async function writeSpanJsonl(path: string, docs: readonly SpanDocument[]
 }
 
 /** Span JSONL written a document at a time, for a corpus streamed once: mode 0600, in place only on `commit()`. */
-export interface SpanJsonlWriter {
+export interface SpanJsonlWriter extends AtomicTarget {
   write(doc: SpanDocument): Promise<void>;
-  commit(): Promise<void>;
-  abort(): Promise<void>;
 }
 
 export async function openSpanJsonlWriter(path: string, options: { force?: boolean } = {}): Promise<SpanJsonlWriter> {

@@ -1,6 +1,6 @@
 import { format as csvFormat } from 'fast-csv';
 import { UsageError } from '../errors.js';
-import { openAtomicWriteStream, type WriteOptions } from '../io/atomic.js';
+import { commitOrAbort, openAtomicWriteStream, type WriteOptions } from '../io/atomic.js';
 import type { Document } from './types.js';
 
 export interface CorpusWriteOptions extends WriteOptions {
@@ -13,8 +13,8 @@ export interface CorpusWriteOptions extends WriteOptions {
  */
 export async function writeCorpus(path: string, docs: Iterable<Document> | AsyncIterable<Document>, options: CorpusWriteOptions): Promise<number> {
   const out = await openAtomicWriteStream(path, options);
-  let count = 0;
-  try {
+  return commitOrAbort(out, async () => {
+    let count = 0;
     if (options.format === 'jsonl') {
       for await (const doc of docs) {
         count++;
@@ -41,10 +41,6 @@ export async function writeCorpus(path: string, docs: Iterable<Document> | Async
       });
       out.stream.write('\n');
     }
-    await out.commit();
     return count;
-  } catch (err) {
-    await out.abort();
-    throw err;
-  }
+  });
 }

@@ -134,12 +134,10 @@ async function syncTree(dir: string): Promise<void> {
 }
 
 /** A write stream to a temp file; `commit()` renames it into place, `abort()` removes it. */
-export interface AtomicWriteStream {
+export interface AtomicWriteStream extends AtomicTarget {
   stream: WriteStream;
   /** Writes a chunk, waiting while the stream's buffer is full; rejects when the stream fails (a full disk). */
   write(chunk: string): Promise<void>;
-  commit(): Promise<void>;
-  abort(): Promise<void>;
 }
 
 export async function openAtomicWriteStream(path: string, options: WriteOptions = {}): Promise<AtomicWriteStream> {
@@ -178,7 +176,7 @@ export async function openAtomicWriteStream(path: string, options: WriteOptions 
  * Replaces a whole directory atomically: the caller fills `tmpDir`, then `commit()` swaps it in.
  * Used for model directories and checkpoints, which must never be seen half-written.
  */
-export async function prepareAtomicDir(path: string, options: { force?: boolean } = {}): Promise<{ tmpDir: string; commit(): Promise<void>; abort(): Promise<void> }> {
+export async function prepareAtomicDir(path: string, options: { force?: boolean } = {}): Promise<AtomicTarget & { tmpDir: string }> {
   await assertCanWrite(path, options.force);
   const tmpDir = tempPathFor(path);
   await writingTo(path, () => mkdir(tmpDir, { recursive: true }));
@@ -224,17 +222,32 @@ export async function recoverAtomicDir(path: string): Promise<void> {
   for (const name of temps) await rm(join(parent, name), { recursive: true, force: true });
 }
 
+/** An output written aside and swapped into place when whole: an {@link AtomicWriteStream} or a {@link prepareAtomicDir} folder. */
+export interface AtomicTarget {
+  commit(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+/**
+ * Runs `fill`, then commits `target`; when either fails, aborts it (the temp goes, an existing output is
+ * left as it was) and rethrows. An absent target (an optional output not asked for) only runs `fill`.
+ */
+export async function commitOrAbort<T>(target: AtomicTarget | undefined, fill: () => Promise<T>): Promise<T> {
+  try {
+    const result = await fill();
+    await target?.commit();
+    return result;
+  } catch (err) {
+    await target?.abort();
+    throw err;
+  }
+}
+
 /**
  * Fills a temp folder with `fill` and swaps it in as `path`; on any error the temp folder is removed and
  * an existing `path` is left as it was.
  */
 export async function writeDirAtomic(path: string, fill: (tmpDir: string) => Promise<void>, options: { force?: boolean } = {}): Promise<void> {
   const target = await prepareAtomicDir(path, options);
-  try {
-    await fill(target.tmpDir);
-    await target.commit();
-  } catch (err) {
-    await target.abort();
-    throw err;
-  }
+  await commitOrAbort(target, () => fill(target.tmpDir));
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
-import { PRIVATE_FILE_MODE, assertCanWrite, fileSystemError, openAtomicWriteStream, prepareAtomicDir, recoverAtomicDir, writeFileAtomic, writeThroughTempPath } from '../../src/io/index.js';
+import { PRIVATE_FILE_MODE, assertCanWrite, commitOrAbort, fileSystemError, openAtomicWriteStream, prepareAtomicDir, recoverAtomicDir, writeFileAtomic, writeThroughTempPath } from '../../src/io/index.js';
 import { UsageError } from '../../src/errors.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -126,5 +126,37 @@ describe('openAtomicWriteStream', () => {
     await expect(file.write('x'.repeat(1 << 20))).rejects.toThrow();
     await file.abort();
     expect(await readdir(dir)).toEqual([]);
+  });
+});
+
+describe('commitOrAbort', () => {
+  it('commits what was filled, and on a failed fill aborts: the temp goes and the old file stays', async () => {
+    const dir = await tempDir();
+    const path = join(dir, 'out.jsonl');
+    const written = await openAtomicWriteStream(path);
+    expect(await commitOrAbort(written, async () => (await written.write('new\n'), 1))).toBe(1);
+    expect(await readFile(path, 'utf8')).toBe('new\n');
+    const failed = await openAtomicWriteStream(path, { force: true });
+    await expect(
+      commitOrAbort(failed, async () => {
+        await failed.write('half');
+        throw new Error('interrupted');
+      }),
+    ).rejects.toThrow('interrupted');
+    expect(await readdir(dir)).toEqual(['out.jsonl']);
+    expect(await readFile(path, 'utf8')).toBe('new\n');
+  });
+  it('aborts when the commit itself fails, and runs the fill alone when there is no target', async () => {
+    const calls: string[] = [];
+    const target = {
+      commit: async () => {
+        calls.push('commit');
+        throw new Error('disk full');
+      },
+      abort: async () => void calls.push('abort'),
+    };
+    await expect(commitOrAbort(target, async () => calls.push('fill'))).rejects.toThrow('disk full');
+    expect(calls).toEqual(['fill', 'commit', 'abort']);
+    expect(await commitOrAbort(undefined, async () => 'done')).toBe('done');
   });
 });

@@ -4,7 +4,7 @@ import { blacklistProtection, evaluateProtection, occurrenceProtection, ownTextP
 import { goldType, openSpanJsonlWriter, readSpanCorpus, type SpanFormat } from '../../corpus/index.js';
 import { UsageError } from '../../errors.js';
 import { buildBlacklist, englishReference, readBlacklist, readCorpusReference, type Blacklist } from '../../identifiers/index.js';
-import { assertCanWrite } from '../../io/index.js';
+import { assertCanWrite, commitOrAbort } from '../../io/index.js';
 import { parseIntFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
 import { blacklistRules, type BlacklistRuleFlags } from './blacklist.js';
@@ -100,9 +100,8 @@ export async function blacklistEval(options: BlacklistEvalOptions, out: Reporter
     }
     const misses = options.misses === undefined ? undefined : await openSpanJsonlWriter(options.misses, { force: options.force });
     const missed = { documents: 0, spans: 0 };
-    let evaluation: ProtectionEvaluation;
-    try {
-      evaluation = await evaluateProtection(docs, protect, {
+    const evaluation: ProtectionEvaluation = await commitOrAbort(misses, () =>
+      evaluateProtection(docs, protect, {
         seed,
         typeOf: options.by === 'label' ? (label) => label : goldType,
         onProgress: (n) => out.progress(`eval: ${n} of ${docs.length} documents`),
@@ -111,12 +110,8 @@ export async function blacklistEval(options: BlacklistEvalOptions, out: Reporter
           missed.spans += doc.spans.length;
           return misses.write(doc);
         }),
-      });
-      await misses?.commit();
-    } catch (err) {
-      await misses?.abort();
-      throw err;
-    }
+      }),
+    );
     out.progressDone();
     if (options.misses !== undefined) out.info(`wrote ${missed.spans} gold spans not fully protected, in ${missed.documents} documents, to ${options.misses} (span JSONL, mode 0600)`);
     const blacklist = options.protection === 'own-text' ? null : options.blacklist ?? 'blacklist built from the gold corpus';

@@ -1,6 +1,6 @@
 import { generateDocuments, type ReplacementMode } from '../../deid/index.js';
 import { readDeidInputs, type DeidInputFlags } from '../deidInputs.js';
-import { assertCanWrite, openAtomicWriteStream, PRIVATE_FILE_MODE } from '../../io/index.js';
+import { assertCanWrite, commitOrAbort, openAtomicWriteStream, PRIVATE_FILE_MODE } from '../../io/index.js';
 import { parseIntFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
 
@@ -25,18 +25,14 @@ export async function deidGenerate(options: DeidGenerateOptions, out: Reporter):
   const file = await openAtomicWriteStream(options.out, { force: options.force, mode: PRIVATE_FILE_MODE });
   let written = 0;
   let spans = 0;
-  try {
+  await commitOrAbort(file, async () => {
     for (const doc of generateDocuments(docs, lists, resolver, { replicas, seed, mode: options.replacement })) {
       written++;
       spans += doc.spans.length;
       await file.write(`${JSON.stringify(doc)}\n`);
       if (written % 500 === 0) out.progress(`deid generate: ${written} documents`);
     }
-    await file.commit();
-  } catch (err) {
-    await file.abort();
-    throw err;
-  }
+  });
   out.progressDone();
   out.summary(
     options.json,

@@ -4,7 +4,7 @@ import { corpusFingerprinter, readCorpus } from '../../corpus/index.js';
 import { writeProvenance, type VocabularyOrigin } from '../../model/index.js';
 import { blacklistFingerprint } from '../../identifiers/index.js';
 import { PACKAGE_VERSION } from '../../version.js';
-import { documentKey, prepareAtomicDir, recordPublicDocuments } from '../../io/index.js';
+import { commitOrAbort, documentKey, prepareAtomicDir, recordPublicDocuments } from '../../io/index.js';
 import { BlacklistedTerms, bpeToTokenizerJson, toTokenizerJson, toVocabTxt, trainBpe, trainWordPiece } from '../../tokenizer/index.js';
 import { readBlacklist } from '../../identifiers/index.js';
 import { UsageError } from '../../errors.js';
@@ -48,38 +48,36 @@ export async function tokenizerTrain(options: TokenizerTrainOptions, out: Report
   };
   if (!options.publicCorpus && !blacklist) out.info('the corpus is not declared public (--public-corpus) and no --blacklist keeps identifiers out of the vocabulary: a model made from this tokenizer will be refused unless checked against a blacklist');
   try {
-    const texts = (async function* () {
-      for await (const doc of readCorpus(options.corpus, corpusReadOptions(options))) {
-        fingerprint.add(doc);
-        if (options.publicCorpus) documentKeys.push(documentKey(doc.text));
-        yield doc.text;
+    const trained = await commitOrAbort(target, async () => {
+      const texts = (async function* () {
+        for await (const doc of readCorpus(options.corpus, corpusReadOptions(options))) {
+          fingerprint.add(doc);
+          if (options.publicCorpus) documentKeys.push(documentKey(doc.text));
+          yield doc.text;
+        }
+      })();
+      // With --morphemes, Korean words are cut into morphemes first (Mecab-ko + subwords, as Thunder-DeID does).
+      const preTokenize = analyzer
+        ? async (text: string) => (await analyzer.analyze(text)).map((m) => m.surface.toLowerCase())
+        : undefined;
+      const onProgress = (n: number) => out.progress(`tokenizer: ${n} tokens`);
+      if (options.type === 'bpe') {
+        // Byte-level BPE pieces keep their leading space, so morphemes are given back with theirs.
+        const bpePre = analyzer ? async (text: string) => (await analyzer.analyze(text)).map((m) => (m.start > 0 && /\s/.test(text[m.start - 1]!) ? ` ${m.surface}` : m.surface)) : undefined;
+        const tok = await trainBpe(texts, { vocabSize, minFrequency, preTokenize: bpePre, onProgress, blacklisted });
+        await writeFile(join(target.tmpDir, 'tokenizer.json'), JSON.stringify(bpeToTokenizerJson(tok)));
+        await writeOrigin();
+        out.progressDone();
+        return { type: 'bpe' as const, vocabSize: tok.vocabSize, files: ['tokenizer.json', 'ppmlm.json'] };
       }
-    })();
-    // With --morphemes, Korean words are cut into morphemes first (Mecab-ko + subwords, as Thunder-DeID does).
-    const preTokenize = analyzer
-      ? async (text: string) => (await analyzer.analyze(text)).map((m) => m.surface.toLowerCase())
-      : undefined;
-    const onProgress = (n: number) => out.progress(`tokenizer: ${n} tokens`);
-    if (options.type === 'bpe') {
-      // Byte-level BPE pieces keep their leading space, so morphemes are given back with theirs.
-      const bpePre = analyzer ? async (text: string) => (await analyzer.analyze(text)).map((m) => (m.start > 0 && /\s/.test(text[m.start - 1]!) ? ` ${m.surface}` : m.surface)) : undefined;
-      const tok = await trainBpe(texts, { vocabSize, minFrequency, preTokenize: bpePre, onProgress, blacklisted });
-      await writeFile(join(target.tmpDir, 'tokenizer.json'), JSON.stringify(bpeToTokenizerJson(tok)));
-      await writeOrigin();
+      const tok = await trainWordPiece(texts, { vocabSize, minFrequency, preTokenize, onProgress, blacklisted });
       out.progressDone();
-      await target.commit();
-      return report({ type: 'bpe', vocabSize: tok.vocabSize, files: ['tokenizer.json', 'ppmlm.json'] });
-    }
-    const tok = await trainWordPiece(texts, { vocabSize, minFrequency, preTokenize, onProgress, blacklisted });
-    out.progressDone();
-    await writeFile(join(target.tmpDir, 'tokenizer.json'), JSON.stringify(toTokenizerJson(tok)));
-    await writeFile(join(target.tmpDir, 'vocab.txt'), toVocabTxt(tok));
-    await writeOrigin();
-    await target.commit();
-    report({ type: 'wordpiece', vocabSize: tok.vocabSize, files: ['tokenizer.json', 'vocab.txt', 'ppmlm.json'] });
-  } catch (err) {
-    await target.abort();
-    throw err;
+      await writeFile(join(target.tmpDir, 'tokenizer.json'), JSON.stringify(toTokenizerJson(tok)));
+      await writeFile(join(target.tmpDir, 'vocab.txt'), toVocabTxt(tok));
+      await writeOrigin();
+      return { type: 'wordpiece' as const, vocabSize: tok.vocabSize, files: ['tokenizer.json', 'vocab.txt', 'ppmlm.json'] };
+    });
+    report(trained);
   } finally {
     await analyzer?.close();
   }
