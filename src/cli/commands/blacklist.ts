@@ -22,7 +22,7 @@ import {
   type EngineName,
   type Recognizer,
 } from '../../identifiers/index.js';
-import { assertCanWrite, commitOrAbort, recordPublicDocuments } from '../../io/index.js';
+import { assertCanWrite, recordPublicDocuments } from '../../io/index.js';
 import { readProvenance } from '../../model/index.js';
 import { analyzerForLanguage, type AnalyzerChoice, type Language, type MorphAnalyzer } from '../../text/index.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
@@ -145,8 +145,7 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
   // The recognisers' detections in each document, written as the corpus streams by: silver labels for `deid train --spans`.
   const silver = options.silverOut ? await openSpanJsonlWriter(options.silverOut, { force: options.force }) : undefined;
   try {
-    // The silver labels are whole once the corpus has been read: committed then, whatever comes after.
-    const result = await commitOrAbort(silver, () => buildBlacklist(docs, {
+    const result = await buildBlacklist(docs, {
       ...build,
       // The bad rows were reported on the first reading.
       reread: () => readCorpus(options.corpus, corpusReadOptions(options, () => {})),
@@ -158,7 +157,7 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
             ? `blacklist: ${p.documents} documents, ${p.tokens} words (${Math.round(p.tokens / Math.max(0.001, (Date.now() - t0) / 1000))} words/s, engine ${p.engine})`
             : `blacklist: weighing the model's terms, ${p.agreement} of ${p.documents} documents read again`,
         ),
-    }));
+    });
     out.progressDone();
     try {
       await writeBlacklist(options.out, result.blacklist, { force: options.force });
@@ -167,6 +166,7 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
       if (options.graphOut) {
         await writeGraph(options.graphOut, result.engine as GraphEngine, { force: options.force });
       }
+      await silver?.commit();
       if (options.exportPairs) {
         const engine = result.engine instanceof DuckdbEngine ? result.engine : await moveToDuckdb(result.engine as GraphEngine | CountingEngine);
         await engine.exportPairs(options.exportPairs, { force: options.force });
@@ -185,6 +185,9 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
         (s.modelCommonNouns ? `; ${s.modelCommonNouns} terms only the model found that mecab reads as common nouns left to the indirect rule` : '') +
         (s.skipped ? `; skipped ${s.skipped} bad rows` : ''),
     );
+  } catch (err) {
+    await silver?.abort();
+    throw err;
   } finally {
     await analyzer?.close();
   }
