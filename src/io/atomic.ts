@@ -190,7 +190,13 @@ export async function prepareAtomicDir(path: string, options: { force?: boolean 
       await writingTo(path, () => syncTree(tmpDir));
       await writingTo(path, async () => {
         if (replaced) await rename(path, old);
-        await rename(tmpDir, path);
+        try {
+          await rename(tmpDir, path);
+        } catch (err) {
+          // The old folder goes back: abort then removes the new one, and `path` is as it was.
+          if (replaced) await rename(old, path);
+          throw err;
+        }
         await syncPath(dirname(path), 'r');
       });
       if (replaced) await rm(old, { recursive: true, force: true });
