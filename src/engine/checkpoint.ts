@@ -158,14 +158,16 @@ export interface OpenCheckpointOptions {
  * What a training command does with its checkpoint folder before it loads anything: finishes or removes
  * checkpoint writes a kill interrupted; then, resuming, returns the checkpoint's state (or refuses as
  * {@link readCheckpointState} does, and when there is none); starting, refuses to overwrite the checkpoint
- * of an earlier run unless `force`, which deletes it.
+ * of an earlier run unless `force`, which deletes it (a folder that holds no checkpoint yet goes without).
  */
 export async function openCheckpoint(checkpointDir: string, options: OpenCheckpointOptions): Promise<TrainerState | undefined> {
   for (const dir of [checkpointModelDir(checkpointDir), bestModelDir(checkpointDir)]) await recoverAtomicDir(dir);
   if (options.resume) return stateToResume(checkpointDir, options.runConfig);
   const entries = await readdir(checkpointDir).catch(() => [] as string[]);
   if (entries.length === 0) return undefined;
-  if (!options.force) throw new UsageError(`${checkpointDir} holds the checkpoint of an earlier run; pass --resume to continue it, or --force to delete it and start over`);
+  // A run killed before its first checkpoint left only the log of steps this run takes again: nothing to
+  // resume (a resume is refused), so nothing to guard either, and no --force to ask for.
+  if (!options.force && (entries.includes(CHECKPOINT) || entries.includes(BEST))) throw new UsageError(`${checkpointDir} holds the checkpoint of an earlier run; pass --resume to continue it, or --force to delete it and start over`);
   await rm(checkpointDir, { recursive: true, force: true });
   return undefined;
 }

@@ -320,6 +320,15 @@ describe('ppmlm finetune: checkpoints of other runs, corrupt or missing ones, an
     await writeFile(fewer, (await readFile(corpus, 'utf8')).trim().split('\n').slice(1).join('\n'));
     expect(await refused([...args.map((a) => (a === corpus ? fewer : a)), '--resume'])).toMatch(/other settings .*: --corpus "[0-9a-f]{16}" → "[0-9a-f]{16}"; /);
 
+    // A run killed before its first checkpoint left only its log: nothing to resume, so a start needs no --force.
+    const early = join(dir, 'early');
+    await mkdir(`${early}.checkpoint`);
+    await writeFile(join(`${early}.checkpoint`, 'train_log.jsonl'), '{"step":1,"loss":9}\n');
+    expect(await refused([...args.map((a) => (a === out ? early : a)), '--resume'])).toBe(`ppmlm: no checkpoint in ${early}.checkpoint; run without --resume to start`);
+    const started = await cli(...args.map((a) => (a === out ? early : a)));
+    expect(started.code, started.stderr).toBe(0);
+    expect((await readFile(join(`${early}.checkpoint`, 'train_log.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(2);
+
     // What does not change the model may differ.
     const resumed = await cli(...args, '--resume', '--save-steps', '1');
     expect(resumed.code, resumed.stderr).toBe(0);
