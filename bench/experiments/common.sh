@@ -14,5 +14,5 @@ experiment_setup() {
 # current folder) into OUT, resumable; its summary goes to OUT.json.
 pretrain() {
   [ -d "$2" ] || $PPMLM finetune --model "$1" --corpus public.jsonl --strategy standard --dropout 0 --epochs "$3" --lr "$4" --seq-len "$5" --batch-size "$6" \
-    --out "$2" --json $([ -d "$2.checkpoint" ] && echo --resume) > "$2.json"
+    --out "$2" --json $([ -d "$2.checkpoint/checkpoint" ] && echo --resume) > "$2.json"
 }

@@ -36,11 +36,11 @@ if [ -n "$pretrain" ] && [ ! -d "$model" ] && [ ! -d "$out/mlm-$train" ]; then
   [ -f "$pre/corpus.jsonl" ] || npx tsx "$(dirname "$0")/korean-pretraining-corpus.ts" "$data/kmou-ner/corpus_morph_ner" "$pre/judgments.jsonl" "$pre/corpus.jsonl"
   [ -d "$pre/tokenizer" ] || $ppmlm --quiet tokenizer train --corpus "$pre/corpus.jsonl" --out "$pre/tokenizer" --type wordpiece --vocab-size 8000 --morphemes --analyzer mecab --public-corpus
   [ -d "$pre/init" ] || $ppmlm --quiet model init --vocab "$pre/tokenizer" --out "$pre/init" "${encoder[@]}" --allow-vocabulary-identifiers
-  resume=$([ -d "$out/mlm-$train.checkpoint" ] && echo --resume || true)
+  resume=$([ -d "$out/mlm-$train.checkpoint/checkpoint" ] && echo --resume || true)
   time $ppmlm finetune --model "$pre/init" --corpus "$pre/corpus.jsonl" --out "$out/mlm-$train" --strategy standard --epochs 3 --seq-len 128 --batch-size 16 --lr 1e-3 --analyzer mecab --save-steps 500 $resume
 fi
 if [ ! -d "$model" ]; then
-  resume=$([ -d "$model.checkpoint" ] && echo --resume || true)
+  resume=$([ -d "$model.checkpoint/checkpoint" ] && echo --resume || true)
   base=("${encoder[@]}")
   [ -n "$pretrain" ] && base=(--model "$out/mlm-$train")
   time $ppmlm deid train --judgments "$T/judgments/$train" "${KO[@]}" --replacement per-epoch --label-level 2 --epochs "${EPOCHS:-8}" \

@@ -3,13 +3,15 @@
 # the persons, places and organisations of news? Run after korean-cross-crime.sh with PRETRAIN=1 (its
 # pretrained encoder OUT_DIR/mlm-TRAIN_TYPE and the gold OUT_DIR/TEST_TYPE.jsonl):
 #   bash bench/experiments/korean-news-supervision.sh ../shared/data OUT_DIR [TRAIN_TYPE]
-# Two arms from the same encoder, trained on span documents (`deid train --spans`, 3 epochs): the training
-# type's judgments filled with 8 sets of surrogates (deid generate, seed 11), alone (the control) and with
-# KMOU-NER's first 400 files, their PER, LOC and ORG tags as the judgments' PERSON_NAME, LOCATION and
-# ORGANIZATION (korean-deid-news-corpus.ts; the other 1,027 files stay untouched). Each is measured on the
-# other type's judgments, alone and beside every rule but dates and Korean places, at the threshold its dev
-# split chose and at THRESHOLDS (default "0.2 0.05"). About 12 minutes of training and 6 of measuring per
-# arm on 2 cores; a finished model is kept and an interrupted training resumes.
+# Two arms from the same encoder, trained on span documents (`deid train --spans`, 3 epochs; span data is
+# read without morphemes, unlike the recipe's judgment-trained models): the training type's judgments
+# filled with 8 sets of surrogates (deid generate, seed 11), alone (the control) and with KMOU-NER's first
+# 400 files, their PER, LOC and ORG tags as the judgments' PERSON_NAME, LOCATION and ORGANIZATION
+# (korean-deid-news-corpus.ts; the other 1,027 files stay untouched). Each is measured on the other type's
+# judgments, alone and beside every rule but dates and Korean places, at the threshold its dev split chose
+# (the split is by document, so a judgment's fillings fall on both sides of it) and at NEWS_THRESHOLDS (default
+# "0.2 0.05"). 12-14 minutes of training and 6 of measuring per arm on 2 cores; a finished model is kept,
+# and a training interrupted after its first checkpoint resumes (before it, it starts again).
 set -euo pipefail
 data=${1:-../shared/data}
 out=${2:-korean-cross-crime}
@@ -28,14 +30,14 @@ for arm in control news; do
   model="$out/model-$train-$arm"
   [ -f "$spans" ] || npx tsx "$(dirname "$0")/korean-deid-news-corpus.ts" "$data/kmou-ner/corpus_morph_ner" "$files" "$judgments" "$spans"
   if [ ! -d "$model" ]; then
-    resume=$([ -d "$model.checkpoint" ] && echo --resume || true)
-    time $ppmlm deid train --spans "$spans" --model "$out/mlm-$train" --analyzer mecab --epochs 3 --lr 1e-3 --outside-noise 0.1 --out "$model" $resume
+    resume=$([ -d "$model.checkpoint/checkpoint" ] && echo --resume || true)
+    time $ppmlm deid train --spans "$spans" --model "$out/mlm-$train" --epochs 3 --lr 1e-3 --outside-noise 0.1 --out "$model" $resume
   fi
   for args in "--recognizers none" "--recognizers -DATE,-korean-places"; do
     echo "== $test judgments, direct terms everywhere, $arm: $args --deid-model $model"
     time $ppmlm --quiet blacklist eval --gold "$out/$test.jsonl" --lang ko --analyzer mecab --only direct $args --deid-model "$model"
   done
-  for threshold in ${THRESHOLDS:-0.2 0.05}; do
+  for threshold in ${NEWS_THRESHOLDS:-0.2 0.05}; do
     echo "== $test judgments, direct terms everywhere, $arm, threshold $threshold: --recognizers -DATE,-korean-places --deid-model $model"
     time $ppmlm --quiet blacklist eval --gold "$out/$test.jsonl" --lang ko --analyzer mecab --only direct --recognizers -DATE,-korean-places --deid-threshold "$threshold" --deid-model "$model"
   done

@@ -29,7 +29,7 @@ mkdir -p "$out"
     print tok, t }' > "$out/public-ner.conll"
 if [ ! -f "$out/model/ppmlm.json" ]; then
   start=$(date +%s)
-  resume=$([ -d "$out/model.checkpoint" ] && echo --resume || true)
+  resume=$([ -d "$out/model.checkpoint/checkpoint" ] && echo --resume || true)
   $ppmlm deid train --spans "$out/public-ner.conll" --spans-format conll --public-corpus --no-morphemes \
     --epochs 4 --surrogate-mentions "$copies" --hidden 128 --layers 2 --heads 2 --intermediate 512 --vocab-size 8000 \
     --batch-size 32 --split 90/5/5 --out "$out/model" --force --json $resume > "$out/train.json"

@@ -15,7 +15,7 @@ mkdir -p "$out"
 npx tsx "$here/physionet-corpus.ts" "$data/physionet-deid" "$out/corpus" 0 0 > /dev/null
 $ppmlm --quiet blacklist build --corpus "$out/corpus/all.jsonl" --out "$out/rules.tsv" --silver-out "$out/silver.jsonl" --force
 if [ ! -f "$out/model/ppmlm.json" ]; then
-  resume=$([ -d "$out/model.checkpoint" ] && echo --resume || true)
+  resume=$([ -d "$out/model.checkpoint/checkpoint" ] && echo --resume || true)
   time $ppmlm deid train --spans "$out/silver.jsonl" --spans-format jsonl --no-morphemes --epochs "$epochs" \
     --hidden 128 --layers 2 --heads 2 --intermediate 512 --vocab-size 8000 --batch-size 32 --split 90/5/5 \
     --out "$out/model" --force --json $resume
