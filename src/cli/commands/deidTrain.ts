@@ -57,7 +57,10 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
       ? { kind: 'spans', shares, split: splitDocuments(input.docs, shares, seed), surrogateMentions }
       : { kind: 'annotated', shares, split: splitDocuments(input.docs, shares, seed), lists: input.lists, resolver: input.resolver, level, replacement: options.replacement };
   const split = source.split;
-  const analyzer = options.morphemes === false || input.kind === 'spans' ? undefined : createKoreanAnalyzer(options.analyzer, (why) => out.warn(why));
+  // Span data is most often English (public NER, PHI notes): cut into morphemes only where an analyser is
+  // named, as Korean spans for an encoder whose vocabulary was learnt on morphemes need.
+  const morphemes = options.morphemes !== false && (input.kind !== 'spans' || options.analyzer !== 'auto');
+  const analyzer = morphemes ? createKoreanAnalyzer(options.analyzer, (why) => out.warn(why)) : undefined;
   const t0 = Date.now();
   try {
     const result = await trainDeid({
