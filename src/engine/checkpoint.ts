@@ -13,6 +13,8 @@ import type { TrainerState } from './trainer.js';
  */
 const CHECKPOINT = 'checkpoint';
 const BEST = 'best';
+/** The trainer's log (one JSON line per logged step and evaluation), beside the checkpoint. */
+export const TRAIN_LOG = 'train_log.jsonl';
 const STATE = 'trainer_state.json';
 const RUN_CONFIG = 'run_config.json';
 
@@ -165,9 +167,11 @@ export async function openCheckpoint(checkpointDir: string, options: OpenCheckpo
   if (options.resume) return stateToResume(checkpointDir, options.runConfig);
   const entries = await readdir(checkpointDir).catch(() => [] as string[]);
   if (entries.length === 0) return undefined;
-  // A run killed before its first checkpoint left only the log of steps this run takes again: nothing to
-  // resume (a resume is refused), so nothing to guard either, and no --force to ask for.
-  if (!options.force && (entries.includes(CHECKPOINT) || entries.includes(BEST))) throw new UsageError(`${checkpointDir} holds the checkpoint of an earlier run; pass --resume to continue it, or --force to delete it and start over`);
+  // A run killed before its first checkpoint left only the log of steps this run takes again, and perhaps
+  // the best model so far, which it writes again the same: nothing to resume (a resume is refused), so
+  // nothing to guard, and no --force to ask for. Anything else in the folder is guarded.
+  const disposable = !entries.includes(CHECKPOINT) && entries.every((e) => e === TRAIN_LOG || e === BEST);
+  if (!options.force && !disposable) throw new UsageError(`${checkpointDir} holds the checkpoint of an earlier run; pass --resume to continue it, or --force to delete it and start over`);
   await rm(checkpointDir, { recursive: true, force: true });
   return undefined;
 }

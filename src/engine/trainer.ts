@@ -3,7 +3,7 @@ import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError, TrainingDivergedError } from '../errors.js';
 import { writeDirAtomic } from '../io/index.js';
-import { bestModelDir, checkpointModelDir, resumeTraining, writeCheckpointFiles } from './checkpoint.js';
+import { bestModelDir, checkpointModelDir, resumeTraining, TRAIN_LOG, writeCheckpointFiles } from './checkpoint.js';
 import type { RunConfig } from './runConfig.js';
 import type { AdamWOptions } from './adamw.js';
 import { clipFactor } from './gradientBuffer.js';
@@ -258,7 +258,7 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
       options.accountant.loadStateDict(state.accountant);
     }
   }
-  const log = options.checkpointDir ? join(options.checkpointDir, 'train_log.jsonl') : undefined;
+  const log = options.checkpointDir ? join(options.checkpointDir, TRAIN_LOG) : undefined;
   if (options.checkpointDir) await mkdir(options.checkpointDir, { recursive: true });
 
   /** Writes a folder atomically: the model files, then whatever `extra` adds beside them. */

@@ -193,8 +193,9 @@ export async function prepareAtomicDir(path: string, options: { force?: boolean 
         try {
           await rename(tmpDir, path);
         } catch (err) {
-          // The old folder goes back: abort then removes the new one, and `path` is as it was.
-          if (replaced) await rename(old, path);
+          // The old folder goes back: abort then removes the new one, and `path` is as it was. Should that
+          // fail too, the old folder stays aside, where recoverAtomicDir finds it; the first error is the news.
+          if (replaced) await rename(old, path).catch(() => undefined);
           throw err;
         }
         await syncPath(dirname(path), 'r');
@@ -210,20 +211,19 @@ export async function prepareAtomicDir(path: string, options: { force?: boolean 
 /**
  * Cleans up after {@link writeDirAtomic} calls on `path` that were killed (SIGKILL, power loss): their temp
  * folders would otherwise stay beside it for good. A kill between the two renames of `commit()` left `path`
- * moved aside and the complete new folder not yet in place; that swap is finished first. Call it when no
+ * moved aside and the complete new folder not yet in place; that swap is finished first, and where the new
+ * folder is gone, the old one goes back. Call it when no
  * other process writes `path`, e.g. when a run that owns the folder starts.
  */
 export async function recoverAtomicDir(path: string): Promise<void> {
   const parent = dirname(path);
   const temps = (await readdir(parent).catch(() => [] as string[])).filter((name) => isTempOf(path, name));
   if (!(await exists(path))) {
-    for (const old of temps.filter((name) => name.endsWith('.old'))) {
-      const complete = join(parent, old.slice(0, -'.old'.length));
-      if (await exists(complete)) {
-        await rename(complete, path);
-        break;
-      }
-    }
+    const olds = temps.filter((name) => name.endsWith('.old'));
+    // The new folder where a swap was killed before it went in; else the old one, whose new one is gone
+    // (a swap that failed and could not put it back).
+    const complete = olds.map((old) => old.slice(0, -'.old'.length)).find((name) => temps.includes(name)) ?? olds[0];
+    if (complete !== undefined) await rename(join(parent, complete), path);
   }
   for (const name of temps) await rm(join(parent, name), { recursive: true, force: true });
 }

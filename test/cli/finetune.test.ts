@@ -320,9 +320,13 @@ describe('ppmlm finetune: checkpoints of other runs, corrupt or missing ones, an
     await writeFile(fewer, (await readFile(corpus, 'utf8')).trim().split('\n').slice(1).join('\n'));
     expect(await refused([...args.map((a) => (a === corpus ? fewer : a)), '--resume'])).toMatch(/other settings .*: --corpus "[0-9a-f]{16}" → "[0-9a-f]{16}"; /);
 
-    // A run killed before its first checkpoint left only its log: nothing to resume, so a start needs no --force.
+    // A run killed before its first checkpoint left its log and perhaps its best model, which a new run
+    // writes again: nothing to resume, so a start needs no --force; anything else there stays guarded.
     const early = join(dir, 'early');
-    await mkdir(`${early}.checkpoint`);
+    await mkdir(join(`${early}.checkpoint`, 'best'), { recursive: true });
+    await writeFile(join(`${early}.checkpoint`, 'notes.txt'), 'mine');
+    expect(await refused(args.map((a) => (a === out ? early : a)))).toBe(`ppmlm: ${early}.checkpoint holds the checkpoint of an earlier run; pass --resume to continue it, or --force to delete it and start over`);
+    await rm(join(`${early}.checkpoint`, 'notes.txt'));
     await writeFile(join(`${early}.checkpoint`, 'train_log.jsonl'), '{"step":1,"loss":9}\n');
     expect(await refused([...args.map((a) => (a === out ? early : a)), '--resume'])).toBe(`ppmlm: no checkpoint in ${early}.checkpoint; run without --resume to start`);
     const started = await cli(...args.map((a) => (a === out ? early : a)));

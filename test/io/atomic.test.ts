@@ -70,6 +70,16 @@ describe('recoverAtomicDir', () => {
     expect(await readdir(root)).toEqual(['checkpoint']);
     expect(await readFile(join(target, 'f'), 'utf8')).toBe('new');
   });
+
+  it('puts the old folder back where the swap failed and its new folder is gone', async () => {
+    const root = await tempDir();
+    const target = join(root, 'checkpoint');
+    await folder(join(root, '.checkpoint.4242.0badf00d.tmp.old'), 'previous');
+    await folder(join(root, '.checkpoint.4243.deadbeef.tmp'), 'half of another write');
+    await recoverAtomicDir(target);
+    expect(await readdir(root)).toEqual(['checkpoint']);
+    expect(await readFile(join(target, 'f'), 'utf8')).toBe('previous');
+  });
 });
 
 describe('output paths that cannot be written', () => {
