@@ -61,25 +61,21 @@ describe('recoverAtomicDir', () => {
     expect(await readFile(join(target, 'f'), 'utf8')).toBe('kept');
   });
 
-  it('finishes a swap killed between its two renames: the complete new folder goes in place', async () => {
-    const root = await tempDir();
-    const target = join(root, 'checkpoint');
-    await folder(join(root, '.checkpoint.4242.0badf00d.tmp'), 'new');
-    await folder(join(root, '.checkpoint.4242.0badf00d.tmp.old'), 'previous');
-    await recoverAtomicDir(target);
-    expect(await readdir(root)).toEqual(['checkpoint']);
-    expect(await readFile(join(target, 'f'), 'utf8')).toBe('new');
-  });
-
-  it('puts the old folder back where the swap failed and its new folder is gone', async () => {
-    const root = await tempDir();
-    const target = join(root, 'checkpoint');
-    await folder(join(root, '.checkpoint.4242.0badf00d.tmp.old'), 'previous');
-    await folder(join(root, '.checkpoint.4243.deadbeef.tmp'), 'half of another write');
-    await recoverAtomicDir(target);
-    expect(await readdir(root)).toEqual(['checkpoint']);
-    expect(await readFile(join(target, 'f'), 'utf8')).toBe('previous');
-  });
+  // A kill between commit's two renames leaves the complete new folder beside the old one: the swap is
+  // finished. A swap that failed and could not put the old folder back leaves it alone: it goes back.
+  for (const [what, temps, kept] of [
+    ['finishes a swap killed between its two renames: the complete new folder goes in place', { '.checkpoint.4242.0badf00d.tmp': 'new', '.checkpoint.4242.0badf00d.tmp.old': 'previous' }, 'new'],
+    ['puts the old folder back where the swap failed and its new folder is gone', { '.checkpoint.4242.0badf00d.tmp.old': 'previous', '.checkpoint.4243.deadbeef.tmp': 'half of another write' }, 'previous'],
+  ] as const) {
+    it(what, async () => {
+      const root = await tempDir();
+      const target = join(root, 'checkpoint');
+      for (const [name, content] of Object.entries(temps)) await folder(join(root, name), content);
+      await recoverAtomicDir(target);
+      expect(await readdir(root)).toEqual(['checkpoint']);
+      expect(await readFile(join(target, 'f'), 'utf8')).toBe(kept);
+    });
+  }
 });
 
 describe('output paths that cannot be written', () => {
