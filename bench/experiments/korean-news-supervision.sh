@@ -3,14 +3,14 @@
 # the persons, places and organisations of news? Run after korean-cross-crime.sh with PRETRAIN=1 (its
 # pretrained encoder OUT_DIR/mlm-TRAIN_TYPE and the gold OUT_DIR/TEST_TYPE.jsonl):
 #   bash bench/experiments/korean-news-supervision.sh ../shared/data OUT_DIR [TRAIN_TYPE]
-# Two arms from the same encoder, trained on span documents (`deid train --spans`, 3 epochs; span data is
-# read without morphemes, unlike the recipe's judgment-trained models): the training type's judgments
+# Two arms from the same encoder, trained on span documents (`deid train --spans --analyzer mecab`, 3
+# epochs, cut into morphemes as the encoder's vocabulary was): the training type's judgments
 # filled with 8 sets of surrogates (deid generate, seed 11), alone (the control) and with KMOU-NER's first
 # 400 files, their PER, LOC and ORG tags as the judgments' PERSON_NAME, LOCATION and ORGANIZATION
 # (korean-deid-news-corpus.ts; the other 1,027 files stay untouched). Each is measured on the other type's
 # judgments, alone and beside every rule but dates and Korean places, at the threshold its dev split chose
 # (the split is by document, so a judgment's fillings fall on both sides of it) and at NEWS_THRESHOLDS (default
-# "0.2 0.05"). 12-14 minutes of training and 6 of measuring per arm on 2 cores; a finished model is kept,
+# "0.2 0.05"). 8-11 minutes of training and 5 of measuring per arm on 2 cores; a finished model is kept,
 # and a training interrupted after its first checkpoint resumes (before it, it starts again).
 set -euo pipefail
 data=${1:-../shared/data}
@@ -27,11 +27,11 @@ judgments="$out/$train-r8.jsonl"
 for arm in control news; do
   files=$([ "$arm" = news ] && echo 400 || echo 0)
   spans="$out/$train-$arm.jsonl"
-  model="$out/model-$train-$arm"
+  model="$out/model-$train-$arm-morphemes"
   [ -f "$spans" ] || npx tsx "$(dirname "$0")/korean-deid-news-corpus.ts" "$data/kmou-ner/corpus_morph_ner" "$files" "$judgments" "$spans"
   if [ ! -d "$model" ]; then
     resume=$([ -d "$model.checkpoint/checkpoint" ] && echo --resume || true)
-    time $ppmlm deid train --spans "$spans" --model "$out/mlm-$train" --epochs 3 --lr 1e-3 --outside-noise 0.1 --out "$model" $resume
+    time $ppmlm deid train --spans "$spans" --model "$out/mlm-$train" --analyzer mecab --epochs 3 --lr 1e-3 --outside-noise 0.1 --out "$model" $resume
   fi
   for args in "--recognizers none" "--recognizers -DATE,-korean-places"; do
     echo "== $test judgments, direct terms everywhere, $arm: $args --deid-model $model"
