@@ -229,7 +229,7 @@ describe('ppmlm deid train --blacklist', () => {
 });
 
 describe('ppmlm deid train --spans on Korean text', () => {
-  it('cuts span data into morphemes only where --analyzer names an analyser, and records it for eval, apply and the recogniser', async () => {
+  it('cuts span data into morphemes only where --analyzer names an analyser, says so when Korean is read whole, and records it for eval, apply and the recogniser', async () => {
     const dir = await tempDir();
     const spans = join(dir, 'ko.jsonl');
     const names = ['홍길동', '김철수', '이영희', '박민수'];
@@ -246,6 +246,8 @@ describe('ppmlm deid train --spans on Korean text', () => {
       const r = await train(out, ...extra);
       expect(r.code, r.stderr).toBe(0);
       expect(await recorded(out)).toBe(morphemes);
+      // Korean read whole without being asked to: said once, with both ways out.
+      expect(r.stderr.includes('the span data holds Korean, read whole; pass --analyzer mecab (or rule)'), r.stderr).toBe(out === 'plain');
     }
     // Cut into morphemes, a particle after a name starts a word of its own (에게), as the judgments' models
     // read it; read whole, it is only ever the end of one (##에게).

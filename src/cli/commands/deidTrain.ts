@@ -1,7 +1,7 @@
 import { parseSplit, splitDocuments, trainDeid, type DeidSource, type LabelLevel, type ReplacementMode } from '../../deid/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { assertCanWrite } from '../../io/index.js';
-import { createKoreanAnalyzer, type AnalyzerChoice } from '../../text/index.js';
+import { createKoreanAnalyzer, isHangulWord, type AnalyzerChoice } from '../../text/index.js';
 import { readDeidSource, type DeidSourceFlags } from '../deidInputs.js';
 import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
@@ -61,6 +61,9 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
   // named, as Korean spans for an encoder whose vocabulary was learnt on morphemes need.
   const morphemes = options.morphemes !== false && (input.kind !== 'spans' || options.analyzer !== 'auto');
   const analyzer = morphemes ? createKoreanAnalyzer(options.analyzer, (why) => out.warn(why)) : undefined;
+  if (input.kind === 'spans' && !morphemes && options.morphemes !== false && input.docs.some((d) => isHangulWord(d.text))) {
+    out.warn('the span data holds Korean, read whole; pass --analyzer mecab (or rule) to cut it into morphemes as a Korean encoder\'s vocabulary was, or --no-morphemes to keep it whole');
+  }
   const t0 = Date.now();
   try {
     const result = await trainDeid({
