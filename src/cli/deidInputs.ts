@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { LabelResolver, TAXONOMY, readAnnotatedFolder, readDatasetLabels, readReplacementLists, readSpanCorpus, inferenceSeqLen, recordedPiiThreshold, trainedOnMorphemes, type PredictOptions, type SpanFormat, type UnknownLabelPolicy } from '../deid/index.js';
+import { LabelResolver, TAXONOMY, readAnnotatedFolder, readDatasetLabels, readReplacementLists, readSpanCorpus, inferenceSeqLen, recordedPiiThreshold, trainedOnMorphemes, recordedAnalyzer, analyzerMismatch, type PredictOptions, type SpanFormat, type UnknownLabelPolicy } from '../deid/index.js';
 import { assertSeqLenFits, type EncoderConfig, type Provenance } from '../model/index.js';
 import { createKoreanAnalyzer, type AnalyzerChoice, type MorphAnalyzer } from '../text/index.js';
 import { parseIntFlag, parseNumberFlag } from './parseFlags.js';
@@ -57,8 +57,11 @@ export function analyzerForModel(provenance: Provenance | undefined, choice: Ana
     out.info('the model was trained without morpheme pre-tokenisation; text is tokenised as is');
     return undefined;
   }
-  const analyzer = createKoreanAnalyzer(choice, (why) => out.warn(why));
+  // Left to choose, the analyser the model was trained with: the rule analyser's pieces are not mecab's.
+  const analyzer = createKoreanAnalyzer(choice === 'auto' && recordedAnalyzer(provenance) === 'rule' ? 'rule' : choice, (why) => out.warn(why));
   out.info(`the model was trained on morphemes; text is cut by the ${analyzer.name} analyser first`);
+  const mismatch = analyzerMismatch(provenance, analyzer);
+  if (mismatch) out.warn(mismatch);
   return analyzer;
 }
 

@@ -148,6 +148,21 @@ export function trainedOnMorphemes(provenance: Provenance | undefined): boolean 
   return typeof provenance?.morphemes === 'boolean' ? provenance.morphemes : provenance?.data !== 'spans';
 }
 
+/** The analyser a model's text was cut with (ppmlm.json `analyzer`), where its training recorded one. */
+export function recordedAnalyzer(provenance: Provenance | undefined): 'mecab' | 'rule' | undefined {
+  return provenance?.analyzer === 'mecab' || provenance?.analyzer === 'rule' ? provenance.analyzer : undefined;
+}
+
+/** Why text read with `analyzer` (none: read whole) is not cut as a model's training cut it, if it is not. */
+export function analyzerMismatch(provenance: Provenance | undefined, analyzer: { name: string } | undefined): string | undefined {
+  // A folder without ppmlm.json records nothing to compare with.
+  if (provenance === undefined || !trainedOnMorphemes(provenance)) return undefined;
+  const recorded = recordedAnalyzer(provenance);
+  if (analyzer === undefined) return `the model was trained on ${recorded ?? 'Korean'} morphemes but reads text whole here (no Korean analyser): it will find fewer Korean entities`;
+  if (recorded !== undefined && analyzer.name !== recorded) return `the model was trained on ${recorded} morphemes but text is cut by the ${analyzer.name} analyser here: it may find fewer entities`;
+  return undefined;
+}
+
 /**
  * The tokens per window a model reads when predicting: the windows it was trained on (ppmlm.json
  * `windowTokens`, what 99 training windows in 100 fit in; see `commonWindowLength`), at most 128 and
@@ -308,6 +323,7 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     ...(source.kind === 'annotated' ? { level: source.level, replacement: source.replacement } : { data: 'spans', ...(source.surrogateMentions && { surrogateMentions: source.surrogateMentions }) }),
     // Text must be pre-tokenised as in training: eval, apply and the model:<dir> recogniser read this.
     morphemes: options.analyzer !== undefined,
+    ...(options.analyzer && { analyzer: options.analyzer.name }),
     epochs: state?.epoch ?? options.epochs,
     ...(options.outsideNoise && { outsideNoise: options.outsideNoise }),
     seed,

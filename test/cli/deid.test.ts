@@ -249,6 +249,20 @@ describe('ppmlm deid train --spans on Korean text', () => {
       // Korean read whole without being asked to: said once, with both ways out.
       expect(r.stderr.includes('the span data holds Korean, read whole; pass --analyzer mecab (or rule)'), r.stderr).toBe(out === 'plain');
     }
+    // The analyser is recorded: left to choose, eval cuts text with it (not mecab, which may be installed);
+    // a blacklist that reads text whole beside such a model says what that costs.
+    expect(JSON.parse(await readFile(join(dir, 'rule', 'ppmlm.json'), 'utf8')).analyzer).toBe('rule');
+    const evaluated = await cli('deid', 'eval', '--spans', spans, '--model', join(dir, 'rule'), '--split', 'all');
+    expect(evaluated.code, evaluated.stderr).toBe(0);
+    expect(evaluated.stderr).toMatch(/text is cut by the rule analyser first/);
+    const corpus = join(dir, 'corpus.jsonl');
+    await writeFile(corpus, docs.map(({ id, author, text }) => JSON.stringify({ id, author, text })).join('\n') + '\n');
+    const built = await cli('blacklist', 'build', '--corpus', corpus, '--lang', 'en', '--out', join(dir, 'bl.tsv'), '--deid-model', join(dir, 'rule'));
+    expect(built.code, built.stderr).toBe(0);
+    expect(built.stderr).toContain('the model was trained on rule morphemes but reads text whole here (no Korean analyser)');
+    const matched = await cli('blacklist', 'build', '--corpus', corpus, '--lang', 'ko', '--analyzer', 'rule', '--out', join(dir, 'bl-rule.tsv'), '--deid-model', join(dir, 'rule'));
+    expect(matched.code, matched.stderr).toBe(0);
+    expect(matched.stderr).not.toContain('the model was trained on');
     // Cut into morphemes, a particle after a name starts a word of its own (에게), as the judgments' models
     // read it; read whole, it is only ever the end of one (##에게).
     expect(await vocabulary('rule')).toContain('에게');
