@@ -5,7 +5,7 @@ import { mecabReading, morphemeCursor, quantity, verbForm, type MorphAnalyzer } 
 import type { Tokenizer } from '../tokenizer/index.js';
 import { entitySpans } from './apply.js';
 import { predictLabels, type PredictOptions } from './classifier.js';
-import { inferenceSeqLen, recordedPiiThreshold, trainedOnMorphemes } from './train.js';
+import { analyzerMismatch, inferenceSeqLen, recordedPiiThreshold, trainedOnMorphemes } from './train.js';
 
 /**
  * A trained de-identification model as a direct-identifier recogniser (`model:<dir>` in blacklists): its
@@ -29,10 +29,13 @@ export class DeidModelRecognizer implements Recognizer {
    * `analyzer` splits the text only for a model trained on morpheme pre-tokenised text; mecab, whatever the
    * model, also reads the entities' endings to drop verb forms. `piiThreshold` replaces the one its
    * training chose on its dev split, which maximises F1 there: a blacklist applies every false alarm
-   * everywhere, so it may want more precision than F1 weighs.
+   * everywhere, so it may want more precision than F1 weighs. `onWarn` hears when `analyzer` does not cut
+   * text as the model's training did ({@link analyzerMismatch}).
    */
-  static async load(dir: string, analyzer?: MorphAnalyzer, options: { piiThreshold?: number } = {}): Promise<DeidModelRecognizer> {
+  static async load(dir: string, analyzer?: MorphAnalyzer, options: { piiThreshold?: number; onWarn?: (message: string) => void } = {}): Promise<DeidModelRecognizer> {
     const { model, tokenizer, labels, provenance } = await loadTokenClassifier(dir);
+    const mismatch = analyzerMismatch(provenance, analyzer);
+    if (mismatch) options.onWarn?.(mismatch);
     return new DeidModelRecognizer(model, tokenizer, labels, dir, { seqLen: inferenceSeqLen(model.config, provenance), analyzer: trainedOnMorphemes(provenance) ? analyzer : undefined, piiThreshold: options.piiThreshold ?? recordedPiiThreshold(provenance) }, analyzer);
   }
 

@@ -92,22 +92,20 @@ export async function blacklistRules(options: BlacklistRuleFlags, out: Reporter,
       out.info(`gazetteer ${path}: ${terms.length} terms`);
     }
     if (options.deidModel) {
-      const [{ DeidModelRecognizer, resolveModelDir, analyzerMismatch }, { selectBackend }] = await Promise.all([import('../../deid/index.js'), import('../../engine/index.js')]);
+      const [{ DeidModelRecognizer, resolveModelDir }, { selectBackend }] = await Promise.all([import('../../deid/index.js'), import('../../engine/index.js')]);
       const modelDir = resolveModelDir(options.deidModel);
-      const provenance = await readProvenance(modelDir);
       // A recogniser trained on private text carries it into a blacklist declared public.
+      const provenance = publicCorpus ? await readProvenance(modelDir) : undefined;
       if (publicCorpus && provenance?.publicCorpus !== true) {
         throw new UsageError(`--public-corpus: the de-identification model ${options.deidModel} was not trained on documents declared public (deid train --public-corpus), so a blacklist it helps build depends on them; drop --deid-model or --public-corpus`);
       }
       if (publicCorpus && typeof provenance?.publicDocuments !== 'string') {
         throw new UsageError(`--public-corpus: ${options.deidModel}/ppmlm.json records no publicDocuments (it was trained before ppmlm recorded a public model's documents), so a DP run could not rule out that they overlap its training documents; retrain it with deid train --public-corpus, or drop --deid-model`);
       }
-      if (publicCorpus && typeof provenance?.publicDocuments === 'string') deidDocuments = provenance.publicDocuments;
+      if (typeof provenance?.publicDocuments === 'string') deidDocuments = provenance.publicDocuments;
       await selectBackend(options.backend);
       const piiThreshold = options.deidThreshold === undefined ? undefined : parseNumberFlag(options.deidThreshold, '--deid-threshold', { min: 0, max: 1 });
-      const mismatch = analyzerMismatch(provenance, analyzer);
-      if (mismatch) out.warn(`--deid-model ${options.deidModel}: ${mismatch}`);
-      recognizers.push(await DeidModelRecognizer.load(modelDir, analyzer, { piiThreshold }));
+      recognizers.push(await DeidModelRecognizer.load(modelDir, analyzer, { piiThreshold, onWarn: (why) => out.warn(`--deid-model ${options.deidModel}: ${why}`) }));
       out.info(`de-identification model ${options.deidModel} added as a recogniser`);
     }
     const stopList = new Set<string>();

@@ -59,9 +59,9 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
   const split = source.split;
   // Span data is most often English (public NER, PHI notes): cut into morphemes only where an analyser is
   // named, as Korean spans for an encoder whose vocabulary was learnt on morphemes need.
-  const morphemes = options.morphemes !== false && (input.kind !== 'spans' || options.analyzer !== 'auto');
-  const analyzer = morphemes ? createKoreanAnalyzer(options.analyzer, (why) => out.warn(why)) : undefined;
-  if (input.kind === 'spans' && !morphemes && options.morphemes !== false && input.docs.some((d) => isHangulWord(d.text))) {
+  const spansLeftWhole = input.kind === 'spans' && options.analyzer === 'auto';
+  const analyzer = options.morphemes !== false && !spansLeftWhole ? createKoreanAnalyzer(options.analyzer, (why) => out.warn(why)) : undefined;
+  if (spansLeftWhole && options.morphemes !== false && input.docs.some((d) => isHangulWord(d.text))) {
     out.warn('the span data holds Korean, read whole; pass --analyzer mecab (or rule) to cut it into morphemes as a Korean encoder\'s vocabulary was, or --no-morphemes to keep it whole');
   }
   const t0 = Date.now();
