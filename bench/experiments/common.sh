@@ -1,6 +1,7 @@
 # Sourced by the experiment scripts: `experiment_setup DATA_DIR OUT_DIR` sets DATA and OUT (absolute,
 # OUT created), ROOT (the repository) and PPMLM (the built CLI, with global flags from $PPMLM_FLAGS,
-# e.g. "--threads 1"), and stops the script at the first error; `pretrain` (below) is shared by the evidence runs.
+# e.g. "--threads 1"), and stops the script at the first error; `pretrain` (below) is shared by the
+# evidence runs, `crime_types` by the Korean cross-crime runs.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PPMLM="node $ROOT/bin/ppmlm.js ${PPMLM_FLAGS:-}"
@@ -15,4 +16,12 @@ experiment_setup() {
 pretrain() {
   [ -d "$2" ] || $PPMLM finetune --model "$1" --corpus public.jsonl --strategy standard --dropout 0 --epochs "$3" --lr "$4" --seq-len "$5" --batch-size "$6" \
     --out "$2" --json $([ -d "$2.checkpoint/checkpoint" ] && echo --resume) > "$2.json"
+}
+
+# `crime_types [TRAIN_TYPE]`: the Thunder-DeID crime type a model learns from (TRAIN, crime_of_violence by
+# default) and the other, the one it is measured on and never sees (TEST); THUNDER, the corpus under DATA.
+crime_types() {
+  TRAIN=${1:-crime_of_violence}
+  case "$TRAIN" in crime_of_violence) TEST=fraud ;; fraud) TEST=crime_of_violence ;; *) echo "TRAIN_TYPE is crime_of_violence or fraud" >&2; exit 2 ;; esac
+  THUNDER="$DATA/thunder-deid"
 }

@@ -17,54 +17,49 @@
 # two surrogate fillings of the training type's judgments (korean-pretraining-corpus.ts), then trains
 # de-identification from it: model-TYPE-pretrained (-eN when EPOCHS is set). The pretraining checkpoints every
 # 500 steps (about 2 minutes on 2 cores) and a rerun resumes it; a finished model is kept.
-set -euo pipefail
-data=${1:-../shared/data}
-out=${2:-korean-cross-crime}
-train=${3:-crime_of_violence}
-case "$train" in crime_of_violence) test=fraud ;; fraud) test=crime_of_violence ;; *) echo "TRAIN_TYPE is crime_of_violence or fraud" >&2; exit 2 ;; esac
-ppmlm="node $(dirname "$0")/../../bin/ppmlm.js"
-T="$data/thunder-deid"
-KO=(--replacements "$T/replacement" --replace-map "$T/replace_map.json" --skip-bad-docs)
-mkdir -p "$out"
+. "$(dirname "$0")/common.sh"
+experiment_setup "${1:-../shared/data}" "${2:-korean-cross-crime}"
+crime_types "${3:-}"
+KO=(--replacements "$THUNDER/replacement" --replace-map "$THUNDER/replace_map.json" --skip-bad-docs)
 pretrain=$([ "${PRETRAIN:-0}" = 1 ] && echo 1 || true)
-model="$out/model-$train${pretrain:+-pretrained}${EPOCHS:+-e$EPOCHS}"
+model="$OUT/model-$TRAIN${pretrain:+-pretrained}${EPOCHS:+-e$EPOCHS}"
 encoder=(--hidden 128 --layers 2 --heads 2 --intermediate 512)
-if [ -n "$pretrain" ] && [ ! -d "$model" ] && [ ! -d "$out/mlm-$train" ]; then
-  pre="$out/pretrain-$train"
+if [ -n "$pretrain" ] && [ ! -d "$model" ] && [ ! -d "$OUT/mlm-$TRAIN" ]; then
+  pre="$OUT/pretrain-$TRAIN"
   mkdir -p "$pre"
-  [ -f "$pre/judgments.jsonl" ] || $ppmlm --quiet deid generate --judgments "$T/judgments/$train" "${KO[@]}" --seed 11 --replicas 2 --out "$pre/judgments.jsonl"
-  [ -f "$pre/corpus.jsonl" ] || npx tsx "$(dirname "$0")/korean-pretraining-corpus.ts" "$data/kmou-ner/corpus_morph_ner" "$pre/judgments.jsonl" "$pre/corpus.jsonl"
-  [ -d "$pre/tokenizer" ] || $ppmlm --quiet tokenizer train --corpus "$pre/corpus.jsonl" --out "$pre/tokenizer" --type wordpiece --vocab-size 8000 --morphemes --analyzer mecab --public-corpus
-  [ -d "$pre/init" ] || $ppmlm --quiet model init --vocab "$pre/tokenizer" --out "$pre/init" "${encoder[@]}" --allow-vocabulary-identifiers
-  resume=$([ -d "$out/mlm-$train.checkpoint/checkpoint" ] && echo --resume || true)
-  time $ppmlm finetune --model "$pre/init" --corpus "$pre/corpus.jsonl" --out "$out/mlm-$train" --strategy standard --epochs 3 --seq-len 128 --batch-size 16 --lr 1e-3 --analyzer mecab --save-steps 500 $resume
+  [ -f "$pre/judgments.jsonl" ] || $PPMLM --quiet deid generate --judgments "$THUNDER/judgments/$TRAIN" "${KO[@]}" --seed 11 --replicas 2 --out "$pre/judgments.jsonl"
+  [ -f "$pre/corpus.jsonl" ] || npx tsx "$(dirname "$0")/korean-pretraining-corpus.ts" "$DATA/kmou-ner/corpus_morph_ner" "$pre/judgments.jsonl" "$pre/corpus.jsonl"
+  [ -d "$pre/tokenizer" ] || $PPMLM --quiet tokenizer train --corpus "$pre/corpus.jsonl" --out "$pre/tokenizer" --type wordpiece --vocab-size 8000 --morphemes --analyzer mecab --public-corpus
+  [ -d "$pre/init" ] || $PPMLM --quiet model init --vocab "$pre/tokenizer" --out "$pre/init" "${encoder[@]}" --allow-vocabulary-identifiers
+  resume=$([ -d "$OUT/mlm-$TRAIN.checkpoint/checkpoint" ] && echo --resume || true)
+  time $PPMLM finetune --model "$pre/init" --corpus "$pre/corpus.jsonl" --out "$OUT/mlm-$TRAIN" --strategy standard --epochs 3 --seq-len 128 --batch-size 16 --lr 1e-3 --analyzer mecab --save-steps 500 $resume
 fi
 if [ ! -d "$model" ]; then
   resume=$([ -d "$model.checkpoint/checkpoint" ] && echo --resume || true)
   base=("${encoder[@]}")
-  [ -n "$pretrain" ] && base=(--model "$out/mlm-$train")
-  time $ppmlm deid train --judgments "$T/judgments/$train" "${KO[@]}" --replacement per-epoch --label-level 2 --epochs "${EPOCHS:-8}" \
+  [ -n "$pretrain" ] && base=(--model "$OUT/mlm-$TRAIN")
+  time $PPMLM deid train --judgments "$THUNDER/judgments/$TRAIN" "${KO[@]}" --replacement per-epoch --label-level 2 --epochs "${EPOCHS:-8}" \
     "${base[@]}" --lr 1e-3 --outside-noise 0.1 --out "$model" $resume
 fi
-gold="$out/$test.jsonl"
-[ -f "$gold" ] || $ppmlm --quiet deid generate --judgments "$T/judgments/$test" "${KO[@]}" --seed 7 --out "$gold"
+gold="$OUT/$TEST.jsonl"
+[ -f "$gold" ] || $PPMLM --quiet deid generate --judgments "$THUNDER/judgments/$TEST" "${KO[@]}" --seed 7 --out "$gold"
 for args in "" "--recognizers none --deid-model $model" "--deid-model $model" "--recognizers none --deid-model $model --model-agreement 0" "--deid-model $model --model-agreement 0" "--recognizers -DATE,-korean-places --deid-model $model"; do
-  echo "== $test judgments, direct terms everywhere: ${args:-the rules alone}"
-  time $ppmlm --quiet blacklist eval --gold "$gold" --lang ko --analyzer mecab --only direct $args
+  echo "== $TEST judgments, direct terms everywhere: ${args:-the rules alone}"
+  time $PPMLM --quiet blacklist eval --gold "$gold" --lang ko --analyzer mecab --only direct $args
 done
 for threshold in ${THRESHOLDS:-}; do
   for args in "--recognizers none --deid-model $model" "--deid-model $model"; do
-    echo "== $test judgments, direct terms everywhere, threshold $threshold: $args"
-    $ppmlm --quiet blacklist eval --gold "$gold" --lang ko --analyzer mecab --only direct --deid-threshold "$threshold" $args
+    echo "== $TEST judgments, direct terms everywhere, threshold $threshold: $args"
+    $PPMLM --quiet blacklist eval --gold "$gold" --lang ko --analyzer mecab --only direct --deid-threshold "$threshold" $args
   done
 done
 # The same without the gold spans that hold only the court's placeholder, which hold no personal data
 # (placeholders.ts): what the goal's shortfall is made of.
-text="$out/$test-text.jsonl"
+text="$OUT/$TEST-text.jsonl"
 [ "$text" -nt "$gold" ] || npx tsx "$(dirname "$0")/placeholders.ts" "$gold" "$text"
 for args in "" "--recognizers none --deid-model $model" "--recognizers -DATE,-korean-places --deid-model $model"; do
-  echo "== $test judgments, spans holding text (placeholders left out), direct terms everywhere: ${args:-the rules alone}"
-  time $ppmlm --quiet blacklist eval --gold "$text" --lang ko --analyzer mecab --only direct $args
+  echo "== $TEST judgments, spans holding text (placeholders left out), direct terms everywhere: ${args:-the rules alone}"
+  time $PPMLM --quiet blacklist eval --gold "$text" --lang ko --analyzer mecab --only direct $args
 done
-echo "== $test judgments, the rules and the model, where they fired only (no indirect terms: k=1)"
-time $ppmlm --quiet blacklist eval --gold "$gold" --lang ko --analyzer mecab --k 1 --ngrams 1-1 --deid-model "$model" --protection occurrences
+echo "== $TEST judgments, the rules and the model, where they fired only (no indirect terms: k=1)"
+time $PPMLM --quiet blacklist eval --gold "$gold" --lang ko --analyzer mecab --k 1 --ngrams 1-1 --deid-model "$model" --protection occurrences

@@ -12,33 +12,29 @@
 # (the split is by document, so a judgment's fillings fall on both sides of it) and at NEWS_THRESHOLDS (default
 # "0.2 0.05"). 8-11 minutes of training and 5 of measuring per arm on 2 cores; a finished model is kept,
 # and a training interrupted after its first checkpoint resumes (before it, it starts again).
-set -euo pipefail
-data=${1:-../shared/data}
-out=${2:-korean-cross-crime}
-train=${3:-crime_of_violence}
-case "$train" in crime_of_violence) test=fraud ;; fraud) test=crime_of_violence ;; *) echo "TRAIN_TYPE is crime_of_violence or fraud" >&2; exit 2 ;; esac
-ppmlm="node $(dirname "$0")/../../bin/ppmlm.js"
-T="$data/thunder-deid"
-for need in "$out/mlm-$train" "$out/$test.jsonl"; do
-  [ -e "$need" ] || { echo "$need is missing: run PRETRAIN=1 bash bench/experiments/korean-cross-crime.sh $data $out $train first" >&2; exit 2; }
+. "$(dirname "$0")/common.sh"
+experiment_setup "${1:-../shared/data}" "${2:-korean-cross-crime}"
+crime_types "${3:-}"
+for need in "$OUT/mlm-$TRAIN" "$OUT/$TEST.jsonl"; do
+  [ -e "$need" ] || { echo "$need is missing: run PRETRAIN=1 bash bench/experiments/korean-cross-crime.sh $DATA $OUT $TRAIN first" >&2; exit 2; }
 done
-judgments="$out/$train-r8.jsonl"
-[ -f "$judgments" ] || $ppmlm --quiet deid generate --judgments "$T/judgments/$train" --replacements "$T/replacement" --replace-map "$T/replace_map.json" --skip-bad-docs --seed 11 --replicas 8 --out "$judgments"
+judgments="$OUT/$TRAIN-r8.jsonl"
+[ -f "$judgments" ] || $PPMLM --quiet deid generate --judgments "$THUNDER/judgments/$TRAIN" --replacements "$THUNDER/replacement" --replace-map "$THUNDER/replace_map.json" --skip-bad-docs --seed 11 --replicas 8 --out "$judgments"
 for arm in control news; do
   files=$([ "$arm" = news ] && echo 400 || echo 0)
-  spans="$out/$train-$arm.jsonl"
-  model="$out/model-$train-$arm-morphemes"
-  [ -f "$spans" ] || npx tsx "$(dirname "$0")/korean-deid-news-corpus.ts" "$data/kmou-ner/corpus_morph_ner" "$files" "$judgments" "$spans"
+  spans="$OUT/$TRAIN-$arm.jsonl"
+  model="$OUT/model-$TRAIN-$arm-morphemes"
+  [ -f "$spans" ] || npx tsx "$(dirname "$0")/korean-deid-news-corpus.ts" "$DATA/kmou-ner/corpus_morph_ner" "$files" "$judgments" "$spans"
   if [ ! -d "$model" ]; then
     resume=$([ -d "$model.checkpoint/checkpoint" ] && echo --resume || true)
-    time $ppmlm deid train --spans "$spans" --model "$out/mlm-$train" --analyzer mecab --epochs 3 --lr 1e-3 --outside-noise 0.1 --out "$model" $resume
+    time $PPMLM deid train --spans "$spans" --model "$OUT/mlm-$TRAIN" --analyzer mecab --epochs 3 --lr 1e-3 --outside-noise 0.1 --out "$model" $resume
   fi
   for args in "--recognizers none" "--recognizers -DATE,-korean-places"; do
-    echo "== $test judgments, direct terms everywhere, $arm: $args --deid-model $model"
-    time $ppmlm --quiet blacklist eval --gold "$out/$test.jsonl" --lang ko --analyzer mecab --only direct $args --deid-model "$model"
+    echo "== $TEST judgments, direct terms everywhere, $arm: $args --deid-model $model"
+    time $PPMLM --quiet blacklist eval --gold "$OUT/$TEST.jsonl" --lang ko --analyzer mecab --only direct $args --deid-model "$model"
   done
   for threshold in ${NEWS_THRESHOLDS:-0.2 0.05}; do
-    echo "== $test judgments, direct terms everywhere, $arm, threshold $threshold: --recognizers -DATE,-korean-places --deid-model $model"
-    time $ppmlm --quiet blacklist eval --gold "$out/$test.jsonl" --lang ko --analyzer mecab --only direct --recognizers -DATE,-korean-places --deid-threshold "$threshold" --deid-model "$model"
+    echo "== $TEST judgments, direct terms everywhere, $arm, threshold $threshold: --recognizers -DATE,-korean-places --deid-model $model"
+    time $PPMLM --quiet blacklist eval --gold "$OUT/$TEST.jsonl" --lang ko --analyzer mecab --only direct --recognizers -DATE,-korean-places --deid-threshold "$threshold" --deid-model "$model"
   done
 done
