@@ -7,9 +7,9 @@ import { dpRecord, makeAccountant, makePrivate, planDp, releaseAccountant, relea
 import type { RunConfig } from '../engine/runConfig.js';
 import { assertNoNaN, checkTrainingMemory, DROPOUT_STREAM, dropoutOf, encode, lossSegments, tokenClassifierLogits, crossEntropy, padBatch, writeModelFiles, type BatchRow, type EncoderModel, type Provenance } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
-import { windowRanges, windowsOf, type Encoding, type Tokenizer } from '../tokenizer/index.js';
+import { tokenizeAtMorphemes, windowRanges, windowsOf, type Encoding, type Tokenizer } from '../tokenizer/index.js';
 import { tokenMetrics } from './metrics.js';
-import { alignLabels, tokenizeForDeid } from './tokenize.js';
+import { alignLabels } from './tokenize.js';
 
 /** A labelled text: character spans with their label at the chosen level. */
 export interface LabelledText {
@@ -29,7 +29,7 @@ export interface LabelledWindow {
 export async function labelledWindows(texts: readonly LabelledText[], tokenizer: Tokenizer, labelIds: ReadonlyMap<string, number>, seqLen: number, analyzer?: MorphAnalyzer): Promise<LabelledWindow[]> {
   const out: LabelledWindow[] = [];
   for (const [doc, t] of texts.entries()) {
-    const body = await tokenizeForDeid(tokenizer, t.text, analyzer);
+    const body = await tokenizeAtMorphemes(tokenizer, t.text, analyzer);
     for (const w of windowsOf(tokenizer, body, { maxLength: seqLen })) {
       const aligned = alignLabels(w, t.spans);
       out.push({ doc, ids: Int32Array.from(w.ids), labels: Int32Array.from(aligned, (l, i) => (w.special[i] ? -1 : labelIds.get(l) ?? labelIds.get('O')!)) });
@@ -231,7 +231,7 @@ export interface Prediction {
 export async function predictLabels(model: EncoderModel, tokenizer: Tokenizer, labels: readonly string[], text: string, options: PredictOptions): Promise<Prediction> {
   const { seqLen, analyzer, piiThreshold } = options;
   const stride = options.stride ?? Math.floor((seqLen - 2) / 2);
-  const encoding = await tokenizeForDeid(tokenizer, text, analyzer);
+  const encoding = await tokenizeAtMorphemes(tokenizer, text, analyzer);
   const n = encoding.ids.length;
   const predicted = new Array<string>(n).fill('O');
   const piiProbability = new Float32Array(n);

@@ -7,7 +7,7 @@ export { readReplacementLists, readAnnotatedFolder, fillDocument, generateDocume
 export type { GeneratedDocument, LabelledSpan, ReplacementMode, ReplacementLists } from './generate.js';
 export { tokenMetrics } from './metrics.js';
 export type { DeidMetrics, PRF } from './metrics.js';
-export { tokenizeForDeid, alignLabels } from './tokenize.js';
+export { alignLabels } from './tokenize.js';
 export { trainTokenClassifier, predictLabels, labelledWindows, noisyOutside, bestPiiThreshold, calibratePiiThreshold, commonWindowLength } from './classifier.js';
 export type { LabelledText, TrainClassifierOptions, PredictOptions, Prediction } from './classifier.js';
 export { entitySpans, letterFor, replaceEntities } from './apply.js';

@@ -8,7 +8,7 @@ import { documentKey, keyedFingerprint, recordPublicDocuments } from '../io/inde
 import { assertSeqLenFits, checkVocabulary, defaultConfig, initParams, loadModelDir, parameterShapes, saveModelDir, usablePositions, vocabularyProvenance, vocabularyProvenanceProblem, type EncoderConfig, type EncoderModel, type Provenance, type VocabularyCheck, type VocabularyCheckRecord, type VocabularyOrigin } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { checkPrivateInputs, type DpOptions, type DpRecord } from '../privacy/index.js';
-import { trainWordPiece, type Tokenizer } from '../tokenizer/index.js';
+import { DEFAULT_WORDPIECE_OPTIONS, morphemePreTokens, trainWordPiece, type Tokenizer } from '../tokenizer/index.js';
 import { PACKAGE_VERSION } from '../version.js';
 import type { AnnotatedDocument } from './annotated.js';
 import { calibratePiiThreshold, trainTokenClassifier, type LabelledText } from './classifier.js';
@@ -295,11 +295,11 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     const analyzer = options.analyzer;
     tokenizer = await trainWordPiece(texts, {
       vocabSize: init.vocabSize,
-      ...(analyzer && { preTokenize: async (t: string) => (await analyzer.analyze(t)).map((m) => m.surface.toLowerCase()) }),
+      ...(analyzer && { preTokenize: async (t: string) => (await morphemePreTokens(t, DEFAULT_WORDPIECE_OPTIONS, analyzer)).map((p) => p.text) }),
       ...(check.blacklisted && { blacklisted: check.blacklisted }),
     });
     // Trained on the training documents (private unless --public-corpus): a model made from it later is checked by this record.
-    const origin: VocabularyOrigin = { corpus: keyedFingerprint(texts), publicCorpus: options.publicCorpus === true, ...(check.blacklistFingerprint && { blacklist: check.blacklistFingerprint }) };
+    const origin: VocabularyOrigin = { corpus: keyedFingerprint(texts), publicCorpus: options.publicCorpus === true, ...(check.blacklistFingerprint && { blacklist: check.blacklistFingerprint }), ...(analyzer && { morphemes: analyzer.name }) };
     vocabulary = vocabularyProvenance(origin, options.publicCorpus || check.blacklisted ? checkVocabulary(tokenizer, origin, check) : { status: 'unchecked', reason: 'private corpus, no blacklist' });
     const config = defaultConfig({ vocab_size: tokenizer.vocabSize, hidden_size: init.hidden, num_hidden_layers: init.layers, num_attention_heads: init.heads, intermediate_size: init.intermediate, max_position_embeddings: Math.max(options.seqLen, 64), pad_token_id: tokenizer.idOf(tokenizer.specials.pad)! });
     model = { config, params: initParams(parameterShapes(config, { tokenClassification: labels.length }), config, seed), head: { tokenClassification: labels.length } };

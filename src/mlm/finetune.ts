@@ -8,7 +8,7 @@ import { bestModelDir, checkpointDirFor, checkpointModelDir, openCheckpoint } fr
 import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
 import { assertCanWrite, documentKey, PRIVATE_FILE_MODE, publicDocumentOverlap, publicDocumentsPath } from '../io/index.js';
 import { assertSameAnalyzer, BlacklistMatcher, blacklistFingerprint, blacklistProvenanceProblem, englishReference, ownTextBlacklists, type Blacklist, type BlacklistEntry, type PublicReference, type Recognizer } from '../identifiers/index.js';
-import { assertSeqLenFits, checkTrainingMemory, DROPOUT_STREAM, dropoutOf, checkVocabulary, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, untieDecoder, writeModelFiles, type LoadedModel, type Provenance, type VocabularyCheck, type VocabularyOrigin, vocabularyProvenance, vocabularyProvenanceProblem } from '../model/index.js';
+import { assertSeqLenFits, checkTrainingMemory, morphemesFor, DROPOUT_STREAM, dropoutOf, checkVocabulary, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, untieDecoder, writeModelFiles, type LoadedModel, type Provenance, type VocabularyCheck, type VocabularyOrigin, vocabularyProvenance, vocabularyProvenanceProblem } from '../model/index.js';
 import { BlacklistedTerms } from '../tokenizer/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { UsageError } from '../errors.js';
@@ -315,6 +315,9 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   // The tokenizer is fixed for the run: checked once, before training, and the outcome recorded in the
   // provenance every export of the run writes (checkpoints, epoch folders, the best model's copy).
   const vocabulary = vocabularyProvenance(loaded.provenance?.vocabulary, checkVocabulary(tokenizer, loaded.provenance?.vocabulary, check, resumeFrom ? undefined : options.onInfo));
+  // A vocabulary learnt on Korean morphemes reads training text cut the same way, or it meets pieces it never learnt.
+  const { morphemes, warning: morphemeWarning } = morphemesFor(loaded.provenance?.vocabulary, options.analyzer, options.docs.map((d) => d.text));
+  if (morphemeWarning) options.onWarn?.(morphemeWarning);
   // DP-SGD differentiates one window at a time.
   const memory = checkTrainingMemory(model.config, { batchSize: private_ ? 1 : batchSize, seqLen, targetShare: maskProb, outputs: model.config.vocab_size, perExampleGradients: private_ });
   options.onInfo?.(describeTrainingMemory(memory));
@@ -342,7 +345,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
         return { ...d, text: await pseudonymize(d.text, matcher, terms, { analyzer: options.analyzer, style, rng: new Rng(seed).fork(i) }) };
       }));
     }
-    return buildWindows(docs, tokenizer, { seqLen, stride: trainingStride(seqLen, options.stride), blacklist: entries, analyzer: options.analyzer, ...(own && { ownTerms: (d: Document) => own.get(unitOf(d)) }) });
+    return buildWindows(docs, tokenizer, { seqLen, stride: trainingStride(seqLen, options.stride), blacklist: entries, analyzer: options.analyzer, morphemes, ...(own && { ownTerms: (d: Document) => own.get(unitOf(d)) }) });
   };
   const split = options.evalSplit === undefined ? undefined : splitByAuthor(options.docs, options.evalSplit, seed);
   const evalDocs = split?.heldOut ?? options.evalDocs;

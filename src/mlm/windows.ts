@@ -1,7 +1,7 @@
 import type { Document } from '../corpus/index.js';
 import { BlacklistMatcher, protectedMask, type BlacklistEntry } from '../identifiers/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
-import { windowsOf, type Encoding, type Tokenizer } from '../tokenizer/index.js';
+import { tokenizeAtMorphemes, windowsOf, type Encoding, type Tokenizer } from '../tokenizer/index.js';
 
 /** One model input window of a document, with what masking needs precomputed once (not per step). */
 export interface TrainingWindow {
@@ -51,6 +51,8 @@ export interface BuildWindowsOptions {
   /** Terms whose occurrences are protected; undefined or empty protects nothing. */
   blacklist?: readonly Pick<BlacklistEntry, 'term'>[];
   analyzer?: MorphAnalyzer;
+  /** Cut Hangul text at this analyser's morphemes before WordPiece: the vocabulary was learnt on them. */
+  morphemes?: MorphAnalyzer;
   /** Terms protected in one document only besides `blacklist`: its unit's own (see `ownTextBlacklists`). */
   ownTerms?: (doc: Document) => readonly Pick<BlacklistEntry, 'term'>[] | undefined;
 }
@@ -75,7 +77,7 @@ export async function buildWindows(docs: readonly Document[], tokenizer: Tokeniz
       if (ownMatcher === undefined) ownMatchers.set(own, (ownMatcher = new BlacklistMatcher(own)));
       matches.push(...(await ownMatcher.match(text, options.analyzer)));
     }
-    const body = tokenizer.tokenize(text);
+    const body = await tokenizeAtMorphemes(tokenizer, text, options.morphemes);
     for (const w of windowsOf(tokenizer, body, { maxLength: options.seqLen, stride: options.stride ?? 0 })) {
       const mask = protectedMask(w.offsets, matches, w.special);
       stats.tokens += w.special.filter((s) => !s).length;

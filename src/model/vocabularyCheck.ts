@@ -1,5 +1,6 @@
 import { PrivateVocabularyError, VocabularyIdentifiersError } from '../errors.js';
 import { blacklistedTokens, type BlacklistedTerms, type Tokenizer } from '../tokenizer/index.js';
+import type { MorphAnalyzer } from '../text/index.js';
 
 /**
  * How a vocabulary was made, recorded under `vocabulary` in ppmlm.json when ppmlm trained it (`tokenizer
@@ -13,6 +14,11 @@ export interface VocabularyOrigin {
   publicCorpus: boolean;
   /** Fingerprint of the blacklist whose terms no token spells (`tokenizer train --blacklist`). */
   blacklist?: string;
+  /**
+   * The Korean analyser whose morphemes cut Hangul text before WordPiece when the vocabulary was learnt
+   * (`tokenizer train --morphemes`, a fresh `deid train` vocabulary): training text is cut the same way.
+   */
+  morphemes?: string;
 }
 
 /**
@@ -21,6 +27,18 @@ export interface VocabularyOrigin {
  */
 export function vocabularyProvenanceProblem(origin: VocabularyOrigin | undefined): string | undefined {
   return origin?.publicCorpus === false ? 'trained by ppmlm on a corpus not declared public' : undefined;
+}
+
+/**
+ * The analyser that cuts training text for a vocabulary learnt on morphemes (undefined: read as the
+ * tokenizer does), and what to warn when the run cannot cut as the vocabulary was learnt.
+ */
+export function morphemesFor(origin: VocabularyOrigin | undefined, analyzer: MorphAnalyzer | undefined, texts: readonly string[]): { morphemes?: MorphAnalyzer; warning?: string } {
+  if (origin?.morphemes === undefined) return {};
+  if (analyzer === undefined) {
+    return texts.some((t) => /[\uac00-\ud7a3]/.test(t)) ? { warning: `the vocabulary was learnt on ${origin.morphemes} morphemes but no Korean analyser reads the text here (--lang en): Korean words are tokenised whole; drop --lang en` } : {};
+  }
+  return { morphemes: analyzer, ...(analyzer.name !== origin.morphemes && { warning: `the vocabulary was learnt on ${origin.morphemes} morphemes but text is cut by the ${analyzer.name} analyser here; pass --analyzer ${origin.morphemes}` }) };
 }
 
 /** What ppmlm.json records of a vocabulary's check (`vocabularyCheck`). */

@@ -1,5 +1,8 @@
+import type { MorphAnalyzer } from '../text/index.js';
 import { sliceNormalized } from './normalizer.js';
 import type { PreToken } from './preTokenizer.js';
+import type { Encoding, Tokenizer } from './types.js';
+import { bertPreTokenize, WordPieceTokenizer, type WordPieceOptions } from './wordpiece.js';
 
 /**
  * Splits BERT pre-tokens further wherever a morpheme starts (morpheme starts as offsets into the original
@@ -20,4 +23,26 @@ export function splitAtMorphemes(preTokens: readonly PreToken[], morphemeStarts:
     out.push(from === 0 ? p : sliceNormalized(p, from, p.text.length));
   }
   return out;
+}
+
+const HANGUL = /[\uac00-\ud7a3]/;
+
+/**
+ * The pre-tokens of a vocabulary learnt on morphemes: BERT's, cut again wherever a morpheme starts when the
+ * text holds Hangul. Learning the vocabulary and encoding for training both take them from here, so the
+ * vocabulary holds the pieces encoding asks for (punctuation the analyser leaves out included).
+ */
+export async function morphemePreTokens(text: string, options: WordPieceOptions, analyzer: MorphAnalyzer): Promise<PreToken[]> {
+  const preTokens = bertPreTokenize(text, options);
+  if (!HANGUL.test(text)) return preTokens;
+  return splitAtMorphemes(preTokens, new Set((await analyzer.analyze(text)).map((m) => m.start)));
+}
+
+/**
+ * Tokenises with WordPiece on morphemes where an analyser is given (no token crosses a morpheme
+ * boundary), else as the tokenizer does; a byte-level BPE tokenizer always reads text as it does.
+ */
+export async function tokenizeAtMorphemes(tokenizer: Tokenizer, text: string, analyzer?: MorphAnalyzer): Promise<Encoding> {
+  if (analyzer === undefined || !(tokenizer instanceof WordPieceTokenizer) || !HANGUL.test(text)) return tokenizer.tokenize(text);
+  return tokenizer.tokenizePreTokens(await morphemePreTokens(text, tokenizer.options, analyzer));
 }

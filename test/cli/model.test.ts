@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { cli } from '../helpers/cli.js';
@@ -60,6 +60,38 @@ describe('ppmlm tokenizer train / model init / fill-mask', () => {
     expect(badHeads.stderr).toMatch(/--hidden 10 must be a multiple of --heads 3/);
     const exists = await cli('model', 'init', '--vocab', tok, '--out', model);
     expect(exists.stderr).toMatch(/already exists; pass --force/);
+  });
+});
+
+describe('ppmlm tokenizer train --morphemes', () => {
+  it('records the analyser, and fine-tuning a model made from it cuts Korean text as the vocabulary was learnt', async () => {
+    const dir = await tempDir();
+    const corpus = join(dir, 'ko.jsonl');
+    const names = ['홍길동', '김철수', '이영희', '박민수', '최지우', '정하늘'];
+    const docs = names.map((name, i) => ({ id: `d${i}`, author: `a${i}`, text: `피고인은 피해자 ${name}에게 욕설을 하였다. ${name}은 식당에서 일한다.` }));
+    await writeFile(corpus, docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
+    const tok = join(dir, 'tok');
+    const t = await cli('--quiet', 'tokenizer', 'train', '--corpus', corpus, '--public-corpus', '--morphemes', '--analyzer', 'rule', '--vocab-size', '120', '--min-frequency', '1', '--out', tok);
+    expect(t.code, t.stderr).toBe(0);
+    const vocab = Object.keys(JSON.parse(await readFile(join(tok, 'tokenizer.json'), 'utf8')).model.vocab as Record<string, number>);
+    // Learnt on the pre-tokens encoding reads: a particle starts a word, and the full stop the rule
+    // analyser leaves out of its morphemes is a token.
+    expect(vocab).toContain('에게');
+    expect(vocab).toContain('.');
+    const model = join(dir, 'model');
+    expect((await cli('--quiet', 'model', 'init', '--vocab', tok, '--out', model, '--hidden', '16', '--layers', '1', '--heads', '2', '--intermediate', '32', '--max-positions', '64')).code).toBe(0);
+    expect(JSON.parse(await readFile(join(model, 'ppmlm.json'), 'utf8')).vocabulary).toMatchObject({ morphemes: 'rule' });
+    const finetune = (out: string, ...flags: string[]) => cli('finetune', '--model', model, '--corpus', corpus, '--strategy', 'standard', '--epochs', '1', '--batch-size', '4', '--seq-len', '32', '--out', join(dir, out), '--json', ...flags);
+    const cut = await finetune('cut');
+    expect(cut.code, cut.stderr).toBe(0);
+    const whole = await finetune('whole', '--lang', 'en');
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(whole.stderr).toContain('the vocabulary was learnt on rule morphemes but no Korean analyser reads the text here (--lang en)');
+    expect(cut.stderr).not.toContain('the vocabulary was learnt on');
+    // Read whole, 홍길동에게 needs continuation pieces (##에게) a vocabulary learnt on morphemes seldom has,
+    // and a word it cannot cover becomes one [UNK]: the same text, another count of tokens.
+    expect(JSON.parse(cut.stdout).tokens).not.toBe(JSON.parse(whole.stdout).tokens);
+    expect(JSON.parse(await readFile(join(dir, 'cut', 'ppmlm.json'), 'utf8')).vocabulary).toMatchObject({ morphemes: 'rule' });
   });
 });
 

@@ -2,6 +2,7 @@ import { loadCorpus } from '../../corpus/index.js';
 import { nativeKernelUsage, selectBackend, type BackendRequest } from '../../engine/index.js';
 import { UsageError } from '../../errors.js';
 import { blacklistFingerprint, readBlacklist, readCorpusReference } from '../../identifiers/index.js';
+import { readProvenance } from '../../model/index.js';
 import { latestReview } from '../../review/index.js';
 import { assertBlacklistFor, axesName, checkFinetuneOptions, finetune, resolveAxes, type TrainingAxes } from '../../mlm/index.js';
 import { parseDpFlags, type DpFlags } from '../dpFlags.js';
@@ -80,7 +81,10 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
   const readOptions = corpusReadOptions(options, (err) => out.warn(`skipped ${err.located}`));
   const docs = await loadCorpus(options.corpus, readOptions);
   const evalDocs = options.evalCorpus === undefined ? undefined : await loadCorpus(options.evalCorpus, readOptions);
-  const analyzer = blacklist || options.protectOwnText ? analyzerFor(options.lang, options.analyzer, out) : undefined;
+  // A vocabulary learnt on morphemes needs its analyser to read Korean (left to choose, the one it was learnt with).
+  const morphemeVocabulary = (await readProvenance(options.model))?.vocabulary?.morphemes;
+  const choice = options.analyzer === 'auto' && morphemeVocabulary === 'rule' ? 'rule' : options.analyzer;
+  const analyzer = blacklist || options.protectOwnText || morphemeVocabulary ? analyzerFor(options.lang, choice, out) : undefined;
   const t0 = Date.now();
   try {
     const reference = options.referenceCorpus === undefined ? undefined : await readCorpusReference(options.referenceCorpus, { textCol: options.referenceTextCol, k: referenceK, analyzer });

@@ -5,13 +5,13 @@ import { writeProvenance, type VocabularyOrigin } from '../../model/index.js';
 import { blacklistFingerprint } from '../../identifiers/index.js';
 import { PACKAGE_VERSION } from '../../version.js';
 import { commitOrAbort, documentKey, prepareAtomicDir, recordPublicDocuments } from '../../io/index.js';
-import { BlacklistedTerms, bpeToTokenizerJson, toTokenizerJson, toVocabTxt, trainBpe, trainWordPiece } from '../../tokenizer/index.js';
+import { BlacklistedTerms, bpeToTokenizerJson, DEFAULT_WORDPIECE_OPTIONS, morphemePreTokens, toTokenizerJson, toVocabTxt, trainBpe, trainWordPiece } from '../../tokenizer/index.js';
 import { readBlacklist } from '../../identifiers/index.js';
 import { UsageError } from '../../errors.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
-import { createKoreanAnalyzer, type AnalyzerChoice } from '../../text/index.js';
+import { createKoreanAnalyzer, type AnalyzerChoice, type MorphAnalyzer } from '../../text/index.js';
 
 export interface TokenizerTrainOptions extends CorpusFlags {
   type: string;
@@ -40,8 +40,8 @@ export async function tokenizerTrain(options: TokenizerTrainOptions, out: Report
   // How the vocabulary was made decides, when a model is made from it, whether it may ship (model/vocabularyCheck.ts).
   const fingerprint = corpusFingerprinter();
   const documentKeys: string[] = [];
-  const writeOrigin = async () => {
-    const vocabulary: VocabularyOrigin = { corpus: fingerprint.digest(), publicCorpus: options.publicCorpus === true, ...(blacklist && { blacklist: blacklistFingerprint(blacklist) }) };
+  const writeOrigin = async (morphemes?: MorphAnalyzer) => {
+    const vocabulary: VocabularyOrigin = { corpus: fingerprint.digest(), publicCorpus: options.publicCorpus === true, ...(blacklist && { blacklist: blacklistFingerprint(blacklist) }), ...(morphemes && { morphemes: morphemes.name }) };
     // Kept with the key, never in the tokenizer folder (which model init copies): a DP run checks its training documents against it.
     if (options.publicCorpus) await recordPublicDocuments(vocabulary.corpus, documentKeys);
     return writeProvenance(target.tmpDir, { ppmlm: PACKAGE_VERSION, createdAt: new Date().toISOString(), vocabulary });
@@ -57,9 +57,7 @@ export async function tokenizerTrain(options: TokenizerTrainOptions, out: Report
         }
       })();
       // With --morphemes, Korean words are cut into morphemes first (Mecab-ko + subwords, as Thunder-DeID does).
-      const preTokenize = analyzer
-        ? async (text: string) => (await analyzer.analyze(text)).map((m) => m.surface.toLowerCase())
-        : undefined;
+      const preTokenize = analyzer && (async (text: string) => (await morphemePreTokens(text, DEFAULT_WORDPIECE_OPTIONS, analyzer)).map((p) => p.text));
       const onProgress = (n: number) => out.progress(`tokenizer: ${n} tokens`);
       if (options.type === 'bpe') {
         // Byte-level BPE pieces keep their leading space, so morphemes are given back with theirs.
@@ -74,7 +72,7 @@ export async function tokenizerTrain(options: TokenizerTrainOptions, out: Report
       out.progressDone();
       await writeFile(join(target.tmpDir, 'tokenizer.json'), JSON.stringify(toTokenizerJson(tok)));
       await writeFile(join(target.tmpDir, 'vocab.txt'), toVocabTxt(tok));
-      await writeOrigin();
+      await writeOrigin(analyzer);
       return { type: 'wordpiece' as const, vocabSize: tok.vocabSize, files: ['tokenizer.json', 'vocab.txt', 'ppmlm.json'] };
     });
     report(trained);
