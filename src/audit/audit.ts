@@ -3,9 +3,9 @@ import type { Document } from '../corpus/index.js';
 import { UsageError } from '../errors.js';
 import { Rng } from '../engine/random.js';
 import { assertSameAnalyzer, blacklistFingerprint, occurrenceTokens, type Blacklist } from '../identifiers/index.js';
-import type { EncoderModel, Provenance } from '../model/index.js';
+import { morphemesFor, type EncoderModel, type Provenance } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
-import type { Encoding, Tokenizer } from '../tokenizer/index.js';
+import { tokenizeAtMorphemes, type Encoding, type Tokenizer } from '../tokenizer/index.js';
 import { secretExposure, type ExposureProbe, type ExposureResult } from './exposure.js';
 import type { GoldSpan } from './gold.js';
 import { predictMasked, type MaskedQuery } from './inference.js';
@@ -58,6 +58,7 @@ export interface AuditOptions {
   blacklistScope?: 'members' | 'given';
   analyzer?: MorphAnalyzer;
   onProgress?: (stage: string, done: number, total: number) => void;
+  onWarn?: (message: string) => void;
 }
 
 export interface PrivacyScore {
@@ -254,8 +255,13 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   if (options.references?.length === 1) throw new UsageError(`${options.references[0]!.name}: LiRA needs at least 2 reference models; pass more with --references`);
   const authorOf = (doc: number) => options.members[doc]!.author;
 
-  const memberBodies = options.members.map((d) => tok.tokenize(d.text));
-  const nonMemberBodies = options.nonMembers.map((d) => tok.tokenize(d.text));
+  // The model is queried on text cut as it was trained (a vocabulary learnt on Korean morphemes): read
+  // otherwise, it meets pieces it seldom saw and looks as if it had memorised less.
+  const { morphemes, warning } = morphemesFor(target.provenance?.vocabulary, options.analyzer, [...options.members, ...options.nonMembers].map((d) => d.text));
+  if (warning) options.onWarn?.(warning);
+  const bodiesOf = (docs: readonly Document[]) => Promise.all(docs.map((d) => tokenizeAtMorphemes(tok, d.text, morphemes)));
+  const memberBodies = await bodiesOf(options.members);
+  const nonMemberBodies = await bodiesOf(options.nonMembers);
   options.onProgress?.('matching identifiers', 0, 1);
   const member = await findOccurrences(options.members, memberBodies, entries, options.analyzer);
   const nonMember = await findOccurrences(options.nonMembers, nonMemberBodies, entries, options.analyzer);
@@ -359,11 +365,11 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   let canaries: AuditReport['canaries'];
   if (options.exposure?.length) {
     options.onProgress?.('exposure', 0, options.exposure.length);
-    const probes = await secretExposure(target.model, tok, options.exposure, { seqLen, padId });
+    const probes = await secretExposure(target.model, tok, options.exposure, { seqLen, padId, morphemes });
     const scored = probes.map((p) => p.exposure).filter(Number.isFinite);
     exposure = { probes, mean: summarise(probes).mean, max: scored.length ? Math.max(...scored) : NaN };
     if (options.controlExposure?.length) {
-      const controls = await secretExposure(target.model, tok, options.controlExposure, { seqLen, padId });
+      const controls = await secretExposure(target.model, tok, options.controlExposure, { seqLen, padId, morphemes });
       const { planted, control, difference } = exposureDifference(probes, controls);
       canaries = { planted, control: { ...control, probes: controls }, difference };
     }

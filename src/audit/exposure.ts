@@ -1,5 +1,6 @@
 import type { EncoderModel } from '../model/index.js';
-import type { Tokenizer } from '../tokenizer/index.js';
+import type { MorphAnalyzer } from '../text/index.js';
+import { tokenizeAtMorphemes, type Encoding, type Tokenizer } from '../tokenizer/index.js';
 import { predictMasked, type MaskedQuery } from './inference.js';
 import { queryTokens, windowAround } from './queries.js';
 
@@ -38,9 +39,8 @@ export interface ExposureResult {
  * (the others visible, as in pseudo-log-likelihood scoring, Salazar et al. 2020) and their
  * log-probabilities summed. Returns the queries; the score is the sum over their predictions.
  */
-function valueQueries(tokenizer: Tokenizer, text: string, start: number, end: number, seqLen: number): MaskedQuery[] {
+function valueQueries(tokenizer: Tokenizer, body: Encoding, start: number, end: number, seqLen: number): MaskedQuery[] {
   const t = queryTokens(tokenizer);
-  const body = tokenizer.tokenize(text);
   const covered: number[] = [];
   body.offsets.forEach(([s, e], i) => {
     if (s < end && e > start) covered.push(i);
@@ -62,13 +62,16 @@ function valueQueries(tokenizer: Tokenizer, text: string, start: number, end: nu
  * ranking's ~1.44), not the maximum;
  * a candidate that yields no query is left out, and a secret that yields none is marked `unscored`.
  */
-export async function secretExposure(model: EncoderModel, tokenizer: Tokenizer, probes: readonly ExposureProbe[], options: { seqLen: number; padId: number }): Promise<ExposureResult[]> {
+export async function secretExposure(model: EncoderModel, tokenizer: Tokenizer, probes: readonly ExposureProbe[], options: { seqLen: number; padId: number; morphemes?: MorphAnalyzer }): Promise<ExposureResult[]> {
   const out: ExposureResult[] = [];
   for (const probe of probes) {
     const at = probe.text.indexOf(probe.secret);
     if (at < 0) throw new RangeError(`exposure probe ${probe.label}: the secret is not in its text`);
     const values = [probe.secret, ...probe.candidates.filter((c) => c !== probe.secret)];
-    const perValue = values.map((v) => valueQueries(tokenizer, probe.text.slice(0, at) + v + probe.text.slice(at + probe.secret.length), at, at + v.length, options.seqLen));
+    const perValue = await Promise.all(values.map(async (v) => {
+      const text = probe.text.slice(0, at) + v + probe.text.slice(at + probe.secret.length);
+      return valueQueries(tokenizer, await tokenizeAtMorphemes(tokenizer, text, options.morphemes), at, at + v.length, options.seqLen);
+    }));
     const preds = await predictMasked(model, perValue.flat(), { padId: options.padId, topK: 1 });
     let next = 0;
     const scores = perValue.map((qs) => {

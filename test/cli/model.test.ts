@@ -92,6 +92,20 @@ describe('ppmlm tokenizer train --morphemes', () => {
     // and a word it cannot cover becomes one [UNK]: the same text, another count of tokens.
     expect(JSON.parse(cut.stdout).tokens).not.toBe(JSON.parse(whole.stdout).tokens);
     expect(JSON.parse(await readFile(join(dir, 'cut', 'ppmlm.json'), 'utf8')).vocabulary).toMatchObject({ morphemes: 'rule' });
+    // The audit queries the model on text cut as it was trained: its figures are of another tokenisation
+    // when it cannot cut, and it says so.
+    const [members, nonMembers, blacklist] = ['members.jsonl', 'non-members.jsonl', 'terms.txt'].map((f) => join(dir, f)) as [string, string, string];
+    await writeFile(members, docs.slice(0, 3).map((d) => JSON.stringify(d)).join('\n') + '\n');
+    await writeFile(nonMembers, docs.slice(3).map((d) => JSON.stringify(d)).join('\n') + '\n');
+    await writeFile(blacklist, names.join('\n') + '\n');
+    const audit = (out: string, ...flags: string[]) => cli('--quiet', 'audit', '--model', join(dir, 'cut'), '--members', members, '--non-members', nonMembers, '--blacklist', blacklist, '--seq-len', '32', '--out', join(dir, out), '--json', ...flags);
+    const audited = await audit('audit-cut');
+    expect(audited.code, audited.stderr).toBe(0);
+    expect(audited.stderr).not.toContain('the vocabulary was learnt on');
+    const auditedWhole = await audit('audit-whole', '--lang', 'en');
+    expect(auditedWhole.code, auditedWhole.stderr).toBe(0);
+    expect(auditedWhole.stderr).toContain('the vocabulary was learnt on rule morphemes but no Korean analyser reads the text here');
+    expect(JSON.parse(audited.stdout).membership).not.toEqual(JSON.parse(auditedWhole.stdout).membership);
   });
 });
 

@@ -102,7 +102,7 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
     assertSeqLenFits(loaded.model.config, seqLen, '--seq-len', dir);
     references.push({ name: dir, model: loaded.model, tokenizer: loaded.tokenizer });
   }
-  const analyzer = analyzerFor(options.lang, options.analyzer, out);
+  const analyzer = analyzerFor(options.lang, options.analyzer, out, target.provenance?.vocabulary?.morphemes);
   try {
     const report = await runAudit({
       target: { name: options.model, model: target.model, tokenizer: target.tokenizer, provenance: target.provenance },
@@ -120,6 +120,7 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
       showIdentifiers: options.showIdentifiers === true,
       analyzer,
       onProgress: (stage) => out.progress(`audit: ${stage}`, true),
+      onWarn: (m) => out.warn(m),
     });
     // The downstream task loads each model again to train a head: the audited copies must not stay in the heap beside them.
     disposeParams(target.model.params);

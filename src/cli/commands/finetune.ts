@@ -81,10 +81,9 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
   const readOptions = corpusReadOptions(options, (err) => out.warn(`skipped ${err.located}`));
   const docs = await loadCorpus(options.corpus, readOptions);
   const evalDocs = options.evalCorpus === undefined ? undefined : await loadCorpus(options.evalCorpus, readOptions);
-  // A vocabulary learnt on morphemes needs its analyser to read Korean (left to choose, the one it was learnt with).
+  // A vocabulary learnt on morphemes needs an analyser to read Korean as it was learnt.
   const morphemeVocabulary = (await readProvenance(options.model))?.vocabulary?.morphemes;
-  const choice = options.analyzer === 'auto' && morphemeVocabulary === 'rule' ? 'rule' : options.analyzer;
-  const analyzer = blacklist || options.protectOwnText || morphemeVocabulary ? analyzerFor(options.lang, choice, out) : undefined;
+  const analyzer = blacklist || options.protectOwnText || morphemeVocabulary ? analyzerFor(options.lang, options.analyzer, out, morphemeVocabulary) : undefined;
   const t0 = Date.now();
   try {
     const reference = options.referenceCorpus === undefined ? undefined : await readCorpusReference(options.referenceCorpus, { textCol: options.referenceTextCol, k: referenceK, analyzer });
