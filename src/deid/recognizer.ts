@@ -1,11 +1,11 @@
 import { basename } from 'node:path';
 import { MODEL_SOURCE, type Detection, type Recognizer } from '../identifiers/index.js';
 import { loadTokenClassifier, type EncoderModel } from '../model/index.js';
-import { mecabReading, morphemeCursor, quantity, verbForm, type MorphAnalyzer } from '../text/index.js';
+import { mecabReading, morphemeCursor, quantity, RuleAnalyzer, verbForm, type MorphAnalyzer } from '../text/index.js';
 import type { Tokenizer } from '../tokenizer/index.js';
 import { entitySpans } from './apply.js';
 import { predictLabels, type PredictOptions } from './classifier.js';
-import { analyzerMismatch, inferenceSeqLen, recordedPiiThreshold, trainedOnMorphemes } from './train.js';
+import { analyzerMismatch, inferenceSeqLen, recordedAnalyzer, recordedPiiThreshold, trainedOnMorphemes } from './train.js';
 
 /**
  * A trained de-identification model as a direct-identifier recogniser (`model:<dir>` in blacklists): its
@@ -26,17 +26,20 @@ export class DeidModelRecognizer implements Recognizer {
   }
 
   /**
-   * `analyzer` splits the text only for a model trained on morpheme pre-tokenised text; mecab, whatever the
-   * model, also reads the entities' endings to drop verb forms. `piiThreshold` replaces the one its
-   * training chose on its dev split, which maximises F1 there: a blacklist applies every false alarm
-   * everywhere, so it may want more precision than F1 weighs. `onWarn` hears when `analyzer` does not cut
-   * text as the model's training did ({@link analyzerMismatch}).
+   * `analyzer` (the rules') splits the text only for a model trained on morpheme pre-tokenised text, and a
+   * model trained on the rule analyser's morphemes is read with them whatever the rules use; mecab,
+   * whatever the model, also reads the entities' endings to drop verb forms. `piiThreshold` replaces the
+   * one its training chose on its dev split, which maximises F1 there: a blacklist applies every false
+   * alarm everywhere, so it may want more precision than F1 weighs. `onWarn` hears when the text cannot be
+   * cut as the model's training did ({@link analyzerMismatch}): a mecab model where mecab is not used.
    */
   static async load(dir: string, analyzer?: MorphAnalyzer, options: { piiThreshold?: number; onWarn?: (message: string) => void } = {}): Promise<DeidModelRecognizer> {
     const { model, tokenizer, labels, provenance } = await loadTokenClassifier(dir);
-    const mismatch = analyzerMismatch(provenance, analyzer);
+    // The rule analyser is a function, not a process: the model gets its own where the rules use another.
+    const cut = !trainedOnMorphemes(provenance) ? undefined : recordedAnalyzer(provenance) === 'rule' && analyzer?.name !== 'rule' ? new RuleAnalyzer() : analyzer;
+    const mismatch = analyzerMismatch(provenance, cut);
     if (mismatch) options.onWarn?.(mismatch);
-    return new DeidModelRecognizer(model, tokenizer, labels, dir, { seqLen: inferenceSeqLen(model.config, provenance), analyzer: trainedOnMorphemes(provenance) ? analyzer : undefined, piiThreshold: options.piiThreshold ?? recordedPiiThreshold(provenance) }, analyzer);
+    return new DeidModelRecognizer(model, tokenizer, labels, dir, { seqLen: inferenceSeqLen(model.config, provenance), analyzer: cut, piiThreshold: options.piiThreshold ?? recordedPiiThreshold(provenance) }, analyzer);
   }
 
   async find(text: string): Promise<Detection[]> {
