@@ -6,11 +6,11 @@ import { BlacklistMatcher, buildBlacklist, occurrenceTokens, protectedMask, read
 import { checkpointDirFor, hasCheckpoint } from '../engine/index.js';
 import { ConfigError } from '../errors.js';
 import { finetune, parseAxes, privateInputsOf } from '../mlm/index.js';
-import { checkVocabulary, disposeParams, loadModelDir, type LoadedModel } from '../model/index.js';
+import { checkVocabulary, disposeParams, loadModelDir, morphemesFor, type LoadedModel } from '../model/index.js';
 import { PRIVATE_FILE_MODE, writeFileAtomic } from '../io/index.js';
 import { checkPrivateInputs } from '../privacy/index.js';
 import { analyzerForLanguage, type MorphAnalyzer } from '../text/index.js';
-import { BlacklistedTerms, type Tokenizer } from '../tokenizer/index.js';
+import { BlacklistedTerms, tokenizeAtMorphemes, type Tokenizer } from '../tokenizer/index.js';
 import { assertCanariesProtected, canaryCounts, plantCanaries, protectedCanaryOccurrences, type PlantedCanaries, type PlantedSpan } from './canaries.js';
 import type { ExperimentConfig } from './config.js';
 import { resultsCsv, resultsMarkdown, resultsSvg, type ResultRow } from './results.js';
@@ -121,12 +121,12 @@ function splitByIndividual(docs: readonly Document[], parts: number): Document[]
 }
 
 /** Stops the experiment unless every planted canary occurrence is matched by the blacklist and all its tokens are protected. */
-export async function checkCanaries(canaries: PlantedCanaries, docs: readonly Document[], blacklist: Blacklist, tokenizer: Tokenizer, analyzer: MorphAnalyzer | undefined, expected: number): Promise<void> {
+export async function checkCanaries(canaries: PlantedCanaries, docs: readonly Document[], blacklist: Blacklist, tokenizer: Tokenizer, analyzer: MorphAnalyzer | undefined, expected: number, morphemes?: MorphAnalyzer): Promise<void> {
   const matcher = new BlacklistMatcher(blacklist.entries);
   const ok = new Set<PlantedSpan>();
   for (const d of new Set(canaries.spans.map((s) => s.doc))) {
     const text = docs[d]!.text;
-    const body = tokenizer.tokenize(text);
+    const body = await tokenizeAtMorphemes(tokenizer, text, morphemes);
     const matches = await matcher.match(text, analyzer);
     const mask = protectedMask(body.offsets, matches, body.special);
     for (const s of canaries.spans.filter((x) => x.doc === d)) {
@@ -166,7 +166,9 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
     );
   }
   if (setting.canaries) {
-    await checkCanaries(setting.canaries, members, blacklist, reference.tokenizer, analyzer, protectedCanaryOccurrences(config.canaries!));
+    // Tokenised as fine-tuning will (a vocabulary learnt on Korean morphemes reads text cut so).
+    const { morphemes } = morphemesFor(reference.provenance?.vocabulary, analyzer, members.map((d) => d.text));
+    await checkCanaries(setting.canaries, members, blacklist, reference.tokenizer, analyzer, protectedCanaryOccurrences(config.canaries!), morphemes);
   }
   const cellDir = (strategy: string, epochs: number, seed: number) => join(out, 'cells', `${strategy}-e${epochs}-s${seed}`);
   /** A cell's stored report, or a fresh audit of the model `load` gives (then stored). */
