@@ -1,6 +1,6 @@
 import type { Document } from '../corpus/index.js';
 import { assertSameAnalyzer, blacklistFingerprint, type Blacklist } from '../identifiers/index.js';
-import { checkVocabulary, vocabularyProvenance, type VocabularyOrigin } from '../model/index.js';
+import { checkVocabulary, morphemesFor, vocabularyProvenance, type VocabularyOrigin } from '../model/index.js';
 import { buildWindows, eligiblePositions, epochOrder, IGNORE, mask, maskConfigFor, trainingStride, windowRng, type BatchMaskConfig, type TrainingWindow } from '../mlm/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { BlacklistedTerms, type Tokenizer } from '../tokenizer/index.js';
@@ -29,6 +29,8 @@ export interface ExportDatasetOptions {
   allowVocabularyIdentifiers?: boolean;
   /** Where the vocabulary check's info line goes. */
   onInfo?: (line: string) => void;
+  /** Hears when Korean text cannot be cut as the vocabulary was learnt (see `morphemesFor`). */
+  onWarn?: (line: string) => void;
   seqLen: number;
   /** Tokens shared by consecutive windows (default: a quarter window, as `finetune`). */
   stride?: number;
@@ -97,7 +99,10 @@ export async function exportDataset(options: ExportDatasetOptions): Promise<Data
   const check = { ...(blacklist && { blacklisted: new BlacklistedTerms(blacklist.entries.map((e) => e.term)) }), allowIdentifiers: options.allowVocabularyIdentifiers };
   const vocabulary = vocabularyProvenance(options.vocabulary, checkVocabulary(tokenizer, options.vocabulary, check, options.onInfo));
   const stride = trainingStride(seqLen, options.stride);
-  const { windows, stats } = await buildWindows(options.docs, tokenizer, { seqLen, stride, blacklist: blacklist?.entries ?? [], analyzer: options.analyzer });
+  // The windows finetune trains on: cut at morphemes where the vocabulary was learnt on them.
+  const { morphemes, warning } = morphemesFor(options.vocabulary, options.analyzer, options.docs.map((d) => d.text));
+  if (warning) options.onWarn?.(warning);
+  const { windows, stats } = await buildWindows(options.docs, tokenizer, { seqLen, stride, blacklist: blacklist?.entries ?? [], analyzer: options.analyzer, morphemes });
   const padId = tokenizer.idOf(tokenizer.specials.pad)!;
   const splits: DatasetSplit[] = [{ name: 'train', rows: windows.length, row: (i) => collatorExample(windows[i]!, seqLen, padId) }];
   const premasked = options.premasked;

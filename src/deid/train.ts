@@ -8,7 +8,7 @@ import { documentKey, keyedFingerprint, recordPublicDocuments } from '../io/inde
 import { assertSeqLenFits, checkVocabulary, defaultConfig, initParams, loadModelDir, parameterShapes, saveModelDir, usablePositions, vocabularyProvenance, vocabularyProvenanceProblem, type EncoderConfig, type EncoderModel, type Provenance, type VocabularyCheck, type VocabularyCheckRecord, type VocabularyOrigin } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { checkPrivateInputs, type DpOptions, type DpRecord } from '../privacy/index.js';
-import { DEFAULT_WORDPIECE_OPTIONS, morphemePreTokens, trainWordPiece, type Tokenizer } from '../tokenizer/index.js';
+import { trainWordPiece, type Tokenizer } from '../tokenizer/index.js';
 import { PACKAGE_VERSION } from '../version.js';
 import type { AnnotatedDocument } from './annotated.js';
 import { calibratePiiThreshold, trainTokenClassifier, type LabelledText } from './classifier.js';
@@ -295,7 +295,7 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     const analyzer = options.analyzer;
     tokenizer = await trainWordPiece(texts, {
       vocabSize: init.vocabSize,
-      ...(analyzer && { preTokenize: async (t: string) => (await morphemePreTokens(t, DEFAULT_WORDPIECE_OPTIONS, analyzer)).map((p) => p.text) }),
+      ...(analyzer && { morphemes: analyzer }),
       ...(check.blacklisted && { blacklisted: check.blacklisted }),
     });
     // Trained on the training documents (private unless --public-corpus): a model made from it later is checked by this record.

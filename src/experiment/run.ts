@@ -167,7 +167,8 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
   }
   if (setting.canaries) {
     // Tokenised as fine-tuning will (a vocabulary learnt on Korean morphemes reads text cut so).
-    const { morphemes } = morphemesFor(reference.provenance?.vocabulary, analyzer, members.map((d) => d.text));
+    const { morphemes, warning } = morphemesFor(reference.provenance?.vocabulary, analyzer, members.map((d) => d.text));
+    if (warning) log(warning);
     await checkCanaries(setting.canaries, members, blacklist, reference.tokenizer, analyzer, protectedCanaryOccurrences(config.canaries!), morphemes);
   }
   const cellDir = (strategy: string, epochs: number, seed: number) => join(out, 'cells', `${strategy}-e${epochs}-s${seed}`);
@@ -190,6 +191,7 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
       maxOccurrences: config.audit?.maxOccurrences ?? 2000,
       seed,
       analyzer,
+      onWarn: log,
       ...(setting.gold && { gold: setting.gold }),
       ...(setting.canaries && { reportCategories: ['CANARY'], exposure: setting.canaries.probes, controlExposure: setting.canaries.controls, excludeFromMembership: setting.canaries.carriers }),
     });
@@ -219,6 +221,7 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
       resume: await hasCheckpoint(checkpointDirFor(runDir)),
       force: true,
       analyzer,
+      onWarn: log,
       ...(f.seqLen && { seqLen: f.seqLen }),
       ...(f.batchSize && { batchSize: f.batchSize }),
       ...(f.lr && { lr: f.lr }),

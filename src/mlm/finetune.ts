@@ -8,7 +8,7 @@ import { bestModelDir, checkpointDirFor, checkpointModelDir, openCheckpoint } fr
 import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
 import { assertCanWrite, documentKey, PRIVATE_FILE_MODE, publicDocumentOverlap, publicDocumentsPath } from '../io/index.js';
 import { assertSameAnalyzer, BlacklistMatcher, blacklistFingerprint, blacklistProvenanceProblem, englishReference, ownTextBlacklists, type Blacklist, type BlacklistEntry, type PublicReference, type Recognizer } from '../identifiers/index.js';
-import { assertSeqLenFits, checkTrainingMemory, morphemesFor, DROPOUT_STREAM, dropoutOf, checkVocabulary, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, untieDecoder, writeModelFiles, type LoadedModel, type Provenance, type VocabularyCheck, type VocabularyOrigin, vocabularyProvenance, vocabularyProvenanceProblem } from '../model/index.js';
+import { assertSeqLenFits, checkTrainingMemory, morphemesFor, readProvenance, DROPOUT_STREAM, dropoutOf, checkVocabulary, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, untieDecoder, writeModelFiles, type LoadedModel, type Provenance, type VocabularyCheck, type VocabularyOrigin, vocabularyProvenance, vocabularyProvenanceProblem } from '../model/index.js';
 import { BlacklistedTerms } from '../tokenizer/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { UsageError } from '../errors.js';
@@ -195,7 +195,7 @@ const docsFingerprint = (docs: readonly Document[]) => contentFingerprint(docs.f
  * options that change what the model learns or how ppmlm.json labels it. Checkpointing, logging and output
  * options are left out, so a resume may change them.
  */
-function finetuneRunConfig(options: FinetuneOptions, resolved: { axes: TrainingAxes; seed: number; epochs: number; batchSize: number; seqLen: number; lr: number; maskProb: number }): RunConfig {
+function finetuneRunConfig(options: FinetuneOptions, resolved: { axes: TrainingAxes; seed: number; epochs: number; batchSize: number; seqLen: number; lr: number; maskProb: number; morphemes?: MorphAnalyzer }): RunConfig {
   const { axes } = resolved;
   const dp = options.dp ?? {};
   return {
@@ -226,6 +226,8 @@ function finetuneRunConfig(options: FinetuneOptions, resolved: { axes: TrainingA
     ...(options.hideProtectedContext && { '--hide-protected-context': true }),
     '--seed': resolved.seed,
     '--analyzer': options.analyzer?.name ?? null,
+    // Only when text is cut, so that checkpoints written before the cut existed still resume.
+    ...(resolved.morphemes && { morphemes: resolved.morphemes.name }),
     '--eval-corpus': options.evalDocs ? docsFingerprint(options.evalDocs) : null,
     '--eval-split': options.evalSplit ?? null,
     '--load-best-model-at-end': options.loadBestModelAtEnd === true,
@@ -283,7 +285,10 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   }
   const checkpointDir = options.checkpointDir ?? checkpointDirFor(options.out);
   await assertCanWrite(options.out, options.force);
-  const runConfig = finetuneRunConfig(options, { axes, seed, epochs, batchSize, seqLen, lr, maskProb });
+  // A vocabulary learnt on Korean morphemes reads training text cut the same way, or it meets pieces it never learnt.
+  const { morphemes, warning: morphemeWarning } = morphemesFor((await readProvenance(options.model))?.vocabulary, options.analyzer, [...options.docs, ...(options.evalDocs ?? [])].map((d) => d.text));
+  if (morphemeWarning) options.onWarn?.(morphemeWarning);
+  const runConfig = finetuneRunConfig(options, { axes, seed, epochs, batchSize, seqLen, lr, maskProb, morphemes });
   const resumeFrom = options.resume ? await openCheckpoint(checkpointDir, { resume: true, runConfig }) : undefined;
   const loaded: LoadedModel = await loadModelDir(resumeFrom ? checkpointModelDir(checkpointDir) : options.model, 'mlm', seed);
   if (resumeFrom) options.onInfo?.(`resuming from ${checkpointDir} at epoch ${resumeFrom.epoch + 1}, batch ${resumeFrom.batch}`);
@@ -315,9 +320,6 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   // The tokenizer is fixed for the run: checked once, before training, and the outcome recorded in the
   // provenance every export of the run writes (checkpoints, epoch folders, the best model's copy).
   const vocabulary = vocabularyProvenance(loaded.provenance?.vocabulary, checkVocabulary(tokenizer, loaded.provenance?.vocabulary, check, resumeFrom ? undefined : options.onInfo));
-  // A vocabulary learnt on Korean morphemes reads training text cut the same way, or it meets pieces it never learnt.
-  const { morphemes, warning: morphemeWarning } = morphemesFor(loaded.provenance?.vocabulary, options.analyzer, options.docs.map((d) => d.text));
-  if (morphemeWarning) options.onWarn?.(morphemeWarning);
   // DP-SGD differentiates one window at a time.
   const memory = checkTrainingMemory(model.config, { batchSize: private_ ? 1 : batchSize, seqLen, targetShare: maskProb, outputs: model.config.vocab_size, perExampleGradients: private_ });
   options.onInfo?.(describeTrainingMemory(memory));

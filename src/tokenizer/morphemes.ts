@@ -1,4 +1,4 @@
-import type { MorphAnalyzer } from '../text/index.js';
+import { isHangulWord, type MorphAnalyzer } from '../text/index.js';
 import { sliceNormalized } from './normalizer.js';
 import type { PreToken } from './preTokenizer.js';
 import type { Encoding, Tokenizer } from './types.js';
@@ -25,8 +25,6 @@ export function splitAtMorphemes(preTokens: readonly PreToken[], morphemeStarts:
   return out;
 }
 
-const HANGUL = /[\uac00-\ud7a3]/;
-
 /**
  * The pre-tokens of a vocabulary learnt on morphemes: BERT's, cut again wherever a morpheme starts when the
  * text holds Hangul. Learning the vocabulary and encoding for training both take them from here, so the
@@ -34,7 +32,7 @@ const HANGUL = /[\uac00-\ud7a3]/;
  */
 export async function morphemePreTokens(text: string, options: WordPieceOptions, analyzer: MorphAnalyzer): Promise<PreToken[]> {
   const preTokens = bertPreTokenize(text, options);
-  if (!HANGUL.test(text)) return preTokens;
+  if (!isHangulWord(text)) return preTokens;
   return splitAtMorphemes(preTokens, new Set((await analyzer.analyze(text)).map((m) => m.start)));
 }
 
@@ -43,6 +41,6 @@ export async function morphemePreTokens(text: string, options: WordPieceOptions,
  * boundary), else as the tokenizer does; a byte-level BPE tokenizer always reads text as it does.
  */
 export async function tokenizeAtMorphemes(tokenizer: Tokenizer, text: string, analyzer?: MorphAnalyzer): Promise<Encoding> {
-  if (analyzer === undefined || !(tokenizer instanceof WordPieceTokenizer) || !HANGUL.test(text)) return tokenizer.tokenize(text);
+  if (analyzer === undefined || !(tokenizer instanceof WordPieceTokenizer) || !isHangulWord(text)) return tokenizer.tokenize(text);
   return tokenizer.tokenizePreTokens(await morphemePreTokens(text, tokenizer.options, analyzer));
 }

@@ -1,5 +1,7 @@
 import { tokenSurface, type BlacklistedTerms } from './blacklistedTokens.js';
+import type { MorphAnalyzer } from '../text/index.js';
 import { learnMerges } from './merges.js';
+import { morphemePreTokens } from './morphemes.js';
 import { bertPreTokenize, DEFAULT_WORDPIECE_OPTIONS, WordPieceTokenizer, type WordPieceOptions } from './wordpiece.js';
 
 export interface TrainWordPieceOptions {
@@ -9,8 +11,11 @@ export interface TrainWordPieceOptions {
   /** Keep at most this many distinct characters in the alphabet, the most frequent (default 1000). */
   limitAlphabet?: number;
   tokenizer?: Partial<WordPieceOptions>;
-  /** Pre-tokens to train on instead of BERT's pre-tokeniser (e.g. Korean morphemes). */
-  preTokenize?: (text: string) => string[] | Promise<string[]>;
+  /**
+   * Learn on BERT's pre-tokens cut again where this analyser's morphemes start, as encoding then reads
+   * Korean text ({@link morphemePreTokens}).
+   */
+  morphemes?: MorphAnalyzer;
   onProgress?: (vocab: number) => void;
   /** Terms no learned token may spell, `##` pieces included (the vocabulary ships with the model). */
   blacklisted?: BlacklistedTerms;
@@ -27,8 +32,8 @@ export async function trainWordPiece(texts: AsyncIterable<string> | Iterable<str
   const prefix = tokOptions.continuingPrefix;
   const counts = new Map<string, number>();
   for await (const text of texts) {
-    const words = options.preTokenize ? await options.preTokenize(text) : bertPreTokenize(text, tokOptions).map((w) => w.text);
-    for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
+    const words = options.morphemes ? await morphemePreTokens(text, tokOptions, options.morphemes) : bertPreTokenize(text, tokOptions);
+    for (const { text: w } of words) counts.set(w, (counts.get(w) ?? 0) + 1);
   }
 
   const charFreq = new Map<string, number>();

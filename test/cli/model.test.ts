@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { cp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { cli } from '../helpers/cli.js';
@@ -64,7 +64,7 @@ describe('ppmlm tokenizer train / model init / fill-mask', () => {
 });
 
 describe('ppmlm tokenizer train --morphemes', () => {
-  it('records the analyser, and fine-tuning a model made from it cuts Korean text as the vocabulary was learnt', async () => {
+  it('records the analyser; fine-tuning, export, audit and de-identification training from a model made from it cut Korean text as the vocabulary was learnt', async () => {
     const dir = await tempDir();
     const corpus = join(dir, 'ko.jsonl');
     const names = ['홍길동', '김철수', '이영희', '박민수', '최지우', '정하늘'];
@@ -81,31 +81,51 @@ describe('ppmlm tokenizer train --morphemes', () => {
     const model = join(dir, 'model');
     expect((await cli('--quiet', 'model', 'init', '--vocab', tok, '--out', model, '--hidden', '16', '--layers', '1', '--heads', '2', '--intermediate', '32', '--max-positions', '64')).code).toBe(0);
     expect(JSON.parse(await readFile(join(model, 'ppmlm.json'), 'utf8')).vocabulary).toMatchObject({ morphemes: 'rule' });
-    const finetune = (out: string, ...flags: string[]) => cli('finetune', '--model', model, '--corpus', corpus, '--strategy', 'standard', '--epochs', '1', '--batch-size', '4', '--seq-len', '32', '--out', join(dir, out), '--json', ...flags);
-    const cut = await finetune('cut');
+    // A copy without the record reads Korean whole, as before the record existed.
+    const withoutRecord = async (from: string, to: string) => {
+      await cp(from, to, { recursive: true });
+      const provenance = JSON.parse(await readFile(join(to, 'ppmlm.json'), 'utf8'));
+      delete provenance.vocabulary.morphemes;
+      await writeFile(join(to, 'ppmlm.json'), JSON.stringify(provenance));
+    };
+    await withoutRecord(model, join(dir, 'model-plain'));
+    const finetune = (from: string, out: string, ...flags: string[]) => cli('finetune', '--model', from, '--corpus', corpus, '--strategy', 'standard', '--epochs', '1', '--batch-size', '4', '--seq-len', '32', '--out', join(dir, out), '--json', ...flags);
+    const cut = await finetune(model, 'cut');
     expect(cut.code, cut.stderr).toBe(0);
-    const whole = await finetune('whole', '--lang', 'en');
+    // The rule analyser is a function: the vocabulary gets its own even where the run reads no Korean.
+    const english = await finetune(model, 'cut-en', '--lang', 'en');
+    expect(english.code, english.stderr).toBe(0);
+    const whole = await finetune(join(dir, 'model-plain'), 'whole');
     expect(whole.code, whole.stderr).toBe(0);
-    expect(whole.stderr).toContain('the vocabulary was learnt on rule morphemes but no Korean analyser reads the text here (--lang en)');
-    expect(cut.stderr).not.toContain('the vocabulary was learnt on');
+    for (const r of [cut, english]) expect(r.stderr).not.toContain('the vocabulary was learnt on');
     // Read whole, 홍길동에게 needs continuation pieces (##에게) a vocabulary learnt on morphemes seldom has,
     // and a word it cannot cover becomes one [UNK]: the same text, another count of tokens.
-    expect(JSON.parse(cut.stdout).tokens).not.toBe(JSON.parse(whole.stdout).tokens);
+    expect(JSON.parse(english.stdout).tokens).toBe(JSON.parse(cut.stdout).tokens);
+    expect(JSON.parse(whole.stdout).tokens).not.toBe(JSON.parse(cut.stdout).tokens);
     expect(JSON.parse(await readFile(join(dir, 'cut', 'ppmlm.json'), 'utf8')).vocabulary).toMatchObject({ morphemes: 'rule' });
-    // The audit queries the model on text cut as it was trained: its figures are of another tokenisation
-    // when it cannot cut, and it says so.
+    // The audit queries the model on text cut as it was trained.
     const [members, nonMembers, blacklist] = ['members.jsonl', 'non-members.jsonl', 'terms.txt'].map((f) => join(dir, f)) as [string, string, string];
     await writeFile(members, docs.slice(0, 3).map((d) => JSON.stringify(d)).join('\n') + '\n');
     await writeFile(nonMembers, docs.slice(3).map((d) => JSON.stringify(d)).join('\n') + '\n');
     await writeFile(blacklist, names.join('\n') + '\n');
-    const audit = (out: string, ...flags: string[]) => cli('--quiet', 'audit', '--model', join(dir, 'cut'), '--members', members, '--non-members', nonMembers, '--blacklist', blacklist, '--seq-len', '32', '--out', join(dir, out), '--json', ...flags);
-    const audited = await audit('audit-cut');
+    await withoutRecord(join(dir, 'cut'), join(dir, 'cut-plain'));
+    const audit = (from: string, out: string) => cli('--quiet', 'audit', '--model', from, '--members', members, '--non-members', nonMembers, '--blacklist', blacklist, '--seq-len', '32', '--out', join(dir, out), '--json');
+    const audited = await audit(join(dir, 'cut'), 'audit-cut');
     expect(audited.code, audited.stderr).toBe(0);
-    expect(audited.stderr).not.toContain('the vocabulary was learnt on');
-    const auditedWhole = await audit('audit-whole', '--lang', 'en');
+    const auditedWhole = await audit(join(dir, 'cut-plain'), 'audit-whole');
     expect(auditedWhole.code, auditedWhole.stderr).toBe(0);
-    expect(auditedWhole.stderr).toContain('the vocabulary was learnt on rule morphemes but no Korean analyser reads the text here');
     expect(JSON.parse(audited.stdout).membership).not.toEqual(JSON.parse(auditedWhole.stdout).membership);
+    // export-dataset writes the windows finetune trains on.
+    const exported = await cli('--quiet', 'export-dataset', '--model', model, '--corpus', corpus, '--blacklist', blacklist, '--out', join(dir, 'ds'), '--seq-len', '32', '--json');
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(JSON.parse(exported.stdout).tokens).toBe(JSON.parse(cut.stdout).tokens);
+    // deid train from such an encoder cuts span data with the analyser the vocabulary records, left to choose.
+    const spans = join(dir, 'spans.jsonl');
+    await writeFile(spans, docs.map((d, i) => JSON.stringify({ ...d, spans: [{ start: d.text.indexOf(names[i]!), end: d.text.indexOf(names[i]!) + names[i]!.length, label: 'PERSON' }] })).join('\n') + '\n');
+    const deid = await cli('--quiet', 'deid', 'train', '--spans', spans, '--model', join(dir, 'cut'), '--split', '100/0/0', '--max-steps', '1', '--batch-size', '4', '--seq-len', '32', '--out', join(dir, 'deid'));
+    expect(deid.code, deid.stderr).toBe(0);
+    expect(deid.stderr).not.toContain('read whole');
+    expect(JSON.parse(await readFile(join(dir, 'deid', 'ppmlm.json'), 'utf8'))).toMatchObject({ morphemes: true, analyzer: 'rule' });
   });
 });
 

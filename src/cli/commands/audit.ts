@@ -102,7 +102,7 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
     assertSeqLenFits(loaded.model.config, seqLen, '--seq-len', dir);
     references.push({ name: dir, model: loaded.model, tokenizer: loaded.tokenizer });
   }
-  const analyzer = analyzerFor(options.lang, options.analyzer, out, target.provenance?.vocabulary?.morphemes);
+  const analyzer = analyzerFor(options.lang, options.analyzer, out);
   try {
     const report = await runAudit({
       target: { name: options.model, model: target.model, tokenizer: target.tokenizer, provenance: target.provenance },
@@ -128,7 +128,7 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
     for (const r of references) disposeParams(r.model.params);
     if (options.task) {
       const taskDocs = await loadCorpus(options.task, corpusReadOptions({ corpus: options.task, labelCol: options.taskLabelCol, skipBadRows: options.skipBadRows }));
-      const taskOptions = { epochs: parseIntFlag(options.taskEpochs, '--task-epochs', { min: 1 }), seqLen, seed };
+      const taskOptions = { epochs: parseIntFlag(options.taskEpochs, '--task-epochs', { min: 1 }), seqLen, seed, analyzer };
       out.progress('audit: downstream classification', true);
       const target = await downstreamF1(options.model, taskDocs, taskOptions);
       const ref = options.reference ? await downstreamF1(options.reference, taskDocs, taskOptions) : undefined;

@@ -69,9 +69,8 @@ export function parseNgrams(value: string): [number, number] {
 }
 
 /** The Korean analyser a command needs: none for --lang en, else mecab or the rule-based fallback. */
-export function analyzerFor(lang: Language, choice: AnalyzerChoice, out: Reporter, learntWith?: string): MorphAnalyzer | undefined {
-  // Left to choose, a model's vocabulary learnt on the rule analyser's morphemes is read with them, not mecab's.
-  const analyzer = analyzerForLanguage(lang, choice === 'auto' && learntWith === 'rule' ? 'rule' : choice, (why) => out.warn(why));
+export function analyzerFor(lang: Language, choice: AnalyzerChoice, out: Reporter): MorphAnalyzer | undefined {
+  const analyzer = analyzerForLanguage(lang, choice, (why) => out.warn(why));
   if (analyzer) out.debug(`Korean analyser: ${analyzer.name}`);
   return analyzer;
 }

@@ -1,6 +1,7 @@
 import { parseSplit, splitDocuments, trainDeid, type DeidSource, type LabelLevel, type ReplacementMode } from '../../deid/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { assertCanWrite } from '../../io/index.js';
+import { readProvenance } from '../../model/index.js';
 import { createKoreanAnalyzer, isHangulWord, type AnalyzerChoice } from '../../text/index.js';
 import { readDeidSource, type DeidSourceFlags } from '../deidInputs.js';
 import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
@@ -57,10 +58,14 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
       ? { kind: 'spans', shares, split: splitDocuments(input.docs, shares, seed), surrogateMentions }
       : { kind: 'annotated', shares, split: splitDocuments(input.docs, shares, seed), lists: input.lists, resolver: input.resolver, level, replacement: options.replacement };
   const split = source.split;
+  // Left to choose, an encoder whose vocabulary was learnt on morphemes (ppmlm.json vocabulary.morphemes)
+  // is read with the analyser it was learnt with.
+  const learnt = options.model === undefined ? undefined : (await readProvenance(options.model))?.vocabulary?.morphemes;
+  const choice = options.analyzer === 'auto' && (learnt === 'mecab' || learnt === 'rule') ? learnt : options.analyzer;
   // Span data is most often English (public NER, PHI notes): cut into morphemes only where an analyser is
-  // named, as Korean spans for an encoder whose vocabulary was learnt on morphemes need.
-  const spansLeftWhole = input.kind === 'spans' && options.analyzer === 'auto';
-  const analyzer = options.morphemes !== false && !spansLeftWhole ? createKoreanAnalyzer(options.analyzer, (why) => out.warn(why)) : undefined;
+  // named or recorded, as Korean spans for an encoder whose vocabulary was learnt on morphemes need.
+  const spansLeftWhole = input.kind === 'spans' && choice === 'auto';
+  const analyzer = options.morphemes !== false && !spansLeftWhole ? createKoreanAnalyzer(choice, (why) => out.warn(why)) : undefined;
   if (spansLeftWhole && options.morphemes !== false && input.docs.some((d) => isHangulWord(d.text))) {
     out.warn('the span data holds Korean, read whole; pass --analyzer mecab (or rule) to cut it into morphemes as a Korean encoder\'s vocabulary was, or --no-morphemes to keep it whole');
   }

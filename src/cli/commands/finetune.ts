@@ -81,9 +81,10 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
   const readOptions = corpusReadOptions(options, (err) => out.warn(`skipped ${err.located}`));
   const docs = await loadCorpus(options.corpus, readOptions);
   const evalDocs = options.evalCorpus === undefined ? undefined : await loadCorpus(options.evalCorpus, readOptions);
-  // A vocabulary learnt on morphemes needs an analyser to read Korean as it was learnt.
-  const morphemeVocabulary = (await readProvenance(options.model))?.vocabulary?.morphemes;
-  const analyzer = blacklist || options.protectOwnText || morphemeVocabulary ? analyzerFor(options.lang, options.analyzer, out, morphemeVocabulary) : undefined;
+  // A vocabulary learnt on mecab's morphemes needs mecab to read Korean as it was learnt (one learnt on the
+  // rule analyser's gets its own: morphemesFor).
+  const mecabVocabulary = (await readProvenance(options.model))?.vocabulary?.morphemes === 'mecab';
+  const analyzer = blacklist || options.protectOwnText || mecabVocabulary ? analyzerFor(options.lang, options.analyzer, out) : undefined;
   const t0 = Date.now();
   try {
     const reference = options.referenceCorpus === undefined ? undefined : await readCorpusReference(options.referenceCorpus, { textCol: options.referenceTextCol, k: referenceK, analyzer });

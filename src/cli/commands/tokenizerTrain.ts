@@ -5,7 +5,7 @@ import { writeProvenance, type VocabularyOrigin } from '../../model/index.js';
 import { blacklistFingerprint } from '../../identifiers/index.js';
 import { PACKAGE_VERSION } from '../../version.js';
 import { commitOrAbort, documentKey, prepareAtomicDir, recordPublicDocuments } from '../../io/index.js';
-import { BlacklistedTerms, bpeToTokenizerJson, DEFAULT_WORDPIECE_OPTIONS, morphemePreTokens, toTokenizerJson, toVocabTxt, trainBpe, trainWordPiece } from '../../tokenizer/index.js';
+import { BlacklistedTerms, bpeToTokenizerJson, toTokenizerJson, toVocabTxt, trainBpe, trainWordPiece } from '../../tokenizer/index.js';
 import { readBlacklist } from '../../identifiers/index.js';
 import { UsageError } from '../../errors.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
@@ -56,8 +56,6 @@ export async function tokenizerTrain(options: TokenizerTrainOptions, out: Report
           yield doc.text;
         }
       })();
-      // With --morphemes, Korean words are cut into morphemes first (Mecab-ko + subwords, as Thunder-DeID does).
-      const preTokenize = analyzer && (async (text: string) => (await morphemePreTokens(text, DEFAULT_WORDPIECE_OPTIONS, analyzer)).map((p) => p.text));
       const onProgress = (n: number) => out.progress(`tokenizer: ${n} tokens`);
       if (options.type === 'bpe') {
         // Byte-level BPE pieces keep their leading space, so morphemes are given back with theirs.
@@ -68,7 +66,8 @@ export async function tokenizerTrain(options: TokenizerTrainOptions, out: Report
         out.progressDone();
         return { type: 'bpe' as const, vocabSize: tok.vocabSize, files: ['tokenizer.json', 'ppmlm.json'] };
       }
-      const tok = await trainWordPiece(texts, { vocabSize, minFrequency, preTokenize, onProgress, blacklisted });
+      // With --morphemes, Korean words are cut into morphemes first (Mecab-ko + subwords, as Thunder-DeID does).
+      const tok = await trainWordPiece(texts, { vocabSize, minFrequency, morphemes: analyzer, onProgress, blacklisted });
       out.progressDone();
       await writeFile(join(target.tmpDir, 'tokenizer.json'), JSON.stringify(toTokenizerJson(tok)));
       await writeFile(join(target.tmpDir, 'vocab.txt'), toVocabTxt(tok));

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { morphemesFor } from '../../src/model/index.js';
+import { RuleAnalyzer, type MorphAnalyzer } from '../../src/text/index.js';
+import { bertPreTokenize, BpeTokenizer, DEFAULT_WORDPIECE_OPTIONS, morphemePreTokens, tokenizeAtMorphemes, trainBpe, trainWordPiece } from '../../src/tokenizer/index.js';
+
+const CORPUS = ['피고인은 피해자 홍길동에게 욕설을 하였다.', '홍길동은 식당에서 김철수와 일한다!', 'Café (U.S.) 3.5% 金哲洙'];
+
+describe('morphemePreTokens', () => {
+  it('cuts BERT pre-tokens where a morpheme starts, keeping punctuation and offsets into the text', async () => {
+    const analyzer = new RuleAnalyzer();
+    const text = CORPUS[0]!;
+    const cut = await morphemePreTokens(text, DEFAULT_WORDPIECE_OPTIONS, analyzer);
+    expect(cut.map((p) => p.text)).toEqual(expect.arrayContaining(['홍길동', '에게', '.']));
+    // Every piece spells the characters it came from (lowercased: the normaliser's).
+    for (const p of cut) expect(text.slice(p.starts[0], p.ends.at(-1)).toLowerCase()).toBe(p.text);
+    // Pieces only ever split BERT's, never join them.
+    expect(cut.map((p) => p.text).join('')).toBe(bertPreTokenize(text, DEFAULT_WORDPIECE_OPTIONS).map((p) => p.text).join(''));
+  });
+
+  it('leaves text without Hangul as BERT cuts it (accents stripped, Chinese characters apart)', async () => {
+    const text = CORPUS[2]!;
+    expect(await morphemePreTokens(text, DEFAULT_WORDPIECE_OPTIONS, new RuleAnalyzer())).toEqual(bertPreTokenize(text, DEFAULT_WORDPIECE_OPTIONS));
+  });
+});
+
+describe('tokenizeAtMorphemes', () => {
+  it('reads a corpus with the pieces a vocabulary learnt on it holds: no [UNK], a particle a word of its own', async () => {
+    const analyzer = new RuleAnalyzer();
+    const tokenizer = await trainWordPiece(CORPUS, { vocabSize: 200, minFrequency: 1, morphemes: analyzer });
+    const unk = tokenizer.idOf('[UNK]');
+    for (const text of CORPUS) expect((await tokenizeAtMorphemes(tokenizer, text, analyzer)).ids).not.toContain(unk);
+    const enc = await tokenizeAtMorphemes(tokenizer, CORPUS[0]!, analyzer);
+    const pieces = enc.ids.map((id) => tokenizer.tokenOf(id));
+    expect(pieces).toContain('에게');
+    expect(pieces).not.toContain('##에게');
+    // Without an analyser, as the tokenizer reads it.
+    expect(await tokenizeAtMorphemes(tokenizer, CORPUS[0]!)).toEqual(tokenizer.tokenize(CORPUS[0]!));
+  });
+
+  it('leaves byte-level BPE as it reads text', async () => {
+    const bpe: BpeTokenizer = await trainBpe(CORPUS, { vocabSize: 300, minFrequency: 1 });
+    expect(await tokenizeAtMorphemes(bpe, CORPUS[0]!, new RuleAnalyzer())).toEqual(bpe.tokenize(CORPUS[0]!));
+  });
+});
+
+describe('morphemesFor', () => {
+  const named = (name: string): MorphAnalyzer => ({ name, analyze: async () => [], close: async () => {} });
+  const korean = ['피해자 홍길동에게'];
+  const origin = (morphemes?: string) => ({ corpus: 'c', publicCorpus: true, ...(morphemes && { morphemes }) });
+
+  it('cuts nothing for a vocabulary learnt otherwise, or text without Hangul', () => {
+    expect(morphemesFor(origin(), named('mecab'), korean)).toEqual({});
+    expect(morphemesFor(undefined, named('mecab'), korean)).toEqual({});
+    expect(morphemesFor(origin('mecab'), undefined, ['Alice saw Bob'])).toEqual({});
+  });
+
+  it("cuts with the run's analyser when it is the vocabulary's, and with a rule analyser of its own otherwise", () => {
+    const mecab = named('mecab');
+    expect(morphemesFor(origin('mecab'), mecab, korean)).toEqual({ morphemes: mecab });
+    for (const run of [mecab, undefined]) {
+      const { morphemes, warning } = morphemesFor(origin('rule'), run, korean);
+      expect(morphemes).toBeInstanceOf(RuleAnalyzer);
+      expect(warning).toBeUndefined();
+    }
+  });
+
+  it('says when a mecab vocabulary cannot be read as it was learnt', () => {
+    const rule = named('rule');
+    expect(morphemesFor(origin('mecab'), rule, korean)).toEqual({ morphemes: rule, warning: expect.stringContaining('learnt on mecab morphemes but the rule analyser cuts the text here') });
+    expect(morphemesFor(origin('mecab'), undefined, korean)).toEqual({ warning: expect.stringContaining('no Korean analyser reads the text here (--lang en)') });
+  });
+});
