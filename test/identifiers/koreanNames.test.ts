@@ -121,6 +121,8 @@ describe('Korean names in context', () => {
     expect(await found('증인 남궁민수에게 물었다')).toEqual(['남궁민수|context:ko-role']);
     // A title written together with the name, and particles of two pieces (와의: with … of).
     expect(await found('김덕용의원은 말했다. 김두민군이 왔다. 피해자 송지효와의 관계')).toEqual(['김덕용|context:ko-title', '김두민|context:ko-title', '송지효|context:ko-role']);
+    // Every particle and copula ending the rule analyser knows counts: the list is one.
+    expect(await found('당시 운전자는 피해자 박지훈이었고, 증인은 피고인 최민수밖에 없었다')).toEqual(['박지훈|context:ko-role', '최민수|context:ko-role']);
     // News half-names (김모: Kim so-and-so) and writes ages bare; 모두 (all) is no half-name.
     expect(await found('운전자 김모(51), 임모 씨 등이 이현재(34·서울 송파구)씨를 만났다. 모두 모였다.')).toEqual(['김모|context:ko-age', '임모 씨|context:ko-title', '이현재|context:ko-age']);
   });

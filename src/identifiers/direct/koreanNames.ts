@@ -1,4 +1,4 @@
-import { isFunctionalTag, mecabReading, morphemesByStart, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
+import { isFunctionalTag, mecabReading, morphemesByStart, PARTICLE_FORMS, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
 import type { Detection, Recognizer } from './recognizer.js';
 
 /**
@@ -17,8 +17,15 @@ const GIVEN = new Set(
   ),
 );
 
-/** Particles a noun takes in running text, single and of two pieces, and the copula's commonest forms: 홍길동이, 서울에서, 송지효와의, 가수였다. */
-export const KOREAN_PARTICLE = '(?:이|가|은|는|을|를|의|에서|에게서|에게|에는|에|까지|부터|처럼|보다|하고|이랑|랑|한테|께서|께|와|과|으로부터|로부터|으로|로|이와|이가|이는|이를|이의|이에게|이라는|라는|이고|이며|도|만|측|등|외|과의|와의|과는|와는|에게는|에서는|에서도|에게도|으로는|로는|으로도|로도|만이|만은|마저|조차|이나|이란|이라고|라고|이라며|라며|이었다|였다|이다)?';
+/**
+ * What follows a noun in running text where a particle does (홍길동이, 서울에서, 송지효와의, 가수였다): the
+ * rule analyser's particles and copula endings but the plural 들 and the copula's 인 and 임, which end
+ * words a place or a name starts too often (미국 시인, 4인 가구, 미국인, 선수들); colloquial 랑 (the rule
+ * analyser leaves it out: 사랑 is no 사 + 랑); a given name's 이 before a particle (길동이가); and the nouns
+ * 측, 등 and 외, which attach to a name as a particle does (피해자 측).
+ */
+const AFTER_NOUN = [...new Set([...PARTICLE_FORMS.filter((p) => !/^(?:들|인$|임$)/.test(p)), '랑', '이가', '이는', '이를', '이의', '이에게', '이와', '측', '등', '외'])].sort((a, b) => b.length - a.length);
+export const KOREAN_PARTICLE = `(?:${AFTER_NOUN.join('|')})?`;
 /** A word's rest that is only a particle (or nothing): 서울|에서, 안산|. */
 export const KOREAN_PARTICLE_ONLY = new RegExp(`^${KOREAN_PARTICLE}$`);
 /** What a name takes: 홍길동에게, 홍길동씨가. */

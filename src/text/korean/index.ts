@@ -8,7 +8,7 @@ export { commonNounPhrases, isFunctionalTag, mecabReading, morphemeCursor, morph
 export { RuleAnalyzer, analyzeByRule } from './ruleAnalyzer.js';
 export { MecabAnalyzer, locateMecab, npmDictionary } from './mecab.js';
 export type { MecabLocation } from './mecab.js';
-export { splitParticle, isParticleAfter, endsInConsonant, finalConsonant } from './josa.js';
+export { splitParticle, PARTICLE_FORMS, endsInConsonant, finalConsonant } from './josa.js';
 
 export const ANALYZER_CHOICES = ['auto', 'mecab', 'rule'] as const;
 export type AnalyzerChoice = (typeof ANALYZER_CHOICES)[number];

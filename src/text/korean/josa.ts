@@ -26,6 +26,12 @@ const AMBIGUOUS = new Set(['도', '만', '의', '들']);
 
 const BY_LENGTH = [...PARTICLES].sort((a, b) => b[0].length - a[0].length);
 
+/**
+ * Every particle and copula ending, the longest first, without the agreement check: for patterns that ask
+ * only whether the rest of a word is a particle (the recognisers' context).
+ */
+export const PARTICLE_FORMS: readonly string[] = [...new Set(BY_LENGTH.map(([p]) => p))];
+
 const SYLLABLE_BASE = 0xac00;
 const SYLLABLE_LAST = 0xd7a3;
 /** Index of ㄹ among the final consonants. */
@@ -76,9 +82,4 @@ export function splitParticle(eojeol: string): [stem: string, particle: string] 
     if (agrees(stem, rule)) return [stem, particle];
   }
   return [eojeol, ''];
-}
-
-/** Whether `tail` is exactly one particle that agrees with `stem` (used by the blacklist matcher). */
-export function isParticleAfter(stem: string, tail: string): boolean {
-  return PARTICLES.some(([p, rule]) => p === tail && agrees(stem, rule));
 }
