@@ -108,7 +108,7 @@ export async function exportDataset(options: ExportDatasetOptions): Promise<Data
   const premasked = options.premasked;
   if (premasked) {
     // Once for all epochs: with random replacements kept off blacklisted tokens it tokenises every term.
-    const config = maskConfigFor(tokenizer, blacklist?.entries ?? [], { maskProb: premasked.maskProb, wholeWord: premasked.wholeWord, randomBlacklisted: premasked.randomBlacklisted });
+    const config = await maskConfigFor(tokenizer, blacklist?.entries ?? [], { maskProb: premasked.maskProb, wholeWord: premasked.wholeWord, randomBlacklisted: premasked.randomBlacklisted }, morphemes);
     for (let e = 0; e < premasked.epochs; e++) splits.push(premaskedEpoch(windows, e, seqLen, config, premasked.seed));
   }
   const manifest = {

@@ -355,7 +355,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   const { windows, stats } = await windowsOf(trainDocs);
   options.onInfo?.(`${stats.windows} windows of ${stats.documents} documents, ${stats.tokens} tokens, ${stats.protectedTokens} protected`);
 
-  const maskConfig = maskConfigFor(tokenizer, private_ ? entries : [...entries, ...allOwnTerms], { maskProb, wholeWord: options.wholeWord, randomBlacklisted: options.randomBlacklisted, freezeProtectedInputs: options.freezeProtectedEmbeddings, hideProtectedKeys: options.hideProtectedContext });
+  const maskConfig = await maskConfigFor(tokenizer, private_ ? entries : [...entries, ...allOwnTerms], { maskProb, wholeWord: options.wholeWord, randomBlacklisted: options.randomBlacklisted, freezeProtectedInputs: options.freezeProtectedEmbeddings, hideProtectedKeys: options.hideProtectedContext }, morphemes);
   const orders = new Map<number, number[]>();
   const units = private_ ? privacyUnits(trainDocs, windows, options.dp?.unit ?? 'author') : undefined;
   // With DP, --batch-size is the expected number of units (individuals or windows) per release.

@@ -1,6 +1,7 @@
 import { Rng } from '../engine/random.js';
 import type { BlacklistEntry } from '../identifiers/index.js';
-import type { Tokenizer } from '../tokenizer/index.js';
+import { isHangulWord, type MorphAnalyzer } from '../text/index.js';
+import { tokenizeAtMorphemes, type Tokenizer } from '../tokenizer/index.js';
 import type { BatchMaskConfig } from './batch.js';
 import { randomPool } from './masking.js';
 
@@ -44,15 +45,18 @@ const caseForms = (term: string) => [...new Set([term, term.replace(/(^|\s)(\p{L
 /**
  * Every token a blacklisted term can become inside a text where the matcher protects it: each case form,
  * at the start of a text and after a space. A term tokenised alone misses forms: byte-level BPE gives a
- * word after a space its own `Ġ` token, and a cased vocabulary has `Alice` apart from `alice`.
+ * word after a space its own `Ġ` token, and a cased vocabulary has `Alice` apart from `alice`. With
+ * `morphemes` (a vocabulary learnt on them), a Korean term cut as training text is cut as well: an analyser
+ * may cut a name it does not know (오우|혁), making a word-initial piece of what is otherwise `##혁`.
  */
-export function blacklistedTokenIds(tokenizer: Tokenizer, entries: readonly Pick<BlacklistEntry, 'term'>[]): Set<number> {
+export async function blacklistedTokenIds(tokenizer: Tokenizer, entries: readonly Pick<BlacklistEntry, 'term'>[], morphemes?: MorphAnalyzer): Promise<Set<number>> {
   const ids = new Set<number>();
   for (const { term } of entries) {
     for (const form of caseForms(term)) {
       for (const before of ['', 'x ']) {
-        const enc = tokenizer.tokenize(before + form);
-        enc.ids.forEach((id, i) => {
+        const text = before + form;
+        const encodings = [tokenizer.tokenize(text), ...(morphemes && isHangulWord(form) ? [await tokenizeAtMorphemes(tokenizer, text, morphemes)] : [])];
+        for (const enc of encodings) enc.ids.forEach((id, i) => {
           const [s, e] = enc.offsets[i]!;
           if (!enc.special[i] && e > before.length && s < before.length + form.length) ids.add(id);
         });
@@ -62,10 +66,13 @@ export function blacklistedTokenIds(tokenizer: Tokenizer, entries: readonly Pick
   return ids;
 }
 
-/** The mask draw of a run: the mask token, the pool of random replacements (specials, and blacklisted terms' tokens when asked, left out), padding. */
-export function maskConfigFor(tokenizer: Tokenizer, entries: readonly Pick<BlacklistEntry, 'term'>[], settings: MaskSettings): BatchMaskConfig {
+/**
+ * The mask draw of a run: the mask token, the pool of random replacements (specials, and blacklisted terms'
+ * tokens when asked, left out), padding. `morphemes`: the analyser training text is cut with, if any.
+ */
+export async function maskConfigFor(tokenizer: Tokenizer, entries: readonly Pick<BlacklistEntry, 'term'>[], settings: MaskSettings, morphemes?: MorphAnalyzer): Promise<BatchMaskConfig> {
   const exclude = new Set(tokenizer.specialIds);
-  if (settings.randomBlacklisted !== true) for (const id of blacklistedTokenIds(tokenizer, entries)) exclude.add(id);
+  if (settings.randomBlacklisted !== true) for (const id of await blacklistedTokenIds(tokenizer, entries, morphemes)) exclude.add(id);
   return {
     probability: settings.maskProb,
     maskId: tokenizer.idOf(tokenizer.specials.mask)!,

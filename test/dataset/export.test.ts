@@ -48,7 +48,7 @@ describe('exportDataset', () => {
     expect(Object.keys(manifest.splits)).toEqual(['train', 'epoch_1', 'epoch_2']);
     expect(manifest.splits.epoch_1!.length).toBeGreaterThan(1);
     const { windows } = await buildWindows(docs, tokenizer, { seqLen: SEQ, stride: SEQ / 4, blacklist: blacklist.entries });
-    const config = maskConfigFor(tokenizer, blacklist.entries, { maskProb: 0.3 });
+    const config = await maskConfigFor(tokenizer, blacklist.entries, { maskProb: 0.3 });
     let targets = 0;
     for (const epoch of [0, 1]) {
       const rows = await readDatasetSplit(out, `epoch_${epoch + 1}`);

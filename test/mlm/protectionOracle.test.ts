@@ -62,7 +62,7 @@ async function targets(planted: Planted, tokenizer: Tokenizer, analyzer: MorphAn
   // The windows' token offsets, recomputed from the tokenizer alone (the oracle's side of the path).
   const offsets = planted.docs.flatMap((d, doc) => windowsOf(tokenizer, tokenizer.tokenize(d.text), { maxLength: 24, stride: 6 }).map((w) => ({ doc, w })));
   expect(offsets.map((o) => [...o.w.ids])).toEqual(windows.map((w: TrainingWindow) => [...w.ids]));
-  const config = { ...maskConfigFor(tokenizer, planted.entries, { maskProb: 0.5 }) };
+  const config = { ...(await maskConfigFor(tokenizer, planted.entries, { maskProb: 0.5 })) };
   const out: [number, number, number][] = [];
   for (let seed = 0; seed < seeds; seed++) {
     windows.forEach((w, i) => {

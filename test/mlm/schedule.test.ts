@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { maskConfigFor } from '../../src/mlm/index.js';
-import { tokenSurface, trainBpe, trainWordPiece, type Tokenizer } from '../../src/tokenizer/index.js';
+import { RuleAnalyzer } from '../../src/text/index.js';
+import { tokenizeAtMorphemes, tokenSurface, trainBpe, trainWordPiece, WordPieceTokenizer, type Tokenizer } from '../../src/tokenizer/index.js';
 
 // Names inside sentences, after a space and capitalised, as clinical text has them.
 const TEXTS = Array.from({ length: 60 }, (_, i) => `Seen today with ${i % 2 ? 'Alice' : 'alice'} Whitfield and her brother, alice reports pain. ALICE WHITFIELD signed.`);
@@ -21,11 +22,24 @@ describe('the random-replacement pool', () => {
       const forms = spellings(tokenizer, ['alice', 'whitfield']);
       // The vocabulary has the words in more than one form (e.g. "alice", "Ġalice", "ĠAlice").
       expect(forms.length).toBeGreaterThan(name.startsWith('byte') ? 2 : 0);
-      const pool = new Set(maskConfigFor(tokenizer, [{ term: 'alice whitfield' }, { term: 'alice' }], { maskProb: 0.15 }).randomPool);
+      const pool = new Set((await maskConfigFor(tokenizer, [{ term: 'alice whitfield' }, { term: 'alice' }], { maskProb: 0.15 })).randomPool);
       expect(forms.filter((id) => pool.has(id))).toEqual([]);
       // Asked for, they may be drawn.
-      const open = new Set(maskConfigFor(tokenizer, [{ term: 'alice' }], { maskProb: 0.15, randomBlacklisted: true }).randomPool);
+      const open = new Set((await maskConfigFor(tokenizer, [{ term: 'alice' }], { maskProb: 0.15, randomBlacklisted: true })).randomPool);
       expect(forms.every((id) => open.has(id))).toBe(true);
     });
   }
+
+  it('never draws a piece a Korean term becomes when training text is cut into morphemes', async () => {
+    // The rule analyser reads 김민도 as 김민 + the particle 도: cut, the term's last piece starts a word.
+    const analyzer = new RuleAnalyzer();
+    const tokenizer = new WordPieceTokenizer(['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', '김', '민', '도', '##민', '##도', '김민']);
+    const cut = await tokenizeAtMorphemes(tokenizer, '김민도', analyzer);
+    expect(cut.ids.map((id) => tokenizer.tokenOf(id))).toEqual(['김민', '도']);
+    const wordInitial = tokenizer.idOf('도')!;
+    expect(tokenizer.tokenize('김민도').ids).not.toContain(wordInitial);
+    const pool = async (morphemes?: RuleAnalyzer) => new Set((await maskConfigFor(tokenizer, [{ term: '김민도' }], { maskProb: 0.15 }, morphemes)).randomPool);
+    expect((await pool()).has(wordInitial)).toBe(true);
+    expect((await pool(analyzer)).has(wordInitial)).toBe(false);
+  });
 });
