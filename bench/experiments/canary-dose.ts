@@ -14,7 +14,9 @@ import { exposureDifference, type AuditReport } from '../../src/audit/index.js';
 import { loadCorpus } from '../../src/corpus/index.js';
 import { CANARY_SECRET_KINDS, canaryCounts, plantCanaries, secretKindOf, type PlantedSpan } from '../../src/experiment/canaries.js';
 import { readExperimentConfig } from '../../src/experiment/config.js';
-import { loadTokenizer } from '../../src/tokenizer/index.js';
+import { readProvenance } from '../../src/model/index.js';
+import { analyzerForLanguage } from '../../src/text/index.js';
+import { loadTokenizer, morphemesFor, tokenizeAtMorphemes } from '../../src/tokenizer/index.js';
 
 const [membersPath, configPath, modelDir, ...reportPaths] = process.argv.slice(2);
 if (membersPath === undefined || configPath === undefined || modelDir === undefined) throw new Error('usage: canary-dose.ts MEMBERS CONFIG MODEL_DIR [REPORT.json ...]');
@@ -27,6 +29,10 @@ const { docs } = planted;
 const secrets = planted.probes;
 const spans = planted.spans.filter((s) => secretKindOf(s.label) !== undefined);
 const { count, repeats } = canaryCounts(config.canaries);
+// Read as fine-tuning reads it: cut into morphemes where the vocabulary was learnt on them.
+const analyzer = analyzerForLanguage(config.lang ?? 'auto', config.analyzer);
+const { morphemes } = morphemesFor((await readProvenance(modelDir))?.vocabulary?.morphemes, analyzer, docs.map((d) => d.text));
+const tokenize = (text: string) => tokenizeAtMorphemes(tokenizer, text, morphemes);
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -38,7 +44,7 @@ let inSecrets = 0;
 const overlaps = (s: PlantedSpan, [a, b]: readonly [number, number]) => a < s.end && b > s.start;
 for (const [d, doc] of docs.entries()) {
   const mine = spans.filter((s) => s.doc === d);
-  const { ids, offsets } = tokenizer.tokenize(doc.text);
+  const { ids, offsets } = await tokenize(doc.text);
   total += ids.length;
   ids.forEach((id, i) => {
     if (mine.some((s) => overlaps(s, offsets[i]!))) inSecrets++;
@@ -48,9 +54,10 @@ for (const [d, doc] of docs.entries()) {
 console.log(`${docs.length} member documents (${new Set(spans.map((s) => s.doc)).size} with canaries), ${total} tokens; ${count} canaries x ${repeats} copies: ${inSecrets} tokens in planted secrets (${((100 * inSecrets) / total).toFixed(1)}% of the text), one secret's copies ${((100 * inSecrets) / secrets.length / total).toFixed(3)}% on average`);
 console.log('| kind | subwords per secret | median occurrences of a secret subword outside the secrets | secrets with every subword rarer than 10 outside |\n|---|---:|---:|---:|');
 for (const kind of CANARY_SECRET_KINDS) {
-  const pieces = secrets.filter((p) => secretKindOf(p.label) === kind).map((p) => tokenizer.tokenize(p.secret).ids.map((id) => outside.get(id) ?? 0));
+  const pieces = await Promise.all(secrets.filter((p) => secretKindOf(p.label) === kind).map(async (p) => (await tokenize(p.secret)).ids.map((id) => outside.get(id) ?? 0)));
   console.log(`| ${kind} | ${mean(pieces.map((p) => p.length)).toFixed(1)} | ${median(pieces.flat())} | ${pieces.filter((p) => Math.max(...p) < 10).length} of ${pieces.length} |`);
 }
+await analyzer?.close();
 
 if (reportPaths.length > 0) {
   console.log('\n| report | name: planted − control (bits) ± SE | reference: planted − control ± SE |\n|---|---:|---:|');

@@ -3,9 +3,9 @@ import type { Document } from '../corpus/index.js';
 import { UsageError } from '../errors.js';
 import { Rng } from '../engine/random.js';
 import { assertSameAnalyzer, blacklistFingerprint, occurrenceTokens, type Blacklist } from '../identifiers/index.js';
-import { morphemesFor, type EncoderModel, type Provenance } from '../model/index.js';
+import type { EncoderModel, Provenance } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
-import { tokenizeAtMorphemes, type Encoding, type Tokenizer } from '../tokenizer/index.js';
+import { morphemesFor, tokenizeAtMorphemes, type Encoding, type Tokenizer } from '../tokenizer/index.js';
 import { secretExposure, type ExposureProbe, type ExposureResult } from './exposure.js';
 import type { GoldSpan } from './gold.js';
 import { predictMasked, type MaskedQuery } from './inference.js';
@@ -257,7 +257,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
 
   // The model is queried on text cut as it was trained (a vocabulary learnt on Korean morphemes): read
   // otherwise, it meets pieces it seldom saw and looks as if it had memorised less.
-  const { morphemes, warning } = morphemesFor(target.provenance?.vocabulary, options.analyzer, [...options.members, ...options.nonMembers].map((d) => d.text));
+  const { morphemes, warning } = morphemesFor(target.provenance?.vocabulary?.morphemes, options.analyzer, [...options.members, ...options.nonMembers].map((d) => d.text));
   if (warning) options.onWarn?.(warning);
   const bodiesOf = (docs: readonly Document[]) => Promise.all(docs.map((d) => tokenizeAtMorphemes(tok, d.text, morphemes)));
   const memberBodies = await bodiesOf(options.members);

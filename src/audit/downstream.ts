@@ -2,9 +2,9 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { Document } from '../corpus/index.js';
 import { Rng } from '../engine/random.js';
 import { train } from '../engine/trainer.js';
-import { checkTrainingMemory, crossEntropy, disposeParams, encode, loadModelDir, lossSegments, morphemesFor, padBatch, sequenceClassifierLogits } from '../model/index.js';
+import { checkTrainingMemory, crossEntropy, disposeParams, encode, loadModelDir, lossSegments, padBatch, sequenceClassifierLogits } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
-import { tokenizeAtMorphemes, windowsOf } from '../tokenizer/index.js';
+import { morphemesFor, tokenizeAtMorphemes, windowsOf } from '../tokenizer/index.js';
 import { f1Scores } from './metrics.js';
 
 export interface DownstreamOptions {
@@ -42,7 +42,7 @@ export async function downstreamF1(modelDir: string, docs: readonly Document[], 
   const [trainDocs, testDocs] = [order.slice(0, cut), order.slice(cut)];
   const { model, tokenizer, provenance } = await loadModelDir(modelDir, { sequenceClassification: labels.length }, seed);
   const padId = tokenizer.idOf(tokenizer.specials.pad)!;
-  const { morphemes } = morphemesFor(provenance?.vocabulary, options.analyzer, labelled.map((d) => d.text));
+  const { morphemes } = morphemesFor(provenance?.vocabulary?.morphemes, options.analyzer, labelled.map((d) => d.text));
   const rowOf = async (d: Document) => ({ ids: windowsOf(tokenizer, await tokenizeAtMorphemes(tokenizer, d.text, morphemes), { maxLength: seqLen })[0]!.ids, positions: [0], labels: [labels.indexOf(d.label!)] });
   const trainRows = await Promise.all(trainDocs.map(rowOf));
   const memory = checkTrainingMemory(model.config, { batchSize, seqLen, targetShare: 1 / seqLen, outputs: labels.length });

@@ -343,7 +343,7 @@ export function buildProgram(io: CliIO): Command {
       .option('--replace-map <file>', 'label synonyms (default: replace_map.json beside the judgments folder)')
       .addOption(new Option('--unknown-label <policy>', 'unknown labels: error, or OTHER').choices(['error', 'other']).default('error'))
       .option('--skip-bad-docs', 'skip malformed judgments')
-      .addOption(analyzerOption('Korean analyser for morpheme pre-tokenisation (used where the model was trained with it; deid train cuts --spans data only where mecab or rule is named)'));
+      .addOption(analyzerOption('Korean analyser for morpheme pre-tokenisation (used where the model was trained with it; deid train cuts --spans data only where mecab or rule is named or the --model vocabulary was learnt on Korean morphemes)'));
   const deidTrainCmd = deid.command('train').description('train a token classifier on surrogate-filled annotated judgments or span-annotated documents (--spans)');
   addVocabularyOptions(dpOptions(trainingOptions(deidInputs(deidTrainCmd), { lr: '5e-4' })), 'keep these terms out of a fresh tokenizer, and refuse a --model whose vocabulary holds them')
     .option('--privacy <mechanism>', 'none | dp (DP-SGD per document by default; the --dp-* flags)')

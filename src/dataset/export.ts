@@ -1,9 +1,9 @@
 import type { Document } from '../corpus/index.js';
 import { assertSameAnalyzer, blacklistFingerprint, type Blacklist } from '../identifiers/index.js';
-import { checkVocabulary, morphemesFor, vocabularyProvenance, type VocabularyOrigin } from '../model/index.js';
+import { checkVocabulary, vocabularyProvenance, type VocabularyOrigin } from '../model/index.js';
 import { buildWindows, eligiblePositions, epochOrder, IGNORE, mask, maskConfigFor, trainingStride, windowRng, type BatchMaskConfig, type TrainingWindow } from '../mlm/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
-import { BlacklistedTerms, type Tokenizer } from '../tokenizer/index.js';
+import { BlacklistedTerms, morphemesFor, type Tokenizer } from '../tokenizer/index.js';
 import { PACKAGE_VERSION } from '../version.js';
 import type { DatasetExample, DatasetManifest, DatasetSplit } from './types.js';
 import { writeDataset } from './write.js';
@@ -100,7 +100,7 @@ export async function exportDataset(options: ExportDatasetOptions): Promise<Data
   const vocabulary = vocabularyProvenance(options.vocabulary, checkVocabulary(tokenizer, options.vocabulary, check, options.onInfo));
   const stride = trainingStride(seqLen, options.stride);
   // The windows finetune trains on: cut at morphemes where the vocabulary was learnt on them.
-  const { morphemes, warning } = morphemesFor(options.vocabulary, options.analyzer, options.docs.map((d) => d.text));
+  const { morphemes, warning } = morphemesFor(options.vocabulary?.morphemes, options.analyzer, options.docs.map((d) => d.text));
   if (warning) options.onWarn?.(warning);
   const { windows, stats } = await buildWindows(options.docs, tokenizer, { seqLen, stride, blacklist: blacklist?.entries ?? [], analyzer: options.analyzer, morphemes });
   const padId = tokenizer.idOf(tokenizer.specials.pad)!;

@@ -6,11 +6,11 @@ import { BlacklistMatcher, buildBlacklist, occurrenceTokens, protectedMask, read
 import { checkpointDirFor, hasCheckpoint } from '../engine/index.js';
 import { ConfigError } from '../errors.js';
 import { finetune, parseAxes, privateInputsOf } from '../mlm/index.js';
-import { checkVocabulary, disposeParams, loadModelDir, morphemesFor, type LoadedModel } from '../model/index.js';
+import { checkVocabulary, disposeParams, loadModelDir, type LoadedModel } from '../model/index.js';
 import { PRIVATE_FILE_MODE, writeFileAtomic } from '../io/index.js';
 import { checkPrivateInputs } from '../privacy/index.js';
 import { analyzerForLanguage, type MorphAnalyzer } from '../text/index.js';
-import { BlacklistedTerms, tokenizeAtMorphemes, type Tokenizer } from '../tokenizer/index.js';
+import { BlacklistedTerms, morphemesFor, tokenizeAtMorphemes, type Tokenizer } from '../tokenizer/index.js';
 import { assertCanariesProtected, canaryCounts, plantCanaries, protectedCanaryOccurrences, type PlantedCanaries, type PlantedSpan } from './canaries.js';
 import type { ExperimentConfig } from './config.js';
 import { resultsCsv, resultsMarkdown, resultsSvg, type ResultRow } from './results.js';
@@ -167,7 +167,7 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
   }
   if (setting.canaries) {
     // Tokenised as fine-tuning will (a vocabulary learnt on Korean morphemes reads text cut so).
-    const { morphemes, warning } = morphemesFor(reference.provenance?.vocabulary, analyzer, members.map((d) => d.text));
+    const { morphemes, warning } = morphemesFor(reference.provenance?.vocabulary?.morphemes, analyzer, members.map((d) => d.text));
     if (warning) log(warning);
     await checkCanaries(setting.canaries, members, blacklist, reference.tokenizer, analyzer, protectedCanaryOccurrences(config.canaries!), morphemes);
   }

@@ -8,8 +8,8 @@ import { bestModelDir, checkpointDirFor, checkpointModelDir, openCheckpoint } fr
 import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
 import { assertCanWrite, documentKey, PRIVATE_FILE_MODE, publicDocumentOverlap, publicDocumentsPath } from '../io/index.js';
 import { assertSameAnalyzer, BlacklistMatcher, blacklistFingerprint, blacklistProvenanceProblem, englishReference, ownTextBlacklists, type Blacklist, type BlacklistEntry, type PublicReference, type Recognizer } from '../identifiers/index.js';
-import { assertSeqLenFits, checkTrainingMemory, morphemesFor, readProvenance, DROPOUT_STREAM, dropoutOf, checkVocabulary, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, untieDecoder, writeModelFiles, type LoadedModel, type Provenance, type VocabularyCheck, type VocabularyOrigin, vocabularyProvenance, vocabularyProvenanceProblem } from '../model/index.js';
-import { BlacklistedTerms } from '../tokenizer/index.js';
+import { assertSeqLenFits, checkTrainingMemory, readProvenance, DROPOUT_STREAM, dropoutOf, checkVocabulary, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, untieDecoder, writeModelFiles, type LoadedModel, type Provenance, type VocabularyCheck, type VocabularyOrigin, vocabularyProvenance, vocabularyProvenanceProblem } from '../model/index.js';
+import { BlacklistedTerms, morphemesFor } from '../tokenizer/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { UsageError } from '../errors.js';
 import { checkPrivateInputs, describeDp, dpRecord, INSECURE_NOISE_WARNING, groupUnits, makeAccountant, makePrivate, planDp, releaseAccountant, releaseRandom, type DpOptions, type DpUnit, type PrivateInput } from '../privacy/index.js';
@@ -226,7 +226,7 @@ function finetuneRunConfig(options: FinetuneOptions, resolved: { axes: TrainingA
     ...(options.hideProtectedContext && { '--hide-protected-context': true }),
     '--seed': resolved.seed,
     '--analyzer': options.analyzer?.name ?? null,
-    // Only when text is cut, so that checkpoints written before the cut existed still resume.
+    // Where text is cut: a resume cannot mix cut and whole windows.
     ...(resolved.morphemes && { morphemes: resolved.morphemes.name }),
     '--eval-corpus': options.evalDocs ? docsFingerprint(options.evalDocs) : null,
     '--eval-split': options.evalSplit ?? null,
@@ -286,7 +286,7 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   const checkpointDir = options.checkpointDir ?? checkpointDirFor(options.out);
   await assertCanWrite(options.out, options.force);
   // A vocabulary learnt on Korean morphemes reads training text cut the same way, or it meets pieces it never learnt.
-  const { morphemes, warning: morphemeWarning } = morphemesFor((await readProvenance(options.model))?.vocabulary, options.analyzer, [...options.docs, ...(options.evalDocs ?? [])].map((d) => d.text));
+  const { morphemes, warning: morphemeWarning } = morphemesFor((await readProvenance(options.model))?.vocabulary?.morphemes, options.analyzer, [...options.docs, ...(options.evalDocs ?? [])].map((d) => d.text));
   if (morphemeWarning) options.onWarn?.(morphemeWarning);
   const runConfig = finetuneRunConfig(options, { axes, seed, epochs, batchSize, seqLen, lr, maskProb, morphemes });
   const resumeFrom = options.resume ? await openCheckpoint(checkpointDir, { resume: true, runConfig }) : undefined;

@@ -46,8 +46,9 @@ const caseForms = (term: string) => [...new Set([term, term.replace(/(^|\s)(\p{L
  * Every token a blacklisted term can become inside a text where the matcher protects it: each case form,
  * at the start of a text and after a space. A term tokenised alone misses forms: byte-level BPE gives a
  * word after a space its own `Ġ` token, and a cased vocabulary has `Alice` apart from `alice`. With
- * `morphemes` (a vocabulary learnt on them), a Korean term cut as training text is cut as well: an analyser
- * may cut a name it does not know (오우|혁), making a word-initial piece of what is otherwise `##혁`.
+ * `morphemes` (a vocabulary learnt on them), a Korean term is also cut on its own as training text is cut:
+ * an analyser may cut a name it does not know (오우|혁), making a word-initial piece of what is otherwise
+ * `##혁`. mecab reads words in context, so a name inside a sentence may still be cut otherwise.
  */
 export async function blacklistedTokenIds(tokenizer: Tokenizer, entries: readonly Pick<BlacklistEntry, 'term'>[], morphemes?: MorphAnalyzer): Promise<Set<number>> {
   const ids = new Set<number>();
@@ -55,7 +56,8 @@ export async function blacklistedTokenIds(tokenizer: Tokenizer, entries: readonl
     for (const form of caseForms(term)) {
       for (const before of ['', 'x ']) {
         const text = before + form;
-        const encodings = [tokenizer.tokenize(text), ...(morphemes && isHangulWord(form) ? [await tokenizeAtMorphemes(tokenizer, text, morphemes)] : [])];
+        // Cut, a word starts its own pieces whatever comes before it: the form alone is enough.
+        const encodings = [tokenizer.tokenize(text), ...(morphemes && before === '' && isHangulWord(form) ? [await tokenizeAtMorphemes(tokenizer, text, morphemes)] : [])];
         for (const enc of encodings) enc.ids.forEach((id, i) => {
           const [s, e] = enc.offsets[i]!;
           if (!enc.special[i] && e > before.length && s < before.length + form.length) ids.add(id);

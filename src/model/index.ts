@@ -8,7 +8,7 @@ export { parseSafetensors, serializeSafetensors } from './safetensors.js';
 export type { NamedTensor } from './safetensors.js';
 export { saveModelDir, copyModelDir, loadModelDir, readModelConfig, readProvenance, loadTokenClassifier, loadSavedModel, savedHead, writeModelFiles, writeConfigJson, writeTokenizerFiles, writeProvenance, exportTensorSources } from './modelDir.js';
 export type { EncoderModel, Head, Provenance, LoadedModel, SaveModelOptions } from './modelDir.js';
-export { checkVocabulary, morphemesFor, vocabularyProvenance, vocabularyProvenanceProblem, describeVocabularyCheck, UNCHECKED_VOCABULARY } from './vocabularyCheck.js';
+export { checkVocabulary, vocabularyProvenance, vocabularyProvenanceProblem, describeVocabularyCheck, UNCHECKED_VOCABULARY } from './vocabularyCheck.js';
 export type { VocabularyCheck, VocabularyOrigin, VocabularyCheckRecord } from './vocabularyCheck.js';
 export { fillMask, encodeWithMasks } from './fillMask.js';
 export type { FillMaskCandidate } from './fillMask.js';

@@ -1,6 +1,5 @@
 import { PrivateVocabularyError, VocabularyIdentifiersError } from '../errors.js';
 import { blacklistedTokens, type BlacklistedTerms, type Tokenizer } from '../tokenizer/index.js';
-import { isHangulWord, RuleAnalyzer, type MorphAnalyzer } from '../text/index.js';
 
 /**
  * How a vocabulary was made, recorded under `vocabulary` in ppmlm.json when ppmlm trained it (`tokenizer
@@ -27,20 +26,6 @@ export interface VocabularyOrigin {
  */
 export function vocabularyProvenanceProblem(origin: VocabularyOrigin | undefined): string | undefined {
   return origin?.publicCorpus === false ? 'trained by ppmlm on a corpus not declared public' : undefined;
-}
-
-/**
- * The analyser that cuts training text for a vocabulary learnt on morphemes (undefined: read as the
- * tokenizer does), and what to warn when the run cannot cut as the vocabulary was learnt. `analyzer` is the
- * run's, which matches blacklist terms: the rule analyser is a function, so a vocabulary learnt on its
- * morphemes gets one of its own whatever the run uses; one learnt on mecab's needs the run to use mecab.
- */
-export function morphemesFor(origin: VocabularyOrigin | undefined, analyzer: MorphAnalyzer | undefined, texts: readonly string[]): { morphemes?: MorphAnalyzer; warning?: string } {
-  if (origin?.morphemes === undefined || !texts.some(isHangulWord)) return {};
-  if (analyzer?.name === origin.morphemes) return { morphemes: analyzer };
-  if (origin.morphemes === 'rule') return { morphemes: new RuleAnalyzer() };
-  const how = analyzer === undefined ? 'no Korean analyser reads the text here (--lang en): Korean words are tokenised whole' : `the ${analyzer.name} analyser cuts the text here`;
-  return { ...(analyzer && { morphemes: analyzer }), warning: `the vocabulary was learnt on ${origin.morphemes} morphemes but ${how}; use ${origin.morphemes} (--analyzer ${origin.morphemes}${origin.morphemes === 'mecab' ? ', apt-get install mecab where it is missing' : ''})` };
 }
 
 /** What ppmlm.json records of a vocabulary's check (`vocabularyCheck`). */

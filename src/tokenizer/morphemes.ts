@@ -1,4 +1,4 @@
-import { isHangulWord, type MorphAnalyzer } from '../text/index.js';
+import { isHangulWord, RuleAnalyzer, type MorphAnalyzer } from '../text/index.js';
 import { sliceNormalized } from './normalizer.js';
 import type { PreToken } from './preTokenizer.js';
 import type { Encoding, Tokenizer } from './types.js';
@@ -43,4 +43,18 @@ export async function morphemePreTokens(text: string, options: WordPieceOptions,
 export async function tokenizeAtMorphemes(tokenizer: Tokenizer, text: string, analyzer?: MorphAnalyzer): Promise<Encoding> {
   if (analyzer === undefined || !(tokenizer instanceof WordPieceTokenizer) || !isHangulWord(text)) return tokenizer.tokenize(text);
   return tokenizer.tokenizePreTokens(await morphemePreTokens(text, tokenizer.options, analyzer));
+}
+
+/**
+ * The analyser that cuts training text for a vocabulary learnt on `learntWith`'s morphemes (ppmlm.json
+ * `vocabulary.morphemes`; undefined: read as the tokenizer does), and what to warn when the run cannot cut as the vocabulary was learnt. `analyzer` is the
+ * run's, which matches blacklist terms: the rule analyser is a function, so a vocabulary learnt on its
+ * morphemes gets one of its own whatever the run uses; one learnt on mecab's needs the run to use mecab.
+ */
+export function morphemesFor(learntWith: string | undefined, analyzer: MorphAnalyzer | undefined, texts: readonly string[]): { morphemes?: MorphAnalyzer; warning?: string } {
+  if (learntWith === undefined || !texts.some(isHangulWord)) return {};
+  if (analyzer?.name === learntWith) return { morphemes: analyzer };
+  if (learntWith === 'rule') return { morphemes: new RuleAnalyzer() };
+  const how = analyzer === undefined ? 'no Korean analyser reads the text here (as with --lang en): Korean words are tokenised whole' : `the ${analyzer.name} analyser cuts the text here`;
+  return { ...(analyzer && { morphemes: analyzer }), warning: `the vocabulary was learnt on ${learntWith} morphemes but ${how}; use ${learntWith} (--analyzer ${learntWith}${learntWith === 'mecab' ? ', apt-get install mecab where it is missing' : ''})` };
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { morphemesFor } from '../../src/model/index.js';
 import { RuleAnalyzer, type MorphAnalyzer } from '../../src/text/index.js';
-import { bertPreTokenize, BpeTokenizer, DEFAULT_WORDPIECE_OPTIONS, morphemePreTokens, tokenizeAtMorphemes, trainBpe, trainWordPiece } from '../../src/tokenizer/index.js';
+import { bertPreTokenize, BpeTokenizer, DEFAULT_WORDPIECE_OPTIONS, morphemePreTokens, morphemesFor, tokenizeAtMorphemes, trainBpe, trainWordPiece } from '../../src/tokenizer/index.js';
 
 const CORPUS = ['피고인은 피해자 홍길동에게 욕설을 하였다.', '홍길동은 식당에서 김철수와 일한다!', 'Café (U.S.) 3.5% 金哲洙'];
 
@@ -46,19 +45,17 @@ describe('tokenizeAtMorphemes', () => {
 describe('morphemesFor', () => {
   const named = (name: string): MorphAnalyzer => ({ name, analyze: async () => [], close: async () => {} });
   const korean = ['피해자 홍길동에게'];
-  const origin = (morphemes?: string) => ({ corpus: 'c', publicCorpus: true, ...(morphemes && { morphemes }) });
 
   it('cuts nothing for a vocabulary learnt otherwise, or text without Hangul', () => {
-    expect(morphemesFor(origin(), named('mecab'), korean)).toEqual({});
     expect(morphemesFor(undefined, named('mecab'), korean)).toEqual({});
-    expect(morphemesFor(origin('mecab'), undefined, ['Alice saw Bob'])).toEqual({});
+    expect(morphemesFor('mecab', undefined, ['Alice saw Bob'])).toEqual({});
   });
 
   it("cuts with the run's analyser when it is the vocabulary's, and with a rule analyser of its own otherwise", () => {
     const mecab = named('mecab');
-    expect(morphemesFor(origin('mecab'), mecab, korean)).toEqual({ morphemes: mecab });
+    expect(morphemesFor('mecab', mecab, korean)).toEqual({ morphemes: mecab });
     for (const run of [mecab, undefined]) {
-      const { morphemes, warning } = morphemesFor(origin('rule'), run, korean);
+      const { morphemes, warning } = morphemesFor('rule', run, korean);
       expect(morphemes).toBeInstanceOf(RuleAnalyzer);
       expect(warning).toBeUndefined();
     }
@@ -66,7 +63,7 @@ describe('morphemesFor', () => {
 
   it('says when a mecab vocabulary cannot be read as it was learnt', () => {
     const rule = named('rule');
-    expect(morphemesFor(origin('mecab'), rule, korean)).toEqual({ morphemes: rule, warning: expect.stringContaining('learnt on mecab morphemes but the rule analyser cuts the text here') });
-    expect(morphemesFor(origin('mecab'), undefined, korean)).toEqual({ warning: expect.stringContaining('no Korean analyser reads the text here (--lang en)') });
+    expect(morphemesFor('mecab', rule, korean)).toEqual({ morphemes: rule, warning: expect.stringContaining('learnt on mecab morphemes but the rule analyser cuts the text here') });
+    expect(morphemesFor('mecab', undefined, korean)).toEqual({ warning: expect.stringContaining('no Korean analyser reads the text here (as with --lang en)') });
   });
 });

@@ -58,15 +58,18 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
       ? { kind: 'spans', shares, split: splitDocuments(input.docs, shares, seed), surrogateMentions }
       : { kind: 'annotated', shares, split: splitDocuments(input.docs, shares, seed), lists: input.lists, resolver: input.resolver, level, replacement: options.replacement };
   const split = source.split;
-  // Left to choose, an encoder whose vocabulary was learnt on morphemes (ppmlm.json vocabulary.morphemes)
-  // is read with the analyser it was learnt with.
+  // An encoder whose vocabulary was learnt on Korean morphemes (ppmlm.json vocabulary.morphemes) reads
+  // Korean cut: left to choose, with its analyser where it was the rule one (mecab falls back as ever).
   const learnt = options.model === undefined ? undefined : (await readProvenance(options.model))?.vocabulary?.morphemes;
-  const choice = options.analyzer === 'auto' && (learnt === 'mecab' || learnt === 'rule') ? learnt : options.analyzer;
+  const korean = input.kind === 'annotated' || input.docs.some((d) => isHangulWord(d.text));
   // Span data is most often English (public NER, PHI notes): cut into morphemes only where an analyser is
-  // named or recorded, as Korean spans for an encoder whose vocabulary was learnt on morphemes need.
-  const spansLeftWhole = input.kind === 'spans' && choice === 'auto';
-  const analyzer = options.morphemes !== false && !spansLeftWhole ? createKoreanAnalyzer(choice, (why) => out.warn(why)) : undefined;
-  if (spansLeftWhole && options.morphemes !== false && input.docs.some((d) => isHangulWord(d.text))) {
+  // named, or Korean spans meet such an encoder.
+  const spansLeftWhole = input.kind === 'spans' && options.analyzer === 'auto' && !(learnt !== undefined && korean);
+  const analyzer = options.morphemes !== false && !spansLeftWhole ? createKoreanAnalyzer(options.analyzer === 'auto' && learnt === 'rule' ? 'rule' : options.analyzer, (why) => out.warn(why)) : undefined;
+  if (learnt !== undefined && korean && analyzer?.name !== learnt) {
+    out.warn(`--model's vocabulary was learnt on ${learnt} morphemes but ${analyzer ? `the ${analyzer.name} analyser cuts` : 'this run reads'} the text${analyzer ? '' : ' whole (--no-morphemes)'}: it meets pieces it seldom learnt`);
+  }
+  if (spansLeftWhole && options.morphemes !== false && korean) {
     out.warn('the span data holds Korean, read whole; pass --analyzer mecab (or rule) to cut it into morphemes as a Korean encoder\'s vocabulary was, or --no-morphemes to keep it whole');
   }
   const t0 = Date.now();

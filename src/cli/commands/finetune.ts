@@ -11,7 +11,7 @@ import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
 import { parseTrainingFlags, type TrainingFlags } from '../trainingFlags.js';
-import type { AnalyzerChoice, Language } from '../../text/index.js';
+import { isHangulWord, type AnalyzerChoice, type Language } from '../../text/index.js';
 import { analyzerFor } from './blacklist.js';
 
 export interface FinetuneCommandOptions extends CorpusFlags, TrainingFlags, DpFlags {
@@ -82,8 +82,8 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
   const docs = await loadCorpus(options.corpus, readOptions);
   const evalDocs = options.evalCorpus === undefined ? undefined : await loadCorpus(options.evalCorpus, readOptions);
   // A vocabulary learnt on mecab's morphemes needs mecab to read Korean as it was learnt (one learnt on the
-  // rule analyser's gets its own: morphemesFor).
-  const mecabVocabulary = (await readProvenance(options.model))?.vocabulary?.morphemes === 'mecab';
+  // rule analyser's gets its own: morphemesFor); text without Korean needs none.
+  const mecabVocabulary = (await readProvenance(options.model))?.vocabulary?.morphemes === 'mecab' && [...docs, ...(evalDocs ?? [])].some((d) => isHangulWord(d.text));
   const analyzer = blacklist || options.protectOwnText || mecabVocabulary ? analyzerFor(options.lang, options.analyzer, out) : undefined;
   const t0 = Date.now();
   try {
