@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Rng } from '../../src/engine/index.js';
 import { RuleAnalyzer, type MorphAnalyzer } from '../../src/text/index.js';
 import { bertPreTokenize, BpeTokenizer, DEFAULT_WORDPIECE_OPTIONS, morphemePreTokens, morphemesFor, tokenizeAtMorphemes, trainBpe, trainWordPiece } from '../../src/tokenizer/index.js';
 
@@ -14,6 +15,25 @@ describe('morphemePreTokens', () => {
     for (const p of cut) expect(text.slice(p.starts[0], p.ends.at(-1)).toLowerCase()).toBe(p.text);
     // Pieces only ever split BERT's, never join them.
     expect(cut.map((p) => p.text).join('')).toBe(bertPreTokenize(text, DEFAULT_WORDPIECE_OPTIONS).map((p) => p.text).join(''));
+  });
+
+  it('only ever splits BERT pre-tokens, and only where a morpheme starts, on random mixed text (property)', async () => {
+    const analyzer = new RuleAnalyzer();
+    const alphabet = [...'홍길동에게은는이가를의로 서울.,!?(aZé9١\u0301金 \t\n㈜'];
+    const rng = new Rng(11);
+    for (let trial = 0; trial < 500; trial++) {
+      const text = Array.from({ length: 1 + Math.floor(rng.next() * 24) }, () => alphabet[Math.floor(rng.next() * alphabet.length)]!).join('');
+      const bert = bertPreTokenize(text, DEFAULT_WORDPIECE_OPTIONS);
+      const cut = await morphemePreTokens(text, DEFAULT_WORDPIECE_OPTIONS, analyzer);
+      expect(cut.map((p) => p.text).join(''), JSON.stringify(text)).toBe(bert.map((p) => p.text).join(''));
+      // Every BERT pre-token starts a piece (pieces never join two), and a piece starts inside one only
+      // where a morpheme starts.
+      const starts = new Set(cut.map((p) => p.starts[0]));
+      for (const p of bert) expect(starts.has(p.starts[0]), JSON.stringify(text)).toBe(true);
+      const bertStarts = new Set(bert.map((p) => p.starts[0]));
+      const morphemeStarts = new Set((await analyzer.analyze(text)).map((m) => m.start));
+      for (const p of cut) if (!bertStarts.has(p.starts[0])) expect(morphemeStarts.has(p.starts[0]!), JSON.stringify(text)).toBe(true);
+    }
   });
 
   it('leaves text without Hangul as BERT cuts it (accents stripped, Chinese characters apart)', async () => {
