@@ -121,6 +121,7 @@ export async function exportDataset(options: ExportDatasetOptions): Promise<Data
     windows: stats.windows,
     tokens: stats.tokens,
     protectedTokens: stats.protectedTokens,
+    ...(morphemes && { morphemes: morphemes.name }),
     ...(blacklist && { blacklistFingerprint: blacklistFingerprint(blacklist), blacklistTerms: blacklist.entries.length }),
     ...(premasked && { premasked: { epochs: premasked.epochs, seed: premasked.seed, maskProb: premasked.maskProb, wholeWord: premasked.wholeWord === true, randomBlacklisted: premasked.randomBlacklisted === true } }),
     ...vocabulary,

@@ -39,6 +39,8 @@ export interface DatasetManifest {
   windows: number;
   tokens: number;
   protectedTokens: number;
+  /** The Korean analyser the text was cut with before WordPiece, for a vocabulary learnt on its morphemes. */
+  morphemes?: string;
   blacklistFingerprint?: string;
   blacklistTerms?: number;
   /** How the tokenizer's vocabulary was made, and how the export checked it (model/vocabularyCheck.ts). */
