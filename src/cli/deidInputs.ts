@@ -57,8 +57,7 @@ export function analyzerForModel(provenance: Provenance | undefined, choice: Ana
     out.info('the model was trained without morpheme pre-tokenisation; text is tokenised as is');
     return undefined;
   }
-  // Left to choose, the analyser the model was trained with: the rule analyser's pieces are not mecab's.
-  const analyzer = createKoreanAnalyzer(choice === 'auto' && recordedAnalyzer(provenance) === 'rule' ? 'rule' : choice, (why) => out.warn(why));
+  const analyzer = createKoreanAnalyzer(choice, (why) => out.warn(why), recordedAnalyzer(provenance));
   out.info(`the model was trained on morphemes; text is cut by the ${analyzer.name} analyser first`);
   const mismatch = analyzerMismatch(provenance, analyzer);
   if (mismatch) out.warn(mismatch);

@@ -1,8 +1,8 @@
 import { basename } from 'node:path';
 import { MODEL_SOURCE, type Detection, type Recognizer } from '../identifiers/index.js';
 import { loadTokenClassifier, type EncoderModel } from '../model/index.js';
-import { mecabReading, morphemeCursor, quantity, RuleAnalyzer, verbForm, type MorphAnalyzer } from '../text/index.js';
-import type { Tokenizer } from '../tokenizer/index.js';
+import { mecabReading, morphemeCursor, quantity, verbForm, type MorphAnalyzer } from '../text/index.js';
+import { cuttingAnalyzer, type Tokenizer } from '../tokenizer/index.js';
 import { entitySpans } from './apply.js';
 import { predictLabels, type PredictOptions } from './classifier.js';
 import { analyzerMismatch, inferenceSeqLen, recordedAnalyzer, recordedPiiThreshold, trainedOnMorphemes } from './train.js';
@@ -35,8 +35,7 @@ export class DeidModelRecognizer implements Recognizer {
    */
   static async load(dir: string, analyzer?: MorphAnalyzer, options: { piiThreshold?: number; onWarn?: (message: string) => void } = {}): Promise<DeidModelRecognizer> {
     const { model, tokenizer, labels, provenance } = await loadTokenClassifier(dir);
-    // The rule analyser is a function, not a process: the model gets its own where the rules use another.
-    const cut = !trainedOnMorphemes(provenance) ? undefined : recordedAnalyzer(provenance) === 'rule' && analyzer?.name !== 'rule' ? new RuleAnalyzer() : analyzer;
+    const cut = trainedOnMorphemes(provenance) ? cuttingAnalyzer(recordedAnalyzer(provenance), analyzer) : undefined;
     const mismatch = analyzerMismatch(provenance, cut);
     if (mismatch) options.onWarn?.(mismatch);
     return new DeidModelRecognizer(model, tokenizer, labels, dir, { seqLen: inferenceSeqLen(model.config, provenance), analyzer: cut, piiThreshold: options.piiThreshold ?? recordedPiiThreshold(provenance) }, analyzer);

@@ -46,15 +46,23 @@ export async function tokenizeAtMorphemes(tokenizer: Tokenizer, text: string, an
 }
 
 /**
- * The analyser that cuts training text for a vocabulary learnt on `learntWith`'s morphemes (ppmlm.json
- * `vocabulary.morphemes`; undefined: read as the tokenizer does), and what to warn when the run cannot cut as the vocabulary was learnt. `analyzer` is the
- * run's, which matches blacklist terms: the rule analyser is a function, so a vocabulary learnt on its
- * morphemes gets one of its own whatever the run uses; one learnt on mecab's needs the run to use mecab.
+ * The analyser that cuts text for what was made on `madeWith`'s morphemes, given the run's `analyzer`
+ * (which matches blacklist terms): the rule analyser is a function, so what was made on its morphemes gets
+ * one of its own whatever the run uses; anything else is cut by the run's analyser.
+ */
+export function cuttingAnalyzer(madeWith: string | undefined, analyzer: MorphAnalyzer | undefined): MorphAnalyzer | undefined {
+  return madeWith === 'rule' && analyzer?.name !== 'rule' ? new RuleAnalyzer() : analyzer;
+}
+
+/**
+ * The analyser that cuts the texts for a vocabulary learnt on `learntWith`'s morphemes (ppmlm.json
+ * `vocabulary.morphemes`; none: read as the tokenizer does; see {@link cuttingAnalyzer}), and what to
+ * warn when they cannot be cut as it was learnt: a mecab vocabulary where the run does not use mecab.
  */
 export function morphemesFor(learntWith: string | undefined, analyzer: MorphAnalyzer | undefined, texts: readonly string[]): { morphemes?: MorphAnalyzer; warning?: string } {
   if (learntWith === undefined || !texts.some(isHangulWord)) return {};
-  if (analyzer?.name === learntWith) return { morphemes: analyzer };
-  if (learntWith === 'rule') return { morphemes: new RuleAnalyzer() };
-  const how = analyzer === undefined ? 'no Korean analyser reads the text here (as with --lang en): Korean words are tokenised whole' : `the ${analyzer.name} analyser cuts the text here`;
-  return { ...(analyzer && { morphemes: analyzer }), warning: `the vocabulary was learnt on ${learntWith} morphemes but ${how}; use ${learntWith} (--analyzer ${learntWith}${learntWith === 'mecab' ? ', apt-get install mecab where it is missing' : ''})` };
+  const morphemes = cuttingAnalyzer(learntWith, analyzer);
+  if (morphemes?.name === learntWith) return { morphemes };
+  const how = morphemes === undefined ? 'no Korean analyser reads the text here (as with --lang en): Korean words are tokenised whole' : `the ${morphemes.name} analyser cuts the text here`;
+  return { ...(morphemes && { morphemes }), warning: `the vocabulary was learnt on ${learntWith} morphemes but ${how}; use ${learntWith} (--analyzer ${learntWith}${learntWith === 'mecab' ? ', apt-get install mecab where it is missing' : ''})` };
 }

@@ -27,10 +27,11 @@ export function analyzerForLanguage(lang: Language, choice: AnalyzerChoice = 'au
 
 /**
  * The Korean analyser: mecab when it can be found (`auto`, `mecab`), else the rule-based fallback, about
- * which `onFallback` is told once.
+ * which `onFallback` is told once. `madeWith` names the analyser a model or vocabulary was made with:
+ * left to choose, the rule one stays the rule one (its pieces are not mecab's).
  */
-export function createKoreanAnalyzer(choice: AnalyzerChoice = 'auto', onFallback?: (why: string) => void): MorphAnalyzer {
-  if (choice === 'rule') return new RuleAnalyzer();
+export function createKoreanAnalyzer(choice: AnalyzerChoice = 'auto', onFallback?: (why: string) => void, madeWith?: string): MorphAnalyzer {
+  if (choice === 'rule' || (choice === 'auto' && madeWith === 'rule')) return new RuleAnalyzer();
   const location = locateMecab();
   if ('missing' in location) {
     if (choice === 'mecab') throw new UsageError(`--analyzer mecab: ${location.missing}; or use --analyzer rule`);
