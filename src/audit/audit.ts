@@ -247,7 +247,8 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   const t = queryTokens(tok);
   const padId = tok.idOf(tok.specials.pad)!;
   const entries = blacklist.entries;
-  assertSameAnalyzer(blacklist, options.analyzer, [...options.members, ...options.nonMembers].map((d) => d.text));
+  const texts = [...options.members, ...options.nonMembers].map((d) => d.text);
+  assertSameAnalyzer(blacklist, options.analyzer, texts);
   const rng = new Rng(seed);
   for (const r of [...(reference ? [reference] : []), ...(options.references ?? [])]) {
     if (r.tokenizer.vocabSize !== tok.vocabSize) throw new UsageError(`${r.name}: its vocabulary (${r.tokenizer.vocabSize} tokens) is not the audited model's (${tok.vocabSize}); reference models must share the tokenizer`);
@@ -257,7 +258,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
 
   // The model is queried on text cut as it was trained (a vocabulary learnt on Korean morphemes): read
   // otherwise, it meets pieces it seldom saw and looks as if it had memorised less.
-  const { morphemes, warning } = morphemesFor(target.provenance?.vocabulary?.morphemes, options.analyzer, [...options.members, ...options.nonMembers].map((d) => d.text));
+  const { morphemes, warning } = morphemesFor(target.provenance?.vocabulary?.morphemes, options.analyzer, texts);
   if (warning) options.onWarn?.(warning);
   const bodiesOf = (docs: readonly Document[]) => Promise.all(docs.map((d) => tokenizeAtMorphemes(tok, d.text, morphemes)));
   const memberBodies = await bodiesOf(options.members);

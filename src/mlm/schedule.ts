@@ -1,7 +1,7 @@
 import { Rng } from '../engine/random.js';
 import type { BlacklistEntry } from '../identifiers/index.js';
-import { isHangulWord, type MorphAnalyzer } from '../text/index.js';
-import { tokenizeAtMorphemes, type Tokenizer } from '../tokenizer/index.js';
+import type { MorphAnalyzer } from '../text/index.js';
+import { tokenizeAtMorphemes, type Encoding, type Tokenizer } from '../tokenizer/index.js';
 import type { BatchMaskConfig } from './batch.js';
 import { randomPool } from './masking.js';
 
@@ -52,17 +52,15 @@ const caseForms = (term: string) => [...new Set([term, term.replace(/(^|\s)(\p{L
  */
 export async function blacklistedTokenIds(tokenizer: Tokenizer, entries: readonly Pick<BlacklistEntry, 'term'>[], morphemes?: MorphAnalyzer): Promise<Set<number>> {
   const ids = new Set<number>();
+  const add = (enc: Encoding, from: number, to: number) => enc.ids.forEach((id, i) => {
+    const [s, e] = enc.offsets[i]!;
+    if (!enc.special[i] && e > from && s < to) ids.add(id);
+  });
   for (const { term } of entries) {
     for (const form of caseForms(term)) {
-      for (const before of ['', 'x ']) {
-        const text = before + form;
-        // Cut, a word starts its own pieces whatever comes before it: the form alone is enough.
-        const encodings = [tokenizer.tokenize(text), ...(morphemes && before === '' && isHangulWord(form) ? [await tokenizeAtMorphemes(tokenizer, text, morphemes)] : [])];
-        for (const enc of encodings) enc.ids.forEach((id, i) => {
-          const [s, e] = enc.offsets[i]!;
-          if (!enc.special[i] && e > before.length && s < before.length + form.length) ids.add(id);
-        });
-      }
+      for (const before of ['', 'x ']) add(tokenizer.tokenize(before + form), before.length, before.length + form.length);
+      // Cut, a word starts its own pieces whatever comes before it: the form alone is enough.
+      if (morphemes) add(await tokenizeAtMorphemes(tokenizer, form, morphemes), 0, form.length);
     }
   }
   return ids;
