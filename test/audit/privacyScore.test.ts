@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runAudit, secretExposure, wilsonInterval } from '../../src/audit/index.js';
 import { selectBackend } from '../../src/engine/index.js';
 import { MENTION_SOURCE, type Blacklist } from '../../src/identifiers/index.js';
+import { RuleAnalyzer } from '../../src/text/index.js';
 import { WordPieceTokenizer } from '../../src/tokenizer/index.js';
 import { constantModel } from '../helpers/constantModel.js';
 
@@ -81,5 +82,16 @@ describe('exposure of planted secrets on models whose predictions are known', ()
     const unscorable = { ...probe, text: 'alice smith bob jones jones jones jones today .', secret: 'bob jones jones jones jones' };
     expect((await secretExposure(constantModel('alice', tokenizer), tokenizer, [unscorable], { seqLen: 6, padId: 0 }))[0]).toMatchObject({ unscored: 'no query', exposure: NaN });
     await expect(secretExposure(constantModel('jones', tokenizer), tokenizer, [{ ...probe, secret: 'carol' }], { seqLen: 16, padId: 0 })).rejects.toThrow(/not in its text/);
+  });
+
+  it('queries a vocabulary learnt on Korean morphemes on the secret cut as training read it', async () => {
+    await selectBackend('wasm');
+    // The rule analyser reads 김민도 as 김민 + 도: cut, its last piece is the word-initial 도 a model that
+    // always predicts 도 gives the secret; read whole it is ##도, which that model never predicts.
+    const tokenizer = new WordPieceTokenizer(['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', '.', '김민', '도', '##도', '박수', '##영']);
+    const probe = { label: 'p', text: '김민도 .', secret: '김민도', candidates: ['박수영'] };
+    const rank = async (morphemes?: RuleAnalyzer) => (await secretExposure(constantModel('도', tokenizer), tokenizer, [probe], { seqLen: 16, padId: 0, morphemes }))[0]!.rank;
+    expect(await rank(new RuleAnalyzer())).toBe(1);
+    expect(await rank()).toBe(1.5);
   });
 });
