@@ -11,11 +11,15 @@ experiment_setup() {
   OUT=$(cd "$2" && pwd)
 }
 
+# `resume OUT`: --resume where a run into OUT checkpointed (a run killed before its first checkpoint starts
+# over without one: ppmlm refuses a resume with nothing to resume).
+resume() { [ -d "$1.checkpoint/checkpoint" ] && echo --resume || true; }
+
 # `pretrain FROM OUT EPOCHS LR SEQ BATCH`: masked-LM pretraining of model FROM on public.jsonl (in the
 # current folder) into OUT, resumable; its summary goes to OUT.json.
 pretrain() {
   [ -d "$2" ] || $PPMLM finetune --model "$1" --corpus public.jsonl --strategy standard --dropout 0 --epochs "$3" --lr "$4" --seq-len "$5" --batch-size "$6" \
-    --out "$2" --json $([ -d "$2.checkpoint/checkpoint" ] && echo --resume) > "$2.json"
+    --out "$2" --json $(resume "$2") > "$2.json"
 }
 
 # `crime_types [TRAIN_TYPE]`: the Thunder-DeID crime type a model learns from (TRAIN, crime_of_violence by

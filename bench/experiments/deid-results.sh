@@ -14,7 +14,6 @@ experiment_setup "${1:-}" "${2:-}"
 KO=(--judgments "$DATA/thunder-deid/judgments" --replacements "$DATA/thunder-deid/replacement" --skip-bad-docs)
 EN=(--spans "$DATA/physionet-deid" --spans-format physionet --no-morphemes)
 MODEL=(--hidden 128 --layers 2 --heads 2 --intermediate 512 --lr 1e-3)
-resume() { [ -d "$1.checkpoint/checkpoint" ] && echo --resume || true; }
 
 for mode in per-epoch single; do
   [ -d "$OUT/ko-$mode" ] || $PPMLM deid train "${KO[@]}" --replacement "$mode" --label-level 2 --epochs 8 "${MODEL[@]}" --dropout 0 --out "$OUT/ko-$mode" $(resume "$OUT/ko-$mode")

@@ -31,15 +31,13 @@ if [ -n "$pretrain" ] && [ ! -d "$model" ] && [ ! -d "$OUT/mlm-$TRAIN" ]; then
   [ -f "$pre/corpus.jsonl" ] || npx tsx "$(dirname "$0")/korean-pretraining-corpus.ts" "$DATA/kmou-ner/corpus_morph_ner" "$pre/judgments.jsonl" "$pre/corpus.jsonl"
   [ -d "$pre/tokenizer" ] || $PPMLM --quiet tokenizer train --corpus "$pre/corpus.jsonl" --out "$pre/tokenizer" --type wordpiece --vocab-size 8000 --morphemes --analyzer mecab --public-corpus
   [ -d "$pre/init" ] || $PPMLM --quiet model init --vocab "$pre/tokenizer" --out "$pre/init" "${encoder[@]}" --allow-vocabulary-identifiers
-  resume=$([ -d "$OUT/mlm-$TRAIN.checkpoint/checkpoint" ] && echo --resume || true)
-  time $PPMLM finetune --model "$pre/init" --corpus "$pre/corpus.jsonl" --out "$OUT/mlm-$TRAIN" --strategy standard --epochs 3 --seq-len 128 --batch-size 16 --lr 1e-3 --analyzer mecab --save-steps 500 $resume
+  time $PPMLM finetune --model "$pre/init" --corpus "$pre/corpus.jsonl" --out "$OUT/mlm-$TRAIN" --strategy standard --epochs 3 --seq-len 128 --batch-size 16 --lr 1e-3 --analyzer mecab --save-steps 500 $(resume "$OUT/mlm-$TRAIN")
 fi
 if [ ! -d "$model" ]; then
-  resume=$([ -d "$model.checkpoint/checkpoint" ] && echo --resume || true)
   base=("${encoder[@]}")
   [ -n "$pretrain" ] && base=(--model "$OUT/mlm-$TRAIN")
   time $PPMLM deid train --judgments "$THUNDER/judgments/$TRAIN" "${KO[@]}" --replacement per-epoch --label-level 2 --epochs "${EPOCHS:-8}" \
-    "${base[@]}" --lr 1e-3 --outside-noise 0.1 --out "$model" $resume
+    "${base[@]}" --lr 1e-3 --outside-noise 0.1 --out "$model" $(resume "$model")
 fi
 gold="$OUT/$TEST.jsonl"
 [ -f "$gold" ] || $PPMLM --quiet deid generate --judgments "$THUNDER/judgments/$TEST" "${KO[@]}" --seed 7 --out "$gold"

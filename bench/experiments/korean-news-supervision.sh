@@ -26,8 +26,7 @@ for arm in control news; do
   model="$OUT/model-$TRAIN-$arm-morphemes"
   [ -f "$spans" ] || npx tsx "$(dirname "$0")/korean-deid-news-corpus.ts" "$DATA/kmou-ner/corpus_morph_ner" "$files" "$judgments" "$spans"
   if [ ! -d "$model" ]; then
-    resume=$([ -d "$model.checkpoint/checkpoint" ] && echo --resume || true)
-    time $PPMLM deid train --spans "$spans" --model "$OUT/mlm-$TRAIN" --analyzer mecab --epochs 3 --lr 1e-3 --outside-noise 0.1 --out "$model" $resume
+    time $PPMLM deid train --spans "$spans" --model "$OUT/mlm-$TRAIN" --analyzer mecab --epochs 3 --lr 1e-3 --outside-noise 0.1 --out "$model" $(resume "$model")
   fi
   for args in "--recognizers none" "--recognizers -DATE,-korean-places"; do
     echo "== $TEST judgments, direct terms everywhere, $arm: $args --deid-model $model"

@@ -10,7 +10,7 @@
 # threshold with every term it found (--model-agreement 0): OUT_DIR/results.md, 95% intervals over articles, tweets and patients.
 # About 11 minutes on 2 cores (5 training, 6 measuring). models/public-ner-en is OUT_DIR/model with its
 # README.md. A rerun keeps a trained model and the measurements already written (delete them to redo).
-set -euo pipefail
+. "$(dirname "$0")/common.sh"
 data=${1:-../shared/data}
 out=${2:-public-ner-run}
 copies=${3:-2}
@@ -29,10 +29,9 @@ mkdir -p "$out"
     print tok, t }' > "$out/public-ner.conll"
 if [ ! -f "$out/model/ppmlm.json" ]; then
   start=$(date +%s)
-  resume=$([ -d "$out/model.checkpoint/checkpoint" ] && echo --resume || true)
   $ppmlm deid train --spans "$out/public-ner.conll" --spans-format conll --public-corpus --no-morphemes \
     --epochs 4 --surrogate-mentions "$copies" --hidden 128 --layers 2 --heads 2 --intermediate 512 --vocab-size 8000 \
-    --batch-size 32 --split 90/5/5 --out "$out/model" --force --json $resume > "$out/train.json"
+    --batch-size 32 --split 90/5/5 --out "$out/model" --force --json $(resume "$out/model") > "$out/train.json"
   echo "training: $(( $(date +%s) - start )) s" > "$out/train-seconds.txt"
 fi
 wikigold="$ner/wikigold/CONLL-format/data/wikigold.conll.txt"
