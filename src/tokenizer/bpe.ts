@@ -81,7 +81,7 @@ export class BpeTokenizer extends Vocabulary implements Tokenizer {
     return symbols;
   }
 
-  tokenize(text: string): Encoding {
+  tokenize(text: string, cuts?: ReadonlySet<number>): Encoding {
     const enc: Encoding = { ids: [], offsets: [], special: [] };
     const tokens: string[] = [];
     const unk = this.idOf(this.specials.unk)!;
@@ -93,7 +93,7 @@ export class BpeTokenizer extends Vocabulary implements Tokenizer {
         tokens.push(segment.text.text);
         continue;
       }
-      for (const piece of byteLevelPieces(segment.text, this.options.addPrefixSpace)) {
+      for (const piece of byteLevelPieces(segment.text, this.options.addPrefixSpace, cuts)) {
         let at = 0;
         for (const symbol of this.bpe(piece.text)) {
           const n = [...symbol].length;

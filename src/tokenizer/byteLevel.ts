@@ -27,6 +27,7 @@ export const CHAR_TO_BYTE: ReadonlyMap<string, number> = new Map(BYTE_TO_CHAR.ma
  */
 const S = `[${WHITESPACE_CLASS}]`;
 const NOT_S = `[^${WHITESPACE_CLASS}]`;
+const WHITESPACE = new RegExp(`^${S}$`, 'v');
 // Letters and digits as Hugging Face's (older) tables have them.
 const L = `[[\\p{L}--[${rangeClass(LETTER_UNKNOWN_TO_HF)}]]${rangeClass(LETTER_ONLY_IN_HF)}]`;
 const N = `[[\\p{N}--[${rangeClass(NUMBER_UNKNOWN_TO_HF)}]]${rangeClass(NUMBER_ONLY_IN_HF)}]`;
@@ -70,29 +71,37 @@ export function byteLevelWords(text: string, addPrefixSpace: boolean): string[] 
 /**
  * Splits a (normalised) text GPT-2 style and maps each piece to byte-level characters with offsets into
  * the original text. The prefix space, when added, is aligned with the first character, as in Hugging Face.
+ * `cuts` (offsets into the original text: where a Korean morpheme starts) split pieces again, a piece's
+ * leading space staying with the word it precedes.
  */
-export function byteLevelPieces(n: NormalizedText, addPrefixSpace: boolean): ByteLevelPiece[] {
+export function byteLevelPieces(n: NormalizedText, addPrefixSpace: boolean, cuts?: ReadonlySet<number>): ByteLevelPiece[] {
   const prefixed = addPrefixSpace && n.text !== '' && !n.text.startsWith(' ');
   const source = prefixed ? ` ${n.text}` : n.text;
   const starts = prefixed ? [n.starts[0]!, ...n.starts] : n.starts;
   const ends = prefixed ? [n.ends[0]!, ...n.ends] : n.ends;
   const out: ByteLevelPiece[] = [];
   for (const m of source.matchAll(BYTE_LEVEL_SPLIT)) {
-    let chars = '';
-    const charStart: number[] = [];
-    const charEnd: number[] = [];
+    let piece: ByteLevelPiece = { text: '', charStart: [], charEnd: [] };
+    let word = false;
     for (let i = m.index; i < m.index + m[0].length; ) {
       const cp = source.codePointAt(i)!;
       const width = cp > 0xffff ? 2 : 1;
+      if (cuts !== undefined) {
+        if (word && cuts.has(starts[i]!) && starts[i] !== starts[i - 1]) {
+          out.push(piece);
+          piece = { text: '', charStart: [], charEnd: [] };
+        }
+        word ||= !WHITESPACE.test(source.slice(i, i + width));
+      }
       const bytes = byteChars(cp);
-      chars += bytes;
+      piece.text += bytes;
       for (let k = 0; k < bytes.length; k++) {
-        charStart.push(starts[i]!);
-        charEnd.push(ends[i + width - 1]!);
+        piece.charStart.push(starts[i]!);
+        piece.charEnd.push(ends[i + width - 1]!);
       }
       i += width;
     }
-    out.push({ text: chars, charStart, charEnd });
+    out.push(piece);
   }
   return out;
 }

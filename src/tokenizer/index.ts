@@ -12,7 +12,7 @@ export { encodeWindows, windowRanges, windowsOf } from './windows.js';
 export type { WindowOptions } from './windows.js';
 export { toTokenizerJson, fromTokenizerJson, toVocabTxt, loadTokenizer } from './tokenizerJson.js';
 export type { TokenizerJson } from './tokenizerJson.js';
-export { cuttingAnalyzer, morphemePreTokens, morphemesFor, splitAtMorphemes, tokenizeAtMorphemes } from './morphemes.js';
+export { cuttingAnalyzer, morphemeStarts, morphemesFor, tokenizeAtMorphemes } from './morphemes.js';
 export { BpeTokenizer, ROBERTA_SPECIALS } from './bpe.js';
 export type { BpeOptions } from './bpe.js';
 export { trainBpe } from './trainBpe.js';

@@ -1,48 +1,22 @@
 import { isHangulWord, RuleAnalyzer, type MorphAnalyzer } from '../text/index.js';
-import { sliceNormalized } from './normalizer.js';
-import type { PreToken } from './preTokenizer.js';
 import type { Encoding, Tokenizer } from './types.js';
-import { bertPreTokenize, WordPieceTokenizer, type WordPieceOptions } from './wordpiece.js';
 
 /**
- * Splits BERT pre-tokens further wherever a morpheme starts (morpheme starts as offsets into the original
- * text), so no subword token spans two morphemes: 홍길동이 → 홍길동 | 이, and an entity's label never covers
- * the particle after it. This is the Mecab-ko + subword tokenisation of Thunder-DeID.
+ * Where a vocabulary learnt on Korean morphemes cuts a text: the offsets where the analyser's morphemes
+ * start, for text holding Hangul (none otherwise). Learning the vocabulary (`trainWordPiece`, `trainBpe`
+ * with `morphemes`) and encoding both cut there, so the vocabulary holds the pieces encoding asks for and
+ * no token spans two morphemes: 홍길동이 → 홍길동 | 이, an entity's label never covering the particle after
+ * it (the Mecab-ko + subword tokenisation of Thunder-DeID). The tokenizer's own pre-tokenisation stays: a
+ * cut only splits its words, so punctuation the analyser leaves out is kept.
  */
-export function splitAtMorphemes(preTokens: readonly PreToken[], morphemeStarts: ReadonlySet<number>): PreToken[] {
-  const out: PreToken[] = [];
-  for (const p of preTokens) {
-    let from = 0;
-    for (let k = 1; k < p.text.length; k++) {
-      const original = p.starts[k]!;
-      if (original !== p.starts[k - 1] && morphemeStarts.has(original)) {
-        out.push(sliceNormalized(p, from, k));
-        from = k;
-      }
-    }
-    out.push(from === 0 ? p : sliceNormalized(p, from, p.text.length));
-  }
-  return out;
+export async function morphemeStarts(text: string, analyzer: MorphAnalyzer): Promise<ReadonlySet<number> | undefined> {
+  if (!isHangulWord(text)) return undefined;
+  return new Set((await analyzer.analyze(text)).map((m) => m.start));
 }
 
-/**
- * The pre-tokens of a vocabulary learnt on morphemes: BERT's, cut again wherever a morpheme starts when the
- * text holds Hangul. Learning the vocabulary and encoding for training both take them from here, so the
- * vocabulary holds the pieces encoding asks for (punctuation the analyser leaves out included).
- */
-export async function morphemePreTokens(text: string, options: WordPieceOptions, analyzer: MorphAnalyzer): Promise<PreToken[]> {
-  const preTokens = bertPreTokenize(text, options);
-  if (!isHangulWord(text)) return preTokens;
-  return splitAtMorphemes(preTokens, new Set((await analyzer.analyze(text)).map((m) => m.start)));
-}
-
-/**
- * Tokenises with WordPiece on morphemes where an analyser is given (no token crosses a morpheme
- * boundary), else as the tokenizer does; a byte-level BPE tokenizer always reads text as it does.
- */
+/** Tokenises cut at morphemes where an analyser is given ({@link morphemeStarts}), else as the tokenizer does. */
 export async function tokenizeAtMorphemes(tokenizer: Tokenizer, text: string, analyzer?: MorphAnalyzer): Promise<Encoding> {
-  if (analyzer === undefined || !(tokenizer instanceof WordPieceTokenizer) || !isHangulWord(text)) return tokenizer.tokenize(text);
-  return tokenizer.tokenizePreTokens(await morphemePreTokens(text, tokenizer.options, analyzer));
+  return tokenizer.tokenize(text, analyzer && (await morphemeStarts(text, analyzer)));
 }
 
 /**

@@ -46,6 +46,26 @@ function splitAt(n: NormalizedText, behaviorOf: (ch: string, cp: number) => Spli
 // Hugging Face's `Whitespace`: \w+|[^\w\s]+ with Rust's Unicode classes.
 const WORD_OR_SYMBOLS = new RegExp(`[${WORD_CLASS}]+|[^${WORD_CLASS}${WHITESPACE_CLASS}]+`, 'gu');
 
+/**
+ * Cuts pre-tokens again at `cuts`, offsets into the original text (where a Korean morpheme starts), so no
+ * token spans one: 홍길동이 → 홍길동 | 이. Pieces only ever split a pre-token, never join two.
+ */
+export function cutPreTokens(preTokens: readonly PreToken[], cuts: ReadonlySet<number>): PreToken[] {
+  const out: PreToken[] = [];
+  for (const p of preTokens) {
+    let from = 0;
+    for (let k = 1; k < p.text.length; k++) {
+      const original = p.starts[k]!;
+      if (original !== p.starts[k - 1] && cuts.has(original)) {
+        out.push(sliceNormalized(p, from, k));
+        from = k;
+      }
+    }
+    out.push(from === 0 ? p : sliceNormalized(p, from, p.text.length));
+  }
+  return out;
+}
+
 /** Splits a normalised text into pre-tokens as the configured Hugging Face pre-tokenizer does. */
 export function preTokenize(config: PreTokenizerConfig | null, n: NormalizedText): PreToken[] {
   if (config === null) return n.text === '' ? [] : [n];

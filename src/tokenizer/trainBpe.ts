@@ -1,14 +1,17 @@
 import { tokenSurface, type BlacklistedTerms } from './blacklistedTokens.js';
 import { BpeTokenizer, ROBERTA_SPECIALS } from './bpe.js';
-import { BYTE_TO_CHAR, byteLevelWords } from './byteLevel.js';
+import type { MorphAnalyzer } from '../text/index.js';
+import { BYTE_TO_CHAR, byteLevelPieces, byteLevelWords } from './byteLevel.js';
+import { morphemeStarts } from './morphemes.js';
+import { unnormalized } from './normalizer.js';
 import { learnMerges } from './merges.js';
 
 export interface TrainBpeOptions {
   vocabSize: number;
   minFrequency?: number;
   addPrefixSpace?: boolean;
-  /** Pieces to train on instead of GPT-2's pre-tokenisation (e.g. Korean morphemes, each with its leading space). */
-  preTokenize?: (text: string) => string[] | Promise<string[]>;
+  /** Learn on GPT-2's pre-tokens cut again where this analyser's morphemes start, as encoding then reads Korean text ({@link morphemeStarts}). */
+  morphemes?: MorphAnalyzer;
   onProgress?: (vocab: number) => void;
   /** Terms no learned token may spell, leading space aside (the vocabulary ships with the model). */
   blacklisted?: BlacklistedTerms;
@@ -22,9 +25,8 @@ export async function trainBpe(texts: AsyncIterable<string> | Iterable<string>, 
   const addPrefixSpace = options.addPrefixSpace ?? false;
   const counts = new Map<string, number>();
   for await (const text of texts) {
-    const pieces = options.preTokenize
-      ? (await options.preTokenize(text)).flatMap((p) => byteLevelWords(p, false))
-      : byteLevelWords(text, addPrefixSpace);
+    const cuts = options.morphemes && (await morphemeStarts(text, options.morphemes));
+    const pieces = cuts === undefined ? byteLevelWords(text, addPrefixSpace) : byteLevelPieces(unnormalized(text), addPrefixSpace, cuts).map((p) => p.text);
     for (const p of pieces) counts.set(p, (counts.get(p) ?? 0) + 1);
   }
   const vocab: string[] = [ROBERTA_SPECIALS.cls, ROBERTA_SPECIALS.pad, ROBERTA_SPECIALS.sep, ROBERTA_SPECIALS.unk, ...BYTE_TO_CHAR];

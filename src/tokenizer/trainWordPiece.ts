@@ -1,7 +1,7 @@
 import { tokenSurface, type BlacklistedTerms } from './blacklistedTokens.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { learnMerges } from './merges.js';
-import { morphemePreTokens } from './morphemes.js';
+import { morphemeStarts } from './morphemes.js';
 import { bertPreTokenize, DEFAULT_WORDPIECE_OPTIONS, WordPieceTokenizer, type WordPieceOptions } from './wordpiece.js';
 
 export interface TrainWordPieceOptions {
@@ -13,7 +13,7 @@ export interface TrainWordPieceOptions {
   tokenizer?: Partial<WordPieceOptions>;
   /**
    * Learn on BERT's pre-tokens cut again where this analyser's morphemes start, as encoding then reads
-   * Korean text ({@link morphemePreTokens}).
+   * Korean text ({@link morphemeStarts}).
    */
   morphemes?: MorphAnalyzer;
   onProgress?: (vocab: number) => void;
@@ -32,7 +32,7 @@ export async function trainWordPiece(texts: AsyncIterable<string> | Iterable<str
   const prefix = tokOptions.continuingPrefix;
   const counts = new Map<string, number>();
   for await (const text of texts) {
-    const words = options.morphemes ? await morphemePreTokens(text, tokOptions, options.morphemes) : bertPreTokenize(text, tokOptions);
+    const words = bertPreTokenize(text, tokOptions, options.morphemes && (await morphemeStarts(text, options.morphemes)));
     for (const { text: w } of words) counts.set(w, (counts.get(w) ?? 0) + 1);
   }
 

@@ -35,7 +35,11 @@ export interface Tokenizer {
   tokenOf(id: number): string;
   /** Ids of the special tokens, for masking (never targets) and random replacement (never drawn). */
   readonly specialIds: ReadonlySet<number>;
-  /** Tokens of a text without [CLS]/[SEP]; special tokens written in the text are matched as Hugging Face matches them. */
-  tokenize(text: string): Encoding;
+  /**
+   * Tokens of a text without [CLS]/[SEP]; special tokens written in the text are matched as Hugging Face
+   * matches them. `cuts`, offsets into the text where a Korean morpheme starts, split its words again so no
+   * token spans one (a vocabulary learnt on morphemes: see `tokenizeAtMorphemes`).
+   */
+  tokenize(text: string, cuts?: ReadonlySet<number>): Encoding;
   decode(ids: readonly number[]): string;
 }

@@ -1,6 +1,6 @@
 import { AddedTokenSplitter, specialAddedToken, type AddedToken } from './addedTokens.js';
 import { normalize, unnormalized, type NormalizerConfig } from './normalizer.js';
-import { preTokenize, type PreToken, type PreTokenizerConfig } from './preTokenizer.js';
+import { cutPreTokens, preTokenize, type PreToken, type PreTokenizerConfig } from './preTokenizer.js';
 import { BERT_SPECIALS, type Encoding, type SpecialTokens, type Tokenizer } from './types.js';
 import { Vocabulary } from './vocabulary.js';
 
@@ -44,9 +44,13 @@ export function preTokenizerOf(options: WordPieceOptions): PreTokenizerConfig | 
   return options.preTokenizer === undefined ? { type: 'BertPreTokenizer' } : options.preTokenizer;
 }
 
-/** The pre-tokens WordPiece runs on: the text normalised and split as the tokenizer's options say (added tokens aside). */
-export function bertPreTokenize(text: string, options: WordPieceOptions): PreToken[] {
-  return preTokenize(preTokenizerOf(options), normalize(normalizerOf(options), unnormalized(text)));
+/**
+ * The pre-tokens WordPiece runs on: the text normalised and split as the tokenizer's options say (added
+ * tokens aside), then at `cuts` ({@link cutPreTokens}).
+ */
+export function bertPreTokenize(text: string, options: WordPieceOptions, cuts?: ReadonlySet<number>): PreToken[] {
+  const preTokens = preTokenize(preTokenizerOf(options), normalize(normalizerOf(options), unnormalized(text)));
+  return cuts === undefined ? preTokens : cutPreTokens(preTokens, cuts);
 }
 
 function defaultAddedTokens(vocab: readonly string[], specials: SpecialTokens): AddedToken[] {
@@ -94,8 +98,8 @@ export class WordPieceTokenizer extends Vocabulary implements Tokenizer {
     return pieces;
   }
 
-  /** WordPiece over given pre-tokens (e.g. cut further at morphemes); each span covers only the characters its piece came from. */
-  tokenizePreTokens(words: readonly PreToken[], enc: Encoding = { ids: [], offsets: [], special: [] }): Encoding {
+  /** WordPiece over pre-tokens; each span covers only the characters its piece came from. */
+  private tokenizePreTokens(words: readonly PreToken[], enc: Encoding): Encoding {
     for (const w of words) {
       for (const p of this.wordPieces(w.text)) {
         enc.ids.push(p.id);
@@ -106,7 +110,7 @@ export class WordPieceTokenizer extends Vocabulary implements Tokenizer {
     return enc;
   }
 
-  tokenize(text: string): Encoding {
+  tokenize(text: string, cuts?: ReadonlySet<number>): Encoding {
     const enc: Encoding = { ids: [], offsets: [], special: [] };
     const preTokenizer = preTokenizerOf(this.options);
     for (const segment of this.splitter.split(text)) {
@@ -114,7 +118,10 @@ export class WordPieceTokenizer extends Vocabulary implements Tokenizer {
         enc.ids.push(segment.added.id);
         enc.offsets.push([segment.text.starts[0] ?? 0, segment.text.ends.at(-1) ?? 0]);
         enc.special.push(segment.added.special);
-      } else this.tokenizePreTokens(preTokenize(preTokenizer, segment.text), enc);
+        continue;
+      }
+      const preTokens = preTokenize(preTokenizer, segment.text);
+      this.tokenizePreTokens(cuts === undefined ? preTokens : cutPreTokens(preTokens, cuts), enc);
     }
     return enc;
   }

@@ -131,6 +131,20 @@ describe('ppmlm tokenizer train --morphemes', () => {
     expect(readWhole.code, readWhole.stderr).toBe(0);
     expect(JSON.parse(await readFile(join(dir, 'deid-whole', 'ppmlm.json'), 'utf8'))).toMatchObject({ morphemes: false });
   }, 180_000);
+
+  it('records the analyser for byte-level BPE too, learnt on GPT-2 pieces cut at morphemes', async () => {
+    const dir = await tempDir();
+    const corpus = join(dir, 'ko.jsonl');
+    await writeFile(corpus, ['홍길동', '김철수', '이영희'].map((name, i) => JSON.stringify({ id: `d${i}`, text: `피해자 ${name}에게 욕설을 하였다.` })).join('\n') + '\n');
+    const tok = join(dir, 'bpe');
+    const t = await cli('--quiet', 'tokenizer', 'train', '--type', 'bpe', '--corpus', corpus, '--public-corpus', '--morphemes', '--analyzer', 'rule', '--vocab-size', '400', '--min-frequency', '1', '--out', tok);
+    expect(t.code, t.stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(tok, 'ppmlm.json'), 'utf8')).vocabulary).toMatchObject({ morphemes: 'rule' });
+    const vocab = Object.keys(JSON.parse(await readFile(join(tok, 'tokenizer.json'), 'utf8')).model.vocab as Record<string, number>);
+    // 에게 (bytes ìĹĲê²Į) learnt as a piece of its own, never joined to the name before it.
+    expect(vocab).toContain('ìĹĲê²Į');
+    expect(vocab.some((t) => t.length > 6 && t.endsWith('ìĹĲê²Į'))).toBe(false);
+  });
 });
 
 describe('ppmlm tokenizer train --blacklist', () => {

@@ -58,15 +58,12 @@ export async function tokenizerTrain(options: TokenizerTrainOptions, out: Report
       })();
       const onProgress = (n: number) => out.progress(`tokenizer: ${n} tokens`);
       if (options.type === 'bpe') {
-        // Byte-level BPE pieces keep their leading space, so morphemes are given back with theirs.
-        const bpePre = analyzer ? async (text: string) => (await analyzer.analyze(text)).map((m) => (m.start > 0 && /\s/.test(text[m.start - 1]!) ? ` ${m.surface}` : m.surface)) : undefined;
-        const tok = await trainBpe(texts, { vocabSize, minFrequency, preTokenize: bpePre, onProgress, blacklisted });
+        const tok = await trainBpe(texts, { vocabSize, minFrequency, morphemes: analyzer, onProgress, blacklisted });
         await writeFile(join(target.tmpDir, 'tokenizer.json'), JSON.stringify(bpeToTokenizerJson(tok)));
-        await writeOrigin();
+        await writeOrigin(analyzer);
         out.progressDone();
         return { type: 'bpe' as const, vocabSize: tok.vocabSize, files: ['tokenizer.json', 'ppmlm.json'] };
       }
-      // With --morphemes, Korean words are cut into morphemes first (Mecab-ko + subwords, as Thunder-DeID does).
       const tok = await trainWordPiece(texts, { vocabSize, minFrequency, morphemes: analyzer, onProgress, blacklisted });
       out.progressDone();
       await writeFile(join(target.tmpDir, 'tokenizer.json'), JSON.stringify(toTokenizerJson(tok)));
