@@ -17,6 +17,8 @@ export interface DownstreamOptions {
   trainShare?: number;
   /** The run's Korean analyser: a vocabulary learnt on morphemes reads the task's text cut so (`morphemesFor`). */
   analyzer?: MorphAnalyzer;
+  /** Hears when the task's Korean text cannot be cut as the vocabulary was learnt. */
+  onWarn?: (message: string) => void;
 }
 
 export interface DownstreamResult {
@@ -42,7 +44,8 @@ export async function downstreamF1(modelDir: string, docs: readonly Document[], 
   const [trainDocs, testDocs] = [order.slice(0, cut), order.slice(cut)];
   const { model, tokenizer, provenance } = await loadModelDir(modelDir, { sequenceClassification: labels.length }, seed);
   const padId = tokenizer.idOf(tokenizer.specials.pad)!;
-  const { morphemes } = morphemesFor(provenance?.vocabulary?.morphemes, options.analyzer, labelled.map((d) => d.text));
+  const { morphemes, warning } = morphemesFor(provenance?.vocabulary?.morphemes, options.analyzer, labelled.map((d) => d.text));
+  if (warning) options.onWarn?.(warning);
   const rowOf = async (d: Document) => ({ ids: windowsOf(tokenizer, await tokenizeAtMorphemes(tokenizer, d.text, morphemes), { maxLength: seqLen })[0]!.ids, positions: [0], labels: [labels.indexOf(d.label!)] });
   const trainRows = await Promise.all(trainDocs.map(rowOf));
   const memory = checkTrainingMemory(model.config, { batchSize, seqLen, targetShare: 1 / seqLen, outputs: labels.length });

@@ -18,6 +18,7 @@ export const processIO: CliIO = {
  */
 export class Reporter {
   private lastProgress = 0;
+  private readonly warned = new Set<string>();
   constructor(
     private readonly io: CliIO,
     private readonly level: { quiet: boolean; verbose: boolean },
@@ -46,7 +47,10 @@ export class Reporter {
     if (!this.level.quiet) this.io.stderr(`${text}\n`);
   }
 
+  /** A warning, once a run: the same one heard again (from each model an audit reads) is noise. */
   warn(text: string): void {
+    if (this.warned.has(text)) return;
+    this.warned.add(text);
     this.io.stderr(`warning: ${text}\n`);
   }
 

@@ -82,12 +82,13 @@ describe('ppmlm tokenizer train --morphemes', () => {
     expect((await cli('--quiet', 'model', 'init', '--vocab', tok, '--out', model, '--hidden', '16', '--layers', '1', '--heads', '2', '--intermediate', '32', '--max-positions', '64')).code).toBe(0);
     expect(JSON.parse(await readFile(join(model, 'ppmlm.json'), 'utf8')).vocabulary).toMatchObject({ morphemes: 'rule' });
     // A copy without the record reads Korean whole, as before the record existed.
-    const withoutRecord = async (from: string, to: string) => {
+    const withRecord = async (from: string, to: string, morphemes?: string) => {
       await cp(from, to, { recursive: true });
       const provenance = JSON.parse(await readFile(join(to, 'ppmlm.json'), 'utf8'));
-      delete provenance.vocabulary.morphemes;
+      provenance.vocabulary.morphemes = morphemes;
       await writeFile(join(to, 'ppmlm.json'), JSON.stringify(provenance));
     };
+    const withoutRecord = (from: string, to: string) => withRecord(from, to);
     await withoutRecord(model, join(dir, 'model-plain'));
     const finetune = (from: string, out: string, ...flags: string[]) => cli('finetune', '--model', from, '--corpus', corpus, '--strategy', 'standard', '--epochs', '1', '--batch-size', '4', '--seq-len', '32', '--out', join(dir, out), '--json', ...flags);
     const cut = await finetune(model, 'cut');
@@ -115,6 +116,16 @@ describe('ppmlm tokenizer train --morphemes', () => {
     const auditedWhole = await audit(join(dir, 'cut-plain'), 'audit-whole');
     expect(auditedWhole.code, auditedWhole.stderr).toBe(0);
     expect(JSON.parse(audited.stdout).membership).not.toEqual(JSON.parse(auditedWhole.stdout).membership);
+    // A mecab vocabulary read by the rule analyser: the downstream task's Korean text is warned about too,
+    // once (members and non-members here hold no Hangul, so only the task's text can warn).
+    await withRecord(join(dir, 'cut'), join(dir, 'cut-mecab'), 'mecab');
+    const [enMembers, enNonMembers, task] = ['en-members.jsonl', 'en-non-members.jsonl', 'task.jsonl'].map((f) => join(dir, f)) as [string, string, string];
+    await writeFile(enMembers, ['Alice met Bob.', 'Carol saw Dan.'].map((text, i) => JSON.stringify({ id: `e${i}`, author: `e${i}`, text })).join('\n') + '\n');
+    await writeFile(enNonMembers, ['Erin met Frank.', 'Grace saw Heidi.'].map((text, i) => JSON.stringify({ id: `f${i}`, author: `f${i}`, text })).join('\n') + '\n');
+    await writeFile(task, docs.map((d, i) => JSON.stringify({ ...d, label: i % 2 === 0 ? 'a' : 'b' })).join('\n') + '\n');
+    const taskAudit = await cli('--quiet', 'audit', '--model', join(dir, 'cut-mecab'), '--members', enMembers, '--non-members', enNonMembers, '--blacklist', blacklist, '--analyzer', 'rule', '--seq-len', '32', '--task', task, '--task-epochs', '1', '--out', join(dir, 'audit-task'), '--json');
+    expect(taskAudit.code, taskAudit.stderr).toBe(0);
+    expect(taskAudit.stderr.match(/learnt on mecab morphemes but the rule analyser cuts the text here/g)).toHaveLength(1);
     // export-dataset writes the windows finetune trains on.
     const exported = await cli('--quiet', 'export-dataset', '--model', model, '--corpus', corpus, '--blacklist', blacklist, '--out', join(dir, 'ds'), '--seq-len', '32', '--json');
     expect(exported.code, exported.stderr).toBe(0);

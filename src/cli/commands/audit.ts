@@ -128,7 +128,7 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
     for (const r of references) disposeParams(r.model.params);
     if (options.task) {
       const taskDocs = await loadCorpus(options.task, corpusReadOptions({ corpus: options.task, labelCol: options.taskLabelCol, skipBadRows: options.skipBadRows }));
-      const taskOptions = { epochs: parseIntFlag(options.taskEpochs, '--task-epochs', { min: 1 }), seqLen, seed, analyzer };
+      const taskOptions = { epochs: parseIntFlag(options.taskEpochs, '--task-epochs', { min: 1 }), seqLen, seed, analyzer, onWarn: (m: string) => out.warn(m) };
       out.progress('audit: downstream classification', true);
       const target = await downstreamF1(options.model, taskDocs, taskOptions);
       const ref = options.reference ? await downstreamF1(options.reference, taskDocs, taskOptions) : undefined;
