@@ -120,8 +120,19 @@ function splitByIndividual(docs: readonly Document[], parts: number): Document[]
   return Array.from({ length: parts }, (_, r) => docs.filter((d) => part.get(d.author) === r));
 }
 
-/** Stops the experiment unless every planted canary occurrence is matched by the blacklist and all its tokens are protected. */
-export async function checkCanaries(canaries: PlantedCanaries, docs: readonly Document[], blacklist: Blacklist, tokenizer: Tokenizer, analyzer: MorphAnalyzer | undefined, expected: number, morphemes?: MorphAnalyzer): Promise<void> {
+/** How the experiment reads its members: the blacklist matched with `analyzer`, tokens cut at `morphemes` for a vocabulary learnt on them. */
+export interface CanaryReading {
+  blacklist: Blacklist;
+  tokenizer: Tokenizer;
+  analyzer?: MorphAnalyzer;
+  morphemes?: MorphAnalyzer;
+}
+
+/**
+ * Stops the experiment unless every planted canary occurrence is matched by the blacklist and all its
+ * tokens are protected; `expected` is how many the config plants to be protected.
+ */
+export async function checkCanaries(canaries: PlantedCanaries, docs: readonly Document[], expected: number, { blacklist, tokenizer, analyzer, morphemes }: CanaryReading): Promise<void> {
   const matcher = new BlacklistMatcher(blacklist.entries);
   const ok = new Set<PlantedSpan>();
   for (const d of new Set(canaries.spans.map((s) => s.doc))) {
@@ -169,7 +180,7 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
     // Tokenised as fine-tuning will (a vocabulary learnt on Korean morphemes reads text cut so).
     const { morphemes, warning } = morphemesFor(reference.provenance?.vocabulary?.morphemes, analyzer, members.map((d) => d.text));
     if (warning) log(warning);
-    await checkCanaries(setting.canaries, members, blacklist, reference.tokenizer, analyzer, protectedCanaryOccurrences(config.canaries!), morphemes);
+    await checkCanaries(setting.canaries, members, protectedCanaryOccurrences(config.canaries!), { blacklist, tokenizer: reference.tokenizer, analyzer, morphemes });
   }
   const cellDir = (strategy: string, epochs: number, seed: number) => join(out, 'cells', `${strategy}-e${epochs}-s${seed}`);
   /** A cell's stored report, or a fresh audit of the model `load` gives (then stored). */

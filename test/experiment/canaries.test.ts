@@ -95,14 +95,14 @@ describe('plantCanaries', () => {
     const planted = plantCanaries(members, { count: 3, repeats: 2, candidates: 2 });
     const tokenizer = await trainWordPiece(planted.docs.map((d) => d.text), { vocabSize: 300, minFrequency: 2 });
     const blacklist: Blacklist = { header: { version: 1, extra: {} }, entries: planted.entries };
-    await expect(checkCanaries(planted, planted.docs, blacklist, tokenizer, undefined, 12)).resolves.toBeUndefined();
+    await expect(checkCanaries(planted, planted.docs, 12, { blacklist, tokenizer })).resolves.toBeUndefined();
     // The second canary's name is missing from the blacklist: its 2 occurrences are neither matched nor protected.
     const without = { ...blacklist, entries: planted.entries.filter((_, i) => i !== 2) };
-    const err = await checkCanaries(planted, planted.docs, without, tokenizer, undefined, 12).catch((e: unknown) => e);
+    const err = await checkCanaries(planted, planted.docs, 12, { blacklist: without, tokenizer }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as Error).message).toMatch(/^10 of 12 planted canary occurrences are matched and protected \(not: canary 2 name, canary 2 name\)/);
     // A count that disagrees with what was planted stops it too.
-    await expect(checkCanaries(planted, planted.docs, blacklist, tokenizer, undefined, 14)).rejects.toThrow(/12 of 14 planted canary occurrences/);
+    await expect(checkCanaries(planted, planted.docs, 14, { blacklist, tokenizer })).rejects.toThrow(/12 of 14 planted canary occurrences/);
   });
 
   it('with protect: sentence, blacklists the sentence\'s fixed words too, so that every word of every copy is protected (en and ko)', async () => {
@@ -115,9 +115,9 @@ describe('plantCanaries', () => {
     expect(protectedCanaryOccurrences({ ...config, protect: 'secrets' })).toBe(12);
     const tokenizer = await trainWordPiece(planted.docs.map((d) => d.text), { vocabSize: 300, minFrequency: 2 });
     const blacklist: Blacklist = { header: { version: 1, extra: {} }, entries: planted.entries };
-    await expect(checkCanaries(planted, planted.docs, blacklist, tokenizer, undefined, 24)).resolves.toBeUndefined();
+    await expect(checkCanaries(planted, planted.docs, 24, { blacklist, tokenizer })).resolves.toBeUndefined();
     const secretsOnly = { ...blacklist, entries: planted.entries.filter((e) => e.category === 'CANARY') };
-    await expect(checkCanaries(planted, planted.docs, secretsOnly, tokenizer, undefined, 24)).rejects.toThrow(/^12 of 24 planted canary occurrences .*canary 1 context/);
+    await expect(checkCanaries(planted, planted.docs, 24, { blacklist: secretsOnly, tokenizer })).rejects.toThrow(/^12 of 24 planted canary occurrences .*canary 1 context/);
     const ko = [1, 2, 3].map((i) => ({ id: String(i), author: `a${i}`, text: '피고인은 피해자를 폭행하였다.' }));
     expect(plantCanaries(ko, { count: 1, repeats: 1, language: 'ko', protect: 'sentence' }).entries.filter((e) => e.category === 'CANARY_CONTEXT').map((e) => e.term)).toEqual(['비상연락처', '참조번호']);
   });
