@@ -5,7 +5,7 @@ import { commonNounPhrases, contentWords, type MorphAnalyzer, type NgramOptions 
 import { canonicalTerm } from './blacklist/read.js';
 import { BlacklistMatcher } from './blacklist/matcher.js';
 import { BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry } from './blacklist/types.js';
-import { CAPITAL_ONLY_SOURCES, caseEvidence, defaultRecognizers, dictionaryWord, detectDirect, GRAPH_SOURCE, isMisspelling, koreanNameShape, MODEL_SOURCE, protectedSpans, publicLists, type Detection, type Recognizer } from './direct/index.js';
+import { CAPITAL_ONLY_SOURCES, caseEvidence, CLINICAL_WORDS, defaultRecognizers, dictionaryWord, detectDirect, GRAPH_SOURCE, isMisspelling, koreanNameShape, MODEL_SOURCE, protectedSpans, publicLists, type Detection, type PublicLists, type Recognizer } from './direct/index.js';
 import type { AuthorTermEngine, EngineName, EngineStats } from './indirect/engine.js';
 import { CountingEngine } from './indirect/countingEngine.js';
 import { DuckdbEngine } from './indirect/duckdbEngine.js';
@@ -97,9 +97,10 @@ export interface BuildBlacklistResult {
   /**
    * `modelDropped`: terms only a model found, at too few of the places they would be protected (see
    * `modelAgreement`); `modelCommonNouns`: terms only a model found that mecab reads as common nouns (see
-   * {@link dropModelCommonNouns}).
+   * {@link dropModelCommonNouns}); `modelCommonWords`: terms only a model found made of English words no
+   * name or place list holds (see {@link dropModelCommonWords}).
    */
-  stats: EngineStats & { documents: number; tokens: number; direct: number; indirect: number; modelDropped: number; modelCommonNouns: number };
+  stats: EngineStats & { documents: number; tokens: number; direct: number; indirect: number; modelDropped: number; modelCommonNouns: number; modelCommonWords: number };
   /**
    * With `publicCorpus`, each document's keyed hash, for the record a DP run checks its training documents
    * against (`recordPublicDocuments` under the header's corpus fingerprint: the CLI keeps it).
@@ -171,6 +172,26 @@ async function dropModelCommonNouns(direct: Map<string, DirectTally>, analyzer: 
   let dropped = 0;
   for (const [k, term] of terms.entries()) {
     if (!common[k]) continue;
+    direct.delete(term);
+    dropped++;
+  }
+  return dropped;
+}
+
+/**
+ * Drops the terms only a model found whose every word is an English word of the care, the dictionary or a
+ * clinical abbreviation, that no list holds as a name or a place (tolerated, sputum, neuro, ativan): a model
+ * trained on tweets and news takes the unfamiliar vocabulary of another kind of text for names wherever it
+ * stands, as it does the judgments' everyday words in Korean. A word a name list holds stays (mason,
+ * trump, butler: names in tweets), and so does a word no dictionary knows (krithika, hangwani). Returns
+ * how many were dropped; each is judged by the indirect rule as any word is.
+ */
+function dropModelCommonWords(direct: Map<string, DirectTally>, lists: PublicLists): number {
+  const clinical = new Set(CLINICAL_WORDS);
+  const commonWord = (w: string) => clinical.has(w) || (dictionaryWord(w, lists) && !lists.firstNames.has(w) && !lists.lastNames.has(w) && !lists.places.has(w));
+  let dropped = 0;
+  for (const [term, t] of direct) {
+    if (!modelOnly(t) || !/^[a-z' -]+$/.test(term) || !term.split(' ').every(commonWord)) continue;
     direct.delete(term);
     dropped++;
   }
@@ -283,6 +304,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   // decides. A word nothing else found is judged below as any word is.
   dropCapitalEvidence(direct, writtenLower);
   const modelCommonNouns = weighsModel && analyzer?.name === 'mecab' ? await dropModelCommonNouns(direct, analyzer) : 0;
+  const modelCommonWords = weighsModel ? dropModelCommonWords(direct, lists) : 0;
   let modelDropped = 0;
   const weighed = new Set(weighsModel ? [...direct].filter(([, t]) => modelOnly(t)).map(([term]) => term) : []);
   if (weighed.size > 0) {
@@ -321,7 +343,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     },
     entries,
   };
-  return { blacklist, engine, stats: { ...(await engine.stats()), documents, tokens, direct: direct.size, indirect, modelDropped, modelCommonNouns }, ...(documentKeys && { documentKeys }) };
+  return { blacklist, engine, stats: { ...(await engine.stats()), documents, tokens, direct: direct.size, indirect, modelDropped, modelCommonNouns, modelCommonWords }, ...(documentKeys && { documentKeys }) };
 }
 
 /**

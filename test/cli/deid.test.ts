@@ -350,8 +350,8 @@ describe('a DeID model as a blacklist recogniser', () => {
     // Every term the model found, however seldom it marked it where the term stands.
     const everyTerm = await cli('--quiet', 'blacklist', 'build', '--corpus', 'examples/legal-ko/judgments.csv', '--lang', 'ko', '--recognizers', 'none', '--deid-model', model, '--model-agreement', '0', '--out', join(dir, 'every.tsv'), '--json');
     expect(everyTerm.code, everyTerm.stderr).toBe(0);
-    const built = JSON.parse(r.stdout) as { direct: number; modelDropped: number; modelCommonNouns: number };
-    expect(JSON.parse(everyTerm.stdout)).toMatchObject({ modelDropped: 0, modelCommonNouns: 0, direct: built.direct + built.modelDropped + built.modelCommonNouns });
+    const built = JSON.parse(r.stdout) as { direct: number; modelDropped: number; modelCommonNouns: number; modelCommonWords: number };
+    expect(JSON.parse(everyTerm.stdout)).toMatchObject({ modelDropped: 0, modelCommonNouns: 0, modelCommonWords: 0, direct: built.direct + built.modelDropped + built.modelCommonNouns + built.modelCommonWords });
     const share = await cli('--quiet', 'blacklist', 'build', '--corpus', 'examples/legal-ko/judgments.csv', '--deid-model', model, '--model-agreement', '1.5', '--out', join(dir, 'share.tsv'));
     expect(share.code).toBe(2);
     expect(share.stderr).toMatch(/--model-agreement/);

@@ -245,6 +245,30 @@ describe('buildBlacklist: how often a model agreed with itself (modelAgreement)'
   });
 });
 
+describe('buildBlacklist: a model\'s English common words', () => {
+  /** A stand-in model trained on tweets reading notes: it marks the care's words and a drug beside the names. */
+  const model: Recognizer = {
+    name: `${MODEL_SOURCE}fake`,
+    find: (text) => [...text.matchAll(/\b(?:sedated|neuro|ativan|thick secretions|Mason|krithika|Holloway)\b/gi)].map((m) => ({ start: m.index, end: m.index + m[0].length, category: 'PERSON', source: `${MODEL_SOURCE}fake` })),
+  };
+  const notes: Document[] = [
+    { id: '1', author: 'a', text: 'Pt sedated on ativan, neuro intact. Wife Krithika at bedside.' },
+    { id: '2', author: 'b', text: 'Thick secretions. Seen by Dr Mason, then holloway.' },
+  ];
+
+  it('drops a term only the model found whose words are dictionary or clinical words no list holds as a name; a listed name and an unknown word stay; agreement 0 keeps every one', async () => {
+    const direct = (entries: BlacklistEntry[]) => terms(entries.filter((e) => e.kind === 'direct' && e.sources.some((s) => s.startsWith(MODEL_SOURCE))));
+    const built = await buildBlacklist(notes, { recognizers: [model], ngrams: [1, 1], reread: () => notes });
+    await built.engine.close();
+    expect(direct(built.blacklist.entries)).toEqual(['holloway', 'krithika', 'mason']);
+    expect(built.stats.modelCommonWords).toBe(4);
+    const all = await buildBlacklist(notes, { recognizers: [model], ngrams: [1, 1], modelAgreement: 0 });
+    await all.engine.close();
+    expect(direct(all.blacklist.entries)).toEqual(['ativan', 'holloway', 'krithika', 'mason', 'neuro', 'sedated', 'thick secretions']);
+    expect(all.stats.modelCommonWords).toBe(0);
+  });
+});
+
 describe('buildBlacklist: a model\'s common nouns, with mecab', () => {
   const mecabHere = analyzerForLanguage('ko', 'auto');
   const hasMecab = mecabHere?.name === 'mecab';

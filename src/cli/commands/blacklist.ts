@@ -183,6 +183,7 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
         `wrote ${s.out}: ${s.direct} direct + ${s.indirect} indirect terms (${s.documents} documents, ${s.authors} authors, ${s.terms} distinct terms, engine ${s.engine})` +
         (s.modelDropped ? `; ${s.modelDropped} terms the model marked at too few of their occurrences left to the indirect rule (--model-agreement)` : '') +
         (s.modelCommonNouns ? `; ${s.modelCommonNouns} terms only the model found that mecab reads as common nouns left to the indirect rule` : '') +
+        (s.modelCommonWords ? `; ${s.modelCommonWords} terms only the model found made of English words no name or place list holds left to the indirect rule` : '') +
         (s.skipped ? `; skipped ${s.skipped} bad rows` : ''),
     );
   } catch (err) {
