@@ -119,6 +119,8 @@ export interface DirectTally {
   occurrences: number;
   /** Of the occurrences, those only rules resting on how a word is written found ({@link CAPITAL_ONLY_SOURCES}). */
   byCapital: number;
+  /** The authors of the other occurrences: who used the term where more than a capital made it one. */
+  authorsBeyondCapital: Set<string>;
 }
 
 /**
@@ -129,11 +131,12 @@ export function tallyDetection(direct: Map<string, DirectTally>, terms: readonly
   for (const [i, { term, source }] of terms.entries()) {
     if (term === '' || stopList?.has(term)) continue;
     const sources = i === 0 ? [source, ...(d.alsoFoundBy ?? [])] : [source];
-    const tally = direct.get(term) ?? { category: d.category, sources: new Set(), authors: new Set(), occurrences: 0, byCapital: 0 };
+    const tally = direct.get(term) ?? { category: d.category, sources: new Set(), authors: new Set(), occurrences: 0, byCapital: 0, authorsBeyondCapital: new Set() };
     for (const s of sources) tally.sources.add(s);
     tally.authors.add(author);
     tally.occurrences++;
     if (sources.every((s) => CAPITAL_ONLY_SOURCES.has(s))) tally.byCapital++;
+    else tally.authorsBeyondCapital.add(author);
     direct.set(term, tally);
   }
 }
@@ -150,6 +153,8 @@ export function dropCapitalEvidence(direct: Map<string, DirectTally>, inLowerCas
     for (const source of CAPITAL_ONLY_SOURCES) t.sources.delete(source);
     t.occurrences -= t.byCapital;
     t.byCapital = 0;
+    // Only the occurrences left count, and only their authors: a blacklist never has more authors than occurrences.
+    t.authors = t.authorsBeyondCapital;
     if (t.sources.size === 0) direct.delete(term);
   }
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildBlacklist, defaultRecognizers, GazetteerRecognizer, MODEL_SOURCE, patternRecognizers, blacklistFingerprint, type BlacklistEntry, type Recognizer } from '../../src/identifiers/index.js';
 import type { Document } from '../../src/corpus/index.js';
+import { dropCapitalEvidence, tallyDetection, type DirectTally } from '../../src/identifiers/build.js';
+import { formatBlacklist, parseBlacklist } from '../../src/identifiers/blacklist/index.js';
 import { Rng } from '../../src/engine/index.js';
 import { RuleAnalyzer, analyzerForLanguage } from '../../src/text/index.js';
 
@@ -204,6 +206,30 @@ describe('buildBlacklist: how often a model agreed with itself (modelAgreement)'
     expect(await build(notes(3, 2))).toEqual({ entry: expect.objectContaining({ sources: [`${MODEL_SOURCE}fake`], occurrences: 3 }), dropped: 0 });
     // Marked at 1 of 11: dropped, though the rule found it there too.
     expect(await build(notes(1, 10))).toEqual({ entry: undefined, dropped: 1 });
+  });
+
+  it('counts, once a capital is no evidence, only the authors of the occurrences left: never more authors than occurrences', () => {
+    const direct = new Map<string, DirectTally>();
+    const found = (source: string) => ({ start: 0, end: 7, category: 'PERSON', source });
+    // Two authors wrote it capitalised where only the capital made it a name; a third after a title.
+    for (const author of ['x', 'y']) tallyDetection(direct, [{ term: 'blocker', source: 'context:unknown-proper-noun' }], found('context:unknown-proper-noun'), author);
+    tallyDetection(direct, [{ term: 'blocker', source: 'context:title' }], found('context:title'), 'z');
+    dropCapitalEvidence(direct, new Set(['blocker']));
+    const t = direct.get('blocker')!;
+    expect({ occurrences: t.occurrences, authors: [...t.authors], sources: [...t.sources] }).toEqual({ occurrences: 1, authors: ['z'], sources: ['context:title'] });
+  });
+
+  it('writes blacklists its reader takes back whole, on random notes with words written both ways (property)', async () => {
+    const rng = new Rng(5);
+    const words = ['Blocker', 'blocker', 'Anne', 'anne', 'Dr', 'Smith', 'smith', 'seen', 'by', 'today', 'Lasix', 'lasix', 'Rose', 'rose', 'Mrs', 'in', 'Boston'];
+    for (let trial = 0; trial < 20; trial++) {
+      const docs: Document[] = Array.from({ length: 12 }, (_, i) => ({ id: `${i}`, author: `a${i % 5}`, text: Array.from({ length: 12 }, () => words[Math.floor(rng.next() * words.length)]!).join(' ') + '.' }));
+      const { blacklist, engine } = await buildBlacklist(docs, { ngrams: [1, 2] });
+      await engine.close();
+      for (const e of blacklist.entries) expect(e.authors, e.term).toBeLessThanOrEqual(e.occurrences);
+      const byTerm = (entries: readonly BlacklistEntry[]) => [...entries].sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+      expect(byTerm(parseBlacklist(formatBlacklist(blacklist), 'built.tsv').entries)).toEqual(byTerm(blacklist.entries));
+    }
   });
 
   it('leaves a dropped term to the indirect rule: rare among individuals, it is still a term', async () => {
