@@ -128,7 +128,7 @@ export function buildProgram(io: CliIO): Command {
     .addOption(new Option('--engine <name>', 'author-term engine').choices(['auto', 'counting', 'graph', 'duckdb']).default('auto'))
     .option('--graph-out <file>', 'also write the author-term graph (.gexf or .json, mode 0600)')
     .option('--export-pairs <file>', 'also write the (author, term, n) table as Parquet (mode 0600), for the same SQL elsewhere')
-    .option('--silver-out <file>', "also write the recognisers' detections in each document as span JSONL (mode 0600): silver labels for deid train --spans")
+    .option('--silver-out <file>', "also write, the corpus read again, each document's detections whose term the blacklist kept, as span JSONL (mode 0600): silver labels for deid train --spans")
     .option('--force', 'overwrite existing outputs')
     .option('--json', 'machine-readable summary')
     .action(lazyAction(async () => (await import('./commands/blacklist.js')).blacklistBuild));

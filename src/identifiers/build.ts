@@ -81,11 +81,6 @@ export interface BuildBlacklistOptions {
   recognizerDocuments?: readonly string[];
   /** `agreement`: the second reading that weighs a model's terms (see `modelAgreement`), documents read again so far. */
   onProgress?: (p: { documents: number; tokens: number; engine: string; agreement?: number }) => void;
-  /**
-   * Each document's direct detections, widened to whole words, as the recognisers found them there: the
-   * silver labels a token classifier can be trained on (`blacklist build --silver-out`).
-   */
-  onDetections?: (doc: Document, detections: readonly Detection[]) => void | Promise<void>;
 }
 
 export type CommonWordRule = 'all' | 'named' | 'none';
@@ -281,14 +276,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     const evidence = caseEvidence(doc.text);
     for (const w of evidence.inLowerCase) writtenLower.add(w);
     if (commonWordRule === 'named') for (const w of evidence.wordsAsNames) writtenAsNames.add(w);
-    const found: Detection[] = [];
-    for (const d of await detectDirect(doc.text, recognizers)) {
-      const spans = detectionTerms(doc.text, words, d);
-      const { start, end } = spans[0]!;
-      if (options.onDetections && (found.length === 0 || start >= found.at(-1)!.end)) found.push({ start, end, category: d.category, source: d.source });
-      tallyDetection(direct, spans, d, doc.author, stopList);
-    }
-    await options.onDetections?.(doc, found);
+    for (const d of await detectDirect(doc.text, recognizers)) tallyDetection(direct, detectionTerms(doc.text, words, d), d, doc.author, stopList);
 
     if (engine instanceof CountingEngine && choice === 'auto' && (engine.size > spillTerms || engine.words > MAX_MAP_WORDS)) {
       const moved = await DuckdbEngine.create({ ngrams: terms });

@@ -5,3 +5,4 @@ export { buildBlacklist, blacklistFingerprint, blacklistProvenanceProblem, ngram
 export type { BuildBlacklistOptions, BuildBlacklistResult, CommonWordRule } from './build.js';
 export { corpusReference, englishReference, ownTextBlacklists, ownTextEntries, readCorpusReference } from './ownText.js';
 export type { OwnTextOptions, PublicReference } from './ownText.js';
+export { silverLabels } from './silver.js';

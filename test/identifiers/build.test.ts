@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildBlacklist, defaultRecognizers, GazetteerRecognizer, MODEL_SOURCE, patternRecognizers, blacklistFingerprint, type BlacklistEntry, type Recognizer } from '../../src/identifiers/index.js';
+import { buildBlacklist, defaultRecognizers, GazetteerRecognizer, MODEL_SOURCE, patternRecognizers, blacklistFingerprint, silverLabels, type BlacklistEntry, type Recognizer } from '../../src/identifiers/index.js';
 import type { Document } from '../../src/corpus/index.js';
 import { dropCapitalEvidence, tallyDetection, type DirectTally } from '../../src/identifiers/build.js';
 import { formatBlacklist, parseBlacklist } from '../../src/identifiers/blacklist/index.js';
@@ -175,13 +175,33 @@ describe('buildBlacklist: how often a model agreed with itself (modelAgreement)'
     expect(direct(all.blacklist.entries)).toEqual(['rowan', 'smith']);
   });
 
-  it('gives silver labels the detections as found, a dropped term too: agreement is weighed after the corpus streamed', async () => {
-    const labelled: string[] = [];
-    const { stats, engine } = await buildBlacklist(notes, { recognizers: [model], ngrams: [1, 1], onDetections: (doc, found) => void labelled.push(...found.map((d) => doc.text.slice(d.start, d.end))) });
+  it('gives silver labels only the detections whose term the build kept: a term dropped for agreement is no label', async () => {
+    const { blacklist, stats, engine } = await buildBlacklist(notes, { recognizers: [model], ngrams: [1, 1] });
     await engine.close();
     expect(stats.modelDropped).toBe(1);
-    expect(labelled.filter((t) => t === 'Rowan')).toHaveLength(1);
-    expect(labelled.filter((t) => t === 'Smith')).toHaveLength(10);
+    const labelled: string[] = [];
+    for await (const d of silverLabels(notes, blacklist, { recognizers: [model] })) labelled.push(...d.spans.map((s) => `${d.text.slice(s.start, s.end)}:${s.label}`));
+    expect(labelled).toEqual(Array.from({ length: 10 }, () => 'Smith:PERSON'));
+    // Kept by every term the model found, Rowan is a label where it was found.
+    const all = await buildBlacklist(notes, { recognizers: [model], ngrams: [1, 1], modelAgreement: 0 });
+    await all.engine.close();
+    const everyTerm: string[] = [];
+    for await (const d of silverLabels(notes, all.blacklist, { recognizers: [model] })) everyTerm.push(...d.spans.map((s) => d.text.slice(s.start, s.end)));
+    expect(everyTerm.filter((t) => t === 'Rowan')).toHaveLength(1);
+  });
+
+  it('gives no silver label where the corpus overruled a capital: a drug capitalised at one place, in lower case at others', async () => {
+    const drug: Document[] = [
+      { id: '1', author: 'a', text: 'Seen by Dr Holloway. Albuterol given.' },
+      { id: '2', author: 'b', text: 'Pt on albuterol nebs, Dr Holloway aware.' },
+      { id: '3', author: 'c', text: 'Continue albuterol as ordered.' },
+    ];
+    const { blacklist, engine } = await buildBlacklist(drug, {});
+    await engine.close();
+    const labelled: string[] = [];
+    for await (const d of silverLabels(drug, blacklist, { recognizers: defaultRecognizers() })) labelled.push(...d.spans.map((s) => d.text.slice(s.start, s.end)));
+    expect(labelled).toContain('Holloway');
+    expect(labelled.join(' ')).not.toMatch(/albuterol/i);
   });
 
   it('never drops a term a rule also found', async () => {

@@ -17,6 +17,7 @@ import {
   type CommonWordRule,
   readBlacklist,
   readGazetteer,
+  silverLabels,
   writeBlacklist,
   writeGraph,
   type EngineName,
@@ -134,7 +135,7 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
   if (options.silverOut) await assertCanWrite(options.silverOut, options.force);
   if (options.graphOut && !/\.(gexf|json)$/.test(options.graphOut)) throw new UsageError(`--graph-out ${options.graphOut}: use a .gexf or .json file name`);
   if (options.graphOut && options.engine !== 'auto' && options.engine !== 'graph') throw new UsageError(`--graph-out needs the graph engine; drop --engine ${options.engine}`);
-  const { build, analyzer } = await blacklistRules(options, out, options.publicCorpus === true);
+  const { build, recognizers, analyzer } = await blacklistRules(options, out, options.publicCorpus === true);
 
   let skipped = 0;
   const docs = readCorpus(options.corpus, corpusReadOptions(options, (err) => {
@@ -142,14 +143,14 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
     out.warn(`skipped ${err.located}`);
   }));
   const t0 = Date.now();
-  // The recognisers' detections in each document, written as the corpus streams by: silver labels for `deid train --spans`.
+  // Silver labels for `deid train --spans`: the detections the built blacklist kept, the corpus read again.
   const silver = options.silverOut ? await openSpanJsonlWriter(options.silverOut, { force: options.force }) : undefined;
+  // The bad rows were reported on the first reading.
+  const reread = () => readCorpus(options.corpus, corpusReadOptions(options, () => {}));
   try {
     const result = await buildBlacklist(docs, {
       ...build,
-      // The bad rows were reported on the first reading.
-      reread: () => readCorpus(options.corpus, corpusReadOptions(options, () => {})),
-      ...(silver && { onDetections: (doc, found) => silver.write({ id: doc.id, author: doc.author, text: doc.text, spans: found.map((d) => ({ start: d.start, end: d.end, label: d.category })) }) }),
+      reread,
       engine: options.graphOut ? 'graph' : options.engine,
       onProgress: (p) =>
         out.progress(
@@ -166,7 +167,15 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
       if (options.graphOut) {
         await writeGraph(options.graphOut, result.engine as GraphEngine, { force: options.force });
       }
-      await silver?.commit();
+      if (silver) {
+        let labelled = 0;
+        for await (const doc of silverLabels(reread(), result.blacklist, { recognizers, analyzer })) {
+          await silver.write(doc);
+          if (++labelled % 500 === 0) out.progress(`blacklist: silver labels of ${labelled} documents`);
+        }
+        out.progressDone();
+        await silver.commit();
+      }
       if (options.exportPairs) {
         const engine = result.engine instanceof DuckdbEngine ? result.engine : await moveToDuckdb(result.engine as GraphEngine | CountingEngine);
         await engine.exportPairs(options.exportPairs, { force: options.force });
