@@ -46,9 +46,9 @@ const caseForms = (term: string) => [...new Set([term, term.replace(/(^|\s)(\p{L
  * Every token a blacklisted term can become inside a text where the matcher protects it: each case form,
  * at the start of a text and after a space. A term tokenised alone misses forms: byte-level BPE gives a
  * word after a space its own `Ġ` token, and a cased vocabulary has `Alice` apart from `alice`. With
- * `morphemes` (a vocabulary learnt on them), a Korean term is also cut on its own as training text is cut:
- * an analyser may cut a name it does not know (오우|혁), making a word-initial piece of what is otherwise
- * `##혁`. mecab reads words in context, so a name inside a sentence may still be cut otherwise.
+ * `morphemes` (a vocabulary learnt on them), a Korean term is also cut as training text is cut, in both
+ * places: an analyser may cut a name it does not know (오우|혁), making a word-initial piece of what is
+ * otherwise `##혁`. mecab reads words in context, so a name inside a sentence may still be cut otherwise.
  */
 export async function blacklistedTokenIds(tokenizer: Tokenizer, entries: readonly Pick<BlacklistEntry, 'term'>[], morphemes?: MorphAnalyzer): Promise<Set<number>> {
   const ids = new Set<number>();
@@ -58,9 +58,11 @@ export async function blacklistedTokenIds(tokenizer: Tokenizer, entries: readonl
   });
   for (const { term } of entries) {
     for (const form of caseForms(term)) {
-      for (const before of ['', 'x ']) add(tokenizer.tokenize(before + form), before.length, before.length + form.length);
-      // Cut, a word starts its own pieces whatever comes before it: the form alone is enough.
-      if (morphemes) add(await tokenizeAtMorphemes(tokenizer, form, morphemes), 0, form.length);
+      for (const before of ['', 'x ']) {
+        add(tokenizer.tokenize(before + form), before.length, before.length + form.length);
+        // Cut too, in both places: byte-level BPE keeps a word's `Ġ` after a space, cut or not.
+        if (morphemes) add(await tokenizeAtMorphemes(tokenizer, before + form, morphemes), before.length, before.length + form.length);
+      }
     }
   }
   return ids;

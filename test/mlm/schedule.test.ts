@@ -42,4 +42,15 @@ describe('the random-replacement pool', () => {
     expect((await pool()).has(wordInitial)).toBe(true);
     expect((await pool(analyzer)).has(wordInitial)).toBe(false);
   });
+
+  it('never draws the piece with its space a Korean term becomes after a space in byte-level BPE, cut into morphemes', async () => {
+    const analyzer = new RuleAnalyzer();
+    // Learnt on whole words: the name alone (Ġ김민) and with its particle (Ġ김민도) are both tokens.
+    const tokenizer = await trainBpe(['피해자 김민도 왔다', '피해자 김민 왔다'].flatMap((t) => Array(5).fill(t) as string[]), { vocabSize: 300, minFrequency: 1 });
+    const cut = await tokenizeAtMorphemes(tokenizer, 'x 김민도', analyzer);
+    const spaced = cut.ids.find((id) => tokenSurface('bpe', tokenizer.tokenOf(id)) === '김민' && tokenizer.tokenOf(id).startsWith('Ġ'));
+    expect(spaced).toBeDefined();
+    const pool = new Set((await maskConfigFor(tokenizer, [{ term: '김민도' }], { maskProb: 0.15 }, analyzer)).randomPool);
+    expect(pool.has(spaced!)).toBe(false);
+  });
 });
