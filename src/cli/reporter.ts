@@ -47,11 +47,15 @@ export class Reporter {
     if (!this.level.quiet) this.io.stderr(`${text}\n`);
   }
 
-  /** A warning, once a run: the same one heard again (from each model an audit reads) is noise. */
   warn(text: string): void {
+    this.io.stderr(`warning: ${text}\n`);
+  }
+
+  /** A warning said once a run, where the same one comes again (from each model an audit reads). */
+  warnOnce(text: string): void {
     if (this.warned.has(text)) return;
     this.warned.add(text);
-    this.io.stderr(`warning: ${text}\n`);
+    this.warn(text);
   }
 
   debug(text: string): void {

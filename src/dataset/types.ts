@@ -39,7 +39,7 @@ export interface DatasetManifest {
   windows: number;
   tokens: number;
   protectedTokens: number;
-  /** The Korean analyser the text was cut with before WordPiece, for a vocabulary learnt on its morphemes. */
+  /** The Korean analyser the text was cut with before WordPiece or BPE, for a vocabulary learnt on its morphemes. */
   morphemes?: string;
   blacklistFingerprint?: string;
   blacklistTerms?: number;

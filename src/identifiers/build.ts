@@ -5,7 +5,7 @@ import { commonNounPhrases, contentWords, type MorphAnalyzer, type NgramOptions 
 import { canonicalTerm } from './blacklist/read.js';
 import { BlacklistMatcher } from './blacklist/matcher.js';
 import { BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry } from './blacklist/types.js';
-import { CAPITAL_ONLY_SOURCES, caseEvidence, CLINICAL_WORDS, defaultRecognizers, dictionaryWord, detectDirect, GRAPH_SOURCE, isMisspelling, koreanNameShape, MODEL_SOURCE, protectedSpans, publicLists, type Detection, type PublicLists, type Recognizer } from './direct/index.js';
+import { CAPITAL_ONLY_SOURCES, caseEvidence, defaultRecognizers, dictionaryWord, detectDirect, GRAPH_SOURCE, isClinicalWord, isMisspelling, koreanNameShape, MODEL_SOURCE, protectedSpans, publicLists, type Detection, type PublicLists, type Recognizer } from './direct/index.js';
 import type { AuthorTermEngine, EngineName, EngineStats } from './indirect/engine.js';
 import { CountingEngine } from './indirect/countingEngine.js';
 import { DuckdbEngine } from './indirect/duckdbEngine.js';
@@ -179,23 +179,28 @@ async function dropModelCommonNouns(direct: Map<string, DirectTally>, analyzer: 
 }
 
 /**
- * Drops the terms only a model found whose every word is an English word of the care, the dictionary or a
- * clinical abbreviation, that no list holds as a name or a place (tolerated, sputum, neuro, ativan): a model
- * trained on tweets and news takes the unfamiliar vocabulary of another kind of text for names wherever it
- * stands, as it does the judgments' everyday words in Korean. A word a name list holds stays (mason,
- * trump, butler: names in tweets), and so does a word no dictionary knows (krithika, hangwani). Returns
- * how many were dropped; each is judged by the indirect rule as any word is.
+ * Drops the terms only a model found whose every word is a clinical abbreviation (even one a name list
+ * holds: foley, levo, may), or an English dictionary word that no list holds as a name or a place
+ * (tolerated, sputum): a model trained on tweets and news takes the unfamiliar vocabulary of another kind
+ * of text for names wherever it stands, as it does the judgments' everyday words in Korean. A word a name
+ * list holds stays (mason, trump, butler: names in tweets), and so do a word no dictionary knows
+ * (krithika, hangwani) and a listed place of several words (middle east). Returns how many were dropped;
+ * each is judged by the indirect rule as any word is.
  */
 function dropModelCommonWords(direct: Map<string, DirectTally>, lists: PublicLists): number {
-  const clinical = new Set(CLINICAL_WORDS);
-  const commonWord = (w: string) => clinical.has(w) || (dictionaryWord(w, lists) && !lists.firstNames.has(w) && !lists.lastNames.has(w) && !lists.places.has(w));
+  const commonWord = (w: string) => isClinicalWord(w) || (dictionaryWord(w, lists) && !lists.firstNames.has(w) && !lists.lastNames.has(w) && !lists.places.has(w));
   let dropped = 0;
   for (const [term, t] of direct) {
-    if (!modelOnly(t) || !/^[a-z' -]+$/.test(term) || !term.split(' ').every(commonWord)) continue;
+    if (!modelOnly(t) || !/^[a-z' -]+$/.test(term) || lists.places.has(term) || lists.namedPlaces.has(term) || !term.split(' ').every(commonWord)) continue;
     direct.delete(term);
     dropped++;
   }
   return dropped;
+}
+
+/** Stops a second reading of a corpus that gave other documents than the first (a stream read once, a file changed). */
+export function assertSameReading(what: string, read: number, documents: number): void {
+  if (read !== documents) throw new UsageError(`${what}: the second reading of the corpus gave ${read} documents, the first ${documents}; reread must give the corpus from its start`);
 }
 
 /**
@@ -219,7 +224,7 @@ async function protectedOccurrences(direct: readonly string[], weighed: Readonly
     if (read % 500 === 0) onRead(read);
   }
   onRead(read);
-  if (read !== documents) throw new UsageError(`buildBlacklist: the second reading of the corpus gave ${read} documents, the first ${documents}; reread must give the corpus from its start`);
+  assertSameReading('buildBlacklist', read, documents);
   return counts;
 }
 

@@ -51,7 +51,7 @@ export interface BuildWindowsOptions {
   /** Terms whose occurrences are protected; undefined or empty protects nothing. */
   blacklist?: readonly Pick<BlacklistEntry, 'term'>[];
   analyzer?: MorphAnalyzer;
-  /** Cut Hangul text at this analyser's morphemes before WordPiece: the vocabulary was learnt on them. */
+  /** Cut Hangul text at this analyser's morphemes before WordPiece or BPE: the vocabulary was learnt on them. */
   morphemes?: MorphAnalyzer;
   /** Terms protected in one document only besides `blacklist`: its unit's own (see `ownTextBlacklists`). */
   ownTerms?: (doc: Document) => readonly Pick<BlacklistEntry, 'term'>[] | undefined;

@@ -14,7 +14,7 @@ export interface VocabularyOrigin {
   /** Fingerprint of the blacklist whose terms no token spells (`tokenizer train --blacklist`). */
   blacklist?: string;
   /**
-   * The Korean analyser whose morphemes cut Hangul text before WordPiece when the vocabulary was learnt
+   * The Korean analyser whose morphemes cut Hangul text before WordPiece or BPE when the vocabulary was learnt
    * (`tokenizer train --morphemes`, a fresh `deid train` vocabulary): training text is cut the same way.
    */
   morphemes?: string;

@@ -1,6 +1,6 @@
+import type { MorphAnalyzer } from '../text/index.js';
 import { tokenSurface, type BlacklistedTerms } from './blacklistedTokens.js';
 import { BpeTokenizer, ROBERTA_SPECIALS } from './bpe.js';
-import type { MorphAnalyzer } from '../text/index.js';
 import { BYTE_TO_CHAR, byteLevelPieces, byteLevelWords } from './byteLevel.js';
 import { morphemeStarts } from './morphemes.js';
 import { unnormalized } from './normalizer.js';

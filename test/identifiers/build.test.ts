@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildBlacklist, defaultRecognizers, GazetteerRecognizer, MODEL_SOURCE, patternRecognizers, blacklistFingerprint, silverLabels, type BlacklistEntry, type Recognizer } from '../../src/identifiers/index.js';
+import { buildBlacklist, defaultRecognizers, detectDirect, GazetteerRecognizer, MODEL_SOURCE, patternRecognizers, blacklistFingerprint, silverLabels, type BlacklistEntry, type Recognizer } from '../../src/identifiers/index.js';
 import type { Document } from '../../src/corpus/index.js';
 import { dropCapitalEvidence, tallyDetection, type DirectTally } from '../../src/identifiers/build.js';
 import { formatBlacklist, parseBlacklist } from '../../src/identifiers/blacklist/index.js';
@@ -198,10 +198,39 @@ describe('buildBlacklist: how often a model agreed with itself (modelAgreement)'
     ];
     const { blacklist, engine } = await buildBlacklist(drug, {});
     await engine.close();
+    // A rule found Albuterol where it is capitalised; the build overruled it.
+    expect((await detectDirect(drug[0]!.text, defaultRecognizers())).map((d) => drug[0]!.text.slice(d.start, d.end))).toContain('Albuterol');
     const labelled: string[] = [];
-    for await (const d of silverLabels(drug, blacklist, { recognizers: defaultRecognizers() })) labelled.push(...d.spans.map((s) => d.text.slice(s.start, s.end)));
+    for await (const d of silverLabels(drug, blacklist, { recognizers: defaultRecognizers(), documents: 3 })) labelled.push(...d.spans.map((s) => d.text.slice(s.start, s.end)));
     expect(labelled).toContain('Holloway');
     expect(labelled.join(' ')).not.toMatch(/albuterol/i);
+  });
+
+  it('gives no silver label where only a capital found a term the build keeps on other evidence', async () => {
+    // A stand-in model marks Brown where no rule does; a rule finds Brown stool only by its capital.
+    const marks: Recognizer = { name: `${MODEL_SOURCE}fake`, find: (text) => (text.startsWith('Pt calm') ? [{ start: 9, end: 14, category: 'PERSON', source: `${MODEL_SOURCE}fake` }] : []) };
+    const stool: Document[] = [
+      { id: '1', author: 'a', text: 'Stool was Brown, soft.' },
+      { id: '2', author: 'b', text: 'Stool was brown and soft.' },
+      { id: '3', author: 'c', text: 'Pt calm. Brown called back.' },
+    ];
+    const recognizers = [...defaultRecognizers(), marks];
+    expect((await detectDirect(stool[0]!.text, recognizers)).map((d) => d.source)).toEqual(['context:listed-surname']);
+    const { blacklist, engine } = await buildBlacklist(stool, { recognizers });
+    await engine.close();
+    expect(blacklist.entries.find((e) => e.term === 'brown' && e.kind === 'direct')).toMatchObject({ occurrences: 1, sources: [`${MODEL_SOURCE}fake`] });
+    const labelled: string[] = [];
+    for await (const d of silverLabels(stool, blacklist, { recognizers })) labelled.push(...d.spans.map((s) => `${d.id}:${d.text.slice(s.start, s.end)}`));
+    expect(labelled).toEqual(['3:Brown']);
+  });
+
+  it('stops silver labels read from another corpus than the build read', async () => {
+    const { blacklist, engine } = await buildBlacklist(notes, { recognizers: [model], ngrams: [1, 1] });
+    await engine.close();
+    const read = async () => {
+      for await (const _ of silverLabels(notes.slice(1), blacklist, { recognizers: [model], documents: notes.length }));
+    };
+    await expect(read()).rejects.toThrow(/silver labels: the second reading of the corpus gave 9 documents, the first 10/);
   });
 
   it('never drops a term a rule also found', async () => {

@@ -11,7 +11,7 @@ const CORPUS = ['피고인은 피해자 홍길동에게 욕설을 하였다.', '
 const morphemePreTokens = async (text: string, analyzer: MorphAnalyzer) => bertPreTokenize(text, DEFAULT_WORDPIECE_OPTIONS, await morphemeStarts(text, analyzer));
 /** Random text of Hangul, particles, Latin, digits, punctuation, a combining mark and whitespace. */
 function randomTexts(seed: number, n: number): string[] {
-  const alphabet = [...'홍길동에게은는이가를의로 서울.,!?(aZé9١\u0301金 \t\n㈜'];
+  const alphabet = [...'홍길동에게은는이가를의로 서울.,!?(aZé9١\u0301金 \t\n㈜😀𠀀'];
   const rng = new Rng(seed);
   return Array.from({ length: n }, () => Array.from({ length: 1 + Math.floor(rng.next() * 24) }, () => alphabet[Math.floor(rng.next() * alphabet.length)]!).join(''));
 }

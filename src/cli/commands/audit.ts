@@ -120,7 +120,7 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
       showIdentifiers: options.showIdentifiers === true,
       analyzer,
       onProgress: (stage) => out.progress(`audit: ${stage}`, true),
-      onWarn: (m) => out.warn(m),
+      onWarn: (m) => out.warnOnce(m),
     });
     // The downstream task loads each model again to train a head: the audited copies must not stay in the heap beside them.
     disposeParams(target.model.params);
@@ -128,7 +128,7 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
     for (const r of references) disposeParams(r.model.params);
     if (options.task) {
       const taskDocs = await loadCorpus(options.task, corpusReadOptions({ corpus: options.task, labelCol: options.taskLabelCol, skipBadRows: options.skipBadRows }));
-      const taskOptions = { epochs: parseIntFlag(options.taskEpochs, '--task-epochs', { min: 1 }), seqLen, seed, analyzer, onWarn: (m: string) => out.warn(m) };
+      const taskOptions = { epochs: parseIntFlag(options.taskEpochs, '--task-epochs', { min: 1 }), seqLen, seed, analyzer, onWarn: (m: string) => out.warnOnce(m) };
       out.progress('audit: downstream classification', true);
       const target = await downstreamF1(options.model, taskDocs, taskOptions);
       const ref = options.reference ? await downstreamF1(options.reference, taskDocs, taskOptions) : undefined;

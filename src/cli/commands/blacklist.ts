@@ -167,15 +167,6 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
       if (options.graphOut) {
         await writeGraph(options.graphOut, result.engine as GraphEngine, { force: options.force });
       }
-      if (silver) {
-        let labelled = 0;
-        for await (const doc of silverLabels(reread(), result.blacklist, { recognizers, analyzer })) {
-          await silver.write(doc);
-          if (++labelled % 500 === 0) out.progress(`blacklist: silver labels of ${labelled} documents`);
-        }
-        out.progressDone();
-        await silver.commit();
-      }
       if (options.exportPairs) {
         const engine = result.engine instanceof DuckdbEngine ? result.engine : await moveToDuckdb(result.engine as GraphEngine | CountingEngine);
         await engine.exportPairs(options.exportPairs, { force: options.force });
@@ -183,6 +174,16 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
       }
     } finally {
       await result.engine.close();
+    }
+    // After the engine is closed: the corpus is read again, through every recogniser (a model too).
+    if (silver) {
+      let labelled = 0;
+      for await (const doc of silverLabels(reread(), result.blacklist, { recognizers, analyzer, documents: result.stats.documents })) {
+        await silver.write(doc);
+        if (++labelled % 500 === 0) out.progress(`blacklist: silver labels of ${labelled} documents`);
+      }
+      out.progressDone();
+      await silver.commit();
     }
     const summary = { out: options.out, ...result.stats, engine: result.engine.name, skipped, seconds: (Date.now() - t0) / 1000 };
     out.summary(

@@ -11,7 +11,7 @@ import { UsageError } from '../../errors.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
-import { createKoreanAnalyzer, type AnalyzerChoice, type MorphAnalyzer } from '../../text/index.js';
+import { createKoreanAnalyzer, type AnalyzerChoice } from '../../text/index.js';
 
 export interface TokenizerTrainOptions extends CorpusFlags {
   type: string;
@@ -40,8 +40,8 @@ export async function tokenizerTrain(options: TokenizerTrainOptions, out: Report
   // How the vocabulary was made decides, when a model is made from it, whether it may ship (model/vocabularyCheck.ts).
   const fingerprint = corpusFingerprinter();
   const documentKeys: string[] = [];
-  const writeOrigin = async (morphemes?: MorphAnalyzer) => {
-    const vocabulary: VocabularyOrigin = { corpus: fingerprint.digest(), publicCorpus: options.publicCorpus === true, ...(blacklist && { blacklist: blacklistFingerprint(blacklist) }), ...(morphemes && { morphemes: morphemes.name }) };
+  const writeOrigin = async () => {
+    const vocabulary: VocabularyOrigin = { corpus: fingerprint.digest(), publicCorpus: options.publicCorpus === true, ...(blacklist && { blacklist: blacklistFingerprint(blacklist) }), ...(analyzer && { morphemes: analyzer.name }) };
     // Kept with the key, never in the tokenizer folder (which model init copies): a DP run checks its training documents against it.
     if (options.publicCorpus) await recordPublicDocuments(vocabulary.corpus, documentKeys);
     return writeProvenance(target.tmpDir, { ppmlm: PACKAGE_VERSION, createdAt: new Date().toISOString(), vocabulary });
@@ -60,7 +60,7 @@ export async function tokenizerTrain(options: TokenizerTrainOptions, out: Report
       if (options.type === 'bpe') {
         const tok = await trainBpe(texts, { vocabSize, minFrequency, morphemes: analyzer, onProgress, blacklisted });
         await writeFile(join(target.tmpDir, 'tokenizer.json'), JSON.stringify(bpeToTokenizerJson(tok)));
-        await writeOrigin(analyzer);
+        await writeOrigin();
         out.progressDone();
         return { type: 'bpe' as const, vocabSize: tok.vocabSize, files: ['tokenizer.json', 'ppmlm.json'] };
       }
@@ -68,7 +68,7 @@ export async function tokenizerTrain(options: TokenizerTrainOptions, out: Report
       out.progressDone();
       await writeFile(join(target.tmpDir, 'tokenizer.json'), JSON.stringify(toTokenizerJson(tok)));
       await writeFile(join(target.tmpDir, 'vocab.txt'), toVocabTxt(tok));
-      await writeOrigin(analyzer);
+      await writeOrigin();
       return { type: 'wordpiece' as const, vocabSize: tok.vocabSize, files: ['tokenizer.json', 'vocab.txt', 'ppmlm.json'] };
     });
     report(trained);

@@ -27,3 +27,7 @@ export const CLINICAL_WORDS: readonly string[] = [
   // days and months: dates, never names
   ...CALENDAR_WORDS,
 ];
+
+const CLINICAL = new Set(CLINICAL_WORDS);
+/** Whether a (case-folded) word is one of {@link CLINICAL_WORDS}. */
+export const isClinicalWord = (key: string): boolean => CLINICAL.has(key);

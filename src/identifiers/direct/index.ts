@@ -23,7 +23,7 @@ export { PlaceRecognizer } from './places.js';
 export { publicLists, isMisspelling } from './publicLists.js';
 export { commonWord, dictionaryWord } from './words.js';
 export type { PublicLists } from './publicLists.js';
-export { CLINICAL_WORDS } from './clinicalWords.js';
+export { isClinicalWord } from './clinicalWords.js';
 export type { GazetteerOptions } from './gazetteer.js';
 export * from './validators.js';
 

@@ -1,9 +1,8 @@
-import { CLINICAL_WORDS } from './clinicalWords.js';
+import { isClinicalWord } from './clinicalWords.js';
 import { isMisspelling, publicLists, type PublicLists } from './publicLists.js';
 import { SURNAME_SOURCE, type Detection, type Recognizer } from './recognizer.js';
 import { adjacent, dictionaryWord, inCapitals, properShape, readWords, sentenceStart, shortensCommonWord, unlistedProperNoun, type TextWord, type WordClass, type WordReading } from './words.js';
 
-const CLINICAL = new Set(CLINICAL_WORDS);
 /** Particles inside a surname, in lower case: van Gijn, van de Noort, de Gaulle, da Vinci, bin Salman. */
 const NAME_PARTICLES = new Set(['van', 'von', 'de', 'der', 'den', 'da', 'di', 'del', 'della', 'dos', 'das', 'du', 'la', 'le', 'ten', 'ter', 'bin', 'ibn', 'al', 'el', 'zu']);
 const TITLES = new Set(['dr', 'drs', 'doctor', 'mr', 'mrs', 'ms', 'miss', 'mister', 'prof', 'professor', 'rev']);
@@ -132,11 +131,11 @@ const NOT_NAMES = new Set([...PAIR_STOPS, 'per', 'has', 'had', 'will', 'who', 'a
 function nameWord(w: TextWord, c: WordClass, text: string, cased: boolean, afterTitle = false): boolean {
   if (NOT_NAMES.has(w.key) || TITLES.has(w.key) || ROLES.has(w.key)) return false;
   if (w.end - w.start === 1) return text[w.end] === '.' || /^\s+\p{L}/u.test(text.slice(w.end, w.end + 3));
-  if (cased && !w.capital && !(afterTitle && c.name && !CLINICAL.has(w.key))) return false;
+  if (cased && !w.capital && !(afterTitle && c.name && !isClinicalWord(w.key))) return false;
   // Right after a title in a text in capitals, a less frequent word too ("DR TYRO"): not an everyday word
   // ("DR WILL"), nor a verb's past or participle ("DR APPRISED", "I MISS TEXTING"), nor common words
   // joined by a hyphen ("DR FOLLOW-UP").
-  const lessFrequent = afterTitle && !cased && inCapitals(text.slice(w.start, w.end)) && !c.everyday && !(w.key.includes('-') && c.common) && !CLINICAL.has(w.key) && !/(?:ed|ing)$/.test(w.key);
+  const lessFrequent = afterTitle && !cased && inCapitals(text.slice(w.start, w.end)) && !c.everyday && !(w.key.includes('-') && c.common) && !isClinicalWord(w.key) && !/(?:ed|ing)$/.test(w.key);
   return c.name || !c.common || (cased && w.capital) || lessFrequent;
 }
 
@@ -192,7 +191,7 @@ export class NameRecognizer implements Recognizer {
     // The halves of a pair of words written as names (the rules below), made once per text, not per word.
     /** A capitalised word of a pair that is no common word, cue, run of capitals or contraction. */
     const unlistedHalf = (x: WordClass, y: TextWord) => !x.common && !CUES.has(y.key) && y.capital && y.key.length > 2 && !inCapitals(text.slice(y.start, y.end)) && !/['’]/.test(y.key);
-    const named = (y: TextWord) => properShape(text.slice(y.start, y.end)) && !CUES.has(y.key) && !CLINICAL.has(y.key);
+    const named = (y: TextWord) => properShape(text.slice(y.start, y.end)) && !CUES.has(y.key) && !isClinicalWord(y.key);
     /** An unambiguous name, listed or in no list, written as one; no common word, so no nationality either. */
     const unambiguousHalf = (x: WordClass, y: TextWord) => named(y) && !inCapitals(text.slice(y.start, y.end)) && ((x.name && !x.common && y.key.length > 3) || unlistedProperNoun(text, y, this.lists));
     /** Any word written as a name beside it, two letters too (Ed Miliband, Al Gore), but none that names things beside a name. */
@@ -201,7 +200,7 @@ export class NameRecognizer implements Recognizer {
       const w = words[i]!;
       const c = classes[i]!;
       if (titleAt(w, text, cased)) emit(i + 1, following(i, /^\.?\s*$/, !AMBIGUOUS_TITLES.has(w.key)), 'context:title', i);
-      else if (cased && OFFICES.has(w.key) && properShape(text.slice(w.start, w.end)) && i + 1 < words.length && /^\.? $/.test(text.slice(w.end, words[i + 1]!.start)) && (classes[i + 1]!.first || !classes[i + 1]!.common) && !CLINICAL.has(words[i + 1]!.key)) {
+      else if (cased && OFFICES.has(w.key) && properShape(text.slice(w.start, w.end)) && i + 1 < words.length && /^\.? $/.test(text.slice(w.end, words[i + 1]!.start)) && (classes[i + 1]!.first || !classes[i + 1]!.common) && !isClinicalWord(words[i + 1]!.key)) {
         // The office stays in the term: it is part of how the person is named, and "General Medicine" is no name.
         const j = following(i, /^\.? $/);
         if (j > i) out.push({ start: w.start, end: words[j]!.end, category: 'PERSON', source: 'context:office' });
@@ -317,7 +316,7 @@ export class NameRecognizer implements Recognizer {
       // A name with its particles, where case means something: "Dyan van Gijn", "Maika van de Noort",
       // "Charles de Gaulle". A listed first name or a word no list holds, written as a name, then one or
       // two particles in lower case and a word written as a name.
-      if (cased && (c.first || c.unknown) && !CLINICAL.has(w.key) && !CUES.has(w.key) && properShape(text.slice(w.start, w.end))) {
+      if (cased && (c.first || c.unknown) && !isClinicalWord(w.key) && !CUES.has(w.key) && properShape(text.slice(w.start, w.end))) {
         let j = i + 1;
         while (j < words.length && j - i <= 2 && NAME_PARTICLES.has(text.slice(words[j]!.start, words[j]!.end)) && /^ $/.test(text.slice(words[j - 1]!.end, words[j]!.start))) j++;
         const last = words[j];
@@ -345,7 +344,7 @@ export class NameRecognizer implements Recognizer {
       // (Plan is, Patient was). A name that is also a word (Nick, Bill) keeps the verb in the term, as a
       // cue does, so that "bill is" is protected, never every "bill"; a word that is a first name by
       // chance at a sentence's start makes such a term too ("Love is", "Hope was"), which costs little.
-      if (c.first && w.key.length > 2 && !CUES.has(w.key) && !CLINICAL.has(w.key) && !SEASONS.has(w.key) && !FIELD_LABELS.has(w.key) && (cased ? properShape(text.slice(w.start, w.end)) : !c.everyday) && i + 1 < words.length && PERSON_VERBS.has(words[i + 1]!.key) && /^ $/.test(text.slice(w.end, words[i + 1]!.start))) {
+      if (c.first && w.key.length > 2 && !CUES.has(w.key) && !isClinicalWord(w.key) && !SEASONS.has(w.key) && !FIELD_LABELS.has(w.key) && (cased ? properShape(text.slice(w.start, w.end)) : !c.everyday) && i + 1 < words.length && PERSON_VERBS.has(words[i + 1]!.key) && /^ $/.test(text.slice(w.end, words[i + 1]!.start))) {
         // Where case means nothing the verb always stays in the term: the name's shape says nothing there.
         if (cased) emit(i, i, 'context:subject', i + 1);
         else out.push({ start: w.start, end: words[i + 1]!.end, category: 'PERSON', source: 'context:subject' });
@@ -412,7 +411,7 @@ export class NameRecognizer implements Recognizer {
       const w = words[i]!;
       if (!classes[i]!.common || w.key.length < 4 || !this.lists.lastNames.has(w.key) || !properShape(text.slice(w.start, w.end)) || sentenceStart(text, w)) continue;
       // A nationality is always written with a capital, which is then no evidence ("Russian speaking").
-      if (CUES.has(w.key) || NOT_NAMES.has(w.key) || CLINICAL.has(w.key) || ENDEARMENTS.has(w.key) || SEASONS.has(w.key) || FIELD_LABELS.has(w.key) || this.lists.nationalities.has(w.key)) continue;
+      if (CUES.has(w.key) || NOT_NAMES.has(w.key) || isClinicalWord(w.key) || ENDEARMENTS.has(w.key) || SEASONS.has(w.key) || FIELD_LABELS.has(w.key) || this.lists.nationalities.has(w.key)) continue;
       const next = words[i + 1];
       if ((i > 0 && words[i - 1]!.capital && spaceBetween(words[i - 1]!, w)) || (next !== undefined && spaceBetween(w, next) && (next.capital || (BESIDE_NAMES.has(next.key) && !PAIR_STOPS.has(next.key))))) continue;
       // Any overlap, not only containment as for a surname again: a word a longer name or a pattern took
@@ -447,7 +446,7 @@ export class NameRecognizer implements Recognizer {
       // Two listed names at least, none of them the vocabulary of care, and a word no English list holds:
       // a list of drugs (Vano, Ceftaz; Neo, Levo and Vasopressin) is none, nor one of common words (Brown,
       // Black and White).
-      if (chain.length >= 3 && chain.filter((c) => classes[c]!.name && !CLINICAL.has(words[c]!.key)).length >= 2 && chain.some((c) => classes[c]!.unknown)) {
+      if (chain.length >= 3 && chain.filter((c) => classes[c]!.name && !isClinicalWord(words[c]!.key)).length >= 2 && chain.some((c) => classes[c]!.unknown)) {
         for (const c of chain) if (classes[c]!.name || classes[c]!.unknown || this.lists.rareWords.has(words[c]!.key)) out.push({ start: words[c]!.start, end: words[c]!.end, category: 'PERSON', source: 'context:name-list' });
       }
       i = chain.at(-1)! + 1;
