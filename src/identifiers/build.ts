@@ -7,6 +7,7 @@ import { BlacklistMatcher } from './blacklist/matcher.js';
 import { BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry } from './blacklist/types.js';
 import { CAPITAL_ONLY_SOURCES, caseEvidence, defaultRecognizers, dictionaryWord, detectDirect, GRAPH_SOURCE, isClinicalWord, isMisspelling, koreanNameShape, MODEL_SOURCE, protectedSpans, publicLists, type Detection, type PublicLists, type Recognizer } from './direct/index.js';
 import type { AuthorTermEngine, EngineName, EngineStats } from './indirect/engine.js';
+import { assertSameReading, foundDetection, type FoundDetection } from './silver.js';
 import { CountingEngine } from './indirect/countingEngine.js';
 import { DuckdbEngine } from './indirect/duckdbEngine.js';
 import { GraphEngine } from './indirect/graphEngine.js';
@@ -81,6 +82,8 @@ export interface BuildBlacklistOptions {
   recognizerDocuments?: readonly string[];
   /** `agreement`: the second reading that weighs a model's terms (see `modelAgreement`), documents read again so far. */
   onProgress?: (p: { documents: number; tokens: number; engine: string; agreement?: number }) => void;
+  /** Keep each document's detections with their terms (`found` in the result), for `silverLabels`. */
+  keepDetections?: boolean;
 }
 
 export type CommonWordRule = 'all' | 'named' | 'none';
@@ -101,6 +104,8 @@ export interface BuildBlacklistResult {
    * against (`recordPublicDocuments` under the header's corpus fingerprint: the CLI keeps it).
    */
   documentKeys?: string[];
+  /** With `keepDetections`, each document's detections in corpus order (see `silverLabels`). */
+  found?: FoundDetection[][];
 }
 
 /** Distinct words the counting engine holds before moving to DuckDB: V8 caps a Map at 2^24 entries. */
@@ -198,11 +203,6 @@ function dropModelCommonWords(direct: Map<string, DirectTally>, lists: PublicLis
   return dropped;
 }
 
-/** Stops a second reading of a corpus that gave other documents than the first (a stream read once, a file changed). */
-export function assertSameReading(what: string, read: number, documents: number): void {
-  if (read !== documents) throw new UsageError(`${what}: the second reading of the corpus gave ${read} documents, the first ${documents}; reread must give the corpus from its start`);
-}
-
 /**
  * Where the blacklist would protect each of `weighed` on its own, counted by the matcher over the corpus
  * read again: its occurrences, less those inside a longer direct term, which protects them itself ("smith"
@@ -262,6 +262,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   const fingerprint = corpusFingerprinter();
   const documentKeys: string[] | undefined = options.publicCorpus ? [] : undefined;
   const direct = new Map<string, DirectTally>();
+  const found: FoundDetection[][] | undefined = options.keepDetections ? [] : undefined;
   /** Words someone wrote in lower case where case means something (see {@link caseEvidence}). */
   const writtenLower = new Set<string>();
   const commonWordRule = options.commonWords ?? 'named';
@@ -281,7 +282,13 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     const evidence = caseEvidence(doc.text);
     for (const w of evidence.inLowerCase) writtenLower.add(w);
     if (commonWordRule === 'named') for (const w of evidence.wordsAsNames) writtenAsNames.add(w);
-    for (const d of await detectDirect(doc.text, recognizers)) tallyDetection(direct, detectionTerms(doc.text, words, d), d, doc.author, stopList);
+    const kept: FoundDetection[] = [];
+    for (const d of await detectDirect(doc.text, recognizers)) {
+      const terms = detectionTerms(doc.text, words, d);
+      tallyDetection(direct, terms, d, doc.author, stopList);
+      if (found) kept.push(foundDetection(terms[0]!, [terms[0]!.source, ...(d.alsoFoundBy ?? [])], d.category));
+    }
+    found?.push(kept);
 
     if (engine instanceof CountingEngine && choice === 'auto' && (engine.size > spillTerms || engine.words > MAX_MAP_WORDS)) {
       const moved = await DuckdbEngine.create({ ngrams: terms });
@@ -341,7 +348,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     },
     entries,
   };
-  return { blacklist, engine, stats: { ...(await engine.stats()), documents, tokens, direct: direct.size, indirect, modelDropped, modelCommonNouns, modelCommonWords }, ...(documentKeys && { documentKeys }) };
+  return { blacklist, engine, stats: { ...(await engine.stats()), documents, tokens, direct: direct.size, indirect, modelDropped, modelCommonNouns, modelCommonWords }, ...(documentKeys && { documentKeys }), ...(found && { found }) };
 }
 
 /**

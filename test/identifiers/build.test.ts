@@ -15,6 +15,14 @@ const CORPUS: Document[] = [
 ];
 
 const terms = (entries: BlacklistEntry[]) => entries.map((e) => e.term).sort();
+/** A build that keeps its detections, and the silver labels they give, each with the text it covers. */
+async function silverOf(docs: Document[], options: Parameters<typeof buildBlacklist>[1]) {
+  const { blacklist, engine, found, stats } = await buildBlacklist(docs, { ...options, keepDetections: true });
+  await engine.close();
+  const labels: { id: string; text: string; label: string }[] = [];
+  for await (const d of silverLabels(docs, found!, blacklist)) labels.push(...d.spans.map((s) => ({ id: d.id, text: d.text.slice(s.start, s.end), label: s.label })));
+  return { blacklist, stats, labels };
+}
 
 describe('buildBlacklist: the author-word graph threshold', () => {
   it('k=1 blacklists nothing (no term has fewer than 1 author)', async () => {
@@ -176,18 +184,16 @@ describe('buildBlacklist: how often a model agreed with itself (modelAgreement)'
   });
 
   it('gives silver labels only the detections whose term the build kept: a term dropped for agreement is no label', async () => {
-    const { blacklist, stats, engine } = await buildBlacklist(notes, { recognizers: [model], ngrams: [1, 1] });
-    await engine.close();
-    expect(stats.modelDropped).toBe(1);
-    const labelled: string[] = [];
-    for await (const d of silverLabels(notes, blacklist, { recognizers: [model] })) labelled.push(...d.spans.map((s) => `${d.text.slice(s.start, s.end)}:${s.label}`));
-    expect(labelled).toEqual(Array.from({ length: 10 }, () => 'Smith:PERSON'));
+    let calls = 0;
+    const counted: Recognizer = { name: model.name, find: (text) => (calls++, model.find(text)) };
+    const built = await silverOf(notes, { recognizers: [counted], ngrams: [1, 1] });
+    expect(built.stats.modelDropped).toBe(1);
+    expect(built.labels.map((l) => `${l.text}:${l.label}`)).toEqual(Array.from({ length: 10 }, () => 'Smith:PERSON'));
+    // The labels come from the build's own reading: the recogniser ran once a document.
+    expect(calls).toBe(notes.length);
     // Kept by every term the model found, Rowan is a label where it was found.
-    const all = await buildBlacklist(notes, { recognizers: [model], ngrams: [1, 1], modelAgreement: 0 });
-    await all.engine.close();
-    const everyTerm: string[] = [];
-    for await (const d of silverLabels(notes, all.blacklist, { recognizers: [model] })) everyTerm.push(...d.spans.map((s) => d.text.slice(s.start, s.end)));
-    expect(everyTerm.filter((t) => t === 'Rowan')).toHaveLength(1);
+    const all = await silverOf(notes, { recognizers: [model], ngrams: [1, 1], modelAgreement: 0 });
+    expect(all.labels.filter((l) => l.text === 'Rowan')).toHaveLength(1);
   });
 
   it('gives no silver label where the corpus overruled a capital: a drug capitalised at one place, in lower case at others', async () => {
@@ -196,12 +202,9 @@ describe('buildBlacklist: how often a model agreed with itself (modelAgreement)'
       { id: '2', author: 'b', text: 'Pt on albuterol nebs, Dr Holloway aware.' },
       { id: '3', author: 'c', text: 'Continue albuterol as ordered.' },
     ];
-    const { blacklist, engine } = await buildBlacklist(drug, {});
-    await engine.close();
     // A rule found Albuterol where it is capitalised; the build overruled it.
     expect((await detectDirect(drug[0]!.text, defaultRecognizers())).map((d) => drug[0]!.text.slice(d.start, d.end))).toContain('Albuterol');
-    const labelled: string[] = [];
-    for await (const d of silverLabels(drug, blacklist, { recognizers: defaultRecognizers(), documents: 3 })) labelled.push(...d.spans.map((s) => d.text.slice(s.start, s.end)));
+    const labelled = (await silverOf(drug, {})).labels.map((l) => l.text);
     expect(labelled).toContain('Holloway');
     expect(labelled.join(' ')).not.toMatch(/albuterol/i);
   });
@@ -216,19 +219,16 @@ describe('buildBlacklist: how often a model agreed with itself (modelAgreement)'
     ];
     const recognizers = [...defaultRecognizers(), marks];
     expect((await detectDirect(stool[0]!.text, recognizers)).map((d) => d.source)).toEqual(['context:listed-surname']);
-    const { blacklist, engine } = await buildBlacklist(stool, { recognizers });
-    await engine.close();
-    expect(blacklist.entries.find((e) => e.term === 'brown' && e.kind === 'direct')).toMatchObject({ occurrences: 1, sources: [`${MODEL_SOURCE}fake`] });
-    const labelled: string[] = [];
-    for await (const d of silverLabels(stool, blacklist, { recognizers })) labelled.push(...d.spans.map((s) => `${d.id}:${d.text.slice(s.start, s.end)}`));
-    expect(labelled).toEqual(['3:Brown']);
+    const built = await silverOf(stool, { recognizers });
+    expect(built.blacklist.entries.find((e) => e.term === 'brown' && e.kind === 'direct')).toMatchObject({ occurrences: 1, sources: [`${MODEL_SOURCE}fake`] });
+    expect(built.labels.map((l) => `${l.id}:${l.text}`)).toEqual(['3:Brown']);
   });
 
   it('stops silver labels read from another corpus than the build read', async () => {
-    const { blacklist, engine } = await buildBlacklist(notes, { recognizers: [model], ngrams: [1, 1] });
+    const { blacklist, engine, found } = await buildBlacklist(notes, { recognizers: [model], ngrams: [1, 1], keepDetections: true });
     await engine.close();
     const read = async () => {
-      for await (const _ of silverLabels(notes.slice(1), blacklist, { recognizers: [model], documents: notes.length }));
+      for await (const _ of silverLabels(notes.slice(1), found!, blacklist));
     };
     await expect(read()).rejects.toThrow(/silver labels: the second reading of the corpus gave 9 documents, the first 10/);
   });

@@ -135,7 +135,7 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
   if (options.silverOut) await assertCanWrite(options.silverOut, options.force);
   if (options.graphOut && !/\.(gexf|json)$/.test(options.graphOut)) throw new UsageError(`--graph-out ${options.graphOut}: use a .gexf or .json file name`);
   if (options.graphOut && options.engine !== 'auto' && options.engine !== 'graph') throw new UsageError(`--graph-out needs the graph engine; drop --engine ${options.engine}`);
-  const { build, recognizers, analyzer } = await blacklistRules(options, out, options.publicCorpus === true);
+  const { build, analyzer } = await blacklistRules(options, out, options.publicCorpus === true);
 
   let skipped = 0;
   const docs = readCorpus(options.corpus, corpusReadOptions(options, (err) => {
@@ -151,6 +151,7 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
     const result = await buildBlacklist(docs, {
       ...build,
       reread,
+      keepDetections: silver !== undefined,
       engine: options.graphOut ? 'graph' : options.engine,
       onProgress: (p) =>
         out.progress(
@@ -175,10 +176,10 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
     } finally {
       await result.engine.close();
     }
-    // After the engine is closed: the corpus is read again, through every recogniser (a model too).
+    // After the engine is closed: the corpus is read again for its text, the detections kept from the first reading.
     if (silver) {
       let labelled = 0;
-      for await (const doc of silverLabels(reread(), result.blacklist, { recognizers, analyzer, documents: result.stats.documents })) {
+      for await (const doc of silverLabels(reread(), result.found!, result.blacklist)) {
         await silver.write(doc);
         if (++labelled % 500 === 0) out.progress(`blacklist: silver labels of ${labelled} documents`);
       }
