@@ -1,7 +1,7 @@
 import { Rng } from '../engine/random.js';
 import type { BlacklistEntry } from '../identifiers/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
-import { tokenizeAtMorphemes, type Encoding, type Tokenizer } from '../tokenizer/index.js';
+import { morphemeStarts, type Encoding, type Tokenizer } from '../tokenizer/index.js';
 import type { BatchMaskConfig } from './batch.js';
 import { randomPool } from './masking.js';
 
@@ -59,9 +59,12 @@ export async function blacklistedTokenIds(tokenizer: Tokenizer, entries: readonl
   for (const { term } of entries) {
     for (const form of caseForms(term)) {
       for (const before of ['', 'x ']) {
-        add(tokenizer.tokenize(before + form), before.length, before.length + form.length);
-        // Cut too, in both places: byte-level BPE keeps a word's `Ġ` after a space, cut or not.
-        if (morphemes) add(await tokenizeAtMorphemes(tokenizer, before + form, morphemes), before.length, before.length + form.length);
+        const text = before + form;
+        add(tokenizer.tokenize(text), before.length, text.length);
+        // Cut too, in both places (byte-level BPE keeps a word's `Ġ` after a space, cut or not); a form
+        // without Hangul has no cut and was just tokenised.
+        const cuts = morphemes && (await morphemeStarts(text, morphemes));
+        if (cuts) add(tokenizer.tokenize(text, cuts), before.length, text.length);
       }
     }
   }
