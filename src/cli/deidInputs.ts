@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { LabelResolver, TAXONOMY, readAnnotatedFolder, readDatasetLabels, readReplacementLists, readSpanCorpus, inferenceSeqLen, recordedPiiThreshold, trainedOnMorphemes, recordedAnalyzer, analyzerMismatch, type PredictOptions, type SpanFormat, type UnknownLabelPolicy } from '../deid/index.js';
+import { LabelResolver, TAXONOMY, readAnnotatedFolder, readDatasetLabels, readReplacementLists, readSpanCorpus, inferenceSeqLen, recordedPiiThreshold, type PredictOptions, type SpanFormat, type UnknownLabelPolicy } from '../deid/index.js';
 import { assertSeqLenFits, type EncoderConfig, type Provenance } from '../model/index.js';
-import { createKoreanAnalyzer, type AnalyzerChoice, type MorphAnalyzer } from '../text/index.js';
 import { parseIntFlag, parseNumberFlag } from './parseFlags.js';
 import type { Reporter } from './reporter.js';
 
@@ -46,22 +45,6 @@ export async function readDeidSource(flags: DeidSourceFlags, out: Reporter) {
   }
   if (flags.replacements === undefined) throw new UsageError('--judgments needs --replacements DIR (the replacement lists)');
   return { kind: 'annotated' as const, unit: 'judgments', ...(await readDeidInputs(flags as DeidInputFlags, out)) };
-}
-
-/**
- * The analyser a trained de-identification model needs: its text must be cut as in training, so the
- * model's record decides (ppmlm.json `morphemes`), and --analyzer only chooses which analyser.
- */
-export function analyzerForModel(provenance: Provenance | undefined, choice: AnalyzerChoice, out: Reporter): MorphAnalyzer | undefined {
-  if (!trainedOnMorphemes(provenance)) {
-    out.info('the model was trained without morpheme pre-tokenisation; text is tokenised as is');
-    return undefined;
-  }
-  const analyzer = createKoreanAnalyzer(choice, (why) => out.warn(why), recordedAnalyzer(provenance));
-  out.info(`the model was trained on morphemes; text is cut by the ${analyzer.name} analyser first`);
-  const mismatch = analyzerMismatch(provenance, analyzer);
-  if (mismatch) out.warn(mismatch);
-  return analyzer;
 }
 
 /** How a model labels text, as given on the command line: `--seq-len`, `--stride`, `--pii-threshold`. */

@@ -5,7 +5,8 @@ import { mecabReading, morphemeCursor, quantity, verbForm, type MorphAnalyzer } 
 import { cuttingAnalyzer, type Tokenizer } from '../tokenizer/index.js';
 import { entitySpans } from './apply.js';
 import { predictLabels, type PredictOptions } from './classifier.js';
-import { analyzerMismatch, inferenceSeqLen, recordedAnalyzer, recordedPiiThreshold, trainedOnMorphemes } from './train.js';
+import { analyzerMismatch, recordedAnalyzer, trainedOnMorphemes } from './cut.js';
+import { inferenceSeqLen, recordedPiiThreshold } from './train.js';
 
 /**
  * A trained de-identification model as a direct-identifier recogniser (`model:<dir>` in blacklists): its

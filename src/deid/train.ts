@@ -141,29 +141,6 @@ export interface DeidTrainOptions extends ScheduleOptions {
 }
 
 /**
- * Whether a de-identification model expects morpheme pre-tokenised text: recorded in its ppmlm.json since
- * the record exists; before that, models trained on annotated judgments did and span-trained ones did not.
- */
-export function trainedOnMorphemes(provenance: Provenance | undefined): boolean {
-  return typeof provenance?.morphemes === 'boolean' ? provenance.morphemes : provenance?.data !== 'spans';
-}
-
-/** The analyser a model's text was cut with (ppmlm.json `analyzer`), where its training recorded one. */
-export function recordedAnalyzer(provenance: Provenance | undefined): 'mecab' | 'rule' | undefined {
-  return provenance?.analyzer === 'mecab' || provenance?.analyzer === 'rule' ? provenance.analyzer : undefined;
-}
-
-/** Why text read with `analyzer` (none: read whole) is not cut as a model's training cut it, if it is not. */
-export function analyzerMismatch(provenance: Provenance | undefined, analyzer: { name: string } | undefined): string | undefined {
-  // A folder without ppmlm.json records nothing to compare with.
-  if (provenance === undefined || !trainedOnMorphemes(provenance)) return undefined;
-  const recorded = recordedAnalyzer(provenance);
-  if (analyzer === undefined) return `the model was trained on ${recorded ?? 'Korean'} morphemes but reads text whole here (no Korean analyser): it will find fewer Korean entities`;
-  if (recorded !== undefined && analyzer.name !== recorded) return `the model was trained on ${recorded} morphemes but text is cut by the ${analyzer.name} analyser here: it may find fewer entities`;
-  return undefined;
-}
-
-/**
  * The tokens per window a model reads when predicting: the windows it was trained on (ppmlm.json
  * `windowTokens`, what 99 training windows in 100 fit in; see `commonWindowLength`), at most 128 and
  * its position embeddings.

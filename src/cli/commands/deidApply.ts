@@ -1,12 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
 import { readJsonObjects } from '../../corpus/index.js';
-import { entitySpans, predictLabels, replaceEntities, type ReplaceStyle } from '../../deid/index.js';
+import { entitySpans, openModelAnalyzer, predictLabels, replaceEntities, type ReplaceStyle } from '../../deid/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { FormatError } from '../../errors.js';
 import { assertCanWrite, decodeUtf8Strict, fileSystemError, PRIVATE_FILE_MODE, writeFileAtomic } from '../../io/index.js';
 import { loadTokenClassifier } from '../../model/index.js';
 import type { AnalyzerChoice } from '../../text/index.js';
-import { analyzerForModel, predictionFlags, predictOptionsFor } from '../deidInputs.js';
+import { predictionFlags, predictOptionsFor } from '../deidInputs.js';
 import type { Reporter } from '../reporter.js';
 
 export interface DeidApplyOptions {
@@ -39,7 +39,7 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
   if ((await stat(options.in).catch(inputError)).isDirectory()) inputError(Object.assign(new Error('a folder'), { code: 'EISDIR' }));
   const records: { text: string; rest?: Record<string, unknown> }[] =
     options.format === 'text' ? [{ text: decodeUtf8Strict(await readFile(options.in).catch(inputError), options.in) }] : await readJsonRecords(options.in);
-  const analyzer = analyzerForModel(provenance, options.analyzer, out);
+  const analyzer = openModelAnalyzer(provenance, options.analyzer, { onInfo: (m) => out.info(m), onWarn: (m) => out.warn(m) });
   const predictOptions = { ...window, analyzer };
   const rewritten: string[] = [];
   const allSpans: unknown[] = [];

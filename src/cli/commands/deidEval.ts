@@ -1,10 +1,10 @@
 import { Rng } from '../../engine/random.js';
-import { labelledText, predictLabels, alignLabels, recordedPart, tokenMetrics, type AnnotatedDocument, type LabelLevel, type SpanDocument, type SplitRecord } from '../../deid/index.js';
+import { labelledText, openModelAnalyzer, predictLabels, alignLabels, recordedPart, tokenMetrics, type AnnotatedDocument, type LabelLevel, type SpanDocument, type SplitRecord } from '../../deid/index.js';
 import { UsageError } from '../../errors.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { loadTokenClassifier } from '../../model/index.js';
 import type { AnalyzerChoice } from '../../text/index.js';
-import { analyzerForModel, readDeidSource, predictionFlags, predictOptionsFor, type DeidSourceFlags } from '../deidInputs.js';
+import { readDeidSource, predictionFlags, predictOptionsFor, type DeidSourceFlags } from '../deidInputs.js';
 import { parseIntFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
 
@@ -43,7 +43,7 @@ export async function deidEval(options: DeidEvalOptions, out: Reporter): Promise
   }
   const evalDocs = part ?? docs;
   out.info(`evaluating ${evalDocs.length} ${input.unit} (${part ? `${options.split} split` : 'all'}) at level ${level}`);
-  const analyzer = analyzerForModel(provenance, options.analyzer, out);
+  const analyzer = openModelAnalyzer(provenance, options.analyzer, { onInfo: (m) => out.info(m), onWarn: (m) => out.warn(m) });
   const predictOptions = { ...window, analyzer };
   const gold: string[] = [];
   const predicted: string[] = [];

@@ -1,9 +1,7 @@
-import { parseSplit, splitDocuments, trainDeid, type DeidSource, type LabelLevel, type ReplacementMode } from '../../deid/index.js';
+import { openTrainingAnalyzer, parseSplit, splitDocuments, trainDeid, type DeidSource, type LabelLevel, type ReplacementMode } from '../../deid/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { assertCanWrite } from '../../io/index.js';
-import { readProvenance } from '../../model/index.js';
-import { morphemesFor } from '../../tokenizer/index.js';
-import { createKoreanAnalyzer, isHangulWord, type AnalyzerChoice } from '../../text/index.js';
+import type { AnalyzerChoice } from '../../text/index.js';
 import { readDeidSource, type DeidSourceFlags } from '../deidInputs.js';
 import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
@@ -59,21 +57,7 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
       ? { kind: 'spans', shares, split: splitDocuments(input.docs, shares, seed), surrogateMentions }
       : { kind: 'annotated', shares, split: splitDocuments(input.docs, shares, seed), lists: input.lists, resolver: input.resolver, level, replacement: options.replacement };
   const split = source.split;
-  // An encoder whose vocabulary was learnt on Korean morphemes (ppmlm.json vocabulary.morphemes) reads
-  // Korean cut as it was learnt (morphemesFor), unless --no-morphemes says otherwise.
-  const learnt = options.model === undefined ? undefined : (await readProvenance(options.model))?.vocabulary?.morphemes;
-  const texts = input.kind === 'spans' ? input.docs.map((d) => d.text) : input.docs.flatMap((d) => d.segments.filter((x) => typeof x === 'string'));
-  const korean = texts.some(isHangulWord);
-  // Span data is most often English (public NER, PHI notes): cut into morphemes only where an analyser is
-  // named, or Korean spans meet such an encoder.
-  const spansLeftWhole = input.kind === 'spans' && options.analyzer === 'auto' && !(learnt !== undefined && korean);
-  const run = options.morphemes !== false && !spansLeftWhole ? createKoreanAnalyzer(options.analyzer, (why) => out.warn(why), learnt) : undefined;
-  const cut = learnt === undefined || options.morphemes === false ? { morphemes: run } : morphemesFor(learnt, run, texts);
-  if (cut.warning) out.warn(cut.warning);
-  const analyzer = cut.morphemes;
-  if (spansLeftWhole && options.morphemes !== false && korean) {
-    out.warn('the span data holds Korean, read whole; pass --analyzer mecab (or rule) to cut it into morphemes as a Korean encoder\'s vocabulary was, or --no-morphemes to keep it whole');
-  }
+  const { analyzer, close } = await openTrainingAnalyzer(source, { model: options.model, choice: options.analyzer, morphemes: options.morphemes, onWarn: (why) => out.warn(why) });
   const t0 = Date.now();
   try {
     const result = await trainDeid({
@@ -104,6 +88,6 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
     const summary = { out: options.out, labels: result.labels.length - 1, level, epochs: result.state.epoch, steps: result.state.step, finalLoss: result.state.lastLoss, lossByEpoch: result.provenance.lossByEpoch, split: { train: split.train.length, dev: split.dev.length, test: split.test.length }, seconds: (Date.now() - t0) / 1000, ...(result.provenance.dp && { dp: result.provenance.dp }) };
     out.summary(options.json, summary, () => `wrote ${options.out}: ${summary.labels} labels at level ${level}, ${summary.steps} steps, final loss ${summary.finalLoss.toFixed(4)} (train ${split.train.length} / dev ${split.dev.length} / test ${split.test.length} ${input.unit})${result.provenance.dp ? `; DP-SGD epsilon ${result.provenance.dp.epsilon.toFixed(2)} at delta ${result.provenance.dp.delta.toExponential(1)} ${epsilonUnitLabel(result.provenance.dp)}` : ''}`);
   } finally {
-    await run?.close();
+    await close();
   }
 }

@@ -1,0 +1,94 @@
+/**
+ * How a de-identification model's text is cut into Korean morphemes before its tokenizer reads it: decided
+ * once when it is trained, recorded in its ppmlm.json (`morphemes`, `analyzer`), and read back by every
+ * command and recogniser that labels text with it.
+ */
+import { readProvenance, type Provenance } from '../model/index.js';
+import { createKoreanAnalyzer, isHangulWord, type AnalyzerChoice, type MorphAnalyzer } from '../text/index.js';
+import { morphemesFor } from '../tokenizer/index.js';
+import type { DeidSource } from './train.js';
+
+/**
+ * Whether a de-identification model expects morpheme pre-tokenised text: recorded in its ppmlm.json since
+ * the record exists; before that, models trained on annotated judgments did and span-trained ones did not.
+ */
+export function trainedOnMorphemes(provenance: Provenance | undefined): boolean {
+  return typeof provenance?.morphemes === 'boolean' ? provenance.morphemes : provenance?.data !== 'spans';
+}
+
+/** The analyser a model's text was cut with (ppmlm.json `analyzer`), where its training recorded one. */
+export function recordedAnalyzer(provenance: Provenance | undefined): 'mecab' | 'rule' | undefined {
+  return provenance?.analyzer === 'mecab' || provenance?.analyzer === 'rule' ? provenance.analyzer : undefined;
+}
+
+/** Why text read with `analyzer` (none: read whole) is not cut as a model's training cut it, if it is not. */
+export function analyzerMismatch(provenance: Provenance | undefined, analyzer: { name: string } | undefined): string | undefined {
+  // A folder without ppmlm.json records nothing to compare with.
+  if (provenance === undefined || !trainedOnMorphemes(provenance)) return undefined;
+  const recorded = recordedAnalyzer(provenance);
+  if (analyzer === undefined) return `the model was trained on ${recorded ?? 'Korean'} morphemes but reads text whole here (no Korean analyser): it will find fewer Korean entities`;
+  if (recorded !== undefined && analyzer.name !== recorded) return `the model was trained on ${recorded} morphemes but text is cut by the ${analyzer.name} analyser here: it may find fewer entities`;
+  return undefined;
+}
+
+export interface CutMessages {
+  onInfo?: (message: string) => void;
+  onWarn?: (message: string) => void;
+}
+
+/**
+ * The analyser a trained model's text needs, started here (close it): its record decides whether text is
+ * cut ({@link trainedOnMorphemes}), and `choice` (`--analyzer`) only which analyser cuts it.
+ */
+export function openModelAnalyzer(provenance: Provenance | undefined, choice: AnalyzerChoice, messages: CutMessages = {}): MorphAnalyzer | undefined {
+  if (!trainedOnMorphemes(provenance)) {
+    messages.onInfo?.('the model was trained without morpheme pre-tokenisation; text is tokenised as is');
+    return undefined;
+  }
+  const analyzer = createKoreanAnalyzer(choice, messages.onWarn, recordedAnalyzer(provenance));
+  messages.onInfo?.(`the model was trained on morphemes; text is cut by the ${analyzer.name} analyser first`);
+  const mismatch = analyzerMismatch(provenance, analyzer);
+  if (mismatch) messages.onWarn?.(mismatch);
+  return analyzer;
+}
+
+export interface TrainingCutOptions extends CutMessages {
+  /** The encoder fine-tuned (its ppmlm.json `vocabulary.morphemes` says how its vocabulary was learnt); none for a fresh one. */
+  model?: string;
+  /** `--analyzer`: auto, mecab or rule. */
+  choice: AnalyzerChoice;
+  /** False with `--no-morphemes`: text is tokenised as it is. */
+  morphemes?: boolean;
+}
+
+/** The texts of a training source, all its parts: what a Korean analyser would cut. */
+function sourceTexts(source: DeidSource): string[] {
+  if (source.kind === 'spans') {
+    const { train, dev, test } = source.split;
+    return [...train, ...dev, ...test].map((d) => d.text);
+  }
+  const { train, dev, test } = source.split;
+  return [...train, ...dev, ...test].flatMap((d) => d.segments.filter((s): s is string => typeof s === 'string'));
+}
+
+/**
+ * The analyser that cuts a de-identification model's training text (none: read whole), started here;
+ * `close` ends what was started. Annotated judgments are Korean and always cut. Span data is most often
+ * English (public NER, PHI notes): it is cut only where `--analyzer` names an analyser or Korean spans meet
+ * an encoder whose vocabulary was learnt on morphemes, which reads Korean cut as it was learnt
+ * (`morphemesFor`). Korean spans read whole without being asked are warned about.
+ */
+export async function openTrainingAnalyzer(source: DeidSource, options: TrainingCutOptions): Promise<{ analyzer?: MorphAnalyzer; close: () => Promise<void> }> {
+  const learnt = options.model === undefined ? undefined : (await readProvenance(options.model))?.vocabulary?.morphemes;
+  const texts = sourceTexts(source);
+  const korean = texts.some(isHangulWord);
+  const cutAsked = options.morphemes !== false;
+  const spansLeftWhole = source.kind === 'spans' && options.choice === 'auto' && !(learnt !== undefined && korean);
+  const run = cutAsked && !spansLeftWhole ? createKoreanAnalyzer(options.choice, options.onWarn, learnt) : undefined;
+  const cut = learnt === undefined || !cutAsked ? { morphemes: run } : morphemesFor(learnt, run, texts);
+  if (cut.warning) options.onWarn?.(cut.warning);
+  if (spansLeftWhole && cutAsked && korean) {
+    options.onWarn?.("the span data holds Korean, read whole; pass --analyzer mecab (or rule) to cut it into morphemes as a Korean encoder's vocabulary was, or --no-morphemes to keep it whole");
+  }
+  return { ...(cut.morphemes && { analyzer: cut.morphemes }), close: async () => run?.close() };
+}
