@@ -9,7 +9,9 @@ export interface WordSpan {
 
 /**
  * A word is a run of letters, marks and digits (`[\p{L}\p{M}\p{N}]+`), with apostrophes and hyphens kept
- * inside it (`O'Brien`, `COVID-19`, `010-1234-5678`); every other character separates words. A word made
+ * inside it (`O'Brien`, `COVID-19`, `010-1234-5678`); every other character separates words. Beside a
+ * Hangul syllable on either side they separate too: Korean has no apostrophe inside a word, so there it is
+ * a quotation mark (‘안철수’가, 관심을'하정우), and a hyphen joins two words (김새롬-이찬오, 한-미). A word made
  * only of decimal digits (`\p{Nd}`), or of digit groups joined by hyphens (a range 20-30, a phone number),
  * is a `number`, which term extraction can ignore. Words in scripts
  * written without spaces go through the ICU word segmenter.
@@ -51,6 +53,7 @@ function classAt(text: string, i: number): number {
 }
 
 const isJoiner = (code: number) => code === 0x27 || code === 0x2019 || code === 0x2d;
+const isHangulSyllable = (code: number) => code >= 0xac00 && code <= 0xd7a3;
 
 let icu: Intl.Segmenter | undefined;
 
@@ -74,7 +77,7 @@ export function segmentWords(text: string): WordSpan[] {
         unspaced ||= ((at >> 2) & UNSPACED) !== 0;
         i += at & 3;
       }
-      if (i + 1 < n && isJoiner(text.charCodeAt(i)) && (classAt(text, i + 1) >> 2) & WORD_CHAR) {
+      if (i + 1 < n && isJoiner(text.charCodeAt(i)) && (classAt(text, i + 1) >> 2) & WORD_CHAR && !isHangulSyllable(text.charCodeAt(i - 1)) && !isHangulSyllable(text.charCodeAt(i + 1))) {
         // Digit groups joined stay a number (a range 20-30, 010-1234-5678); a letter anywhere makes a word.
         digits &&= text.charCodeAt(i) === 0x2d;
         i++;

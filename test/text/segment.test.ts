@@ -13,6 +13,10 @@ describe('segmentWords', () => {
     ]);
   });
 
+  it('splits at a quotation mark or a hyphen beside Hangul, which has no apostrophe inside a word', () => {
+    expect(segmentWords("‘안철수’가 관심을'하정우 김새롬-이찬오 한-미 K-팝 e-스포츠 O'Neil").map((w) => w.surface)).toEqual(['안철수', '가', '관심을', '하정우', '김새롬', '이찬오', '한', '미', 'K', '팝', 'e', '스포츠', "O'Neil"]);
+  });
+
   it('gives offsets into the original text', () => {
     const text = '  Müller\tsaw 東京タワー';
     for (const w of segmentWords(text)) expect(text.slice(w.start, w.end)).toBe(w.surface);
@@ -21,7 +25,7 @@ describe('segmentWords', () => {
 
   it('finds exactly the words of the defining regex on random mixed-script text (property)', () => {
     // The definition the scanner implements, kept here as the oracle.
-    const WORD = /[\p{L}\p{M}\p{N}]+(?:['’-][\p{L}\p{M}\p{N}]+)*/gu;
+    const WORD = /[\p{L}\p{M}\p{N}]+(?:(?<![가-힣])['’-](?![가-힣])[\p{L}\p{M}\p{N}]+)*/gu;
     const reference = (text: string) => [...text.matchAll(WORD)].map((m) => [m.index, m[0], /^\p{Nd}+(?:-\p{Nd}+)*$/u.test(m[0]) ? 'number' : 'word']);
     const alphabet = [...'aZé9٣-\'’ .,\t\n한글0ﬁ\u0301\ud835\udc00\ud800x_—«', '\u{1F600}', '\u{1D7D8}'];
     const rng = new Rng(7);
