@@ -113,6 +113,27 @@ describe('Korean names in context', () => {
     }
   });
 
+  it.skipIf(!hasMecab)('with mecab, takes a name-shaped word in a list beside a name, and a listed name before the copula or a title written against it', async () => {
+    const analyzer = analyzerForLanguage('ko', 'mecab');
+    try {
+      const names = async (text: string) => (await new KoreanNameRecognizer(analyzer).find(text)).map((d) => `${text.slice(d.start, d.end)}|${d.source}`);
+      // mecab reads 박병 + 은 and 황제 + 성 (a derived word): among the names mecab knows, each is one.
+      expect(await names('임시완, 진구, 박병은, 이동휘 등')).toContain('박병은|context:ko-list');
+      expect(await names('황제성, 김두영, 하준수 등의 멤버들')).toContain('황제성|context:ko-list');
+      // The last of a list takes its particle (and ends the list).
+      expect(await names('윤명준, 고봉재는 왔다')).toContain('고봉재|context:ko-list');
+      // One found from another in a run, across middle dots.
+      expect(await names('김경희·강태화·안효성 기자')).toContain('강태화|context:ko-list');
+      // Not beside anything but a name, nor after a name followed by a particle.
+      expect((await names('황제성, 그리고 시장은')).filter((d) => d.endsWith('ko-list'))).toEqual([]);
+      expect((await names('김두영은, 황제성 이야기를')).filter((d) => d.endsWith('ko-list'))).toEqual([]);
+      expect(await names('가수 정재욱이었음을 밝혔다')).toContain('정재욱|list:mecab-ko-dic');
+      expect(await names('안중근의사 유해와 김시담이사는')).toEqual(['안중근|context:ko-title', '김시담|context:ko-title']);
+    } finally {
+      await analyzer?.close();
+    }
+  });
+
   it('reads a name after a role, before a title, or before sex and age, without its particle', async () => {
     expect(await found('피해자 이채나(남, 36세)와 시비를 하던 중')).toEqual(['이채나|context:ko-role']);
     expect(await found('피고인 홍길동은 2020. 6. 6. 피해자를 폭행하였다')).toEqual(['홍길동|context:ko-role']);

@@ -40,7 +40,7 @@ const ROLES_BEFORE = new Set(
 );
 /** Titles after a name: 김철수 장관, 박영희 씨. */
 const TITLES_AFTER = new Set(
-  '씨 님 명의 대표 회장 사장 장관 의원 대통령 총리 감독 선수 교수 기자 판사 검사 변호사 위원장 원장 부장 과장 팀장 작가 시장 도지사 후보 지사 군수 학장 고문 화백 장교 선장 기장 행정관 당국자 목사 신부 코치 외무상 특파원 앵커 매니저 수석 소장 대장 관장 경사 단장 배우 가수 작곡가 일병 상병 병장 경위 경장 순경'.split(' '),
+  '씨 님 명의 대표 회장 사장 장관 의원 대통령 총리 감독 선수 교수 기자 판사 검사 변호사 위원장 원장 부장 과장 팀장 작가 시장 도지사 후보 지사 군수 학장 고문 화백 장교 선장 기장 행정관 당국자 목사 신부 코치 외무상 특파원 앵커 매니저 수석 소장 대장 관장 경사 단장 배우 가수 작곡가 일병 상병 병장 경위 경장 순경 의사 이사 전무 상무 차장 위원 대령 중령 소령 대위 중위 소위 셰프 프로듀서'.split(' '),
 );
 /** The length of the title a word is, without its particle (장관은, 명의의, 씨가, 부회장은), if it is one. */
 function titleLength(word: string): number | undefined {
@@ -183,10 +183,13 @@ function foreignCandidate(word: string, head: Morpheme | undefined, start: numbe
  * surname with given-name syllables (`shaped`), or a surname alone (김 씨, 문 대표: context decides), each
  * with only a particle after it.
  */
-function nameCandidate(word: string, listedEnd: number | undefined): NameCandidate | undefined {
+function nameCandidate(word: string, listedEnd: number | undefined, endingAfterListed = false): NameCandidate | undefined {
   const shaped = nameLength(word);
-  // The longer reading wins: mecab may list 황성 in 황성도, reading 도 as a particle.
-  if (listedEnd !== undefined && listedEnd <= word.length && NAME_PARTICLE_ONLY.test(word.slice(listedEnd)) && (shaped === undefined || shaped.length <= listedEnd)) {
+  // The longer reading wins: mecab may list 황성 in 황성도, reading 도 as a particle. After a name mecab
+  // lists, a title written against it (안중근의사, 김시담이사는) or what mecab reads as particles, the
+  // copula and endings only (정재욱이었음을, 엄정화라면) end the word as a particle does.
+  const listedRest = listedEnd === undefined ? '' : word.slice(listedEnd);
+  if (listedEnd !== undefined && listedEnd <= word.length && (NAME_PARTICLE_ONLY.test(listedRest) || attachedTitle(listedRest) !== undefined || endingAfterListed) && (shaped === undefined || shaped.length <= listedEnd)) {
     return { length: listedEnd, rest: word.slice(listedEnd), shaped: shaped?.length === listedEnd, listed: true };
   }
   if (shaped !== undefined) return { ...shaped, shaped: true, listed: false };
@@ -196,6 +199,55 @@ function nameCandidate(word: string, listedEnd: number | undefined): NameCandida
   if (surname !== undefined) return { length: surname.length, rest: word.slice(surname.length), shaped: false, listed: false };
   const halfNamed = [word.slice(0, 2), word.slice(0, 1)].find((s) => SURNAME_SET.has(s) && word[s.length] === '모' && NAME_PARTICLE_ONLY.test(word.slice(s.length + 1)));
   return halfNamed === undefined ? undefined : { length: halfNamed.length + 1, rest: word.slice(halfNamed.length + 1), shaped: false, listed: false, soAndSo: true };
+}
+
+/** Whether mecab reads characters [start, end) as particles, the copula and endings only (이었 + 음 + 을, 라면), not a suffix that makes a verb (하 + 였). */
+function onlyEndings(morphemes: ReadonlyMap<number, Morpheme>, start: number, end: number): boolean {
+  let at = start;
+  for (let m = morphemes.get(at); m !== undefined && at < end; m = morphemes.get(at)) {
+    if (!/^(?:J|E|VCP)/.test(m.tag)) return false;
+    at = m.end;
+  }
+  return at === end && start < end;
+}
+
+/** A name-shaped word no context made a name: its index among the text's Hangul words, and where the name ends. */
+interface ListItem {
+  word: number;
+  end: number;
+}
+
+/** What separates the items of a list of names: a comma, a middle dot, a hyphen or a heart (기욤♥송민서), with spaces. */
+const LIST_SEPARATOR = /^\s*[,·ㆍ♥-]\s*$/;
+
+/**
+ * The name-shaped words of `unplaced` that stand in a list beside a name found (`found`, a detection over
+ * the whole of its word): 황제성, 김두영, 하준수 where 김두영 is known. Each one taken is a neighbour for the
+ * next, so a run of such words is taken from one name (`context:ko-list`).
+ */
+function namesAmongNames(text: string, words: readonly { start: number; end: number }[], found: readonly Detection[], unplaced: readonly ListItem[]): Detection[] {
+  const named = new Set<number>();
+  const wordAt = new Map(words.map((w, i) => [w.start, i]));
+  for (const d of found) {
+    const i = wordAt.get(d.start);
+    if (d.category === 'PERSON' && i !== undefined && d.end === words[i]!.end) named.add(i);
+  }
+  const beside = (a: number, b: number) => a >= 0 && b < words.length && LIST_SEPARATOR.test(text.slice(words[a]!.end, words[b]!.start));
+  const out: Detection[] = [];
+  const left = new Set(unplaced.filter((item) => !named.has(item.word)));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const item of left) {
+      const whole = item.end === words[item.word]!.end;
+      if (!(named.has(item.word - 1) && beside(item.word - 1, item.word)) && !(whole && named.has(item.word + 1) && beside(item.word, item.word + 1))) continue;
+      out.push({ start: words[item.word]!.start, end: item.end, category: 'PERSON', source: 'context:ko-list' });
+      left.delete(item);
+      // A name with a particle ends the list: 윤명준, 고봉재 등이 (고봉재 is the last item).
+      if (whole) named.add(item.word);
+      changed = true;
+    }
+  }
+  return out;
 }
 
 /**
@@ -236,6 +288,7 @@ export class KoreanNameRecognizer implements Recognizer {
      * even where mecab reads a particle inside it (정윤 + 도).
      */
     const recurring = new Map<string, { rests: Set<string>; vetoed: boolean }>();
+    const unplaced: ListItem[] = [];
     if (morphemes.size > 0) {
       for (const w of words) {
         const parsed = nameLength(w.text);
@@ -251,7 +304,7 @@ export class KoreanNameRecognizer implements Recognizer {
     for (let i = 0; i < words.length; i++) {
       const w = words[i]!;
       const listedEnd = known.get(w.start);
-      const candidate = nameCandidate(w.text, listedEnd === undefined ? undefined : listedEnd - w.start) ?? foreignCandidate(w.text, morphemes.get(w.start), w.start);
+      const candidate = nameCandidate(w.text, listedEnd === undefined ? undefined : listedEnd - w.start, listedEnd !== undefined && onlyEndings(morphemes, listedEnd, w.end)) ?? foreignCandidate(w.text, morphemes.get(w.start), w.start);
       if (candidate === undefined) continue;
       const { length: name, rest, shaped, listed } = candidate;
       // Where the name's shape reads a longer name than mecab's dictionary (왕건은: 왕건 and 은, or a given
@@ -270,7 +323,14 @@ export class KoreanNameRecognizer implements Recognizer {
       // word that starts with 씨 (이모 씨앗을: seeds).
       const mr = (x: string) => x.startsWith('씨') && NAME_PARTICLE_ONLY.test(x.slice(1));
       const halfNamedMr = candidate.soAndSo === true && (mr(rest) || (rest === '' && i + 1 < words.length && text.slice(w.end, words[i + 1]!.start) === ' ' && mr(words[i + 1]!.text)));
-      if (ROLES_BEFORE.has(w.text.slice(0, name)) || (!listed && !aged && !recurs && !halfNamedMr && commonWord(w.start, name))) continue;
+      if (ROLES_BEFORE.has(w.text.slice(0, name))) continue;
+      // A name-shaped word among names (임시완, 진구, 박병은, 이동휘; 김경희·강태화 기자) is one though mecab reads
+      // it as words (박병 + 은): decided once its neighbours are (below).
+      const listItem = !listed && shaped && name === 3 ? { word: i, end: w.start + name } : undefined;
+      if (!listed && !aged && !recurs && !halfNamedMr && commonWord(w.start, name)) {
+        if (listItem) unplaced.push(listItem);
+        continue;
+      }
       const before = i > 0 && /^[\s,]*$/.test(text.slice(words[i - 1]!.end, w.start)) ? words[i - 1]!.text : undefined;
       // 김대중 전 대통령: a title after "former" is still the name's title; 이 모 대표, 김 모 씨: after "so-and-so" too.
       const after = i + 2 < words.length && (words[i + 1]!.text === '전' || words[i + 1]!.text === '모') ? i + 2 : i + 1;
@@ -307,7 +367,9 @@ export class KoreanNameRecognizer implements Recognizer {
       else if (!listed && shaped && name === 3 && morphemes.size > 0 && unknownPieces(analysis, w.start, w.start + name)) source = 'rule:ko-name-shape';
       else if (recurs) source = 'context:ko-recurrence';
       if (source) out.push({ start: w.start, end, category: 'PERSON', source });
+      else if (listItem) unplaced.push(listItem);
     }
+    out.push(...namesAmongNames(text, words, out, unplaced));
     if (analysis.length > 0) for (const r of spacedNameRuns(analysis, morphemes, text)) out.push({ ...r, category: 'PERSON', source: MECAB_DICTIONARY_SOURCE });
     for (const m of text.matchAll(HANJA_SURNAME)) out.push({ start: m.index, end: m.index + 1, category: 'PERSON', source: 'rule:ko-hanja-surname' });
     for (const m of text.matchAll(LETTER_THEN_WORD)) {
