@@ -10,7 +10,7 @@ import { assertCanWrite, documentKey, PRIVATE_FILE_MODE, publicDocumentOverlap, 
 import { assertSameAnalyzer, BlacklistMatcher, blacklistFingerprint, blacklistProvenanceProblem, englishReference, ownTextBlacklists, type Blacklist, type BlacklistEntry, type PublicReference, type Recognizer } from '../identifiers/index.js';
 import { assertSeqLenFits, checkTrainingMemory, readProvenance, DROPOUT_STREAM, dropoutOf, checkVocabulary, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, untieDecoder, writeModelFiles, type LoadedModel, type Provenance, type VocabularyCheck, type VocabularyOrigin, vocabularyProvenance, vocabularyProvenanceProblem } from '../model/index.js';
 import { BlacklistedTerms, morphemesFor } from '../tokenizer/index.js';
-import type { MorphAnalyzer } from '../text/index.js';
+import { isHangulWord, type MorphAnalyzer } from '../text/index.js';
 import { UsageError } from '../errors.js';
 import { checkPrivateInputs, describeDp, dpRecord, INSECURE_NOISE_WARNING, groupUnits, makeAccountant, makePrivate, planDp, releaseAccountant, releaseRandom, type DpOptions, type DpUnit, type PrivateInput } from '../privacy/index.js';
 import { makeBatch } from './batch.js';
@@ -259,6 +259,17 @@ function privacyUnits(docs: readonly Document[], windows: readonly TrainingWindo
   return groupUnits(windows.map((w) => docs[w.doc]!.author));
 }
 
+
+/**
+ * Whether a fine-tuning run needs a Korean analyser started (`finetune`'s `analyzer`): a blacklist's terms
+ * and each individual's own terms are matched in Korean words it cuts, and a vocabulary learnt on mecab's
+ * morphemes reads Korean cut as it was learnt (one learnt on the rule analyser's gets its own,
+ * `morphemesFor`); text without Korean needs none for the vocabulary.
+ */
+export async function finetuneNeedsAnalyzer(options: { model: string; docs: readonly Pick<Document, 'text'>[]; blacklist?: boolean; protectOwnText?: boolean }): Promise<boolean> {
+  if (options.blacklist || options.protectOwnText) return true;
+  return (await readProvenance(options.model))?.vocabulary?.morphemes === 'mecab' && options.docs.some((d) => isHangulWord(d.text));
+}
 
 /**
  * Fine-tunes a masked LM with one strategy (see mlm/README.md) and writes a Hugging Face model folder with

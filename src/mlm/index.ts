@@ -12,7 +12,7 @@ export type { MlmEvalLossOptions } from './evalLoss.js';
 export { epochFolder, pruneEpochFolders } from './epochFolders.js';
 export { pseudonymize, formatPreservingSurrogate } from './pseudonymize.js';
 export type { PseudoStyle } from './pseudonymize.js';
-export { finetune, checkFinetuneOptions, privateInputsOf } from './finetune.js';
+export { finetune, finetuneNeedsAnalyzer, checkFinetuneOptions, privateInputsOf } from './finetune.js';
 export type { FinetuneOptions, FinetuneResult } from './finetune.js';
 export { trainingStride, epochOrder, windowRng, maskConfigFor, blacklistedTokenIds } from './schedule.js';
 export type { MaskSettings } from './schedule.js';

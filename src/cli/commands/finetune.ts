@@ -2,16 +2,15 @@ import { loadCorpus } from '../../corpus/index.js';
 import { nativeKernelUsage, selectBackend, type BackendRequest } from '../../engine/index.js';
 import { UsageError } from '../../errors.js';
 import { blacklistFingerprint, readBlacklist, readCorpusReference } from '../../identifiers/index.js';
-import { readProvenance } from '../../model/index.js';
 import { latestReview } from '../../review/index.js';
-import { assertBlacklistFor, axesName, checkFinetuneOptions, finetune, resolveAxes, type TrainingAxes } from '../../mlm/index.js';
+import { assertBlacklistFor, axesName, checkFinetuneOptions, finetune, finetuneNeedsAnalyzer, resolveAxes, type TrainingAxes } from '../../mlm/index.js';
 import { parseDpFlags, type DpFlags } from '../dpFlags.js';
 import { epsilonUnitLabel } from '../../privacy/index.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
 import { parseTrainingFlags, type TrainingFlags } from '../trainingFlags.js';
-import { isHangulWord, type AnalyzerChoice, type Language } from '../../text/index.js';
+import type { AnalyzerChoice, Language } from '../../text/index.js';
 import { analyzerFor } from './blacklist.js';
 
 export interface FinetuneCommandOptions extends CorpusFlags, TrainingFlags, DpFlags {
@@ -81,10 +80,8 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
   const readOptions = corpusReadOptions(options, (err) => out.warn(`skipped ${err.located}`));
   const docs = await loadCorpus(options.corpus, readOptions);
   const evalDocs = options.evalCorpus === undefined ? undefined : await loadCorpus(options.evalCorpus, readOptions);
-  // A vocabulary learnt on mecab's morphemes needs mecab to read Korean as it was learnt (one learnt on the
-  // rule analyser's gets its own: morphemesFor); text without Korean needs none.
-  const mecabVocabulary = (await readProvenance(options.model))?.vocabulary?.morphemes === 'mecab' && [...docs, ...(evalDocs ?? [])].some((d) => isHangulWord(d.text));
-  const analyzer = blacklist || options.protectOwnText || mecabVocabulary ? analyzerFor(options.lang, options.analyzer, out) : undefined;
+  const needed = await finetuneNeedsAnalyzer({ model: options.model, docs: [...docs, ...(evalDocs ?? [])], blacklist: blacklist !== undefined, protectOwnText: options.protectOwnText === true });
+  const analyzer = needed ? analyzerFor(options.lang, options.analyzer, out) : undefined;
   const t0 = Date.now();
   try {
     const reference = options.referenceCorpus === undefined ? undefined : await readCorpusReference(options.referenceCorpus, { textCol: options.referenceTextCol, k: referenceK, analyzer });
