@@ -51,6 +51,11 @@ export class Reporter {
     this.io.stderr(`warning: ${text}\n`);
   }
 
+  /** The library's `onInfo` and `onWarn` callbacks, said through this reporter. */
+  get messages(): { onInfo: (text: string) => void; onWarn: (text: string) => void } {
+    return { onInfo: (text) => this.info(text), onWarn: (text) => this.warn(text) };
+  }
+
   /** A warning said once a run, where the same one comes again (from each model an audit reads). */
   warnOnce(text: string): void {
     if (this.warned.has(text)) return;

@@ -5,7 +5,7 @@
  */
 import { readProvenance, type Provenance } from '../model/index.js';
 import { createKoreanAnalyzer, isHangulWord, type AnalyzerChoice, type MorphAnalyzer } from '../text/index.js';
-import { morphemesFor } from '../tokenizer/index.js';
+import { cuttingAnalyzer, morphemesFor } from '../tokenizer/index.js';
 import type { DeidSource } from './train.js';
 
 /**
@@ -31,25 +31,44 @@ export function analyzerMismatch(provenance: Provenance | undefined, analyzer: {
   return undefined;
 }
 
+/** Where the deid commands' and recognisers' decisions about the cut are said: what was decided, and what may cost entities. */
 export interface CutMessages {
   onInfo?: (message: string) => void;
   onWarn?: (message: string) => void;
 }
 
 /**
- * The analyser a trained model's text needs, started here (close it): its record decides whether text is
- * cut ({@link trainedOnMorphemes}), and `choice` (`--analyzer`) only which analyser cuts it.
+ * The analyser that cuts text for a trained model as its training cut it, given the run's analyser (none
+ * for a model trained on whole text): the rule analyser is a function, so a model trained on its morphemes
+ * gets one of its own whatever the run uses (`cuttingAnalyzer`). `onWarn` hears where the text cannot be
+ * cut as in training ({@link analyzerMismatch}): a mecab model where mecab is not used.
+ */
+export function modelCut(provenance: Provenance | undefined, run: MorphAnalyzer | undefined, onWarn?: (message: string) => void): MorphAnalyzer | undefined {
+  if (!trainedOnMorphemes(provenance)) return undefined;
+  const cut = cuttingAnalyzer(recordedAnalyzer(provenance), run);
+  const mismatch = analyzerMismatch(provenance, cut);
+  if (mismatch) onWarn?.(mismatch);
+  return cut;
+}
+
+/**
+ * The analyser a trained model's text needs, started here (close it): its record decides whether and how
+ * text is cut ({@link modelCut}); `choice` (`--analyzer`) chooses the analyser only for a model trained on
+ * mecab's cut, whose text another analyser cuts otherwise, with a warning.
+ *
+ * @example
+ * const analyzer = openModelAnalyzer(await readProvenance(dir), 'auto', { onWarn: console.warn });
+ * try { ... } finally { await analyzer?.close(); }
  */
 export function openModelAnalyzer(provenance: Provenance | undefined, choice: AnalyzerChoice, messages: CutMessages = {}): MorphAnalyzer | undefined {
   if (!trainedOnMorphemes(provenance)) {
     messages.onInfo?.('the model was trained without morpheme pre-tokenisation; text is tokenised as is');
     return undefined;
   }
-  const analyzer = createKoreanAnalyzer(choice, messages.onWarn, recordedAnalyzer(provenance));
-  messages.onInfo?.(`the model was trained on morphemes; text is cut by the ${analyzer.name} analyser first`);
-  const mismatch = analyzerMismatch(provenance, analyzer);
-  if (mismatch) messages.onWarn?.(mismatch);
-  return analyzer;
+  const recorded = recordedAnalyzer(provenance);
+  const cut = modelCut(provenance, recorded === 'rule' ? undefined : createKoreanAnalyzer(choice, messages.onWarn, recorded), messages.onWarn)!;
+  messages.onInfo?.(`the model was trained on morphemes; text is cut by the ${cut.name} analyser first`);
+  return cut;
 }
 
 export interface TrainingCutOptions extends CutMessages {
@@ -63,12 +82,8 @@ export interface TrainingCutOptions extends CutMessages {
 
 /** The texts of a training source, all its parts: what a Korean analyser would cut. */
 function sourceTexts(source: DeidSource): string[] {
-  if (source.kind === 'spans') {
-    const { train, dev, test } = source.split;
-    return [...train, ...dev, ...test].map((d) => d.text);
-  }
-  const { train, dev, test } = source.split;
-  return [...train, ...dev, ...test].flatMap((d) => d.segments.filter((s): s is string => typeof s === 'string'));
+  if (source.kind === 'spans') return [...source.split.train, ...source.split.dev, ...source.split.test].map((d) => d.text);
+  return [...source.split.train, ...source.split.dev, ...source.split.test].flatMap((d) => d.segments.filter((s): s is string => typeof s === 'string'));
 }
 
 /**
@@ -77,6 +92,10 @@ function sourceTexts(source: DeidSource): string[] {
  * English (public NER, PHI notes): it is cut only where `--analyzer` names an analyser or Korean spans meet
  * an encoder whose vocabulary was learnt on morphemes, which reads Korean cut as it was learnt
  * (`morphemesFor`). Korean spans read whole without being asked are warned about.
+ *
+ * @example
+ * const { analyzer, close } = await openTrainingAnalyzer(source, { model, choice: 'auto', onWarn: console.warn });
+ * try { await trainDeid({ source, model, analyzer, ... }); } finally { await close(); }
  */
 export async function openTrainingAnalyzer(source: DeidSource, options: TrainingCutOptions): Promise<{ analyzer?: MorphAnalyzer; close: () => Promise<void> }> {
   const learnt = options.model === undefined ? undefined : (await readProvenance(options.model))?.vocabulary?.morphemes;

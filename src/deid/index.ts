@@ -12,7 +12,7 @@ export { trainTokenClassifier, predictLabels, labelledWindows, noisyOutside, bes
 export type { LabelledText, TrainClassifierOptions, PredictOptions, Prediction } from './classifier.js';
 export { entitySpans, letterFor, replaceEntities } from './apply.js';
 export type { EntitySpan, ReplaceStyle } from './apply.js';
-export { trainedOnMorphemes, recordedAnalyzer, analyzerMismatch, openModelAnalyzer, openTrainingAnalyzer, type CutMessages, type TrainingCutOptions } from './cut.js';
+export { trainedOnMorphemes, recordedAnalyzer, analyzerMismatch, modelCut, openModelAnalyzer, openTrainingAnalyzer, type CutMessages, type TrainingCutOptions } from './cut.js';
 export { trainDeid, recordedPiiThreshold, inferenceSeqLen, splitDocuments, parseSplit, splitRecord, recordedPart, labelledText } from './train.js';
 export type { DeidTrainOptions, DeidSource, Split, SplitRecord, SplitShares } from './train.js';
 export { DeidModelRecognizer } from './recognizer.js';

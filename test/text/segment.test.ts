@@ -15,6 +15,9 @@ describe('segmentWords', () => {
 
   it('splits at a quotation mark or a hyphen beside Hangul, which has no apostrophe inside a word', () => {
     expect(segmentWords("‘안철수’가 관심을'하정우 김새롬-이찬오 한-미 K-팝 e-스포츠 O'Neil").map((w) => w.surface)).toEqual(['안철수', '가', '관심을', '하정우', '김새롬', '이찬오', '한', '미', 'K', '팝', 'e', '스포츠', "O'Neil"]);
+    // Digits keep their hyphen, and Hangul written against them stays in their word; a hyphen after Hangul
+    // separates, so 123-456 after one is a number of its own.
+    expect(segmentWords('2020-12월 12월-1월 국민-123-456').map((w) => [w.surface, w.kind])).toEqual([['2020-12월', 'word'], ['12월', 'word'], ['1월', 'word'], ['국민', 'word'], ['123-456', 'number']]);
   });
 
   it('gives offsets into the original text', () => {

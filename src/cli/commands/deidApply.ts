@@ -39,7 +39,7 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
   if ((await stat(options.in).catch(inputError)).isDirectory()) inputError(Object.assign(new Error('a folder'), { code: 'EISDIR' }));
   const records: { text: string; rest?: Record<string, unknown> }[] =
     options.format === 'text' ? [{ text: decodeUtf8Strict(await readFile(options.in).catch(inputError), options.in) }] : await readJsonRecords(options.in);
-  const analyzer = openModelAnalyzer(provenance, options.analyzer, { onInfo: (m) => out.info(m), onWarn: (m) => out.warn(m) });
+  const analyzer = openModelAnalyzer(provenance, options.analyzer, out.messages);
   const predictOptions = { ...window, analyzer };
   const rewritten: string[] = [];
   const allSpans: unknown[] = [];

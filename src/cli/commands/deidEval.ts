@@ -43,7 +43,7 @@ export async function deidEval(options: DeidEvalOptions, out: Reporter): Promise
   }
   const evalDocs = part ?? docs;
   out.info(`evaluating ${evalDocs.length} ${input.unit} (${part ? `${options.split} split` : 'all'}) at level ${level}`);
-  const analyzer = openModelAnalyzer(provenance, options.analyzer, { onInfo: (m) => out.info(m), onWarn: (m) => out.warn(m) });
+  const analyzer = openModelAnalyzer(provenance, options.analyzer, out.messages);
   const predictOptions = { ...window, analyzer };
   const gold: string[] = [];
   const predicted: string[] = [];

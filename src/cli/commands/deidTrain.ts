@@ -57,7 +57,7 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
       ? { kind: 'spans', shares, split: splitDocuments(input.docs, shares, seed), surrogateMentions }
       : { kind: 'annotated', shares, split: splitDocuments(input.docs, shares, seed), lists: input.lists, resolver: input.resolver, level, replacement: options.replacement };
   const split = source.split;
-  const { analyzer, close } = await openTrainingAnalyzer(source, { model: options.model, choice: options.analyzer, morphemes: options.morphemes, onWarn: (why) => out.warn(why) });
+  const { analyzer, close } = await openTrainingAnalyzer(source, { model: options.model, choice: options.analyzer, morphemes: options.morphemes, onWarn: out.messages.onWarn });
   const t0 = Date.now();
   try {
     const result = await trainDeid({

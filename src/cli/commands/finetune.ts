@@ -112,8 +112,7 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
       dp,
       force: options.force === true,
       analyzer,
-      onInfo: (m) => out.info(m),
-      onWarn: (m) => out.warn(m),
+      ...out.messages,
       onLog: (e, s) => {
         const done = s.step / s.totalSteps;
         const eta = done > 0 ? ((Date.now() - t0) / 1000) * (1 / done - 1) : 0;

@@ -42,6 +42,12 @@ const ROLES_BEFORE = new Set(
 const TITLES_AFTER = new Set(
   '씨 님 명의 대표 회장 사장 장관 의원 대통령 총리 감독 선수 교수 기자 판사 검사 변호사 위원장 원장 부장 과장 팀장 작가 시장 도지사 후보 지사 군수 학장 고문 화백 장교 선장 기장 행정관 당국자 목사 신부 코치 외무상 특파원 앵커 매니저 수석 소장 대장 관장 경사 단장 배우 가수 작곡가 일병 상병 병장 경위 경장 순경 의사 이사 전무 상무 차장 위원 대령 중령 소령 대위 중위 소위 셰프 프로듀서'.split(' '),
 );
+/**
+ * Titles that are also common words (의사: a doctor and an intention; 이사: a director and a move; 소위:
+ * so-called; 대위: subrogation; 위원: a member): they confirm a full name (안중근 의사, 김시담이사), never a
+ * surname alone (이 의사를: this doctor).
+ */
+const WORD_TITLES = new Set(['의사', '이사', '소위', '대위', '위원']);
 /** The length of the title a word is, without its particle (장관은, 명의의, 씨가, 부회장은), if it is one. */
 function titleLength(word: string): number | undefined {
   const whole = leadingTitle(word, TITLES_AFTER);
@@ -242,7 +248,7 @@ function namesAmongNames(text: string, words: readonly { start: number; end: num
       if (!(named.has(item.word - 1) && beside(item.word - 1, item.word)) && !(whole && named.has(item.word + 1) && beside(item.word, item.word + 1))) continue;
       out.push({ start: words[item.word]!.start, end: item.end, category: 'PERSON', source: 'context:ko-list' });
       left.delete(item);
-      // A name with a particle ends the list: 윤명준, 고봉재 등이 (고봉재 is the last item).
+      // A name with a particle ends the list: in 윤명준, 고봉재는, 황제성 the last is no item of it.
       if (whole) named.add(item.word);
       changed = true;
     }
@@ -328,7 +334,8 @@ export class KoreanNameRecognizer implements Recognizer {
       // it as words (박병 + 은): decided once its neighbours are (below).
       const listItem = !listed && shaped && name === 3 ? { word: i, end: w.start + name } : undefined;
       if (!listed && !aged && !recurs && !halfNamedMr && commonWord(w.start, name)) {
-        if (listItem) unplaced.push(listItem);
+        // A word mecab reads whole (한국인) is that word in a list too; pieces of one (박병 + 은) may be a name.
+        if (listItem && morphemes.get(w.start)!.end < w.start + name) unplaced.push(listItem);
         continue;
       }
       const before = i > 0 && /^[\s,]*$/.test(text.slice(words[i - 1]!.end, w.start)) ? words[i - 1]!.text : undefined;
@@ -352,7 +359,7 @@ export class KoreanNameRecognizer implements Recognizer {
       } else if (!surnameOnly && rest !== '' && attachedTitle(rest) !== undefined) {
         // The title written together with the name: 김덕용의원.
         source = 'context:ko-title';
-      } else if (title !== undefined && !(surnameOnly && rest !== '')) {
+      } else if (title !== undefined && !(surnameOnly && (rest !== '' || WORD_TITLES.has(next!.slice(0, title))))) {
         // A surname with a particle attached takes no title after it (목을 조수석: a neck, a seat).
         if (surnameOnly) end = words[after]!.start + title;
         source = 'context:ko-title';
