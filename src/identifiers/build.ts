@@ -7,7 +7,6 @@ import { BlacklistMatcher } from './blacklist/matcher.js';
 import { BLACKLIST_FORMAT_VERSION, type Blacklist, type BlacklistEntry } from './blacklist/types.js';
 import { CAPITAL_ONLY_SOURCES, caseEvidence, defaultRecognizers, dictionaryWord, detectDirect, GRAPH_SOURCE, isClinicalWord, isMisspelling, koreanNameShape, MODEL_SOURCE, protectedSpans, publicLists, type Detection, type PublicLists, type Recognizer } from './direct/index.js';
 import type { AuthorTermEngine, EngineName, EngineStats } from './indirect/engine.js';
-import { assertSameReading, foundDetection, type FoundDetection } from './silver.js';
 import { CountingEngine } from './indirect/countingEngine.js';
 import { DuckdbEngine } from './indirect/duckdbEngine.js';
 import { GraphEngine } from './indirect/graphEngine.js';
@@ -123,6 +122,11 @@ export interface DirectTally {
   authorsBeyondCapital: Set<string>;
 }
 
+/** The sources of a detection's `i`-th term: the identifier (the first) with every recogniser that found the same span. */
+const termSources = (d: Detection, source: string, i: number): string[] => (i === 0 ? [source, ...(d.alsoFoundBy ?? [])] : [source]);
+/** Whether only rules resting on how a word is written found it ({@link CAPITAL_ONLY_SOURCES}). */
+const byCapitalOnly = (sources: readonly string[]): boolean => sources.every((s) => CAPITAL_ONLY_SOURCES.has(s));
+
 /**
  * Counts one detection's terms ({@link detectionTerms}) into `direct`: each with the source that made it,
  * and the identifier with every recogniser that found the same span.
@@ -130,15 +134,30 @@ export interface DirectTally {
 export function tallyDetection(direct: Map<string, DirectTally>, terms: readonly { term: string; source: string }[], d: Detection, author: string, stopList?: ReadonlySet<string>): void {
   for (const [i, { term, source }] of terms.entries()) {
     if (term === '' || stopList?.has(term)) continue;
-    const sources = i === 0 ? [source, ...(d.alsoFoundBy ?? [])] : [source];
+    const sources = termSources(d, source, i);
     const tally = direct.get(term) ?? { category: d.category, sources: new Set(), authors: new Set(), occurrences: 0, byCapital: 0, authorsBeyondCapital: new Set() };
     for (const s of sources) tally.sources.add(s);
     tally.authors.add(author);
     tally.occurrences++;
-    if (sources.every((s) => CAPITAL_ONLY_SOURCES.has(s))) tally.byCapital++;
+    if (byCapitalOnly(sources)) tally.byCapital++;
     else tally.authorsBeyondCapital.add(author);
     direct.set(term, tally);
   }
+}
+
+/** A direct detection as the build tallied it in one document (`keepDetections`): its span widened to words, and its term. */
+export interface FoundDetection {
+  start: number;
+  end: number;
+  label: string;
+  term: string;
+  /** Only rules resting on a capital found it ({@link CAPITAL_ONLY_SOURCES}). */
+  byCapital: boolean;
+}
+
+/** Stops a second reading of a corpus that gave other documents than the first (a stream read once, a file changed). */
+export function assertSameReading(what: string, read: number, documents: number): void {
+  if (read !== documents) throw new UsageError(`${what}: the second reading of the corpus gave ${read} documents, the first ${documents}; reread must give the corpus from its start`);
 }
 
 /**
@@ -286,7 +305,10 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     for (const d of await detectDirect(doc.text, recognizers)) {
       const terms = detectionTerms(doc.text, words, d);
       tallyDetection(direct, terms, d, doc.author, stopList);
-      if (found) kept.push(foundDetection(terms[0]!, [terms[0]!.source, ...(d.alsoFoundBy ?? [])], d.category));
+      if (found) {
+        const { term, start, end, source } = terms[0]!;
+        kept.push({ start, end, label: d.category, term, byCapital: byCapitalOnly(termSources(d, source, 0)) });
+      }
     }
     found?.push(kept);
 

@@ -1,27 +1,7 @@
 import type { Document, SpanDocument } from '../corpus/index.js';
-import { UsageError } from '../errors.js';
 import type { Blacklist } from './blacklist/types.js';
+import { assertSameReading, type FoundDetection } from './build.js';
 import { CAPITAL_ONLY_SOURCES } from './direct/index.js';
-
-/** A direct detection as the build tallied it in one document: its span widened to words, and its term. */
-export interface FoundDetection {
-  start: number;
-  end: number;
-  label: string;
-  term: string;
-  /** Only rules resting on a capital found it ({@link CAPITAL_ONLY_SOURCES}). */
-  byCapital: boolean;
-}
-
-/** A detection's first term, as `buildBlacklist({ keepDetections })` keeps it for {@link silverLabels}. */
-export function foundDetection(term: { term: string; start: number; end: number }, sources: readonly string[], label: string): FoundDetection {
-  return { start: term.start, end: term.end, label, term: term.term, byCapital: sources.every((s) => CAPITAL_ONLY_SOURCES.has(s)) };
-}
-
-/** Stops a second reading of a corpus that gave other documents than the first (a stream read once, a file changed). */
-export function assertSameReading(what: string, read: number, documents: number): void {
-  if (read !== documents) throw new UsageError(`${what}: the second reading of the corpus gave ${read} documents, the first ${documents}; reread must give the corpus from its start`);
-}
 
 /**
  * Silver labels a token classifier can be trained on (`blacklist build --silver-out`, then `deid train

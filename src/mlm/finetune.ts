@@ -259,7 +259,6 @@ function privacyUnits(docs: readonly Document[], windows: readonly TrainingWindo
   return groupUnits(windows.map((w) => docs[w.doc]!.author));
 }
 
-
 /**
  * Whether a fine-tuning run needs a Korean analyser started (`finetune`'s `analyzer`): a blacklist's terms
  * and each individual's own terms are matched in Korean words it cuts, and a vocabulary learnt on mecab's

@@ -58,13 +58,13 @@ export async function blacklistedTokenIds(tokenizer: Tokenizer, entries: readonl
   });
   for (const { term } of entries) {
     for (const form of caseForms(term)) {
+      // The form's own cut, read once and used in both places (byte-level BPE keeps a word's `Ġ` after a
+      // space, cut or not); a form without Hangul has none.
+      const cuts = morphemes && (await morphemeStarts(form, morphemes));
       for (const before of ['', 'x ']) {
         const text = before + form;
         add(tokenizer.tokenize(text), before.length, text.length);
-        // Cut too, in both places (byte-level BPE keeps a word's `Ġ` after a space, cut or not); a form
-        // without Hangul has no cut and was just tokenised.
-        const cuts = morphemes && (await morphemeStarts(text, morphemes));
-        if (cuts) add(tokenizer.tokenize(text, cuts), before.length, text.length);
+        if (cuts) add(tokenizer.tokenize(text, new Set([...cuts].map((c) => c + before.length))), before.length, text.length);
       }
     }
   }

@@ -196,7 +196,7 @@ function nameCandidate(word: string, listedEnd: number | undefined, endingAfterL
   // copula and endings only (정재욱이었음을, 엄정화라면) end the word as a particle does.
   const listedRest = listedEnd === undefined ? '' : word.slice(listedEnd);
   if (listedEnd !== undefined && listedEnd <= word.length && (NAME_PARTICLE_ONLY.test(listedRest) || attachedTitle(listedRest) !== undefined || endingAfterListed) && (shaped === undefined || shaped.length <= listedEnd)) {
-    return { length: listedEnd, rest: word.slice(listedEnd), shaped: shaped?.length === listedEnd, listed: true };
+    return { length: listedEnd, rest: listedRest, shaped: shaped?.length === listedEnd, listed: true };
   }
   if (shaped !== undefined) return { ...shaped, shaped: true, listed: false };
   // 전 (former), 고 (the late), 현 (current), 당 (the party), 동 (the same) and 모 (so-and-so: 김 모 씨) stand
@@ -227,9 +227,11 @@ interface ListItem {
 const LIST_SEPARATOR = /^\s*[,·ㆍ♥-]\s*$/;
 
 /**
- * The name-shaped words of `unplaced` that stand in a list beside a name found (`found`, a detection over
- * the whole of its word): 황제성, 김두영, 하준수 where 김두영 is known. Each one taken is a neighbour for the
- * next, so a run of such words is taken from one name (`context:ko-list`).
+ * The name-shaped words of `unplaced` (in text order) that stand in a list beside a name found (`found`, a
+ * detection over the whole of its word): 황제성, 김두영, 하준수 where 김두영 is known. Each one taken is a
+ * neighbour for the next, so a run of such words is taken from one name: rightwards in a first pass,
+ * leftwards in a second (`context:ko-list`). A name with a particle ends the list: in 윤명준, 고봉재는, 황제성
+ * the last is no item of it.
  */
 function namesAmongNames(text: string, words: readonly { start: number; end: number }[], found: readonly Detection[], unplaced: readonly ListItem[]): Detection[] {
   const named = new Set<number>();
@@ -238,21 +240,19 @@ function namesAmongNames(text: string, words: readonly { start: number; end: num
     const i = wordAt.get(d.start);
     if (d.category === 'PERSON' && i !== undefined && d.end === words[i]!.end) named.add(i);
   }
-  const beside = (a: number, b: number) => a >= 0 && b < words.length && LIST_SEPARATOR.test(text.slice(words[a]!.end, words[b]!.start));
+  /** Whether word `a` is named and only a list's separator stands between it and word `b`. */
+  const namedBeside = (a: number, b: number) => named.has(a) && LIST_SEPARATOR.test(text.slice(words[Math.min(a, b)]!.end, words[Math.max(a, b)]!.start));
+  const whole = (item: ListItem) => item.end === words[item.word]!.end;
   const out: Detection[] = [];
-  const left = new Set(unplaced.filter((item) => !named.has(item.word)));
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const item of left) {
-      const whole = item.end === words[item.word]!.end;
-      if (!(named.has(item.word - 1) && beside(item.word - 1, item.word)) && !(whole && named.has(item.word + 1) && beside(item.word, item.word + 1))) continue;
-      out.push({ start: words[item.word]!.start, end: item.end, category: 'PERSON', source: 'context:ko-list' });
-      left.delete(item);
-      // A name with a particle ends the list: in 윤명준, 고봉재는, 황제성 the last is no item of it.
-      if (whole) named.add(item.word);
-      changed = true;
-    }
-  }
+  const taken = new Set<ListItem>();
+  const take = (item: ListItem) => {
+    out.push({ start: words[item.word]!.start, end: item.end, category: 'PERSON', source: 'context:ko-list' });
+    taken.add(item);
+    if (whole(item)) named.add(item.word);
+  };
+  const left = unplaced.filter((item) => !named.has(item.word));
+  for (const item of left) if (namedBeside(item.word - 1, item.word)) take(item);
+  for (const item of [...left].reverse()) if (!taken.has(item) && whole(item) && namedBeside(item.word + 1, item.word)) take(item);
   return out;
 }
 
