@@ -7,8 +7,10 @@
 # direct terms of a blacklist built on them with `blacklist eval`: the rules alone, the model alone, both
 # (every term everywhere, as fine-tuning masks), the same with every term the model found however seldom
 # it marked it (--model-agreement 0), the model beside every rule but the dates and the Korean places
-# (neither of which Thunder-DeID's gold marks above an address's district), three of those again without the
-# gold spans that hold only the court's placeholder, and both only where they fired.
+# (neither of which Thunder-DeID's gold marks above an address's district; the Korean facilities, which it
+# marks, kept), the same without the facilities too (the row of runs before korean-facilities was a
+# recogniser of its own), those again without the gold spans that hold only the court's placeholder, and
+# both only where they fired.
 # The model is never trained or tuned on the judgments it is measured on. A finished model is kept.
 # THRESHOLDS="0.5 0.7 0.9" also measures the model alone and with the rules at each probability a token
 # needs (--deid-threshold), in place of the one its training chose on its own dev split.
@@ -41,12 +43,12 @@ if [ ! -d "$model" ]; then
 fi
 gold="$OUT/$TEST.jsonl"
 [ -f "$gold" ] || $PPMLM --quiet deid generate --judgments "$THUNDER/judgments/$TEST" "${KO[@]}" --seed 7 --out "$gold"
-for args in "" "--recognizers none --deid-model $model" "--deid-model $model" "--recognizers none --deid-model $model --model-agreement 0" "--deid-model $model --model-agreement 0" "--recognizers -DATE,-korean-places --deid-model $model"; do
+for args in "" "--recognizers none --deid-model $model" "--deid-model $model" "--recognizers none --deid-model $model --model-agreement 0" "--deid-model $model --model-agreement 0" "--recognizers -DATE,-korean-places --deid-model $model" "--recognizers -DATE,-korean-places,-korean-facilities --deid-model $model"; do
   echo "== $TEST judgments, direct terms everywhere: ${args:-the rules alone}"
   time $PPMLM --quiet blacklist eval --gold "$gold" --lang ko --analyzer mecab --only direct $args
 done
 for threshold in ${THRESHOLDS:-}; do
-  for args in "--recognizers none --deid-model $model" "--deid-model $model"; do
+  for args in "--recognizers none --deid-model $model" "--deid-model $model" "--recognizers -DATE,-korean-places --deid-model $model"; do
     echo "== $TEST judgments, direct terms everywhere, threshold $threshold: $args"
     $PPMLM --quiet blacklist eval --gold "$gold" --lang ko --analyzer mecab --only direct --deid-threshold "$threshold" $args
   done
@@ -55,7 +57,7 @@ done
 # (placeholders.ts): what the goal's shortfall is made of.
 text="$OUT/$TEST-text.jsonl"
 [ "$text" -nt "$gold" ] || npx tsx "$(dirname "$0")/placeholders.ts" "$gold" "$text"
-for args in "" "--recognizers none --deid-model $model" "--recognizers -DATE,-korean-places --deid-model $model"; do
+for args in "" "--recognizers none --deid-model $model" "--recognizers -DATE,-korean-places --deid-model $model" "--recognizers -DATE,-korean-places,-korean-facilities --deid-model $model"; do
   echo "== $TEST judgments, spans holding text (placeholders left out), direct terms everywhere: ${args:-the rules alone}"
   time $PPMLM --quiet blacklist eval --gold "$text" --lang ko --analyzer mecab --only direct $args
 done

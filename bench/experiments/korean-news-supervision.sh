@@ -28,12 +28,12 @@ for arm in control news; do
   if [ ! -d "$model" ]; then
     time $PPMLM deid train --spans "$spans" --model "$OUT/mlm-$TRAIN" --analyzer mecab --epochs 3 --lr 1e-3 --outside-noise 0.1 --out "$model" $(resume "$model")
   fi
-  for args in "--recognizers none" "--recognizers -DATE,-korean-places"; do
+  for args in "--recognizers none" "--recognizers -DATE,-korean-places,-korean-facilities"; do
     echo "== $TEST judgments, direct terms everywhere, $arm: $args --deid-model $model"
     time $PPMLM --quiet blacklist eval --gold "$OUT/$TEST.jsonl" --lang ko --analyzer mecab --only direct $args --deid-model "$model"
   done
   for threshold in ${NEWS_THRESHOLDS:-0.2 0.05}; do
-    echo "== $TEST judgments, direct terms everywhere, $arm, threshold $threshold: --recognizers -DATE,-korean-places --deid-model $model"
-    time $PPMLM --quiet blacklist eval --gold "$OUT/$TEST.jsonl" --lang ko --analyzer mecab --only direct --recognizers -DATE,-korean-places --deid-threshold "$threshold" --deid-model "$model"
+    echo "== $TEST judgments, direct terms everywhere, $arm, threshold $threshold: --recognizers -DATE,-korean-places,-korean-facilities --deid-model $model"
+    time $PPMLM --quiet blacklist eval --gold "$OUT/$TEST.jsonl" --lang ko --analyzer mecab --only direct --recognizers -DATE,-korean-places,-korean-facilities --deid-threshold "$threshold" --deid-model "$model"
   done
 done

@@ -43,7 +43,7 @@ describe('Korean names in context', () => {
 
   it.skipIf(!hasMecab)('with mecab, takes the names and places its dictionary knows, its loanwords among them', async () => {
     const analyzer = analyzerForLanguage('ko', 'mecab');
-    const { KoreanPlaceRecognizer } = await import('../../src/identifiers/index.js');
+    const { KoreanFacilityRecognizer, KoreanPlaceRecognizer } = await import('../../src/identifiers/index.js');
     try {
       const names = async (text: string) => (await new KoreanNameRecognizer(analyzer).find(text)).map((d) => `${text.slice(d.start, d.end)}|${d.source}`);
       expect(await names('아이린은 과거 박보검과 함께 출연했다')).toEqual(['아이린|list:mecab-ko-dic', '박보검|list:mecab-ko-dic']);
@@ -70,18 +70,18 @@ describe('Korean names in context', () => {
       expect((await new KoreanPlaceRecognizer(analyzer).find(other)).map((d) => `${other.slice(d.start, d.end)}|${d.category}`)).toEqual(['경부고속도로|PROPER_NOUN', '플라자호텔|PROPER_NOUN']);
       // With mecab, a facility whose name holds a piece that is no common noun (바오로: a name).
       const shop = '바오로마트에 들렀다';
-      expect((await new KoreanPlaceRecognizer(analyzer).find(shop)).map((d) => `${shop.slice(d.start, d.end)}|${d.source}`)).toContain('바오로마트|rule:ko-facility');
+      expect((await new KoreanFacilityRecognizer(analyzer).find(shop)).map((d) => `${shop.slice(d.start, d.end)}|${d.source}`)).toEqual(['바오로마트|rule:ko-facility']);
       // Landmarks of news as facilities too: a gymnasium and a beach named by a place; not a kind of one (실내체육관, 시립미술관).
       const venues = '고양체육관에서 열린 경기 뒤 해운대해수욕장에 갔고, 실내체육관과 시립미술관은 닫혀 있었다';
-      expect((await new KoreanPlaceRecognizer(analyzer).find(venues)).filter((d) => d.source === 'rule:ko-facility').map((d) => venues.slice(d.start, d.end))).toEqual(['고양체육관', '해운대해수욕장']);
+      expect((await new KoreanFacilityRecognizer(analyzer).find(venues)).map((d) => venues.slice(d.start, d.end))).toEqual(['고양체육관', '해운대해수욕장']);
       // A name as its own word before its kind, of nouns one of which is no common noun (한빛: a name), and a
       // building after the kind, outside the term; a common noun or an adjective before a kind is none.
       const bar = '한빛맥주 술집에서 나와 KT서천빌딩건물 앞, 동네 술집과 작은 식당에서';
-      const facilities = (await new KoreanPlaceRecognizer(analyzer).find(bar)).filter((d) => d.source === 'rule:ko-facility').map((d) => bar.slice(d.start, d.end));
+      const facilities = (await new KoreanFacilityRecognizer(analyzer).find(bar)).map((d) => bar.slice(d.start, d.end));
       expect(facilities).toEqual(['KT서천빌딩', '한빛맥주']);
       // A listed place before a kind, its particle after it or not, says where (부산 식당, 부산에서 식당을).
       const where = '부산 식당에서 나와 부산에서 식당을 찾았다';
-      expect((await new KoreanPlaceRecognizer(analyzer).find(where)).filter((d) => d.source === 'rule:ko-facility')).toEqual([]);
+      expect(await new KoreanFacilityRecognizer(analyzer).find(where)).toEqual([]);
     } finally {
       await analyzer?.close();
     }
@@ -284,16 +284,25 @@ describe('Korean places', () => {
     expect(await found('보령 인근 지역인 홍성, 태안과 파주에')).toEqual(['보령|list:ko-places', '홍성|list:ko-places', '태안|list:ko-places', '파주|list:ko-places']);
     // The world's places as Korean news writes them; 빈 (Vienna) is an empty word far more often.
     expect(await found('시드니와 텍사스에서, 빈 병')).toEqual(['시드니|list:ko-places', '텍사스|list:ko-places']);
+    // 예산 is a budget, 고양이 a cat, 경기 the economy: places only with a suffix or a province.
+    expect(await found('예산이 부족하다. 고양이가 울었다. 경기가 나쁘다.')).toEqual([]);
+    expect(await found('충남 예산에서 열린 행사, 고양시에서, 경기 북부에')).toEqual(['충남|list:ko-places', '고양시|list:ko-places', '충남 예산|context:ko-province', '경기 북부|context:ko-province']);
+  });
+
+  it('reads facilities by their own name, apart from the places: named after a place, quoted, or a palace', async () => {
+    const { KoreanFacilityRecognizer, KoreanPlaceRecognizer } = await import('../../src/identifiers/index.js');
+    const found = async (text: string) => (await new KoreanFacilityRecognizer().find(text)).map((d) => `${text.slice(d.start, d.end)}|${d.source}`);
     // A facility named after a place, before its kind; a kind of facility (대학병원: a university hospital) is none.
     expect(await found('안양제일교회에서, 대학병원과 동네마트')).toEqual(['안양제일교회|rule:ko-facility']);
+    // The place recogniser no longer reads it: a selection without Korean places keeps the facilities.
+    expect((await new KoreanPlaceRecognizer().find('안양제일교회에서')).filter((d) => d.source === 'rule:ko-facility')).toEqual([]);
     // A palace named before its kind, one word, needing no analyser; not a kind of palace, nor a womb.
     expect(await found('경복궁과 덕수궁에서, 아방궁 같은 집과 인공자궁, 용궁에, 한국양궁이')).toEqual(['경복궁|rule:ko-facility', '덕수궁|rule:ko-facility']);
     // Quoted, a name before its kind needs no analyser: ‘비어앤펍’주점, '해피' 식당.
     expect(await found("‘비어앤펍’주점에서 나와 '해피' 식당으로")).toEqual(['비어앤펍|rule:ko-facility', '해피|rule:ko-facility']);
     // A quote opened and never closed quotes nothing.
     expect(await found('‘해피 식당으로')).toEqual([]);
-    // 예산 is a budget, 고양이 a cat, 경기 the economy: places only with a suffix or a province.
-    expect(await found('예산이 부족하다. 고양이가 울었다. 경기가 나쁘다.')).toEqual([]);
-    expect(await found('충남 예산에서 열린 행사, 고양시에서, 경기 북부에')).toEqual(['충남|list:ko-places', '고양시|list:ko-places', '충남 예산|context:ko-province', '경기 북부|context:ko-province']);
+    // No Hangul, nothing read.
+    expect(await found('Seoul Tower')).toEqual([]);
   });
 });

@@ -211,9 +211,11 @@ describe('pattern recognisers', () => {
     // A value that starts with a removal starts from all; the running order stays that of all.
     const withoutDates = names('-DATE,-korean-places');
     expect(withoutDates).toEqual(names('all').filter((n) => !dates.includes(n) && n !== 'korean-places'));
+    // Korean facilities are a recogniser of their own: leaving the places out keeps them.
+    expect(withoutDates).toContain('korean-facilities');
     expect(names('all,-LOCATION')).not.toContain('places');
     expect(names('all,-LOCATION')).not.toContain('rule:postal-code');
-    expect(names('LOCATION,-places')).toEqual(['rule:postal-code', 'korean-places']);
+    expect(names('LOCATION,-places')).toEqual(['rule:postal-code', 'korean-places', 'korean-facilities']);
     expect(names('none')).toEqual([]);
     // none clears what came before it; a lower-case name is its one rule, not the kind.
     expect(names('all,none,email')).toEqual(['rule:email']);

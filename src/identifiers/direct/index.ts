@@ -1,5 +1,6 @@
 import { UsageError } from '../../errors.js';
 import type { MorphAnalyzer } from '../../text/index.js';
+import { KoreanFacilityRecognizer } from './koreanFacilities.js';
 import { KoreanNameRecognizer } from './koreanNames.js';
 import { KoreanOrganizationRecognizer } from './koreanOrganizations.js';
 import { KoreanPlaceRecognizer } from './koreanPlaces.js';
@@ -18,6 +19,7 @@ export { CAPITAL_ONLY_SOURCES, LISTED_SURNAME, NameRecognizer, UNKNOWN_PROPER_NO
 export type { CaseEvidence } from './names.js';
 export { KoreanNameRecognizer, koreanNameShape } from './koreanNames.js';
 export { KoreanPlaceRecognizer } from './koreanPlaces.js';
+export { KoreanFacilityRecognizer } from './koreanFacilities.js';
 export { COURT_PLACEHOLDER, KoreanOrganizationRecognizer } from './koreanOrganizations.js';
 export { PlaceRecognizer } from './places.js';
 export { publicLists, isMisspelling } from './publicLists.js';
@@ -28,7 +30,7 @@ export type { GazetteerOptions } from './gazetteer.js';
 export * from './validators.js';
 
 /** The recognisers built on the bundled public lists, selectable by name beside the patterns, and the kind each finds. */
-const LIST_RECOGNIZERS = { names: 'PERSON', places: 'LOCATION', 'korean-names': 'PERSON', 'korean-places': 'LOCATION', 'korean-organizations': 'ORGANIZATION' } as const;
+const LIST_RECOGNIZERS = { names: 'PERSON', places: 'LOCATION', 'korean-names': 'PERSON', 'korean-places': 'LOCATION', 'korean-facilities': 'LOCATION', 'korean-organizations': 'ORGANIZATION' } as const;
 /** Every name `--recognizers` accepts. */
 export const RECOGNIZER_NAMES: readonly string[] = [...PATTERN_NAMES, ...Object.keys(LIST_RECOGNIZERS)];
 
@@ -83,7 +85,7 @@ function patternsNamed(names: readonly string[]): Recognizer[] {
 
 /**
  * The default recognisers, needing no list from the user: the validated patterns, then person names and
- * places from the bundled public lists with their context rules, and Korean names, places and organisations
+ * places from the bundled public lists with their context rules, and Korean names, places, facilities and organisations
  * (with the names and places of mecab-ko-dic when `analyzer` is mecab). `selection` as `--recognizers`.
  */
 export function defaultRecognizers(selection = 'all', analyzer?: MorphAnalyzer): Recognizer[] {
@@ -94,6 +96,7 @@ export function defaultRecognizers(selection = 'all', analyzer?: MorphAnalyzer):
   if (names.includes('names')) out.push(new NameRecognizer(publicLists()));
   if (names.includes('korean-names')) out.push(new KoreanNameRecognizer(analyzer));
   if (names.includes('korean-places')) out.push(new KoreanPlaceRecognizer(analyzer));
+  if (names.includes('korean-facilities')) out.push(new KoreanFacilityRecognizer(analyzer));
   if (names.includes('korean-organizations')) out.push(new KoreanOrganizationRecognizer(analyzer));
   return out;
 }

@@ -59,21 +59,6 @@ const DIVISION_AFTER = new RegExp(String.raw`^(?:\(\p{Script=Han}{1,4}\))? (?!(?
 const LIST_SEPARATOR = /^\s*[,·]\s*$/;
 
 const WORD = /[가-힣]+/g;
-/** Kinds of facility a name comes before. */
-const FACILITY_KINDS = '아파트|빌라|맨션|오피스텔|타워|빌딩|센터|타운|병원|교회|성당|마트|호텔|모텔|공원|초등학교|중학교|고등학교|대학교|백화점|공항|터미널|경찰서|파출소|지구대|주점|술집|식당|카페|노래방|노래연습장|상가|편의점|체육관|경기장|운동장|광장|박물관|미술관|기념관|전시관|도서관|전망대|골프장|컨트리클럽|리조트|수목원|해수욕장|유원지';
-/**
- * A facility's name and its kind, written as one word, a particle after it: 한진한화그랑빌아파트,
- * 유은타워7차, 바오로마트에서; the building may follow (삼영빌딩건물, 초원그린타운아파트), outside the term.
- */
-const FACILITY = new RegExp(
-  String.raw`(?<![가-힣A-Za-z0-9])(?<name>[가-힣A-Za-z0-9]{2,12}?)(?:${FACILITY_KINDS})(?:\d+차)?(?<after>(?:건물|아파트)?${KOREAN_PARTICLE})(?![가-힣A-Za-z0-9])`,
-  'g',
-);
-/** A facility's name as its own word before its kind: 한빛맥주 술집에서, ‘비어앤펍’주점, 한빛맥주 건물. */
-const NAME_BEFORE_KIND = new RegExp(
-  String.raw`(?<![가-힣A-Za-z0-9])(?<open>['‘"“]?)(?<name>[가-힣A-Za-z0-9]{2,15})(?:(?<close>['’"”]) ?| )(?:${FACILITY_KINDS}|건물|가게|매장)${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9])`,
-  'g',
-);
 /** The divisions mecab-ko-dic reads as a noun of their own after a foreign place: 신주쿠 + 구, 나라 + 현. */
 const DIVISION_MORPHEMES = new Set(['구', '시', '군', '주', '현', '성', '부', '읍', '면', '동', '리']);
 /**
@@ -90,13 +75,6 @@ function divisionAfter(byStart: ReadonlyMap<number, Morpheme>, r: { start: numbe
   return closes ? { mention: { start: r.start, end: division.end } } : {};
 }
 /**
- * A palace named before its kind in one word, a particle after it: 경복궁, 덕수궁에서, 화성행궁 (mecab-ko-dic
- * reads most as common nouns). Not a kind of palace (아방궁, 세자궁; 왕궁, 고궁 have one syllable before 궁),
- * a womb (인공자궁) nor archery (여자양궁, 한국국궁).
- */
-const PALACE = new RegExp(String.raw`(?<![가-힣A-Za-z0-9])([가-힣]{2,4}궁)${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9])`, 'g');
-const NOT_A_PALACE = /^(?:아방궁|세자궁|[가-힣]*[자양국]궁)$/;
-/**
  * A building's number after its street, or a lot's after its neighbourhood, with its sub-number and 번지
  * (` 12`, ` 123-4`, ` 37번지`), then what may end an address: a particle, a space or punctuation. Not a
  * date (2019. 3. 4., 2019-03-04, 2019/3/4), a time (12:30), a count or a measure (2019년, 3명, 100만, 3km).
@@ -110,7 +88,7 @@ export const COMMON_NOUN = /^(?:NNG|NNB|SN)/;
 export const NOMINAL = /^(?:NN|NR|SL|SN|SH|UNKNOWN)/;
 
 /** The stem of a word that `names` holds, a particle after it (안산, 용인에서, 이천과), if it has one: the shortest. */
-function stemIn(word: string, names: ReadonlySet<string>): string | undefined {
+export function stemIn(word: string, names: ReadonlySet<string>): string | undefined {
   for (let end = 2; end <= word.length; end++) if (names.has(word.slice(0, end)) && KOREAN_PARTICLE_ONLY.test(word.slice(end))) return word.slice(0, end);
   return undefined;
 }
@@ -172,9 +150,8 @@ const SUBDIVISION = new RegExp(String.raw`^\s${SUBDIVISION_WORD}`);
  * 중구, 경기 북부, 경기남부: `context:ko-province`), or in a list beside a listed place (이천, 안산:
  * `context:ko-place-list`); the
  * place names mecab-ko-dic knows (`list:mecab-ko-dic`, with mecab only: 강남구, 을지로) and its proper nouns
- * of no class (워싱턴, 경부고속도로: `PROPER_NOUN`), a facility's own name before its kind (바오로마트,
- * 안양제일교회, 한빛맥주 술집, not 대학병원, 동네 술집: `rule:ko-facility`), and addresses down to a district or street
- * (`rule:ko-address`).
+ * of no class (워싱턴, 경부고속도로: `PROPER_NOUN`), and addresses down to a district or street
+ * (`rule:ko-address`). Facilities by their own name are the `korean-facilities` recogniser.
  */
 export class KoreanPlaceRecognizer implements Recognizer {
   readonly name = 'korean-places';
@@ -254,29 +231,6 @@ export class KoreanPlaceRecognizer implements Recognizer {
       // neighbourhood stays a term of its own, protected wherever it is written, with or without a number.
       const numbered = STREET.test(text.slice(m.index, end)) || /[동리가]$/.test(text.charAt(end - 1)) ? (STREET_NUMBER.exec(text.slice(end))?.[0].length ?? 0) : 0;
       out.push({ start: m.index, end, category: 'LOCATION', source: 'rule:ko-address', ...(numbered > 0 && { mention: { start: m.index, end: end + numbered } }) });
-    }
-    // Matches come in text order, as the morphemes do: one pass over each regex's matches serves them all.
-    const pieces = morphemeCursor(analysis);
-    for (const m of text.matchAll(FACILITY)) {
-      // A facility's own name before its kind (바오로마트, 신안대우병원, 안양제일교회), not a kind of it (대학병원,
-      // 동네마트, 종합병원): a listed place, or with mecab any piece that is no common noun.
-      const name = m.groups!.name!;
-      const tags = pieces(m.index, m.index + name.length).map((p) => p.tag);
-      if (placePrefix(name, known) || tags.some((t) => !COMMON_NOUN.test(t))) out.push({ start: m.index, end: m.index + m[0].length - m.groups!.after!.length, category: 'LOCATION', source: 'rule:ko-facility' });
-    }
-    for (const m of text.matchAll(PALACE)) if (!NOT_A_PALACE.test(m[1]!)) out.push({ start: m.index, end: m.index + m[1]!.length, category: 'LOCATION', source: 'rule:ko-facility' });
-    const before = morphemeCursor(analysis);
-    for (const m of text.matchAll(NAME_BEFORE_KIND)) {
-      // Quoted, a name; else a name after a listed place (도봉휴한신아파트) or, with mecab, a word of nouns
-      // only, one of them no common noun (한빛맥주, 삼파통닭맥주, CU; not 동네 술집, 작은 식당, 위 주점). A listed
-      // place alone, its particle after it, before a kind says where, not which (부산 식당, 부산에서 식당을).
-      const { open, name, close } = m.groups!;
-      const start = m.index + open!.length;
-      const tags = before(start, start + name!.length).map((p) => p.tag);
-      const quoted = open !== '' && close !== undefined;
-      const named = tags.every((t) => NOMINAL.test(t)) && tags.some((t) => !COMMON_NOUN.test(t));
-      const where = stemIn(name!, known) !== undefined;
-      if (quoted || ((named || placePrefix(name!, known)) && !where)) out.push({ start, end: start + name!.length, category: 'LOCATION', source: 'rule:ko-facility' });
     }
     return out;
   }

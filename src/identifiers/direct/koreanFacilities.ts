@@ -1,0 +1,73 @@
+import { mecabReading, morphemeCursor, type MorphAnalyzer } from '../../text/index.js';
+import type { Detection, Recognizer } from './recognizer.js';
+import { KOREAN_PARTICLE } from './koreanNames.js';
+import { COMMON_NOUN, NOMINAL, koreanPlaces, placePrefix, stemIn } from './koreanPlaces.js';
+
+/** Kinds of facility a name comes before. */
+const FACILITY_KINDS = '아파트|빌라|맨션|오피스텔|타워|빌딩|센터|타운|병원|교회|성당|마트|호텔|모텔|공원|초등학교|중학교|고등학교|대학교|백화점|공항|터미널|경찰서|파출소|지구대|주점|술집|식당|카페|노래방|노래연습장|상가|편의점|체육관|경기장|운동장|광장|박물관|미술관|기념관|전시관|도서관|전망대|골프장|컨트리클럽|리조트|수목원|해수욕장|유원지';
+/**
+ * A facility's name and its kind, written as one word, a particle after it: 한진한화그랑빌아파트,
+ * 유은타워7차, 바오로마트에서; the building may follow (삼영빌딩건물, 초원그린타운아파트), outside the term.
+ */
+const FACILITY = new RegExp(
+  String.raw`(?<![가-힣A-Za-z0-9])(?<name>[가-힣A-Za-z0-9]{2,12}?)(?:${FACILITY_KINDS})(?:\d+차)?(?<after>(?:건물|아파트)?${KOREAN_PARTICLE})(?![가-힣A-Za-z0-9])`,
+  'g',
+);
+/** A facility's name as its own word before its kind: 한빛맥주 술집에서, ‘비어앤펍’주점, 한빛맥주 건물. */
+const NAME_BEFORE_KIND = new RegExp(
+  String.raw`(?<![가-힣A-Za-z0-9])(?<open>['‘"“]?)(?<name>[가-힣A-Za-z0-9]{2,15})(?:(?<close>['’"”]) ?| )(?:${FACILITY_KINDS}|건물|가게|매장)${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9])`,
+  'g',
+);
+/**
+ * A palace named before its kind in one word, a particle after it: 경복궁, 덕수궁에서, 화성행궁 (mecab-ko-dic
+ * reads most as common nouns). Not a kind of palace (아방궁, 세자궁; 왕궁, 고궁 have one syllable before 궁),
+ * a womb (인공자궁) nor archery (여자양궁, 한국국궁).
+ */
+const PALACE = new RegExp(String.raw`(?<![가-힣A-Za-z0-9])([가-힣]{2,4}궁)${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9])`, 'g');
+const NOT_A_PALACE = /^(?:아방궁|세자궁|[가-힣]*[자양국]궁)$/;
+/**
+ * Korean facilities by their own name (`rule:ko-facility`): a name before its kind (아파트, 타워, 병원, 교회,
+ * 마트, 공원, 학교, 주점, 식당, 편의점..., and the landmarks news names: 체육관, 경기장, 박물관, 해수욕장...),
+ * named after a listed place or, with mecab, holding a piece that is no common noun (안양제일교회, 바오로마트;
+ * not 대학병원, 동네마트), the building after it outside the term (삼영빌딩건물); a palace named in one word
+ * (경복궁); a name as its own word before the kind, quoted or, with mecab, of nouns one of which is no common
+ * noun (‘비어앤펍’주점, 한빛맥주 술집; not 동네 술집). A recogniser of its own, apart from `korean-places`:
+ * a facility's name says where someone was, while a city or a district is public geography that a standard
+ * may leave unprotected (Thunder-DeID's gold marks facilities and never a place above an address's
+ * district), so `--recognizers -korean-places` keeps this one.
+ */
+export class KoreanFacilityRecognizer implements Recognizer {
+  readonly name = 'korean-facilities';
+  constructor(private readonly analyzer?: MorphAnalyzer) {}
+
+  async find(text: string): Promise<Detection[]> {
+    if (!/[가-힣]/.test(text)) return [];
+    const analysis = await mecabReading(this.analyzer, text);
+    const known = koreanPlaces();
+    // Matches come in text order, as the morphemes do: one pass over each regex's matches serves them all.
+    const pieces = morphemeCursor(analysis);
+    const out: Detection[] = [];
+    for (const m of text.matchAll(FACILITY)) {
+      // A facility's own name before its kind (바오로마트, 신안대우병원, 안양제일교회), not a kind of it (대학병원,
+      // 동네마트, 종합병원): a listed place, or with mecab any piece that is no common noun.
+      const name = m.groups!.name!;
+      const tags = pieces(m.index, m.index + name.length).map((p) => p.tag);
+      if (placePrefix(name, known) || tags.some((t) => !COMMON_NOUN.test(t))) out.push({ start: m.index, end: m.index + m[0].length - m.groups!.after!.length, category: 'LOCATION', source: 'rule:ko-facility' });
+    }
+    for (const m of text.matchAll(PALACE)) if (!NOT_A_PALACE.test(m[1]!)) out.push({ start: m.index, end: m.index + m[1]!.length, category: 'LOCATION', source: 'rule:ko-facility' });
+    const before = morphemeCursor(analysis);
+    for (const m of text.matchAll(NAME_BEFORE_KIND)) {
+      // Quoted, a name; else a name after a listed place (도봉휴한신아파트) or, with mecab, a word of nouns
+      // only, one of them no common noun (한빛맥주, 삼파통닭맥주, CU; not 동네 술집, 작은 식당, 위 주점). A listed
+      // place alone, its particle after it, before a kind says where, not which (부산 식당, 부산에서 식당을).
+      const { open, name, close } = m.groups!;
+      const start = m.index + open!.length;
+      const tags = before(start, start + name!.length).map((p) => p.tag);
+      const quoted = open !== '' && close !== undefined;
+      const named = tags.every((t) => NOMINAL.test(t)) && tags.some((t) => !COMMON_NOUN.test(t));
+      const where = stemIn(name!, known) !== undefined;
+      if (quoted || ((named || placePrefix(name!, known)) && !where)) out.push({ start, end: start + name!.length, category: 'LOCATION', source: 'rule:ko-facility' });
+    }
+    return out;
+  }
+}
