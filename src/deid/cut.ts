@@ -6,7 +6,7 @@
 import { readProvenance, type Provenance } from '../model/index.js';
 import { createKoreanAnalyzer, isHangulWord, type AnalyzerChoice, type MorphAnalyzer } from '../text/index.js';
 import { cuttingAnalyzer, morphemesFor } from '../tokenizer/index.js';
-import type { DeidSource } from './train.js';
+import type { DeidSource, Split } from './train.js';
 
 /**
  * Whether a de-identification model expects morpheme pre-tokenised text: recorded in its ppmlm.json since
@@ -80,10 +80,12 @@ export interface TrainingCutOptions extends CutMessages {
   morphemes?: boolean;
 }
 
+const everyPart = <T extends { id: string }>({ train, dev, test }: Split<T>): T[] => [...train, ...dev, ...test];
+
 /** The texts of a training source, all its parts: what a Korean analyser would cut. */
 function sourceTexts(source: DeidSource): string[] {
-  if (source.kind === 'spans') return [...source.split.train, ...source.split.dev, ...source.split.test].map((d) => d.text);
-  return [...source.split.train, ...source.split.dev, ...source.split.test].flatMap((d) => d.segments.filter((s): s is string => typeof s === 'string'));
+  if (source.kind === 'spans') return everyPart(source.split).map((d) => d.text);
+  return everyPart(source.split).flatMap((d) => d.segments.filter((s): s is string => typeof s === 'string'));
 }
 
 /**
