@@ -79,6 +79,10 @@ describe('Korean names in context', () => {
       const bar = '한빛맥주 술집에서 나와 KT서천빌딩건물 앞, 동네 술집과 작은 식당에서';
       const facilities = (await new KoreanFacilityRecognizer(analyzer).find(bar)).map((d) => bar.slice(d.start, d.end));
       expect(facilities).toEqual(['KT서천빌딩', '한빛맥주']);
+      // A building numbered by its phase or its kind written again after it is a name whatever mecab reads in
+      // it; so is a name before 건물 itself; a word for a kind of building is none (신축, 상가, 주상복합).
+      const buildings = '유은타워7차건물 앞, 폴리타워건물 주차장, 초원그린타운아파트 정문, 구례정원건물 C호, 신축아파트건물, 상가건물 2층, 주상복합건물에서';
+      expect((await new KoreanFacilityRecognizer(analyzer).find(buildings)).filter((d) => d.source === 'rule:ko-facility').map((d) => buildings.slice(d.start, d.end))).toEqual(['유은타워7차', '폴리타워', '초원그린타운', '구례정원건물']);
       // A listed place before a kind, its particle after it or not, says where (부산 식당, 부산에서 식당을).
       const where = '부산 식당에서 나와 부산에서 식당을 찾았다';
       expect(await new KoreanFacilityRecognizer(analyzer).find(where)).toEqual([]);

@@ -8,12 +8,15 @@ import { COMMON_NOUN, NOMINAL, koreanPlaces, placePrefix, stemIn } from './korea
 const FACILITY_KINDS = '아파트|빌라|맨션|오피스텔|타워|빌딩|센터|타운|병원|교회|성당|마트|호텔|모텔|공원|초등학교|중학교|고등학교|대학교|백화점|공항|터미널|경찰서|파출소|지구대|주점|술집|식당|카페|노래방|노래연습장|상가|편의점|체육관|경기장|운동장|광장|박물관|미술관|기념관|전시관|도서관|전망대|골프장|컨트리클럽|리조트|수목원|해수욕장|유원지';
 /**
  * A facility's name and its kind, written as one word, a particle after it: 한진한화그랑빌아파트,
- * 유은타워7차, 바오로마트에서; the building may follow (삼영빌딩건물, 초원그린타운아파트), outside the term.
+ * 유은타워7차, 바오로마트에서, 구례정원건물; the building may follow (삼영빌딩건물, 초원그린타운아파트), outside the
+ * term. An apartment complex's name may run long (충남내포신도시1차대방엘리움더퍼스티지아파트).
  */
 const FACILITY = new RegExp(
-  String.raw`(?<![가-힣A-Za-z0-9])(?<name>[가-힣A-Za-z0-9]{2,12}?)(?:${FACILITY_KINDS})(?:\d+차)?(?<after>(?:건물|아파트)?${KOREAN_PARTICLE})(?![가-힣A-Za-z0-9])`,
+  String.raw`(?<![가-힣A-Za-z0-9])(?<name>[가-힣A-Za-z0-9]{2,24}?)(?:${FACILITY_KINDS}|건물)(?<phase>\d+차)?(?<after>(?:건물|아파트)?${KOREAN_PARTICLE})(?![가-힣A-Za-z0-9])`,
   'g',
 );
+/** Words that say what kind of building, not which, before its kind (신축아파트건물, 주상복합건물, 인근빌딩건물). */
+const NOT_A_BUILDING_NAME = new Set('신축 고층 저층 노후 인근 해당 주상복합 임대 상가 주택 공동 본 옆 같은 다른 이웃 맞은편 건너편'.split(' '));
 /** A facility's name as its own word before its kind: 한빛맥주 술집에서, ‘비어앤펍’주점, 한빛맥주 건물. */
 const NAME_BEFORE_KIND = new RegExp(
   String.raw`(?<![가-힣A-Za-z0-9])(?<open>['‘"“]?)(?<name>[가-힣A-Za-z0-9]{2,15})(?:(?<close>['’"”]) ?| )(?:${FACILITY_KINDS}|건물|가게|매장)${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9])`,
@@ -77,10 +80,13 @@ export class KoreanFacilityRecognizer implements Recognizer {
     const out: Detection[] = [];
     for (const m of text.matchAll(FACILITY)) {
       // A facility's own name before its kind (바오로마트, 신안대우병원, 안양제일교회), not a kind of it (대학병원,
-      // 동네마트, 종합병원): a listed place, or with mecab any piece that is no common noun.
+      // 동네마트, 종합병원): a listed place, with mecab any piece that is no common noun, or, whatever its
+      // pieces, a building numbered by its phase or its kind written again after it (유은타워7차, 폴리타워건물,
+      // 초원그린타운아파트), which only a name is.
       const name = m.groups!.name!;
       const tags = pieces(m.index, m.index + name.length).map((p) => p.tag);
-      if (placePrefix(name, known) || tags.some((t) => !COMMON_NOUN.test(t))) out.push({ start: m.index, end: m.index + m[0].length - m.groups!.after!.length, category: 'LOCATION', source: 'rule:ko-facility' });
+      const numbered = (m.groups!.phase !== undefined || /^(?:건물|아파트)/.test(m.groups!.after!)) && !NOT_A_BUILDING_NAME.has(name);
+      if (placePrefix(name, known) || numbered || tags.some((t) => !COMMON_NOUN.test(t))) out.push({ start: m.index, end: m.index + m[0].length - m.groups!.after!.length, category: 'LOCATION', source: 'rule:ko-facility' });
     }
     for (const m of text.matchAll(PALACE)) if (!NOT_A_PALACE.test(m[1]!)) out.push({ start: m.index, end: m.index + m[1]!.length, category: 'LOCATION', source: 'rule:ko-facility' });
     const before = morphemeCursor(analysis);
