@@ -83,20 +83,26 @@ describe('Korean names in context', () => {
       // it; so is a name before 건물 itself; a word for a kind of building is none (신축, 상가, 주상복합).
       const buildings = '유은타워7차건물 앞, 폴리타워건물 주차장, 초원그린타운아파트 정문, 구례정원건물 C호, 신축아파트건물, 상가건물 2층, 주상복합건물에서';
       expect((await new KoreanFacilityRecognizer(analyzer).find(buildings)).filter((d) => d.source === 'rule:ko-facility').map((d) => buildings.slice(d.start, d.end))).toEqual(['유은타워7차', '폴리타워', '초원그린타운', '구례정원건물']);
+      // A suffix is no name before 건물 (주거용, 3층짜리); a facility mecab-ko-dic reads as one proper noun is one.
+      const more = '주거용건물과 3층짜리건물, 플라자호텔에서';
+      expect((await new KoreanFacilityRecognizer(analyzer).find(more)).map((d) => more.slice(d.start, d.end))).toEqual(['플라자호텔']);
       // A listed place before a kind, its particle after it or not, says where (부산 식당, 부산에서 식당을).
       const where = '부산 식당에서 나와 부산에서 식당을 찾았다';
       expect(await new KoreanFacilityRecognizer(analyzer).find(where)).toEqual([]);
       // A name after who runs it or where it stands (context:ko-venue); not a common noun, a court's
       // placeholder with or without a kind, nor a court or a prison.
       const venue = async (text: string) => (await new KoreanFacilityRecognizer(analyzer).find(text)).filter((d) => d.source === 'context:ko-venue').map((d) => text.slice(d.start, d.end));
-      expect(await venue('피해자가 운영하는 한국자산신탁에서 만났고 B에 있는 LG 회의실에서')).toEqual(['한국자산신탁', 'LG']);
-      expect(await venue('피해자가 운영하는 식당에서, B에 있는 C 앞, B에 있는 C식당에서, 광주 소재 광주지방법원에서, 위치한 대구교도소에')).toEqual([]);
+      expect(await venue('피해자가 운영하는 한국자산신탁에서 만났고 B에 있는 에코플랜 앞에서')).toEqual(['한국자산신탁', '에코플랜']);
+      // Nor Latin letters alone, most often a device there.
+      expect(await venue('피해자가 운영하는 식당에서, B에 있는 C 앞, B에 있는 C식당에서, 광주 소재 광주지방법원에서, 위치한 대구교도소에, 거실에 있는 TV를, 은행에 있는 ATM에서, B에 있는 김철수의 집')).toEqual([]);
       // A station (rule:ko-station): mecab-ko-dic's, a listed place's, or one the words around name (an exit,
       // a line before it); the 역 written twice stays outside. Not a common noun in 역 (지역, 징역), nor a
       // station that names none (다음역).
       const stations = async (text: string) => (await new KoreanFacilityRecognizer(analyzer).find(text)).filter((d) => d.source === 'rule:ko-station').map((d) => text.slice(d.start, d.end));
       expect(await stations('남창역에서 내려 대전역으로, 미사역 5번 출구 앞, 지하철 5호선 김대중컨벤션센터역역 승강기')).toEqual(['남창역', '대전역', '미사역', '김대중컨벤션센터역']);
-      expect(await stations('부산지역에서 징역 1년에 처하고, 서울지역 역사를 다음역 승강장에서')).toEqual([]);
+      expect(await stations('부산지역에서 징역 1년에 처하고, 서울지역 역사를 다음역 승강장에서, 호남지역 출구조사, 하차역 출구')).toEqual([]);
+      // 역 as a part in a play: not a station.
+      expect(await stations('햄릿역을 맡은 배우')).toEqual([]);
     } finally {
       await analyzer?.close();
     }
@@ -319,6 +325,8 @@ describe('Korean places', () => {
     expect(await found('‘해피 식당으로')).toEqual([]);
     // Without an analyser, a station by the words around it or a listed place before 역.
     expect(await found('미사역 5번 출구 앞에서 서울역으로, 고덕역에서')).toEqual(['미사역|rule:ko-station', '서울역|rule:ko-station']);
+    // Without an analyser a common noun in 역 is read by its last syllables: 서울지역 is a region.
+    expect(await found('서울지역 역사를 보면')).toEqual([]);
     // No Hangul, nothing read.
     expect(await found('Seoul Tower')).toEqual([]);
   });

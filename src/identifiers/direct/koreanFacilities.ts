@@ -12,11 +12,11 @@ const FACILITY_KINDS = '아파트|빌라|맨션|오피스텔|타워|빌딩|센�
  * term. An apartment complex's name may run long (충남내포신도시1차대방엘리움더퍼스티지아파트).
  */
 const FACILITY = new RegExp(
-  String.raw`(?<![가-힣A-Za-z0-9])(?<name>[가-힣A-Za-z0-9]{2,24}?)(?:${FACILITY_KINDS}|건물)(?<phase>\d+차)?(?<after>(?:건물|아파트)?${KOREAN_PARTICLE})(?![가-힣A-Za-z0-9])`,
+  String.raw`(?<![가-힣A-Za-z0-9])(?<name>[가-힣A-Za-z0-9]{2,24}?)(?<kind>${FACILITY_KINDS}|건물)(?<phase>\d+차)?(?<after>(?:건물|아파트)?${KOREAN_PARTICLE})(?![가-힣A-Za-z0-9])`,
   'g',
 );
 /** Words that say what kind of building, not which, before its kind (신축아파트건물, 주상복합건물, 인근빌딩건물). */
-const NOT_A_BUILDING_NAME = new Set('신축 고층 저층 노후 인근 해당 주상복합 임대 상가 주택 공동 본 옆 같은 다른 이웃 맞은편 건너편'.split(' '));
+const NOT_A_BUILDING_NAME = new Set('신축 고층 저층 노후 인근 주변 해당 대형 소형 주상복합 임대 국민임대 영구임대 상가 주택 공동 같은 다른 이웃 맞은편 건너편'.split(' '));
 /** A facility's name as its own word before its kind: 한빛맥주 술집에서, ‘비어앤펍’주점, 한빛맥주 건물. */
 const NAME_BEFORE_KIND = new RegExp(
   String.raw`(?<![가-힣A-Za-z0-9])(?<open>['‘"“]?)(?<name>[가-힣A-Za-z0-9]{2,15})(?:(?<close>['’"”]) ?| )(?:${FACILITY_KINDS}|건물|가게|매장)${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9])`,
@@ -33,7 +33,7 @@ const NAME_AFTER_WHERE = new RegExp(
   String.raw`(?:운영하는|운영하던|경영하는|에 있는|소재|위치한) ['‘"“]?(?<name>[가-힣A-Za-z0-9&]{2,15}?)['’"”]?${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9&])`,
   'dg',
 );
-const INSTITUTION = /(?:법원|지원|검찰청|지청|교도소?|구치소|소년원|보호관찰소)$/;
+const INSTITUTION = /(?:법원|지원|검찰청|지청|교도소|구치소|소년원|보호관찰소)$/;
 /**
  * A railway or subway station, its name and 역 as one word (남창역, 춘의역을), the 역 written twice where a
  * court's placeholder was filled with the whole name (서울역역). 역 ends many words (지역, 구역, 서울지역),
@@ -41,11 +41,13 @@ const INSTITUTION = /(?:법원|지원|검찰청|지청|교도소?|구치소|소�
  */
 const STATION = new RegExp(String.raw`(?<![가-힣A-Za-z0-9])(?<name>[가-힣A-Za-z0-9]{2,12}?역)역?['’"”]?${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9])`, 'dg');
 /** What follows a station's name: an exit, a platform, the concourse, where a train is bound (부평구청행, 수서 방면). */
-const STATION_AFTER = /^\s?(?:(?:\d+|[A-Z]{1,2})번\s?출구|출구|승강장|역사|역무실|대합실|개찰구|매표|플랫폼|[가-힣]{2,6}행(?![가-힣])|(?:[가-힣]{2,6}\s?)?방면)/;
+const STATION_AFTER = /^\s?(?:(?:\d+|[A-Z]{1,2})번\s?출구|출구(?!조사|전략)|승강장|역사(?![상적학가책])|역무실|대합실|개찰구|매표|플랫폼|[가-힣]{2,6}행(?![가-힣])|(?:[가-힣]{2,6}\s?)?방면)/;
 /** What comes before a station's name: its line (지하철 3호선, 의정부경전철). */
 const STATION_BEFORE = /(?:지하철|전철|경전철|\d호선|KTX|SRT|기차)\s$/;
-/** Words for a station that name none: the station in question, the next one, a transfer station. */
-const NOT_A_STATION = /^(?:해당|인근|다음|이전|이번|환승|종착|시발|전철|기차|지하철|간이|무인|근처|각|같은)역$/;
+/** Words for a station that name none: the station in question, the next one, a transfer station, where one gets off. */
+const NOT_A_STATION = /^(?:해당|인근|다음|이전|이번|환승|종착|종점|시발|출발|도착|하차|승차|정차|전철|기차|지하철|간이|무인|근처|같은)역$/;
+/** A part in a play or a film, which 역 also means: 햄릿역을 맡은, 형사역으로 출연한. */
+const ROLE_AFTER = /^(?:을|를|으로|로|은|는)?\s?(?:맡|연기|열연|출연)/;
 /** Common nouns that end in 역, which mecab reads as the last piece of a word that is no station (서울 + 지역). */
 const WORDS_ENDING_IN_YEOK = new Set('지역 구역 권역 광역 영역 전역 해역 수역 유역 무역 현역 병역 징역 배역 주역 대역 통역 번역 노역 복역 성역 하역'.split(' '));
 /**
@@ -83,10 +85,16 @@ export class KoreanFacilityRecognizer implements Recognizer {
       // 동네마트, 종합병원): a listed place, with mecab any piece that is no common noun, or, whatever its
       // pieces, a building numbered by its phase or its kind written again after it (유은타워7차, 폴리타워건물,
       // 초원그린타운아파트), which only a name is.
-      const name = m.groups!.name!;
-      const tags = pieces(m.index, m.index + name.length).map((p) => p.tag);
+      // mecab-ko-dic may read name and kind as one proper noun (플라자호텔). Before 건물, a word that is a kind
+      // itself, only a noun that is no common one names it (구례정원건물; not 주거용건물, 3층짜리건물).
+      const { name, kind } = m.groups as { name: string; kind: string };
+      const nameEnd = m.index + name.length;
+      const read = pieces(m.index, nameEnd + kind.length);
+      const tags = read.filter((p) => p.end <= nameEnd).map((p) => p.tag);
+      const oneName = read.length === 1 && read[0]!.tag.startsWith('NNP');
+      const named = kind === '건물' ? tags.some((t) => NOMINAL.test(t) && !COMMON_NOUN.test(t)) : tags.some((t) => !COMMON_NOUN.test(t));
       const numbered = (m.groups!.phase !== undefined || /^(?:건물|아파트)/.test(m.groups!.after!)) && !NOT_A_BUILDING_NAME.has(name);
-      if (placePrefix(name, known) || numbered || tags.some((t) => !COMMON_NOUN.test(t))) out.push({ start: m.index, end: m.index + m[0].length - m.groups!.after!.length, category: 'LOCATION', source: 'rule:ko-facility' });
+      if (placePrefix(name, known) || numbered || oneName || named) out.push({ start: m.index, end: m.index + m[0].length - m.groups!.after!.length, category: 'LOCATION', source: 'rule:ko-facility' });
     }
     for (const m of text.matchAll(PALACE)) if (!NOT_A_PALACE.test(m[1]!)) out.push({ start: m.index, end: m.index + m[1]!.length, category: 'LOCATION', source: 'rule:ko-facility' });
     const before = morphemeCursor(analysis);
@@ -104,25 +112,28 @@ export class KoreanFacilityRecognizer implements Recognizer {
     }
     const after = morphemeCursor(analysis);
     for (const m of text.matchAll(NAME_AFTER_WHERE)) {
-      // With mecab only: nouns, one of them no common noun nor a placeholder, and not every such one a person's name.
+      // With mecab only: nouns, one of them no common noun nor a placeholder, not a person's name alone (B에
+      // 있는 김철수의 집; 에코 + 플랜 is a firm's), not Latin letters alone, which there are most often a device (거실에 있는 TV, 은행에 있는 ATM).
       const name = m.groups!.name!;
-      if (COURT_PLACEHOLDER.test(name) || stemIn(name, known) !== undefined || INSTITUTION.test(name)) continue;
+      if (COURT_PLACEHOLDER.test(name) || /^[A-Za-z]+$/.test(name) || stemIn(name, known) !== undefined || INSTITUTION.test(name)) continue;
       const [start, end] = m.indices!.groups!.name!;
-      const pieces = after(start, end);
-      const proper = pieces.filter((p) => !COMMON_NOUN.test(p.tag) && !COURT_PLACEHOLDER.test(p.surface));
-      if (pieces.length > 0 && pieces.every((p) => NOMINAL.test(p.tag)) && proper.length > 0 && !proper.every((p) => p.semantic === '인명')) out.push({ start, end, category: 'LOCATION', source: 'context:ko-venue' });
+      const read = after(start, end);
+      const proper = read.filter((p) => !COMMON_NOUN.test(p.tag) && !COURT_PLACEHOLDER.test(p.surface));
+      if (read.length > 0 && read.every((p) => NOMINAL.test(p.tag)) && proper.length > 0 && !read.every((p) => p.semantic === '인명')) out.push({ start, end, category: 'LOCATION', source: 'context:ko-venue' });
     }
     const station = morphemeCursor(analysis);
     for (const m of text.matchAll(STATION)) {
       const name = m.groups!.name!;
       const [start, end] = m.indices!.groups!.name!;
-      const pieces = station(start, end);
-      // Not a common noun in 역 after a word (서울 + 지역); after a prefix it is mecab's misreading (대 + 전역: 대전역).
-      const last = pieces.at(-1);
-      if (NOT_A_STATION.test(name) || (last !== undefined && WORDS_ENDING_IN_YEOK.has(last.surface) && name.length - last.surface.length >= 2)) continue;
-      // A listed place and 역 (대전역), mecab-ko-dic's station (남창역 as one proper noun), or a proper noun and 역 (서울 + 역).
+      const read = station(start, end);
       const listed = known.has(name.slice(0, -1));
-      const proper = (pieces.length === 1 && pieces[0]!.tag.startsWith('NNP')) || (last?.surface === '역' && pieces.some((p) => p.tag.startsWith('NNP') && p.semantic !== '인명'));
+      // Not a common noun in 역 after a word (서울 + 지역; without mecab by its last two syllables, unless a listed
+      // place comes before 역: 대전역); after a prefix it is mecab's misreading (대 + 전역: 대전역).
+      const last = read.at(-1);
+      const commonNoun = last === undefined ? !listed && WORDS_ENDING_IN_YEOK.has(name.slice(-2)) : WORDS_ENDING_IN_YEOK.has(last.surface) && name.length - last.surface.length >= 2;
+      if (NOT_A_STATION.test(name) || commonNoun || ROLE_AFTER.test(text.slice(end, end + 8))) continue;
+      // A listed place and 역 (대전역), mecab-ko-dic's station (남창역 as one proper noun), or a proper noun and 역 (서울 + 역).
+      const proper = (read.length === 1 && read[0]!.tag.startsWith('NNP')) || (last?.surface === '역' && read.some((p) => p.tag.startsWith('NNP') && p.semantic !== '인명'));
       if (listed || proper || STATION_AFTER.test(text.slice(m.index + m[0].length, m.index + m[0].length + 16)) || STATION_BEFORE.test(text.slice(Math.max(0, start - 8), start))) {
         out.push({ start, end, category: 'LOCATION', source: 'rule:ko-station' });
       }
