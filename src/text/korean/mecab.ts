@@ -66,7 +66,7 @@ export class MecabAnalyzer implements MorphAnalyzer {
   private failure: Error | undefined;
   /**
    * The last few analyses by text: building a blacklist reads each document with the Korean
-   * recognisers (names, places, organisations) and again for its words, and one mecab round trip per document is enough.
+   * recognisers (names, places, facilities, organisations) and again for its words, and one mecab round trip per document is enough.
    */
   private readonly recent = new Map<string, Promise<readonly Morpheme[]>>();
 
