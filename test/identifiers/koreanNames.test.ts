@@ -84,7 +84,8 @@ describe('Korean names in context', () => {
       const buildings = '유은타워7차건물 앞, 폴리타워건물 주차장, 초원그린타운아파트 정문, 구례정원건물 C호, 신축아파트건물, 상가건물 2층, 주상복합건물에서';
       expect((await new KoreanFacilityRecognizer(analyzer).find(buildings)).filter((d) => d.source === 'rule:ko-facility').map((d) => buildings.slice(d.start, d.end))).toEqual(['유은타워7차', '폴리타워', '초원그린타운', '구례정원건물']);
       // A suffix is no name before 건물 (주거용, 3층짜리); a facility mecab-ko-dic reads as one proper noun is one.
-      const more = '주거용건물과 3층짜리건물, 플라자호텔에서';
+      // A court's placeholder before a kind is none either (RA 건물, C호 건물, RA빌딩).
+      const more = '주거용건물과 3층짜리건물, 플라자호텔에서, RA 건물, C호 건물, RA빌딩에서';
       expect((await new KoreanFacilityRecognizer(analyzer).find(more)).map((d) => more.slice(d.start, d.end))).toEqual(['플라자호텔']);
       // A listed place before a kind, its particle after it or not, says where (부산 식당, 부산에서 식당을).
       const where = '부산 식당에서 나와 부산에서 식당을 찾았다';
@@ -95,6 +96,8 @@ describe('Korean names in context', () => {
       expect(await venue('피해자가 운영하는 한국자산신탁에서 만났고 B에 있는 에코플랜 앞에서')).toEqual(['한국자산신탁', '에코플랜']);
       // Nor Latin letters alone, most often a device there.
       expect(await venue('피해자가 운영하는 식당에서, B에 있는 C 앞, B에 있는 C식당에서, 광주 소재 광주지방법원에서, 위치한 대구교도소에, 거실에 있는 TV를, 은행에 있는 ATM에서, B에 있는 김철수의 집')).toEqual([]);
+      // Nor a city with its suffix, a government office or a railway line.
+      expect(await venue('인천 소재 용인시에서, B에 있는 대구지방고용노동청에서, 소재 의정부경전철')).toEqual([]);
       // A station (rule:ko-station): mecab-ko-dic's, a listed place's, or one the words around name (an exit,
       // a line before it); the 역 written twice stays outside. Not a common noun in 역 (지역, 징역), nor a
       // station that names none (다음역).

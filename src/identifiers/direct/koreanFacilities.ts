@@ -1,6 +1,7 @@
-import { mecabReading, morphemeCursor, type MorphAnalyzer } from '../../text/index.js';
+import { mecabReading, morphemeCursor, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
 import type { Detection, Recognizer } from './recognizer.js';
 import { KOREAN_PARTICLE } from './koreanNames.js';
+import { AMBIGUOUS_KOREAN_CITIES } from './koreanCities.js';
 import { COURT_PLACEHOLDER } from './koreanOrganizations.js';
 import { COMMON_NOUN, NOMINAL, koreanPlaces, placePrefix, stemIn } from './koreanPlaces.js';
 
@@ -26,14 +27,19 @@ const NAME_BEFORE_KIND = new RegExp(
  * A name right after who runs it or where it stands, its particle after it: 피해자가 운영하는 한국자산신탁에서,
  * B에 있는 LG 회의실, 인천 소재 대원화성. What a judgment names there is the business or the building the
  * events took place in; a common noun (운영하는 식당, 있는 집) is no name, a court's placeholder (B에 있는
- * C 앞, C식당) holds no personal data, and a court, a prosecutors' office or a prison is an institution
- * the gold of judgments leaves as text (광주지방법원, 대구교도소).
+ * C 앞, C식당) holds no personal data, a city with its suffix is a place (소재 용인시), and a court, a
+ * government office, a prison or a railway line is public, which the gold of judgments leaves as text
+ * (광주지방법원, 대구지방고용노동청, 대구교도소, 의정부경전철).
  */
 const NAME_AFTER_WHERE = new RegExp(
   String.raw`(?:운영하는|운영하던|경영하는|에 있는|소재|위치한) ['‘"“]?(?<name>[가-힣A-Za-z0-9&]{2,15}?)['’"”]?${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9&])`,
   'dg',
 );
-const INSTITUTION = /(?:법원|지원|검찰청|지청|교도소|구치소|소년원|보호관찰소)$/;
+const INSTITUTION = /(?:법원|지원|청|지청|교도소|구치소|소년원|보호관찰소|호선|경전철)$/;
+/** Cities whose names are also words (용인: tolerance), places only with their suffix (용인시). */
+const WORD_CITIES: ReadonlySet<string> = new Set(AMBIGUOUS_KOREAN_CITIES);
+/** A piece of a name that tells it apart from a kind: no common noun, nor a court's placeholder (RA 건물, C호 건물). */
+const distinctive = (p: Morpheme) => !COMMON_NOUN.test(p.tag) && !COURT_PLACEHOLDER.test(p.surface);
 /**
  * A railway or subway station, its name and 역 as one word (남창역, 춘의역을), the 역 written twice where a
  * court's placeholder was filled with the whole name (서울역역). 역 ends many words (지역, 구역, 서울지역),
@@ -90,10 +96,11 @@ export class KoreanFacilityRecognizer implements Recognizer {
       const { name, kind } = m.groups as { name: string; kind: string };
       const nameEnd = m.index + name.length;
       const read = pieces(m.index, nameEnd + kind.length);
-      const tags = read.filter((p) => p.end <= nameEnd).map((p) => p.tag);
+      const own = read.filter((p) => p.end <= nameEnd);
       const oneName = read.length === 1 && read[0]!.tag.startsWith('NNP');
-      const named = kind === '건물' ? tags.some((t) => NOMINAL.test(t) && !COMMON_NOUN.test(t)) : tags.some((t) => !COMMON_NOUN.test(t));
+      const named = kind === '건물' ? own.some((p) => NOMINAL.test(p.tag) && distinctive(p)) : own.some(distinctive);
       const numbered = (m.groups!.phase !== undefined || /^(?:건물|아파트)/.test(m.groups!.after!)) && !NOT_A_BUILDING_NAME.has(name);
+      if (COURT_PLACEHOLDER.test(name)) continue;
       if (placePrefix(name, known) || numbered || oneName || named) out.push({ start: m.index, end: m.index + m[0].length - m.groups!.after!.length, category: 'LOCATION', source: 'rule:ko-facility' });
     }
     for (const m of text.matchAll(PALACE)) if (!NOT_A_PALACE.test(m[1]!)) out.push({ start: m.index, end: m.index + m[1]!.length, category: 'LOCATION', source: 'rule:ko-facility' });
@@ -104,9 +111,10 @@ export class KoreanFacilityRecognizer implements Recognizer {
       // place alone, its particle after it, before a kind says where, not which (부산 식당, 부산에서 식당을).
       const { open, name, close } = m.groups!;
       const start = m.index + open!.length;
-      const tags = before(start, start + name!.length).map((p) => p.tag);
+      const read = before(start, start + name!.length);
+      if (COURT_PLACEHOLDER.test(name!)) continue;
       const quoted = open !== '' && close !== undefined;
-      const named = tags.every((t) => NOMINAL.test(t)) && tags.some((t) => !COMMON_NOUN.test(t));
+      const named = read.every((p) => NOMINAL.test(p.tag)) && read.some(distinctive);
       const where = stemIn(name!, known) !== undefined;
       if (quoted || ((named || placePrefix(name!, known)) && !where)) out.push({ start, end: start + name!.length, category: 'LOCATION', source: 'rule:ko-facility' });
     }
@@ -115,10 +123,12 @@ export class KoreanFacilityRecognizer implements Recognizer {
       // With mecab only: nouns, one of them no common noun nor a placeholder, not a person's name alone (B에
       // 있는 김철수의 집; 에코 + 플랜 is a firm's), not Latin letters alone, which there are most often a device (거실에 있는 TV, 은행에 있는 ATM).
       const name = m.groups!.name!;
-      if (COURT_PLACEHOLDER.test(name) || /^[A-Za-z]+$/.test(name) || stemIn(name, known) !== undefined || INSTITUTION.test(name)) continue;
+      const stem = name.slice(0, -1);
+      const place = stemIn(name, known) !== undefined || known.has(stem) || (/[시군구]$/.test(name) && WORD_CITIES.has(stem));
+      if (COURT_PLACEHOLDER.test(name) || /^[A-Za-z]+$/.test(name) || place || INSTITUTION.test(name)) continue;
       const [start, end] = m.indices!.groups!.name!;
       const read = after(start, end);
-      const proper = read.filter((p) => !COMMON_NOUN.test(p.tag) && !COURT_PLACEHOLDER.test(p.surface));
+      const proper = read.filter(distinctive);
       if (read.length > 0 && read.every((p) => NOMINAL.test(p.tag)) && proper.length > 0 && !read.every((p) => p.semantic === '인명')) out.push({ start, end, category: 'LOCATION', source: 'context:ko-venue' });
     }
     const station = morphemeCursor(analysis);
