@@ -25,7 +25,7 @@ const NAME_BEFORE_KIND = new RegExp(
 );
 /**
  * A name right after who runs it or where it stands, its particle after it: 피해자가 운영하는 한국자산신탁에서,
- * B에 있는 LG 회의실, 인천 소재 대원화성. What a judgment names there is the business or the building the
+ * B에 있는 에코플랜 앞. What a judgment names there is the business or the building the
  * events took place in; a common noun (운영하는 식당, 있는 집) is no name, a court's placeholder (B에 있는
  * C 앞, C식당) holds no personal data, a city with its suffix is a place (소재 용인시), and a court, a
  * government office, a prison or a railway line is public, which the gold of judgments leaves as text
