@@ -1,0 +1,49 @@
+/**
+ * The Korean recognisers alone on the violence judgments (the type the Korean rules are read on), by
+ * selection: what keeping the facilities (`korean-facilities`) buys when a standard leaves the Korean
+ * places and the dates out, as Thunder-DeID's gold does:
+ *   npx tsx bench/experiments/korean-facilities.ts ../shared/data > bench/experiments/korean-facilities/results.md
+ * The judgments are filled with surrogates as the cross-crime recipe fills its gold (`deid generate`, seed 7,
+ * Thunder-DeID's replacement map), and measured on the spans that hold text (placeholders.ts) and on all
+ * PII spans. Direct terms only, every term everywhere, mecab; intervals 95% over judgments.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { blacklistProtection, evaluateProtection } from '../../src/audit/index.js';
+import { goldType, readSpanCorpus } from '../../src/corpus/index.js';
+import { buildBlacklist, defaultRecognizers } from '../../src/identifiers/index.js';
+import { analyzerForLanguage } from '../../src/text/index.js';
+import { pct } from './physionetSplit.js';
+import { withoutPlaceholders } from './placeholders.js';
+
+const data = process.argv[2] ?? '../shared/data';
+const thunder = join(data, 'thunder-deid');
+const tmp = await mkdtemp(join(tmpdir(), 'ppmlm-facilities-'));
+const analyzer = analyzerForLanguage('ko', 'mecab');
+try {
+  const gold = join(tmp, 'violence.jsonl');
+  await promisify(execFile)(process.execPath, ['--import', 'tsx', join('src', 'cli', 'bin.ts'), '--quiet', 'deid', 'generate', '--judgments', join(thunder, 'judgments', 'crime_of_violence'), '--replacements', join(thunder, 'replacement'), '--replace-map', join(thunder, 'replace_map.json'), '--skip-bad-docs', '--seed', '7', '--out', gold]);
+  const all = await readSpanCorpus(gold, 'jsonl');
+  const text = withoutPlaceholders(all);
+  console.log('| recognisers (`--recognizers`) | spans holding text | other text | all PII spans | other text |', '\n|---|---:|---:|---:|---:|');
+  for (const [label, selection] of [
+    ['every rule but dates, Korean places and facilities', '-DATE,-korean-places,-korean-facilities'],
+    ['every rule but dates and Korean places (facilities kept)', '-DATE,-korean-places'],
+    ['every rule but dates', '-DATE'],
+  ]) {
+    const recognizers = defaultRecognizers(selection, analyzer);
+    const row: string[] = [];
+    for (const docs of [text, all]) {
+      const { blacklist } = await buildBlacklist(docs, { ...(analyzer && { analyzer }), recognizers });
+      const e = await evaluateProtection(docs, blacklistProtection(blacklist, { only: 'direct', analyzer }), { typeOf: goldType });
+      row.push(pct(e.types.find((t) => t.type === 'all')?.full), pct(e.otherTextProtected));
+    }
+    console.log(`| ${label} (\`${selection}\`) | ${row.join(' | ')} |`);
+  }
+} finally {
+  await analyzer?.close();
+  await rm(tmp, { recursive: true, force: true });
+}
