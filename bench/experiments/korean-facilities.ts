@@ -28,7 +28,7 @@ try {
   await promisify(execFile)(process.execPath, ['--import', 'tsx', join('src', 'cli', 'bin.ts'), '--quiet', 'deid', 'generate', '--judgments', join(thunder, 'judgments', 'crime_of_violence'), '--replacements', join(thunder, 'replacement'), '--replace-map', join(thunder, 'replace_map.json'), '--skip-bad-docs', '--seed', '7', '--out', gold]);
   const all = await readSpanCorpus(gold, 'jsonl');
   const text = withoutPlaceholders(all);
-  console.log('| recognisers (`--recognizers`) | spans holding text | other text | all PII spans | other text |', '\n|---|---:|---:|---:|---:|');
+  console.log('| recognisers (`--recognizers`) | spans holding text | their other text | all PII spans | their other text |\n|---|---:|---:|---:|---:|');
   for (const [label, selection] of [
     ['every rule but dates, Korean places and facilities', '-DATE,-korean-places,-korean-facilities'],
     ['every rule but dates and Korean places (facilities kept)', '-DATE,-korean-places'],

@@ -1,9 +1,8 @@
-import { mecabReading, morphemeCursor, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
+import { isHangulWord, mecabReading, morphemeCursor, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
 import type { Detection, Recognizer } from './recognizer.js';
 import { KOREAN_PARTICLE } from './koreanNames.js';
-import { AMBIGUOUS_KOREAN_CITIES } from './koreanCities.js';
 import { COURT_PLACEHOLDER } from './koreanOrganizations.js';
-import { COMMON_NOUN, NOMINAL, koreanPlaces, placePrefix, stemIn } from './koreanPlaces.js';
+import { COMMON_NOUN, NOMINAL, cityWithSuffix, koreanPlaces, placePrefix, stemIn } from './koreanPlaces.js';
 
 /** Kinds of facility a name comes before. */
 const FACILITY_KINDS = '아파트|빌라|맨션|오피스텔|타워|빌딩|센터|타운|병원|교회|성당|마트|호텔|모텔|공원|초등학교|중학교|고등학교|대학교|백화점|공항|터미널|경찰서|파출소|지구대|주점|술집|식당|카페|노래방|노래연습장|상가|편의점|체육관|경기장|운동장|광장|박물관|미술관|기념관|전시관|도서관|전망대|골프장|컨트리클럽|리조트|수목원|해수욕장|유원지';
@@ -36,8 +35,6 @@ const NAME_AFTER_WHERE = new RegExp(
   'dg',
 );
 const INSTITUTION = /(?:법원|지원|청|지청|교도소|구치소|소년원|보호관찰소|호선|경전철)$/;
-/** Cities whose names are also words (용인: tolerance), places only with their suffix (용인시). */
-const WORD_CITIES: ReadonlySet<string> = new Set(AMBIGUOUS_KOREAN_CITIES);
 /** A piece of a name that tells it apart from a kind: no common noun, nor a court's placeholder (RA 건물, C호 건물). */
 const distinctive = (p: Morpheme) => !COMMON_NOUN.test(p.tag) && !COURT_PLACEHOLDER.test(p.surface);
 /**
@@ -80,7 +77,7 @@ export class KoreanFacilityRecognizer implements Recognizer {
   constructor(private readonly analyzer?: MorphAnalyzer) {}
 
   async find(text: string): Promise<Detection[]> {
-    if (!/[가-힣]/.test(text)) return [];
+    if (!isHangulWord(text)) return [];
     const analysis = await mecabReading(this.analyzer, text);
     const known = koreanPlaces();
     // Matches come in text order, as the morphemes do: one pass over each regex's matches serves them all.
@@ -123,8 +120,7 @@ export class KoreanFacilityRecognizer implements Recognizer {
       // With mecab only: nouns, one of them no common noun nor a placeholder, not a person's name alone (B에
       // 있는 김철수의 집; 에코 + 플랜 is a firm's), not Latin letters alone, which there are most often a device (거실에 있는 TV, 은행에 있는 ATM).
       const name = m.groups!.name!;
-      const stem = name.slice(0, -1);
-      const place = stemIn(name, known) !== undefined || known.has(stem) || (/[시군구]$/.test(name) && WORD_CITIES.has(stem));
+      const place = stemIn(name, known) !== undefined || cityWithSuffix(name);
       if (COURT_PLACEHOLDER.test(name) || /^[A-Za-z]+$/.test(name) || place || INSTITUTION.test(name)) continue;
       const [start, end] = m.indices!.groups!.name!;
       const read = after(start, end);

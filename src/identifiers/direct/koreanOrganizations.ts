@@ -1,4 +1,4 @@
-import { mecabReading, morphemeCursor, splitParticle, verbForm, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
+import { isHangulWord, mecabReading, morphemeCursor, splitParticle, verbForm, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
 import type { Detection, Recognizer } from './recognizer.js';
 import { KOREAN_PARTICLE, KOREAN_PARTICLE_ONLY } from './koreanNames.js';
 import { COMMON_NOUN, NOMINAL, koreanPlaces, placePrefix } from './koreanPlaces.js';
@@ -72,7 +72,7 @@ export class KoreanOrganizationRecognizer implements Recognizer {
   constructor(private readonly analyzer?: MorphAnalyzer) {}
 
   async find(text: string): Promise<Detection[]> {
-    if (!/[가-힣]/.test(text)) return [];
+    if (!isHangulWord(text)) return [];
     const analysis = await mecabReading(this.analyzer, text);
     const out: Detection[] = [];
     const pieces = morphemeCursor(analysis);

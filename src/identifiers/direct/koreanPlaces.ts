@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Detection, Recognizer } from './recognizer.js';
 import { AMBIGUOUS_KOREAN_CITIES, KOREAN_CITIES } from './koreanCities.js';
-import { isFunctionalTag, mecabReading, morphemeCursor, morphemesByStart, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
+import { isFunctionalTag, isHangulWord, mecabReading, morphemeCursor, morphemesByStart, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
 import { KOREAN_PARTICLE, KOREAN_PARTICLE_ONLY, MECAB_DICTIONARY_SOURCE, properNounRuns } from './koreanNames.js';
 import { WORLD_PLACES_KO } from './worldPlaces.js';
 
@@ -92,6 +92,12 @@ export function stemIn(word: string, names: ReadonlySet<string>): string | undef
   for (let end = 2; end <= word.length; end++) if (names.has(word.slice(0, end)) && KOREAN_PARTICLE_ONLY.test(word.slice(end))) return word.slice(0, end);
   return undefined;
 }
+/** Whether a word is a city or a county with its suffix, however common its name alone (화성시, 예산군, 용인시). */
+export function cityWithSuffix(word: string): boolean {
+  const stem = word.slice(0, -1);
+  return /[시군구]$/.test(word) && (koreanPlaces().has(stem) || AMBIGUOUS.has(stem));
+}
+
 /** Whether a name begins with a listed place (안양제일교회). */
 export function placePrefix(name: string, known: ReadonlySet<string>): boolean {
   for (let end = 2; end <= name.length; end++) if (known.has(name.slice(0, end))) return true;
@@ -158,7 +164,7 @@ export class KoreanPlaceRecognizer implements Recognizer {
   constructor(private readonly analyzer?: MorphAnalyzer) {}
 
   async find(text: string): Promise<Detection[]> {
-    if (!/[가-힣]/.test(text)) return [];
+    if (!isHangulWord(text)) return [];
     const analysis = await mecabReading(this.analyzer, text);
     const byStart = morphemesByStart(analysis);
     const out: Detection[] = properNounRuns(analysis, '지명').map((r) => ({ ...r, category: 'LOCATION', source: MECAB_DICTIONARY_SOURCE, ...divisionAfter(byStart, r) }));
@@ -176,8 +182,7 @@ export class KoreanPlaceRecognizer implements Recognizer {
       }
       // A city or county with its suffix, however common its name: 화성시, 예산군, 강진군과.
       for (let end = 2; end < w.text.length; end++) {
-        const stem = w.text.slice(0, end);
-        if ((known.has(stem) || AMBIGUOUS.has(stem)) && /^[시군구]/.test(w.text.slice(end)) && KOREAN_PARTICLE_ONLY.test(w.text.slice(end + 1))) {
+        if (cityWithSuffix(w.text.slice(0, end + 1)) && KOREAN_PARTICLE_ONLY.test(w.text.slice(end + 1))) {
           out.push({ start: w.start, end: w.start + end + 1, category: 'LOCATION', source: 'list:ko-places' });
           break;
         }
