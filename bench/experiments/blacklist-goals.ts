@@ -6,21 +6,19 @@
  * all; KMOU-NER likewise: the first 400 files (read for errors), the others (untouched), all. Each build
  * sees only the documents of its row. Intervals: 95% over individuals.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { analyzerForLanguage } from '../../src/text/index.js';
 import { blacklistProtection, evaluateProtection, occurrenceProtection, ownTextProtection, type ProtectionEvaluation } from '../../src/audit/index.js';
 import { goldType, readSpanCorpus, type SpanDocument } from '../../src/corpus/index.js';
 import { buildBlacklist, defaultRecognizers, readCorpusReference, type BuildBlacklistOptions, type PublicReference } from '../../src/identifiers/index.js';
 import { readKmou } from './kmou.js';
 import { withoutPlaceholders } from './placeholders.js';
+import { thunderGold } from './thunderGold.js';
 import { pct, physionetParts } from './physionetSplit.js';
 
 const data = process.argv[2] ?? '../shared/data';
-const run = promisify(execFile);
 const type = (e: ProtectionEvaluation, t: string) => e.types.find((r) => r.type === t);
 
 async function measure(docs: SpanDocument[], options: BuildBlacklistOptions & { only?: 'direct'; occurrences?: boolean }, typeOf = goldType) {
@@ -129,10 +127,7 @@ out.push('', "### presidio-synth's other identifiers, recognisers alone (gold sp
 const analyzer = analyzerForLanguage('ko', 'auto');
 const tmp = await mkdtemp(join(tmpdir(), 'ppmlm-goals-'));
 try {
-  const generated = join(tmp, 'generated.jsonl');
-  const thunder = join(data, 'thunder-deid');
-  await run(process.execPath, ['--import', 'tsx', join('src', 'cli', 'bin.ts'), '--quiet', 'deid', 'generate', '--judgments', join(thunder, 'judgments'), '--replacements', join(thunder, 'replacement'), '--replicas', '1', '--skip-bad-docs', '--out', generated], { maxBuffer: 1 << 20 });
-  const judgments = await readSpanCorpus(generated, 'jsonl');
+  const judgments = await thunderGold(join(data, 'thunder-deid'), join(tmp, 'generated.jsonl'));
   out.push('', '### Korean, recognisers alone (mecab analyser; no de-identification model)', '', '| corpus | persons | places | all spans | spans holding text (no placeholder) | other text protected |', '|---|---:|---:|---:|---:|---:|');
   for (const crime of ['crime_of_violence', 'fraud']) {
     const docs = judgments.filter((d) => d.id.startsWith(crime));

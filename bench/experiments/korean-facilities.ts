@@ -7,26 +7,23 @@
  * Thunder-DeID's replacement map), and measured on the spans that hold text (placeholders.ts) and on all
  * PII spans. Direct terms only, every term everywhere, mecab; intervals 95% over judgments.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { blacklistProtection, evaluateProtection } from '../../src/audit/index.js';
-import { goldType, readSpanCorpus } from '../../src/corpus/index.js';
+import { goldType } from '../../src/corpus/index.js';
 import { buildBlacklist, defaultRecognizers } from '../../src/identifiers/index.js';
 import { analyzerForLanguage } from '../../src/text/index.js';
 import { pct } from './physionetSplit.js';
 import { withoutPlaceholders } from './placeholders.js';
+import { thunderGold } from './thunderGold.js';
 
 const data = process.argv[2] ?? '../shared/data';
 const thunder = join(data, 'thunder-deid');
 const tmp = await mkdtemp(join(tmpdir(), 'ppmlm-facilities-'));
 const analyzer = analyzerForLanguage('ko', 'mecab');
 try {
-  const gold = join(tmp, 'violence.jsonl');
-  await promisify(execFile)(process.execPath, ['--import', 'tsx', join('src', 'cli', 'bin.ts'), '--quiet', 'deid', 'generate', '--judgments', join(thunder, 'judgments', 'crime_of_violence'), '--replacements', join(thunder, 'replacement'), '--replace-map', join(thunder, 'replace_map.json'), '--skip-bad-docs', '--seed', '7', '--out', gold]);
-  const all = await readSpanCorpus(gold, 'jsonl');
+  const all = await thunderGold(thunder, join(tmp, 'violence.jsonl'), { crime: 'crime_of_violence', replaceMap: true, seed: 7 });
   const text = withoutPlaceholders(all);
   console.log('| recognisers (`--recognizers`) | spans holding text | their other text | all PII spans | their other text |\n|---|---:|---:|---:|---:|');
   for (const [label, selection] of [
