@@ -37,6 +37,8 @@ const NAME_AFTER_WHERE = new RegExp(
 const INSTITUTION = /(?:법원|지원|청|지청|교도소|구치소|소년원|보호관찰소|호선|경전철)$/;
 /** A piece of a name that tells it apart from a kind: no common noun, nor a court's placeholder (RA 건물, C호 건물). */
 const distinctive = (p: Morpheme) => !COMMON_NOUN.test(p.tag) && !COURT_PLACEHOLDER.test(p.surface);
+/** Whether mecab's pieces of a word are nouns only, one of them {@link distinctive}: a name, not a kind (한빛맥주, not 동네). */
+const nounsNamingOne = (pieces: readonly Morpheme[]) => pieces.every((p) => NOMINAL.test(p.tag)) && pieces.some(distinctive);
 /**
  * A railway or subway station, its name and 역 as one word (남창역, 춘의역을), the 역 written twice where a
  * court's placeholder was filled with the whole name (서울역역). 역 ends many words (지역, 구역, 서울지역),
@@ -111,7 +113,7 @@ export class KoreanFacilityRecognizer implements Recognizer {
       const read = before(start, start + name!.length);
       if (COURT_PLACEHOLDER.test(name!)) continue;
       const quoted = open !== '' && close !== undefined;
-      const named = read.every((p) => NOMINAL.test(p.tag)) && read.some(distinctive);
+      const named = nounsNamingOne(read);
       const where = stemIn(name!, known) !== undefined;
       if (quoted || ((named || placePrefix(name!, known)) && !where)) out.push({ start, end: start + name!.length, category: 'LOCATION', source: 'rule:ko-facility' });
     }
@@ -124,8 +126,7 @@ export class KoreanFacilityRecognizer implements Recognizer {
       if (COURT_PLACEHOLDER.test(name) || /^[A-Za-z]+$/.test(name) || place || INSTITUTION.test(name)) continue;
       const [start, end] = m.indices!.groups!.name!;
       const read = after(start, end);
-      const proper = read.filter(distinctive);
-      if (read.length > 0 && read.every((p) => NOMINAL.test(p.tag)) && proper.length > 0 && !read.every((p) => p.semantic === '인명')) out.push({ start, end, category: 'LOCATION', source: 'context:ko-venue' });
+      if (nounsNamingOne(read) && !read.every((p) => p.semantic === '인명')) out.push({ start, end, category: 'LOCATION', source: 'context:ko-venue' });
     }
     const station = morphemeCursor(analysis);
     for (const m of text.matchAll(STATION)) {
