@@ -160,15 +160,29 @@ export function assertSameReading(what: string, read: number, documents: number)
   if (read !== documents) throw new UsageError(`${what}: the second reading of the corpus gave ${read} documents, the first ${documents}; reread must give the corpus from its start`);
 }
 
+/** How many times the corpus writes each word in lower case where case means something ({@link caseEvidence}). */
+export type LowerCaseCounts = Map<string, number>;
+
+/** Adds one document's lower-case words ({@link caseEvidence}'s `inLowerCase`) to `counts`. */
+export function countLowerCase(counts: LowerCaseCounts, words: readonly string[]): void {
+  for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
+}
+
 /**
  * A capitalised word is a common noun, not a name, where its writers also write it in lower case
  * (Amiodarone at the start of a sentence, "started amiodarone" elsewhere; Brown in "Gordon Brown", "brown
  * stool"): the rules that rest on how a word is written stop counting for it, and so do the places only
- * they found. What else found it decides; a term nothing else found is no direct term.
+ * they found. What else found it decides; a term nothing else found is no direct term. A listed first name
+ * or surname is weighed instead: it stays a name where the rules found it written as one more often than
+ * the corpus writes it in lower case (tweets write Trump, Mason, Butler as names and now and then in lower
+ * case; notes write "brown stool" more often than Brown). A word no name list holds, a drug written with a
+ * capital in the middle of a sentence, any lower case still refutes.
  */
-export function dropCapitalEvidence(direct: Map<string, DirectTally>, inLowerCase: ReadonlySet<string>): void {
+export function dropCapitalEvidence(direct: Map<string, DirectTally>, inLowerCase: ReadonlyMap<string, number>, lists: PublicLists = publicLists()): void {
   for (const [term, t] of direct) {
-    if (!inLowerCase.has(term) || ![...t.sources].some((s) => CAPITAL_ONLY_SOURCES.has(s))) continue;
+    const lower = inLowerCase.get(term) ?? 0;
+    if (lower === 0 || ![...t.sources].some((s) => CAPITAL_ONLY_SOURCES.has(s))) continue;
+    if ((lists.firstNames.has(term) || lists.lastNames.has(term)) && t.byCapital > lower) continue;
     for (const source of CAPITAL_ONLY_SOURCES) t.sources.delete(source);
     t.occurrences -= t.byCapital;
     t.byCapital = 0;
@@ -282,8 +296,8 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   const documentKeys: string[] | undefined = options.publicCorpus ? [] : undefined;
   const direct = new Map<string, DirectTally>();
   const found: FoundDetection[][] | undefined = options.keepDetections ? [] : undefined;
-  /** Words someone wrote in lower case where case means something (see {@link caseEvidence}). */
-  const writtenLower = new Set<string>();
+  /** Words someone wrote in lower case where case means something, and how often (see {@link caseEvidence}). */
+  const writtenLower: LowerCaseCounts = new Map();
   const commonWordRule = options.commonWords ?? 'named';
   /** English words someone wrote as a name (see {@link caseEvidence}): bounded by the word lists. */
   const writtenAsNames = new Set<string>();
@@ -299,7 +313,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     await engine.add(doc.author, words);
 
     const evidence = caseEvidence(doc.text);
-    for (const w of evidence.inLowerCase) writtenLower.add(w);
+    countLowerCase(writtenLower, evidence.inLowerCase);
     if (commonWordRule === 'named') for (const w of evidence.wordsAsNames) writtenAsNames.add(w);
     const kept: FoundDetection[] = [];
     for (const d of await detectDirect(doc.text, recognizers)) {
@@ -329,7 +343,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   const graphOnly = Object.freeze([graphSource]);
   // Before a model's finds are weighed: where a capital was the rules' only evidence, the model's agreement
   // decides. A word nothing else found is judged below as any word is.
-  dropCapitalEvidence(direct, writtenLower);
+  dropCapitalEvidence(direct, writtenLower, lists);
   const modelCommonNouns = weighsModel && analyzer?.name === 'mecab' ? await dropModelCommonNouns(direct, analyzer) : 0;
   const modelCommonWords = weighsModel ? dropModelCommonWords(direct, lists) : 0;
   let modelDropped = 0;

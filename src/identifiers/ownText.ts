@@ -1,7 +1,7 @@
 import { documentKey } from '../io/index.js';
 import { contentWords, isHangulWord, type MorphAnalyzer } from '../text/index.js';
 import type { BlacklistEntry } from './blacklist/types.js';
-import { detectionTerms, dropCapitalEvidence, tallyDetection, type DirectTally } from './build.js';
+import { countLowerCase, detectionTerms, dropCapitalEvidence, tallyDetection, type DirectTally, type LowerCaseCounts } from './build.js';
 import { caseEvidence, defaultRecognizers, detectDirect, isMisspelling, publicLists, type Recognizer } from './direct/index.js';
 import { corpusFingerprinter, readCorpus, type Document } from '../corpus/index.js';
 
@@ -102,10 +102,10 @@ export async function ownTextEntries(docs: readonly Document[], options: OwnText
   const minLength = options.minLength ?? 2;
   const direct = new Map<string, DirectTally>();
   const unknown = new Map<string, number>();
-  const inLowerCase = new Set<string>();
+  const inLowerCase: LowerCaseCounts = new Map();
   for (const doc of docs) {
     const words = await contentWords(doc.text, options.analyzer);
-    for (const w of caseEvidence(doc.text).inLowerCase) inLowerCase.add(w);
+    countLowerCase(inLowerCase, caseEvidence(doc.text).inLowerCase);
     for (const d of await detectDirect(doc.text, recognizers)) tallyDetection(direct, detectionTerms(doc.text, words, d), d, doc.author);
     for (const w of words) {
       if (w.norm.length < minLength || NUMBER.test(w.norm) || knownForm(w.norm, reference) !== false || isMisspelling(w.norm)) continue;

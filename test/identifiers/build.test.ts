@@ -263,9 +263,25 @@ describe('buildBlacklist: how often a model agreed with itself (modelAgreement)'
     // Two authors wrote it capitalised where only the capital made it a name; a third after a title.
     for (const author of ['x', 'y']) tallyDetection(direct, [{ term: 'blocker', source: 'context:unknown-proper-noun' }], found('context:unknown-proper-noun'), author);
     tallyDetection(direct, [{ term: 'blocker', source: 'context:title' }], found('context:title'), 'z');
-    dropCapitalEvidence(direct, new Set(['blocker']));
+    dropCapitalEvidence(direct, new Map([['blocker', 2]]));
     const t = direct.get('blocker')!;
     expect({ occurrences: t.occurrences, authors: [...t.authors], sources: [...t.sources] }).toEqual({ occurrences: 1, authors: ['z'], sources: ['context:title'] });
+  });
+
+  it('keeps a listed name the corpus writes as a name more often than in lower case; any lower case refutes a word no name list holds', () => {
+    const tally = (term: string, capitals: number, lower: number) => {
+      const direct = new Map<string, DirectTally>();
+      for (let i = 0; i < capitals; i++) tallyDetection(direct, [{ term, source: 'context:listed-surname' }], { start: 0, end: term.length, category: 'PERSON', source: 'context:listed-surname' }, `a${i}`);
+      dropCapitalEvidence(direct, new Map([[term, lower]]));
+      return direct.get(term)?.occurrences ?? 0;
+    };
+    // Tweets: "Trump says", "a Trump supporter" three times, "trump" once.
+    expect(tally('trump', 3, 1)).toBe(3);
+    // Notes: "brown stool" as often as "Brown" or more.
+    expect(tally('brown', 2, 2)).toBe(0);
+    expect(tally('brown', 1, 5)).toBe(0);
+    // A drug written with a capital mid-sentence thrice and once in lower case: no name list holds it.
+    expect(tally('amiodarone', 3, 1)).toBe(0);
   });
 
   it('writes blacklists its reader takes back whole, on random notes with words written both ways (property)', async () => {
