@@ -6,8 +6,10 @@ export { encode, lossSegments, DROPOUT_STREAM, dropoutOf, applyDropout, mlmLogit
 export type { EncoderBatch, Dropout, HeadLoss } from './encoder.js';
 export { parseSafetensors, serializeSafetensors } from './safetensors.js';
 export type { NamedTensor } from './safetensors.js';
-export { saveModelDir, copyModelDir, loadModelDir, readModelConfig, readProvenance, loadTokenClassifier, loadSavedModel, savedHead, writeModelFiles, writeConfigJson, writeTokenizerFiles, writeProvenance, exportTensorSources } from './modelDir.js';
-export type { EncoderModel, Head, Provenance, LoadedModel, SaveModelOptions } from './modelDir.js';
+export { saveModelDir, copyModelDir, loadModelDir, readModelConfig, loadTokenClassifier, loadSavedModel, savedHead, writeModelFiles, writeConfigJson, writeTokenizerFiles, exportTensorSources } from './modelDir.js';
+export { readProvenance, writeProvenance } from './provenance.js';
+export type { Provenance } from './provenance.js';
+export type { EncoderModel, Head, LoadedModel, SaveModelOptions } from './modelDir.js';
 export { checkVocabulary, vocabularyProvenance, vocabularyProvenanceProblem, describeVocabularyCheck, UNCHECKED_VOCABULARY } from './vocabularyCheck.js';
 export type { VocabularyCheck, VocabularyOrigin, VocabularyCheckRecord } from './vocabularyCheck.js';
 export { fillMask, encodeWithMasks } from './fillMask.js';

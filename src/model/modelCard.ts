@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { writeFileAtomic } from '../io/index.js';
 import type { EncoderConfig } from './config.js';
-import type { Provenance } from './modelDir.js';
+import { readProvenance, type Provenance } from './provenance.js';
 import { describeVocabularyCheck } from './vocabularyCheck.js';
 
 /** The first line of the body of every card ppmlm writes: how a later write knows the README is its own. */
@@ -158,10 +158,7 @@ export async function writeModelCard(dir: string, config: EncoderConfig, audit?:
   const path = join(dir, 'README.md');
   const existing = await readFile(path, 'utf8').catch(() => undefined);
   if (existing !== undefined && !isPpmlmCard(existing)) return 'kept-foreign-readme';
-  const provenance = await readFile(join(dir, 'ppmlm.json'), 'utf8').then(
-    (t) => JSON.parse(t) as Provenance,
-    () => undefined,
-  );
+  const provenance = await readProvenance(dir);
   assertCardMayHold(provenance, audit !== undefined, dir);
   await writeFileAtomic(path, modelCard(config, provenance, audit, library), { force: true });
   return 'written';

@@ -9,7 +9,7 @@ import { basePrefix, initParams, isLinearWeight, parameterShapes, type Params } 
 import { parseSafetensors, writeSafetensors, type NamedTensor, type TensorSource } from './safetensors.js';
 import { firstNonFinite } from './finite.js';
 import { writeModelCard } from './modelCard.js';
-import type { VocabularyCheckRecord, VocabularyOrigin } from './vocabularyCheck.js';
+import { readProvenance, writeProvenance, type Provenance } from './provenance.js';
 
 export type Head = 'mlm' | { tokenClassification: number } | { sequenceClassification: number };
 
@@ -18,28 +18,6 @@ export interface EncoderModel {
   config: EncoderConfig;
   params: Params;
   head: Head;
-}
-
-/**
- * ppmlm.json: how a model was made. It names the blacklist only by fingerprint: a model export never
- * contains identifiers.
- */
-export interface Provenance {
-  ppmlm: string;
-  createdAt: string;
-  strategy?: string;
-  blacklistFingerprint?: string;
-  epochs?: number;
-  seed?: number;
-  /** Mean training loss of each epoch of the run that wrote the folder. */
-  lossByEpoch?: number[];
-  /** A DP run's guarantee (privacy/plan.ts DpRecord): epsilon per `unit` (author = individual, or window). */
-  /** How the vocabulary was made, when ppmlm trained it; carried on to every model made from it. */
-  vocabulary?: VocabularyOrigin;
-  /** How this folder's export checked its vocabulary (model/vocabularyCheck.ts). */
-  vocabularyCheck?: VocabularyCheckRecord;
-  dp?: { unit: string; epsilon: number; delta: number; individuals: number; noiseMultiplier: number; clip: number; sampleRate: number; releases: number; accountant: string; secureNoise: boolean; privatePreprocessing?: string[] };
-  [key: string]: unknown;
 }
 
 /** The model's tensors as Hugging Face stores them (linear weights back to [out, in]), each read when asked for. */
@@ -87,8 +65,6 @@ export async function copyModelDir(from: string, dir: string, provenance: Proven
   );
 }
 
-/** Writes ppmlm.json; it names the blacklist only by fingerprint (see {@link Provenance}). */
-export const writeProvenance = (dir: string, provenance: Provenance) => writeFile(join(dir, 'ppmlm.json'), `${JSON.stringify(provenance, null, 2)}\n`);
 
 /** The files of a model folder, into an existing folder (checkpoints add their own files beside them). */
 export async function writeModelFiles(dir: string, model: EncoderModel, tokenizer: Tokenizer, provenance: Provenance): Promise<void> {
@@ -212,20 +188,6 @@ export async function loadModelDir(dir: string, head: Head = 'mlm', seed = 0): P
   return { model: { config, params, head }, tokenizer, provenance: await readProvenance(dir), initialized };
 }
 
-/**
- * A folder's ppmlm.json (a model's, or a tokenizer's from `tokenizer train`), or undefined when it has none:
- * a folder ppmlm did not write.
- */
-export async function readProvenance(dir: string): Promise<Provenance | undefined> {
-  const path = join(dir, 'ppmlm.json');
-  const bytes = await readFile(path).catch(() => undefined);
-  if (bytes === undefined) return undefined;
-  try {
-    return JSON.parse(bytes.toString('utf8')) as Provenance;
-  } catch (err) {
-    throw new FormatError(`not valid JSON${jsonErrorPosition(err)}; the file is corrupt (delete it to treat the folder as made elsewhere)`, { file: path });
-  }
-}
 
 /** Loads a token-classification model folder; its labels come from config.json's id2label. */
 export async function loadTokenClassifier(dir: string): Promise<LoadedModel & { labels: string[] }> {
