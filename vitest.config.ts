@@ -1,6 +1,5 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { TEST_KEY_FILE } from './test/fingerprintKey.js';
 import SummaryLineReporter from './test/summaryReporter.js';
 
 export default defineConfig({
@@ -9,8 +8,8 @@ export default defineConfig({
     // Model-training tests share two cores; running files in parallel only makes each slower.
     fileParallelism: false,
     testTimeout: 60_000,
-    // Fingerprints are keyed with the data holder's secret: tests keep theirs out of the user's config folder.
-    env: { PPMLM_KEY_FILE: join(tmpdir(), `ppmlm-test-fingerprint-${process.pid}.key`) },
+    env: { PPMLM_KEY_FILE: TEST_KEY_FILE },
+    globalSetup: ['./test/fingerprintKey.ts'],
     reporters: ['default', new SummaryLineReporter()],
   },
 });
