@@ -664,6 +664,9 @@ describe('places without a user list', () => {
     // A listed place of two words written as names, however common its words; a state code after a place.
     expect(await found(places, 'They flew to Fort Worth and Cape Town, then Washington DC.')).toEqual(expect.arrayContaining(['Fort Worth|list:places', 'Cape Town|list:places', 'Washington DC|list:places', 'Washington|list:places']));
     expect(await found(places, 'Fort worth it. Cape town.')).toEqual([]);
+    // A state of two words that are words is a place as a country is: in a schedule in capitals, at a sentence's start.
+    expect(await found(places, 'NEW JERSEY AT NEW YORK')).toEqual(['NEW JERSEY|list:places', 'NEW YORK|list:places']);
+    expect(await found(places, 'New York is big. I bought a new jersey today.')).toEqual(['New York|list:places']);
     expect(await found(places, 'They toured the Eiffel Tower.')).toEqual(['Eiffel Tower|rule:landmark']);
     // A nationality names a feature too; countries news names short where ISO 3166 names them in full.
     expect(await found(places, 'Ships left the Korean Peninsula for Syria and Laos.')).toEqual(['Syria|list:places', 'Laos|list:places', 'Korean Peninsula|rule:landmark']);

@@ -34,7 +34,7 @@ export interface PublicLists {
   places: ReadonlySet<string>;
   /** Country names, official and short, normalised. */
   countries: ReadonlySet<string>;
-  /** Places wherever they are written as names, even where they are words (Turkey, Wales, Middle East): the countries and {@link WORLD_PLACES}. */
+  /** Places wherever they are written as names, even where they are words (Turkey, Wales, Middle East, New York): the countries, the US states and {@link WORLD_PLACES}. */
   namedPlaces: ReadonlySet<string>;
   /** US postal state codes, upper case as written (MD, DC): "Middle River, MD". */
   stateCodes: ReadonlySet<string>;
@@ -146,7 +146,8 @@ export function publicLists(): PublicLists {
   const packageAdjectives = Object.values((require('i18n-nationality/langs/en.json') as { nationalities: Record<string, string> }).nationalities)
     .map((n) => norm(n.replace(/\s*\(.*\)\s*$/, '')))
     .filter((n) => /^\p{L}+$/u.test(n));
-  const namedPlaces = new Set([...countrySet, ...WORLD_PLACES.map(norm)]);
+  // A state as much as a country: NEW YORK in a headline or a schedule in capitals, New York at a sentence's start.
+  const namedPlaces = new Set([...countrySet, ...states.map(norm), ...WORLD_PLACES.map(norm)]);
   // A territory the package names without an adjective (Bermuda, Jersey) is a place, as is a region
   // written as its adjective (the Caribbean, the Balkans); a town that shares a nationality's name (English,
   // Indiana; Arab, Alabama) is not the one meant. A plural names a people (Israelis, Serbs, Czechs; not
