@@ -9,6 +9,7 @@ import { CAPITAL_ONLY_SOURCES, caseEvidence, defaultRecognizers, dictionaryWord,
 import type { AuthorTermEngine, EngineName, EngineStats } from './indirect/engine.js';
 import { CountingEngine } from './indirect/countingEngine.js';
 import { DuckdbEngine } from './indirect/duckdbEngine.js';
+import { FoundDetections, type FoundDetection } from './foundDetections.js';
 import { GraphEngine } from './indirect/graphEngine.js';
 
 export interface BuildBlacklistOptions {
@@ -104,7 +105,7 @@ export interface BuildBlacklistResult {
    */
   documentKeys?: string[];
   /** With `keepDetections`, each document's detections in corpus order (see `silverLabels`). */
-  found?: FoundDetection[][];
+  found?: FoundDetections;
 }
 
 /** Distinct words the counting engine holds before moving to DuckDB: V8 caps a Map at 2^24 entries. */
@@ -143,16 +144,6 @@ export function tallyDetection(direct: Map<string, DirectTally>, terms: readonly
     else tally.authorsBeyondCapital.add(author);
     direct.set(term, tally);
   }
-}
-
-/** A direct detection as the build tallied it in one document (`keepDetections`): its span widened to words, and its term. */
-export interface FoundDetection {
-  start: number;
-  end: number;
-  label: string;
-  term: string;
-  /** Only rules resting on a capital found it ({@link CAPITAL_ONLY_SOURCES}). */
-  byCapital: boolean;
 }
 
 /** Stops a second reading of a corpus that gave other documents than the first (a stream read once, a file changed). */
@@ -295,7 +286,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
   const fingerprint = corpusFingerprinter();
   const documentKeys: string[] | undefined = options.publicCorpus ? [] : undefined;
   const direct = new Map<string, DirectTally>();
-  const found: FoundDetection[][] | undefined = options.keepDetections ? [] : undefined;
+  const found = options.keepDetections ? new FoundDetections() : undefined;
   /** Words someone wrote in lower case where case means something, and how often (see {@link caseEvidence}). */
   const writtenLower: LowerCaseCounts = new Map();
   const commonWordRule = options.commonWords ?? 'named';
@@ -324,7 +315,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
         kept.push({ start, end, label: d.category, term, byCapital: byCapitalOnly(termSources(d, source, 0)) });
       }
     }
-    found?.push(kept);
+    found?.add(kept);
 
     if (engine instanceof CountingEngine && choice === 'auto' && (engine.size > spillTerms || engine.words > MAX_MAP_WORDS)) {
       const moved = await DuckdbEngine.create({ ngrams: terms });

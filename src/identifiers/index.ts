@@ -6,3 +6,4 @@ export type { BuildBlacklistOptions, BuildBlacklistResult, CommonWordRule } from
 export { corpusReference, englishReference, ownTextBlacklists, ownTextEntries, readCorpusReference } from './ownText.js';
 export type { OwnTextOptions, PublicReference } from './ownText.js';
 export { silverLabels } from './silver.js';
+export type { FoundDetection, FoundDetections } from './foundDetections.js';

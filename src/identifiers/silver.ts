@@ -1,6 +1,7 @@
 import type { Document, SpanDocument } from '../corpus/index.js';
 import type { Blacklist } from './blacklist/types.js';
-import { assertSameReading, type FoundDetection } from './build.js';
+import { assertSameReading } from './build.js';
+import type { FoundDetections } from './foundDetections.js';
 import { CAPITAL_ONLY_SOURCES } from './direct/index.js';
 
 /**
@@ -13,14 +14,14 @@ import { CAPITAL_ONLY_SOURCES } from './direct/index.js';
  * notes. `docs` is the corpus the blacklist was built from, read again for its text only (no recogniser
  * runs twice); a detection overlapping an earlier label is left out.
  */
-export async function* silverLabels(docs: AsyncIterable<Document> | Iterable<Document>, found: readonly (readonly FoundDetection[])[], blacklist: Blacklist): AsyncGenerator<SpanDocument> {
+export async function* silverLabels(docs: AsyncIterable<Document> | Iterable<Document>, found: FoundDetections, blacklist: Blacklist): AsyncGenerator<SpanDocument> {
   const kept = new Map(blacklist.entries.filter((e) => e.kind === 'direct').map((e) => [e.term, e.sources]));
-  // The build removes a capital's sources from a term where the corpus wrote it in lower case.
+  // The build removes a capital's sources from a term where the corpus's lower case outweighed them.
   const capitalKept = (sources: readonly string[]) => sources.some((s) => CAPITAL_ONLY_SOURCES.has(s));
   let read = 0;
   for await (const doc of docs) {
     const spans: SpanDocument['spans'] = [];
-    for (const d of found[read] ?? []) {
+    for (const d of found.of(read)) {
       const sources = kept.get(d.term);
       if (sources === undefined || (d.byCapital && !capitalKept(sources))) continue;
       if (spans.length === 0 || d.start >= spans.at(-1)!.end) spans.push({ start: d.start, end: d.end, label: d.label });
