@@ -18,13 +18,14 @@
 # LM (3 epochs, same shape, a WordPiece tokenizer of its own on mecab morphemes) on KMOU-NER's sentences and
 # two surrogate fillings of the training type's judgments (korean-pretraining-corpus.ts), then trains
 # de-identification from it: model-TYPE-pretrained (-eN when EPOCHS is set). The pretraining checkpoints every
-# 500 steps (about 2 minutes on 2 cores) and a rerun resumes it; a finished model is kept.
+# 500 steps (about 2 minutes on 2 cores) and a rerun resumes it; a finished model is kept. LEVEL sets the
+# label level the model learns (default 2, the 16 categories; 1, direct or quasi): model-...-lLEVEL.
 . "$(dirname "$0")/common.sh"
 experiment_setup "${1:-../shared/data}" "${2:-korean-cross-crime}"
 crime_types "${3:-}"
 KO=(--replacements "$THUNDER/replacement" --replace-map "$THUNDER/replace_map.json" --skip-bad-docs)
 pretrain=$([ "${PRETRAIN:-0}" = 1 ] && echo 1 || true)
-model="$OUT/model-$TRAIN${pretrain:+-pretrained}${EPOCHS:+-e$EPOCHS}"
+model="$OUT/model-$TRAIN${pretrain:+-pretrained}${EPOCHS:+-e$EPOCHS}${LEVEL:+-l$LEVEL}"
 encoder=(--hidden 128 --layers 2 --heads 2 --intermediate 512)
 if [ -n "$pretrain" ] && [ ! -d "$model" ] && [ ! -d "$OUT/mlm-$TRAIN" ]; then
   pre="$OUT/pretrain-$TRAIN"
@@ -38,7 +39,7 @@ fi
 if [ ! -d "$model" ]; then
   base=("${encoder[@]}")
   [ -n "$pretrain" ] && base=(--model "$OUT/mlm-$TRAIN")
-  time $PPMLM deid train --judgments "$THUNDER/judgments/$TRAIN" "${KO[@]}" --replacement per-epoch --label-level 2 --epochs "${EPOCHS:-8}" \
+  time $PPMLM deid train --judgments "$THUNDER/judgments/$TRAIN" "${KO[@]}" --replacement per-epoch --label-level "${LEVEL:-2}" --epochs "${EPOCHS:-8}" \
     "${base[@]}" --lr 1e-3 --outside-noise 0.1 --out "$model" $(resume "$model")
 fi
 gold="$OUT/$TEST.jsonl"

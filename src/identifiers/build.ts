@@ -9,8 +9,8 @@ import { CAPITAL_ONLY_SOURCES, caseEvidence, defaultRecognizers, dictionaryWord,
 import type { AuthorTermEngine, EngineName, EngineStats } from './indirect/engine.js';
 import { CountingEngine } from './indirect/countingEngine.js';
 import { DuckdbEngine } from './indirect/duckdbEngine.js';
-import { FoundDetections, type FoundDetection } from './foundDetections.js';
 import { GraphEngine } from './indirect/graphEngine.js';
+import { FoundDetections, type FoundDetection } from './foundDetections.js';
 
 export interface BuildBlacklistOptions {
   /** Terms used by fewer than k individuals are indirect identifiers (default 2). */
