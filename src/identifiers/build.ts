@@ -119,6 +119,8 @@ export interface DirectTally {
   occurrences: number;
   /** Of the occurrences, those only rules resting on how a word is written found ({@link CAPITAL_ONLY_SOURCES}). */
   byCapital: number;
+  /** Of those, the ones in text where case means something, where the capital was a writer's choice: weighed against lower case ({@link dropCapitalEvidence}). */
+  byCapitalWhereCased: number;
   /** The authors of the other occurrences: who used the term where more than a capital made it one. */
   authorsBeyondCapital: Set<string>;
 }
@@ -132,16 +134,18 @@ const byCapitalOnly = (sources: readonly string[]): boolean => sources.every((s)
  * Counts one detection's terms ({@link detectionTerms}) into `direct`: each with the source that made it,
  * and the identifier with every recogniser that found the same span.
  */
-export function tallyDetection(direct: Map<string, DirectTally>, terms: readonly { term: string; source: string }[], d: Detection, author: string, stopList?: ReadonlySet<string>): void {
+export function tallyDetection(direct: Map<string, DirectTally>, terms: readonly { term: string; source: string }[], d: Detection, author: string, where: { cased: boolean; stopList?: ReadonlySet<string> }): void {
   for (const [i, { term, source }] of terms.entries()) {
-    if (term === '' || stopList?.has(term)) continue;
+    if (term === '' || where.stopList?.has(term)) continue;
     const sources = termSources(d, source, i);
-    const tally = direct.get(term) ?? { category: d.category, sources: new Set(), authors: new Set(), occurrences: 0, byCapital: 0, authorsBeyondCapital: new Set() };
+    const tally = direct.get(term) ?? { category: d.category, sources: new Set(), authors: new Set(), occurrences: 0, byCapital: 0, byCapitalWhereCased: 0, authorsBeyondCapital: new Set() };
     for (const s of sources) tally.sources.add(s);
     tally.authors.add(author);
     tally.occurrences++;
-    if (byCapitalOnly(sources)) tally.byCapital++;
-    else tally.authorsBeyondCapital.add(author);
+    if (byCapitalOnly(sources)) {
+      tally.byCapital++;
+      if (where.cased) tally.byCapitalWhereCased++;
+    } else tally.authorsBeyondCapital.add(author);
     direct.set(term, tally);
   }
 }
@@ -164,16 +168,17 @@ export function countLowerCase(counts: LowerCaseCounts, words: readonly string[]
  * (Amiodarone at the start of a sentence, "started amiodarone" elsewhere; Brown in "Gordon Brown", "brown
  * stool"): the rules that rest on how a word is written stop counting for it, and so do the places only
  * they found. What else found it decides; a term nothing else found is no direct term. A listed first name
- * or surname is weighed instead: it stays a name where the rules found it written as one more often than
- * the corpus writes it in lower case (tweets write Trump, Mason, Butler as names and now and then in lower
- * case; notes write "brown stool" more often than Brown). A word no name list holds, a drug written with a
- * capital in the middle of a sentence, any lower case still refutes.
+ * or surname is weighed instead: it stays a name where those rules found it written as one more often
+ * than the corpus writes it in lower case, both counted where case means something (tweets write Trump,
+ * Mason, Butler as names and now and then in lower case; notes write "brown stool" more often than
+ * Brown; notes in capitals count neither way). A word no name list holds, a drug written with a capital
+ * in the middle of a sentence, any lower case still refutes.
  */
 export function dropCapitalEvidence(direct: Map<string, DirectTally>, inLowerCase: ReadonlyMap<string, number>, lists: PublicLists = publicLists()): void {
   for (const [term, t] of direct) {
     const lower = inLowerCase.get(term) ?? 0;
     if (lower === 0 || ![...t.sources].some((s) => CAPITAL_ONLY_SOURCES.has(s))) continue;
-    if ((lists.firstNames.has(term) || lists.lastNames.has(term)) && t.byCapital > lower) continue;
+    if ((lists.firstNames.has(term) || lists.lastNames.has(term)) && t.byCapitalWhereCased > lower) continue;
     for (const source of CAPITAL_ONLY_SOURCES) t.sources.delete(source);
     t.occurrences -= t.byCapital;
     t.byCapital = 0;
@@ -309,7 +314,7 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     const kept: FoundDetection[] = [];
     for (const d of await detectDirect(doc.text, recognizers)) {
       const terms = detectionTerms(doc.text, words, d);
-      tallyDetection(direct, terms, d, doc.author, stopList);
+      tallyDetection(direct, terms, d, doc.author, { cased: evidence.cased, stopList });
       if (found) {
         const { term, start, end, source } = terms[0]!;
         kept.push({ start, end, label: d.category, term, byCapital: byCapitalOnly(termSources(d, source, 0)) });

@@ -105,8 +105,9 @@ export async function ownTextEntries(docs: readonly Document[], options: OwnText
   const inLowerCase: LowerCaseCounts = new Map();
   for (const doc of docs) {
     const words = await contentWords(doc.text, options.analyzer);
-    countLowerCase(inLowerCase, caseEvidence(doc.text).inLowerCase);
-    for (const d of await detectDirect(doc.text, recognizers)) tallyDetection(direct, detectionTerms(doc.text, words, d), d, doc.author);
+    const evidence = caseEvidence(doc.text);
+    countLowerCase(inLowerCase, evidence.inLowerCase);
+    for (const d of await detectDirect(doc.text, recognizers)) tallyDetection(direct, detectionTerms(doc.text, words, d), d, doc.author, { cased: evidence.cased });
     for (const w of words) {
       if (w.norm.length < minLength || NUMBER.test(w.norm) || knownForm(w.norm, reference) !== false || isMisspelling(w.norm)) continue;
       unknown.set(w.norm, (unknown.get(w.norm) ?? 0) + 1);

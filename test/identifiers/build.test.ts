@@ -251,8 +251,8 @@ describe('buildBlacklist: how often a model agreed with itself (modelAgreement)'
       await engine.close();
       return { entry: blacklist.entries.find((e) => e.term === 'brown' && e.kind === 'direct'), dropped: stats.modelDropped };
     };
-    // Marked at 3 of its 5 places: kept, on the model's word alone.
-    expect(await build(notes(3, 2))).toEqual({ entry: expect.objectContaining({ sources: [`${MODEL_SOURCE}fake`], occurrences: 3 }), dropped: 0 });
+    // Marked at 3 of its 7 places, written in lower case more often than as a name: kept, on the model's word alone.
+    expect(await build(notes(3, 4))).toEqual({ entry: expect.objectContaining({ sources: [`${MODEL_SOURCE}fake`], occurrences: 3 }), dropped: 0 });
     // Marked at 1 of 11: dropped, though the rule found it there too.
     expect(await build(notes(1, 10))).toEqual({ entry: undefined, dropped: 1 });
   });
@@ -261,27 +261,29 @@ describe('buildBlacklist: how often a model agreed with itself (modelAgreement)'
     const direct = new Map<string, DirectTally>();
     const found = (source: string) => ({ start: 0, end: 7, category: 'PERSON', source });
     // Two authors wrote it capitalised where only the capital made it a name; a third after a title.
-    for (const author of ['x', 'y']) tallyDetection(direct, [{ term: 'blocker', source: 'context:unknown-proper-noun' }], found('context:unknown-proper-noun'), author);
-    tallyDetection(direct, [{ term: 'blocker', source: 'context:title' }], found('context:title'), 'z');
+    for (const author of ['x', 'y']) tallyDetection(direct, [{ term: 'blocker', source: 'context:unknown-proper-noun' }], found('context:unknown-proper-noun'), author, { cased: true });
+    tallyDetection(direct, [{ term: 'blocker', source: 'context:title' }], found('context:title'), 'z', { cased: true });
+    // A listed surname written in lower case as often as the capital's finds: they go.
     dropCapitalEvidence(direct, new Map([['blocker', 2]]));
     const t = direct.get('blocker')!;
     expect({ occurrences: t.occurrences, authors: [...t.authors], sources: [...t.sources] }).toEqual({ occurrences: 1, authors: ['z'], sources: ['context:title'] });
   });
 
-  it('keeps a listed name the corpus writes as a name more often than in lower case; any lower case refutes a word no name list holds', () => {
-    const tally = (term: string, capitals: number, lower: number) => {
-      const direct = new Map<string, DirectTally>();
-      for (let i = 0; i < capitals; i++) tallyDetection(direct, [{ term, source: 'context:listed-surname' }], { start: 0, end: term.length, category: 'PERSON', source: 'context:listed-surname' }, `a${i}`);
-      dropCapitalEvidence(direct, new Map([[term, lower]]));
-      return direct.get(term)?.occurrences ?? 0;
+  it('keeps a listed name the corpus writes as a name more often than in lower case; any lower case refutes a word no name list holds', async () => {
+    const direct = async (texts: string[]) => {
+      const { blacklist, engine } = await buildBlacklist(texts.map((text, i) => ({ id: `${i}`, author: `a${i}`, text })), { ngrams: [1, 1] });
+      await engine.close();
+      return blacklist.entries.filter((e) => e.kind === 'direct').map((e) => e.term);
     };
-    // Tweets: "Trump says", "a Trump supporter" three times, "trump" once.
-    expect(tally('trump', 3, 1)).toBe(3);
-    // Notes: "brown stool" as often as "Brown" or more.
-    expect(tally('brown', 2, 2)).toBe(0);
-    expect(tally('brown', 1, 5)).toBe(0);
+    // Tweets: Trump written as a name three times, in lower case once; then once against twice.
+    expect(await direct(['Not a Trump supporter at all.', 'Whenever Trump says it, they cheer.', 'I saw Trump there today.', 'Play the trump card now.'])).toContain('trump');
+    expect(await direct(['Not a Trump supporter at all.', 'Play the trump card now.', 'He played a trump again.'])).not.toContain('trump');
+    // Notes in capitals are no evidence either way: one "brown stool" outweighs them; the title keeps its term.
+    const notes = await direct(['DR BROWN SAW PT TODAY.', 'DR BROWN CALLED.', 'DR BROWN AWARE.', 'Small brown stool noted today.']);
+    expect(notes).toContain('dr brown');
+    expect(notes).not.toContain('brown');
     // A drug written with a capital mid-sentence thrice and once in lower case: no name list holds it.
-    expect(tally('amiodarone', 3, 1)).toBe(0);
+    expect(await direct(['Started Amiodarone today.', 'Continues Amiodarone drip.', 'Gave Amiodarone again.', 'Remains on amiodarone drip.'])).not.toContain('amiodarone');
   });
 
   it('writes blacklists its reader takes back whole, on random notes with words written both ways (property)', async () => {

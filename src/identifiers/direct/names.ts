@@ -81,7 +81,8 @@ export const LISTED_SURNAME = 'context:listed-surname';
  * The sources whose only evidence is how a word is written: its capital, or its place as the last word of
  * a full name. A word someone writes in lower case where case means something ({@link caseEvidence}) is
  * no name for them: a blacklist build, and protection from one's own text, drop them as its sources
- * ("Gordon Brown" makes no term of every brown where notes write "brown stool").
+ * ("Gordon Brown" makes no term of every brown where notes write "brown stool"), but for a listed name
+ * written as one more often than in lower case (the build's `dropCapitalEvidence`).
  */
 export const CAPITAL_ONLY_SOURCES: ReadonlySet<string> = new Set([UNKNOWN_PROPER_NOUN, LISTED_SURNAME, SURNAME_SOURCE]);
 
@@ -100,12 +101,14 @@ export interface CaseEvidence {
    * it in lower case.
    */
   wordsAsNames: string[];
+  /** Whether case means something in the text ({@link caseInformative}): where a capital is a writer's choice. */
+  cased: boolean;
 }
 
 /** One pass over a text's words for both kinds of case evidence a build collects from every document. */
 export function caseEvidence(text: string, lists: PublicLists = publicLists()): CaseEvidence {
   const { words, cased } = readWords(text, lists);
-  const out: CaseEvidence = { inLowerCase: [], wordsAsNames: [] };
+  const out: CaseEvidence = { inLowerCase: [], wordsAsNames: [], cased };
   for (const w of words) {
     const dictionary = dictionaryWord(w.key, lists);
     if (dictionary && (!cased || (w.capital && !sentenceStart(text, w)))) out.wordsAsNames.push(w.key);
@@ -399,9 +402,9 @@ export class NameRecognizer implements Recognizer {
    * something and nothing else found it: "a goal from Shearer", "caught by Hick". Not beside another word
    * written as a name (Union Station, Masters Tournament): the pair is a name of its own, or a thing's; nor
    * before a word that names a thing after a person (Gaucher disease).
-   * The capital is the only evidence, so a build keeps the term only where no one writes the word in lower
-   * case ({@link CAPITAL_ONLY_SOURCES}); the full name and its surname again are found first, by rules that
-   * keep theirs.
+   * The capital is the only evidence, so a build keeps the term only where the corpus writes the word as a
+   * name more often than in lower case ({@link CAPITAL_ONLY_SOURCES}); the full name and its surname again
+   * are found first, by rules that keep theirs.
    */
   private listedSurnamesAlone(text: string, { words, classes, cased }: WordReading, out: Detection[]): void {
     if (!cased) return;
@@ -460,9 +463,9 @@ export class NameRecognizer implements Recognizer {
  * `daughter Maria`). Not a territory after "of" (`Duke of Cambridge`). A common word only after a first
  * name, an initial, a word no list holds, a title, a relation or a role (`Gordon Brown`, `J SMITH`, `Dr
  * Wright`, `SON ROB`), never after any other word (`Happy birthday Rose`, `DR GIVEN SAW HER`): where the
- * corpus writes it in lower case, a build takes the term back (`Dr. Given`: see {@link
- * CAPITAL_ONLY_SOURCES}); a corpus all in capitals gives no such evidence, and `MRS MAY` protects every
- * "may" there, recall before the text kept.
+ * corpus writes it in lower case as often as a name or more, a build takes the term back (`Dr. Given`: see
+ * {@link CAPITAL_ONLY_SOURCES}); a corpus all in capitals gives no such evidence, and `MRS MAY` protects
+ * every "may" there, recall before the text kept.
  */
 function surnameIn(text: string, { words, classes, cased, startingAt, endingAt }: WordReading, d: Detection, lists: PublicLists): number | undefined {
   const first = startingAt.get(d.start);
