@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
  * keep theirs out of the user's config folder, in a folder of the run's own, where the public-corpus
  * records kept beside the key land too.
  */
-export const TEST_KEY_FILE = join(tmpdir(), `ppmlm-test-${process.pid}`, 'fingerprint.key');
+export const TEST_KEY_FILE = join(tmpdir(), `ppmlm-test-key-${process.pid}`, 'fingerprint.key');
 
 /** Vitest's global setup: the run's key and what was kept beside it go with the run. */
 export default function setup(): () => Promise<void> {

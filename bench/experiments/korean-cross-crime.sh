@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Korean recognisers and a de-identification model on the crime type the model never saw:
 #   bash bench/experiments/korean-cross-crime.sh ../shared/data OUT_DIR [TRAIN_TYPE]
-# Trains ppmlm's de-identification model (level-2 labels, hidden 128 / 2 layers, 8 epochs, per-epoch
+# Trains ppmlm's de-identification model (level-2 labels by default, hidden 128 / 2 layers, 8 epochs, per-epoch
 # surrogates, 10% outside noise) on the Thunder-DeID judgments of one crime type (default
 # crime_of_violence), fills the other type's judgments with surrogates of another seed, and measures the
 # direct terms of a blacklist built on them with `blacklist eval`: the rules alone, the model alone, both
@@ -19,13 +19,14 @@
 # two surrogate fillings of the training type's judgments (korean-pretraining-corpus.ts), then trains
 # de-identification from it: model-TYPE-pretrained (-eN when EPOCHS is set). The pretraining checkpoints every
 # 500 steps (about 2 minutes on 2 cores) and a rerun resumes it; a finished model is kept. LEVEL sets the
-# label level the model learns (default 2, the 16 categories; 1, direct or quasi): model-...-lLEVEL.
+# label level the model learns (default 2, the 16 categories; 1, direct or quasi): model-...-lLEVEL when not 2.
 . "$(dirname "$0")/common.sh"
 experiment_setup "${1:-../shared/data}" "${2:-korean-cross-crime}"
 crime_types "${3:-}"
 KO=(--replacements "$THUNDER/replacement" --replace-map "$THUNDER/replace_map.json" --skip-bad-docs)
 pretrain=$([ "${PRETRAIN:-0}" = 1 ] && echo 1 || true)
-model="$OUT/model-$TRAIN${pretrain:+-pretrained}${EPOCHS:+-e$EPOCHS}${LEVEL:+-l$LEVEL}"
+level=${LEVEL:-2}
+model="$OUT/model-$TRAIN${pretrain:+-pretrained}${EPOCHS:+-e$EPOCHS}$([ "$level" = 2 ] || echo "-l$level")"
 encoder=(--hidden 128 --layers 2 --heads 2 --intermediate 512)
 if [ -n "$pretrain" ] && [ ! -d "$model" ] && [ ! -d "$OUT/mlm-$TRAIN" ]; then
   pre="$OUT/pretrain-$TRAIN"
@@ -39,7 +40,7 @@ fi
 if [ ! -d "$model" ]; then
   base=("${encoder[@]}")
   [ -n "$pretrain" ] && base=(--model "$OUT/mlm-$TRAIN")
-  time $PPMLM deid train --judgments "$THUNDER/judgments/$TRAIN" "${KO[@]}" --replacement per-epoch --label-level "${LEVEL:-2}" --epochs "${EPOCHS:-8}" \
+  time $PPMLM deid train --judgments "$THUNDER/judgments/$TRAIN" "${KO[@]}" --replacement per-epoch --label-level "$level" --epochs "${EPOCHS:-8}" \
     "${base[@]}" --lr 1e-3 --outside-noise 0.1 --out "$model" $(resume "$model")
 fi
 gold="$OUT/$TEST.jsonl"

@@ -8,12 +8,13 @@ export interface FoundDetection {
   byCapital: boolean;
 }
 
-/** Int32 cells a detection takes: start, end, its term's number, its label's number and the capital flag. */
+/** Int32 cells a detection takes: start, end, its term's number, and its label's number with the capital flag in the lowest bit. */
 const CELLS = 4;
 
 /**
  * Each document's direct detections, in corpus order, kept by a build for its silver labels: packed in
- * typed arrays, 16 bytes a detection and 4 a document, terms and labels held once each, so a corpus of
+ * typed arrays, 16 bytes a detection and 4 a document (up to twice that while the arrays grow by
+ * doubling), terms and labels held once each, so a corpus of
  * millions of notes keeps its detections in memory as the blacklist it builds keeps its terms. The
  * detections are personal data: they live in memory only, never in a file of their own.
  */

@@ -65,7 +65,6 @@ export async function copyModelDir(from: string, dir: string, provenance: Proven
   );
 }
 
-
 /** The files of a model folder, into an existing folder (checkpoints add their own files beside them). */
 export async function writeModelFiles(dir: string, model: EncoderModel, tokenizer: Tokenizer, provenance: Provenance): Promise<void> {
   await writeConfigJson(dir, model);
@@ -187,7 +186,6 @@ export async function loadModelDir(dir: string, head: Head = 'mlm', seed = 0): P
   if (tokenizer.vocabSize > config.vocab_size) throw new ConfigError(`the tokenizer has ${tokenizer.vocabSize} tokens but vocab_size is ${config.vocab_size}`, { file: configPath });
   return { model: { config, params, head }, tokenizer, provenance: await readProvenance(dir), initialized };
 }
-
 
 /** Loads a token-classification model folder; its labels come from config.json's id2label. */
 export async function loadTokenClassifier(dir: string): Promise<LoadedModel & { labels: string[] }> {

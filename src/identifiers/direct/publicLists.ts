@@ -146,8 +146,9 @@ export function publicLists(): PublicLists {
   const packageAdjectives = Object.values((require('i18n-nationality/langs/en.json') as { nationalities: Record<string, string> }).nationalities)
     .map((n) => norm(n.replace(/\s*\(.*\)\s*$/, '')))
     .filter((n) => /^\p{L}+$/u.test(n));
-  // A state as much as a country: NEW YORK in a headline or a schedule in capitals, New York at a sentence's start.
-  const namedPlaces = new Set([...countrySet, ...states.map(norm), ...WORLD_PLACES.map(norm)]);
+  // A state as much as a country: NEW YORK in a headline or a schedule in capitals, New York at a sentence's
+  // start. Not the postal service's military codes (Armed Forces Pacific), which are no place.
+  const namedPlaces = new Set([...countrySet, ...states.filter((st) => !st.startsWith('Armed Forces')).map(norm), ...WORLD_PLACES.map(norm)]);
   // A territory the package names without an adjective (Bermuda, Jersey) is a place, as is a region
   // written as its adjective (the Caribbean, the Balkans); a town that shares a nationality's name (English,
   // Indiana; Arab, Alabama) is not the one meant. A plural names a people (Israelis, Serbs, Czechs; not
