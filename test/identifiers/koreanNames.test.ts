@@ -106,6 +106,11 @@ describe('Korean names in context', () => {
       expect(await stations('부산지역에서 징역 1년에 처하고, 서울지역 역사를 다음역 승강장에서, 호남지역 출구조사, 하차역 출구')).toEqual([]);
       // 역 as a part in a play: not a station.
       expect(await stations('햄릿역을 맡은 배우')).toEqual([]);
+      // A street and its building number after a district (rule:ko-street), kept when the places are left
+      // out; not a common noun in 로 before a number, a date, or a count.
+      const streets = async (text: string) => (await new KoreanFacilityRecognizer(analyzer).find(text)).filter((d) => d.source === 'rule:ko-street').map((d) => text.slice(d.start, d.end));
+      expect(await streets('서울 구로구 새말로 117-21에 있는 역, 의정부시 충의로 125에서, 안양시 만안구 경수대로508번길 42에 있는')).toEqual(['새말로 117-21', '충의로 125', '경수대로508번길 42']);
+      expect(await streets('서울 중구 도로 3곳에서, 강남구 테헤란로 2019년, 서초구 반포대로 3명이')).toEqual([]);
     } finally {
       await analyzer?.close();
     }

@@ -2,7 +2,7 @@ import { isHangulWord, mecabReading, morphemeCursor, type Morpheme, type MorphAn
 import type { Detection, Recognizer } from './recognizer.js';
 import { KOREAN_PARTICLE } from './koreanNames.js';
 import { COURT_PLACEHOLDER } from './koreanOrganizations.js';
-import { COMMON_NOUN, NOMINAL, cityWithSuffix, koreanPlaces, placePrefix, stemIn } from './koreanPlaces.js';
+import { COMMON_NOUN, NOMINAL, STREET_NUMBER, cityWithSuffix, koreanPlaces, placePrefix, stemIn } from './koreanPlaces.js';
 
 /** Kinds of facility a name comes before. */
 const FACILITY_KINDS = '아파트|빌라|맨션|오피스텔|타워|빌딩|센터|타운|병원|교회|성당|마트|호텔|모텔|공원|초등학교|중학교|고등학교|대학교|백화점|공항|터미널|경찰서|파출소|지구대|주점|술집|식당|카페|노래방|노래연습장|상가|편의점|체육관|경기장|운동장|광장|박물관|미술관|기념관|전시관|도서관|전망대|골프장|컨트리클럽|리조트|수목원|해수욕장|유원지';
@@ -63,13 +63,22 @@ const WORDS_ENDING_IN_YEOK = new Set('지역 구역 권역 광역 영역 전역 
 const PALACE = new RegExp(String.raw`(?<![가-힣A-Za-z0-9])([가-힣]{2,4}궁)${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9])`, 'g');
 const NOT_A_PALACE = /^(?:아방궁|세자궁|[가-힣]*[자양국]궁)$/;
 /**
+ * A street with its building number right after a city, a county or a district (흥덕구 새말로 117-21에,
+ * 의정부시 충의로 125에, 중구 경수대로508번길 42): the part of an address below the district, which a
+ * standard that leaves places unprotected still marks (Thunder-DeID's 구아래주소) and which goes with
+ * `korean-places`' whole address (`rule:ko-address`) when the places are left out. The street one word in
+ * 로 or 길 (not the particle 으로), the number as an address writes it ({@link STREET_NUMBER}).
+ */
+const STREET_AFTER_DISTRICT = /(?<=(?<![가-힣])[가-힣]{1,6}(?:시|군|구) )[가-힣0-9]{1,10}(?:(?<!으)로|길)(?:\d{1,4}번?길)?(?= ?\d)/g;
+/**
  * Korean facilities by their own name (`rule:ko-facility`): a name before its kind (아파트, 타워, 병원, 교회,
  * 마트, 공원, 학교, 주점, 식당, 편의점..., and the landmarks news names: 체육관, 경기장, 박물관, 해수욕장...),
  * named after a listed place or, with mecab, holding a piece that is no common noun (안양제일교회, 바오로마트;
  * not 대학병원, 동네마트), the building after it outside the term (삼영빌딩건물); a palace named in one word
  * (경복궁); a name as its own word before the kind, quoted or, with mecab, of nouns one of which is no common
  * noun (‘비어앤펍’주점, 한빛맥주 술집; not 동네 술집); with mecab, a name after who runs it or where it stands
- * (운영하는 한국자산신탁에서: `context:ko-venue`); a station (남창역, 미사역 5번 출구: `rule:ko-station`). A recogniser of its own, apart from `korean-places`:
+ * (운영하는 한국자산신탁에서: `context:ko-venue`); a station (남창역, 미사역 5번 출구: `rule:ko-station`); a street
+ * and its building number after a district (흥덕구 새말로 117-21: `rule:ko-street`). A recogniser of its own, apart from `korean-places`:
  * a facility's name says where someone was, while a city or a district is public geography that a standard
  * may leave unprotected (Thunder-DeID's gold marks facilities and never a place above an address's
  * district), so `--recognizers -korean-places` keeps this one.
@@ -127,6 +136,14 @@ export class KoreanFacilityRecognizer implements Recognizer {
       const [start, end] = m.indices!.groups!.name!;
       const read = after(start, end);
       if (nounsNamingOne(read) && !read.every((p) => p.semantic === '인명')) out.push({ start, end, category: 'LOCATION', source: 'context:ko-venue' });
+    }
+    const street = morphemeCursor(analysis);
+    for (const m of text.matchAll(STREET_AFTER_DISTRICT)) {
+      const number = STREET_NUMBER.exec(text.slice(m.index + m[0].length));
+      // With mecab, not a common noun in 로 that a number may follow (도로 3, 경로 2).
+      const read = street(m.index, m.index + m[0].length);
+      if (number === null || (read.length === 1 && COMMON_NOUN.test(read[0]!.tag))) continue;
+      out.push({ start: m.index, end: m.index + m[0].length + number[0].length, category: 'LOCATION', source: 'rule:ko-street' });
     }
     const station = morphemeCursor(analysis);
     for (const m of text.matchAll(STATION)) {

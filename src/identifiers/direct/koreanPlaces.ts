@@ -79,7 +79,7 @@ function divisionAfter(byStart: ReadonlyMap<number, Morpheme>, r: { start: numbe
  * (` 12`, ` 123-4`, ` 37번지`), then what may end an address: a particle, a space or punctuation. Not a
  * date (2019. 3. 4., 2019-03-04, 2019/3/4), a time (12:30), a count or a measure (2019년, 3명, 100만, 3km).
  */
-const STREET_NUMBER = new RegExp(String.raw`^ ?\d{1,5}(?:-\d{1,4})?(?:번지|(?![\d:/-]|[.,]\s?\d|만|도|\s(?:(?:년|월|일|시|분|초|명|개|원|세|살)(?![가-힣])|(?:km|kg|cm|m)\b|%)))(?=${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9%]))`);
+export const STREET_NUMBER = new RegExp(String.raw`^ ?\d{1,5}(?:-\d{1,4})?(?:번지|(?![\d:/-]|[.,]\s?\d|만|도|\s(?:(?:년|월|일|시|분|초|명|개|원|세|살)(?![가-힣])|(?:km|kg|cm|m)\b|%)))(?=${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9%]))`);
 /** A street's last syllable (다솜로, 장안길; 으로 is the particle). */
 const STREET = /(?:(?<!으)로|길)$/;
 /** mecab's tags of a common noun, a bound noun or a number: a kind of place, not a name. */
