@@ -80,8 +80,11 @@ function divisionAfter(byStart: ReadonlyMap<number, Morpheme>, r: { start: numbe
  * date (2019. 3. 4., 2019-03-04, 2019/3/4), a time (12:30), a count or a measure (2019년, 3명, 100만, 3km).
  */
 export const STREET_NUMBER = new RegExp(String.raw`^ ?\d{1,5}(?:-\d{1,4})?(?:번지|(?![\d:/-]|[.,]\s?\d|만|도|\s(?:(?:년|월|일|시|분|초|명|개|원|세|살)(?![가-힣])|(?:km|kg|cm|m)\b|%)))(?=${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9%]))`);
-/** A street's last syllable (다솜로, 장안길; 으로 is the particle). */
-const STREET = /(?:(?<!으)로|길)$/;
+/** A street's last syllable, as a pattern's piece (다솜로, 장안길; 으로 is the particle). */
+export const STREET_END = String.raw`(?:(?<!으)로|길)`;
+/** A side street numbered off its road, as a pattern's piece (경수대로508번길, 테헤란로7길). */
+export const NUMBERED_STREET = String.raw`\d{1,4}번?(?:로|길)`;
+const STREET = new RegExp(`${STREET_END}$`);
 /** mecab's tags of a common noun, a bound noun or a number: a kind of place, not a name. */
 export const COMMON_NOUN = /^(?:NNG|NNB|SN)/;
 /** Tags a name's pieces may carry: nouns, numerals, foreign letters, Chinese characters, what mecab does not know. */
@@ -143,7 +146,7 @@ function subdivisionLength(stem: string, word: string, start: number, pieces: re
  * 신사동, 다솜로, 강남대로94길, 광덕1로, 성수동1가, 신림2동), and the particle after it: the shortest stem
  * that ends in a unit, so that 유성구로 reads 유성구 and 로, and 다솜로 a street.
  */
-const SUBDIVISION_WORD = String.raw`([가-힣]{1,8}?(?:\d{1,4}번?(?:로|길)|(?:동|로)\d{1,2}가|\d{1,2}동|구|군|시|읍|면|동|리|로|길))(${KOREAN_PARTICLE})(?![가-힣0-9])`;
+const SUBDIVISION_WORD = String.raw`([가-힣]{1,8}?(?:${NUMBERED_STREET}|(?:동|로)\d{1,2}가|\d{1,2}동|구|군|시|읍|면|동|리|로|길))(${KOREAN_PARTICLE})(?![가-힣0-9])`;
 /** A city, county or district, a subdivision after it (청주시 흥덕구, 해운대구 우동): where an address may start. */
 const ADDRESS_START = new RegExp(String.raw`(?<![가-힣])[가-힣]{1,6}(?:특별시|광역시|시|도|군|구)(?=\s${SUBDIVISION_WORD})`, 'g');
 /** The next subdivision after an address's part. */
