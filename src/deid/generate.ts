@@ -76,9 +76,27 @@ export async function readAnnotatedFolder(dir: string, onBadDocument?: (err: For
 }
 
 /**
+ * How many characters at the end of a surrogate the text right after its placeholder repeats as the
+ * label's kind: a court writes `B아파트` and `C역` with the kind outside the placeholder, while the
+ * replacement lists hold whole names (래미안아파트, 강남역), so a plain fill reads 래미안아파트아파트. The
+ * repeat is a kind of two syllables or more (사무소, 문화센터), or a single one that ends the label
+ * (역 of 지하철역, 구 of 행정구); a lone syllable by chance (중고나라 before 라는, 맥주 before 주점) is none.
+ * The name keeps at least one character.
+ */
+function repeatedKind(value: string, following: string, labels: readonly string[]): number {
+  for (let n = Math.min(value.length - 1, following.length); n >= 1; n--) {
+    const tail = value.slice(value.length - n);
+    if (!/^[가-힣]+$/.test(tail) || !following.startsWith(tail)) continue;
+    if (n >= 2 || labels.some((l) => l.endsWith(tail))) return n;
+  }
+  return 0;
+}
+
+/**
  * Fills an annotated document with surrogates: the same (label, placeholder) gets the same value within
  * the document, values come from the label's replacement list or its generator (names, RRNs, phone,
  * account, card and car numbers, ages), and the particle after each value is rewritten to agree with it.
+ * A kind the text repeats after the placeholder is written once ({@link repeatedKind}), outside the span.
  * A label with neither keeps the court's placeholder, still labelled.
  */
 export function fillDocument(doc: AnnotatedDocument, lists: ReplacementLists, resolver: LabelResolver, rng: Rng, replica: number): GeneratedDocument {
@@ -87,7 +105,7 @@ export function fillDocument(doc: AnnotatedDocument, lists: ReplacementLists, re
   let text = '';
   const spans: LabelledSpan[] = [];
   let pendingWord: string | undefined;
-  for (const seg of doc.segments) {
+  for (const [i, seg] of doc.segments.entries()) {
     if (typeof seg === 'string') {
       text += pendingWord === undefined ? seg : agreeParticle(pendingWord, seg);
       pendingWord = undefined;
@@ -106,8 +124,11 @@ export function fillDocument(doc: AnnotatedDocument, lists: ReplacementLists, re
       values.set(key, value);
       used.add(`${path.level3}\u0000${value}`);
     }
-    spans.push({ start: text.length, end: text.length + value.length, ...path });
-    text += value;
+    const following = doc.segments[i + 1];
+    const written = typeof following === 'string' ? value.slice(0, value.length - repeatedKind(value, following, [seg.label, path.level3])) : value;
+    spans.push({ start: text.length, end: text.length + written.length, ...path });
+    text += written;
+    // The particle agrees with the whole word the text now reads, the kind after the name included.
     pendingWord = value;
   }
   return { id: `${doc.id}#${replica}`, source: doc.id, replica, text, spans };

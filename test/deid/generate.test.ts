@@ -52,6 +52,20 @@ describe('fillDocument', () => {
     expect(g.text).toContain(`${b2}${endsInConsonant(b2!) ? '이' : '가'} `);
   });
 
+  it('writes once a kind the court left after the placeholder, outside the span, and keeps a syllable the name repeats by chance', () => {
+    const kinds = parseAnnotated('<<<아파트>>>B<<</아파트>>>아파트에서 <<<지하철역>>>C<<</지하철역>>>역 승강장, <<<공인중개사>>>D<<</공인중개사>>>사무소와 <<<주점>>>E<<</주점>>>주점, <<<중고거래사이트>>>F<<</중고거래사이트>>>라는 앱', 'b.md');
+    const whole = new Map([
+      ['아파트', ['래미안아파트']],
+      ['지하철역', ['강남역']],
+      ['공인중개사', ['한빛공인중개사사무소']],
+      ['주점', ['한빛맥주']],
+      ['중고거래사이트', ['중고나라']],
+    ]);
+    const g = fillDocument(kinds, whole, new LabelResolver(TAXONOMY, undefined, 'other'), new Rng(1), 0);
+    expect(g.text).toBe('래미안아파트에서 강남역 승강장, 한빛공인중개사사무소와 한빛맥주주점, 중고나라라는 앱');
+    expect(g.spans.map((s) => g.text.slice(s.start, s.end))).toEqual(['래미안', '강남', '한빛공인중개사', '한빛맥주', '중고나라']);
+  });
+
   it('draws new surrogates per replica (per-epoch) or keeps them (single)', () => {
     const per = [...generateDocuments([doc], new Map([['내국인이름', Array.from({ length: 50 }, (_, i) => `이름${i}`)]]), new LabelResolver(TAXONOMY, undefined, 'other'), { replicas: 6, seed: 1, mode: 'per-epoch' })];
     const single = [...generateDocuments([doc], lists, resolver, { replicas: 3, seed: 1, mode: 'single' })];

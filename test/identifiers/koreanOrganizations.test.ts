@@ -18,8 +18,6 @@ describe('Korean organisations', () => {
       '경남은행|rule:ko-financial',
       '기업은행|rule:ko-financial',
     ]);
-    // A court's placeholder filled with the bank's whole name leaves the kind written twice: the bank is the name.
-    expect(await found('부천시 B에 있는 경남은행은행 월드타워점 앞에서')).toEqual(['경남은행|rule:ko-financial']);
   });
 
   it('takes no kind of bank or card for a firm, nor a placeholder or a determiner before it', async () => {

