@@ -4,7 +4,7 @@
 # Trains ppmlm's de-identification model (level-2 labels by default, hidden 128 / 2 layers, 8 epochs, per-epoch
 # surrogates, 10% outside noise) on the Thunder-DeID judgments of one crime type (default
 # crime_of_violence), fills the other type's judgments with surrogates of another seed, and measures the
-# direct terms of a blacklist built on them with `blacklist eval`: the rules alone, the model alone, both
+# direct terms of a blacklist built on them (`blacklist build`, once per selection) with `blacklist eval`: the rules alone, the model alone, both
 # (every term everywhere, as fine-tuning masks), the same with every term the model found however seldom
 # it marked it (--model-agreement 0), the model beside every rule but the dates and the Korean places
 # (neither of which Thunder-DeID's gold marks above an address's district; the Korean facilities, which it
@@ -45,23 +45,34 @@ if [ ! -d "$model" ]; then
 fi
 gold="$OUT/$TEST.jsonl"
 [ -f "$gold" ] || $PPMLM --quiet deid generate --judgments "$THUNDER/judgments/$TEST" "${KO[@]}" --seed 7 --out "$gold"
-for args in "" "--recognizers none --deid-model $model" "--deid-model $model" "--recognizers none --deid-model $model --model-agreement 0" "--deid-model $model --model-agreement 0" "--recognizers -DATE,-korean-places --deid-model $model" "--recognizers -DATE,-korean-places,-korean-facilities --deid-model $model"; do
-  echo "== $TEST judgments, direct terms everywhere: ${args:-the rules alone}"
-  time $PPMLM --quiet blacklist eval --gold "$gold" --lang ko --analyzer mecab --only direct $args
-done
-for threshold in ${THRESHOLDS:-}; do
-  for args in "--recognizers none --deid-model $model" "--deid-model $model" "--recognizers -DATE,-korean-places --deid-model $model"; do
-    echo "== $TEST judgments, direct terms everywhere, threshold $threshold: $args"
-    $PPMLM --quiet blacklist eval --gold "$gold" --lang ko --analyzer mecab --only direct --deid-threshold "$threshold" $args
-  done
-done
 # The same without the gold spans that hold only the court's placeholder, which hold no personal data
 # (placeholders.ts): what the goal's shortfall is made of.
 text="$OUT/$TEST-text.jsonl"
 [ "$text" -nt "$gold" ] || npx tsx "$(dirname "$0")/placeholders.ts" "$gold" "$text"
+# One blacklist per selection of recognisers, built afresh in each run (the rules may have changed since)
+# and measured against both golds, which hold the same texts.
+blacklists="$OUT/blacklists"
+rm -rf "$blacklists" && mkdir -m 700 "$blacklists"
+measure() { # measure GOLD [BUILD ARGS...]: the direct terms of the blacklist those arguments build
+  local against=$1 file
+  shift
+  file="$blacklists/$(printf '%s' "${*:-rules}" | tr -c 'A-Za-z0-9.' _).tsv"
+  [ -f "$file" ] || $PPMLM --quiet blacklist build --corpus "$gold" --lang ko --analyzer mecab "$@" --out "$file"
+  $PPMLM --quiet blacklist eval --gold "$against" --lang ko --analyzer mecab --only direct --blacklist "$file"
+}
+for args in "" "--recognizers none --deid-model $model" "--deid-model $model" "--recognizers none --deid-model $model --model-agreement 0" "--deid-model $model --model-agreement 0" "--recognizers -DATE,-korean-places --deid-model $model" "--recognizers -DATE,-korean-places,-korean-facilities --deid-model $model"; do
+  echo "== $TEST judgments, direct terms everywhere: ${args:-the rules alone}"
+  time measure "$gold" $args
+done
+for threshold in ${THRESHOLDS:-}; do
+  for args in "--recognizers none --deid-model $model" "--deid-model $model" "--recognizers -DATE,-korean-places --deid-model $model"; do
+    echo "== $TEST judgments, direct terms everywhere, threshold $threshold: $args"
+    measure "$gold" --deid-threshold "$threshold" $args
+  done
+done
 for args in "" "--recognizers none --deid-model $model" "--recognizers -DATE,-korean-places --deid-model $model" "--recognizers -DATE,-korean-places,-korean-facilities --deid-model $model"; do
   echo "== $TEST judgments, spans holding text (placeholders left out), direct terms everywhere: ${args:-the rules alone}"
-  time $PPMLM --quiet blacklist eval --gold "$text" --lang ko --analyzer mecab --only direct $args
+  time measure "$text" $args
 done
 echo "== $TEST judgments, the rules and the model, where they fired only (no indirect terms: k=1)"
 time $PPMLM --quiet blacklist eval --gold "$gold" --lang ko --analyzer mecab --k 1 --ngrams 1-1 --deid-model "$model" --protection occurrences
