@@ -4,7 +4,7 @@ import { FormatError, UsageError } from '../errors.js';
 import { Rng } from '../engine/random.js';
 import { decodeUtf8Strict, fileSystemError, readJsonFile } from '../io/index.js';
 import { parseAnnotated, type AnnotatedDocument } from './annotated.js';
-import { agreeParticle, GENERATED } from './surrogates.js';
+import { agreeParticle, GENERATED, startsWithParticle } from './surrogates.js';
 import type { LabelPath, LabelResolver } from './taxonomy.js';
 
 /** A labelled character span of a generated document. */
@@ -80,14 +80,15 @@ export async function readAnnotatedFolder(dir: string, onBadDocument?: (err: For
  * label's kind: a court writes `B아파트` and `C역` with the kind outside the placeholder, while the
  * replacement lists hold whole names (래미안아파트, 강남역), so a plain fill reads 래미안아파트아파트. The
  * repeat is a kind of two syllables or more (사무소, 문화센터), or a single one that ends the label
- * (역 of 지하철역, 구 of 행정구); a lone syllable by chance (중고나라 before 라는, 맥주 before 주점) is none.
- * The name keeps at least one character.
+ * (역 of 지하철역, 구 of 행정구) and is no particle there; a lone syllable by chance (중고나라 before 라는,
+ * 맥주 before 주점) is none, nor the court's particle (치과 before `과 같은`). The name keeps at least one
+ * character.
  */
 function repeatedKind(value: string, following: string, labels: readonly string[]): number {
   for (let n = Math.min(value.length - 1, following.length); n >= 1; n--) {
     const tail = value.slice(value.length - n);
     if (!/^[가-힣]+$/.test(tail) || !following.startsWith(tail)) continue;
-    if (n >= 2 || labels.some((l) => l.endsWith(tail))) return n;
+    if (n >= 2 || (labels.some((l) => l.endsWith(tail)) && !startsWithParticle(following))) return n;
   }
   return 0;
 }
@@ -128,8 +129,8 @@ export function fillDocument(doc: AnnotatedDocument, lists: ReplacementLists, re
     const written = typeof following === 'string' ? value.slice(0, value.length - repeatedKind(value, following, [seg.label, path.level3])) : value;
     spans.push({ start: text.length, end: text.length + written.length, ...path });
     text += written;
-    // The particle agrees with the whole word the text now reads, the kind after the name included.
-    pendingWord = value;
+    // Where the kind was cut, the text goes on with the court's own kind, and its particle already agrees.
+    pendingWord = written === value ? value : undefined;
   }
   return { id: `${doc.id}#${replica}`, source: doc.id, replica, text, spans };
 }

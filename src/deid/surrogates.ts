@@ -48,22 +48,31 @@ const PAIRS: [consonant: string, vowel: string][] = [
   ['이', '가'],
 ];
 
+/** The particle that starts `following` and ends its word (는 of 는 말했다, not 이 of 이미), with its pair. */
+function leadingParticle(following: string): { pair: [consonant: string, vowel: string]; form: string } | undefined {
+  for (const pair of PAIRS) {
+    for (const form of pair) {
+      const next = following[form.length];
+      if (following.startsWith(form) && (next === undefined || !/[가-힣]/.test(next))) return { pair, form };
+    }
+  }
+  return undefined;
+}
+
+/** Whether `following` starts with a particle that ends its word: 과 of `과 같은`, 로 of `로 이동`. */
+export const startsWithParticle = (following: string): boolean => leadingParticle(following) !== undefined;
+
 /**
  * Rewrites the particle at the start of `following` to agree with `word` (홍길동 + 는 → 은): 은/는, 이/가,
  * 을/를, 과/와, 으로/로 (로 after a vowel or ㄹ), 이나/나, 이랑/랑, 이며/며, 이라고/라고, 이라는/라는. Only a
  * particle that ends the eojeol is touched, so 이다 or 이미 are left alone.
  */
 export function agreeParticle(word: string, following: string): string {
+  const found = leadingParticle(following);
+  if (found === undefined) return following;
+  const [c, v] = found.pair;
   const consonant = endsInConsonant(word);
   const rieul = finalConsonant(word.at(-1) ?? '') === 8 || /[178]$/.test(word);
-  for (const [c, v] of PAIRS) {
-    for (const form of [c, v]) {
-      if (!following.startsWith(form)) continue;
-      const next = following[form.length];
-      if (next !== undefined && /[가-힣]/.test(next)) continue;
-      const wanted = c === '으로' ? (consonant && !rieul ? c : v) : consonant ? c : v;
-      return wanted + following.slice(form.length);
-    }
-  }
-  return following;
+  const wanted = c === '으로' ? (consonant && !rieul ? c : v) : consonant ? c : v;
+  return wanted + following.slice(found.form.length);
 }

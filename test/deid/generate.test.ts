@@ -64,6 +64,10 @@ describe('fillDocument', () => {
     const g = fillDocument(kinds, whole, new LabelResolver(TAXONOMY, undefined, 'other'), new Rng(1), 0);
     expect(g.text).toBe('래미안아파트에서 강남역 승강장, 한빛공인중개사사무소와 한빛맥주주점, 중고나라라는 앱');
     expect(g.spans.map((s) => g.text.slice(s.start, s.end))).toEqual(['래미안', '강남', '한빛공인중개사', '한빛맥주', '중고나라']);
+    // The court's particle is no kind, though the label ends with its syllable, and it agrees with the name.
+    const particles = parseAnnotated('<<<치과>>>B<<</치과>>>과 같은 곳, <<<도로>>>C<<</도로>>>로 이동', 'c.md');
+    const named = fillDocument(particles, new Map([['치과', ['미소치과']], ['도로', ['테헤란로']]]), new LabelResolver(TAXONOMY, undefined, 'other'), new Rng(1), 0);
+    expect(named.text).toBe('미소치과와 같은 곳, 테헤란로로 이동');
   });
 
   it('draws new surrogates per replica (per-epoch) or keeps them (single)', () => {

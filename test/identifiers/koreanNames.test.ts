@@ -99,8 +99,7 @@ describe('Korean names in context', () => {
       // Nor a city with its suffix, a government office or a railway line.
       expect(await venue('인천 소재 용인시에서, B에 있는 대구지방고용노동청에서, 소재 의정부경전철')).toEqual([]);
       // A station (rule:ko-station): mecab-ko-dic's, a listed place's, or one the words around name (an exit,
-      // a line before it); the 역 written twice stays outside. Not a common noun in 역 (지역, 징역), nor a
-      // station that names none (다음역).
+      // a line before it). Not a common noun in 역 (지역, 징역), nor a station that names none (다음역).
       const stations = async (text: string) => (await new KoreanFacilityRecognizer(analyzer).find(text)).filter((d) => d.source === 'rule:ko-station').map((d) => text.slice(d.start, d.end));
       expect(await stations('남창역에서 내려 대전역으로, 미사역 5번 출구 앞, 지하철 5호선 김대중컨벤션센터역 승강기')).toEqual(['남창역', '대전역', '미사역', '김대중컨벤션센터역']);
       expect(await stations('부산지역에서 징역 1년에 처하고, 서울지역 역사를 다음역 승강장에서, 호남지역 출구조사, 하차역 출구')).toEqual([]);
