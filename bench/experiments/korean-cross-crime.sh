@@ -11,7 +11,9 @@
 # marks, kept), the same without the facilities too (the row of runs before korean-facilities was a
 # recogniser of its own), those again without the gold spans that hold only the court's placeholder, and
 # both only where they fired.
-# The model is never trained or tuned on the judgments it is measured on. A finished model is kept.
+# The model is never trained or tuned on the judgments it is measured on. A finished model and the filled
+# golds are kept, so a change to `deid generate` or the training needs a fresh OUT_DIR; the blacklists are
+# built afresh in every run.
 # THRESHOLDS="0.5 0.7 0.9" also measures the model alone and with the rules at each probability a token
 # needs (--deid-threshold), in place of the one its training chose on its own dev split.
 # EPOCHS (default 8) sets the de-identification epochs. PRETRAIN=1 first pretrains the encoder as a masked
