@@ -13,7 +13,7 @@
 # both only where they fired.
 # The model is never trained or tuned on the judgments it is measured on. A finished model and the filled
 # golds are kept, so a change to `deid generate` or the training needs a fresh OUT_DIR; the blacklists are
-# built afresh in every run.
+# built afresh in every run. The table of every measurement: OUT_DIR/results.md (korean-cross-crime-table.ts).
 # THRESHOLDS="0.5 0.7 0.9" also measures the model alone and with the rules at each probability a token
 # needs (--deid-threshold), in place of the one its training chose on its own dev split.
 # EPOCHS (default 8) sets the de-identification epochs. PRETRAIN=1 first pretrains the encoder as a masked
@@ -52,29 +52,38 @@ gold="$OUT/$TEST.jsonl"
 text="$OUT/$TEST-text.jsonl"
 [ "$text" -nt "$gold" ] || npx tsx "$(dirname "$0")/placeholders.ts" "$gold" "$text"
 # One blacklist per selection of recognisers, built afresh in each run (the rules may have changed since)
-# and measured against both golds, which hold the same texts.
+# and measured against both golds, which hold the same texts; each measurement is kept as JSON for the
+# table (OUT_DIR/results.md).
 blacklists="$OUT/blacklists"
-rm -rf "$blacklists" && mkdir -m 700 "$blacklists"
-measure() { # measure GOLD [BUILD ARGS...]: the direct terms of the blacklist those arguments build
-  local against=$1 file
+rows="$OUT/rows"
+rm -rf "$blacklists" "$rows" && mkdir -m 700 "$blacklists" "$rows"
+measured=0
+row() { # row TITLE [EVAL ARGS...]: one `blacklist eval`, kept in the table's order
+  local title=$1
   shift
+  measured=$((measured + 1))
+  echo "== $title"
+  $PPMLM --quiet blacklist eval --lang ko --analyzer mecab --json "$@" > "$rows/$measured.json"
+  printf '%s\t%s\n' "$measured" "$title" >> "$rows/index.tsv"
+}
+measure() { # measure TITLE GOLD [BUILD ARGS...]: the direct terms of the blacklist those arguments build
+  local title=$1 against=$2 file
+  shift 2
   file="$blacklists/$(printf '%s' "${*:-rules}" | tr -c 'A-Za-z0-9.' _).tsv"
   [ -f "$file" ] || $PPMLM --quiet blacklist build --corpus "$gold" --lang ko --analyzer mecab "$@" --out "$file"
-  $PPMLM --quiet blacklist eval --gold "$against" --lang ko --analyzer mecab --only direct --blacklist "$file"
+  row "$title" --gold "$against" --only direct --blacklist "$file"
 }
 for args in "" "--recognizers none --deid-model $model" "--deid-model $model" "--recognizers none --deid-model $model --model-agreement 0" "--deid-model $model --model-agreement 0" "--recognizers -DATE,-korean-places --deid-model $model" "--recognizers -DATE,-korean-places,-korean-facilities --deid-model $model"; do
-  echo "== $TEST judgments, direct terms everywhere: ${args:-the rules alone}"
-  time measure "$gold" $args
+  time measure "$TEST judgments, direct terms everywhere: ${args:-the rules alone}" "$gold" $args
 done
 for threshold in ${THRESHOLDS:-}; do
   for args in "--recognizers none --deid-model $model" "--deid-model $model" "--recognizers -DATE,-korean-places --deid-model $model"; do
-    echo "== $TEST judgments, direct terms everywhere, threshold $threshold: $args"
-    measure "$gold" --deid-threshold "$threshold" $args
+    measure "$TEST judgments, direct terms everywhere, threshold $threshold: $args" "$gold" --deid-threshold "$threshold" $args
   done
 done
 for args in "" "--recognizers none --deid-model $model" "--recognizers -DATE,-korean-places --deid-model $model" "--recognizers -DATE,-korean-places,-korean-facilities --deid-model $model"; do
-  echo "== $TEST judgments, spans holding text (placeholders left out), direct terms everywhere: ${args:-the rules alone}"
-  time measure "$text" $args
+  time measure "$TEST judgments, spans holding text (placeholders left out), direct terms everywhere: ${args:-the rules alone}" "$text" $args
 done
-echo "== $TEST judgments, the rules and the model, where they fired only (no indirect terms: k=1)"
-time $PPMLM --quiet blacklist eval --gold "$gold" --lang ko --analyzer mecab --k 1 --ngrams 1-1 --deid-model "$model" --protection occurrences
+time row "$TEST judgments, the rules and the model, where they fired only (no indirect terms: k=1)" --gold "$gold" --k 1 --ngrams 1-1 --deid-model "$model" --protection occurrences
+npx tsx "$(dirname "$0")/korean-cross-crime-table.ts" "$OUT" "$model" > "$OUT/results.md"
+cat "$OUT/results.md"
