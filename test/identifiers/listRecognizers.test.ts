@@ -647,6 +647,11 @@ describe('places without a user list', () => {
     expect(await found(places, 'She grew up in Queensland, then moved to Scandinavia.')).toEqual(expect.arrayContaining(['Queensland|list:places', 'Scandinavia|list:places']));
     expect(await found(places, 'We sailed up the Hudson River to Lake Geneva, then to Mount Kosciuszko.')).toEqual(expect.arrayContaining(['Hudson River|rule:landmark', 'Lake Geneva|rule:landmark', 'Mount Kosciuszko|rule:landmark']));
     expect((await found(places, 'Went to the Nursing Station and checked Mental State.')).filter((d) => d.endsWith('landmark'))).toEqual([]);
+    // A feature of the land or the sea names a place with a common word too, one pair inside a sentence;
+    // not at a sentence's start nor inside a run of words written as names (a headline's).
+    const landmarks = async (text: string) => (await found(places, text)).filter((d) => d.endsWith('rule:landmark')).map((d) => d.split('|')[0]);
+    expect(await landmarks('They sailed to Kangaroo Island, then on to Mt Cook, Cape Cod and the Central Coast.')).toEqual(['Kangaroo Island', 'Mt Cook', 'Cape Cod', 'Central Coast']);
+    expect(await landmarks('Lake Placid hosted it. Levels Rise Across Long Beach Tonight, as river levels rose.')).toEqual([]);
     // Halls, gardens and galleries named so, not a ward's hall.
     expect((await found(places, 'A concert at Carnegie Hall, then Kew Gardens; pt walked to Main Hall.')).filter((d) => d.endsWith('landmark'))).toEqual(['Carnegie Hall|rule:landmark', 'Kew Gardens|rule:landmark']);
     // The Gulf written as a name is the region; a gulf between people is none.

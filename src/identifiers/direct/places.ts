@@ -251,6 +251,12 @@ const FEATURE_AFTER = new Set([
 ]);
 /** Words before a place's name that make it one: "Lake Geneva", "Mount Kosciuszko", "River Thames". */
 const FEATURE_BEFORE = new Set(['lake', 'mount', 'mt', 'river', 'cape', 'fort', 'port', 'isle', 'gulf', 'loch', 'lough', 'glen']);
+/**
+ * Features of the land and the sea that name a place whatever word comes with them, a common one too
+ * (Kangaroo Island, Central Coast, Mt Cook, Cape Cod): no title or thing is called so. Before or after one
+ * word written as a name, inside a sentence, where no run of capitals around makes it a headline's.
+ */
+const GEOGRAPHIC = new Set(['island', 'islands', 'isles', 'coast', 'bay', 'beach', 'peninsula', 'lake', 'lakes', 'mountains', 'falls', 'strait', 'canyon', 'glacier', 'reef', 'fjord', 'mount', 'mt', 'cape', 'isle', 'loch', 'lough']);
 /** A university named after its place: "University of Maryland", "Univ. of Chicago", "U OF MD" (the place is checked). */
 const UNIVERSITY_OF = /\b(?:university|univ\.?|u) of (\p{L}+(?: \p{L}+)?)(?![\p{L}\p{N}])/giu;
 /** A US state code where someone lives: "lives in DC", "moved to VA". */
@@ -661,26 +667,29 @@ export class PlaceRecognizer implements Recognizer {
    * A named geographic feature or landmark, where case means something: a feature word after its name
    * ("Hudson River", "Orange County", "Wembley Stadium") or before it ("Lake Geneva", "Mount Kosciuszko",
    * "River Thames"), written as names. One name word at least is no common English word, or a nationality
-   * (Korean Peninsula), so that a title in capitals ("Nursing Station", "Mental State") is none. The
-   * feature stays in the term.
+   * (Korean Peninsula), so that a title in capitals ("Nursing Station", "Mental State") is none; or, with a
+   * feature of the land or the sea ({@link GEOGRAPHIC}), a single common word inside a sentence (Kangaroo
+   * Island, Mt Cook) whose neighbours are not written as names. The feature stays in the term.
    */
   private landmarks(text: string, words: readonly TextWord[], out: Detection[]): void {
     const named = (k: number) => k >= 0 && k < words.length && properShape(text.slice(words[k]!.start, words[k]!.end)) && !FEATURE_AFTER.has(words[k]!.key) && !FEATURE_BEFORE.has(words[k]!.key);
     // A nationality names a place's feature as well as a word no list holds: Korean Peninsula, Arabian Sea.
     const distinctive = (k: number) => !this.lists.commonWords.has(words[k]!.key) || this.lists.nationalities.has(words[k]!.key);
     const spaced = (a: number, b: number) => /^ $/.test(text.slice(words[a]!.end, words[b]!.start));
+    // One pair alone inside a sentence: no word beside it, a space apart, is written as a name.
+    const alonePair = (a: number, b: number) => spaced(a, b) && !sentenceStart(text, words[a]!) && !(a > 0 && words[a - 1]!.capital && spaced(a - 1, a)) && !(b + 1 < words.length && words[b + 1]!.capital && spaced(b, b + 1));
     for (let i = 0; i < words.length; i++) {
       const w = words[i]!;
       if (!w.capital) continue;
       if (FEATURE_AFTER.has(w.key)) {
         let j = i;
         while (j > 0 && i - j < 3 && named(j - 1) && spaced(j - 1, j)) j--;
-        if (j < i && words.slice(j, i).some((_, k) => distinctive(j + k))) out.push({ start: words[j]!.start, end: w.end, category: 'LOCATION', source: 'rule:landmark' });
+        if (j < i && (words.slice(j, i).some((_, k) => distinctive(j + k)) || (j === i - 1 && GEOGRAPHIC.has(w.key) && alonePair(j, i)))) out.push({ start: words[j]!.start, end: w.end, category: 'LOCATION', source: 'rule:landmark' });
       }
       if (FEATURE_BEFORE.has(w.key)) {
         let j = i;
         while (j + 1 < words.length && j - i < 3 && named(j + 1) && spaced(j, j + 1)) j++;
-        if (j > i && words.slice(i + 1, j + 1).some((_, k) => distinctive(i + 1 + k))) out.push({ start: w.start, end: words[j]!.end, category: 'LOCATION', source: 'rule:landmark' });
+        if (j > i && (words.slice(i + 1, j + 1).some((_, k) => distinctive(i + 1 + k)) || (j === i + 1 && GEOGRAPHIC.has(w.key) && alonePair(i, j)))) out.push({ start: w.start, end: words[j]!.end, category: 'LOCATION', source: 'rule:landmark' });
       }
     }
   }
