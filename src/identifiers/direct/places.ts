@@ -254,9 +254,10 @@ const FEATURE_BEFORE = new Set(['lake', 'mount', 'mt', 'river', 'cape', 'fort', 
 /**
  * Features of the land and the sea that name a place whatever word comes with them, a common one too
  * (Kangaroo Island, Central Coast, Mt Cook, Cape Cod): no title or thing is called so. Before or after one
- * word written as a name, inside a sentence, where no run of capitals around makes it a headline's.
+ * word written as a name, inside a sentence, where no run of capitals around makes it a headline's. Not
+ * falls, which a clinical note writes so (Mechanical Falls); a town named so is listed (Twin Falls).
  */
-const GEOGRAPHIC = new Set(['island', 'islands', 'isles', 'coast', 'bay', 'beach', 'peninsula', 'lake', 'lakes', 'mountains', 'falls', 'strait', 'canyon', 'glacier', 'reef', 'fjord', 'mount', 'mt', 'cape', 'isle', 'loch', 'lough']);
+const GEOGRAPHIC = new Set(['island', 'islands', 'isles', 'coast', 'bay', 'beach', 'peninsula', 'lake', 'lakes', 'mountains', 'strait', 'canyon', 'glacier', 'reef', 'fjord', 'mount', 'mt', 'cape', 'isle', 'loch', 'lough']);
 /** A university named after its place: "University of Maryland", "Univ. of Chicago", "U OF MD" (the place is checked). */
 const UNIVERSITY_OF = /\b(?:university|univ\.?|u) of (\p{L}+(?: \p{L}+)?)(?![\p{L}\p{N}])/giu;
 /** A US state code where someone lives: "lives in DC", "moved to VA". */
