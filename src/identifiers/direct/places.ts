@@ -679,18 +679,21 @@ export class PlaceRecognizer implements Recognizer {
     const spaced = (a: number, b: number) => /^ $/.test(text.slice(words[a]!.end, words[b]!.start));
     // One pair alone inside a sentence: no word beside it, a space apart, is written as a name.
     const alonePair = (a: number, b: number) => spaced(a, b) && !sentenceStart(text, words[a]!) && !(a > 0 && words[a - 1]!.capital && spaced(a - 1, a)) && !(b + 1 < words.length && words[b + 1]!.capital && spaced(b, b + 1));
+    // Whether the name words from..to beside the feature name a place with it.
+    const namesPlace = (feature: number, from: number, to: number) =>
+      words.slice(from, to + 1).some((_, k) => distinctive(from + k)) || (from === to && GEOGRAPHIC.has(words[feature]!.key) && alonePair(Math.min(feature, from), Math.max(feature, from)));
     for (let i = 0; i < words.length; i++) {
       const w = words[i]!;
       if (!w.capital) continue;
       if (FEATURE_AFTER.has(w.key)) {
         let j = i;
         while (j > 0 && i - j < 3 && named(j - 1) && spaced(j - 1, j)) j--;
-        if (j < i && (words.slice(j, i).some((_, k) => distinctive(j + k)) || (j === i - 1 && GEOGRAPHIC.has(w.key) && alonePair(j, i)))) out.push({ start: words[j]!.start, end: w.end, category: 'LOCATION', source: 'rule:landmark' });
+        if (j < i && namesPlace(i, j, i - 1)) out.push({ start: words[j]!.start, end: w.end, category: 'LOCATION', source: 'rule:landmark' });
       }
       if (FEATURE_BEFORE.has(w.key)) {
         let j = i;
         while (j + 1 < words.length && j - i < 3 && named(j + 1) && spaced(j, j + 1)) j++;
-        if (j > i && (words.slice(i + 1, j + 1).some((_, k) => distinctive(i + 1 + k)) || (j === i + 1 && GEOGRAPHIC.has(w.key) && alonePair(i, j)))) out.push({ start: w.start, end: words[j]!.end, category: 'LOCATION', source: 'rule:landmark' });
+        if (j > i && namesPlace(i, i + 1, j)) out.push({ start: w.start, end: words[j]!.end, category: 'LOCATION', source: 'rule:landmark' });
       }
     }
   }
