@@ -5,14 +5,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Proportion, ProtectionEvaluation } from '../../src/audit/index.js';
+import { formatProportion, type Proportion, type ProtectionEvaluation } from '../../src/audit/index.js';
 
 const [out, model] = process.argv.slice(2) as [string, string];
-const pct = (p: Proportion, digits = 1) => `${(100 * p.value).toFixed(digits)}%`;
-const withInterval = (p: Proportion) => `${pct(p)} [${(100 * p.interval[0]).toFixed(1)}, ${(100 * p.interval[1]).toFixed(1)}]`;
+const pct = (p: Proportion) => `${(100 * p.value).toFixed(1)}%`;
 const full = (r: ProtectionEvaluation, type: string) => {
   const row = r.types.find((t) => t.type === type);
-  return row === undefined ? '–' : withInterval(row.full);
+  return row === undefined ? '–' : formatProportion(row.full);
 };
 const own = JSON.parse(readFileSync(join(model, 'ppmlm.json'), 'utf8')) as { piiThreshold?: number };
 const rows = readFileSync(join(out, 'rows', 'index.tsv'), 'utf8')

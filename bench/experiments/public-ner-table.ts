@@ -4,13 +4,12 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Proportion, ProtectionEvaluation } from '../../src/audit/index.js';
+import { formatProportion, type ProtectionEvaluation } from '../../src/audit/index.js';
 
 const out = process.argv[2]!;
 const read = (name: string) => JSON.parse(readFileSync(join(out, `${name}.json`), 'utf8')) as ProtectionEvaluation;
-const pct = (p: Proportion) => `${(100 * p.value).toFixed(1)}% [${(100 * p.interval[0]).toFixed(1)}, ${(100 * p.interval[1]).toFixed(1)}]`;
-const full = (r: ProtectionEvaluation, type: string) => pct(r.types.find((t) => t.type === type)!.full);
-const other = (r: ProtectionEvaluation) => pct(r.otherTextProtected);
+const full = (r: ProtectionEvaluation, type: string) => formatProportion(r.types.find((t) => t.type === type)!.full);
+const other = (r: ProtectionEvaluation) => formatProportion(r.otherTextProtected);
 const all = (r: ProtectionEvaluation) => full(r, 'all');
 const own = JSON.parse(readFileSync(join(out, 'model', 'ppmlm.json'), 'utf8'));
 

@@ -69,6 +69,10 @@ export interface Proportion {
   n: number;
 }
 
+/** A proportion as `blacklist eval` prints it: percent and its 95% interval (`98.0% [97.2, 98.7]`), "–" when undefined. */
+export const formatProportion = (p: Proportion): string =>
+  Number.isNaN(p.value) ? '–' : `${(100 * p.value).toFixed(1)}% [${(100 * p.interval[0]).toFixed(1)}, ${(100 * p.interval[1]).toFixed(1)}]`;
+
 export interface TypeCoverage {
   type: string;
   gold: number;

@@ -15,5 +15,5 @@ export type { GoldSpan } from './gold.js';
 export { writeReport, reportHtml, rocSvg, regurgitationSvg } from './report.js';
 export { downstreamF1 } from './downstream.js';
 export type { DownstreamOptions, DownstreamResult } from './downstream.js';
-export { evaluateProtection, blacklistProtection, occurrenceProtection, ownTextProtection } from './blacklistEval.js';
+export { evaluateProtection, blacklistProtection, formatProportion, occurrenceProtection, ownTextProtection } from './blacklistEval.js';
 export type { DocumentProtection, Protection, Proportion, ProtectionEvaluation, TypeCoverage } from './blacklistEval.js';

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { blacklistProtection, evaluateProtection, occurrenceProtection, ownTextProtection, type Protection, type Proportion, type ProtectionEvaluation } from '../../audit/index.js';
+import { blacklistProtection, evaluateProtection, formatProportion, occurrenceProtection, ownTextProtection, type Protection, type ProtectionEvaluation } from '../../audit/index.js';
 import { goldType, openSpanJsonlWriter, readSpanCorpus, type SpanFormat } from '../../corpus/index.js';
 import { UsageError } from '../../errors.js';
 import { buildBlacklist, englishReference, readBlacklist, readCorpusReference, type Blacklist } from '../../identifiers/index.js';
@@ -36,8 +36,6 @@ async function goldFormatOf(path: string): Promise<SpanFormat> {
   return 'conll';
 }
 
-const pct = (p: Proportion) => (Number.isNaN(p.value) ? '–' : `${(100 * p.value).toFixed(1)}% [${(100 * p.interval[0]).toFixed(1)}, ${(100 * p.interval[1]).toFixed(1)}]`);
-
 /** The evaluation as the tables a privacy officer reads. */
 export function evaluationText(e: ProtectionEvaluation, what: string): string {
   const lines = [
@@ -45,12 +43,12 @@ export function evaluationText(e: ProtectionEvaluation, what: string): string {
     '',
     '| gold type | spans | protected (every word character) | touched (any overlap) |',
     '|---|---:|---:|---:|',
-    ...e.types.map((t) => `| ${t.type} | ${t.gold} | ${pct(t.full)} | ${pct(t.anyOverlap)} |`),
+    ...e.types.map((t) => `| ${t.type} | ${t.gold} | ${formatProportion(t.full)} | ${formatProportion(t.anyOverlap)} |`),
     '',
-    `other text protected: ${pct(e.otherTextProtected)} of ${e.otherTextProtected.n} word characters outside gold spans`,
-    ...e.otherTextProtectedBy.map((b) => `  by ${b.protectedBy} terms: ${pct(b.share)}`),
-    `precision of direct detections: ${pct(e.precision)} of ${e.precision.n}`,
-    ...e.precisionByCategory.map((c) => `  ${c.category}: ${pct(c.precision)} of ${c.precision.n}`),
+    `other text protected: ${formatProportion(e.otherTextProtected)} of ${e.otherTextProtected.n} word characters outside gold spans`,
+    ...e.otherTextProtectedBy.map((b) => `  by ${b.protectedBy} terms: ${formatProportion(b.share)}`),
+    `precision of direct detections: ${formatProportion(e.precision)} of ${e.precision.n}`,
+    ...e.precisionByCategory.map((c) => `  ${c.category}: ${formatProportion(c.precision)} of ${c.precision.n}`),
   ];
   return lines.join('\n');
 }
