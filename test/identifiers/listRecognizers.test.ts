@@ -410,7 +410,7 @@ describe('places without a user list', () => {
     expect(await zipped('lives in Springfield, IL 62704-1234 now')).toEqual(['Springfield, IL|Springfield, IL 62704-1234']);
     expect(await zipped('from Harbor, MD 21401 today')).toEqual(['Harbor, MD|Harbor, MD 21401']);
     expect(await zipped('Baltimore, MD 2000 patients')).toEqual([]);
-    expect(await found(places, 'daughter from Middle River, MD visited')).toEqual(['Middle River|list:places', 'Middle River, MD|list:places']);
+    expect(await found(places, 'daughter from Middle River, MD visited')).toEqual(['Middle River|list:places', 'Middle River, MD|list:places', 'Middle River|rule:landmark']);
     expect(await found(places, 'I am cambodian but I live in United Kingdom.')).toContain('United Kingdom|list:places');
     expect(await found(places, 'I am in Sutri for a business trip')).toContain('Sutri|context:place-preposition');
     expect(await found(places, 'ready to go to Sacred Heart Memorial tomorrow')).toContain('Sacred Heart Memorial|rule:facility');
@@ -652,12 +652,21 @@ describe('places without a user list', () => {
     const landmarks = async (text: string) => (await found(places, text)).filter((d) => d.endsWith('rule:landmark')).map((d) => d.split('|')[0]);
     expect(await landmarks('They sailed to Kangaroo Island, then on to Mt Cook, Cape Cod and the Central Coast.')).toEqual(['Kangaroo Island', 'Mt Cook', 'Cape Cod', 'Central Coast']);
     expect(await landmarks('Lake Placid hosted it. Levels Rise Across Long Beach Tonight, as river levels rose. Pt s/p Mechanical Falls.')).toEqual([]);
+    // After the name only, a river, a sea, a valley or a county: the River Island shop and the Gulf War are none.
+    expect(await landmarks('Teens drowned in the Peace River; she works in Orange County.')).toEqual(['Peace River', 'Orange County']);
+    expect(await landmarks('She shops at River Island.')).toEqual([]);
     // Halls, gardens and galleries named so, not a ward's hall.
     expect((await found(places, 'A concert at Carnegie Hall, then Kew Gardens; pt walked to Main Hall.')).filter((d) => d.endsWith('landmark'))).toEqual(['Carnegie Hall|rule:landmark', 'Kew Gardens|rule:landmark']);
     // The Gulf written as a name is the region; a gulf between people is none.
     expect(await found(places, 'Tension in the Gulf rose as a gulf opened between them.')).toEqual(['Gulf|list:places']);
     // A compass word before a listed place and an administrative word after it belong to the place.
     expect(await found(places, 'Floods hit Eastern Saskatchewan, the Donetsk region, Fairfax county and Greater London.')).toEqual(expect.arrayContaining(['Eastern Saskatchewan|list:places', 'Donetsk region|list:places', 'Fairfax county|list:places', 'Greater London|list:places']));
+    // A county's kind before it, written with a capital: "County Cavan" is the term, never every "county".
+    expect(await found(places, 'Sunset over County Cavan and Co. Antrim; the county council met.')).toEqual(expect.arrayContaining(['County Cavan|list:places', 'Co. Antrim|list:places']));
+    // A place after its kind and "of" needs no word unknown to the lists: the kind names it.
+    const kindOf = async (text: string) => (await found(places, text)).filter((d) => d.endsWith('context:place-kind'));
+    expect(await kindOf('Militants took the northern city of Tal Afar; clashes spread to the town of Mpeketoni on Sunday.')).toEqual(['Tal Afar|context:place-kind', 'Mpeketoni|context:place-kind']);
+    expect(await kindOf('The city of angels; a state of Shock; the cost of Living.')).toEqual([]);
     // A point of the compass belongs to a place in lower case too, hyphenated or not; "central" then is an adjective.
     expect(await found(places, 'Shelling in eastern Ukraine and south-east England, from the central London office.')).toEqual(expect.arrayContaining(['eastern Ukraine|list:places', 'south-east England|list:places', 'London|list:places']));
     // A state's form before a country is part of its name; before a state or a city it is not taken.

@@ -40,6 +40,8 @@ const ULTRASOUND_ACTS = new Set([
 /** What an ultrasound looks at, right after "US": "US abd", "RUQ US liver" (not after "the": "the US leg of a tour"). */
 const ULTRASOUND_SITES = new Set(['abd', 'abdomen', 'abdominal', 'renal', 'kidney', 'kidneys', 'liver', 'pelvis', 'pelvic', 'neck', 'chest', 'head', 'leg', 'legs', 'arm', 'arms']);
 /** The form of a state before a country's name, part of it: "Kingdom of the Netherlands", "People's Republic of China". */
+/** Ireland's and Britain's counties name their kind first, written with a capital: "County Cavan", "Co. Antrim". */
+const COUNTY_BEFORE = /(?:^|[^\p{L}])((?:County|Co\.?)\s)$/u;
 const STATE_FORM_BEFORE = /(?:^|[^\p{L}])((?:(?:federal|democratic|people['’]s|islamic|socialist|arab|united|federated|plurinational|independent)\s+)*(?:kingdom|republic|commonwealth|principality|sultanate|emirate|state|federation|grand\s+duchy)\s+of\s+(?:the\s+)?)$/iu;
 /** Days and months, which name no place after a preposition ("in August"; August is a town too). */
 const CALENDAR = new Set(CALENDAR_WORDS);
@@ -53,6 +55,8 @@ const REGION_AFTER_POINT = new Set(['shore', 'coast', 'end', 'side', 'bank', 'mi
 const ADMINISTRATIVE = ['region', 'province', 'county', 'district', 'oblast', 'prefecture', 'governorate', 'municipality', 'canton', 'township', 'parish', 'borough'];
 /** An administrative word right after a listed place, in any case: "Donetsk region", "Fairfax county", "Washington state". */
 const ADMINISTRATIVE_AFTER = new RegExp(`^ (?:${[...ADMINISTRATIVE, 'state'].join('|')})(?![\\p{L}\\p{N}])`, 'iu');
+/** Kinds of place that name one after "of": "the town of Mpeketoni", "the province of Diyala". */
+const KIND_OF_PLACE = new Set(['city', 'town', 'village', 'hamlet', 'township', 'borough', 'suburb', 'municipality', 'commune', 'province', 'prefecture', 'county', 'district', 'region', 'island', 'port']);
 /** Prepositions before a place's name. */
 const PLACE_PREPOSITIONS = new Set(['in', 'from', 'at', 'near', 'outside', 'around', 'across']);
 /** Whether `words[i]` comes right after a preposition of place or "to", a space between. */
@@ -258,6 +262,11 @@ const FEATURE_BEFORE = new Set(['lake', 'mount', 'mt', 'river', 'cape', 'fort', 
  * falls, which a clinical note writes so (Mechanical Falls); a town named so is listed (Twin Falls).
  */
 const GEOGRAPHIC = new Set(['island', 'islands', 'isles', 'coast', 'bay', 'beach', 'peninsula', 'lake', 'lakes', 'mountains', 'strait', 'canyon', 'glacier', 'reef', 'fjord', 'mount', 'mt', 'cape', 'isle', 'loch', 'lough']);
+/**
+ * The same after the name only: Orange County, Peace River, Black Sea, Death Valley. Before one, river and
+ * gulf start other things too (River Island, a shop; the Gulf War).
+ */
+const GEOGRAPHIC_AFTER = new Set(['river', 'sea', 'ocean', 'valley', 'desert', 'hills', 'creek', 'harbor', 'harbour', 'county']);
 /** A university named after its place: "University of Maryland", "Univ. of Chicago", "U OF MD" (the place is checked). */
 const UNIVERSITY_OF = /\b(?:university|univ\.?|u) of (\p{L}+(?: \p{L}+)?)(?![\p{L}\p{N}])/giu;
 /** A US state code where someone lives: "lives in DC", "moved to VA". */
@@ -450,7 +459,8 @@ function placeMatcher(lists: PublicLists): BlacklistMatcher {
  *   written first ("Via Roma 131"), units on the next line, military and ships' post offices
  *   (`rule:postal-address`, see {@link postalAddress});
  * - a place no list holds after "in", "from", "at"...: capitalised words, or a word in capitals of six
- *   letters or more (`context:place-preposition`).
+ *   letters or more (`context:place-preposition`);
+ * - a place after its kind and "of", whatever its words ("the town of Mpeketoni": `context:place-kind`).
  * The name words only are detected, not "Hospital": the term is then protected wherever it recurs,
  * "Holy Cross" alone included; the name with its facility words is its mention.
  */
@@ -495,9 +505,10 @@ export class PlaceRecognizer implements Recognizer {
       const code = POSTCODE_AFTER.exec(text.slice(m.end, m.end + 40));
       const coded = code !== null && (code[1] !== undefined || listedCountry) ? code[0].length : 0;
       if (!ambiguous) {
-        // A compass word or a state's form before it and an administrative word after it belong to the
-        // place: "Eastern Saskatchewan", "Republic of Ireland", "Donetsk region", "Kent county".
-        const form = listedCountry ? STATE_FORM_BEFORE.exec(text.slice(Math.max(0, m.start - 60), m.start)) : null;
+        // A compass word, a state's form or a county's before it and an administrative word after it
+        // belong to the place: "Eastern Saskatchewan", "Republic of Ireland", "County Cavan", "Donetsk
+        // region", "Kent county".
+        const form = listedCountry ? STATE_FORM_BEFORE.exec(text.slice(Math.max(0, m.start - 60), m.start)) : cased ? COUNTY_BEFORE.exec(text.slice(Math.max(0, m.start - 8), m.start)) : null;
         const before = form !== null ? m.start - form[1]!.length : i > 0 && COMPASS.has(words[i - 1]!.key) && (words[i - 1]!.capital || !cased || POINTS.has(words[i - 1]!.key)) && /^ $/.test(text.slice(words[i - 1]!.end, m.start)) ? words[i - 1]!.start : m.start;
         const after = coded === 0 ? ADMINISTRATIVE_AFTER.exec(text.slice(m.end, m.end + 14)) ?? (listedCountry ? this.qualifier(text.slice(m.end, m.end + 24)) : null) : null;
         out.push({ start: before, end: m.end + (coded || (after?.[0].length ?? 0)), category: 'LOCATION', source: 'list:places' });
@@ -538,6 +549,12 @@ export class PlaceRecognizer implements Recognizer {
       if (cased && PLACE_PREPOSITIONS.has(words[i - 1]!.key) && /^ $/.test(text.slice(words[i - 1]!.end, w.start))) {
         const end = this.unlistedPlace(text, words, i);
         if (end !== undefined) out.push({ start: w.start, end, category: 'LOCATION', source: 'context:place-preposition' });
+      }
+      // A place after its kind and "of", whatever its words, since the kind says what they name: "the town
+      // of Mpeketoni", "the northern Iraqi city of Tal Afar" (a name and a word no list holds as a place).
+      if (cased && i > 1 && words[i - 1]!.key === 'of' && KIND_OF_PLACE.has(words[i - 2]!.key) && /^ $/.test(text.slice(words[i - 2]!.end, words[i - 1]!.start)) && /^ $/.test(text.slice(words[i - 1]!.end, w.start))) {
+        const end = this.unlistedPlace(text, words, i, false);
+        if (end !== undefined) out.push({ start: w.start, end, category: 'LOCATION', source: 'context:place-kind' });
       }
       // A town too small for the places list after a preposition of place, "to" too: "returned to LYCKSELE",
       // "in punkaharju" where case means nothing.
@@ -646,9 +663,10 @@ export class PlaceRecognizer implements Recognizer {
   /**
    * The unlisted place whose first word is `words[i]`, where case means something: up to four words a
    * space apart, capitalised, or particles inside ("Villafranca del Cid"), one of them at least a word no
-   * list holds (`Store Merløse`, not `Mill Village`). Returns where it ends.
+   * list holds (`Store Merløse`, not `Mill Village`) unless its context names it a place
+   * (`unlistedWord` false). Returns where it ends.
    */
-  private unlistedPlace(text: string, words: readonly TextWord[], i: number): number | undefined {
+  private unlistedPlace(text: string, words: readonly TextWord[], i: number, unlistedWord = true): number | undefined {
     let end: number | undefined;
     let unlisted = false;
     for (let j = i; j < words.length && j - i < 4 && (j === i || /^ $/.test(text.slice(words[j - 1]!.end, words[j]!.start))); j++) {
@@ -661,7 +679,7 @@ export class PlaceRecognizer implements Recognizer {
       else if (!properShape(surface)) break;
       end = x.end;
     }
-    return unlisted ? end : undefined;
+    return unlisted || !unlistedWord ? end : undefined;
   }
 
   /**
@@ -681,7 +699,7 @@ export class PlaceRecognizer implements Recognizer {
     const alonePair = (a: number, b: number) => spaced(a, b) && !sentenceStart(text, words[a]!) && !(a > 0 && words[a - 1]!.capital && spaced(a - 1, a)) && !(b + 1 < words.length && words[b + 1]!.capital && spaced(b, b + 1));
     // Whether the name words from..to beside the feature name a place with it.
     const namesPlace = (feature: number, from: number, to: number) =>
-      words.slice(from, to + 1).some((_, k) => distinctive(from + k)) || (from === to && GEOGRAPHIC.has(words[feature]!.key) && alonePair(Math.min(feature, from), Math.max(feature, from)));
+      words.slice(from, to + 1).some((_, k) => distinctive(from + k)) || (from === to && (GEOGRAPHIC.has(words[feature]!.key) || (feature > to && GEOGRAPHIC_AFTER.has(words[feature]!.key))) && alonePair(Math.min(feature, from), Math.max(feature, from)));
     for (let i = 0; i < words.length; i++) {
       const w = words[i]!;
       if (!w.capital) continue;
