@@ -410,6 +410,8 @@ describe('places without a user list', () => {
     expect(await zipped('lives in Springfield, IL 62704-1234 now')).toEqual(['Springfield, IL|Springfield, IL 62704-1234']);
     expect(await zipped('from Harbor, MD 21401 today')).toEqual(['Harbor, MD|Harbor, MD 21401']);
     expect(await zipped('Baltimore, MD 2000 patients')).toEqual([]);
+    // Tokenised text (CoNLL) writes a space before the comma.
+    expect(await found(places, 'Analyst - Manhattan , NY ; Cooks ( Linwood , PA )')).toEqual(['Manhattan , NY|context:place', 'Linwood|list:places', 'Linwood , PA|list:places']);
     expect(await found(places, 'daughter from Middle River, MD visited')).toEqual(['Middle River|list:places', 'Middle River, MD|list:places', 'Middle River|rule:landmark']);
     expect(await found(places, 'I am cambodian but I live in United Kingdom.')).toContain('United Kingdom|list:places');
     expect(await found(places, 'I am in Sutri for a business trip')).toContain('Sutri|context:place-preposition');
@@ -661,6 +663,10 @@ describe('places without a user list', () => {
     expect(await found(places, 'Tension in the Gulf rose as a gulf opened between them.')).toEqual(['Gulf|list:places']);
     // A compass word before a listed place and an administrative word after it belong to the place.
     expect(await found(places, 'Floods hit Eastern Saskatchewan, the Donetsk region, Fairfax county and Greater London.')).toEqual(expect.arrayContaining(['Eastern Saskatchewan|list:places', 'Donetsk region|list:places', 'Fairfax county|list:places', 'Greater London|list:places']));
+    // A landmark after a listed place, its kind in any case, a term beside the place; not a verb after a name.
+    const landmarksAfter = await found(places, 'Mosul dam recaptured; protest at Montreal city hall; let Jordan pass.');
+    expect(landmarksAfter).toEqual(expect.arrayContaining(['Mosul|list:places', 'Mosul dam|list:places', 'Montreal city hall|list:places', 'Jordan|list:places']));
+    expect(landmarksAfter.filter((d) => d.startsWith('Jordan '))).toEqual([]);
     // A county's kind before it, written with a capital: "County Cavan" is the term, never every "county".
     expect(await found(places, 'Sunset over County Cavan and Co. Antrim; the county council met.')).toEqual(expect.arrayContaining(['County Cavan|list:places', 'Co. Antrim|list:places']));
     // A place after its kind and "of" needs no word unknown to the lists: the kind names it.

@@ -253,6 +253,8 @@ const FEATURE_AFTER = new Set([
   ...['tower', 'towers', 'building', 'museum', 'church', 'chapel', 'temple', 'mosque', 'synagogue', 'monastery', 'cemetery', 'prison', 'mall', 'hotel', 'theatre', 'theater', 'zoo'],
   ...['hall', 'garden', 'gardens', 'gallery'],
 ]);
+/** One or two feature words after a listed place, in any case ("Mosul dam", "Montreal city hall"); not pass, a verb after a name too. */
+const LANDMARK_AFTER_PLACE = new RegExp(String.raw`^(?: (?:${[...FEATURE_AFTER].filter((w) => w !== 'pass' && !ADMINISTRATIVE.includes(w)).join('|')})){1,2}(?![\p{L}\p{N}])`, 'iu');
 /** Words before a place's name that make it one: "Lake Geneva", "Mount Kosciuszko", "River Thames". */
 const FEATURE_BEFORE = new Set(['lake', 'mount', 'mt', 'river', 'cape', 'fort', 'port', 'isle', 'gulf', 'loch', 'lough', 'glen']);
 /**
@@ -498,8 +500,8 @@ export class PlaceRecognizer implements Recognizer {
       const ambiguous = span.every((w) => dictionaryWord(w.key, this.lists) || w.key.length < 4) && !named && !lowerAfterPreposition;
       // A place in capitals is followed by words in capitals, where IN, OR and ME are words: there the
       // code must close the place, before punctuation, a postal code or the line's end ("BOSTON MA 02115",
-      // not "CHINA IN SURPRISE DEFEAT").
-      const code2 = /^,?\s*([A-Z]{2})(?![\p{L}\d])/u.exec(text.slice(m.end, m.end + 5));
+      // not "CHINA IN SURPRISE DEFEAT"). Tokenised text (CoNLL) writes a space before the comma: "Manhattan , NY".
+      const code2 = /^ ?,?\s*([A-Z]{2})(?![\p{L}\d])/u.exec(text.slice(m.end, m.end + 7));
       const state = code2 !== null && (!span.every((w) => inCapitals(text.slice(w.start, w.end))) || matchAt(CODE_CLOSES, text, m.end + code2[0].length) !== null) ? code2 : null;
       // A postal code after it belongs to the place ("Hungary 06554"); four digits only after a country (not "Boston 2010").
       const code = POSTCODE_AFTER.exec(text.slice(m.end, m.end + 40));
@@ -516,6 +518,10 @@ export class PlaceRecognizer implements Recognizer {
         // abbreviates it ("Tampa, Fla."), in a term of its own: the place alone stays one, and MD alone is a doctor.
         const stateAfter = state !== null && this.lists.stateCodes.has(state[1]!) ? state : cased && span.every((w) => w.capital) ? AP_STATE_AFTER.exec(text.slice(m.end, m.end + 10)) : null;
         if (stateAfter !== null) out.push(withZip(text, { start: m.start, end: m.end + stateAfter[0].length, category: 'LOCATION', source: 'list:places' }));
+        // A landmark named after it, its kind in any case, in a term of its own beside the place: "Mosul
+        // dam", "Delhi zoo", "Montreal city hall".
+        const feature = coded === 0 && after === null ? LANDMARK_AFTER_PLACE.exec(text.slice(m.end, m.end + 24)) : null;
+        if (feature !== null) out.push({ start: before, end: m.end + feature[0].length, category: 'LOCATION', source: 'list:places' });
       }
       // A place that is also a word ("Harbor", "Union"; one of two words written as names counts above) only before a state code, which stays in the
       // term: "harbor md", never every "union".
