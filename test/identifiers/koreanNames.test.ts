@@ -315,6 +315,8 @@ describe('Korean places', () => {
     // 예산 is a budget, 고양이 a cat, 경기 the economy: places only with a suffix or a province.
     expect(await found('예산이 부족하다. 고양이가 울었다. 경기가 나쁘다.')).toEqual([]);
     expect(await found('충남 예산에서 열린 행사, 고양시에서, 경기 북부에')).toEqual(['충남|list:ko-places', '고양시|list:ko-places', '충남 예산|context:ko-province', '경기 북부|context:ko-province']);
+    // North Korea's and Joseon's provinces, where biographies place a birth; 해주 is a verb's form alone (해주는).
+    expect(await found('황해도 해주에서 태어나 함경남도 함흥에서 자랐다. 경험하게 해주는 단계')).toEqual(['황해도|list:ko-places', '함경남도|list:ko-places', '함흥|list:ko-places', '황해도 해주|context:ko-province', '함경남도 함흥|context:ko-province']);
     // The one test of a city with its suffix, shared with the facilities' venues: a listed or ambiguous city and 시, 군 or 구.
     const { cityWithSuffix } = await import('../../src/identifiers/direct/koreanPlaces.js');
     expect(['용인시', '화성시', '예산군', '강남구', '용인', '대구탕', '서울역'].map(cityWithSuffix)).toEqual([true, true, true, true, false, false, false]);

@@ -5,10 +5,15 @@ import { isFunctionalTag, isHangulWord, mecabReading, morphemeCursor, morphemesB
 import { KOREAN_PARTICLE, KOREAN_PARTICLE_ONLY, MECAB_DICTIONARY_SOURCE, properNounRuns } from './koreanNames.js';
 import { WORLD_PLACES_KO } from './worldPlaces.js';
 
-/** The 17 top-level regions of Korea, short and official names: public administrative facts. */
+/**
+ * The 17 top-level regions of Korea, short and official names, North Korea's provinces and the provinces of
+ * Joseon, which biographies name as birthplaces (평안북도 정주, 황해도 해주): public administrative facts.
+ */
 const REGIONS = (
   '서울 부산 대구 인천 광주 대전 울산 세종 경기 강원 충북 충남 전북 전남 경북 경남 제주 ' +
-  '서울특별시 부산광역시 대구광역시 인천광역시 광주광역시 대전광역시 울산광역시 세종특별자치시 경기도 강원도 강원특별자치도 충청북도 충청남도 전라북도 전북특별자치도 전라남도 경상북도 경상남도 제주도 제주특별자치도'
+  '서울특별시 부산광역시 대구광역시 인천광역시 광주광역시 대전광역시 울산광역시 세종특별자치시 경기도 강원도 강원특별자치도 충청북도 충청남도 전라북도 전북특별자치도 전라남도 경상북도 경상남도 제주도 제주특별자치도 ' +
+  '평안북도 평안남도 함경북도 함경남도 황해북도 황해남도 자강도 양강도 평북 평남 함북 함남 ' +
+  '평안도 함경도 황해도 충청도 전라도 경상도'
 ).split(' ');
 
 /** Country names that are common words far more often: 수단 (means), 오만 (arrogance), 말리 (말리는), 가나, 경기 (economy; 경기도 stays). */
