@@ -2,7 +2,7 @@ import { isHangulWord, mecabReading, morphemeCursor, type Morpheme, type MorphAn
 import type { Detection, Recognizer } from './recognizer.js';
 import { KOREAN_PARTICLE } from './koreanNames.js';
 import { COURT_PLACEHOLDER } from './koreanOrganizations.js';
-import { COMMON_NOUN, NOMINAL, NUMBERED_STREET, STREET_END, STREET_NUMBER, cityWithSuffix, koreanPlaces, placePrefix, stemIn } from './koreanPlaces.js';
+import { COMMON_NOUN, NOMINAL, NUMBERED_STREET, STREET_END, cityWithSuffix, koreanPlaces, placePrefix, stemIn, streetNumberAt } from './koreanPlaces.js';
 
 /** Kinds of facility a name comes before. */
 const FACILITY_KINDS = '아파트|빌라|맨션|오피스텔|타워|빌딩|센터|타운|병원|교회|성당|마트|호텔|모텔|공원|초등학교|중학교|고등학교|대학교|백화점|공항|터미널|경찰서|파출소|지구대|주점|술집|식당|카페|노래방|노래연습장|상가|편의점|체육관|경기장|운동장|광장|박물관|미술관|기념관|전시관|도서관|전망대|골프장|컨트리클럽|리조트|수목원|해수욕장|유원지';
@@ -66,7 +66,7 @@ const NOT_A_PALACE = /^(?:아방궁|세자궁|[가-힣]*[자양국]궁)$/;
  * 의정부시 충의로 125에, 중구 경수대로508번길 42): the part of an address below the district, which a
  * standard that leaves places unprotected still marks (Thunder-DeID's 구아래주소) and which goes with
  * `korean-places`' whole address (`rule:ko-address`) when the places are left out. The street one word in
- * 로 or 길 (not the particle 으로), the number as an address writes it ({@link STREET_NUMBER}).
+ * 로 or 길 (not the particle 으로), the number as an address writes it ({@link streetNumberAt}).
  */
 const STREET_AFTER_DISTRICT = new RegExp(String.raw`(?<=(?<![가-힣])[가-힣]{1,6}(?:시|군|구) )[가-힣0-9]{1,10}${STREET_END}(?:${NUMBERED_STREET})?(?= ?\d)`, 'g');
 /**
@@ -138,11 +138,11 @@ export class KoreanFacilityRecognizer implements Recognizer {
     }
     const street = morphemeCursor(analysis);
     for (const m of text.matchAll(STREET_AFTER_DISTRICT)) {
-      const number = STREET_NUMBER.exec(text.slice(m.index + m[0].length));
+      const number = streetNumberAt(text, m.index + m[0].length);
       // With mecab, not a common noun in 로 that a number may follow (도로 3, 경로 2).
       const read = street(m.index, m.index + m[0].length);
-      if (number === null || (read.length === 1 && COMMON_NOUN.test(read[0]!.tag))) continue;
-      out.push({ start: m.index, end: m.index + m[0].length + number[0].length, category: 'LOCATION', source: 'rule:ko-street' });
+      if (number === 0 || (read.length === 1 && COMMON_NOUN.test(read[0]!.tag))) continue;
+      out.push({ start: m.index, end: m.index + m[0].length + number, category: 'LOCATION', source: 'rule:ko-street' });
     }
     const station = morphemeCursor(analysis);
     for (const m of text.matchAll(STATION)) {

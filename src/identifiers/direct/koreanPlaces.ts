@@ -84,7 +84,12 @@ function divisionAfter(byStart: ReadonlyMap<number, Morpheme>, r: { start: numbe
  * (` 12`, ` 123-4`, ` 37번지`), then what may end an address: a particle, a space or punctuation. Not a
  * date (2019. 3. 4., 2019-03-04, 2019/3/4), a time (12:30), a count or a measure (2019년, 3명, 100만, 3km).
  */
-export const STREET_NUMBER = new RegExp(String.raw`^ ?\d{1,5}(?:-\d{1,4})?(?:번지|(?![\d:/-]|[.,]\s?\d|만|도|\s(?:(?:년|월|일|시|분|초|명|개|원|세|살)(?![가-힣])|(?:km|kg|cm|m)\b|%)))(?=${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9%]))`);
+const STREET_NUMBER = new RegExp(String.raw` ?\d{1,5}(?:-\d{1,4})?(?:번지|(?![\d:/-]|[.,]\s?\d|만|도|\s(?:(?:년|월|일|시|분|초|명|개|원|세|살)(?![가-힣])|(?:km|kg|cm|m)\b|%)))(?=${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9%]))`, 'y');
+/** The length of the building or lot number at `at`, as an address writes it, or 0 where there is none. */
+export function streetNumberAt(text: string, at: number): number {
+  STREET_NUMBER.lastIndex = at;
+  return STREET_NUMBER.exec(text)?.[0].length ?? 0;
+}
 /** A street's last syllable, as a pattern's piece (다솜로, 장안길; 으로 is the particle). */
 export const STREET_END = String.raw`(?:(?<!으)로|길)`;
 /** A side street numbered off its road, as a pattern's piece (경수대로508번길, 테헤란로7길). */
@@ -123,12 +128,12 @@ function endsFunctional(pieces: readonly Morpheme[]): boolean {
 }
 /**
  * How much of a subdivision (`word` at `start`, its `stem` without a particle, mecab's `pieces` of it where
- * mecab ran, `after` the text after it) belongs to an address: the word, the place without its particle
+ * mecab ran, in `text`) belongs to an address: the word, the place without its particle
  * (유성구로, 신사동에서), or undefined where it is no subdivision.
  */
-function subdivisionLength(stem: string, word: string, start: number, pieces: readonly Morpheme[] | undefined, after: string, known: ReadonlySet<string>): number | undefined {
+function subdivisionLength(stem: string, word: string, start: number, pieces: readonly Morpheme[] | undefined, text: string, known: ReadonlySet<string>): number | undefined {
   // A street with its building number, however mecab splits the street (장 + 안길, 가 + 경로, 중구로 120).
-  if (STREET.test(word) && STREET_NUMBER.test(after)) return word.length;
+  if (STREET.test(word) && streetNumberAt(text, start + word.length) > 0) return word.length;
   // Whatever mecab's pieces (중 + 구: a bound noun and a copula).
   if (DIRECTION_DISTRICT.test(stem)) return stem.length;
   // A numbered neighbourhood (성수동1가, 신림2동), by its form.
@@ -232,7 +237,7 @@ export class KoreanPlaceRecognizer implements Recognizer {
       for (let part = SUBDIVISION.exec(text.slice(end)), depth = 0; part !== null && depth < (mecab ? 5 : 1); part = SUBDIVISION.exec(text.slice(end)), depth++) {
         const word = part[1]! + part[2]!;
         const start = end + part[0].length - word.length;
-        const length = subdivisionLength(part[1]!, word, start, mecab ? addressPieces(start, start + word.length) : undefined, text.slice(start + word.length), known);
+        const length = subdivisionLength(part[1]!, word, start, mecab ? addressPieces(start, start + word.length) : undefined, text, known);
         if (length === undefined) break;
         end = start + length;
         if (length < word.length || STREET.test(word)) break;
@@ -242,7 +247,7 @@ export class KoreanPlaceRecognizer implements Recognizer {
       // A street's building number or a neighbourhood's lot number is how the address is written there (다솜로
       // 12, 테헤란로 123-4, 인계동 1122-3번지): its mention, protected where written; the street or the
       // neighbourhood stays a term of its own, protected wherever it is written, with or without a number.
-      const numbered = STREET.test(text.slice(m.index, end)) || /[동리가]$/.test(text.charAt(end - 1)) ? (STREET_NUMBER.exec(text.slice(end))?.[0].length ?? 0) : 0;
+      const numbered = STREET.test(text.slice(m.index, end)) || /[동리가]$/.test(text.charAt(end - 1)) ? streetNumberAt(text, end) : 0;
       out.push({ start: m.index, end, category: 'LOCATION', source: 'rule:ko-address', ...(numbered > 0 && { mention: { start: m.index, end: end + numbered } }) });
     }
     return out;
