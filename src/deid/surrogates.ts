@@ -5,7 +5,34 @@ import { endsInConsonant, finalConsonant } from '../text/index.js';
 const SURNAMES = ['김', '이', '박', '최', '정', '강', '조', '윤', '장', '임', '한', '오', '서', '신', '권', '황', '안', '송', '전', '홍', '유', '고', '문', '양', '손', '배', '백', '허', '남', '심'];
 const SYLLABLES = '민서준도윤하지현우은수영진호연재성혜태경아주원예시유채소나동건승희다인혁찬규빈';
 
-/** Generators for the labels upstream generates by code instead of listing (names, numbers, ages). */
+/**
+ * Stems of Korean road and neighbourhood names, common across cities (중앙로, 시청로, 신흥동), written for
+ * ppmlm: public facts, no list of the data's. Thunder-DeID has no list for its address labels, whose
+ * placeholders would otherwise stay letters (B에 있는), so that neither a model trained on the filling nor a
+ * measurement against it ever sees an address.
+ */
+const PLACE_STEMS = ['중앙', '시청', '역전', '충의', '경수', '새말', '세종', '충장', '금남', '구월', '인하', '수성', '달구벌', '광안', '중부', '평화', '통일', '문화', '번영', '신흥', '희망', '시장', '공원', '대학', '한강', '소양', '무등', '금강', '낙동', '해안', '동산', '가야', '충렬', '화랑', '원효', '을지', '퇴계', '율곡', '도산', '마들', '양화', '성산', '봉화', '용두', '장안', '신촌', '대흥', '송림', '청룡', '백운'];
+const lotNumber = (rng: Rng) => `${1 + rng.int(999)}${rng.int(2) === 0 ? `-${1 + rng.int(30)}` : ''}`;
+/** A road-name address below a city or a district (새말로 117-21, 중앙대로 508, 충의로12번길 5), or a lot number in a neighbourhood (신흥동 123-4). */
+function addressBelowCity(rng: Rng): string {
+  const stem = rng.pick(PLACE_STEMS);
+  const kind = rng.int(20);
+  if (kind < 4) return `${stem}동 ${lotNumber(rng)}`;
+  const road = kind < 12 ? `${stem}로` : kind < 15 ? `${stem}대로` : kind < 17 ? `${stem}길` : `${stem}로${1 + rng.int(60)}번길`;
+  return `${road} ${lotNumber(rng)}`;
+}
+/** Below a county, a town or township first (기장읍 충렬로 12, 송림면 대흥리 123-4). */
+function addressBelowCounty(rng: Rng): string {
+  return rng.int(2) === 0 ? `${rng.pick(PLACE_STEMS)}${rng.pick(['읍', '면'])} ${addressBelowCity(rng)}` : `${rng.pick(PLACE_STEMS)}면 ${rng.pick(PLACE_STEMS)}리 ${lotNumber(rng)}`;
+}
+const REGIONS = ['서울', '부산', '대구', '인천', '광주', '대전', '울산', '경기', '강원', '충북', '충남', '전북', '전남', '경북', '경남', '제주'];
+const DISTRICTS = ['중구', '동구', '서구', '남구', '북구', '강남구', '송파구', '마포구', '노원구', '해운대구', '수성구', '유성구', '연수구', '덕양구', '영통구', '흥덕구'];
+/** A number of `digits` digits at most, no leading zero: a floor, a prison cell. */
+const numbered = (digits: number) => (rng: Rng) => String(1 + rng.int(10 ** digits - 1));
+/** A room as a building numbers it, its floor first: 302, 1203. */
+const room = (rng: Rng) => `${1 + rng.int(25)}${String(1 + rng.int(12)).padStart(2, '0')}`;
+
+/** Generators for the labels upstream generates by code instead of listing (names, numbers, ages), and addresses, which upstream leaves as placeholders. */
 export const GENERATED: Record<string, (rng: Rng) => string> = {
   내국인이름: (rng) => rng.pick(SURNAMES) + SYLLABLES[rng.int(SYLLABLES.length)] + SYLLABLES[rng.int(SYLLABLES.length)],
   주민등록번호: (rng) => {
@@ -32,6 +59,21 @@ export const GENERATED: Record<string, (rng: Rng) => string> = {
   차량번호: (rng) => `${10 + rng.int(90)}${rng.pick(['가', '나', '다', '라', '마', '거', '너', '더', '러', '머', '고', '노', '도', '로', '모'])}${1000 + rng.int(9000)}`,
   나이: (rng) => `${20 + rng.int(60)}세`,
   생년: (rng) => `${1950 + rng.int(55)}년생`,
+  // A court writes the unit above (서울 마포구 B에 있는, 기장군 B에) and the kind after (C호, D동, B실).
+  구아래주소: addressBelowCity,
+  시아래주소: addressBelowCity,
+  구이하주소: addressBelowCity,
+  소재: addressBelowCity,
+  구아래주소건물: addressBelowCity,
+  시아래주소건물: addressBelowCity,
+  군아래주소: addressBelowCounty,
+  주소: (rng) => `${rng.pick(REGIONS)} ${rng.pick(DISTRICTS)} ${addressBelowCity(rng)}`,
+  호실: room,
+  호: room,
+  동: (rng) => String(101 + rng.int(20)),
+  층: numbered(1),
+  실: numbered(2),
+  수용동: numbered(1),
 };
 GENERATED['휴대폰번호'] = GENERATED['전화번호']!;
 

@@ -70,6 +70,19 @@ describe('fillDocument', () => {
     expect(named.text).toBe('미소치과와 같은 곳, 테헤란로로 이동');
   });
 
+  it('fills the address labels upstream has no list for with addresses, the unit above and the kind after left as the court wrote them', () => {
+    const court = parseAnnotated('서울 마포구 <<<구아래주소>>>B<<</구아래주소>>>에 있는 아파트 <<<동>>>C<<</동>>>동 <<<호실>>>D<<</호실>>>호, 기장군 <<<군아래주소>>>E<<</군아래주소>>>에서, 교도소 <<<실>>>F<<</실>>>실', 'd.md');
+    for (let seed = 1; seed <= 20; seed++) {
+      const g = fillDocument(court, new Map(), new LabelResolver(TAXONOMY, undefined, 'other'), new Rng(seed), 0);
+      const [street, block, room, county, cell] = g.spans.map((s) => g.text.slice(s.start, s.end));
+      expect(street).toMatch(/^[가-힣]+(?:로|대로|길|로\d+번길|동) \d{1,3}(?:-\d{1,2})?$/);
+      expect(county).toMatch(/^[가-힣]+(?:읍|면) (?:[가-힣]+(?:로|대로|길|로\d+번길|동|리) )?\d{1,3}(?:-\d{1,2})?$/);
+      expect([block, room, cell].every((n) => /^[1-9]\d*$/.test(n!))).toBe(true);
+      expect(g.text).toContain(`아파트 ${block}동 ${room}호, 기장군 ${county}에서, 교도소 ${cell}실`);
+      expect(g.spans.every((s) => s.level2 === 'ADDRESS')).toBe(true);
+    }
+  });
+
   it('draws new surrogates per replica (per-epoch) or keeps them (single)', () => {
     const per = [...generateDocuments([doc], new Map([['내국인이름', Array.from({ length: 50 }, (_, i) => `이름${i}`)]]), new LabelResolver(TAXONOMY, undefined, 'other'), { replicas: 6, seed: 1, mode: 'per-epoch' })];
     const single = [...generateDocuments([doc], lists, resolver, { replicas: 3, seed: 1, mode: 'single' })];

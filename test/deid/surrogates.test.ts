@@ -32,6 +32,7 @@ describe('generated surrogates', () => {
       expect(GENERATED['차량번호']!(rng)).toMatch(/^\d{2}[가-힣]\d{4}$/);
       expect(GENERATED['내국인이름']!(rng)).toMatch(/^[가-힣]{3}$/);
       expect(GENERATED['계좌번호']!(rng)).toMatch(/^\d{3}-\d{6}-\d{2}-\d{3}$/);
+      expect(GENERATED['주소']!(rng)).toMatch(/^[가-힣]{2} [가-힣]+구 [가-힣]+(?:로|대로|길|로\d+번길|동) \d{1,3}(?:-\d{1,2})?$/);
     }
   });
 });
