@@ -110,6 +110,13 @@ describe('Korean names in context', () => {
       const streets = async (text: string) => (await new KoreanFacilityRecognizer(analyzer).find(text)).filter((d) => d.source === 'rule:ko-street').map((d) => text.slice(d.start, d.end));
       expect(await streets('서울 구로구 새말로 117-21에 있는 역, 의정부시 충의로 125에서, 안양시 만안구 경수대로508번길 42에 있는')).toEqual(['새말로 117-21', '충의로 125', '경수대로508번길 42']);
       expect(await streets('서울 중구 도로 3곳에서, 강남구 테헤란로 2019년, 서초구 반포대로 3명이')).toEqual([]);
+      // The number before a comma and the floor or the unit, as the road-name address writes it; not a list.
+      expect(await streets('서울 관악구 역전로2번길 26, 1층에서, 미추홀구 시청로 112, 1907호 내에서')).toEqual(['역전로2번길 26', '시청로 112']);
+      expect(await streets('강남구 테헤란로 1, 2, 3')).toEqual([]);
+      // A unit's block and room after its building, floor or address number (rule:ko-unit); not a line, an article or a count.
+      const units = async (text: string) => (await new KoreanFacilityRecognizer(analyzer).find(text)).filter((d) => d.source === 'rule:ko-unit').map((d) => text.slice(d.start, d.end));
+      expect(await units('한빛아파트 103동 1203호에서, 역전동 751, 1601호에 있는, 로얄빌라 302호, 2층 201호')).toEqual(['103동', '1203호', '1601호', '302호', '201호']);
+      expect(await units('지하철 3호선, 제2호 서식, 피해자 3명 102호')).toEqual([]);
     } finally {
       await analyzer?.close();
     }

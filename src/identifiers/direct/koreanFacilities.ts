@@ -70,6 +70,13 @@ const NOT_A_PALACE = /^(?:아방궁|세자궁|[가-힣]*[자양국]궁)$/;
  */
 const STREET_AFTER_DISTRICT = new RegExp(String.raw`(?<=(?<![가-힣])[가-힣]{1,6}(?:시|군|구) )[가-힣0-9]{1,10}${STREET_END}(?:${NUMBERED_STREET})?(?= ?\d)`, 'g');
 /**
+ * A home's or an office's unit, the last part of a Korean address: an apartment block and a room after the
+ * building, its floor or its street number (한빛아파트 103동 1203호, 새말로 117-21, 1203호, 로얄빌라 302호,
+ * 2층 201호), the room after its block too. Each part a term of its own, protected wherever written. Not a subway line or an article (3호선,
+ * 제2호), nor a number no building, floor or address number comes before (피해자 3명 102호).
+ */
+const UNIT = new RegExp(String.raw`(?<=(?:아파트|빌라|오피스텔|맨션|건물|빌딩|타워|상가|주택|원룸|층|\d동|\d)['’]?,? )(?:\d{2,4}동 (?=\d{3,4}호)|\d{3,4}[동호](?=${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9])))`, 'g');
+/**
  * Korean facilities by their own name (`rule:ko-facility`): a name before its kind (아파트, 타워, 병원, 교회,
  * 마트, 공원, 학교, 주점, 식당, 편의점..., and the landmarks news names: 체육관, 경기장, 박물관, 해수욕장...),
  * named after a listed place or, with mecab, holding a piece that is no common noun (안양제일교회, 바오로마트;
@@ -77,7 +84,8 @@ const STREET_AFTER_DISTRICT = new RegExp(String.raw`(?<=(?<![가-힣])[가-힣]{
  * (경복궁); a name as its own word before the kind, quoted or, with mecab, of nouns one of which is no common
  * noun (‘비어앤펍’주점, 한빛맥주 술집; not 동네 술집); with mecab, a name after who runs it or where it stands
  * (운영하는 한국자산신탁에서: `context:ko-venue`); a station (남창역, 미사역 5번 출구: `rule:ko-station`); a street
- * and its building number after a district (흥덕구 새말로 117-21: `rule:ko-street`). A recogniser of its own, apart from `korean-places`:
+ * and its building number after a district (흥덕구 새말로 117-21: `rule:ko-street`); a unit's block and room
+ * (아파트 103동 1203호: `rule:ko-unit`). A recogniser of its own, apart from `korean-places`:
  * a facility's name says where someone was, while a city or a district is public geography that a standard
  * may leave unprotected (Thunder-DeID's gold marks facilities and never a place above an address's
  * district), so `--recognizers -korean-places` keeps this one.
@@ -144,6 +152,7 @@ export class KoreanFacilityRecognizer implements Recognizer {
       if (number === 0 || (read.length === 1 && COMMON_NOUN.test(read[0]!.tag))) continue;
       out.push({ start: m.index, end: m.index + m[0].length + number, category: 'LOCATION', source: 'rule:ko-street' });
     }
+    for (const m of text.matchAll(UNIT)) out.push({ start: m.index, end: m.index + m[0].trimEnd().length, category: 'LOCATION', source: 'rule:ko-unit' });
     const station = morphemeCursor(analysis);
     for (const m of text.matchAll(STATION)) {
       const name = m.groups!.name!;

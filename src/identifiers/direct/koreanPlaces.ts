@@ -81,10 +81,12 @@ function divisionAfter(byStart: ReadonlyMap<number, Morpheme>, r: { start: numbe
 }
 /**
  * A building's number after its street, or a lot's after its neighbourhood, with its sub-number and 번지
- * (` 12`, ` 123-4`, ` 37번지`), then what may end an address: a particle, a space or punctuation. Not a
- * date (2019. 3. 4., 2019-03-04, 2019/3/4), a time (12:30), a count or a measure (2019년, 3명, 100만, 3km).
+ * (` 12`, ` 123-4`, ` 37번지`), then what may end an address: a particle, a space or punctuation, a comma
+ * before the floor or the unit too, as the road-name address writes them (테헤란로 123, 4층). Not a date
+ * (2019. 3. 4., 2019-03-04, 2019/3/4), a time (12:30), a list (1, 2, 3), a count or a measure (2019년, 3명,
+ * 100만, 3km).
  */
-const STREET_NUMBER = new RegExp(String.raw` ?\d{1,5}(?:-\d{1,4})?(?:번지|(?![\d:/-]|[.,]\s?\d|만|도|\s(?:(?:년|월|일|시|분|초|명|개|원|세|살)(?![가-힣])|(?:km|kg|cm|m)\b|%)))(?=${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9%]))`, 'y');
+const STREET_NUMBER = new RegExp(String.raw` ?\d{1,5}(?:-\d{1,4})?(?:번지|(?![\d:/-]|\.\s?\d|,\s?\d(?!\d*(?:층|호|동))|만|도|\s(?:(?:년|월|일|시|분|초|명|개|원|세|살)(?![가-힣])|(?:km|kg|cm|m)\b|%)))(?=${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9%]))`, 'y');
 /** The length of the building or lot number at `at`, as an address writes it, or 0 where there is none. */
 export function streetNumberAt(text: string, at: number): number {
   STREET_NUMBER.lastIndex = at;
