@@ -180,6 +180,8 @@ describe('Korean names in context', () => {
     expect(await found('김철수 장관은 이날 말했다. 박영희씨가 왔다')).toEqual(['김철수|context:ko-title', '박영희|context:ko-title']);
     expect(await found('당시 이채나(여, 40세)가 있었다')).toEqual(['이채나|context:ko-age']);
     expect(await found('증인 남궁민수에게 물었다')).toEqual(['남궁민수|context:ko-role']);
+    // A city or a district with its suffix after a role is where, not who, though 부 and 고 are surnames.
+    expect(await found('피고인은 부천시 늘푸른빌라 앞에서, 피해자 고양시 거주')).toEqual([]);
     // A title written together with the name, and particles of two pieces (와의: with … of).
     expect(await found('김덕용의원은 말했다. 김두민군이 왔다. 피해자 송지효와의 관계')).toEqual(['김덕용|context:ko-title', '김두민|context:ko-title', '송지효|context:ko-role']);
     // Every particle and copula ending the rule analyser knows counts: the list is one.

