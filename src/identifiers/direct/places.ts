@@ -40,9 +40,9 @@ const ULTRASOUND_ACTS = new Set([
 /** What an ultrasound looks at, right after "US": "US abd", "RUQ US liver" (not after "the": "the US leg of a tour"). */
 const ULTRASOUND_SITES = new Set(['abd', 'abdomen', 'abdominal', 'renal', 'kidney', 'kidneys', 'liver', 'pelvis', 'pelvic', 'neck', 'chest', 'head', 'leg', 'legs', 'arm', 'arms']);
 /** The form of a state before a country's name, part of it: "Kingdom of the Netherlands", "People's Republic of China". */
+const STATE_FORM_BEFORE = /(?:^|[^\p{L}])((?:(?:federal|democratic|people['’]s|islamic|socialist|arab|united|federated|plurinational|independent)\s+)*(?:kingdom|republic|commonwealth|principality|sultanate|emirate|state|federation|grand\s+duchy)\s+of\s+(?:the\s+)?)$/iu;
 /** Ireland's and Britain's counties name their kind first, written with a capital: "County Cavan", "Co. Antrim". */
 const COUNTY_BEFORE = /(?:^|[^\p{L}])((?:County|Co\.?)\s)$/u;
-const STATE_FORM_BEFORE = /(?:^|[^\p{L}])((?:(?:federal|democratic|people['’]s|islamic|socialist|arab|united|federated|plurinational|independent)\s+)*(?:kingdom|republic|commonwealth|principality|sultanate|emirate|state|federation|grand\s+duchy)\s+of\s+(?:the\s+)?)$/iu;
 /** Days and months, which name no place after a preposition ("in August"; August is a town too). */
 const CALENDAR = new Set(CALENDAR_WORDS);
 /** Words of direction or extent that start a place's name: "Eastern Saskatchewan", "Greater London", "Upper Austria". */
