@@ -1,5 +1,6 @@
 import { isFunctionalTag, mecabReading, morphemesByStart, PARTICLE_FORMS, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
 import { koreanCityWithSuffix } from './koreanCities.js';
+import { oneSpace } from './words.js';
 import type { Detection, Recognizer } from './recognizer.js';
 
 /**
@@ -112,7 +113,7 @@ function spacedNameRuns(morphemes: readonly Morpheme[], byStart: ReadonlyMap<num
   const words = properNounRuns(morphemes, '인명', 1);
   const wordAt = (w: { start: number; end: number }) => !/[가-힣]/.test(text.charAt(w.start - 1)) && (!/[가-힣]/.test(text.charAt(w.end)) || isFunctionalTag(byStart.get(w.end)?.tag ?? ''));
   const out: { start: number; end: number }[] = [];
-  const spaced = (a: number, b: number) => b >= 0 && b < words.length && text.slice(words[Math.min(a, b)]!.end, words[Math.max(a, b)]!.start) === ' ';
+  const spaced = (a: number, b: number) => b >= 0 && b < words.length && oneSpace(text, words[Math.min(a, b)]!, words[Math.max(a, b)]!);
   // Each one-syllable name with the name after it (빌 게이츠), else the one before it (에릭 남).
   for (let i = 0; i < words.length; i++) {
     if (words[i]!.end - words[i]!.start !== 1) continue;

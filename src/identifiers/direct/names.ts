@@ -1,7 +1,7 @@
 import { isClinicalWord } from './clinicalWords.js';
 import { isMisspelling, publicLists, type PublicLists } from './publicLists.js';
 import { SURNAME_SOURCE, type Detection, type Recognizer } from './recognizer.js';
-import { adjacent, dictionaryWord, inCapitals, properShape, readWords, sentenceStart, shortensCommonWord, unlistedProperNoun, type TextWord, type WordClass, type WordReading } from './words.js';
+import { adjacent, dictionaryWord, inCapitals, oneSpace, properShape, readWords, sentenceStart, shortensCommonWord, unlistedProperNoun, type TextWord, type WordClass, type WordReading } from './words.js';
 
 /** Particles inside a surname, in lower case: van Gijn, van de Noort, de Gaulle, da Vinci, bin Salman. */
 const NAME_PARTICLES = new Set(['van', 'von', 'de', 'der', 'den', 'da', 'di', 'del', 'della', 'dos', 'das', 'du', 'la', 'le', 'ten', 'ter', 'bin', 'ibn', 'al', 'el', 'zu']);
@@ -288,7 +288,7 @@ export class NameRecognizer implements Recognizer {
       if (cased && i >= 1 && w.end - w.start === 1 && /\p{Lu}/u.test(text[w.start]!) && i + 1 < words.length) {
         const [f, l] = [words[i - 1]!, words[i + 1]!];
         const proper = (y: TextWord) => y.capital && y.key.length > 1 && !CUES.has(y.key) && !inCapitals(text.slice(y.start, y.end));
-        if (proper(f) && proper(l) && /^ $/.test(text.slice(f.end, w.start)) && /^\.? $/.test(text.slice(w.end, l.start))) emit(i - 1, i + 1, 'context:middle-initial');
+        if (proper(f) && proper(l) && oneSpace(text, f, w) && /^\.? $/.test(text.slice(w.end, l.start))) emit(i - 1, i + 1, 'context:middle-initial');
       }
       // Named in so many words: "my name is Siiri", "named him Frank", "called Ubul", "Name: Jo Ann".
       if (NAMING.test(text.slice(Math.max(0, w.start - 16), w.start)) && (c.name || c.unknown) && w.key.length > 2 && !CUES.has(w.key) && !NOT_NAMES.has(w.key) && (cased ? properShape(text.slice(w.start, w.end)) : !c.common)) emit(i, following(i, /^$/), 'context:naming');
@@ -321,9 +321,9 @@ export class NameRecognizer implements Recognizer {
       // two particles in lower case and a word written as a name.
       if (cased && (c.first || c.unknown) && !isClinicalWord(w.key) && !CUES.has(w.key) && properShape(text.slice(w.start, w.end))) {
         let j = i + 1;
-        while (j < words.length && j - i <= 2 && NAME_PARTICLES.has(text.slice(words[j]!.start, words[j]!.end)) && /^ $/.test(text.slice(words[j - 1]!.end, words[j]!.start))) j++;
+        while (j < words.length && j - i <= 2 && NAME_PARTICLES.has(text.slice(words[j]!.start, words[j]!.end)) && oneSpace(text, words[j - 1]!, words[j]!)) j++;
         const last = words[j];
-        if (j > i + 1 && last !== undefined && /^ $/.test(text.slice(words[j - 1]!.end, last.start)) && properShape(text.slice(last.start, last.end)) && !CUES.has(last.key)) emit(i, j, 'context:particle');
+        if (j > i + 1 && last !== undefined && oneSpace(text, words[j - 1]!, last) && properShape(text.slice(last.start, last.end)) && !CUES.has(last.key)) emit(i, j, 'context:particle');
       }
       // Someone spoken to: "Don't go to town, Mark!", "Remember me, Maria?" (tokenised text: "Mark !"): a
       // listed first name between a comma and a ! or ?, however common the word, written as a name where
@@ -347,7 +347,7 @@ export class NameRecognizer implements Recognizer {
       // (Plan is, Patient was). A name that is also a word (Nick, Bill) keeps the verb in the term, as a
       // cue does, so that "bill is" is protected, never every "bill"; a word that is a first name by
       // chance at a sentence's start makes such a term too ("Love is", "Hope was"), which costs little.
-      if (c.first && w.key.length > 2 && !CUES.has(w.key) && !isClinicalWord(w.key) && !SEASONS.has(w.key) && !FIELD_LABELS.has(w.key) && (cased ? properShape(text.slice(w.start, w.end)) : !c.everyday) && i + 1 < words.length && PERSON_VERBS.has(words[i + 1]!.key) && /^ $/.test(text.slice(w.end, words[i + 1]!.start))) {
+      if (c.first && w.key.length > 2 && !CUES.has(w.key) && !isClinicalWord(w.key) && !SEASONS.has(w.key) && !FIELD_LABELS.has(w.key) && (cased ? properShape(text.slice(w.start, w.end)) : !c.everyday) && i + 1 < words.length && PERSON_VERBS.has(words[i + 1]!.key) && oneSpace(text, w, words[i + 1]!)) {
         // Where case means nothing the verb always stays in the term: the name's shape says nothing there.
         if (cased) emit(i, i, 'context:subject', i + 1);
         else out.push({ start: w.start, end: words[i + 1]!.end, category: 'PERSON', source: 'context:subject' });
@@ -393,7 +393,7 @@ export class NameRecognizer implements Recognizer {
       const w = words[i]!;
       if (!surnames.has(w.key) || !properShape(text.slice(w.start, w.end)) || named.some(([s, e]) => s! <= w.start && w.end <= e!)) continue;
       if (!this.lists.everydayWords.has(w.key)) out.push({ start: w.start, end: w.end, category: 'PERSON', source: 'context:surname-again' });
-      else if (i + 1 < words.length && /^ $/.test(text.slice(w.end, words[i + 1]!.start))) out.push({ start: w.start, end: words[i + 1]!.end, category: 'PERSON', source: 'context:surname-again' });
+      else if (i + 1 < words.length && oneSpace(text, w, words[i + 1]!)) out.push({ start: w.start, end: words[i + 1]!.end, category: 'PERSON', source: 'context:surname-again' });
     }
   }
 
@@ -409,14 +409,13 @@ export class NameRecognizer implements Recognizer {
   private listedSurnamesAlone(text: string, { words, classes, cased }: WordReading, out: Detection[]): void {
     if (!cased) return;
     const found = out.map((d) => [d.start, d.end] as const);
-    const spaceBetween = (a: TextWord, b: TextWord) => /^ $/.test(text.slice(a.end, b.start));
     for (let i = 0; i < words.length; i++) {
       const w = words[i]!;
       if (!classes[i]!.common || w.key.length < 4 || !this.lists.lastNames.has(w.key) || !properShape(text.slice(w.start, w.end)) || sentenceStart(text, w)) continue;
       // A nationality is always written with a capital, which is then no evidence ("Russian speaking").
       if (CUES.has(w.key) || NOT_NAMES.has(w.key) || isClinicalWord(w.key) || ENDEARMENTS.has(w.key) || SEASONS.has(w.key) || FIELD_LABELS.has(w.key) || this.lists.nationalities.has(w.key)) continue;
       const next = words[i + 1];
-      if ((i > 0 && words[i - 1]!.capital && spaceBetween(words[i - 1]!, w)) || (next !== undefined && spaceBetween(w, next) && (next.capital || (BESIDE_NAMES.has(next.key) && !PAIR_STOPS.has(next.key))))) continue;
+      if ((i > 0 && words[i - 1]!.capital && oneSpace(text, words[i - 1]!, w)) || (next !== undefined && oneSpace(text, w, next) && (next.capital || (BESIDE_NAMES.has(next.key) && !PAIR_STOPS.has(next.key))))) continue;
       // Any overlap, not only containment as for a surname again: a word a longer name or a pattern took
       // part of is that one's evidence, not this rule's.
       if (found.some(([s, e]) => s < w.end && w.start < e)) continue;

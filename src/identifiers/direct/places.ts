@@ -4,7 +4,7 @@ import { contentWords, normalizeTerm } from '../../text/index.js';
 import { CANADIAN_POSTCODE, HYPHENATED_POSTAL_CODE, SHORT_POSTAL_CODE, UK_POSTCODE, US_ZIP_CODE } from './postalCodes.js';
 import { publicLists, type PublicLists } from './publicLists.js';
 import type { Detection, Recognizer } from './recognizer.js';
-import { adjacent, classify, commonWord, dictionaryWord, inCapitals, properShape, readWords, sentenceStart, unlistedProperNoun, type TextWord } from './words.js';
+import { adjacent, classify, commonWord, dictionaryWord, inCapitals, oneSpace, properShape, readWords, sentenceStart, unlistedProperNoun, type TextWord } from './words.js';
 
 /** Words that end the name of a care facility ("Holy Cross Hospital", "Harbor Hosp", "Univ of MD Med Ctr"). */
 const FACILITY = new Set(['hospital', 'hosp', 'hospitals', 'clinic', 'clinics', 'rehab', 'rehabilitation', 'infirmary', 'campus', 'center', 'ctr', 'centre', 'manor', 'memorial', 'healthcare', 'hospice', 'university', 'univ', 'institute', 'college', 'sanitarium', 'sanatorium']);
@@ -62,7 +62,7 @@ const PLACE_PREPOSITIONS = new Set(['in', 'from', 'at', 'near', 'outside', 'arou
 /** Whether `words[i]` comes right after a preposition of place or "to", a space between. */
 function afterPlacePreposition(text: string, words: readonly TextWord[], i: number): boolean {
   const before = words[i - 1];
-  return before !== undefined && (PLACE_PREPOSITIONS.has(before.key) || before.key === 'to') && /^ $/.test(text.slice(before.end, words[i]!.start));
+  return before !== undefined && (PLACE_PREPOSITIONS.has(before.key) || before.key === 'to') && oneSpace(text, before, words[i]!);
 }
 /** Words of a move between wards or hospitals, one of which must come shortly before a ward. */
 const MOVES = /\b(?:transfer(?:r?ed)?|admit(?:ted)?|sent|moved?|back|go|going|went|arrived|came|returned?|discharged|accepted)\b/;
@@ -511,7 +511,7 @@ export class PlaceRecognizer implements Recognizer {
         // belong to the place: "Eastern Saskatchewan", "Republic of Ireland", "County Cavan", "Donetsk
         // region", "Kent county".
         const form = listedCountry ? STATE_FORM_BEFORE.exec(text.slice(Math.max(0, m.start - 60), m.start)) : cased ? COUNTY_BEFORE.exec(text.slice(Math.max(0, m.start - 8), m.start)) : null;
-        const before = form !== null ? m.start - form[1]!.length : i > 0 && COMPASS.has(words[i - 1]!.key) && (words[i - 1]!.capital || !cased || POINTS.has(words[i - 1]!.key)) && /^ $/.test(text.slice(words[i - 1]!.end, m.start)) ? words[i - 1]!.start : m.start;
+        const before = form !== null ? m.start - form[1]!.length : i > 0 && COMPASS.has(words[i - 1]!.key) && (words[i - 1]!.capital || !cased || POINTS.has(words[i - 1]!.key)) && oneSpace(text, words[i - 1]!, m) ? words[i - 1]!.start : m.start;
         const after = coded === 0 ? ADMINISTRATIVE_AFTER.exec(text.slice(m.end, m.end + 14)) ?? (listedCountry ? this.qualifier(text.slice(m.end, m.end + 24)) : null) : null;
         out.push({ start: before, end: m.end + (coded || (after?.[0].length ?? 0)), category: 'LOCATION', source: 'list:places' });
         // A state code after it belongs to it too ("Washington DC", "Baltimore, MD"), or a state as news
@@ -552,15 +552,15 @@ export class PlaceRecognizer implements Recognizer {
       // A place no list holds, after a preposition of place: "I am in Sutri", "based in KURZENKIRCHEN",
       // "originally from ΕΓΚΩΜΗ". Up to three capitalised words, each in no English list, where case means
       // something; a word in capitals only from six letters (notes write "in ICU", "from OSH").
-      if (cased && PLACE_PREPOSITIONS.has(words[i - 1]!.key) && /^ $/.test(text.slice(words[i - 1]!.end, w.start))) {
-        const end = this.unlistedPlace(text, words, i);
-        if (end !== undefined) out.push({ start: w.start, end, category: 'LOCATION', source: 'context:place-preposition' });
+      if (cased && PLACE_PREPOSITIONS.has(words[i - 1]!.key) && oneSpace(text, words[i - 1]!, w)) {
+        const name = this.placeName(text, words, i);
+        if (name?.unlisted) out.push({ start: w.start, end: name.end, category: 'LOCATION', source: 'context:place-preposition' });
       }
       // A place after its kind and "of", whatever its words, since the kind says what they name: "the town
       // of Mpeketoni", "the northern Iraqi city of Tal Afar" (a name and a word no list holds as a place).
-      if (cased && i > 1 && words[i - 1]!.key === 'of' && KIND_OF_PLACE.has(words[i - 2]!.key) && /^ $/.test(text.slice(words[i - 2]!.end, words[i - 1]!.start)) && /^ $/.test(text.slice(words[i - 1]!.end, w.start))) {
-        const end = this.unlistedPlace(text, words, i, false);
-        if (end !== undefined) out.push({ start: w.start, end, category: 'LOCATION', source: 'context:place-kind' });
+      if (cased && i > 1 && words[i - 1]!.key === 'of' && KIND_OF_PLACE.has(words[i - 2]!.key) && oneSpace(text, words[i - 2]!, words[i - 1]!) && oneSpace(text, words[i - 1]!, w)) {
+        const name = this.placeName(text, words, i);
+        if (name !== undefined) out.push({ start: w.start, end: name.end, category: 'LOCATION', source: 'context:place-kind' });
       }
       // A town too small for the places list after a preposition of place, "to" too: "returned to LYCKSELE",
       // "in punkaharju" where case means nothing.
@@ -667,15 +667,15 @@ export class PlaceRecognizer implements Recognizer {
   }
 
   /**
-   * The unlisted place whose first word is `words[i]`, where case means something: up to four words a
-   * space apart, capitalised, or particles inside ("Villafranca del Cid"), one of them at least a word no
-   * list holds (`Store Merløse`, not `Mill Village`) unless its context names it a place
-   * (`unlistedWord` false). Returns where it ends.
+   * The place name whose first word is `words[i]`, where case means something: up to four words a space
+   * apart, capitalised, or particles inside ("Villafranca del Cid"). Where it ends, and whether a word of
+   * it is one no list holds (`Store Merløse`, not `Mill Village`), the evidence where no context names it
+   * a place.
    */
-  private unlistedPlace(text: string, words: readonly TextWord[], i: number, unlistedWord = true): number | undefined {
+  private placeName(text: string, words: readonly TextWord[], i: number): { end: number; unlisted: boolean } | undefined {
     let end: number | undefined;
     let unlisted = false;
-    for (let j = i; j < words.length && j - i < 4 && (j === i || /^ $/.test(text.slice(words[j - 1]!.end, words[j]!.start))); j++) {
+    for (let j = i; j < words.length && j - i < 4 && (j === i || oneSpace(text, words[j - 1]!, words[j]!)); j++) {
       const x = words[j]!;
       const surface = text.slice(x.start, x.end);
       // A weekday or a month after it is when, not part of where: "in Gaza on Tuesday".
@@ -685,7 +685,7 @@ export class PlaceRecognizer implements Recognizer {
       else if (!properShape(surface)) break;
       end = x.end;
     }
-    return unlisted || !unlistedWord ? end : undefined;
+    return end === undefined ? undefined : { end, unlisted };
   }
 
   /**
@@ -700,7 +700,7 @@ export class PlaceRecognizer implements Recognizer {
     const named = (k: number) => k >= 0 && k < words.length && properShape(text.slice(words[k]!.start, words[k]!.end)) && !FEATURE_AFTER.has(words[k]!.key) && !FEATURE_BEFORE.has(words[k]!.key);
     // A nationality names a place's feature as well as a word no list holds: Korean Peninsula, Arabian Sea.
     const distinctive = (k: number) => !this.lists.commonWords.has(words[k]!.key) || this.lists.nationalities.has(words[k]!.key);
-    const spaced = (a: number, b: number) => /^ $/.test(text.slice(words[a]!.end, words[b]!.start));
+    const spaced = (a: number, b: number) => oneSpace(text, words[a]!, words[b]!);
     // One pair alone inside a sentence: no word beside it, a space apart, is written as a name.
     const alonePair = (a: number, b: number) => spaced(a, b) && !sentenceStart(text, words[a]!) && !(a > 0 && words[a - 1]!.capital && spaced(a - 1, a)) && !(b + 1 < words.length && words[b + 1]!.capital && spaced(b, b + 1));
     // Whether the name words from..to beside the feature name a place with it.
@@ -730,7 +730,7 @@ export class PlaceRecognizer implements Recognizer {
    */
   private us(text: string, words: readonly TextWord[], out: Detection[]): void {
     const capitals = (k: number) => k >= 0 && k < words.length && inCapitals(text.slice(words[k]!.start, words[k]!.end));
-    const spaced = (a: number, b: number) => a >= 0 && b < words.length && text.slice(words[a]!.end, words[b]!.start) === ' ';
+    const spaced = (a: number, b: number) => a >= 0 && b < words.length && oneSpace(text, words[a]!, words[b]!);
     for (let i = 0; i < words.length; i++) {
       const w = words[i]!;
       // US alone, or the first part of a word: the US-led coalition, the US's allies.
@@ -761,7 +761,7 @@ export class PlaceRecognizer implements Recognizer {
   private town(text: string, words: readonly TextWord[], i: number, cased: boolean): number | undefined {
     let end: number | undefined;
     let key = '';
-    for (let j = i; j < words.length && j - i < 3 && (j === i || /^ $/.test(text.slice(words[j - 1]!.end, words[j]!.start))); j++) {
+    for (let j = i; j < words.length && j - i < 3 && (j === i || oneSpace(text, words[j - 1]!, words[j]!)); j++) {
       const x = words[j]!;
       const surface = text.slice(x.start, x.end);
       if (cased && !x.capital && !(j > i && PARTICLE_WORD.test(surface))) break;

@@ -40,6 +40,11 @@ export function caseInformative(text: string, words: readonly TextWord[]): boole
   return lower >= upper && capitals >= 0.04 * words.length;
 }
 
+/** Exactly one space between `a` and `b`: two words of one phrase, not across punctuation or a line. */
+export function oneSpace(text: string, a: { end: number }, b: { start: number }): boolean {
+  return b.start === a.end + 1 && text.charCodeAt(a.end) === 32;
+}
+
 /** Only spaces, or the period of an initial or short abbreviation, between two words: they may be one name ("Edward C. Jones", "St. Agnes"; not "Reed.  The"). */
 export function adjacent(text: string, a: TextWord, b: TextWord): boolean {
   const gap = text.slice(a.end, b.start);
