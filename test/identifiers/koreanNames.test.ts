@@ -115,7 +115,7 @@ describe('Korean names in context', () => {
       expect(await streets('강남구 테헤란로 1, 2, 3')).toEqual([]);
       // A unit's block and room after its building, floor or address number (rule:ko-unit); not a line, an article or a count.
       const units = async (text: string) => (await new KoreanFacilityRecognizer(analyzer).find(text)).filter((d) => d.source === 'rule:ko-unit').map((d) => text.slice(d.start, d.end));
-      expect(await units('한빛아파트 103동 1203호에서, 역전동 751, 1601호에 있는, 로얄빌라 302호, 2층 201호')).toEqual(['103동', '1203호', '1601호', '302호', '201호']);
+      expect(await units('한빛아파트 103동 1203호에서, 역전동 751, 1601호에 있는, 로얄빌라 302호, 2층 201호, 서울대병원 1105호')).toEqual(['103동', '1203호', '1601호', '302호', '201호', '1105호']);
       expect(await units('지하철 3호선, 제2호 서식, 피해자 3명 102호')).toEqual([]);
     } finally {
       await analyzer?.close();

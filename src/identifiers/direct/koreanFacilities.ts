@@ -71,11 +71,13 @@ const NOT_A_PALACE = /^(?:아방궁|세자궁|[가-힣]*[자양국]궁)$/;
 const STREET_AFTER_DISTRICT = new RegExp(String.raw`(?<=(?<![가-힣])[가-힣]{1,6}(?:시|군|구) )[가-힣0-9]{1,10}${STREET_END}(?:${NUMBERED_STREET})?(?= ?\d)`, 'g');
 /**
  * A home's or an office's unit, the last part of a Korean address: an apartment block and a room after the
- * building, its floor or its street number (한빛아파트 103동 1203호, 새말로 117-21, 1203호, 로얄빌라 302호,
- * 2층 201호), the room after its block too. Each part a term of its own, protected wherever written. Not a subway line or an article (3호선,
- * 제2호), nor a number no building, floor or address number comes before (피해자 3명 102호).
+ * building (a facility's kind, 건물, 주택, 원룸), its floor or its street number (한빛아파트 103동 1203호, 새말로
+ * 117-21, 1203호, 로얄빌라 302호, 2층 201호), the room after its block too. Each part a term of its own,
+ * protected wherever written. Not a subway line or an article (3호선, 제2호), nor a number no building,
+ * floor or address number comes before (피해자 3명 102호). A digit first, so that the look behind runs
+ * only where a number starts.
  */
-const UNIT = new RegExp(String.raw`(?<=(?:아파트|빌라|오피스텔|맨션|건물|빌딩|타워|상가|주택|원룸|층|\d동|\d)['’]?,? )(?:\d{2,4}동 (?=\d{3,4}호)|\d{3,4}[동호](?=${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9])))`, 'g');
+const UNIT = new RegExp(String.raw`(?=\d)(?<=(?:${FACILITY_KINDS}|건물|주택|원룸|층|\d동|\d)['’]?,? )(?:\d{2,4}동 (?=\d{3,4}호)|\d{3,4}[동호](?=${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9])))`, 'g');
 /**
  * Korean facilities by their own name (`rule:ko-facility`): a name before its kind (아파트, 타워, 병원, 교회,
  * 마트, 공원, 학교, 주점, 식당, 편의점..., and the landmarks news names: 체육관, 경기장, 박물관, 해수욕장...),
