@@ -25,6 +25,8 @@ function addressBelowCity(rng: Rng): string {
 function addressBelowCounty(rng: Rng): string {
   return rng.int(2) === 0 ? `${rng.pick(PLACE_STEMS)}${rng.pick(['읍', '면'])} ${addressBelowCity(rng)}` : `${rng.pick(PLACE_STEMS)}면 ${rng.pick(PLACE_STEMS)}리 ${lotNumber(rng)}`;
 }
+// Its own regions and districts, not the recognisers' lists (koreanCities, koreanPlaces): fillings drawn
+// from those would measure the rules on exactly the names they hold.
 const REGIONS = ['서울', '부산', '대구', '인천', '광주', '대전', '울산', '경기', '강원', '충북', '충남', '전북', '전남', '경북', '경남', '제주'];
 const DISTRICTS = ['중구', '동구', '서구', '남구', '북구', '강남구', '송파구', '마포구', '노원구', '해운대구', '수성구', '유성구', '연수구', '덕양구', '영통구', '흥덕구'];
 /** A number of `digits` digits at most, no leading zero: a floor, a prison cell. */
