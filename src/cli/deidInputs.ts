@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { LabelResolver, TAXONOMY, readAnnotatedFolder, readDatasetLabels, readReplacementLists, readSpanCorpus, inferenceSeqLen, recordedPiiThreshold, type PredictOptions, type SpanFormat, type UnknownLabelPolicy } from '../deid/index.js';
+import { LabelResolver, TAXONOMY, readAnnotatedFolder, readDatasetLabels, readReplacementLists, readSpanCorpus, withStandIns, inferenceSeqLen, recordedPiiThreshold, type PredictOptions, type SpanFormat, type UnknownLabelPolicy } from '../deid/index.js';
 import { assertSeqLenFits, type EncoderConfig, type Provenance } from '../model/index.js';
 import { parseIntFlag, parseNumberFlag } from './parseFlags.js';
 import type { Reporter } from './reporter.js';
@@ -18,8 +18,9 @@ export interface DeidInputFlags {
 export async function readDeidInputs(flags: DeidInputFlags, out: Reporter) {
   // The Thunder-DeID layout keeps replace_map.json beside the judgments folder.
   const replaceMap = flags.replaceMap ?? [join(dirname(flags.judgments), 'replace_map.json')].find((p) => existsSync(p));
-  const resolver = new LabelResolver(TAXONOMY, await readDatasetLabels(flags.replacements, replaceMap), flags.unknownLabel);
-  const lists = await readReplacementLists(flags.replacements);
+  const dataset = await readDatasetLabels(flags.replacements, replaceMap);
+  const resolver = new LabelResolver(TAXONOMY, dataset, flags.unknownLabel);
+  const lists = withStandIns(await readReplacementLists(flags.replacements), dataset.treePaths);
   let skipped = 0;
   const docs = await readAnnotatedFolder(flags.judgments, flags.skipBadDocs ? (err) => (skipped++, out.warn(`skipped ${err.located}`)) : undefined);
   out.info(`${docs.length} judgments, ${lists.size} replacement lists${replaceMap ? `, synonyms from ${replaceMap}` : ''}${skipped ? `, ${skipped} malformed skipped` : ''}`);

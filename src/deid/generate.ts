@@ -4,7 +4,7 @@ import { FormatError, UsageError } from '../errors.js';
 import { Rng } from '../engine/random.js';
 import { decodeUtf8Strict, fileSystemError, readJsonFile } from '../io/index.js';
 import { parseAnnotated, type AnnotatedDocument } from './annotated.js';
-import { agreeParticle, GENERATED, startsWithParticle } from './surrogates.js';
+import { agreeParticle, GENERATED, STAND_IN_SOURCES, startsWithParticle } from './surrogates.js';
 import type { LabelPath, LabelResolver } from './taxonomy.js';
 
 /** A labelled character span of a generated document. */
@@ -54,6 +54,22 @@ export async function readReplacementLists(dir: string): Promise<ReplacementList
     }
   }
   return lists;
+}
+
+/**
+ * The lists with a pool for each label of {@link STAND_IN_SOURCES} that has none of its own: every value of
+ * the lists it names, by label or by a group the category tree (`treePaths`) files them under. A dataset
+ * without the tree gets only the pools named by label.
+ */
+export function withStandIns(lists: ReplacementLists, treePaths: ReadonlyMap<string, string>): ReplacementLists {
+  const out: ReplacementLists = new Map(lists);
+  for (const [label, sources] of Object.entries(STAND_IN_SOURCES)) {
+    if (lists.has(label)) continue;
+    const from = (l: string) => sources.some((s) => l === s || treePaths.get(l) === s || treePaths.get(l)?.startsWith(`${s}/`) === true);
+    const pool = [...lists].filter(([l]) => from(l)).flatMap(([, values]) => values);
+    if (pool.length > 0) out.set(label, pool);
+  }
+  return out;
 }
 
 /**

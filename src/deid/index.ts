@@ -2,8 +2,8 @@ export { TAXONOMY, LabelResolver, readDatasetLabels, labelAt } from './taxonomy.
 export type { Taxonomy, TaxonomyCategory, LabelPath, LabelLevel, DatasetLabels, UnknownLabelPolicy } from './taxonomy.js';
 export { parseAnnotated } from './annotated.js';
 export type { AnnotatedDocument, Mention } from './annotated.js';
-export { agreeParticle, GENERATED } from './surrogates.js';
-export { readReplacementLists, readAnnotatedFolder, fillDocument, generateDocuments } from './generate.js';
+export { agreeParticle, GENERATED, STAND_IN_SOURCES } from './surrogates.js';
+export { readReplacementLists, withStandIns, readAnnotatedFolder, fillDocument, generateDocuments } from './generate.js';
 export type { GeneratedDocument, LabelledSpan, ReplacementMode, ReplacementLists } from './generate.js';
 export { tokenMetrics } from './metrics.js';
 export type { DeidMetrics, PRF } from './metrics.js';

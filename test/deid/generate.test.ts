@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { readFile, writeFile } from 'node:fs/promises';
-import { LabelResolver, TAXONOMY, fillDocument, generateDocuments, parseAnnotated, readAnnotatedFolder, readDatasetLabels, readReplacementLists } from '../../src/deid/index.js';
+import { LabelResolver, TAXONOMY, fillDocument, generateDocuments, parseAnnotated, readAnnotatedFolder, readDatasetLabels, readReplacementLists, withStandIns } from '../../src/deid/index.js';
 import { Rng } from '../../src/engine/index.js';
 import { endsInConsonant } from '../../src/text/index.js';
 import { FormatError } from '../../src/errors.js';
@@ -80,6 +80,45 @@ describe('fillDocument', () => {
       expect([block, room, cell].every((n) => /^[1-9]\d*$/.test(n!))).toBe(true);
       expect(g.text).toContain(`아파트 ${block}동 ${room}호, 기장군 ${county}에서, 교도소 ${cell}실`);
       expect(g.spans.every((s) => s.level2 === 'ADDRESS')).toBe(true);
+    }
+  });
+
+  it("names a business or a landmark with no list of its own from the lists its tree groups hold, and numbers a line, a bus and a taxi", () => {
+    const tree = new Map([
+      ['한식당', '사업체/외식업'],
+      ['마트', '사업체/도소매및유통'],
+      ['미용실', '사업체/미용욕탕신체관리서비스'],
+      ['주식회사', '사업체/기업일반'],
+    ]);
+    const lists = withStandIns(
+      new Map([
+        ['한식당', ['명성불고기', '당골식당']],
+        ['마트', ['바오로마트']],
+        ['미용실', ['미쥬미용실']],
+        ['주식회사', ['허브디티']],
+        ['사무실', ['한빛사무소']],
+      ]),
+      tree,
+    );
+    expect(lists.get('식당')).toEqual(['명성불고기', '당골식당']);
+    expect(new Set(lists.get('위치기준'))).toEqual(new Set(['명성불고기', '당골식당', '바오로마트', '미쥬미용실']));
+    // A label's own list is kept; a group the lists do not fill adds nothing; without the tree, only the
+    // lists named by label stand in.
+    expect(lists.get('사무실')).toEqual(['한빛사무소']);
+    expect(lists.has('학교')).toBe(false);
+    const untreed = withStandIns(new Map([['한식당', ['명성불고기']], ['마트', ['바오로마트']]]), new Map());
+    expect(untreed.get('식당')).toEqual(['명성불고기']);
+    expect(untreed.has('매장')).toBe(false);
+
+    const court = parseAnnotated('<<<식당>>>C<<</식당>>>식당 앞, <<<위치기준>>>D<<</위치기준>>> 앞 도로, 지하철 <<<호선>>>E<<</호선>>>호선, <<<택시>>>F<<</택시>>> 택시', 'e.md');
+    for (let seed = 1; seed <= 10; seed++) {
+      const g = fillDocument(court, lists, new LabelResolver(TAXONOMY, undefined, 'other'), new Rng(seed), 0);
+      const [restaurant, landmark, line, taxi] = g.spans.map((s) => g.text.slice(s.start, s.end));
+      expect(['명성불고기', '당골']).toContain(restaurant);
+      expect(['명성불고기', '당골식당', '바오로마트', '미쥬미용실']).toContain(landmark);
+      expect(line).toMatch(/^[1-9]$/);
+      expect(taxi).toMatch(/^\d{2}[가-힣]\d{4}$/);
+      expect(g.text).not.toMatch(/[A-Z]/);
     }
   });
 
