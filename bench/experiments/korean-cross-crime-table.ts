@@ -5,10 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatProportion, type Proportion, type ProtectionEvaluation } from '../../src/audit/index.js';
+import { formatProportion, type ProtectionEvaluation } from '../../src/audit/index.js';
 
 const [out, model] = process.argv.slice(2) as [string, string];
-const pct = (p: Proportion) => `${(100 * p.value).toFixed(1)}%`;
 const full = (r: ProtectionEvaluation, type: string) => {
   const row = r.types.find((t) => t.type === type);
   return row === undefined ? '–' : formatProportion(row.full);
@@ -21,10 +20,10 @@ const rows = readFileSync(join(out, 'rows', 'index.tsv'), 'utf8')
     const [n, title] = line.split('\t') as [string, string];
     const r = JSON.parse(readFileSync(join(out, 'rows', `${n}.json`), 'utf8')) as ProtectionEvaluation;
     // The output folder's own path says nothing to a reader of the table.
-    return `| ${title.split(`${out.replace(/\/$/, '')}/`).join('OUT/')} | ${full(r, 'PERSON')} | ${full(r, 'LOCATION')} | ${full(r, 'all')} | ${pct(r.otherTextProtected)} | ${pct(r.precision)} |`;
+    return `| ${title.split(`${out.replace(/\/$/, '')}/`).join('OUT/')} | ${full(r, 'PERSON')} | ${full(r, 'LOCATION')} | ${full(r, 'all')} | ${formatProportion(r.otherTextProtected)} | ${formatProportion(r.precision)} |`;
   });
-console.log(`Gold spans fully protected (95% interval over judgments), the share of the other text's word characters
-protected, the precision of direct detections. The model's own threshold, from its dev split: ${own.piiThreshold?.toFixed(2) ?? 'none recorded'}.
+console.log(`Gold spans fully protected, the share of the other text's word characters protected, the precision of
+direct detections, each with its 95% interval over judgments. The model's own threshold, from its dev split: ${own.piiThreshold?.toFixed(2) ?? 'none recorded'}.
 
 | run | persons | places | all PII spans | other text | precision |
 |---|---:|---:|---:|---:|---:|
