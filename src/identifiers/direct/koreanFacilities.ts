@@ -34,6 +34,11 @@ const NAME_AFTER_WHERE = new RegExp(
   String.raw`(?:운영하는|운영하던|경영하는|에 있는|소재|위치한) ['‘"“]?(?<name>[가-힣A-Za-z0-9&]{2,15}?)['’"”]?${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9&])`,
   'dg',
 );
+/**
+ * Whether the word that ends at `end` is a street, its building number after it: a kind before 로 or 길 names a
+ * road (공원로 652, 시장길 12, 중구 공원로), not a facility reached (공원으로, 식당으로).
+ */
+const streetAt = (text: string, end: number) => /(?<!으)로$|길$/.test(text.slice(0, end)) && streetNumberAt(text, end) > 0;
 const INSTITUTION = /(?:법원|지원|청|지청|교도소|구치소|소년원|보호관찰소|호선|경전철)$/;
 /** A piece of a name that tells it apart from a kind: no common noun, nor a court's placeholder (RA 건물, C호 건물). */
 const distinctive = (p: Morpheme) => !COMMON_NOUN.test(p.tag) && !COURT_PLACEHOLDER.test(p.surface);
@@ -117,7 +122,7 @@ export class KoreanFacilityRecognizer implements Recognizer {
       const oneName = read.length === 1 && read[0]!.tag.startsWith('NNP');
       const named = kind === '건물' ? own.some((p) => NOMINAL.test(p.tag) && distinctive(p)) : own.some(distinctive);
       const numbered = (m.groups!.phase !== undefined || /^(?:건물|아파트)/.test(m.groups!.after!)) && !NOT_A_BUILDING_NAME.has(name);
-      if (COURT_PLACEHOLDER.test(name)) continue;
+      if (COURT_PLACEHOLDER.test(name) || streetAt(text, m.index + m[0].length)) continue;
       if (placePrefix(name, known) || numbered || oneName || named) out.push({ start: m.index, end: m.index + m[0].length - m.groups!.after!.length, category: 'LOCATION', source: 'rule:ko-facility' });
     }
     for (const m of text.matchAll(PALACE)) if (!NOT_A_PALACE.test(m[1]!)) out.push({ start: m.index, end: m.index + m[1]!.length, category: 'LOCATION', source: 'rule:ko-facility' });
@@ -129,7 +134,7 @@ export class KoreanFacilityRecognizer implements Recognizer {
       const { open, name, close } = m.groups!;
       const start = m.index + open!.length;
       const read = before(start, start + name!.length);
-      if (COURT_PLACEHOLDER.test(name!)) continue;
+      if (COURT_PLACEHOLDER.test(name!) || streetAt(text, m.index + m[0].length)) continue;
       const quoted = open !== '' && close !== undefined;
       const named = nounsNamingOne(read);
       const where = stemIn(name!, known) !== undefined;

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Detection, Recognizer } from './recognizer.js';
-import { AMBIGUOUS_KOREAN_CITIES, KOREAN_CITIES, koreanCityWithSuffix } from './koreanCities.js';
+import { AMBIGUOUS_KOREAN_CITIES, DIRECTION_DISTRICT, KOREAN_CITIES, koreanCityWithSuffix } from './koreanCities.js';
 import { isFunctionalTag, isHangulWord, mecabReading, morphemeCursor, morphemesByStart, type Morpheme, type MorphAnalyzer } from '../../text/index.js';
 import { KOREAN_PARTICLE, KOREAN_PARTICLE_ONLY, MECAB_DICTIONARY_SOURCE, properNounRuns } from './koreanNames.js';
 import { WORLD_PLACES_KO } from './worldPlaces.js';
@@ -118,8 +118,6 @@ export function placePrefix(name: string, known: ReadonlySet<string>): boolean {
   return false;
 }
 
-/** A district named by a direction (중구, 서구), which mecab reads as a common noun, or as 중 + 구. */
-const DIRECTION_DISTRICT = /^[동서남북중]구$/;
 /** A proper noun (a person's name of two syllables aside: 부시), a place the lists know, or a {@link DIRECTION_DISTRICT}, as mecab's `pieces` of `word` read it. */
 function placeWord(word: string, pieces: readonly Morpheme[], known: ReadonlySet<string>): boolean {
   return pieces.some((p) => p.tag.startsWith('NNP') && (p.semantic !== '인명' || word.length >= 3)) || placePrefix(word, known) || placePrefix(word, AMBIGUOUS) || DIRECTION_DISTRICT.test(word);
