@@ -281,7 +281,11 @@ export class NameRecognizer implements Recognizer {
           } else break;
         }
         const initialWord = (k: number) => /(?:^|[\s(])$/.test(text.slice(Math.max(0, words[k]!.start - 1), words[k]!.start));
-        if (j < i && initialWord(j) && ((i - j >= 2 && !(together && c.common)) || (i - j === 1 && !c.name && /^[B-HJKMNQUVYZ]$/.test(text[words[j]!.start]!)))) emit(j, i, 'context:initial');
+        // Shorthand letters (A, O, P, S...) open a line or a sentence; after a bracket, a comma, a semicolon
+        // or a place in a list, one is an initial, as scorecards and results write them: "( A. Kumble 4-73 ,
+        // S. Tendulkar 12 )", "1. M. Schumacher".
+        const listed = (k: number) => /(?:[(,;]|^\d{1,2}\.|\s\d{1,2}\.) $/.test(text.slice(Math.max(0, words[k]!.start - 4), words[k]!.start));
+        if (j < i && initialWord(j) && ((i - j >= 2 && !(together && c.common)) || (i - j === 1 && !c.name && (/^[B-HJKMNQUVYZ]$/.test(text[words[j]!.start]!) || listed(j))))) emit(j, i, 'context:initial');
       }
       // A middle initial between two capitalised words: "Szabina J Gelencsér", "Karin M. Beike". The words
       // around it need no list: the pattern is the evidence (cues and words in capitals excepted).
