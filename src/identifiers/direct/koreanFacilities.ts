@@ -35,10 +35,10 @@ const NAME_AFTER_WHERE = new RegExp(
   'dg',
 );
 /**
- * Whether the word that ends at `end` is a street, its building number after it: a kind before 로 or 길 names a
- * road (공원로 652, 시장길 12, 중구 공원로), not a facility reached (공원으로, 식당으로).
+ * Whether the word that ends at `end` is a street, its building number after it: a kind before 로 names a
+ * road (공원로 652, 중구 공원로), not a facility reached (공원으로, 식당으로).
  */
-const streetAt = (text: string, end: number) => /(?<!으)로$|길$/.test(text.slice(0, end)) && streetNumberAt(text, end) > 0;
+const streetAt = (text: string, end: number) => text[end - 1] === '로' && text[end - 2] !== '으' && streetNumberAt(text, end) > 0;
 const INSTITUTION = /(?:법원|지원|청|지청|교도소|구치소|소년원|보호관찰소|호선|경전철)$/;
 /** A piece of a name that tells it apart from a kind: no common noun, nor a court's placeholder (RA 건물, C호 건물). */
 const distinctive = (p: Morpheme) => !COMMON_NOUN.test(p.tag) && !COURT_PLACEHOLDER.test(p.surface);

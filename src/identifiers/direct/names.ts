@@ -281,10 +281,15 @@ export class NameRecognizer implements Recognizer {
           } else break;
         }
         const initialWord = (k: number) => /(?:^|[\s(])$/.test(text.slice(Math.max(0, words[k]!.start - 1), words[k]!.start));
-        // Shorthand letters (A, O, P, S...) open a line or a sentence; after a bracket, a comma, a semicolon
-        // or a place in a list, one is an initial, as scorecards and results write them: "( A. Kumble 4-73 ,
-        // S. Tendulkar 12 )", "1. M. Schumacher".
-        const listed = (k: number) => /(?:[(,;]|^\d{1,2}\.|\s\d{1,2}\.) $/.test(text.slice(Math.max(0, words[k]!.start - 4), words[k]!.start));
+        // Shorthand letters (A, O, P, S...) open a line or a sentence; after a bracket, a comma or a semicolon,
+        // a figure or a bracket after the name, or after a place in a list that opens a line, one is an
+        // initial, as scorecards and results write them: "( A. Kumble 4-73 , S. Tendulkar 12 )", "1. S.
+        // Zorblat". Not a germ in a list ("CHF, P. Aeruginosa, S. Aureus") nor after a figure ("WBC 12. P.").
+        const listed = (k: number) => {
+          const at = words[k]!.start;
+          const before = (at < 5 ? '\n' : '') + text.slice(Math.max(0, at - 5), at);
+          return /\n\d{1,2}\. $/.test(before) || (/(?:\( ?|[,;] )$/.test(before) && /^ ?[\d()]/.test(text.slice(w.end, w.end + 2)));
+        };
         if (j < i && initialWord(j) && ((i - j >= 2 && !(together && c.common)) || (i - j === 1 && !c.name && (/^[B-HJKMNQUVYZ]$/.test(text[words[j]!.start]!) || listed(j))))) emit(j, i, 'context:initial');
       }
       // A middle initial between two capitalised words: "Szabina J Gelencsér", "Karin M. Beike". The words
