@@ -124,6 +124,8 @@ describe('Korean names in context', () => {
       const units = async (text: string) => (await new KoreanFacilityRecognizer(analyzer).find(text)).filter((d) => d.source === 'rule:ko-unit').map((d) => text.slice(d.start, d.end));
       expect(await units('한빛아파트 103동 1203호에서, 역전동 751, 1601호에 있는, 로얄빌라 302호, 2층 201호, 서울대병원 1105호')).toEqual(['103동', '1203호', '1601호', '302호', '201호', '1105호']);
       expect(await units('지하철 3호선, 제2호 서식, 피해자 3명 102호')).toEqual([]);
+      // A prison's cell after the prison or its block; not a room of anything else.
+      expect(await units("대구교도소 89실에 수용 중, 청주교도소 내 90실에서, ‘전주교도소' 84실 내에서, 미결수용동 61실에서, 회의실 3실 규모, 사무실 12실")).toEqual(['89실', '90실', '84실', '61실']);
     } finally {
       await analyzer?.close();
     }

@@ -84,6 +84,12 @@ const STREET_AFTER_DISTRICT = new RegExp(String.raw`(?<=(?<![가-힣])[가-힣]{
  */
 const UNIT = new RegExp(String.raw`(?=\d)(?<=(?:${FACILITY_KINDS}|건물|주택|원룸|층|\d동|\d)['’]?,? )(?:\d{2,4}동 (?=\d{3,4}호)|\d{3,4}[동호](?=${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9])))`, 'g');
 /**
+ * A prison's cell, numbered after the prison or its block (대구교도소 89실, 청주교도소 내 90실, 수용동 3실):
+ * where an inmate lives, which a judgment names as it names a home's unit. Not a room of anything else
+ * (회의실, 3실 규모).
+ */
+const CELL = new RegExp(String.raw`(?=\d)(?<=(?:교도소|구치소|수용동)['’]?(?: 내)? )\d{1,3}실(?=${KOREAN_PARTICLE}(?![가-힣A-Za-z0-9]))`, 'g');
+/**
  * Korean facilities by their own name (`rule:ko-facility`): a name before its kind (아파트, 타워, 병원, 교회,
  * 마트, 공원, 학교, 주점, 식당, 편의점..., and the landmarks news names: 체육관, 경기장, 박물관, 해수욕장...),
  * named after a listed place or, with mecab, holding a piece that is no common noun (안양제일교회, 바오로마트;
@@ -159,7 +165,7 @@ export class KoreanFacilityRecognizer implements Recognizer {
       if (number === 0 || (read.length === 1 && COMMON_NOUN.test(read[0]!.tag))) continue;
       out.push({ start: m.index, end: m.index + m[0].length + number, category: 'LOCATION', source: 'rule:ko-street' });
     }
-    for (const m of text.matchAll(UNIT)) out.push({ start: m.index, end: m.index + m[0].trimEnd().length, category: 'LOCATION', source: 'rule:ko-unit' });
+    for (const m of [...text.matchAll(UNIT), ...text.matchAll(CELL)]) out.push({ start: m.index, end: m.index + m[0].trimEnd().length, category: 'LOCATION', source: 'rule:ko-unit' });
     const station = morphemeCursor(analysis);
     for (const m of text.matchAll(STATION)) {
       const name = m.groups!.name!;
