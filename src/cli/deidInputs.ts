@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { LabelResolver, TAXONOMY, readAnnotatedFolder, readDatasetLabels, readReplacementLists, readSpanCorpus, withStandIns, ownListCount, inferenceSeqLen, recordedPiiThreshold, type PredictOptions, type SpanFormat, type UnknownLabelPolicy } from '../deid/index.js';
+import { LabelResolver, TAXONOMY, readAnnotatedFolder, readDatasetLabels, readReplacementLists, readSpanCorpus, withStandIns, inferenceSeqLen, recordedPiiThreshold, type PredictOptions, type SpanFormat, type UnknownLabelPolicy } from '../deid/index.js';
 import { assertSeqLenFits, type EncoderConfig, type Provenance } from '../model/index.js';
 import { parseIntFlag, parseNumberFlag } from './parseFlags.js';
 import type { Reporter } from './reporter.js';
@@ -20,10 +20,11 @@ export async function readDeidInputs(flags: DeidInputFlags, out: Reporter) {
   const replaceMap = flags.replaceMap ?? [join(dirname(flags.judgments), 'replace_map.json')].find((p) => existsSync(p));
   const dataset = await readDatasetLabels(flags.replacements, replaceMap);
   const resolver = new LabelResolver(TAXONOMY, dataset, flags.unknownLabel);
-  const lists = withStandIns(await readReplacementLists(flags.replacements), dataset.treePaths);
+  const own = await readReplacementLists(flags.replacements);
+  const lists = withStandIns(own, dataset.treePaths);
   let skipped = 0;
   const docs = await readAnnotatedFolder(flags.judgments, flags.skipBadDocs ? (err) => (skipped++, out.warn(`skipped ${err.located}`)) : undefined);
-  out.info(`${docs.length} judgments, ${ownListCount(lists)} replacement lists${replaceMap ? `, synonyms from ${replaceMap}` : ''}${skipped ? `, ${skipped} malformed skipped` : ''}`);
+  out.info(`${docs.length} judgments, ${own.size} replacement lists${replaceMap ? `, synonyms from ${replaceMap}` : ''}${skipped ? `, ${skipped} malformed skipped` : ''}`);
   return { resolver, lists, docs, skipped };
 }
 

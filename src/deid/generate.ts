@@ -75,9 +75,6 @@ export function withStandIns(lists: ReplacementLists, treePaths: ReadonlyMap<str
   return out;
 }
 
-/** How many of `lists` are the dataset's own, not stand-in pools. */
-export const ownListCount = (lists: ReplacementLists): number => [...lists.keys()].filter((k) => !k.startsWith(standInKey(''))).length;
-
 /**
  * Parses every annotated judgment (.md or .txt) under a folder; ids are relative paths. A malformed
  * document throws, or with `onBadDocument` is reported there and skipped.
@@ -128,6 +125,7 @@ export function fillDocument(doc: AnnotatedDocument, lists: ReplacementLists, re
   let text = '';
   const spans: LabelledSpan[] = [];
   let pendingWord: string | undefined;
+  const drawable = (key: string) => ((lists.get(key)?.length ?? 0) > 0 ? lists.get(key) : undefined);
   for (const [i, seg] of doc.segments.entries()) {
     if (typeof seg === 'string') {
       text += pendingWord === undefined ? seg : agreeParticle(pendingWord, seg);
@@ -138,7 +136,6 @@ export function fillDocument(doc: AnnotatedDocument, lists: ReplacementLists, re
     const key = `${path.level3}\u0000${seg.placeholder}`;
     let value = values.get(key);
     if (value === undefined) {
-      const drawable = (key: string) => ((lists.get(key)?.length ?? 0) > 0 ? lists.get(key) : undefined);
       const generate = GENERATED[path.level3];
       // The label's own list or its synonym's, then a generator, then a stand-in pool (withStandIns).
       const list = drawable(path.level3) ?? drawable(seg.label) ?? (generate ? undefined : drawable(standInKey(path.level3)) ?? drawable(standInKey(seg.label)));

@@ -3,7 +3,7 @@ export type { Taxonomy, TaxonomyCategory, LabelPath, LabelLevel, DatasetLabels, 
 export { parseAnnotated } from './annotated.js';
 export type { AnnotatedDocument, Mention } from './annotated.js';
 export { agreeParticle, GENERATED, STAND_IN_SOURCES } from './surrogates.js';
-export { readReplacementLists, withStandIns, ownListCount, readAnnotatedFolder, fillDocument, generateDocuments } from './generate.js';
+export { readReplacementLists, withStandIns, readAnnotatedFolder, fillDocument, generateDocuments } from './generate.js';
 export type { GeneratedDocument, LabelledSpan, ReplacementMode, ReplacementLists } from './generate.js';
 export { tokenMetrics } from './metrics.js';
 export type { DeidMetrics, PRF } from './metrics.js';

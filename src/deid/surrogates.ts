@@ -89,6 +89,11 @@ GENERATED['신용카드번호'] = GENERATED['카드번호']!;
 GENERATED['버스'] = GENERATED['노선번호'] = GENERATED['버스번호']!;
 GENERATED['택시'] = GENERATED['화물차'] = GENERATED['차량번호']!;
 
+const RESTAURANTS = ['한식당', '중식당', '일식당', '분식점', '고깃집', '횟집', '치킨집', '뷔페', '레스토랑', '동남아음식점', '해외식당'];
+const SHOPS = ['사업체/도소매및유통'];
+const LANDMARKS = ['사업체/외식업', '사업체/도소매및유통', '사업체/미용욕탕신체관리서비스', '사업체/숙박업', '기관및시설/상업시설'];
+const FIRMS = ['사업체/서비스일반', '사업체/기업일반', '사업체/도소매및유통', '사업체/외식업'];
+const SCHOOLS = ['초등학교', '중학교', '고등학교', '대학교', '해외학교'];
 /**
  * Labels with neither a list nor a generator that name a business or a facility (C식당, D 앞 도로, E 사무실),
  * and where their surrogates come from: a group of the dataset's category tree (`사업체/외식업`: every list
@@ -98,32 +103,25 @@ GENERATED['택시'] = GENERATED['화물차'] = GENERATED['차량번호']!;
  * but 8: text that no model trained on the filling and no measurement against it ever saw as a name. A
  * label's own list, or its synonym's, comes first ({@link fillDocument}).
  */
-export const STAND_IN_SOURCES: Readonly<Record<string, readonly string[]>> = (() => {
-  const restaurants = ['한식당', '중식당', '일식당', '분식점', '고깃집', '횟집', '치킨집', '뷔페', '레스토랑', '동남아음식점', '해외식당'];
-  const shops = ['사업체/도소매및유통'];
-  const landmarks = ['사업체/외식업', '사업체/도소매및유통', '사업체/미용욕탕신체관리서비스', '사업체/숙박업', '기관및시설/상업시설'];
-  const firms = ['사업체/서비스일반', '사업체/기업일반', '사업체/도소매및유통', '사업체/외식업'];
-  const schools = ['초등학교', '중학교', '고등학교', '대학교', '해외학교'];
-  return {
-    식당: restaurants,
-    음식점: restaurants,
-    외식업: restaurants,
-    매장: shops,
-    점포: shops,
-    매점: shops,
-    노점상: shops,
-    위치기준: landmarks,
-    폭행장소: landmarks,
-    사기장소: landmarks,
-    사무실: ['사업체/부동산중개및임대매매', '사업체/법률', '사업체/기업일반', '사업체/서비스일반'],
-    센터: ['스포츠센터', '문화시설', '복지시설', '직업능력개발훈련시설'],
-    학교: schools,
-    중고등학교: schools,
-    사업체: firms,
-    사업체일반: firms,
-    유한회사: ['사업체/기업일반'],
-  };
-})();
+export const STAND_IN_SOURCES: Readonly<Record<string, readonly string[]>> = {
+  식당: RESTAURANTS,
+  음식점: RESTAURANTS,
+  외식업: RESTAURANTS,
+  매장: SHOPS,
+  점포: SHOPS,
+  매점: SHOPS,
+  노점상: SHOPS,
+  위치기준: LANDMARKS,
+  폭행장소: LANDMARKS,
+  사기장소: LANDMARKS,
+  사무실: ['사업체/부동산중개및임대매매', '사업체/법률', '사업체/기업일반', '사업체/서비스일반'],
+  센터: ['스포츠센터', '문화시설', '복지시설', '직업능력개발훈련시설'],
+  학교: SCHOOLS,
+  중고등학교: SCHOOLS,
+  사업체: FIRMS,
+  사업체일반: FIRMS,
+  유한회사: ['사업체/기업일반'],
+};
 
 const PAIRS: [consonant: string, vowel: string][] = [
   ['으로', '로'],

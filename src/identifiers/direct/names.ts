@@ -3,6 +3,23 @@ import { isMisspelling, publicLists, type PublicLists } from './publicLists.js';
 import { SURNAME_SOURCE, type Detection, type Recognizer } from './recognizer.js';
 import { adjacent, dictionaryWord, inCapitals, oneSpace, properShape, readWords, sentenceStart, shortensCommonWord, unlistedProperNoun, type TextWord, type WordClass, type WordReading } from './words.js';
 
+/**
+ * Capitals that stand for a first name wherever written; the others (A, O, P, S, R, L, T, W, X, I) are also
+ * shorthand in notes (SOAP headings, sides, "w/"), initials only where more says so.
+ */
+const INITIAL_LETTER = /^[B-HJKMNQUVYZ]$/;
+/**
+ * Whether a shorthand letter at `initial` is an initial by where it stands, the name ending at `nameEnd`:
+ * after a bracket, a comma or a semicolon with a figure or a bracket after the name, or after a place in a
+ * list that opens a line, as scorecards and results write them ("( A. Kumble 4-73 , S. Tendulkar 12 )",
+ * "1. S. Zorblat"). Not a germ in a list ("CHF, P. Aeruginosa, S. Aureus") nor a letter after a figure
+ * ("WBC 12. P.").
+ */
+function initialInList(text: string, initial: number, nameEnd: number): boolean {
+  const before = (initial < 5 ? '\n' : '') + text.slice(Math.max(0, initial - 5), initial);
+  return /\n\d{1,2}\. $/.test(before) || (/(?:\( ?|[,;] )$/.test(before) && /^ ?[\d()]/.test(text.slice(nameEnd, nameEnd + 2)));
+}
+
 /** Particles inside a surname, in lower case: van Gijn, van de Noort, de Gaulle, da Vinci, bin Salman. */
 const NAME_PARTICLES = new Set(['van', 'von', 'de', 'der', 'den', 'da', 'di', 'del', 'della', 'dos', 'das', 'du', 'la', 'le', 'ten', 'ter', 'bin', 'ibn', 'al', 'el', 'zu']);
 const TITLES = new Set(['dr', 'drs', 'doctor', 'mr', 'mrs', 'ms', 'miss', 'mister', 'prof', 'professor', 'rev']);
@@ -254,12 +271,12 @@ export class NameRecognizer implements Recognizer {
       }
       // An initial before a listed surname: "E. WELSH", "J SMITH"; the initial stays in the term.
       // Without a period the surname must be no common word, unless an act of the care team follows ("J
-      // SMITH ORDERED", and then a surname no list holds too: "N. GRANDONE AWARE"). A, O, P, S, R, L, T,
-      // W, X and I are shorthand (SOAP headings, sides, "w/"), not initials, unless, where case means
-      // something, a period and a listed name that is no common word, written as one, follow ("S. Fleming",
-      // "A. Kumble"). Not a unit after a figure: "40 degrees C. Younger children", "30 J. No".
+      // SMITH ORDERED", and then a surname no list holds too: "N. GRANDONE AWARE"). A shorthand letter
+      // (INITIAL_LETTER) is an initial only where case means something and a period and a listed name that
+      // is no common word, written as one, follow ("S. Fleming"). Not a unit after a figure: "40 degrees
+      // C. Younger children", "30 J. No".
       const gap = i > 0 ? text.slice(words[i - 1]!.end, w.start) : '';
-      const initialBeforeName = (letter: string) => /^[B-HJKMNQUVYZ]$/.test(letter) || (cased && /^\p{Lu}$/u.test(letter) && gap === '. ' && c.name && !c.common && properShape(text.slice(w.start, w.end)) && !/\p{Lu}\. ?$/u.test(text.slice(Math.max(0, words[i - 1]!.start - 3), words[i - 1]!.start)));
+      const initialBeforeName = (letter: string) => INITIAL_LETTER.test(letter) || (cased && /^\p{Lu}$/u.test(letter) && gap === '. ' && c.name && !c.common && properShape(text.slice(w.start, w.end)) && !/\p{Lu}\. ?$/u.test(text.slice(Math.max(0, words[i - 1]!.start - 3), words[i - 1]!.start)));
       if (i > 0 && words[i - 1]!.end - words[i - 1]!.start === 1 && initialBeforeName(text[words[i - 1]!.start]!) && (gap === '. ' || gap === ' ') && (w.capital || !cased) && !CUES.has(w.key) && !NOT_NAMES.has(w.key) && !(UNIT_LETTER.test(text[words[i - 1]!.start]!) && UNIT_BEFORE.test(text.slice(Math.max(0, words[i - 1]!.start - 9), words[i - 1]!.start)))) {
         const acted = w.key.length >= 3 && (c.name || c.unknown) && CARE_ACT_AFTER.test(text.slice(w.end, w.end + 16));
         if ((c.name && (gap === '. ' || !c.common)) || acted) emit(i - 1, i, 'context:initial');
@@ -281,16 +298,7 @@ export class NameRecognizer implements Recognizer {
           } else break;
         }
         const initialWord = (k: number) => /(?:^|[\s(])$/.test(text.slice(Math.max(0, words[k]!.start - 1), words[k]!.start));
-        // Shorthand letters (A, O, P, S...) open a line or a sentence; after a bracket, a comma or a semicolon,
-        // a figure or a bracket after the name, or after a place in a list that opens a line, one is an
-        // initial, as scorecards and results write them: "( A. Kumble 4-73 , S. Tendulkar 12 )", "1. S.
-        // Zorblat". Not a germ in a list ("CHF, P. Aeruginosa, S. Aureus") nor after a figure ("WBC 12. P.").
-        const listed = (k: number) => {
-          const at = words[k]!.start;
-          const before = (at < 5 ? '\n' : '') + text.slice(Math.max(0, at - 5), at);
-          return /\n\d{1,2}\. $/.test(before) || (/(?:\( ?|[,;] )$/.test(before) && /^ ?[\d()]/.test(text.slice(w.end, w.end + 2)));
-        };
-        if (j < i && initialWord(j) && ((i - j >= 2 && !(together && c.common)) || (i - j === 1 && !c.name && (/^[B-HJKMNQUVYZ]$/.test(text[words[j]!.start]!) || listed(j))))) emit(j, i, 'context:initial');
+        if (j < i && initialWord(j) && ((i - j >= 2 && !(together && c.common)) || (i - j === 1 && !c.name && (INITIAL_LETTER.test(text[words[j]!.start]!) || initialInList(text, words[j]!.start, w.end))))) emit(j, i, 'context:initial');
       }
       // A middle initial between two capitalised words: "Szabina J Gelencsér", "Karin M. Beike". The words
       // around it need no list: the pattern is the evidence (cues and words in capitals excepted).
