@@ -1,29 +1,43 @@
 /**
  * The table of bench/experiments/korean-cross-crime.sh from its `blacklist eval --json` outputs, in the
- * order the recipe measured them (OUT_DIR/rows/index.tsv: number, title):
- *   npx tsx bench/experiments/korean-cross-crime-table.ts OUT_DIR MODEL_DIR
+ * order the recipe measured them (OUT_DIR/rows/index.tsv: number, title), and each model's threshold:
+ *   npx tsx bench/experiments/korean-cross-crime-table.ts OUT_DIR MODEL_DIR [SELF_TRAINED_MODEL_DIR...]
+ * Rows measured on the halves of a cross-fitted run (titles with "half 1" and "half 2", otherwise the same)
+ * are followed by both halves pooled: gold spans and word characters summed, so the figure is the one the
+ * whole corpus would give; its interval is not a bootstrap's, so none is printed.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { formatProportion, type ProtectionEvaluation } from '../../src/audit/index.js';
+import { basename, join } from 'node:path';
+import { formatProportion, type Proportion, type ProtectionEvaluation } from '../../src/audit/index.js';
 
-const [out, model] = process.argv.slice(2) as [string, string];
-const full = (r: ProtectionEvaluation, type: string) => {
-  const row = r.types.find((t) => t.type === type);
-  return row === undefined ? '–' : formatProportion(row.full);
+const [out, ...models] = process.argv.slice(2) as [string, string, ...string[]];
+const full = (r: ProtectionEvaluation, type: string) => r.types.find((t) => t.type === type)?.full;
+const cell = (p: Proportion | undefined) => (p === undefined ? '–' : formatProportion(p));
+const threshold = (model: string) => (JSON.parse(readFileSync(join(model, 'ppmlm.json'), 'utf8')) as { piiThreshold?: number }).piiThreshold?.toFixed(2) ?? 'none recorded';
+// The output folder's own path says nothing to a reader of the table.
+const shown = (title: string) => title.split(`${out.replace(/\/$/, '')}/`).join('OUT/');
+const pooled = (parts: (Proportion | undefined)[]) => {
+  if (parts.some((p) => p === undefined)) return '–';
+  const n = parts.reduce((sum, p) => sum + p!.n, 0);
+  return `${((100 * parts.reduce((sum, p) => sum + p!.value * p!.n, 0)) / n).toFixed(1)}%`;
 };
-const own = JSON.parse(readFileSync(join(model, 'ppmlm.json'), 'utf8')) as { piiThreshold?: number };
-const rows = readFileSync(join(out, 'rows', 'index.tsv'), 'utf8')
-  .trim()
-  .split('\n')
-  .map((line) => {
-    const [n, title] = line.split('\t') as [string, string];
-    const r = JSON.parse(readFileSync(join(out, 'rows', `${n}.json`), 'utf8')) as ProtectionEvaluation;
-    // The output folder's own path says nothing to a reader of the table.
-    return `| ${title.split(`${out.replace(/\/$/, '')}/`).join('OUT/')} | ${full(r, 'PERSON')} | ${full(r, 'LOCATION')} | ${full(r, 'all')} | ${formatProportion(r.otherTextProtected)} | ${formatProportion(r.precision)} |`;
-  });
+const halves = new Map<string, ProtectionEvaluation[]>();
+const rows: string[] = [];
+for (const line of readFileSync(join(out, 'rows', 'index.tsv'), 'utf8').trim().split('\n')) {
+  const [n, title] = line.split('\t') as [string, string];
+  const r = JSON.parse(readFileSync(join(out, 'rows', `${n}.json`), 'utf8')) as ProtectionEvaluation;
+  rows.push(`| ${shown(title)} | ${cell(full(r, 'PERSON'))} | ${cell(full(r, 'LOCATION'))} | ${cell(full(r, 'all'))} | ${cell(r.otherTextProtected)} | ${cell(r.precision)} |`);
+  if (!/half [12]/.test(title)) continue;
+  const key = title.replace(/half [12]/g, 'half N').replace(/-half[12]/g, '-halfN');
+  const both = [...(halves.get(key) ?? []), r];
+  halves.set(key, both);
+  if (both.length === 2) {
+    const title = shown(key).replace(/half N, /, 'both halves pooled, ');
+    rows.push(`| ${title} | ${pooled(both.map((e) => full(e, 'PERSON')))} | ${pooled(both.map((e) => full(e, 'LOCATION')))} | ${pooled(both.map((e) => full(e, 'all')))} | ${pooled(both.map((e) => e.otherTextProtected))} | ${pooled(both.map((e) => e.precision))} |`);
+  }
+}
 console.log(`Gold spans fully protected, the share of the other text's word characters protected, the precision of
-direct detections, each with its 95% interval over judgments. The model's own threshold, from its dev split: ${own.piiThreshold?.toFixed(2) ?? 'none recorded'}.
+direct detections, each with its 95% interval over judgments. Each model's own threshold, from its dev split: ${models.map((m) => `${basename(m)} ${threshold(m)}`).join(', ')}.
 
 | run | persons | places | all PII spans | other text | precision |
 |---|---:|---:|---:|---:|---:|

@@ -22,6 +22,13 @@
 # de-identification from it: model-TYPE-pretrained (-eN when EPOCHS is set). The pretraining checkpoints every
 # 500 steps (about 2 minutes on 2 cores) and a rerun resumes it; a finished model is kept. LEVEL sets the
 # label level the model learns (default 2, the 16 categories; 1, direct or quasi): model-...-lLEVEL when not 2.
+# SILVER=1 then self-trains: a second model learns the labels the model and every rule but dates and Korean
+# places put on the measured type's judgments, read for their text alone (`blacklist build --silver-out`; no
+# gold span is read: a build reads a corpus's text only), from the same start as the model (8 epochs), as
+# `--silver-out` serves a user's own corpus. Two ways, each measured beside the model's rows: on all the
+# judgments it is then measured on (MODEL-silver-TYPE; what a user runs), and cross-fitted, so that no
+# judgment is measured by a model trained on it: the judgments split by line into halves, each half's
+# blacklist built with the model self-trained on the other half (MODEL-silver-TYPE-halfN, trained on half N).
 . "$(dirname "$0")/common.sh"
 experiment_setup "${1:-../shared/data}" "${2:-korean-cross-crime}"
 crime_types "${3:-}"
@@ -39,9 +46,9 @@ if [ -n "$pretrain" ] && [ ! -d "$model" ] && [ ! -d "$OUT/mlm-$TRAIN" ]; then
   [ -d "$pre/init" ] || $PPMLM --quiet model init --vocab "$pre/tokenizer" --out "$pre/init" "${encoder[@]}" --allow-vocabulary-identifiers
   time $PPMLM finetune --model "$pre/init" --corpus "$pre/corpus.jsonl" --out "$OUT/mlm-$TRAIN" --strategy standard --epochs 3 --seq-len 128 --batch-size 16 --lr 1e-3 --analyzer mecab --save-steps 500 $(resume "$OUT/mlm-$TRAIN")
 fi
+base=("${encoder[@]}")
+[ -n "$pretrain" ] && base=(--model "$OUT/mlm-$TRAIN")
 if [ ! -d "$model" ]; then
-  base=("${encoder[@]}")
-  [ -n "$pretrain" ] && base=(--model "$OUT/mlm-$TRAIN")
   time $PPMLM deid train --judgments "$THUNDER/judgments/$TRAIN" "${KO[@]}" --replacement per-epoch --label-level "$level" --epochs "${EPOCHS:-8}" \
     "${base[@]}" --lr 1e-3 --outside-noise 0.1 --out "$model" $(resume "$model")
 fi
@@ -51,6 +58,20 @@ gold="$OUT/$TEST.jsonl"
 # (placeholders.ts): what the goal's shortfall is made of.
 text="$OUT/$TEST-text.jsonl"
 [ "$text" -nt "$gold" ] || npx tsx "$(dirname "$0")/placeholders.ts" "$gold" "$text"
+self_train() { # self_train CORPUS OUT: the model trained on the silver labels of CORPUS's text
+  [ -d "$2" ] && return
+  [ -f "$2.jsonl" ] || $PPMLM --quiet blacklist build --corpus "$1" --lang ko --analyzer mecab --recognizers -DATE,-korean-places --deid-model "$model" --silver-out "$2.jsonl" --out "$2.labeller.tsv"
+  time $PPMLM deid train --spans "$2.jsonl" --spans-format jsonl --analyzer mecab "${base[@]}" --epochs 8 --lr 1e-3 --outside-noise 0.1 --out "$2" $(resume "$2")
+}
+silver=
+if [ "${SILVER:-0}" = 1 ]; then
+  silver="$model-silver-$TEST"
+  self_train "$gold" "$silver"
+  for half in 1 2; do
+    [ -f "$OUT/$TEST-half$half.jsonl" ] || awk -v h="$half" 'NR % 2 == h % 2' "$gold" > "$OUT/$TEST-half$half.jsonl"
+    self_train "$OUT/$TEST-half$half.jsonl" "$silver-half$half"
+  done
+fi
 # One blacklist per selection of recognisers, built afresh in each run (the rules may have changed since)
 # and measured against both golds, which hold the same texts; each measurement is kept as JSON for the
 # table (OUT_DIR/results.md).
@@ -66,11 +87,12 @@ row() { # row TITLE [EVAL ARGS...]: one `blacklist eval`, kept in the table's or
   $PPMLM --quiet blacklist eval --lang ko --analyzer mecab --json "$@" > "$rows/$measured.json"
   printf '%s\t%s\n' "$measured" "$title" >> "$rows/index.tsv"
 }
-measure() { # measure TITLE GOLD [BUILD ARGS...]: the direct terms of the blacklist those arguments build
-  local title=$1 against=$2 file
+measure() { # measure TITLE GOLD [BUILD ARGS...]: the direct terms of the blacklist those arguments build on
+  # $corpus (default: the measured judgments)
+  local title=$1 against=$2 file from=${corpus:-$gold}
   shift 2
-  file="$blacklists/$(printf '%s' "${*:-rules}" | tr -c 'A-Za-z0-9.' _).tsv"
-  [ -f "$file" ] || $PPMLM --quiet blacklist build --corpus "$gold" --lang ko --analyzer mecab "$@" --out "$file"
+  file="$blacklists/$(basename "$from" .jsonl)-$(printf '%s' "${*:-rules}" | tr -c 'A-Za-z0-9.' _).tsv"
+  [ -f "$file" ] || $PPMLM --quiet blacklist build --corpus "$from" --lang ko --analyzer mecab "$@" --out "$file"
   row "$title" --gold "$against" --only direct --blacklist "$file"
 }
 for args in "" "--recognizers none --deid-model $model" "--deid-model $model" "--recognizers none --deid-model $model --model-agreement 0" "--deid-model $model --model-agreement 0" "--recognizers -DATE,-korean-places --deid-model $model" "--recognizers -DATE,-korean-places,-korean-facilities --deid-model $model"; do
@@ -84,6 +106,17 @@ done
 for args in "" "--recognizers none --deid-model $model" "--recognizers -DATE,-korean-places --deid-model $model" "--recognizers -DATE,-korean-places,-korean-facilities --deid-model $model"; do
   time measure "$TEST judgments, spans holding text (placeholders left out), direct terms everywhere: ${args:-the rules alone}" "$text" $args
 done
+if [ -n "$silver" ]; then
+  for args in "--recognizers none --deid-model $silver" "--recognizers -DATE,-korean-places --deid-model $silver"; do
+    time measure "$TEST judgments, self-trained on their silver labels, direct terms everywhere: $args" "$gold" $args
+    measure "$TEST judgments, self-trained on their silver labels, spans holding text (placeholders left out): $args" "$text" $args
+  done
+  for half in 1 2; do
+    for args in "--recognizers none --deid-model $silver-half$((3 - half))" "--recognizers -DATE,-korean-places --deid-model $silver-half$((3 - half))"; do
+      corpus="$OUT/$TEST-half$half.jsonl" measure "$TEST judgments, half $half, cross-fitted: self-trained on half $((3 - half))'s silver labels, direct terms everywhere: $args" "$OUT/$TEST-half$half.jsonl" $args
+    done
+  done
+fi
 time row "$TEST judgments, the rules and the model, where they fired only (no indirect terms: k=1)" --gold "$gold" --k 1 --ngrams 1-1 --deid-model "$model" --protection occurrences
-npx tsx "$(dirname "$0")/korean-cross-crime-table.ts" "$OUT" "$model" > "$OUT/results.md"
+npx tsx "$(dirname "$0")/korean-cross-crime-table.ts" "$OUT" "$model" ${silver:+"$silver" "$silver-half1" "$silver-half2"} > "$OUT/results.md"
 cat "$OUT/results.md"
