@@ -17,9 +17,10 @@ const threshold = (model: string) => (JSON.parse(readFileSync(join(model, 'ppmlm
 // The output folder's own path says nothing to a reader of the table.
 const shown = (title: string) => title.split(`${out.replace(/\/$/, '')}/`).join('OUT/');
 const pooled = (parts: (Proportion | undefined)[]) => {
-  if (parts.some((p) => p === undefined)) return '–';
-  const n = parts.reduce((sum, p) => sum + p!.n, 0);
-  return `${((100 * parts.reduce((sum, p) => sum + p!.value * p!.n, 0)) / n).toFixed(1)}%`;
+  // A half with nothing to count (no detection for a precision) adds nothing, and is NaN with n 0.
+  const counted = parts.filter((p): p is Proportion => p !== undefined && p.n > 0);
+  const n = counted.reduce((sum, p) => sum + p.n, 0);
+  return n === 0 ? '–' : `${((100 * counted.reduce((sum, p) => sum + p.value * p.n, 0)) / n).toFixed(1)}%`;
 };
 const halves = new Map<string, ProtectionEvaluation[]>();
 const rows: string[] = [];

@@ -11,7 +11,8 @@
 # marks, kept), the same without the facilities too (the row of runs before korean-facilities was a
 # recogniser of its own), those again without the gold spans that hold only the court's placeholder, and
 # both only where they fired.
-# The model is never trained or tuned on the judgments it is measured on. A finished model and the filled
+# The model is never trained or tuned on the judgments it is measured on (SILVER=1's second model is, on
+# their text and no gold: below). A finished model and the filled
 # golds are kept, so a change to `deid generate` or the training needs a fresh OUT_DIR; the blacklists are
 # built afresh in every run. The table of every measurement: OUT_DIR/results.md (korean-cross-crime-table.ts).
 # THRESHOLDS="0.5 0.7 0.9" also measures the model alone and with the rules at each probability a token
@@ -29,6 +30,9 @@
 # judgments it is then measured on (MODEL-silver-TYPE; what a user runs), and cross-fitted, so that no
 # judgment is measured by a model trained on it: the judgments split by line into halves, each half's
 # blacklist built with the model self-trained on the other half (MODEL-silver-TYPE-halfN, trained on half N).
+# Beside the cross-fitted rows, on the same halves and pooled the same way: the first model, and each half's
+# own self-trained model (on the judgments it was trained on), so that what halving the corpus moves and
+# what reading the measured judgments moves can be told apart.
 . "$(dirname "$0")/common.sh"
 experiment_setup "${1:-../shared/data}" "${2:-korean-cross-crime}"
 crime_types "${3:-}"
@@ -60,7 +64,8 @@ text="$OUT/$TEST-text.jsonl"
 [ "$text" -nt "$gold" ] || npx tsx "$(dirname "$0")/placeholders.ts" "$gold" "$text"
 self_train() { # self_train CORPUS OUT: the model trained on the silver labels of CORPUS's text
   [ -d "$2" ] && return
-  [ -f "$2.jsonl" ] || $PPMLM --quiet blacklist build --corpus "$1" --lang ko --analyzer mecab --recognizers -DATE,-korean-places --deid-model "$model" --silver-out "$2.jsonl" --out "$2.labeller.tsv"
+  # --force: a run killed after the labeller's blacklist and before its silver labels starts them again.
+  [ -f "$2.jsonl" ] || time $PPMLM --quiet blacklist build --corpus "$1" --lang ko --analyzer mecab --recognizers -DATE,-korean-places --deid-model "$model" --silver-out "$2.jsonl" --out "$2.labeller.tsv" --force
   time $PPMLM deid train --spans "$2.jsonl" --spans-format jsonl --analyzer mecab "${base[@]}" --epochs 8 --lr 1e-3 --outside-noise 0.1 --out "$2" $(resume "$2")
 }
 silver=
@@ -68,7 +73,7 @@ if [ "${SILVER:-0}" = 1 ]; then
   silver="$model-silver-$TEST"
   self_train "$gold" "$silver"
   for half in 1 2; do
-    [ -f "$OUT/$TEST-half$half.jsonl" ] || awk -v h="$half" 'NR % 2 == h % 2' "$gold" > "$OUT/$TEST-half$half.jsonl"
+    [ "$OUT/$TEST-half$half.jsonl" -nt "$gold" ] || awk -v h="$half" 'NR % 2 == h % 2' "$gold" > "$OUT/$TEST-half$half.jsonl"
     self_train "$OUT/$TEST-half$half.jsonl" "$silver-half$half"
   done
 fi
@@ -112,9 +117,12 @@ if [ -n "$silver" ]; then
     measure "$TEST judgments, self-trained on their silver labels, spans holding text (placeholders left out): $args" "$text" $args
   done
   for half in 1 2; do
+    part="$OUT/$TEST-half$half.jsonl"
     for args in "--recognizers none --deid-model $silver-half$((3 - half))" "--recognizers -DATE,-korean-places --deid-model $silver-half$((3 - half))"; do
-      corpus="$OUT/$TEST-half$half.jsonl" measure "$TEST judgments, half $half, cross-fitted: self-trained on half $((3 - half))'s silver labels, direct terms everywhere: $args" "$OUT/$TEST-half$half.jsonl" $args
+      corpus=$part measure "$TEST judgments, half $half, cross-fitted: self-trained on half $((3 - half))'s silver labels, direct terms everywhere: $args" "$part" $args
     done
+    corpus=$part measure "$TEST judgments, half $half, the model trained on the other type: --recognizers -DATE,-korean-places --deid-model $model" "$part" --recognizers -DATE,-korean-places --deid-model "$model"
+    corpus=$part measure "$TEST judgments, half $half, self-trained on this half's own silver labels: --recognizers -DATE,-korean-places --deid-model $silver-half$half" "$part" --recognizers -DATE,-korean-places --deid-model "$silver-half$half"
   done
 fi
 time row "$TEST judgments, the rules and the model, where they fired only (no indirect terms: k=1)" --gold "$gold" --k 1 --ngrams 1-1 --deid-model "$model" --protection occurrences
