@@ -3,8 +3,9 @@
  * order the recipe measured them (OUT_DIR/rows/index.tsv: number, title), and each model's threshold:
  *   npx tsx bench/experiments/korean-cross-crime-table.ts OUT_DIR MODEL_DIR [SELF_TRAINED_MODEL_DIR...]
  * Rows measured on the halves of a cross-fitted run (titles with "half 1" and "half 2", otherwise the same)
- * are followed by both halves pooled: gold spans and word characters summed, so the figure is the one the
- * whole corpus would give; its interval is not a bootstrap's, so none is printed.
+ * are followed by both halves pooled: gold spans, detections and word characters summed, so the figure is the
+ * share over every judgment, each measured with its own half's blacklist; no bootstrap ran over the pool,
+ * so no interval is printed.
  */
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';

@@ -114,10 +114,11 @@ function repeatedKind(value: string, following: string, labels: readonly string[
 
 /**
  * Fills an annotated document with surrogates: the same (label, placeholder) gets the same value within
- * the document, values come from the label's replacement list or its generator (names, RRNs, phone,
- * account, card and car numbers, ages), and the particle after each value is rewritten to agree with it.
+ * the document, values come from the label's replacement list, its generator (names, RRNs, phone,
+ * account, card and car numbers, ages) or a stand-in pool of its kind ({@link withStandIns}), and the
+ * particle after each value is rewritten to agree with it.
  * A kind the text repeats after the placeholder is written once ({@link repeatedKind}), outside the span.
- * A label with neither keeps the court's placeholder, still labelled.
+ * A label with none of these keeps the court's placeholder, still labelled.
  */
 export function fillDocument(doc: AnnotatedDocument, lists: ReplacementLists, resolver: LabelResolver, rng: Rng, replica: number): GeneratedDocument {
   const values = new Map<string, string>();
@@ -125,7 +126,10 @@ export function fillDocument(doc: AnnotatedDocument, lists: ReplacementLists, re
   let text = '';
   const spans: LabelledSpan[] = [];
   let pendingWord: string | undefined;
-  const drawable = (key: string) => ((lists.get(key)?.length ?? 0) > 0 ? lists.get(key) : undefined);
+  const drawable = (key: string) => {
+    const list = lists.get(key);
+    return list !== undefined && list.length > 0 ? list : undefined;
+  };
   for (const [i, seg] of doc.segments.entries()) {
     if (typeof seg === 'string') {
       text += pendingWord === undefined ? seg : agreeParticle(pendingWord, seg);

@@ -84,7 +84,7 @@ export const GENERATED: Record<string, (rng: Rng) => string> = {
   열차번호: numbered(4),
 };
 GENERATED['휴대폰번호'] = GENERATED['전화번호']!;
-// Thunder-DeID's synonym map files 카드번호 under 신용카드번호, where the card generator was never reached.
+// The taxonomy's name for a card number: judgments tag it so, and Thunder-DeID's synonym map files 카드번호 under it.
 GENERATED['신용카드번호'] = GENERATED['카드번호']!;
 GENERATED['버스'] = GENERATED['노선번호'] = GENERATED['버스번호']!;
 GENERATED['택시'] = GENERATED['화물차'] = GENERATED['차량번호']!;

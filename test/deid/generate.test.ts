@@ -5,6 +5,7 @@ import { LabelResolver, TAXONOMY, fillDocument, generateDocuments, parseAnnotate
 import { Rng } from '../../src/engine/index.js';
 import { endsInConsonant } from '../../src/text/index.js';
 import { FormatError } from '../../src/errors.js';
+import { luhnValid } from '../../src/identifiers/index.js';
 import { cli } from '../helpers/cli.js';
 import { tempDir, tempFile } from '../helpers/tmp.js';
 
@@ -103,14 +104,14 @@ describe('fillDocument', () => {
       tree,
     );
     // Thunder-DeID's synonym map files 가게 under 사업체, which has a stand-in pool: 가게 keeps its own list.
-    const synonyms = new LabelResolver(TAXONOMY, { synonyms: { 가게: '사업체', 시설: '사업체' }, treePaths: tree }, 'other');
+    const synonyms = new LabelResolver(TAXONOMY, { synonyms: { 가게: '사업체', 시설: '사업체', 카드번호: '신용카드번호' }, treePaths: tree }, 'other');
     const court = parseAnnotated(
-      '<<<식당>>>C<<</식당>>>식당 앞, <<<위치기준>>>D<<</위치기준>>> 앞 도로, <<<사무실>>>E<<</사무실>>> 사무실, <<<가게>>>F<<</가게>>>, <<<시설>>>G<<</시설>>>, 지하철 <<<호선>>>H<<</호선>>>호선, <<<버스>>>I<<</버스>>>번 버스, <<<택시>>>J<<</택시>>> 택시, <<<학교>>>K<<</학교>>>',
+      '<<<식당>>>C<<</식당>>>식당 앞, <<<위치기준>>>D<<</위치기준>>> 앞 도로, <<<사무실>>>E<<</사무실>>> 사무실, <<<가게>>>F<<</가게>>>, <<<시설>>>G<<</시설>>>, 지하철 <<<호선>>>H<<</호선>>>호선, <<<버스>>>I<<</버스>>>번 버스, <<<택시>>>J<<</택시>>> 택시, <<<학교>>>K<<</학교>>>, <<<카드번호>>>L<<</카드번호>>>',
       'e.md',
     );
     for (let seed = 1; seed <= 10; seed++) {
       const g = fillDocument(court, lists, synonyms, new Rng(seed), 0);
-      const [restaurant, landmark, office, shop, place, line, bus, taxi, school] = g.spans.map((s) => g.text.slice(s.start, s.end));
+      const [restaurant, landmark, office, shop, place, line, bus, taxi, school, card] = g.spans.map((s) => g.text.slice(s.start, s.end));
       expect(['명성불고기', '당골']).toContain(restaurant);
       expect(['명성불고기', '당골식당', '바오로마트', '미쥬미용실']).toContain(landmark);
       expect(office).toBe('한빛사무소');
@@ -121,6 +122,8 @@ describe('fillDocument', () => {
       expect(taxi).toMatch(/^\d{2}[가-힣]\d{4}$/);
       // An empty list of its own, and no pool of its kind: the court's letter stays.
       expect(school).toBe('K');
+      // A generated label the synonym map files under another keeps its generator.
+      expect(luhnValid(card!)).toBe(true);
     }
     // Without the tree, only the lists named by label stand in.
     const untreed = withStandIns(new Map([['한식당', ['명성불고기']], ['마트', ['바오로마트']]]), new Map());

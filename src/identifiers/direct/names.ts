@@ -272,7 +272,7 @@ export class NameRecognizer implements Recognizer {
       // An initial before a listed surname: "E. WELSH", "J SMITH"; the initial stays in the term.
       // Without a period the surname must be no common word, unless an act of the care team follows ("J
       // SMITH ORDERED", and then a surname no list holds too: "N. GRANDONE AWARE"). A shorthand letter
-      // (INITIAL_LETTER) is an initial only where case means something and a period and a listed name that
+      // (one INITIAL_LETTER leaves out) is an initial only where case means something and a period and a listed name that
       // is no common word, written as one, follow ("S. Fleming"). Not a unit after a figure: "40 degrees
       // C. Younger children", "30 J. No".
       const gap = i > 0 ? text.slice(words[i - 1]!.end, w.start) : '';
