@@ -315,9 +315,10 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     for (const d of await detectDirect(doc.text, recognizers)) {
       const terms = detectionTerms(doc.text, words, d);
       tallyDetection(direct, terms, d, doc.author, { cased: evidence.cased, stopList });
-      if (found) {
+      if (found && terms.length > 0) {
         const { term, start, end, source } = terms[0]!;
-        kept.push({ start, end, label: d.category, term, byCapital: byCapitalOnly(termSources(d, source, 0)) });
+        // A model's short number is labelled alone, though its term holds the word before it.
+        kept.push({ start: shortModelNumber(doc.text, d) ? d.start : start, end, label: d.category, term, byCapital: byCapitalOnly(termSources(d, source, 0)) });
       }
     }
     found?.add(kept);
@@ -385,13 +386,38 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
 
 /**
  * The blacklist terms a detection makes ({@link protectedSpans}), each widened to whole words: the
- * identifier first, then its mention and family name if any.
+ * identifier first, then its mention and family name if any. A model's short number
+ * ({@link shortModelNumber}) makes its term with the word written before it, and none without one.
  */
 export function detectionTerms(text: string, words: readonly { start: number; end: number }[], d: Detection): { term: string; source: string; start: number; end: number }[] {
-  return protectedSpans(d).map((span) => {
+  let from = d.start;
+  if (shortModelNumber(text, d)) {
+    const before = WORD_BEFORE.exec(text.slice(Math.max(0, d.start - 40), d.start));
+    if (before === null) return [];
+    from = d.start - before[0].length;
+  }
+  return protectedSpans({ ...d, start: from }).map((span) => {
     const [start, end] = snapToWords(words, span.start, span.end);
     return { term: canonicalTerm(text.slice(start, end)), source: span.source, start, end };
   });
+}
+
+/** The word before a position, spaces between, on the same line. */
+const WORD_BEFORE = /\S+[ \t]+$/u;
+
+/**
+ * Whether a detection is a number of at most three digits and nothing else (408, 5-2) that only a model
+ * found. Judgments mark such numbers where they say where someone was (안양교도소 408, 부개역 89 출구, 383
+ * 시내버스), but a thousand values identify no one alone (HIPAA's Safe Harbor keeps a ZIP code's first three
+ * digits): as a term of its own, applied everywhere, the number would protect every count, amount and
+ * article of the corpus. With the word written before it, it is protected where written so. A rule's
+ * number (an age over 89) is the rule's.
+ */
+function shortModelNumber(text: string, d: Detection): boolean {
+  if (!d.source.startsWith(MODEL_SOURCE) || d.alsoFoundBy?.some((s) => !s.startsWith(MODEL_SOURCE))) return false;
+  const surface = text.slice(d.start, d.end);
+  const digits = surface.replace(/\D/g, '').length;
+  return digits > 0 && digits <= 3 && !/\p{L}/u.test(surface);
 }
 
 /**
