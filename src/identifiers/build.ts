@@ -387,11 +387,13 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
 /**
  * The blacklist terms a detection makes ({@link protectedSpans}), each widened to whole words: the
  * identifier first, then its mention and family name if any. A model's short number
- * ({@link shortModelNumber}) makes its term with the word written before it, and none without one.
+ * ({@link shortModelNumber}) standing as a word of its own makes its term with the word written before
+ * it, and none without one.
  */
 export function detectionTerms(text: string, words: readonly { start: number; end: number }[], d: Detection): { term: string; source: string; start: number; end: number }[] {
   let from = d.start;
-  if (shortModelNumber(text, d)) {
+  // Inside a longer word (B-89), the word is the term, as any detection's.
+  if (shortModelNumber(text, d) && snapToWords(words, d.start, d.end)[0] === d.start) {
     const before = WORD_BEFORE.exec(text.slice(Math.max(0, d.start - 40), d.start));
     if (before === null) return [];
     from = d.start - before[0].length;
@@ -402,8 +404,8 @@ export function detectionTerms(text: string, words: readonly { start: number; en
   });
 }
 
-/** The word before a position, spaces between, on the same line. */
-const WORD_BEFORE = /\S+[ \t]+$/u;
+/** The word before a position, spaces between, on the same line; a letter or a digit in it (not `- 89`, which the matcher reads as 89 alone). */
+const WORD_BEFORE = /[\p{L}\p{N}]\S*[^\S\r\n]+$/u;
 
 /**
  * Whether a detection is a number of at most three digits and nothing else (408, 5-2) that only a model

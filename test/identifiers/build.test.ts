@@ -395,28 +395,29 @@ describe('buildBlacklist: a model\'s common nouns, with mecab', () => {
 });
 
 describe('buildBlacklist: a model\'s short numbers', () => {
-  /** A stand-in model that splits addresses and names: it marks a house number, a flat, a shop's 24, an account number and a name. */
+  /** A stand-in model that splits addresses and names: house, flat, room and unit numbers, a shop's 24, a longer number, a ticket, an account number and a name. */
   const model: Recognizer = {
     name: `${MODEL_SOURCE}fake`,
-    find: (text) => [...text.matchAll(/\b(?:89|5-2|24|91|110-482-339201)\b|정하람/g)].map((m) => ({ start: m.index, end: m.index + m[0].length, category: 'ADDRESS', source: `${MODEL_SOURCE}fake` })),
+    find: (text) => [...text.matchAll(/\b(?:89|5-2|24|91|408|1234|12B|110-482-339201)\b|정하람/g)].map((m) => ({ start: m.index, end: m.index + m[0].length, category: 'ADDRESS', source: `${MODEL_SOURCE}fake` })),
   };
   /** The age rule finds 91 too. */
   const age: Recognizer = { name: 'age', find: (text) => [...text.matchAll(/\b91\b/g)].map((m) => ({ start: m.index, end: m.index + 2, category: 'AGE', source: 'rule:age' })) };
   const docs: Document[] = [
     { id: '1', author: 'a', text: '정하람 lives at 89 Main St, flat 5-2, aged 91. Paid 24\nto 110-482-339201.' },
     { id: '2', author: 'b', text: '24 of the 89 flats are empty; flat 5-2 is one.' },
+    { id: '3', author: 'c', text: 'Room 408 and 1234 Elm; unit B-89, ticket 12B.\n89 left - 89 right.' },
   ];
 
-  it('makes a number of three digits or fewer that only the model found a term with the word before it, none at a line\'s start; a longer number, a name and a rule\'s number stand alone', async () => {
+  it('makes a number of three digits or fewer that only the model found a term with the word before it, none at a line\'s start or after punctuation; a longer number, one with a letter, a word it is part of, a name and a rule\'s number stand alone', async () => {
     const { blacklist, engine, found } = await buildBlacklist(docs, { recognizers: [model, age], ngrams: [1, 1], reread: () => docs, keepDetections: true });
     await engine.close();
-    expect(terms(blacklist.entries.filter((e) => e.kind === 'direct'))).toEqual(['110-482-339201', '91', 'at 89', 'flat 5-2', 'paid 24', 'the 89', '정하람']);
+    expect(terms(blacklist.entries.filter((e) => e.kind === 'direct'))).toEqual(['110-482-339201', '1234', '12b', '91', 'at 89', 'b-89', 'flat 5-2', 'paid 24', 'room 408', 'the 89', '정하람']);
     // The 24 that starts a text makes no term.
     expect(blacklist.entries.find((e) => e.term === 'paid 24')).toMatchObject({ occurrences: 1 });
     // Its silver label is the number alone.
     const labels: string[] = [];
     for await (const d of silverLabels(docs, found!, blacklist)) labels.push(...d.spans.map((s) => d.text.slice(s.start, s.end)));
-    expect(labels).toEqual(expect.arrayContaining(['89', '5-2', '24']));
+    expect(labels).toEqual(expect.arrayContaining(['89', '5-2', '24', '408']));
     expect(labels).not.toContain('at 89');
   });
 });
