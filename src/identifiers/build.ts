@@ -316,9 +316,10 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
       const terms = detectionTerms(doc.text, words, d);
       tallyDetection(direct, terms, d, doc.author, { cased: evidence.cased, stopList });
       if (found && terms.length > 0) {
-        const { term, start, end, source } = terms[0]!;
-        // A model's short number is labelled alone, though its term holds the word before it.
-        kept.push({ start: shortModelNumber(doc.text, d) ? d.start : start, end, label: d.category, term, byCapital: byCapitalOnly(termSources(d, source, 0)) });
+        const { term, source } = terms[0]!;
+        // The label is the detection widened to whole words; its term may hold the word before it too.
+        const [start, end] = snapToWords(words, d.start, d.end);
+        kept.push({ start, end, label: d.category, term, byCapital: byCapitalOnly(termSources(d, source, 0)) });
       }
     }
     found?.add(kept);
