@@ -1,6 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Rng, selectBackend, train, type BatchStep, type TrainOptions } from '../../src/engine/index.js';
@@ -8,6 +7,7 @@ import { crossEntropy, defaultConfig, initParams, lossSegments, mlmLogits, param
 import { UsageError } from '../../src/errors.js';
 import { webgpuUnavailable } from '../helpers/webgpu.js';
 import { maxDiff } from '../helpers/gradients.js';
+import { tempDir } from '../helpers/tmp.js';
 
 // Toy shapes: lavapipe runs every shader on the CPU.
 const CONFIG = defaultConfig({ vocab_size: 40, hidden_size: 16, num_hidden_layers: 2, num_attention_heads: 2, intermediate_size: 32, max_position_embeddings: 16 });
@@ -127,9 +127,9 @@ describe.skipIf(unavailable !== undefined)(`training on webgpu against the cpu b
   });
 
   it('accumulates micro-batches and resumes from a checkpoint with the moments the device kept', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ppmlm-webgpu-'));
+    const dir = await tempDir();
     const run: RunOptions = { steps: 4, accumulate: 2, recompute: true, checkpointDir: dir, saveSteps: 2 };
-    const straight = await trained('webgpu', 'mlm', { ...run, checkpointDir: await mkdtemp(join(tmpdir(), 'ppmlm-webgpu-')) });
+    const straight = await trained('webgpu', 'mlm', { ...run, checkpointDir: await tempDir() });
     // Killed during step 4, after the checkpoint of step 2; resumed, it must end where the straight run ends.
     await trained('webgpu', 'mlm', { ...run, killAt: 6 });
     const resumed = await trained('webgpu', 'mlm', { ...run, resume: true });
