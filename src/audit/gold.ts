@@ -1,7 +1,4 @@
-import { stat } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
-import type { Document } from '../corpus/index.js';
-import { readSpanCorpus, type SpanDocument } from '../deid/index.js';
+import { goldSource, readSpanCorpus, type Document, type SpanDocument } from '../corpus/index.js';
 import { FormatError, UsageError } from '../errors.js';
 
 /** A gold identifier occurrence in a member document (character offsets into that document's text). */
@@ -12,21 +9,10 @@ export interface GoldSpan {
   label: string;
 }
 
-/**
- * Reads gold identifier spans: ppmlm span JSONL (`{"id", "text", "spans"}` a line, also what
- * `deid generate` writes), or PhysioNet deid (the folder holding `id.text` and `id-phi.phrase`, or the
- * `.phrase` file itself).
- */
+/** Reads gold identifier spans in any format `blacklist eval` reads, from the path as {@link goldSource} reads it. */
 export async function readGold(path: string): Promise<SpanDocument[]> {
-  const info = await stat(path).catch(() => {
-    throw new UsageError(`${path}: no such file or folder; check --gold`);
-  });
-  if (info.isDirectory()) return readSpanCorpus(path, 'physionet');
-  if (path.endsWith('.phrase')) {
-    if (basename(path) !== 'id-phi.phrase') throw new UsageError(`${path}: a PhysioNet gold file must be id-phi.phrase beside id.text; pass the folder`);
-    return readSpanCorpus(dirname(path), 'physionet');
-  }
-  return readSpanCorpus(path, 'jsonl');
+  const source = await goldSource(path);
+  return readSpanCorpus(source.path, source.format);
 }
 
 /**

@@ -59,6 +59,12 @@ const dpOptions = (cmd: Command) =>
     .option('--dp-release-stats', 'DP: also write the loss curve and target counts into the model folder (outside the guarantee)')
     .option('--dp-allow-private-preprocessing', 'DP: train although the blacklist or tokenizer was made from a corpus not declared public (recorded in the dp block; epsilon is then not a guarantee)');
 
+/** commander's message for a bad command line as one line: "error: " off, its suggestion joined, the way to usage after. */
+export function parserError(message: string): string {
+  const lines = message.trim().replace(/^error: /, '').split('\n').map((l) => l.trim()).filter(Boolean);
+  return `${lines.join(' ').replace(/\.$/, '')}; run with --help for usage`;
+}
+
 /** Builds the commander program; command modules are imported only when their command runs. */
 export function buildProgram(io: CliIO): Command {
   const program = new Command('ppmlm')
@@ -69,8 +75,8 @@ export function buildProgram(io: CliIO): Command {
     .option('-q, --quiet', 'no progress or info messages on stderr', false)
     .option('-v, --verbose', 'debug messages, which may include identifiers', false)
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .showHelpAfterError('(run with --help for usage)')
+    // A parsing error is one line like every other: commander's own is two (the message, then its hint).
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (message, write) => write(`ppmlm: ${parserError(message)}\n`) })
     // Global settings apply before any command runs, whatever the command.
     .hook('preAction', (_program, cmd) => {
       const { threads, verbose } = cmd.optsWithGlobals() as GlobalOptions;

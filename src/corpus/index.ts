@@ -10,5 +10,5 @@ export type { CorpusStats } from './stats.js';
 export { splitByAuthor } from './splitByAuthor.js';
 export type { AuthorSplit } from './splitByAuthor.js';
 export { corpusFingerprinter } from './fingerprint.js';
-export { goldType, readSpanCorpus, readConll, SPAN_FORMATS, writeSpanJsonl, openSpanJsonlWriter } from './spans.js';
+export { goldSource, goldType, readSpanCorpus, readConll, SPAN_FORMATS, writeSpanJsonl, openSpanJsonlWriter } from './spans.js';
 export type { SpanDocument, SpanFormat, GoldSpanOffsets } from './spans.js';

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { FormatError, UsageError } from '../errors.js';
+import { readFile, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { FormatError } from '../errors.js';
 import { decodeUtf8Strict, fileSystemError, openAtomicWriteStream, PRIVATE_FILE_MODE, readJsonFile, readLines, writeFileAtomic, type AtomicTarget } from '../io/index.js';
 import { readJsonObjects } from './jsonl.js';
 
@@ -40,16 +40,32 @@ export function goldType(label: string): string {
 export type SpanFormat = 'jsonl' | 'presidio' | 'physionet' | 'conll';
 export const SPAN_FORMATS: readonly SpanFormat[] = ['jsonl', 'presidio', 'physionet', 'conll'];
 
-function checkSpans(doc: SpanDocument, file: string, line?: number): SpanDocument {
+/** What is wrong with one span of a document, if anything: its shape, its offsets, its label. */
+function spanProblem(s: unknown, textLength: number): string | undefined {
+  if (typeof s !== 'object' || s === null) return 'each span is an object {start, end, label}';
+  const { start, end, label } = s as Partial<GoldSpanOffsets>;
+  if (!Number.isInteger(start) || !Number.isInteger(end)) return `span offsets must be whole numbers of characters, got start ${JSON.stringify(start)} and end ${JSON.stringify(end)}`;
+  if (start! < 0 || end! > textLength) return `span [${start}, ${end}) is outside its document's text, which has ${textLength} characters; offsets count characters from 0, the end exclusive`;
+  if (start! >= end!) return `span [${start}, ${end}) is empty; its end must come after its start`;
+  if (typeof label !== 'string' || label === '') return `span [${start}, ${end}) has no label`;
+  return undefined;
+}
+
+/**
+ * Checks a document's spans (each against its text, then overlaps) and returns the document. `where` names
+ * the document's place in its file for each error: a line, or for a JSON array the element.
+ */
+function checkSpans(doc: SpanDocument, file: string, where: { line?: number; element?: number } = {}): SpanDocument {
+  const at = (message: string) => new FormatError(where.element === undefined ? message : `element ${where.element} (from 0): ${message}`, { file, line: where.line });
+  for (const s of doc.spans) {
+    const problem = spanProblem(s, doc.text.length);
+    if (problem !== undefined) throw at(problem);
+  }
   const sorted = [...doc.spans].sort((a, b) => a.start - b.start);
   for (const [i, s] of sorted.entries()) {
-    if (!(Number.isInteger(s.start) && Number.isInteger(s.end)) || s.start < 0 || s.end > doc.text.length || s.start >= s.end) {
-      throw new FormatError(`span [${s.start}, ${s.end}) is outside its document's text (length ${doc.text.length}) or empty`, { file, line });
-    }
-    if (typeof s.label !== 'string' || s.label === '') throw new FormatError('a span has no label', { file, line });
     const next = sorted[i + 1];
     if (next !== undefined && next.start < s.end && next.label !== s.label) {
-      throw new FormatError(`spans [${s.start}, ${s.end}) ${s.label} and [${next.start}, ${next.end}) ${next.label} overlap with different labels; give each character one label`, { file, line });
+      throw at(`spans [${s.start}, ${s.end}) ${s.label} and [${next.start}, ${next.end}) ${next.label} overlap with different labels; give each character one label`);
     }
   }
   return doc;
@@ -83,6 +99,20 @@ export async function openSpanJsonlWriter(path: string, options: { force?: boole
 }
 
 /**
+ * What a gold path is read as, and from where: a folder, or its `id.text` or `id-phi.phrase`, is a PhysioNet
+ * deid folder; `.jsonl` ppmlm's span JSONL; `.json` Presidio's; anything else CoNLL columns. `format`, where
+ * given, decides instead (a PhysioNet file still reads its folder).
+ */
+export async function goldSource(path: string, format?: SpanFormat): Promise<{ path: string; format: SpanFormat }> {
+  const info = await stat(path).catch((err: unknown) => {
+    throw fileSystemError(err, path, 'check the gold path');
+  });
+  const physionetFile = !info.isDirectory() && ['id.text', 'id-phi.phrase'].includes(basename(path));
+  const chosen = format ?? (info.isDirectory() || physionetFile ? 'physionet' : path.endsWith('.jsonl') ? 'jsonl' : path.endsWith('.json') ? 'presidio' : 'conll');
+  return { path: chosen === 'physionet' && physionetFile ? dirname(path) : path, format: chosen };
+}
+
+/**
  * Reads span-annotated documents: ppmlm's JSONL (`{"id", "author", "text", "spans": [{"start", "end", "label"}]}`
  * a line; `deid generate`'s output, whose spans carry `level3` instead of `label`, reads as the same), Presidio's synthetic JSON (`full_text` + `spans` with `entity_type`), a PhysioNet deid folder
  * (`id.text` records + `id-phi.phrase` offsets, counted from the first character after each record's
@@ -97,38 +127,88 @@ export async function readSpanCorpus(path: string, format: SpanFormat): Promise<
     try {
       for await (const { value, line } of readJsonObjects(path, fail)) {
         if (typeof value.text !== 'string' || !Array.isArray(value.spans)) throw new FormatError('each line needs "text" (string) and "spans" (array of {start, end, label})', { file: path, line });
+        for (const s of value.spans) if (typeof s !== 'object' || s === null) throw new FormatError('each span is an object {start, end, label}', { file: path, line });
         // `deid generate` writes its spans with the label path (level1..level3) instead of one label: the finest level is the label.
         const spans = (value.spans as (SpanDocument['spans'][number] & { level3?: string })[]).map(({ start, end, label, level3 }) => ({ start, end, label: label ?? level3! }));
         const id = String(value.id ?? line);
-        docs.push(checkSpans({ id, author: value.author === undefined ? id : String(value.author), text: value.text, spans }, path, line));
+        docs.push(checkSpans({ id, author: value.author === undefined ? id : String(value.author), text: value.text, spans }, path, { line }));
       }
     } catch (err) {
-      throw fileSystemError(err, path, 'check --spans');
+      throw fileSystemError(err, path, 'check the path of the span JSONL file');
     }
     return docs;
   }
   if (format === 'presidio') {
-    const rows = (await readJsonFile(path, { fix: 'Presidio data is a JSON array of {full_text, spans}', hint: 'check --spans' })) as { full_text?: string; spans?: { entity_type: string; start_position: number; end_position: number }[] }[];
+    const rows = await readJsonFile(path, { fix: 'Presidio data is a JSON array of {full_text, spans}', hint: 'check the path of the Presidio JSON file' });
     if (!Array.isArray(rows)) throw new FormatError('expected a JSON array of {full_text, spans}', { file: path });
-    return rows.map((r, i) => checkSpans({ id: String(i), author: String(i), text: String(r.full_text ?? ''), spans: (r.spans ?? []).map((s) => ({ start: s.start_position, end: s.end_position, label: s.entity_type })) }, path));
+    return rows.map((r: unknown, element) => {
+      const row = r as { full_text?: unknown; spans?: unknown } | null;
+      if (typeof row !== 'object' || row === null || typeof row.full_text !== 'string' || !(row.spans === undefined || Array.isArray(row.spans))) {
+        throw new FormatError(`element ${element} (from 0): each element is an object with "full_text" (string) and "spans" (array of {entity_type, start_position, end_position})`, { file: path });
+      }
+      const spans = ((row.spans ?? []) as unknown[]).map((x) => {
+        if (typeof x !== 'object' || x === null) throw new FormatError(`element ${element} (from 0): each span is an object {entity_type, start_position, end_position}`, { file: path });
+        const span = x as { entity_type?: string; start_position?: number; end_position?: number };
+        return { start: span.start_position!, end: span.end_position!, label: span.entity_type! };
+      });
+      return checkSpans({ id: String(element), author: String(element), text: row.full_text, spans }, path, { element });
+    });
   }
   if (format === 'conll') return readConll(path);
+  return readPhysionet(path);
+}
+
+/** What a PhysioNet deid folder holds, as the errors name it. */
+const PHYSIONET_FOLDER = 'a PhysioNet deid folder holds id.text and id-phi.phrase: give that folder';
+
+/**
+ * Reads a PhysioNet deid folder: `id.text`'s records (`START_OF_RECORD=patient||||note||||` … 
+ * `||||END_OF_RECORD`, offsets counted from the first character after the header line) and
+ * `id-phi.phrase`, a span a line: patient, note, start, end, type, then the phrase, separated by spaces
+ * or tabs. Each span is checked against its note where its line is known.
+ */
+async function readPhysionet(path: string): Promise<SpanDocument[]> {
+  const info = await stat(path).catch((err: unknown) => {
+    throw fileSystemError(err, path, PHYSIONET_FOLDER);
+  });
+  if (!info.isDirectory()) throw new FormatError(`not a folder; ${PHYSIONET_FOLDER}`, { file: path });
   const textFile = join(path, 'id.text');
-  const raw = decodeUtf8Strict(await readFile(textFile).catch(() => {
-    throw new UsageError(`${textFile}: no such file; --spans-format physionet needs the folder with id.text and id-phi.phrase`);
-  }), textFile);
+  const bytes = await readFile(textFile).catch((err: unknown) => {
+    throw fileSystemError(err, textFile, PHYSIONET_FOLDER);
+  });
+  const raw = decodeUtf8Strict(bytes, textFile);
+  // The offsets count one character a line end: a copy converted to CRLF would shift every span after it.
+  if (raw.includes('\r\n')) throw new FormatError('has Windows line ends (CRLF), which shift every offset of id-phi.phrase; convert it back (dos2unix id.text)', { file: textFile });
   const notes = new Map<string, string>();
   for (const m of raw.matchAll(/START_OF_RECORD=(\d+)\|\|\|\|(\d+)\|\|\|\|\n([\s\S]*?)\|\|\|\|END_OF_RECORD/g)) notes.set(`${m[1]}/${m[2]}`, m[3]!);
   const spans = new Map<string, SpanDocument['spans']>();
   const phraseFile = join(path, 'id-phi.phrase');
-  for await (const { text, line } of readLines(phraseFile)) {
-    const [patient, note, start, end, type] = text.split(' ');
-    if (type === undefined) continue;
-    const key = `${patient}/${note}`;
-    if (!notes.has(key)) throw new FormatError(`no record ${key} in id.text`, { file: phraseFile, line });
-    spans.set(key, [...(spans.get(key) ?? []), { start: Number(start), end: Number(end), label: type }]);
+  try {
+    for await (const { text, line } of readLines(phraseFile)) {
+      if (text.trim() === '') continue;
+      const [patient, note, start, end, type] = text.trim().split(/\s+/);
+      if (type === undefined) throw new FormatError('expected patient, note, start, end and type, then the phrase, separated by spaces', { file: phraseFile, line });
+      const key = `${patient}/${note}`;
+      const noteText = notes.get(key);
+      if (noteText === undefined) throw new FormatError(`no record ${key} in id.text`, { file: phraseFile, line });
+      if (!/^\d+$/.test(start!) || !/^\d+$/.test(end!)) throw new FormatError(`start and end must be whole numbers of characters, got "${start!.slice(0, 20)}" and "${end!.slice(0, 20)}"`, { file: phraseFile, line });
+      const span = { start: Number(start), end: Number(end), label: type };
+      const problem = spanProblem(span, noteText.length);
+      if (problem !== undefined) throw new FormatError(problem, { file: phraseFile, line });
+      spans.set(key, [...(spans.get(key) ?? []), span]);
+    }
+  } catch (err) {
+    throw fileSystemError(err, phraseFile, PHYSIONET_FOLDER);
   }
   return [...notes].map(([id, text]) => checkSpans({ id, author: `patient-${id.split('/')[0]}`, text, spans: spans.get(id) ?? [] }, phraseFile));
+}
+
+/**
+ * A bad tag as an error shows it: quoted where it reads as a label (PERSON, B_LOC), else by its length
+ * alone, since in a file that is not CoNLL the last column is a document's text.
+ */
+function shownTag(tag: string): string {
+  return /^[A-Z][A-Z0-9_.-]{0,19}$/.test(tag) ? `tag "${tag}"` : `the tag (the last column, ${tag.length} characters, not shown: it may be text)`;
 }
 
 /**
@@ -174,10 +254,10 @@ export async function readConll(path: string): Promise<SpanDocument[]> {
       // is checked and it is skipped, an open span going on past it only where the tag continues it.
       const blank = raw.includes('\t') && raw.split('\t')[0]!.trim() === '';
       if (blank) cols.unshift('');
-      if (cols.length < 2) throw new FormatError(`expected a token and its tag separated by a tab or space, got "${row.slice(0, 40)}"`, { file: path, line });
+      if (cols.length < 2) throw new FormatError(`expected a token and its tag separated by a tab or space; the line has one column (${row.length} characters, not shown: it may be text)`, { file: path, line });
       const tag = cols.at(-1)!;
       const m = /^([BIES])-(.+)$/.exec(tag);
-      if (m === null && tag !== 'O') throw new FormatError(`tag "${tag}" is neither O nor B-/I-/E-/S-TYPE`, { file: path, line });
+      if (m === null && tag !== 'O') throw new FormatError(`${shownTag(tag)} is neither O nor B-/I-/E-/S-TYPE`, { file: path, line });
       if (blank) {
         if (m === null || m[1] !== 'I') open = undefined;
         continue;
@@ -196,7 +276,7 @@ export async function readConll(path: string): Promise<SpanDocument[]> {
     throw fileSystemError(err, path, 'check the CoNLL file');
   }
   // Each sentence is checked where its line is known; an article joins checked sentences.
-  const checked = sentences.map(({ line, ...d }) => checkSpans(d, path, line));
+  const checked = sentences.map(({ line, ...d }) => checkSpans(d, path, { line }));
   if (article === undefined) return checked;
   const articles = new Map<string, SpanDocument>();
   for (const part of checked) {

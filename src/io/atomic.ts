@@ -1,6 +1,6 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { constants } from 'node:fs';
-import { access, mkdir, readdir, rename, rm, stat, writeFile, chmod, open } from 'node:fs/promises';
+import { access, lstat, mkdir, readdir, rename, rm, stat, writeFile, chmod, open } from 'node:fs/promises';
 import { dirname, basename, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -17,8 +17,9 @@ export interface WriteOptions {
   mode?: number;
 }
 
+/** Whether anything is at `path`, a link that leads nowhere included: replacing it is overwriting too. */
 const exists = (path: string) =>
-  stat(path).then(
+  lstat(path).then(
     () => true,
     () => false,
   );
@@ -47,6 +48,15 @@ export async function assertCanWrite(path: string, force = false): Promise<void>
   }
 }
 
+/**
+ * {@link assertCanWrite} for an output that is one file: a folder at `path` is refused, `force` or not, as
+ * a file never replaces a folder; said before the work, not when writing after it.
+ */
+export async function assertCanWriteFile(path: string, force = false): Promise<void> {
+  if ((await stat(path).catch(() => undefined))?.isDirectory()) throw fileSystemError(Object.assign(new Error('a folder'), { code: 'EISDIR' }), path);
+  await assertCanWrite(path, force);
+}
+
 /** Runs a write to `path`, turning file-system errors into UsageErrors that name it. */
 async function writingTo<T>(path: string, write: () => Promise<T>): Promise<T> {
   try {
@@ -68,7 +78,7 @@ const isTempOf = (path: string, name: string) => {
 
 /** Writes `data` to a temp file beside `path`, then renames it over `path`: readers never see half a file. */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
-  await assertCanWrite(path, options.force);
+  await assertCanWriteFile(path, options.force);
   await writingTo(path, () => mkdir(dirname(path), { recursive: true }));
   const tmp = tempPathFor(path);
   const mode = options.mode ?? 0o644;
@@ -91,7 +101,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
  * await writeThroughTempPath('pairs.parquet', (tmp) => db.run(`COPY t TO '${tmp}' (FORMAT parquet)`), { mode: PRIVATE_FILE_MODE });
  */
 export async function writeThroughTempPath(path: string, write: (tmpPath: string) => Promise<void>, options: WriteOptions = {}): Promise<void> {
-  await assertCanWrite(path, options.force);
+  await assertCanWriteFile(path, options.force);
   const tmpDir = tempPathFor(path);
   await writingTo(path, () => mkdir(tmpDir, { recursive: true, mode: 0o700 }));
   const tmp = join(tmpDir, basename(path));
@@ -141,7 +151,7 @@ export interface AtomicWriteStream extends AtomicTarget {
 }
 
 export async function openAtomicWriteStream(path: string, options: WriteOptions = {}): Promise<AtomicWriteStream> {
-  await assertCanWrite(path, options.force);
+  await assertCanWriteFile(path, options.force);
   await writingTo(path, () => mkdir(dirname(path), { recursive: true }));
   const tmp = tempPathFor(path);
   const mode = options.mode ?? 0o644;

@@ -61,10 +61,19 @@ describe('ppmlm info', () => {
     expect(h.stdout).toMatch(/corpus/);
   });
 
-  it('rejects an unknown backend with exit 2', async () => {
+  it('rejects an unknown backend with exit 2, in one line', async () => {
     const r = await cli('--backend', 'gpu', 'info');
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/Allowed choices are auto, tensorflow, webgpu, wasm, cpu/);
+    expect(r.stderr).toBe("ppmlm: option '--backend <name>' argument 'gpu' is invalid. Allowed choices are auto, tensorflow, webgpu, wasm, cpu; run with --help for usage\n");
+  });
+
+  it('says a mistyped command and a missing option in one line each, with the way to usage', async () => {
+    const typo = await cli('blacklist', 'evl');
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe("ppmlm: unknown command 'evl' (Did you mean eval?); run with --help for usage\n");
+    const missing = await cli('blacklist', 'build', '--corpus', 'notes.csv');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe("ppmlm: required option '--out <file>' not specified; run with --help for usage\n");
   });
 
   it('starts the wasm backend with the threads --threads asks for, and rejects a bad count', async () => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { goldType, readSpanCorpus } from '../../src/corpus/index.js';
 import { FormatError } from '../../src/errors.js';
-import { tempFile } from '../helpers/tmp.js';
+import { tempDir, tempFile } from '../helpers/tmp.js';
 
 describe('gold labels', () => {
   it('group the public corpora\'s labels into reporting types', () => {
@@ -49,8 +51,54 @@ describe('CoNLL gold spans', () => {
   it('names the file and line of a bad tag, and refuses overlapping labels in JSONL', async () => {
     const bad = await tempFile('b.conll', 'John\tB-PER\nSmith\tPERSON\n');
     await expect(readSpanCorpus(bad, 'conll')).rejects.toMatchObject({ located: expect.stringMatching(/b\.conll:2: tag "PERSON" is neither O nor B-\/I-\/E-\/S-TYPE/) });
+    // What reads as text is not shown: a file that is not CoNLL has text in its last column.
+    const text = await tempFile('t.conll', 'Patient\tJohn Smith seen today\n');
+    await expect(readSpanCorpus(text, 'conll')).rejects.toMatchObject({ line: 1, message: 'the tag (the last column, 5 characters, not shown: it may be text) is neither O nor B-/I-/E-/S-TYPE' });
+    const one = await tempFile('one.conll', 'Okonkwo\n');
+    await expect(readSpanCorpus(one, 'conll')).rejects.toMatchObject({ line: 1, message: 'expected a token and its tag separated by a tab or space; the line has one column (7 characters, not shown: it may be text)' });
     const overlap = await tempFile('o.jsonl', JSON.stringify({ id: 'a', author: 'x', text: 'Dr Smith', spans: [{ start: 0, end: 8, label: 'NAME' }, { start: 3, end: 8, label: 'DATE' }] }) + '\n');
     await expect(readSpanCorpus(overlap, 'jsonl')).rejects.toThrow(FormatError);
     await expect(readSpanCorpus(overlap, 'jsonl')).rejects.toMatchObject({ located: expect.stringMatching(/o\.jsonl:1: .*overlap with different labels/) });
+  });
+
+});
+
+describe('span files with mistakes', () => {
+  it('names what is wrong with a span, and where: the line, or the element of a JSON array', async () => {
+    const jsonl = async (spans: unknown) => readSpanCorpus(await tempFile('s.jsonl', `${JSON.stringify({ text: 'John Smith', spans })}\n`), 'jsonl');
+    await expect(jsonl([{ start: '0', end: '4', label: 'P' }])).rejects.toMatchObject({ line: 1, message: 'span offsets must be whole numbers of characters, got start "0" and end "4"' });
+    await expect(jsonl([3])).rejects.toMatchObject({ line: 1, message: 'each span is an object {start, end, label}' });
+    await expect(jsonl([{ start: 4, end: 2, label: 'P' }])).rejects.toMatchObject({ line: 1, message: 'span [4, 2) is empty; its end must come after its start' });
+    await expect(jsonl([{ start: 0, end: 4 }])).rejects.toMatchObject({ line: 1, message: 'span [0, 4) has no label' });
+    const presidio = async (rows: unknown) => readSpanCorpus(await tempFile('p.json', JSON.stringify(rows)), 'presidio');
+    const shape = 'each element is an object with "full_text" (string) and "spans" (array of {entity_type, start_position, end_position})';
+    for (const bad of [[null], [{ text: 'John', spans: [] }], [{ full_text: 'John', spans: { entity_type: 'PERSON' } }]]) await expect(presidio(bad)).rejects.toMatchObject({ message: `element 0 (from 0): ${shape}` });
+    await expect(presidio([{ full_text: 'ok', spans: [] }, { full_text: 'John', spans: [{ entity_type: 'PERSON', start_position: 0, end_position: 9 }] }])).rejects.toMatchObject({
+      message: "element 1 (from 0): span [0, 9) is outside its document's text, which has 4 characters; offsets count characters from 0, the end exclusive",
+    });
+  });
+
+  it('reads a PhysioNet folder with spaces or tabs between fields, and names a bad line, a missing file, CRLF', async () => {
+    const folder = async (phrase: string | undefined, text = 'START_OF_RECORD=1||||1||||\nPatient John Smith seen today.\n||||END_OF_RECORD\n') => {
+      const dir = await tempDir();
+      await writeFile(join(dir, 'id.text'), text);
+      if (phrase !== undefined) await writeFile(join(dir, 'id-phi.phrase'), phrase);
+      return dir;
+    };
+    for (const phrase of ['1 1 8 18 PTName John Smith\n', '1\t1\t8\t18\tPTName\n', '1  1 8 18 PTName\n\n']) {
+      const [doc] = await readSpanCorpus(await folder(phrase), 'physionet');
+      expect(doc!.spans.map((s) => doc!.text.slice(s.start, s.end))).toEqual(['John Smith']);
+    }
+    const problem = async (phrase: string) => readSpanCorpus(await folder(`1 1 8 18 PTName\n${phrase}`), 'physionet');
+    await expect(problem('1 1 8\n')).rejects.toMatchObject({ line: 2, message: 'expected patient, note, start, end and type, then the phrase, separated by spaces' });
+    await expect(problem('1 1 0 1x0 PTName\n')).rejects.toMatchObject({ line: 2, message: 'start and end must be whole numbers of characters, got "0" and "1x0"' });
+    await expect(problem('1 1 0 99 PTName\n')).rejects.toMatchObject({ line: 2, message: "span [0, 99) is outside its document's text, which has 31 characters; offsets count characters from 0, the end exclusive" });
+    await expect(problem('2 1 0 4 PTName\n')).rejects.toMatchObject({ line: 2, message: 'no record 2/1 in id.text' });
+    const noPhrase = await folder(undefined);
+    await expect(readSpanCorpus(noPhrase, 'physionet')).rejects.toThrow(`${join(noPhrase, 'id-phi.phrase')}: no such file or folder; a PhysioNet deid folder holds id.text and id-phi.phrase: give that folder`);
+    const crlf = await folder('1 1 8 18 PTName\n', 'START_OF_RECORD=1||||1||||\r\nPatient John Smith seen today.\r\n||||END_OF_RECORD\r\n');
+    await expect(readSpanCorpus(crlf, 'physionet')).rejects.toMatchObject({ message: 'has Windows line ends (CRLF), which shift every offset of id-phi.phrase; convert it back (dos2unix id.text)' });
+    const file = await tempFile('id.text', 'x');
+    await expect(readSpanCorpus(file, 'physionet')).rejects.toMatchObject({ message: 'not a folder; a PhysioNet deid folder holds id.text and id-phi.phrase: give that folder' });
   });
 });

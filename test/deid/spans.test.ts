@@ -49,9 +49,9 @@ describe('span-annotated corpora', () => {
     // The corpus JSONL reader: blank lines counted, the position named, the text not quoted.
     const broken = await tempFile('c.jsonl', '{"text": "ok", "spans": []}\n\n{"text": "Alice Whitfield", spans: []}\n');
     await expect(readSpanCorpus(broken, 'jsonl')).rejects.toMatchObject({ located: `${broken}:3: not valid JSON at column 29; each line must be one JSON object` });
-    await expect(readSpanCorpus(join(dir, 'missing.jsonl'), 'jsonl')).rejects.toThrow(/missing\.jsonl: no such file or folder; check --spans/);
+    await expect(readSpanCorpus(join(dir, 'missing.jsonl'), 'jsonl')).rejects.toThrow(/missing\.jsonl: no such file or folder; check the path of the span JSONL file/);
     await mkdir(join(dir, 'empty'));
-    await expect(readSpanCorpus(join(dir, 'empty'), 'physionet')).rejects.toThrow(/needs the folder with id\.text and id-phi\.phrase/);
+    await expect(readSpanCorpus(join(dir, 'empty'), 'physionet')).rejects.toThrow(/empty\/id\.text: no such file or folder; a PhysioNet deid folder holds id\.text and id-phi\.phrase/);
   });
 
   it('trains and evaluates an English PHI tagger with deid train/eval --spans', async () => {

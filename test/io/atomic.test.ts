@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
-import { PRIVATE_FILE_MODE, assertCanWrite, commitOrAbort, fileSystemError, openAtomicWriteStream, prepareAtomicDir, recoverAtomicDir, writeFileAtomic, writeThroughTempPath } from '../../src/io/index.js';
+import { mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
+import { PRIVATE_FILE_MODE, assertCanWrite, assertCanWriteFile, commitOrAbort, fileSystemError, openAtomicWriteStream, prepareAtomicDir, recoverAtomicDir, writeFileAtomic, writeThroughTempPath } from '../../src/io/index.js';
 import { UsageError } from '../../src/errors.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -89,6 +89,18 @@ describe('output paths that cannot be written', () => {
     await mkdir(join(folder, 'inside'), { recursive: true });
     await expect(writeFileAtomic(folder, 'x', { force: true })).rejects.toThrow(/folder: is a folder where a file is needed; give a file name/);
     expect((await readdir(root)).sort()).toEqual(['file', 'folder']);
+  });
+});
+
+describe('an output that is one file', () => {
+  it('refuses a folder at its path before any work, --force or not, and a link to nowhere without --force', async () => {
+    const dir = await tempDir();
+    await expect(assertCanWriteFile(dir, true)).rejects.toThrow(new UsageError(`${dir}: is a folder where a file is needed; give a file name`));
+    await expect(writeFileAtomic(dir, 'x', { force: true })).rejects.toThrow(/is a folder where a file is needed/);
+    const link = join(dir, 'link.tsv');
+    await symlink(join(dir, 'nowhere.tsv'), link);
+    await expect(assertCanWriteFile(link)).rejects.toThrow(new UsageError(`${link} already exists; pass --force to replace it or choose another path`));
+    await expect(assertCanWriteFile(link, true)).resolves.toBeUndefined();
   });
 });
 

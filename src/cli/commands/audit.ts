@@ -4,7 +4,7 @@ import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { readBlacklist } from '../../identifiers/index.js';
 import { assertCardMayHold, assertSeqLenFits, disposeParams, loadModelDir, readProvenance, writeModelCard, type AuditHeadline } from '../../model/index.js';
 import { PpmlmError } from '../../errors.js';
-import { assertCanWrite } from '../../io/index.js';
+import { assertCanWriteFile } from '../../io/index.js';
 import { join } from 'node:path';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
@@ -83,7 +83,7 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
   const maskProb = parseNumberFlag(options.maskProb, '--mask-prob', { min: 0.001, max: 1 });
   const seed = parseIntFlag(options.seed, '--seed');
   const pllSamples = parseIntFlag(options.pllSamples, '--pll-samples', { min: 0 });
-  for (const f of ['report.json', 'report.html']) await assertCanWrite(join(options.out, f), options.force);
+  for (const f of ['report.json', 'report.html']) await assertCanWriteFile(join(options.out, f), options.force);
   // Before the long work: a DP model's card never takes the figures.
   if (options.updateCard) assertCardMayHold(await readProvenance(options.model), true, options.model);
   const blacklist = await readBlacklist(options.blacklist);

@@ -23,7 +23,7 @@ import {
   type EngineName,
   type Recognizer,
 } from '../../identifiers/index.js';
-import { assertCanWrite, recordPublicDocuments } from '../../io/index.js';
+import { assertCanWriteFile, recordPublicDocuments } from '../../io/index.js';
 import { readProvenance } from '../../model/index.js';
 import { analyzerForLanguage, type AnalyzerChoice, type Language, type MorphAnalyzer } from '../../text/index.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
@@ -129,10 +129,10 @@ export async function blacklistRules(options: BlacklistRuleFlags, out: Reporter,
 
 /** `ppmlm blacklist build`: direct (recognisers) + indirect (author–term graph) identifiers → blacklist TSV. */
 export async function blacklistBuild(options: BlacklistBuildOptions, out: Reporter): Promise<void> {
-  await assertCanWrite(options.out, options.force);
-  if (options.graphOut) await assertCanWrite(options.graphOut, options.force);
-  if (options.exportPairs) await assertCanWrite(options.exportPairs, options.force);
-  if (options.silverOut) await assertCanWrite(options.silverOut, options.force);
+  await assertCanWriteFile(options.out, options.force);
+  if (options.graphOut) await assertCanWriteFile(options.graphOut, options.force);
+  if (options.exportPairs) await assertCanWriteFile(options.exportPairs, options.force);
+  if (options.silverOut) await assertCanWriteFile(options.silverOut, options.force);
   if (options.graphOut && !/\.(gexf|json)$/.test(options.graphOut)) throw new UsageError(`--graph-out ${options.graphOut}: use a .gexf or .json file name`);
   if (options.graphOut && options.engine !== 'auto' && options.engine !== 'graph') throw new UsageError(`--graph-out needs the graph engine; drop --engine ${options.engine}`);
   const { build, analyzer } = await blacklistRules(options, out, options.publicCorpus === true);

@@ -1,10 +1,9 @@
-import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { blacklistProtection, evaluateProtection, formatProportion, occurrenceProtection, ownTextProtection, type Protection, type ProtectionEvaluation } from '../../audit/index.js';
-import { goldType, openSpanJsonlWriter, readSpanCorpus, type SpanFormat } from '../../corpus/index.js';
+import { goldSource, goldType, openSpanJsonlWriter, readSpanCorpus, type SpanFormat } from '../../corpus/index.js';
 import { UsageError } from '../../errors.js';
 import { buildBlacklist, englishReference, readBlacklist, readCorpusReference, type Blacklist } from '../../identifiers/index.js';
-import { assertCanWrite, commitOrAbort } from '../../io/index.js';
+import { assertCanWriteFile, commitOrAbort } from '../../io/index.js';
 import { parseIntFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
 import { blacklistRules, type BlacklistRuleFlags } from './blacklist.js';
@@ -23,17 +22,6 @@ export interface BlacklistEvalOptions extends BlacklistRuleFlags {
   misses?: string;
   force?: boolean;
   json?: boolean;
-}
-
-/** The span format a gold path suggests: a folder is PhysioNet, .json Presidio, .jsonl ppmlm, anything else CoNLL. */
-async function goldFormatOf(path: string): Promise<SpanFormat> {
-  const info = await stat(path).catch(() => {
-    throw new UsageError(`${path}: no such file or folder; check --gold`);
-  });
-  if (info.isDirectory()) return 'physionet';
-  if (path.endsWith('.jsonl')) return 'jsonl';
-  if (path.endsWith('.json')) return 'presidio';
-  return 'conll';
 }
 
 /** The evaluation as the tables a privacy officer reads. */
@@ -56,15 +44,15 @@ export function evaluationText(e: ProtectionEvaluation, what: string): string {
 /** `ppmlm blacklist eval`: a blacklist, or one built from the gold corpus, against gold identifier spans. */
 export async function blacklistEval(options: BlacklistEvalOptions, out: Reporter): Promise<void> {
   const seed = parseIntFlag(options.seed, '--seed', { min: 0 });
-  const format = options.goldFormat ?? (await goldFormatOf(options.gold));
-  const docs = await readSpanCorpus(options.gold, format);
+  const { path: goldPath, format } = await goldSource(options.gold, options.goldFormat);
+  const docs = await readSpanCorpus(goldPath, format);
   if (docs.length === 0) throw new UsageError(`${options.gold}: no documents; check --gold and --gold-format`);
   if (options.only !== undefined && options.protection === 'occurrences') throw new UsageError('--only measures one kind of term; --protection occurrences measures the recognisers where they fired: give one of them');
   if (options.protection === 'own-text' && (options.blacklist !== undefined || options.only !== undefined)) throw new UsageError('--protection own-text computes each individual\'s protection from their own text: drop --blacklist and --only');
   if (options.referenceCorpus !== undefined && options.protection !== 'own-text') throw new UsageError('--reference-corpus is the public reference of --protection own-text; add it or drop --reference-corpus');
   if (options.misses !== undefined) {
     if (resolve(options.misses) === resolve(options.gold)) throw new UsageError(`--misses ${options.misses} is the gold file itself; choose another path`);
-    await assertCanWrite(options.misses, options.force);
+    await assertCanWriteFile(options.misses, options.force);
   }
   const { build, recognizers, analyzer } = await blacklistRules(options, out);
   try {

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { loadCorpus, writeSpanJsonl } from '../../corpus/index.js';
 import { UsageError } from '../../errors.js';
 import { assertSameAnalyzer, readBlacklist, writeBlacklist } from '../../identifiers/index.js';
-import { assertCanWrite, fileSystemError, PRIVATE_FILE_MODE, writeFileAtomic } from '../../io/index.js';
+import { assertCanWriteFile, fileSystemError, PRIVATE_FILE_MODE, writeFileAtomic } from '../../io/index.js';
 import { applyReview, assertMarksFit, drawReviewSample, estimateReview, marksToGold, readReviewMarks, reviewPageHtml, reviewResult, writeReviewResult, type ReviewEstimate, type ReviewFigure } from '../../review/index.js';
 import type { AnalyzerChoice, Language } from '../../text/index.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
@@ -60,7 +60,7 @@ export async function blacklistReview(options: BlacklistReviewOptions, out: Repo
   if (!importing && (options.out === undefined || options.sample === undefined)) throw new UsageError('give --sample N and --out page.html to draw a review page, or --import marks.json to estimate from a reviewer\'s marks');
   if (!importing && (options.toGold !== undefined || options.apply !== undefined)) throw new UsageError('--to-gold and --apply convert imported marks; add --import marks.json');
   if (options.apply !== undefined && resolve(options.apply) === resolve(options.blacklist)) throw new UsageError(`--apply ${options.apply}: a review never rewrites the blacklist it reviewed; write the new blacklist to another file`);
-  for (const path of [options.out, options.toGold, options.apply]) if (path !== undefined) await assertCanWrite(path, options.force);
+  for (const path of [options.out, options.toGold, options.apply]) if (path !== undefined) await assertCanWriteFile(path, options.force);
   const marks = importing ? await readReviewMarks(options.import!) : undefined;
   const size = marks?.size ?? parseIntFlag(options.sample, '--sample', { min: 1 });
   const seed = marks?.seed ?? parseIntFlag(options.seed, '--seed', { min: 0 });

@@ -3,7 +3,7 @@ import { readJsonObjects } from '../../corpus/index.js';
 import { entitySpans, openModelAnalyzer, predictLabels, replaceEntities, type ReplaceStyle } from '../../deid/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { FormatError } from '../../errors.js';
-import { assertCanWrite, decodeUtf8Strict, fileSystemError, PRIVATE_FILE_MODE, writeFileAtomic } from '../../io/index.js';
+import { assertCanWriteFile, decodeUtf8Strict, fileSystemError, PRIVATE_FILE_MODE, writeFileAtomic } from '../../io/index.js';
 import { loadTokenClassifier } from '../../model/index.js';
 import type { AnalyzerChoice } from '../../text/index.js';
 import { predictionFlags, predictOptionsFor } from '../deidInputs.js';
@@ -27,8 +27,8 @@ export interface DeidApplyOptions {
 
 /** `ppmlm deid apply`: rewrites texts with each detected entity a consistent letter or tag (mode 0600). */
 export async function deidApply(options: DeidApplyOptions, out: Reporter): Promise<void> {
-  await assertCanWrite(options.out, options.force);
-  if (options.spansOut) await assertCanWrite(options.spansOut, options.force);
+  await assertCanWriteFile(options.out, options.force);
+  if (options.spansOut) await assertCanWriteFile(options.spansOut, options.force);
   const flags = predictionFlags(options);
   await selectBackend(options.backend, { runsOnWebgpu: true });
   const { model, tokenizer, labels, provenance } = await loadTokenClassifier(options.model);

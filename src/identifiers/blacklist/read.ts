@@ -95,10 +95,22 @@ function parsePlainList(lines: string[], from: number, file: string): BlacklistE
     if (lines[n]!.includes('\t')) {
       throw new FormatError(`a tab in a plain list (one term per line; a term never holds a tab); a ppmlm blacklist starts with the header ${EXPECTED_HEADER}`, { file, line: n + 1 });
     }
+    if (jsonObjectLine(lines[n]!)) throw new FormatError(`a JSON object where a term should be: a blacklist is a ppmlm blacklist TSV or one term a line, not a corpus or gold file`, { file, line: n + 1 });
     const term = canonicalTerm(lines[n]!);
     if (term !== '') entries.push({ term, kind: 'direct', category: 'LIST', authors: 0, occurrences: 0, sources: [source] });
   }
   return entries;
+}
+
+/** Whether a line is a JSON object ({"id": …}): a line of a JSONL file given as a list, which no term is. */
+function jsonObjectLine(line: string): boolean {
+  if (!line.trimStart().startsWith('{')) return false;
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === 'object' && value !== null;
+  } catch {
+    return false;
+  }
 }
 
 /** One entry per (term, kind, category), sources merged: a concatenated or re-appended list must not match each term many times. */
