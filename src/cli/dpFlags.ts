@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
 import { DP_UNITS, parseAccountant, type DpOptions, type DpUnit } from '../privacy/index.js';
-import { parseIntFlag, parseNumberFlag } from './parseFlags.js';
+import { FINETUNE_RANGES } from '../mlm/index.js';
+import { parseRangedFlag } from './parseFlags.js';
 
 /** The DP flags `dpOptions` declares, as commander hands them over (none has a default: given means asked for). */
 export interface DpFlags {
@@ -46,11 +47,11 @@ export function parseDpFlags(flags: DpFlags, privacy: 'none' | 'dp'): DpOptions 
   if (unit === 'window' && flags.dpMaxWindows !== undefined) throw new UsageError('--dp-max-windows is for --dp-unit author or document; a window unit is one window');
   return {
     unit,
-    clip: flags.dpClip === undefined ? undefined : parseNumberFlag(flags.dpClip, '--dp-clip', { min: 1e-6 }),
-    noiseMultiplier: flags.dpNoise === undefined ? undefined : parseNumberFlag(flags.dpNoise, '--dp-noise', { min: 0.01 }),
-    targetEpsilon: flags.targetEpsilon === undefined ? undefined : parseNumberFlag(flags.targetEpsilon, '--target-epsilon', { min: 1e-3 }),
-    delta: flags.delta === undefined ? undefined : parseNumberFlag(flags.delta, '--delta', { min: 1e-12, max: 0.5 }),
-    maxWindows: flags.dpMaxWindows === undefined ? undefined : parseIntFlag(flags.dpMaxWindows, '--dp-max-windows', { min: 1 }),
+    clip: flags.dpClip === undefined ? undefined : parseRangedFlag(flags.dpClip, '--dp-clip', FINETUNE_RANGES.dpClip),
+    noiseMultiplier: flags.dpNoise === undefined ? undefined : parseRangedFlag(flags.dpNoise, '--dp-noise', FINETUNE_RANGES.dpNoise),
+    targetEpsilon: flags.targetEpsilon === undefined ? undefined : parseRangedFlag(flags.targetEpsilon, '--target-epsilon', FINETUNE_RANGES.targetEpsilon),
+    delta: flags.delta === undefined ? undefined : parseRangedFlag(flags.delta, '--delta', FINETUNE_RANGES.delta),
+    maxWindows: flags.dpMaxWindows === undefined ? undefined : parseRangedFlag(flags.dpMaxWindows, '--dp-max-windows', FINETUNE_RANGES.dpMaxWindows),
     accountant: flags.accountant === undefined ? undefined : parseAccountant(flags.accountant),
     insecureSeededNoise: flags.dpInsecureSeededNoise === true,
     releaseStats: flags.dpReleaseStats === true,

@@ -1,4 +1,6 @@
 import { UsageError } from '../errors.js';
+// Deep, as main.ts imports what it needs at start: the mlm entry would load tfjs for every command.
+import { inRange, rangeText, type SettingRange } from '../mlm/settingRanges.js';
 
 /** Parses an integer flag, naming the flag in the error. */
 export function parseIntFlag(value: string | undefined, flag: string, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}): number {
@@ -16,5 +18,12 @@ export function parseNumberFlag(value: string | undefined, flag: string, { min =
   if (value === undefined || value.trim() === '' || !Number.isFinite(n) || outside) {
     throw new UsageError(`${flag} must be a number between ${min} and ${max}${exclusive ? ' (exclusive)' : ''}, got "${value}"`);
   }
+  return n;
+}
+
+/** Parses a flag whose values are a setting's range (see FINETUNE_RANGES), naming the flag in the error. */
+export function parseRangedFlag(value: string | undefined, flag: string, range: SettingRange): number {
+  const n = value === undefined || value.trim() === '' ? NaN : Number(value);
+  if (!inRange(n, range)) throw new UsageError(`${flag} must be ${rangeText(range)}, got "${value}"`);
   return n;
 }

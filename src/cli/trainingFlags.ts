@@ -1,5 +1,6 @@
 import type { TrainOptions } from '../engine/index.js';
-import { parseIntFlag, parseNumberFlag } from './parseFlags.js';
+import { FINETUNE_RANGES } from '../mlm/index.js';
+import { parseIntFlag, parseNumberFlag, parseRangedFlag } from './parseFlags.js';
 
 /** The flags `trainingOptions` (main.ts) declares, as commander hands them over. */
 export interface TrainingFlags {
@@ -25,10 +26,10 @@ export function parseTrainingFlags(flags: TrainingFlags): TrainingSettings {
   return {
     epochs: parseIntFlag(flags.epochs, '--epochs', { min: 1 }),
     maxSteps: flags.maxSteps === undefined ? undefined : parseIntFlag(flags.maxSteps, '--max-steps', { min: 1 }),
-    batchSize: parseIntFlag(flags.batchSize, '--batch-size', { min: 1 }),
+    batchSize: parseRangedFlag(flags.batchSize, '--batch-size', FINETUNE_RANGES.batchSize),
     accumulate: parseIntFlag(flags.gradAccum, '--grad-accum', { min: 1 }),
-    seqLen: parseIntFlag(flags.seqLen, '--seq-len', { min: 8, max: 4096 }),
-    lr: parseNumberFlag(flags.lr, '--lr', { min: 0, max: 1 }),
+    seqLen: parseRangedFlag(flags.seqLen, '--seq-len', FINETUNE_RANGES.seqLen),
+    lr: parseRangedFlag(flags.lr, '--lr', FINETUNE_RANGES.lr),
     warmupRatio: parseNumberFlag(flags.warmupRatio, '--warmup-ratio', { min: 0, max: 1 }),
     weightDecay: parseNumberFlag(flags.weightDecay, '--weight-decay', { min: 0, max: 1 }),
   };

@@ -127,9 +127,13 @@ export async function readSpanCorpus(path: string, format: SpanFormat): Promise<
     try {
       for await (const { value, line } of readJsonObjects(path, fail)) {
         if (typeof value.text !== 'string' || !Array.isArray(value.spans)) throw new FormatError('each line needs "text" (string) and "spans" (array of {start, end, label})', { file: path, line });
-        for (const s of value.spans) if (typeof s !== 'object' || s === null) throw new FormatError('each span is an object {start, end, label}', { file: path, line });
-        // `deid generate` writes its spans with the label path (level1..level3) instead of one label: the finest level is the label.
-        const spans = (value.spans as (SpanDocument['spans'][number] & { level3?: string })[]).map(({ start, end, label, level3 }) => ({ start, end, label: label ?? level3! }));
+        // `deid generate` writes its spans with the label path (level1..level3) instead of one label: the
+        // finest level is the label. What is no object goes on as it is, for checkSpans to name.
+        const spans = (value.spans as unknown[]).map((x) => {
+          if (typeof x !== 'object' || x === null) return x as GoldSpanOffsets;
+          const { start, end, label, level3 } = x as GoldSpanOffsets & { level3?: string };
+          return { start, end, label: label ?? level3! };
+        });
         const id = String(value.id ?? line);
         docs.push(checkSpans({ id, author: value.author === undefined ? id : String(value.author), text: value.text, spans }, path, { line }));
       }

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FormatError, UsageError } from '../errors.js';
-import { jsonErrorPosition, sqlString, withDuckdb } from '../io/index.js';
+import { UsageError } from '../errors.js';
+import { parseJson, sqlString, withDuckdb } from '../io/index.js';
 import { MANIFEST_FILE, type DatasetExample, type DatasetManifest } from './types.js';
 
 /** Reads ppmlm_dataset.json of a dataset folder. */
@@ -10,11 +10,7 @@ export async function readDatasetManifest(dir: string): Promise<DatasetManifest>
   const text = await readFile(path, 'utf8').catch(() => {
     throw new UsageError(`${path}: no such file; is this a folder written by "ppmlm export-dataset"?`);
   });
-  try {
-    return JSON.parse(text) as DatasetManifest;
-  } catch (err) {
-    throw new FormatError(`not valid JSON${jsonErrorPosition(err)}; the file is corrupt`, { file: path });
-  }
+  return parseJson(text, path, 'the manifest is damaged; export the dataset again with "ppmlm export-dataset"') as DatasetManifest;
 }
 
 /**

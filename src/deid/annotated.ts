@@ -46,12 +46,12 @@ export function parseAnnotated(text: string, file: string, id = file): Annotated
     const closing = `${OPEN}/${label}${CLOSE}`;
     const end = text.indexOf(closing, labelEnd + CLOSE.length);
     const nextOpen = text.indexOf(OPEN, labelEnd + CLOSE.length);
-    if (end === -1) throw new FormatError(`<<<${label}>>> has no closing ${closing}`, { file, line });
+    if (end === -1) throw new FormatError(`<<<${label}>>> has no closing ${closing}; close it after the placeholder or remove the tag`, { file, line });
     if (nextOpen !== -1 && nextOpen < end) {
       const inner = text.slice(nextOpen + OPEN.length, text.indexOf(CLOSE, nextOpen));
       if (inner !== `/${label}`) {
         throw new FormatError(
-          inner.startsWith('/') ? `<<<${label}>>> is closed by <<<${inner}>>>; the tags do not match` : `<<<${inner}>>> is nested inside <<<${label}>>>; nested tags are not supported`,
+          inner.startsWith('/') ? `<<<${label}>>> is closed by <<<${inner}>>>; the tags do not match` : `<<<${inner}>>> is nested inside <<<${label}>>>; nested tags are not supported: keep one of the two`,
           { file, line: lineAt(text, nextOpen) },
         );
       }

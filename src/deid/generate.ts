@@ -27,13 +27,15 @@ export type ReplacementMode = 'per-epoch' | 'single';
 /** Replacement lists by fine label. */
 export type ReplacementLists = Map<string, string[]>;
 
-async function* walk(dir: string, ext: RegExp): AsyncGenerator<string> {
+async function* walk(dir: string, ext: RegExp, what: string): AsyncGenerator<string> {
   const entries = await readdir(dir, { withFileTypes: true }).catch((err: unknown) => {
-    throw fileSystemError(err, dir);
+    // The folder itself a file: "part of the path is a file" would send the user to look elsewhere.
+    if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') throw new UsageError(`${dir}: a file, not a folder; ${what}`);
+    throw fileSystemError(err, dir, what);
   });
   for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const path = join(dir, e.name);
-    if (e.isDirectory()) yield* walk(path, ext);
+    if (e.isDirectory()) yield* walk(path, ext, what);
     else if (ext.test(e.name)) yield path;
   }
 }
@@ -41,12 +43,12 @@ async function* walk(dir: string, ext: RegExp): AsyncGenerator<string> {
 /** Reads every `{label: [values]}` JSON file under a folder (all_categories.json is the tree, not a list). */
 export async function readReplacementLists(dir: string): Promise<ReplacementLists> {
   const lists: ReplacementLists = new Map();
-  for await (const path of walk(dir, /\.json$/)) {
+  for await (const path of walk(dir, /\.json$/, 'give the folder of replacement lists, JSON files {"label": ["value", ...]}')) {
     if (path.endsWith('all_categories.json')) continue;
     const data = await readJsonFile(path, { fix: 'a replacement list is {"label": ["value", ...]}' });
     if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new FormatError('a replacement list is a JSON object {"label": ["value", ...]}', { file: path });
     for (const [label, values] of Object.entries(data)) {
-      if (!Array.isArray(values)) throw new FormatError(`"${label}" must map to an array of values`, { file: path });
+      if (!Array.isArray(values)) throw new FormatError(`"${label}" must map to an array of values: "${label}": ["value", ...]`, { file: path });
       // String() of an object would become the surrogate "[object Object]" in generated training text.
       const bad = values.findIndex((v) => typeof v !== 'string');
       if (bad !== -1) throw new FormatError(`"${label}"[${bad}] is ${values[bad] === null ? 'null' : typeof values[bad]}; replacement values must be strings`, { file: path });
@@ -81,7 +83,7 @@ export function withStandIns(lists: ReplacementLists, treePaths: ReadonlyMap<str
  */
 export async function readAnnotatedFolder(dir: string, onBadDocument?: (err: FormatError) => void): Promise<AnnotatedDocument[]> {
   const docs: AnnotatedDocument[] = [];
-  for await (const path of walk(dir, /\.(md|txt)$/)) {
+  for await (const path of walk(dir, /\.(md|txt)$/, 'give the folder of annotated judgments (.md or .txt)')) {
     const id = relative(dir, path).split(sep).join('/').replace(/\.(md|txt)$/, '');
     try {
       docs.push(parseAnnotated(decodeUtf8Strict(await readFile(path), path), path, id));
@@ -90,7 +92,7 @@ export async function readAnnotatedFolder(dir: string, onBadDocument?: (err: For
       onBadDocument(err);
     }
   }
-  if (docs.length === 0) throw new UsageError(`${dir}: no .md or .txt judgments found`);
+  if (docs.length === 0) throw new UsageError(`${dir}: no .md or .txt judgments found; give the folder of annotated judgments`);
   return docs;
 }
 

@@ -1,7 +1,8 @@
+import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { isJsonObject, readJsonFile } from '../io/index.js';
-import { parseAxes } from '../mlm/index.js';
+import { FINETUNE_RANGES, inRange, parseAxes, rangeText } from '../mlm/index.js';
 import { ACCOUNTANT_NAMES, DP_UNITS, type AccountantName, type DpUnit } from '../privacy/index.js';
 import { ANALYZER_CHOICES, LANGUAGES, type AnalyzerChoice, type Language } from '../text/index.js';
 import { CANARY_LANGUAGES, CANARY_PROTECTIONS, type CanaryConfig } from './canaries.js';
@@ -102,7 +103,13 @@ export async function readExperimentConfig(path: string): Promise<ExperimentConf
   for (const key of ['allowVocabularyIdentifiers', 'freezeProtectedEmbeddings', 'untieDecoder', 'hideProtectedContext', 'dpAllowPrivatePreprocessing'] as const) {
     if (f?.[key] !== undefined && typeof f[key] !== 'boolean') throw new ConfigError(`"finetune.${key}" must be true or false`, { file: path });
   }
-  if (f?.dropout !== undefined && !(typeof f.dropout === 'number' && f.dropout >= 0 && f.dropout <= 0.9)) throw new ConfigError('"finetune.dropout" must be a number from 0 to 0.9', { file: path });
+  // The ranges finetune's flags take: a value the command line refuses is no less wrong in a config.
+  for (const [key, range] of Object.entries(FINETUNE_RANGES)) {
+    const value = (f as Record<string, unknown> | undefined)?.[key];
+    if (value !== undefined && !inRange(value, range)) throw new ConfigError(`"finetune.${key}" must be ${rangeText(range)}, got ${JSON.stringify(value)}`, { file: path });
+  }
+  const auditSeqLen = raw.audit?.seqLen;
+  if (auditSeqLen !== undefined && !inRange(auditSeqLen, FINETUNE_RANGES.seqLen)) throw new ConfigError(`"audit.seqLen" must be ${rangeText(FINETUNE_RANGES.seqLen)}, got ${JSON.stringify(auditSeqLen)}`, { file: path });
   if (f?.accountant !== undefined && !ACCOUNTANT_NAMES.includes(f.accountant)) throw new ConfigError(`unknown finetune.accountant "${f.accountant}"; use ${ACCOUNTANT_NAMES.join(' or ')}`, { file: path });
   if (raw.lang !== undefined && !LANGUAGES.includes(raw.lang)) throw new ConfigError(`unknown lang "${raw.lang}"; use ${LANGUAGES.join(', ')}`, { file: path });
   if (raw.analyzer !== undefined && !ANALYZER_CHOICES.includes(raw.analyzer)) throw new ConfigError(`unknown analyzer "${raw.analyzer}"; use ${ANALYZER_CHOICES.join(', ')}`, { file: path });
@@ -118,5 +125,12 @@ export async function readExperimentConfig(path: string): Promise<ExperimentConf
   }
   const base = dirname(resolve(path));
   const rel = (p: string) => resolve(base, p);
+  // Said now, naming the key, rather than by the first command that reads the path, after work.
+  const paths = { model: raw.model, members: raw.members, nonMembers: raw.nonMembers, blacklist: raw.blacklist, gold: raw.gold, 'lira.corpus': lira?.corpus };
+  for (const [key, p] of Object.entries(paths)) {
+    if (p === undefined) continue;
+    if (typeof p !== 'string') throw new ConfigError(`"${key}" must be a path (a string)`, { file: path });
+    if ((await stat(rel(p)).catch(() => undefined)) === undefined) throw new ConfigError(`"${key}": ${rel(p)} does not exist; paths are relative to the config file's folder`, { file: path });
+  }
   return { ...(raw as ExperimentConfig), model: rel(raw.model!), members: rel(raw.members!), nonMembers: rel(raw.nonMembers!), ...(raw.blacklist !== undefined && { blacklist: rel(raw.blacklist) }), ...(raw.gold !== undefined && { gold: rel(raw.gold) }), ...(lira?.corpus !== undefined && { lira: { ...lira, corpus: rel(lira.corpus) } }), seeds: raw.seeds ?? [42], epochs: [...raw.epochs!].sort((a, b) => a - b) };
 }

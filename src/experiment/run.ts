@@ -5,8 +5,8 @@ import { loadCorpus, type CorpusReadOptions, type Document } from '../corpus/ind
 import { BlacklistMatcher, buildBlacklist, occurrenceTokens, protectedMask, readBlacklist, type Blacklist } from '../identifiers/index.js';
 import { checkpointDirFor, hasCheckpoint } from '../engine/index.js';
 import { ConfigError } from '../errors.js';
-import { finetune, parseAxes, privateInputsOf } from '../mlm/index.js';
-import { checkVocabulary, disposeParams, loadModelDir, type LoadedModel } from '../model/index.js';
+import { DEFAULT_SEQ_LEN, finetune, parseAxes, privateInputsOf } from '../mlm/index.js';
+import { checkVocabulary, disposeParams, loadModelDir, readModelConfig, usablePositions, type LoadedModel } from '../model/index.js';
 import { PRIVATE_FILE_MODE, writeFileAtomic } from '../io/index.js';
 import { checkPrivateInputs } from '../privacy/index.js';
 import { analyzerForLanguage, type MorphAnalyzer } from '../text/index.js';
@@ -77,6 +77,12 @@ interface Setting {
  */
 export async function runExperiment(options: ExperimentOptions): Promise<ResultRow[]> {
   const { config, log } = options;
+  // Before any cell's work: a window longer than the model's positions would fail only at its first fine-tuning.
+  const positions = usablePositions(await readModelConfig(config.model));
+  const windows = { 'finetune.seqLen': config.finetune?.seqLen ?? DEFAULT_SEQ_LEN, 'audit.seqLen': config.audit?.seqLen ?? config.finetune?.seqLen ?? DEFAULT_SEQ_LEN };
+  for (const [key, seqLen] of Object.entries(windows)) {
+    if (seqLen > positions) throw new ConfigError(`"${key}" is ${seqLen}${config[key.split('.')[0] as 'finetune' | 'audit']?.seqLen === undefined ? ' (the default)' : ''}, beyond the ${positions} positions of ${config.model} (config.json max_position_embeddings); set "${key}" to ${positions} or less in the config`);
+  }
   const read: CorpusReadOptions = { columns: config.columns ?? {} };
   const original = await loadCorpus(config.members, read);
   const nonMembers = await loadCorpus(config.nonMembers, read);
@@ -198,7 +204,7 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
       nonMembers,
       blacklist,
       blacklistScope: setting.scope,
-      seqLen: config.audit?.seqLen ?? config.finetune?.seqLen ?? 128,
+      seqLen: config.audit?.seqLen ?? config.finetune?.seqLen ?? DEFAULT_SEQ_LEN,
       maxOccurrences: config.audit?.maxOccurrences ?? 2000,
       seed,
       analyzer,

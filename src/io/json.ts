@@ -40,8 +40,8 @@ export function parseJson(text: string, file: string, fix: string, firstLine = 1
   } catch (err) {
     const offset = jsonErrorOffset(text);
     const { line, column } = lineAndColumn(text, offset);
-    const where = offset >= text.length ? `it ends at column ${column} before the value is complete` : `at column ${column}`;
-    throw new FormatError(`not valid JSON ${where}; ${fix}`, { file, line: firstLine + line - 1, cause: err });
+    const where = offset >= text.length ? `: it ends at column ${column} before the value is complete` : ` at column ${column}`;
+    throw new FormatError(`not valid JSON${where}; ${fix}`, { file, line: firstLine + line - 1, cause: err });
   }
 }
 

@@ -1,4 +1,5 @@
 import type * as tf from '@tensorflow/tfjs-core';
+import { DEFAULT_SEQ_LEN } from './settingRanges.js';
 import { resolve } from 'node:path';
 import { splitByAuthor, type Document } from '../corpus/index.js';
 import { PACKAGE_VERSION } from '../version.js';
@@ -278,7 +279,7 @@ export async function finetuneNeedsAnalyzer(options: { model: string; docs: read
  * `out` holds the weights of the epoch where it was lowest (the returned state is still the last step's).
  */
 export async function finetune(options: FinetuneOptions): Promise<FinetuneResult> {
-  const { seed = 42, epochs = 3, batchSize = 16, seqLen = 128, lr = 5e-5, maskProb = 0.15 } = options;
+  const { seed = 42, epochs = 3, batchSize = 16, seqLen = DEFAULT_SEQ_LEN, lr = 5e-5, maskProb = 0.15 } = options;
   const axes = typeof options.strategy === 'string' ? parseAxes(options.strategy) : options.strategy;
   const strategy = axesName(axes);
   const private_ = axes.privacy === 'dp';

@@ -16,3 +16,5 @@ export { finetune, finetuneNeedsAnalyzer, checkFinetuneOptions, privateInputsOf 
 export type { FinetuneOptions, FinetuneResult } from './finetune.js';
 export { trainingStride, epochOrder, windowRng, maskConfigFor, blacklistedTokenIds } from './schedule.js';
 export type { MaskSettings } from './schedule.js';
+export { DEFAULT_SEQ_LEN, FINETUNE_RANGES, inRange, rangeText } from './settingRanges.js';
+export type { SettingRange } from './settingRanges.js';

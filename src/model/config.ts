@@ -82,7 +82,7 @@ export function validateConfig(raw: unknown, file = 'config.json'): EncoderConfi
   const parameters = (v + p) * h + l * (4 * h * h + 2 * h * i);
   if (parameters > MAX_PARAMETERS) throw new ConfigError(`the sizes describe a model of ${parameters.toExponential(1)} parameters, more than ppmlm can hold (${MAX_PARAMETERS.toExponential(0)}); check the sizes`, { file });
   if (config.model_type !== 'bert' && config.model_type !== 'roberta') throw new ConfigError(`model_type "${String(config.model_type)}" is not supported; ppmlm runs BERT and RoBERTa encoders`, { file });
-  if (config.hidden_size! % config.num_attention_heads! !== 0) throw new ConfigError(`hidden_size ${config.hidden_size} is not a multiple of num_attention_heads ${config.num_attention_heads}`, { file });
+  if (config.hidden_size! % config.num_attention_heads! !== 0) throw new ConfigError(`hidden_size ${config.hidden_size} is not a multiple of num_attention_heads ${config.num_attention_heads}; each head takes an equal share: set num_attention_heads to a divisor of it`, { file });
   const act = config.hidden_act ?? 'gelu';
   if (act !== 'gelu' && act !== 'gelu_new' && act !== 'relu') throw new ConfigError(`hidden_act "${String(act)}" is not supported (gelu, gelu_new, relu)`, { file });
   return defaultConfig({ ...config, hidden_act: act } as EncoderConfig);

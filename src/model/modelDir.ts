@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { cp, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { ConfigError, FormatError, UsageError } from '../errors.js';
-import { jsonErrorPosition, writeDirAtomic } from '../io/index.js';
+import { decodeUtf8Strict, parseJson, writeDirAtomic } from '../io/index.js';
 import { BpeTokenizer, bpeToTokenizerJson, loadTokenizer, toTokenizerJson, toVocabTxt, WordPieceTokenizer, type Tokenizer } from '../tokenizer/index.js';
 import { validateConfig, type EncoderConfig } from './config.js';
 import { basePrefix, initParams, isLinearWeight, parameterShapes, type Params } from './params.js';
@@ -126,11 +126,7 @@ async function readJson(path: string, what: string): Promise<unknown> {
   const bytes = await readFile(path).catch(() => {
     throw new UsageError(`${path}: no such file; is this a model folder (config.json, model.safetensors, tokenizer.json)? ${what}`);
   });
-  try {
-    return JSON.parse(bytes.toString('utf8'));
-  } catch (err) {
-    throw new FormatError(`not valid JSON${jsonErrorPosition(err)}; the file is corrupt`, { file: path });
-  }
+  return parseJson(decodeUtf8Strict(bytes, path), path, `a model's ${basename(path)} is one JSON object; ${what.toLowerCase()}`);
 }
 
 /** The validated config.json of a model folder, without loading its weights. */
@@ -194,7 +190,7 @@ export async function loadTokenClassifier(dir: string): Promise<LoadedModel & { 
   if (!id2label || Object.keys(id2label).length === 0) throw new ConfigError('config.json has no id2label: this is not a token-classification model (train one with "ppmlm deid train")', { file: configPath });
   const labels = Object.entries(id2label).sort((a, b) => Number(a[0]) - Number(b[0])).map(([, l]) => l);
   const loaded = await loadModelDir(dir, { tokenClassification: labels.length });
-  if (loaded.initialized.length > 0) throw new FormatError(`model.safetensors lacks the classifier (${loaded.initialized.join(', ')})`, { file: join(dir, 'model.safetensors') });
+  if (loaded.initialized.length > 0) throw new FormatError(`model.safetensors lacks the classifier (${loaded.initialized.join(', ')}); give a model from "ppmlm deid train" or a token-classification model`, { file: join(dir, 'model.safetensors') });
   return { ...loaded, labels };
 }
 

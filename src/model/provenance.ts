@@ -1,7 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FormatError } from '../errors.js';
-import { jsonErrorPosition } from '../io/index.js';
+import { decodeUtf8Strict, parseJson } from '../io/index.js';
 import type { VocabularyCheckRecord, VocabularyOrigin } from './vocabularyCheck.js';
 
 /**
@@ -37,9 +36,5 @@ export async function readProvenance(dir: string): Promise<Provenance | undefine
   const path = join(dir, 'ppmlm.json');
   const bytes = await readFile(path).catch(() => undefined);
   if (bytes === undefined) return undefined;
-  try {
-    return JSON.parse(bytes.toString('utf8')) as Provenance;
-  } catch (err) {
-    throw new FormatError(`not valid JSON${jsonErrorPosition(err)}; the file is corrupt (delete it to treat the folder as made elsewhere)`, { file: path });
-  }
+  return parseJson(decodeUtf8Strict(bytes, path), path, 'ppmlm.json is damaged; delete it to treat the folder as made elsewhere') as Provenance;
 }

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError, FormatError } from '../errors.js';
-import { decodeUtf8Strict, isJsonObject, jsonErrorPosition } from '../io/index.js';
+import { decodeUtf8Strict, isJsonObject, parseJson } from '../io/index.js';
 import type { AddedToken } from './addedTokens.js';
 import { BpeTokenizer, ROBERTA_SPECIALS } from './bpe.js';
 import type { NormalizerConfig } from './normalizer.js';
@@ -294,13 +294,7 @@ export async function loadTokenizer(dir: string): Promise<Tokenizer> {
   const jsonPath = join(dir, 'tokenizer.json');
   const json = await readFile(jsonPath).catch(() => undefined);
   if (json !== undefined) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(decodeUtf8Strict(json, jsonPath));
-    } catch (err) {
-      if (err instanceof FormatError) throw err;
-      throw new FormatError(`not valid JSON${jsonErrorPosition(err)}; the file is corrupt, re-save the tokenizer`, { file: jsonPath });
-    }
+    const parsed = parseJson(decodeUtf8Strict(json, jsonPath), jsonPath, 'tokenizer.json is one JSON object; save it again (tokenizer.save in the tokenizers library)');
     return fromTokenizerJson(parsed, jsonPath);
   }
   const vocabPath = join(dir, 'vocab.txt');

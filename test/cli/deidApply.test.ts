@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { selectBackend } from '../../src/engine/index.js';
 import { defaultConfig, initParams, parameterShapes, saveModelDir } from '../../src/model/index.js';
 import { WordPieceTokenizer } from '../../src/tokenizer/index.js';
@@ -53,5 +53,25 @@ describe('ppmlm deid apply --format jsonl', () => {
     expect(summary.code, summary.stderr).toBe(0);
     expect(JSON.parse(summary.stdout)).toEqual({ out: join(dir, 'e.jsonl'), records: 2, entities: expect.any(Number), style: 'letter', spansOut: join(dir, 'spans.jsonl') });
     expect(summary.stdout).not.toMatch(/alice|bob/);
+  }, 60_000);
+
+  it('refuses, before the model runs, one path for two files and a text file with nothing to rewrite', async () => {
+    const model = await tinyClassifier();
+    const dir = await tempDir();
+    const input = join(dir, 'in.txt');
+    await writeFile(input, 'alice saw bob\n');
+    const out = join(dir, 'out.txt');
+    const same = await cli('deid', 'apply', '--model', model, '--in', input, '--out', out, '--spans-out', out, '--seq-len', '16');
+    expect(same.code).toBe(2);
+    expect(same.stderr).toBe(`ppmlm: --spans-out ${out} is the --out file too; give each its own path\n`);
+    await expect(stat(out)).rejects.toThrow();
+    const over = await cli('deid', 'apply', '--model', model, '--in', input, '--out', input, '--force', '--seq-len', '16');
+    expect(over.stderr).toBe(`ppmlm: ${input} is both the input and an output; give the output another path\n`);
+    expect(await readFile(input, 'utf8')).toBe('alice saw bob\n');
+    await writeFile(input, ' \n');
+    const empty = await cli('deid', 'apply', '--model', model, '--in', input, '--out', out, '--seq-len', '16');
+    expect(empty.code).toBe(2);
+    expect(empty.stderr.trim().split('\n').at(-1)).toBe(`ppmlm: ${input}: the file has no text to de-identify; give a file with text`);
+    await expect(stat(out)).rejects.toThrow();
   }, 60_000);
 });

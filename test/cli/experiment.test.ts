@@ -181,6 +181,13 @@ describe('ppmlm experiment', () => {
     expect(lira.stderr).toMatch(/bad\.json: "lira\.references" must be an integer of at least 2/);
     await writeFile(config, JSON.stringify({ model: 'm', members: 'a', nonMembers: 'b', strategies: ['standard'], epochs: [1], canaries: { count: 0 } }));
     expect((await cli('experiment', '--config', config, '--out', join(dir, 'c'))).stderr).toMatch(/bad\.json: "canaries\.count" must be a positive integer/);
+    // A window beyond the model's positions, said before any cell runs, naming the config's key.
+    const { corpus, model } = await tinySetup(2, 1);
+    await writeFile(config, JSON.stringify({ model, members: corpus, nonMembers: corpus, strategies: ['standard'], epochs: [1] }));
+    const long = await cli('experiment', '--config', config, '--out', join(dir, 'p'));
+    expect(long.code).toBe(2);
+    expect(long.stderr.trim().split('\n').at(-1)).toBe(`ppmlm: "finetune.seqLen" is 128 (the default), beyond the 64 positions of ${model} (config.json max_position_embeddings); set "finetune.seqLen" to 64 or less in the config`);
+    await expect(stat(join(dir, 'p', 'cells'))).rejects.toThrow();
     // A syntax error names line and column and what the file must be, never V8's message quoting the text.
     await writeFile(config, '{\n  "model": "m",\n  "members": secret-name\n}');
     const syntax = await cli('experiment', '--config', config, '--out', join(dir, 'w'));

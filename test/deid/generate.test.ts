@@ -179,6 +179,12 @@ describe('ppmlm deid generate', () => {
     expect(skip.code, skip.stderr).toBe(0);
     expect(skip.stdout).toMatch(/1 documents .* skipped 1 malformed/);
     expect((await readAnnotatedFolder(dir, () => undefined)).map((d) => d.id)).toEqual(['ok']);
+    // A file where the folder goes is said so, not as a part of the path.
+    const file = await cli('deid', 'generate', '--judgments', join(dir, 'ok.md'), '--replacements', listDir, '--out', join(dir, 'p.jsonl'));
+    expect(file.code).toBe(2);
+    expect(file.stderr.trim().split('\n').at(-1)).toBe(`ppmlm: ${join(dir, 'ok.md')}: a file, not a folder; give the folder of annotated judgments (.md or .txt)`);
+    const lists2 = await cli('deid', 'generate', '--judgments', dir, '--replacements', lists, '--out', join(dir, 'q.jsonl'));
+    expect(lists2.stderr.trim().split('\n').at(-1)).toBe(`ppmlm: ${lists}: a file, not a folder; give the folder of replacement lists, JSON files {"label": ["value", ...]}`);
   });
 
   it('writes its output 0600 and atomically, refusing to replace it without --force', async () => {

@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readExperimentConfig } from '../../src/experiment/index.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const BASE = { model: 'm', members: 'a.jsonl', nonMembers: 'b.jsonl', strategies: ['standard', 'constrained+dp'], epochs: [1], finetune: { targetEpsilon: 8, dpMaxWindows: 4 }, canaries: { count: 2 } };
 
+/** Reads `config` from a folder that holds the paths BASE names. */
 async function read(config: object): Promise<unknown> {
-  const path = join(await tempDir(), 'exp.json');
+  const dir = await tempDir();
+  await mkdir(join(dir, 'm'));
+  for (const file of ['a.jsonl', 'b.jsonl']) await writeFile(join(dir, file), '');
+  const path = join(dir, 'exp.json');
   await writeFile(path, JSON.stringify(config));
   return readExperimentConfig(path);
 }
@@ -22,5 +26,21 @@ describe('readExperimentConfig', () => {
     await expect(read({ ...BASE, seed: [1] })).rejects.toThrow(/unknown key "seed"; the known keys are model, .*seeds/);
     await expect(read({ ...BASE, canaries: { count: 2, repeat: 3 } })).rejects.toThrow(/unknown key "canaries\.repeat"/);
     await expect(read({ ...BASE, audit: [] })).rejects.toThrow(/"audit" must be a JSON object/);
+  });
+
+  it('refuses a path that does not exist, naming its key, before any work', async () => {
+    await expect(read({ ...BASE, members: 'c.jsonl' })).rejects.toThrow(/^"members": .*c\.jsonl does not exist; paths are relative to the config file's folder$/);
+    await expect(read({ ...BASE, gold: 'gold' })).rejects.toThrow(/^"gold": .*gold does not exist/);
+    await expect(read({ ...BASE, model: 3 })).rejects.toThrow('"model" must be a path (a string)');
+  });
+
+  it('refuses a setting outside the range its finetune flag takes, as the flag is refused', async () => {
+    await expect(read({ ...BASE, finetune: { ...BASE.finetune, lr: -1 } })).rejects.toThrow('"finetune.lr" must be a number between 0 and 1 (exclusive), got -1');
+    await expect(read({ ...BASE, finetune: { ...BASE.finetune, maskProb: 5 } })).rejects.toThrow('"finetune.maskProb" must be a number between 0.001 and 1, got 5');
+    await expect(read({ ...BASE, finetune: { ...BASE.finetune, batchSize: 0 } })).rejects.toThrow(/"finetune.batchSize" must be an integer between 1 and \d+, got 0/);
+    await expect(read({ ...BASE, finetune: { ...BASE.finetune, seqLen: '32' } })).rejects.toThrow('"finetune.seqLen" must be an integer between 8 and 4096, got "32"');
+    await expect(read({ ...BASE, finetune: { ...BASE.finetune, dropout: 0.95 } })).rejects.toThrow('"finetune.dropout" must be a number between 0 and 0.9, got 0.95');
+    await expect(read({ ...BASE, audit: { seqLen: 4 } })).rejects.toThrow('"audit.seqLen" must be an integer between 8 and 4096, got 4');
+    await expect(read({ ...BASE, finetune: { ...BASE.finetune, lr: 1e-3, batchSize: 8, seqLen: 64 } })).resolves.toMatchObject({ finetune: { lr: 1e-3 } });
   });
 });

@@ -59,7 +59,7 @@ describe('parseJson', () => {
   it('names the line and column and the fix, never the text', () => {
     const err = errorOf(() => parseJson('{\n  "name": "Okonkwo Adaeze",\n  "mrn": 48213377x\n}', 'run.json', 'a config is one JSON object', 1));
     expect(err.located).toBe('run.json:3: not valid JSON at column 18; a config is one JSON object');
-    expect(errorOf(() => parseJson('{"a": [1,', 'c.jsonl', 'fix it', 12)).located).toBe('c.jsonl:12: not valid JSON it ends at column 10 before the value is complete; fix it');
+    expect(errorOf(() => parseJson('{"a": [1,', 'c.jsonl', 'fix it', 12)).located).toBe('c.jsonl:12: not valid JSON: it ends at column 10 before the value is complete; fix it');
   });
 });
 

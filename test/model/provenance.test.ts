@@ -19,7 +19,7 @@ describe('ppmlm.json', () => {
     await writeFile(join(dir, 'ppmlm.json'), '{"ppmlm": "0.1.0",\n  "dp": {');
     const err = await readProvenance(dir).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FormatError);
-    expect((err as FormatError).located).toMatch(new RegExp(`^${join(dir, 'ppmlm.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not valid JSON`));
+    expect((err as FormatError).located).toBe(`${join(dir, 'ppmlm.json')}:2: not valid JSON: it ends at column 10 before the value is complete; ppmlm.json is damaged; delete it to treat the folder as made elsewhere`);
     await expect(writeModelCard(dir, defaultConfig({ vocab_size: 100 }))).rejects.toBeInstanceOf(FormatError);
   });
 });

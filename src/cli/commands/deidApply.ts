@@ -1,8 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { readJsonObjects } from '../../corpus/index.js';
 import { entitySpans, openModelAnalyzer, predictLabels, replaceEntities, type ReplaceStyle } from '../../deid/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
-import { FormatError } from '../../errors.js';
+import { FormatError, UsageError } from '../../errors.js';
 import { assertCanWriteFile, decodeUtf8Strict, fileSystemError, PRIVATE_FILE_MODE, writeFileAtomic } from '../../io/index.js';
 import { loadTokenClassifier } from '../../model/index.js';
 import type { AnalyzerChoice } from '../../text/index.js';
@@ -27,6 +28,9 @@ export interface DeidApplyOptions {
 
 /** `ppmlm deid apply`: rewrites texts with each detected entity a consistent letter or tag (mode 0600). */
 export async function deidApply(options: DeidApplyOptions, out: Reporter): Promise<void> {
+  const outputs = [options.out, ...(options.spansOut === undefined ? [] : [options.spansOut])].map((p) => resolve(p));
+  if (outputs.includes(resolve(options.in))) throw new UsageError(`${options.in} is both the input and an output; give the output another path`);
+  if (outputs[0] === outputs[1]) throw new UsageError(`--spans-out ${options.spansOut} is the --out file too; give each its own path`);
   await assertCanWriteFile(options.out, options.force);
   if (options.spansOut) await assertCanWriteFile(options.spansOut, options.force);
   const flags = predictionFlags(options);
@@ -39,6 +43,7 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
   if ((await stat(options.in).catch(inputError)).isDirectory()) inputError(Object.assign(new Error('a folder'), { code: 'EISDIR' }));
   const records: { text: string; rest?: Record<string, unknown> }[] =
     options.format === 'text' ? [{ text: decodeUtf8Strict(await readFile(options.in).catch(inputError), options.in) }] : await readJsonRecords(options.in);
+  if (options.format === 'text' && records[0]!.text.trim() === '') throw new FormatError('the file has no text to de-identify; give a file with text', { file: options.in });
   const analyzer = openModelAnalyzer(provenance, options.analyzer, out.messages);
   const predictOptions = { ...window, analyzer };
   const rewritten: string[] = [];

@@ -3,11 +3,11 @@ import { nativeKernelUsage, selectBackend, type BackendRequest } from '../../eng
 import { UsageError } from '../../errors.js';
 import { blacklistFingerprint, readBlacklist, readCorpusReference } from '../../identifiers/index.js';
 import { latestReview } from '../../review/index.js';
-import { assertBlacklistFor, axesName, checkFinetuneOptions, finetune, finetuneNeedsAnalyzer, resolveAxes, type TrainingAxes } from '../../mlm/index.js';
+import { assertBlacklistFor, axesName, checkFinetuneOptions, finetune, FINETUNE_RANGES, finetuneNeedsAnalyzer, resolveAxes, type TrainingAxes } from '../../mlm/index.js';
 import { parseDpFlags, type DpFlags } from '../dpFlags.js';
 import { epsilonUnitLabel } from '../../privacy/index.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
-import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
+import { parseIntFlag, parseNumberFlag, parseRangedFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
 import { parseTrainingFlags, type TrainingFlags } from '../trainingFlags.js';
 import type { AnalyzerChoice, Language } from '../../text/index.js';
@@ -61,7 +61,7 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
   const referenceK = parseIntFlag(options.referenceK, '--reference-k', { min: 1 });
   const dp = parseDpFlags(options, axes.privacy);
   const training = parseTrainingFlags(options);
-  const maskProb = parseNumberFlag(options.maskProb, '--mask-prob', { min: 0.001, max: 1 });
+  const maskProb = parseRangedFlag(options.maskProb, '--mask-prob', FINETUNE_RANGES.maskProb);
   const seed = parseIntFlag(options.seed, '--seed');
   const saveSteps = options.saveSteps === undefined ? undefined : parseIntFlag(options.saveSteps, '--save-steps', { min: 1 });
   const evaluation = {
@@ -101,7 +101,7 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
       ...(options.untieDecoder && { untieDecoder: true }),
       ...(options.hideProtectedContext && { hideProtectedContext: true }),
       randomBlacklisted: options.randomBlacklisted,
-      ...(options.dropout !== undefined && { dropout: parseNumberFlag(options.dropout, '--dropout', { min: 0, max: 0.9 }) }),
+      ...(options.dropout !== undefined && { dropout: parseRangedFlag(options.dropout, '--dropout', FINETUNE_RANGES.dropout) }),
       allowVocabularyIdentifiers: options.allowVocabularyIdentifiers === true,
       seed,
       saveSteps,
