@@ -79,7 +79,8 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
   const { config, log } = options;
   // Before any cell's work: a window longer than the model's positions would fail only at its first fine-tuning.
   const positions = usablePositions(await readModelConfig(config.model));
-  const windows = { 'finetune.seqLen': config.finetune?.seqLen ?? DEFAULT_SEQ_LEN, 'audit.seqLen': config.audit?.seqLen ?? config.finetune?.seqLen ?? DEFAULT_SEQ_LEN };
+  // Without a strategy nothing is fine-tuned (only the base model is audited), and no LiRA reference either.
+  const windows = { ...(config.strategies.length > 0 && { 'finetune.seqLen': config.finetune?.seqLen ?? DEFAULT_SEQ_LEN }), 'audit.seqLen': config.audit?.seqLen ?? config.finetune?.seqLen ?? DEFAULT_SEQ_LEN };
   for (const [key, seqLen] of Object.entries(windows)) {
     if (seqLen > positions) throw new ConfigError(`"${key}" is ${seqLen}${config[key.split('.')[0] as 'finetune' | 'audit']?.seqLen === undefined ? ' (the default)' : ''}, beyond the ${positions} positions of ${config.model} (config.json max_position_embeddings); set "${key}" to ${positions} or less in the config`);
   }

@@ -133,7 +133,7 @@ describe('ppmlm experiment', () => {
     expect(Number(csv[2]![col('goldRecall')])).toBeGreaterThan(0);
     expect(csv[2]![col('liraAuc')]).toMatch(/^(0|1|0\.\d{4})$/);
     // More references than non-member individuals to split between them: named before any training.
-    await writeFile(config, JSON.stringify({ model, members: corpus, nonMembers, strategies: ['constrained'], epochs: [1], lira: { references: 9 } }));
+    await writeFile(config, JSON.stringify({ model, members: corpus, nonMembers, strategies: ['constrained'], epochs: [1], lira: { references: 9 }, finetune: { seqLen: 32 } }));
     const tooMany = await cli('experiment', '--config', config, '--out', join(dir, 'too-many'));
     expect(tooMany.code).toBe(2);
     expect(tooMany.stderr).toMatch(/"lira\.references" is 9, but its corpus has 4 individuals to split between them; lower it or give "lira\.corpus"/);
