@@ -241,6 +241,12 @@ export function exposureDifference(planted: readonly (ClusteredExposure | number
  * inference per document and per individual over all / unprotected / protected positions, canary exposure
  * against never-planted controls, and fill-mask utility on non-blacklisted tokens of non-members.
  */
+/** The first id two tokenizers of one size read as different tokens, if any. */
+function firstDifferentToken(a: Tokenizer, b: Tokenizer): number | undefined {
+  for (let id = 0; id < a.vocabSize; id++) if (a.tokenOf(id) !== b.tokenOf(id)) return id;
+  return undefined;
+}
+
 export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   const { target, reference, blacklist, seqLen = 128, maxOccurrences = 2000, maskProb = 0.15, seed = 7 } = options;
   const tok = target.tokenizer;
@@ -252,6 +258,9 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   const rng = new Rng(seed);
   for (const r of [...(reference ? [reference] : []), ...(options.references ?? [])]) {
     if (r.tokenizer.vocabSize !== tok.vocabSize) throw new UsageError(`${r.name}: its vocabulary (${r.tokenizer.vocabSize} tokens) is not the audited model's (${tok.vocabSize}); reference models must share the tokenizer`);
+    // The same size is not the same vocabulary: a reference must read each id as the same token.
+    const differs = firstDifferentToken(r.tokenizer, tok);
+    if (differs !== undefined) throw new UsageError(`${r.name}: its vocabulary reads id ${differs} as another token than the audited model's; reference models must share the tokenizer`);
   }
   if (options.references?.length === 1) throw new UsageError(`${options.references[0]!.name}: LiRA needs at least 2 reference models; pass more with --references`);
   const authorOf = (doc: number) => options.members[doc]!.author;

@@ -25,13 +25,14 @@ export function alignGold(gold: readonly SpanDocument[], members: readonly Docum
   const index = new Map(members.map((d, i) => [d.id, i]));
   const out: GoldSpan[] = [];
   let matched = 0;
-  for (const g of gold) {
+  for (const [position, g] of gold.entries()) {
     const doc = index.get(g.id) ?? index.get(g.id.replace(/\//g, '-'));
     if (doc === undefined) continue;
     matched++;
     const text = members[doc]!.text;
     const shift = g.text.indexOf(text);
-    if (shift < 0 || (text.length === 0 && g.text.length > 0)) throw new FormatError(`gold document ${g.id}: its text differs from the member document's; give gold spans over the same texts`, { file });
+    // Named by its place in the file, not its id: an id may be a patient's record number.
+    if (shift < 0 || (text.length === 0 && g.text.length > 0)) throw new FormatError(`gold document ${position + 1} (in file order): its text differs from the member document of its id; give gold spans over the same texts`, { file });
     for (const s of g.spans) {
       const start = s.start - shift;
       const end = s.end - shift;

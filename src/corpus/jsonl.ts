@@ -67,7 +67,7 @@ export async function* readJsonl(file: string, options: CorpusReadOptions, onRow
       }
       if (typeof value === 'string') return value;
       if (typeof value === 'number' && key !== 'text') return String(value);
-      return new FormatError(`key "${plan.names[key]}" must be a string, got ${typeof value}`, { file, line });
+      return new FormatError(`key "${plan.names[key]}" must be a string${key === 'text' ? '' : ' or a number'}, got ${Array.isArray(value) ? 'an array' : typeof value}; write the ${key} as one, or choose another key with --${key}-col`, { file, line });
     };
     const [textValue, idValue, authorValue, labelValue] = (['text', 'id', 'author', 'label'] as const).map(field);
     const problem = [textValue, idValue, authorValue, labelValue].find((v) => v instanceof FormatError);

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { basename, extname } from 'node:path';
 import { FormatError, UsageError } from '../errors.js';
 import { fileSystemError } from '../io/fsErrors.js';
 import { readDelimited } from './csv.js';
@@ -17,7 +17,7 @@ const EXTENSIONS: Record<string, CorpusFormat> = { '.csv': 'csv', '.tsv': 'tsv',
  */
 export async function detectFormat(path: string, explicit?: CorpusFormat): Promise<CorpusFormat> {
   const info = await stat(path).catch((err: unknown) => {
-    throw fileSystemError(err, path, 'check the --corpus path');
+    throw fileSystemError(err, path, 'check the corpus path');
   });
   if (explicit !== undefined) {
     if (!CORPUS_FORMATS.includes(explicit)) throw new UsageError(`unknown corpus format "${explicit}"; use one of ${CORPUS_FORMATS.join(', ')}`);
@@ -28,6 +28,7 @@ export async function detectFormat(path: string, explicit?: CorpusFormat): Promi
     return explicit;
   }
   if (info.isDirectory()) return (await isHfDatasetFolder(path)) ? 'parquet' : 'folder';
+  if (/\.(gz|bz2|xz|zst|zip)$/i.test(path)) throw new UsageError(`${path}: a compressed file; ppmlm reads corpora uncompressed: decompress it first (e.g. gunzip -k ${basename(path)})`);
   const format = EXTENSIONS[extname(path).toLowerCase()];
   if (format === undefined) {
     throw new UsageError(`${path}: cannot tell the corpus format from the extension "${extname(path)}"; rename it to .csv/.tsv/.jsonl/.parquet or pass --format ${CORPUS_FORMATS.join('|')}`);
@@ -64,7 +65,7 @@ export async function* readCorpus(path: string, options: CorpusReadOptions = {})
     }
   } catch (err) {
     // An unreadable file (EACCES, EISDIR...) is the user's to fix, not an internal error.
-    throw fileSystemError(err, (err as NodeJS.ErrnoException).path ?? path, 'check the --corpus path and its permissions');
+    throw fileSystemError(err, (err as NodeJS.ErrnoException).path ?? path, 'check the corpus path and its permissions');
   }
   // Every command needs documents: an empty corpus would train 0 steps or write a blacklist that protects nothing.
   if (count === 0) throw new FormatError('the corpus has no documents (an empty file, a header row only, or every row skipped); give at least one document', { file: path });

@@ -18,7 +18,7 @@ const MEANINGS: Record<string, string> = {
  * the path and the fix (instead of an internal error with a raw errno code). Errors of other kinds, and
  * codes without a known fix, are returned unchanged: they are bugs.
  *
- * @param hint appended after the meaning, e.g. 'check the --corpus path'.
+ * @param hint appended after the meaning, e.g. 'check the --blacklist path'.
  * @example
  * await readFile(path).catch((err) => { throw fileSystemError(err, path, 'check --blacklist'); });
  */

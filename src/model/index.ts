@@ -6,7 +6,7 @@ export { encode, lossSegments, DROPOUT_STREAM, dropoutOf, applyDropout, mlmLogit
 export type { EncoderBatch, Dropout, HeadLoss } from './encoder.js';
 export { parseSafetensors, serializeSafetensors } from './safetensors.js';
 export type { NamedTensor } from './safetensors.js';
-export { saveModelDir, copyModelDir, loadModelDir, readModelConfig, loadTokenClassifier, loadSavedModel, savedHead, writeModelFiles, writeConfigJson, writeTokenizerFiles, exportTensorSources } from './modelDir.js';
+export { saveModelDir, copyModelDir, loadModelDir, loadMaskedLm, readModelConfig, loadTokenClassifier, loadSavedModel, savedHead, writeModelFiles, writeConfigJson, writeTokenizerFiles, exportTensorSources } from './modelDir.js';
 export { readProvenance, writeProvenance } from './provenance.js';
 export type { Provenance } from './provenance.js';
 export type { EncoderModel, Head, LoadedModel, SaveModelOptions } from './modelDir.js';

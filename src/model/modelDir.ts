@@ -5,7 +5,7 @@ import { ConfigError, FormatError, UsageError } from '../errors.js';
 import { decodeUtf8Strict, parseJson, writeDirAtomic } from '../io/index.js';
 import { BpeTokenizer, bpeToTokenizerJson, loadTokenizer, toTokenizerJson, toVocabTxt, WordPieceTokenizer, type Tokenizer } from '../tokenizer/index.js';
 import { validateConfig, type EncoderConfig } from './config.js';
-import { basePrefix, initParams, isLinearWeight, parameterShapes, type Params } from './params.js';
+import { basePrefix, disposeParams, initParams, isLinearWeight, parameterShapes, type Params } from './params.js';
 import { parseSafetensors, writeSafetensors, type NamedTensor, type TensorSource } from './safetensors.js';
 import { firstNonFinite } from './finite.js';
 import { writeModelCard } from './modelCard.js';
@@ -181,6 +181,20 @@ export async function loadModelDir(dir: string, head: Head = 'mlm', seed = 0): P
   const tokenizer = await loadTokenizer(dir);
   if (tokenizer.vocabSize > config.vocab_size) throw new ConfigError(`the tokenizer has ${tokenizer.vocabSize} tokens but vocab_size is ${config.vocab_size}`, { file: configPath });
   return { model: { config, params, head }, tokenizer, provenance: await readProvenance(dir), initialized };
+}
+
+/**
+ * Loads a model folder whose masked-LM head is read, not trained: what `fill-mask` predicts and what an
+ * audit measures would come from random weights if the head were initialised, so a folder without it (a
+ * bare encoder, BertModel) is an error. Fine-tuning from such a folder is fine: use {@link loadModelDir}.
+ */
+export async function loadMaskedLm(dir: string): Promise<LoadedModel> {
+  const loaded = await loadModelDir(dir, 'mlm');
+  if (loaded.initialized.length > 0) {
+    disposeParams(loaded.model.params);
+    throw new FormatError(`lacks the masked-LM head (${loaded.initialized.join(', ')}), whose predictions this reads; give a …ForMaskedLM folder, e.g. one that ppmlm finetune wrote`, { file: join(dir, 'model.safetensors') });
+  }
+  return loaded;
 }
 
 /** Loads a token-classification model folder; its labels come from config.json's id2label. */

@@ -53,7 +53,7 @@ describe('gold identifiers', () => {
     await writeFile(join(physionet, 'id-phi.phrase'), '7 1 2 13 PTName alice smith\n');
     const trimmed = [{ id: '7-1', author: 'patient-7', text: TEXT }];
     expect(alignGold(await readGold(join(physionet, 'id-phi.phrase')), trimmed, 'gold')).toEqual([{ doc: 0, start: 0, end: 11, label: 'PTName' }]);
-    expect(() => alignGold([{ id: '7-1', author: 'patient-7', text: 'other text', spans: [] }], trimmed, 'g.jsonl')).toThrow(/gold document 7-1: its text differs from the member document's/);
+    expect(() => alignGold([{ id: '7-1', author: 'patient-7', text: 'other text', spans: [] }], trimmed, 'g.jsonl')).toThrow('gold document 1 (in file order): its text differs from the member document of its id; give gold spans over the same texts');
     expect(() => alignGold([{ id: 'zz', author: 'x', text: TEXT, spans: [] }], trimmed, 'g.jsonl')).toThrow(/no gold document has the id of a member document/);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { cp, readFile, stat, writeFile } from 'node:fs/promises';
+import { parseSafetensors, serializeSafetensors } from '../../src/model/index.js';
 import { cli } from '../helpers/cli.js';
 import { tinySetup } from '../helpers/tinyModel.js';
 import { generateClinicalNotes } from '../../examples/clinical-en/generate.js';
@@ -85,9 +86,46 @@ describe('ppmlm audit --gold --references', () => {
 describe('ppmlm audit on a model it cannot run', () => {
   it('refuses the default --seq-len 128 on a 64-position model before any work, naming the limit', async () => {
     const { dir, corpus, blacklist, model } = await tinySetup(3, 1);
-    const r = await cli('--quiet', 'audit', '--model', model, '--members', corpus, '--non-members', corpus, '--blacklist', blacklist, '--out', join(dir, 'audit'));
+    const nonMembers = join(dir, 'held.jsonl');
+    await writeFile(nonMembers, generateClinicalNotes(99, 3, 1).map((d) => JSON.stringify({ ...d, id: `h${d.id}` })).join('\n'));
+    const r = await cli('--quiet', 'audit', '--model', model, '--members', corpus, '--non-members', nonMembers, '--blacklist', blacklist, '--out', join(dir, 'audit'));
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/--seq-len 128 exceeds the 64 positions of .*init \(config\.json max_position_embeddings\); pass --seq-len 64 or less/);
+  });
+
+  it('refuses, before any work, non-members that are members, a report inside a model folder, a model without its masked-LM head and a reference of another vocabulary', async () => {
+    const { dir, corpus, blacklist, model } = await tinySetup(3, 1);
+    const audit = (...flags: string[]) => cli('--quiet', 'audit', '--model', model, '--blacklist', blacklist, '--seq-len', '32', ...flags);
+    const same = await audit('--members', corpus, '--non-members', corpus, '--out', join(dir, 'a'));
+    expect(same.stderr).toBe(`ppmlm: --members and --non-members are one file (${corpus}); membership inference compares texts a model trained on with texts it never saw\n`);
+    const held = join(dir, 'held.jsonl');
+    const member = JSON.parse((await readFile(corpus, 'utf8')).split('\n')[0]!) as { text: string };
+    await writeFile(held, [JSON.stringify({ id: 'h1', author: 'x', text: member.text }), JSON.stringify({ id: 'h2', author: 'y', text: 'a note no member wrote' })].join('\n'));
+    const overlap = await audit('--members', corpus, '--non-members', held, '--out', join(dir, 'a'));
+    expect(overlap.code).toBe(2);
+    expect(overlap.stderr).toBe(`ppmlm: ${held}: 1 of its documents are also in ${corpus} (the same text); non-members must be texts the model never saw\n`);
+    const inside = await audit('--members', corpus, '--non-members', held, '--out', join(model, 'reports'));
+    expect(inside.stderr).toBe(`ppmlm: --out ${join(model, 'reports')} is inside the model folder ${model}, which is shared; reports hold personal data: write them elsewhere\n`);
+    await expect(stat(join(model, 'reports'))).rejects.toThrow();
+    // The same model with its masked-LM head taken out of the weights, and with two tokens swapped.
+    const bare = join(dir, 'bare');
+    await cp(model, bare, { recursive: true });
+    const weights = parseSafetensors(await readFile(join(model, 'model.safetensors')), 'model.safetensors').tensors;
+    await writeFile(join(bare, 'model.safetensors'), serializeSafetensors(new Map([...weights].filter(([name]) => !name.startsWith('cls.')))));
+    const headless = await cli('fill-mask', '--model', bare, '--text', 'the patient [MASK] today');
+    expect(headless.code).toBe(2);
+    expect(headless.stderr).toMatch(/bare\/model\.safetensors: lacks the masked-LM head \(cls\.predictions\.[^)]*\), whose predictions this reads; give a …ForMaskedLM folder/);
+    const swapped = join(dir, 'swapped');
+    await cp(model, swapped, { recursive: true });
+    const tokenizer = JSON.parse(await readFile(join(model, 'tokenizer.json'), 'utf8')) as { model: { vocab: Record<string, number> } };
+    const [a, b] = Object.keys(tokenizer.model.vocab).slice(-2) as [string, string];
+    [tokenizer.model.vocab[a], tokenizer.model.vocab[b]] = [tokenizer.model.vocab[b]!, tokenizer.model.vocab[a]!];
+    await writeFile(join(swapped, 'tokenizer.json'), JSON.stringify(tokenizer));
+    const held2 = join(dir, 'held2.jsonl');
+    await writeFile(held2, generateClinicalNotes(99, 3, 1).map((d) => JSON.stringify({ ...d, id: `h${d.id}` })).join('\n'));
+    const other = await audit('--members', corpus, '--non-members', held2, '--reference', swapped, '--out', join(dir, 'b'));
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/swapped: its vocabulary reads id \d+ as another token than the audited model's; reference models must share the tokenizer\n$/);
   });
 });

@@ -150,6 +150,13 @@ describe('ppmlm blacklist review', () => {
     expect(malformed.stderr).toMatch(/broken\.json:3: not valid JSON at column \d+/);
     const same = await cli('blacklist', 'review', '--corpus', corpus, '--blacklist', blacklist, '--import', marksPath, '--apply', blacklist);
     expect(same.stderr).toMatch(/never rewrites the blacklist it reviewed/);
+    // No output replaces an input or another output, --force or not.
+    const review = (...flags: string[]) => cli('blacklist', 'review', '--corpus', corpus, '--blacklist', blacklist, '--import', marksPath, '--force', ...flags);
+    expect((await review('--to-gold', corpus)).stderr).toBe(`ppmlm: --to-gold ${corpus} is the input --corpus too; give --to-gold a path of its own\n`);
+    expect((await review('--to-gold', blacklist)).stderr).toBe(`ppmlm: --to-gold ${blacklist} is the input --blacklist too; give --to-gold a path of its own\n`);
+    expect((await review('--apply', marksPath)).stderr).toBe(`ppmlm: --apply ${marksPath} is the input --import too; give --apply a path of its own\n`);
+    const both = join(dir, 'both.out');
+    expect((await review('--to-gold', both, '--apply', both)).stderr).toBe(`ppmlm: --apply ${both} is the output --to-gold too; give --apply a path of its own\n`);
   }, 120_000);
 
   it('puts a recorded review into the card of a model fine-tuned without DP with that blacklist, never into a DP model\'s', async () => {

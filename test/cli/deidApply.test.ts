@@ -63,10 +63,10 @@ describe('ppmlm deid apply --format jsonl', () => {
     const out = join(dir, 'out.txt');
     const same = await cli('deid', 'apply', '--model', model, '--in', input, '--out', out, '--spans-out', out, '--seq-len', '16');
     expect(same.code).toBe(2);
-    expect(same.stderr).toBe(`ppmlm: --spans-out ${out} is the --out file too; give each its own path\n`);
+    expect(same.stderr).toBe(`ppmlm: --spans-out ${out} is the output --out too; give --spans-out a path of its own\n`);
     await expect(stat(out)).rejects.toThrow();
     const over = await cli('deid', 'apply', '--model', model, '--in', input, '--out', input, '--force', '--seq-len', '16');
-    expect(over.stderr).toBe(`ppmlm: ${input} is both the input and an output; give the output another path\n`);
+    expect(over.stderr).toBe(`ppmlm: --out ${input} is the input --in too; give --out a path of its own\n`);
     expect(await readFile(input, 'utf8')).toBe('alice saw bob\n');
     await writeFile(input, ' \n');
     const empty = await cli('deid', 'apply', '--model', model, '--in', input, '--out', out, '--seq-len', '16');

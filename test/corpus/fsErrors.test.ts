@@ -24,13 +24,13 @@ describe('readCorpus on an unreadable file', () => {
     const path = await tempFile(name, 'id,author,text\n1,a,x\n');
     const err = await loadCorpus(path).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
-    expect((err as UsageError).message).toBe(`${path}: permission denied; choose a path you may use, or change its permissions; check the --corpus path and its permissions`);
+    expect((err as UsageError).message).toBe(`${path}: permission denied; choose a path you may use, or change its permissions; check the corpus path and its permissions`);
   });
 
   it('exits 2 through the CLI with that one line', async () => {
     const path = await tempFile('locked.csv', 'id,author,text\n1,a,x\n');
     const { code, stderr } = await cli('corpus', 'stats', '--corpus', path);
     expect(code).toBe(2);
-    expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/locked\.csv: permission denied; .*--corpus path/)]);
+    expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/locked\.csv: permission denied; .*corpus path/)]);
   });
 });

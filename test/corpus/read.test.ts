@@ -91,13 +91,15 @@ describe('readCorpus errors', () => {
   it('names a missing file', async () => {
     const err = await errorOf(loadCorpus('/nonexistent/notes.csv'));
     expect(err).toBeInstanceOf(UsageError);
-    expect(err.message).toMatch(/notes\.csv: no such file or folder; check the --corpus path/);
+    expect(err.message).toMatch(/notes\.csv: no such file or folder; check the corpus path/);
   });
 
   it('names an unknown format and the fix', async () => {
     const path = await tempFile('notes.xlsx', 'x');
     const err = await errorOf(loadCorpus(path));
     expect(err.message).toMatch(/cannot tell the corpus format.*--format csv\|tsv\|jsonl\|parquet\|folder/);
+    const gz = await tempFile('notes.csv.gz', 'x');
+    expect((await errorOf(loadCorpus(gz))).message).toBe(`${gz}: a compressed file; ppmlm reads corpora uncompressed: decompress it first (e.g. gunzip -k notes.csv.gz)`);
   });
 
   it('lists the columns that exist when one is missing', async () => {
@@ -169,7 +171,9 @@ describe('readCorpus errors', () => {
     expect(err.located).toMatch(/q\.jsonl:1: not valid JSON at column 41; each line must be one JSON object/);
     expect(err.located).not.toMatch(/Okonkwo|48213377/);
     const num = await tempFile('d.jsonl', '{"text": 5}\n');
-    expect((await errorOf(loadCorpus(num))).located).toMatch(/d\.jsonl:1: key "text" must be a string/);
+    expect((await errorOf(loadCorpus(num))).located).toBe(`${num}:1: key "text" must be a string, got number; write the text as one, or choose another key with --text-col`);
+    const author = await tempFile('a.jsonl', '{"text": "seen today", "author": {"name": "x"}}\n');
+    expect((await errorOf(loadCorpus(author))).located).toBe(`${author}:1: key "author" must be a string or a number, got object; write the author as one, or choose another key with --author-col`);
   });
 
   it('rejects empty files, header-only files, corpora whose every row is skipped, and empty folders', async () => {

@@ -2,10 +2,10 @@ import { loadCorpus } from '../../corpus/index.js';
 import { alignGold, downstreamF1, readGold, runAudit, writeReport, type AuditReport } from '../../audit/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { readBlacklist } from '../../identifiers/index.js';
-import { assertCardMayHold, assertSeqLenFits, disposeParams, loadModelDir, readProvenance, writeModelCard, type AuditHeadline } from '../../model/index.js';
-import { PpmlmError } from '../../errors.js';
+import { assertCardMayHold, assertSeqLenFits, disposeParams, loadMaskedLm, readProvenance, writeModelCard, type AuditHeadline } from '../../model/index.js';
+import { PpmlmError, UsageError } from '../../errors.js';
 import { assertCanWriteFile } from '../../io/index.js';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
@@ -83,22 +83,30 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
   const maskProb = parseNumberFlag(options.maskProb, '--mask-prob', { min: 0.001, max: 1 });
   const seed = parseIntFlag(options.seed, '--seed');
   const pllSamples = parseIntFlag(options.pllSamples, '--pll-samples', { min: 0 });
+  // A report names the blacklisted terms a model regurgitates: never in a model folder, which is shared.
+  for (const dir of [options.model, options.reference, ...(options.references ?? [])]) {
+    if (dir !== undefined && isWithin(options.out, dir)) throw new UsageError(`--out ${options.out} is inside the model folder ${dir}, which is shared; reports hold personal data: write them elsewhere`);
+  }
+  if (resolve(options.members) === resolve(options.nonMembers)) throw new UsageError(`--members and --non-members are one file (${options.members}); membership inference compares texts a model trained on with texts it never saw`);
   for (const f of ['report.json', 'report.html']) await assertCanWriteFile(join(options.out, f), options.force);
   // Before the long work: a DP model's card never takes the figures.
   if (options.updateCard) assertCardMayHold(await readProvenance(options.model), true, options.model);
   const blacklist = await readBlacklist(options.blacklist);
   const backend = await selectBackend(options.backend, { runsOnWebgpu: true });
   out.info(`backend: ${backend.name}`);
-  const target = await loadModelDir(options.model, 'mlm');
-  const reference = options.reference ? await loadModelDir(options.reference, 'mlm') : undefined;
+  const target = await loadMaskedLm(options.model);
+  const reference = options.reference ? await loadMaskedLm(options.reference) : undefined;
   assertSeqLenFits(target.model.config, seqLen, '--seq-len', options.model);
   if (reference) assertSeqLenFits(reference.model.config, seqLen, '--seq-len', options.reference!);
   const members = await loadCorpus(options.members, corpusReadOptions({ ...options, corpus: options.members }));
   const nonMembers = await loadCorpus(options.nonMembers, corpusReadOptions({ ...options, corpus: options.nonMembers }));
+  const memberTexts = new Set(members.map((d) => d.text));
+  const shared = nonMembers.filter((d) => memberTexts.has(d.text)).length;
+  if (shared > 0) throw new UsageError(`${options.nonMembers}: ${shared} of its documents are also in ${options.members} (the same text); non-members must be texts the model never saw`);
   const gold = options.gold ? alignGold(await readGold(options.gold), members, options.gold) : undefined;
   const references = [];
   for (const dir of options.references ?? []) {
-    const loaded = await loadModelDir(dir, 'mlm');
+    const loaded = await loadMaskedLm(dir);
     assertSeqLenFits(loaded.model.config, seqLen, '--seq-len', dir);
     references.push({ name: dir, model: loaded.model, tokenizer: loaded.tokenizer });
   }
@@ -152,4 +160,10 @@ async function updateCard(dir: string, config: Parameters<typeof writeModelCard>
     if (!(err instanceof PpmlmError)) throw err;
     out.warn(`model card not updated: ${err.located}`);
   }
+}
+
+/** Whether `path` is `dir` or lies inside it. */
+function isWithin(path: string, dir: string): boolean {
+  const rel = relative(resolve(dir), resolve(path));
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }

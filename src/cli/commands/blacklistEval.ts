@@ -1,10 +1,10 @@
-import { resolve } from 'node:path';
 import { blacklistProtection, evaluateProtection, formatProportion, occurrenceProtection, ownTextProtection, type Protection, type ProtectionEvaluation } from '../../audit/index.js';
 import { goldSource, goldType, openSpanJsonlWriter, readSpanCorpus, type SpanFormat } from '../../corpus/index.js';
 import { UsageError } from '../../errors.js';
 import { buildBlacklist, englishReference, readBlacklist, readCorpusReference, type Blacklist } from '../../identifiers/index.js';
 import { assertCanWriteFile, commitOrAbort } from '../../io/index.js';
 import { parseIntFlag } from '../parseFlags.js';
+import { assertOutputsApart } from '../outputPaths.js';
 import type { Reporter } from '../reporter.js';
 import { blacklistRules, type BlacklistRuleFlags } from './blacklist.js';
 
@@ -51,7 +51,7 @@ export async function blacklistEval(options: BlacklistEvalOptions, out: Reporter
   if (options.protection === 'own-text' && (options.blacklist !== undefined || options.only !== undefined)) throw new UsageError('--protection own-text computes each individual\'s protection from their own text: drop --blacklist and --only');
   if (options.referenceCorpus !== undefined && options.protection !== 'own-text') throw new UsageError('--reference-corpus is the public reference of --protection own-text; add it or drop --reference-corpus');
   if (options.misses !== undefined) {
-    if (resolve(options.misses) === resolve(options.gold)) throw new UsageError(`--misses ${options.misses} is the gold file itself; choose another path`);
+    assertOutputsApart({ '--gold': options.gold, '--blacklist': options.blacklist }, { '--misses': options.misses });
     await assertCanWriteFile(options.misses, options.force);
   }
   const { build, recognizers, analyzer } = await blacklistRules(options, out);

@@ -8,6 +8,7 @@ import { applyReview, assertMarksFit, drawReviewSample, estimateReview, marksToG
 import type { AnalyzerChoice, Language } from '../../text/index.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag } from '../parseFlags.js';
+import { assertOutputsApart } from '../outputPaths.js';
 import type { Reporter } from '../reporter.js';
 import { analyzerFor } from './blacklist.js';
 
@@ -60,6 +61,7 @@ export async function blacklistReview(options: BlacklistReviewOptions, out: Repo
   if (!importing && (options.out === undefined || options.sample === undefined)) throw new UsageError('give --sample N and --out page.html to draw a review page, or --import marks.json to estimate from a reviewer\'s marks');
   if (!importing && (options.toGold !== undefined || options.apply !== undefined)) throw new UsageError('--to-gold and --apply convert imported marks; add --import marks.json');
   if (options.apply !== undefined && resolve(options.apply) === resolve(options.blacklist)) throw new UsageError(`--apply ${options.apply}: a review never rewrites the blacklist it reviewed; write the new blacklist to another file`);
+  assertOutputsApart({ '--corpus': options.corpus, '--blacklist': options.blacklist, '--import': options.import }, { '--out': options.out, '--to-gold': options.toGold, '--apply': options.apply });
   for (const path of [options.out, options.toGold, options.apply]) if (path !== undefined) await assertCanWriteFile(path, options.force);
   const marks = importing ? await readReviewMarks(options.import!) : undefined;
   const size = marks?.size ?? parseIntFlag(options.sample, '--sample', { min: 1 });

@@ -1,13 +1,13 @@
 import { readFile, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { readJsonObjects } from '../../corpus/index.js';
 import { entitySpans, openModelAnalyzer, predictLabels, replaceEntities, type ReplaceStyle } from '../../deid/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
-import { FormatError, UsageError } from '../../errors.js';
+import { FormatError } from '../../errors.js';
 import { assertCanWriteFile, decodeUtf8Strict, fileSystemError, PRIVATE_FILE_MODE, writeFileAtomic } from '../../io/index.js';
 import { loadTokenClassifier } from '../../model/index.js';
 import type { AnalyzerChoice } from '../../text/index.js';
 import { predictionFlags, predictOptionsFor } from '../deidInputs.js';
+import { assertOutputsApart } from '../outputPaths.js';
 import type { Reporter } from '../reporter.js';
 
 export interface DeidApplyOptions {
@@ -28,9 +28,7 @@ export interface DeidApplyOptions {
 
 /** `ppmlm deid apply`: rewrites texts with each detected entity a consistent letter or tag (mode 0600). */
 export async function deidApply(options: DeidApplyOptions, out: Reporter): Promise<void> {
-  const outputs = [options.out, ...(options.spansOut === undefined ? [] : [options.spansOut])].map((p) => resolve(p));
-  if (outputs.includes(resolve(options.in))) throw new UsageError(`${options.in} is both the input and an output; give the output another path`);
-  if (outputs[0] === outputs[1]) throw new UsageError(`--spans-out ${options.spansOut} is the --out file too; give each its own path`);
+  assertOutputsApart({ '--in': options.in }, { '--out': options.out, '--spans-out': options.spansOut });
   await assertCanWriteFile(options.out, options.force);
   if (options.spansOut) await assertCanWriteFile(options.spansOut, options.force);
   const flags = predictionFlags(options);

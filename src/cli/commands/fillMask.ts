@@ -1,5 +1,5 @@
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
-import { fillMask, loadModelDir } from '../../model/index.js';
+import { fillMask, loadMaskedLm } from '../../model/index.js';
 import { UsageError } from '../../errors.js';
 import { parseIntFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
@@ -16,7 +16,7 @@ export interface FillMaskOptions {
 export async function fillMaskCommand(options: FillMaskOptions, out: Reporter): Promise<void> {
   await selectBackend(options.backend, { runsOnWebgpu: true });
   const topK = parseIntFlag(options.topK, '--top-k', { min: 1, max: 1000 });
-  const { model, tokenizer } = await loadModelDir(options.model, 'mlm');
+  const { model, tokenizer } = await loadMaskedLm(options.model);
   if (!options.text.includes(tokenizer.specials.mask)) {
     throw new UsageError(`--text has no ${tokenizer.specials.mask} token; write it where the model should fill in`);
   }
