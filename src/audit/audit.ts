@@ -235,25 +235,38 @@ export function exposureDifference(planted: readonly (ClusteredExposure | number
   return { planted: p, control: c, difference: { value: p.mean - c.mean, se: Math.hypot(p.se, c.se) } };
 }
 
-/**
- * The risk audit of a fine-tuned masked LM: privacy score on the blacklisted identifiers of the training
- * (member) documents (and on gold identifiers the blacklist missed), regurgitation per term, membership
- * inference per document and per individual over all / unprotected / protected positions, canary exposure
- * against never-planted controls, and fill-mask utility on non-blacklisted tokens of non-members.
- */
 /** The first id two tokenizers of one size read as different tokens, if any. */
 function firstDifferentToken(a: Tokenizer, b: Tokenizer): number | undefined {
   for (let id = 0; id < a.vocabSize; id++) if (a.tokenOf(id) !== b.tokenOf(id)) return id;
   return undefined;
 }
 
+/**
+ * The non-members whose text no member has. One that repeats a member's text (a template, a retweet) is a
+ * text the model trained on: scored as unseen, its memorised loss would count against the attack.
+ */
+export function unseenNonMembers(members: readonly Document[], nonMembers: readonly Document[], onWarn?: (message: string) => void): readonly Document[] {
+  const memberTexts = new Set(members.map((d) => d.text));
+  const unseen = nonMembers.filter((d) => !memberTexts.has(d.text));
+  if (unseen.length === 0) throw new UsageError("every non-member document repeats a member's text; non-members must be texts the model never saw");
+  if (unseen.length < nonMembers.length) onWarn?.(`${nonMembers.length - unseen.length} of ${nonMembers.length} non-member documents repeat a member's text and are left out: the model trained on those texts`);
+  return unseen;
+}
+
+/**
+ * The risk audit of a fine-tuned masked LM: privacy score on the blacklisted identifiers of the training
+ * (member) documents (and on gold identifiers the blacklist missed), regurgitation per term, membership
+ * inference per document and per individual over all / unprotected / protected positions, canary exposure
+ * against never-planted controls, and fill-mask utility on non-blacklisted tokens of non-members.
+ */
 export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   const { target, reference, blacklist, seqLen = 128, maxOccurrences = 2000, maskProb = 0.15, seed = 7 } = options;
   const tok = target.tokenizer;
   const t = queryTokens(tok);
   const padId = tok.idOf(tok.specials.pad)!;
   const entries = blacklist.entries;
-  const texts = [...options.members, ...options.nonMembers].map((d) => d.text);
+  const nonMembers = unseenNonMembers(options.members, options.nonMembers, options.onWarn);
+  const texts = [...options.members, ...nonMembers].map((d) => d.text);
   assertSameAnalyzer(blacklist, options.analyzer, texts);
   const rng = new Rng(seed);
   for (const r of [...(reference ? [reference] : []), ...(options.references ?? [])]) {
@@ -271,10 +284,10 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   if (warning) options.onWarn?.(warning);
   const bodiesOf = (docs: readonly Document[]) => Promise.all(docs.map((d) => tokenizeAtMorphemes(tok, d.text, morphemes)));
   const memberBodies = await bodiesOf(options.members);
-  const nonMemberBodies = await bodiesOf(options.nonMembers);
+  const nonMemberBodies = await bodiesOf(nonMembers);
   options.onProgress?.('matching identifiers', 0, 1);
   const member = await findOccurrences(options.members, memberBodies, entries, options.analyzer);
-  const nonMember = await findOccurrences(options.nonMembers, nonMemberBodies, entries, options.analyzer);
+  const nonMember = await findOccurrences(nonMembers, nonMemberBodies, entries, options.analyzer);
 
   // Privacy score and regurgitation: each occurrence masked on its own (all its subwords).
   const sample = rng.fork(1).shuffle([...member.occurrences]).slice(0, maxOccurrences);
@@ -342,7 +355,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   const docsOf = (docs: readonly Document[], bodies: readonly Encoding[], found: typeof member, keep: (i: number) => boolean): MembershipDocument[] =>
     docs.flatMap((d, i) => (keep(i) ? [{ id: d.id, author: d.author, body: bodies[i]!, protectedMask: found.protectedMasks[i]!, occurrences: found.occurrences.filter((o) => o.doc === i).map((o) => o.tokens) }] : []));
   const memberDocs = docsOf(options.members, memberBodies, member, (i) => !excluded.has(i));
-  const nonMemberDocs = docsOf(options.nonMembers, nonMemberBodies, nonMember, () => true);
+  const nonMemberDocs = docsOf(nonMembers, nonMemberBodies, nonMember, () => true);
   options.onProgress?.('membership inference', 0, memberDocs.length + nonMemberDocs.length);
   const refs: ReferenceScorer[] = (options.references ?? []).map((r) => ({ scorer: scorerOf(r.model, padId), ...(r.trainedOn && { trainedOn: r.trainedOn }) }));
   const models = { target: scorerOf(target.model, padId), ...(reference && { reference: scorerOf(reference.model, padId) }), references: refs };

@@ -1,4 +1,4 @@
-export { runAudit, exposureDifference } from './audit.js';
+export { runAudit, exposureDifference, unseenNonMembers } from './audit.js';
 export type { AuditOptions, AuditReport, AuditModel, ExposureSummary, ClusteredExposure, PrivacyScore, RegurgitationRow, MembershipResult } from './audit.js';
 export { roc, bootstrapMean, clusterBootstrap, clusteredProportionInterval, liraScores, rocWithInterval, f1Scores, wilsonInterval, aucScoreInterval } from './metrics.js';
 export type { Cluster, RocResult, RocWithInterval, ScoredUnit } from './metrics.js';

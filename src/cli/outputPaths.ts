@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 
 /**
@@ -17,4 +17,10 @@ export function assertOutputsApart(inputs: Record<string, string | undefined>, o
     if (other !== undefined) throw new UsageError(`${flag} ${path} is ${other.input ? 'the input' : 'the output'} ${other.flag} too; give ${flag} a path of its own`);
     seen.set(resolve(path), { flag, input: false });
   }
+}
+
+/** Whether `path` is `dir` or lies inside it (an output that would land in a folder that is shared). */
+export function isWithin(path: string, dir: string): boolean {
+  const rel = relative(resolve(dir), resolve(path));
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }

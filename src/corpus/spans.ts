@@ -40,11 +40,18 @@ export function goldType(label: string): string {
 export type SpanFormat = 'jsonl' | 'presidio' | 'physionet' | 'conll';
 export const SPAN_FORMATS: readonly SpanFormat[] = ['jsonl', 'presidio', 'physionet', 'conll'];
 
+/** What a JSON value is, as an error may say it without showing it: a whole number, a fraction, a string… */
+function kindOf(value: unknown): string {
+  if (typeof value === 'number') return Number.isInteger(value) ? 'a whole number' : 'a fraction';
+  return value === undefined ? 'nothing' : value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+}
+
 /** What is wrong with one span of a document, if anything: its shape, its offsets, its label. */
 function spanProblem(s: unknown, textLength: number): string | undefined {
   if (typeof s !== 'object' || s === null) return 'each span is an object {start, end, label}';
   const { start, end, label } = s as Partial<GoldSpanOffsets>;
-  if (!Number.isInteger(start) || !Number.isInteger(end)) return `span offsets must be whole numbers of characters, got start ${JSON.stringify(start)} and end ${JSON.stringify(end)}`;
+  // Types, not values: in a file of another shape the offsets' place may hold text.
+  if (!Number.isInteger(start) || !Number.isInteger(end)) return `span offsets must be whole numbers of characters, got start ${kindOf(start)} and end ${kindOf(end)}`;
   if (start! < 0 || end! > textLength) return `span [${start}, ${end}) is outside its document's text, which has ${textLength} characters; offsets count characters from 0, the end exclusive`;
   if (start! >= end!) return `span [${start}, ${end}) is empty; its end must come after its start`;
   if (typeof label !== 'string' || label === '') return `span [${start}, ${end}) has no label`;
@@ -194,8 +201,9 @@ async function readPhysionet(path: string): Promise<SpanDocument[]> {
       if (type === undefined) throw new FormatError('expected patient, note, start, end and type, then the phrase, separated by spaces', { file: phraseFile, line });
       const key = `${patient}/${note}`;
       const noteText = notes.get(key);
-      if (noteText === undefined) throw new FormatError(`no record ${key} in id.text`, { file: phraseFile, line });
-      if (!/^\d+$/.test(start!) || !/^\d+$/.test(end!)) throw new FormatError(`start and end must be whole numbers of characters, got "${start!.slice(0, 20)}" and "${end!.slice(0, 20)}"`, { file: phraseFile, line });
+      // Not named: a patient's number is an id.
+      if (noteText === undefined) throw new FormatError('id.text holds no record of this line\'s patient and note (its first two fields)', { file: phraseFile, line });
+      if (!/^\d+$/.test(start!) || !/^\d+$/.test(end!)) throw new FormatError('the third and fourth fields, start and end, must be whole numbers of characters', { file: phraseFile, line });
       const span = { start: Number(start), end: Number(end), label: type };
       const problem = spanProblem(span, noteText.length);
       if (problem !== undefined) throw new FormatError(problem, { file: phraseFile, line });
@@ -205,14 +213,6 @@ async function readPhysionet(path: string): Promise<SpanDocument[]> {
     throw fileSystemError(err, phraseFile, PHYSIONET_FOLDER);
   }
   return [...notes].map(([id, text]) => checkSpans({ id, author: `patient-${id.split('/')[0]}`, text, spans: spans.get(id) ?? [] }, phraseFile));
-}
-
-/**
- * A bad tag as an error shows it: quoted where it reads as a label (PERSON, B_LOC), else by its length
- * alone, since in a file that is not CoNLL the last column is a document's text.
- */
-function shownTag(tag: string): string {
-  return /^[A-Z][A-Z0-9_.-]{0,19}$/.test(tag) ? `tag "${tag}"` : `the tag (the last column, ${tag.length} characters, not shown: it may be text)`;
 }
 
 /**
@@ -261,7 +261,8 @@ export async function readConll(path: string): Promise<SpanDocument[]> {
       if (cols.length < 2) throw new FormatError(`expected a token and its tag separated by a tab or space; the line has one column (${row.length} characters, not shown: it may be text)`, { file: path, line });
       const tag = cols.at(-1)!;
       const m = /^([BIES])-(.+)$/.exec(tag);
-      if (m === null && tag !== 'O') throw new FormatError(`${shownTag(tag)} is neither O nor B-/I-/E-/S-TYPE`, { file: path, line });
+      // Not shown: in a file that is not CoNLL the last column is a document's text (OKONKWO reads as a tag).
+      if (m === null && tag !== 'O') throw new FormatError(`the tag (the last column, ${tag.length} characters, not shown: it may be text) is neither O nor B-/I-/E-/S-TYPE`, { file: path, line });
       if (blank) {
         if (m === null || m[1] !== 'I') open = undefined;
         continue;

@@ -87,6 +87,11 @@ export async function readExperimentConfig(path: string): Promise<ExperimentConf
     if (raw[key] === undefined) throw new ConfigError(`missing "${key}"`, { file: path });
   };
   (['model', 'members', 'nonMembers', 'strategies', 'epochs'] as const).forEach(need);
+  if (!Array.isArray(raw.strategies) || !raw.strategies.every((s) => typeof s === 'string')) throw new ConfigError('"strategies" must be an array of strategy names, e.g. ["standard", "constrained"]', { file: path });
+  if (!Array.isArray(raw.epochs)) throw new ConfigError('"epochs" must be an array of positive integers, e.g. [1, 3]', { file: path });
+  if (raw.seeds !== undefined && !(Array.isArray(raw.seeds) && raw.seeds.length > 0 && raw.seeds.every((s) => Number.isInteger(s) && s >= 0))) throw new ConfigError('"seeds" must be an array of non-negative integers, e.g. [1, 2, 3]', { file: path });
+  const maxOccurrences = raw.audit?.maxOccurrences;
+  if (maxOccurrences !== undefined && !(Number.isInteger(maxOccurrences) && maxOccurrences >= 1)) throw new ConfigError('"audit.maxOccurrences" must be a positive integer', { file: path });
   const axes = raw.strategies!.map((s) => {
     try {
       return parseAxes(s, 'strategy');
@@ -130,7 +135,10 @@ export async function readExperimentConfig(path: string): Promise<ExperimentConf
   for (const [key, p] of Object.entries(paths)) {
     if (p === undefined) continue;
     if (typeof p !== 'string') throw new ConfigError(`"${key}" must be a path (a string)`, { file: path });
-    if ((await stat(rel(p)).catch(() => undefined)) === undefined) throw new ConfigError(`"${key}": ${rel(p)} does not exist; paths are relative to the config file's folder`, { file: path });
+    await stat(rel(p)).catch((err: NodeJS.ErrnoException) => {
+      const why = err.code === 'ENOENT' ? 'does not exist' : `cannot be read (${err.code ?? 'error'})`;
+      throw new ConfigError(`"${key}": ${rel(p)} ${why}; paths are relative to the config file's folder`, { file: path });
+    });
   }
   return { ...(raw as ExperimentConfig), model: rel(raw.model!), members: rel(raw.members!), nonMembers: rel(raw.nonMembers!), ...(raw.blacklist !== undefined && { blacklist: rel(raw.blacklist) }), ...(raw.gold !== undefined && { gold: rel(raw.gold) }), ...(lira?.corpus !== undefined && { lira: { ...lira, corpus: rel(lira.corpus) } }), seeds: raw.seeds ?? [42], epochs: [...raw.epochs!].sort((a, b) => a - b) };
 }

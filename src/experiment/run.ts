@@ -80,9 +80,12 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
   // Before any cell's work: a window longer than the model's positions would fail only at its first fine-tuning.
   const positions = usablePositions(await readModelConfig(config.model));
   // Without a strategy nothing is fine-tuned (only the base model is audited), and no LiRA reference either.
-  const windows = { ...(config.strategies.length > 0 && { 'finetune.seqLen': config.finetune?.seqLen ?? DEFAULT_SEQ_LEN }), 'audit.seqLen': config.audit?.seqLen ?? config.finetune?.seqLen ?? DEFAULT_SEQ_LEN };
-  for (const [key, seqLen] of Object.entries(windows)) {
-    if (seqLen > positions) throw new ConfigError(`"${key}" is ${seqLen}${config[key.split('.')[0] as 'finetune' | 'audit']?.seqLen === undefined ? ' (the default)' : ''}, beyond the ${positions} positions of ${config.model} (config.json max_position_embeddings); set "${key}" to ${positions} or less in the config`);
+  const windows: [string, number, string][] = [
+    ...(config.strategies.length > 0 ? [['finetune.seqLen', config.finetune?.seqLen ?? DEFAULT_SEQ_LEN, config.finetune?.seqLen === undefined ? ' (the default)' : ''] as [string, number, string]] : []),
+    ['audit.seqLen', config.audit?.seqLen ?? config.finetune?.seqLen ?? DEFAULT_SEQ_LEN, config.audit?.seqLen !== undefined ? '' : config.finetune?.seqLen !== undefined ? ' (finetune.seqLen\'s)' : ' (the default)'],
+  ];
+  for (const [key, seqLen, whence] of windows) {
+    if (seqLen > positions) throw new ConfigError(`"${key}" is ${seqLen}${whence}, beyond the ${positions} positions of ${config.model} (config.json max_position_embeddings); set "${key}" to ${positions} or less in the config`);
   }
   const read: CorpusReadOptions = { columns: config.columns ?? {} };
   const original = await loadCorpus(config.members, read);

@@ -1,5 +1,4 @@
 import type * as tf from '@tensorflow/tfjs-core';
-import { DEFAULT_SEQ_LEN } from './settingRanges.js';
 import { resolve } from 'node:path';
 import { splitByAuthor, type Document } from '../corpus/index.js';
 import { PACKAGE_VERSION } from '../version.js';
@@ -22,6 +21,7 @@ import { epochOrder, maskConfigFor, trainingStride, windowRng } from './schedule
 import { pseudonymize, type PseudoStyle } from './pseudonymize.js';
 import { assertBlacklistFor, axesName, parseAxes, type TrainingAxes } from './strategy.js';
 import { buildWindows, type TrainingWindow, type WindowStats } from './windows.js';
+import { DEFAULT_SEQ_LEN } from './settingRanges.js';
 
 export interface FinetuneOptions {
   /** Model folder to start from (Hugging Face layout). */

@@ -126,7 +126,8 @@ async function readJson(path: string, what: string): Promise<unknown> {
   const bytes = await readFile(path).catch(() => {
     throw new UsageError(`${path}: no such file; is this a model folder (config.json, model.safetensors, tokenizer.json)? ${what}`);
   });
-  return parseJson(decodeUtf8Strict(bytes, path), path, `a model's ${basename(path)} is one JSON object; ${what.toLowerCase()}`);
+  // A damaged file is fetched or saved again; `what` (make a new model) is for a folder that has none.
+  return parseJson(decodeUtf8Strict(bytes, path), path, `a model's ${basename(path)} is one JSON object: download or save the model again`);
 }
 
 /** The validated config.json of a model folder, without loading its weights. */

@@ -94,17 +94,17 @@ describe('ppmlm audit on a model it cannot run', () => {
     expect(r.stderr).toMatch(/--seq-len 128 exceeds the 64 positions of .*init \(config\.json max_position_embeddings\); pass --seq-len 64 or less/);
   });
 
-  it('refuses, before any work, non-members that are members, a report inside a model folder, a model without its masked-LM head and a reference of another vocabulary', async () => {
+  it('refuses non-members that are members, a report inside a model folder, a model without its masked-LM head and a reference of another vocabulary', async () => {
     const { dir, corpus, blacklist, model } = await tinySetup(3, 1);
     const audit = (...flags: string[]) => cli('--quiet', 'audit', '--model', model, '--blacklist', blacklist, '--seq-len', '32', ...flags);
     const same = await audit('--members', corpus, '--non-members', corpus, '--out', join(dir, 'a'));
     expect(same.stderr).toBe(`ppmlm: --members and --non-members are one file (${corpus}); membership inference compares texts a model trained on with texts it never saw\n`);
     const held = join(dir, 'held.jsonl');
     const member = JSON.parse((await readFile(corpus, 'utf8')).split('\n')[0]!) as { text: string };
-    await writeFile(held, [JSON.stringify({ id: 'h1', author: 'x', text: member.text }), JSON.stringify({ id: 'h2', author: 'y', text: 'a note no member wrote' })].join('\n'));
+    await writeFile(held, JSON.stringify({ id: 'h1', author: 'x', text: member.text }));
     const overlap = await audit('--members', corpus, '--non-members', held, '--out', join(dir, 'a'));
     expect(overlap.code).toBe(2);
-    expect(overlap.stderr).toBe(`ppmlm: ${held}: 1 of its documents are also in ${corpus} (the same text); non-members must be texts the model never saw\n`);
+    expect(overlap.stderr).toBe("ppmlm: every non-member document repeats a member's text; non-members must be texts the model never saw\n");
     const inside = await audit('--members', corpus, '--non-members', held, '--out', join(model, 'reports'));
     expect(inside.stderr).toBe(`ppmlm: --out ${join(model, 'reports')} is inside the model folder ${model}, which is shared; reports hold personal data: write them elsewhere\n`);
     await expect(stat(join(model, 'reports'))).rejects.toThrow();
@@ -116,6 +116,9 @@ describe('ppmlm audit on a model it cannot run', () => {
     const headless = await cli('fill-mask', '--model', bare, '--text', 'the patient [MASK] today');
     expect(headless.code).toBe(2);
     expect(headless.stderr).toMatch(/bare\/model\.safetensors: lacks the masked-LM head \(cls\.predictions\.[^)]*\), whose predictions this reads; give a …ForMaskedLM folder/);
+    const auditedBare = await cli('--quiet', 'audit', '--model', bare, '--blacklist', blacklist, '--seq-len', '32', '--members', corpus, '--non-members', held, '--out', join(dir, 'c'));
+    expect(auditedBare.code).toBe(2);
+    expect(auditedBare.stderr).toMatch(/bare\/model\.safetensors: lacks the masked-LM head/);
     const swapped = join(dir, 'swapped');
     await cp(model, swapped, { recursive: true });
     const tokenizer = JSON.parse(await readFile(join(model, 'tokenizer.json'), 'utf8')) as { model: { vocab: Record<string, number> } };

@@ -43,6 +43,10 @@ describe('ppmlm blacklist', () => {
     const build = (out: string, ...flags: string[]) => cli('blacklist', 'build', '--corpus', CORPUS, '--out', join(dir, out), '--recognizers', 'none', ...flags);
     const terms = async (f: string) => (await readFile(join(dir, f), 'utf8')).split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t')[0]);
     expect((await build('default.tsv')).code).toBe(0);
+    // No output replaces an input or another output, --force or not.
+    expect((await build('over.tsv', '--stop-list', stop, '--silver-out', stop, '--force')).stderr).toBe(`ppmlm: --silver-out ${stop} is the input --stop-list too; give --silver-out a path of its own\n`);
+    expect((await build('twice.tsv', '--graph-out', join(dir, 'twice.tsv'))).stderr).toBe(`ppmlm: --graph-out ${join(dir, 'twice.tsv')} is the output --out too; give --graph-out a path of its own\n`);
+    expect((await readFile(stop, 'utf8'))).toBe('# never blacklisted\nWheeze\n');
     // By default an English word used by one person counts only where someone wrote it as a name.
     expect(await terms('default.tsv')).not.toContain('wheeze');
     expect((await readFile(join(dir, 'default.tsv'), 'utf8')).match(/^# unigram-rule: .*$/m)?.[0]).toBe('# unigram-rule: no typos, English words only written as names, never in lower case');

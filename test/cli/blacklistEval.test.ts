@@ -150,7 +150,7 @@ describe('ppmlm blacklist eval', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/bad\.jsonl:1: span \[2, 40\) is outside its document's text/);
   });
-  it('reads a PhysioNet file given as --gold from its folder, and points a corpus given as --blacklist to --gold', async () => {
+  it('reads a PhysioNet file given as --gold from its folder, and refuses a corpus given as --blacklist', async () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'id.text'), 'START_OF_RECORD=1||||1||||\nSeen by Dr Okonkwo today.\n||||END_OF_RECORD\n');
     await writeFile(join(dir, 'id-phi.phrase'), '1 1 11 18 HCPName Okonkwo\n');
@@ -159,6 +159,9 @@ describe('ppmlm blacklist eval', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ format: 'physionet', documents: 1, types: [{ type: 'PERSON', gold: 1 }, { type: 'all', gold: 1 }] });
     const gold = join(dir, 'gold.jsonl');
     await writeFile(gold, JSON.stringify({ id: 'a', text: 'John Smith', spans: [] }) + '\n');
+    // The files of a PhysioNet gold are inputs too, and said so before the gold is read.
+    const into = await cli('blacklist', 'eval', '--gold', dir, '--misses', join(dir, 'id.text'), '--force');
+    expect(into.stderr).toBe(`ppmlm: --misses ${join(dir, 'id.text')} is the input --gold (id.text) too; give --misses a path of its own\n`);
     const b = await cli('blacklist', 'eval', '--gold', gold, '--blacklist', gold);
     expect(b.code).toBe(2);
     expect(b.stderr).toBe(`ppmlm: ${gold}:1: a JSON object where a term should be: a blacklist is a ppmlm blacklist TSV or one term a line, not a corpus or gold file\n`);

@@ -141,7 +141,7 @@ describe('ppmlm experiment', () => {
 
   it('matches blacklist terms inside Korean words with lang auto or ko, not with en', async () => {
     const { dir, model } = await tinySetup(2, 1);
-    const docs = (who: string, n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({ id: `${who}${i}`, author: `${who}${i}`, text: `피해자 김민서는 ${i}일 송금하였고 김민서에게 연락하였다.` })).join('\n');
+    const docs = (who: string, n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({ id: `${who}${i}`, author: `${who}${i}`, text: `피해자 김민서는 ${i}일 송금하였고 ${who === 'm' ? '김민서에게 연락하였다' : '다음 날 김민서에게 전화하였다'}.` })).join('\n');
     await writeFile(join(dir, 'm.jsonl'), docs('m', 3));
     await writeFile(join(dir, 'n.jsonl'), docs('n', 3));
     await writeBlacklist(join(dir, 'names.tsv'), { header: { version: 1, extra: {} }, entries: [{ term: '김민서', kind: 'direct', category: 'PERSON', authors: 1, occurrences: 6, sources: ['test'] }] });

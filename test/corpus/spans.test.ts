@@ -45,12 +45,12 @@ describe('CoNLL gold spans', () => {
     const [split] = await readSpanCorpus(await tempFile('blank-b.conll', 'New\tB-LOC\n \tB-LOC\nYork\tI-LOC\n'), 'conll');
     expect(split!.spans).toEqual([{ start: 0, end: 3, label: 'LOC' }, { start: 4, end: 8, label: 'LOC' }]);
     const bad = await tempFile('blank-bad.conll', 'Hi\tO\n \tPERSON\n');
-    await expect(readSpanCorpus(bad, 'conll')).rejects.toMatchObject({ located: expect.stringMatching(/blank-bad\.conll:2: tag "PERSON"/) });
+    await expect(readSpanCorpus(bad, 'conll')).rejects.toMatchObject({ located: expect.stringMatching(/blank-bad\.conll:2: the tag \(the last column, 6 characters, not shown: it may be text\)/) });
   });
 
   it('names the file and line of a bad tag, and refuses overlapping labels in JSONL', async () => {
     const bad = await tempFile('b.conll', 'John\tB-PER\nSmith\tPERSON\n');
-    await expect(readSpanCorpus(bad, 'conll')).rejects.toMatchObject({ located: expect.stringMatching(/b\.conll:2: tag "PERSON" is neither O nor B-\/I-\/E-\/S-TYPE/) });
+    await expect(readSpanCorpus(bad, 'conll')).rejects.toMatchObject({ located: expect.stringMatching(/b\.conll:2: the tag \(the last column, 6 characters, not shown: it may be text\) is neither O nor B-\/I-\/E-\/S-TYPE/) });
     // What reads as text is not shown: a file that is not CoNLL has text in its last column.
     const text = await tempFile('t.conll', 'Patient\tJohn Smith seen today\n');
     await expect(readSpanCorpus(text, 'conll')).rejects.toMatchObject({ line: 1, message: 'the tag (the last column, 5 characters, not shown: it may be text) is neither O nor B-/I-/E-/S-TYPE' });
@@ -60,13 +60,12 @@ describe('CoNLL gold spans', () => {
     await expect(readSpanCorpus(overlap, 'jsonl')).rejects.toThrow(FormatError);
     await expect(readSpanCorpus(overlap, 'jsonl')).rejects.toMatchObject({ located: expect.stringMatching(/o\.jsonl:1: .*overlap with different labels/) });
   });
-
 });
 
 describe('span files with mistakes', () => {
   it('names what is wrong with a span, and where: the line, or the element of a JSON array', async () => {
     const jsonl = async (spans: unknown) => readSpanCorpus(await tempFile('s.jsonl', `${JSON.stringify({ text: 'John Smith', spans })}\n`), 'jsonl');
-    await expect(jsonl([{ start: '0', end: '4', label: 'P' }])).rejects.toMatchObject({ line: 1, message: 'span offsets must be whole numbers of characters, got start "0" and end "4"' });
+    await expect(jsonl([{ start: '0', end: '4', label: 'P' }])).rejects.toMatchObject({ line: 1, message: 'span offsets must be whole numbers of characters, got start a string and end a string' });
     await expect(jsonl([3])).rejects.toMatchObject({ line: 1, message: 'each span is an object {start, end, label}' });
     await expect(jsonl([{ start: 4, end: 2, label: 'P' }])).rejects.toMatchObject({ line: 1, message: 'span [4, 2) is empty; its end must come after its start' });
     await expect(jsonl([{ start: 0, end: 4 }])).rejects.toMatchObject({ line: 1, message: 'span [0, 4) has no label' });
@@ -91,9 +90,9 @@ describe('span files with mistakes', () => {
     }
     const problem = async (phrase: string) => readSpanCorpus(await folder(`1 1 8 18 PTName\n${phrase}`), 'physionet');
     await expect(problem('1 1 8\n')).rejects.toMatchObject({ line: 2, message: 'expected patient, note, start, end and type, then the phrase, separated by spaces' });
-    await expect(problem('1 1 0 1x0 PTName\n')).rejects.toMatchObject({ line: 2, message: 'start and end must be whole numbers of characters, got "0" and "1x0"' });
+    await expect(problem('1 1 0 1x0 PTName\n')).rejects.toMatchObject({ line: 2, message: 'the third and fourth fields, start and end, must be whole numbers of characters' });
     await expect(problem('1 1 0 99 PTName\n')).rejects.toMatchObject({ line: 2, message: "span [0, 99) is outside its document's text, which has 31 characters; offsets count characters from 0, the end exclusive" });
-    await expect(problem('2 1 0 4 PTName\n')).rejects.toMatchObject({ line: 2, message: 'no record 2/1 in id.text' });
+    await expect(problem('2 1 0 4 PTName\n')).rejects.toMatchObject({ line: 2, message: "id.text holds no record of this line's patient and note (its first two fields)" });
     const noPhrase = await folder(undefined);
     await expect(readSpanCorpus(noPhrase, 'physionet')).rejects.toThrow(`${join(noPhrase, 'id-phi.phrase')}: no such file or folder; a PhysioNet deid folder holds id.text and id-phi.phrase: give that folder`);
     const crlf = await folder('1 1 8 18 PTName\n', 'START_OF_RECORD=1||||1||||\r\nPatient John Smith seen today.\r\n||||END_OF_RECORD\r\n');

@@ -28,6 +28,13 @@ describe('readExperimentConfig', () => {
     await expect(read({ ...BASE, audit: [] })).rejects.toThrow(/"audit" must be a JSON object/);
   });
 
+  it('refuses lists of the wrong type instead of failing on them', async () => {
+    await expect(read({ ...BASE, strategies: 'standard' })).rejects.toThrow('"strategies" must be an array of strategy names, e.g. ["standard", "constrained"]');
+    await expect(read({ ...BASE, epochs: 3 })).rejects.toThrow('"epochs" must be an array of positive integers, e.g. [1, 3]');
+    await expect(read({ ...BASE, seeds: [1.5] })).rejects.toThrow('"seeds" must be an array of non-negative integers, e.g. [1, 2, 3]');
+    await expect(read({ ...BASE, audit: { maxOccurrences: 0 } })).rejects.toThrow('"audit.maxOccurrences" must be a positive integer');
+  });
+
   it('refuses a path that does not exist, naming its key, before any work', async () => {
     await expect(read({ ...BASE, members: 'c.jsonl' })).rejects.toThrow(/^"members": .*c\.jsonl does not exist; paths are relative to the config file's folder$/);
     await expect(read({ ...BASE, gold: 'gold' })).rejects.toThrow(/^"gold": .*gold does not exist/);

@@ -93,7 +93,7 @@ describe('model folders', () => {
     const dir = await tempDir();
     await expect(loadModelDir(dir)).rejects.toThrow(/config\.json: no such file; is this a model folder/);
     await writeFile(join(dir, 'config.json'), '{\n  "model_type": "bert",\n  oops\n}');
-    await expect(loadModelDir(dir)).rejects.toMatchObject({ located: `${join(dir, 'config.json')}:3: not valid JSON at column 3; a model's config.json is one JSON object; create one with "ppmlm model init".` });
+    await expect(loadModelDir(dir)).rejects.toMatchObject({ located: `${join(dir, 'config.json')}:3: not valid JSON at column 3; a model's config.json is one JSON object: download or save the model again` });
     expect(() => validateConfig({ model_type: 'gpt2' as 'bert', vocab_size: 1, hidden_size: 1, num_hidden_layers: 1, num_attention_heads: 1, intermediate_size: 1, max_position_embeddings: 1 })).toThrow(/model_type "gpt2" is not supported/);
     expect(() => validateConfig({ model_type: 'bert', vocab_size: 10, hidden_size: 10, num_hidden_layers: 1, num_attention_heads: 3, intermediate_size: 1, max_position_embeddings: 1 })).toThrow(/not a multiple of num_attention_heads/);
     await writeFile(join(dir, 'config.json'), JSON.stringify({ model_type: 'bert', vocab_size: 10, hidden_size: 4, num_hidden_layers: 1, num_attention_heads: 1, intermediate_size: 4, max_position_embeddings: 8 }));

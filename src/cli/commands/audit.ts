@@ -5,9 +5,10 @@ import { readBlacklist } from '../../identifiers/index.js';
 import { assertCardMayHold, assertSeqLenFits, disposeParams, loadMaskedLm, readProvenance, writeModelCard, type AuditHeadline } from '../../model/index.js';
 import { PpmlmError, UsageError } from '../../errors.js';
 import { assertCanWriteFile } from '../../io/index.js';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
+import { isWithin } from '../outputPaths.js';
 import type { Reporter } from '../reporter.js';
 import type { AnalyzerChoice, Language } from '../../text/index.js';
 import { analyzerFor } from './blacklist.js';
@@ -100,9 +101,6 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
   if (reference) assertSeqLenFits(reference.model.config, seqLen, '--seq-len', options.reference!);
   const members = await loadCorpus(options.members, corpusReadOptions({ ...options, corpus: options.members }));
   const nonMembers = await loadCorpus(options.nonMembers, corpusReadOptions({ ...options, corpus: options.nonMembers }));
-  const memberTexts = new Set(members.map((d) => d.text));
-  const shared = nonMembers.filter((d) => memberTexts.has(d.text)).length;
-  if (shared > 0) throw new UsageError(`${options.nonMembers}: ${shared} of its documents are also in ${options.members} (the same text); non-members must be texts the model never saw`);
   const gold = options.gold ? alignGold(await readGold(options.gold), members, options.gold) : undefined;
   const references = [];
   for (const dir of options.references ?? []) {
@@ -160,10 +158,4 @@ async function updateCard(dir: string, config: Parameters<typeof writeModelCard>
     if (!(err instanceof PpmlmError)) throw err;
     out.warn(`model card not updated: ${err.located}`);
   }
-}
-
-/** Whether `path` is `dir` or lies inside it. */
-function isWithin(path: string, dir: string): boolean {
-  const rel = relative(resolve(dir), resolve(path));
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }

@@ -28,6 +28,7 @@ import { readProvenance } from '../../model/index.js';
 import { analyzerForLanguage, type AnalyzerChoice, type Language, type MorphAnalyzer } from '../../text/index.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
+import { assertOutputsApart } from '../outputPaths.js';
 import type { Reporter } from '../reporter.js';
 
 /** The flags that decide a blacklist's terms (`blacklist build`, and `blacklist eval` when it builds one). */
@@ -127,8 +128,14 @@ export async function blacklistRules(options: BlacklistRuleFlags, out: Reporter,
   }
 }
 
+/** The files the rules read (`--gazetteer`, `--stop-list`), by flag: inputs no output may replace. */
+export function ruleInputs(options: BlacklistRuleFlags): Record<string, string | undefined> {
+  return { '--stop-list': options.stopList, ...Object.fromEntries((options.gazetteer ?? []).map((path, i) => [`--gazetteer (${i + 1})`, path])) };
+}
+
 /** `ppmlm blacklist build`: direct (recognisers) + indirect (author–term graph) identifiers → blacklist TSV. */
 export async function blacklistBuild(options: BlacklistBuildOptions, out: Reporter): Promise<void> {
+  assertOutputsApart({ '--corpus': options.corpus, ...ruleInputs(options) }, { '--out': options.out, '--graph-out': options.graphOut, '--export-pairs': options.exportPairs, '--silver-out': options.silverOut });
   await assertCanWriteFile(options.out, options.force);
   if (options.graphOut) await assertCanWriteFile(options.graphOut, options.force);
   if (options.exportPairs) await assertCanWriteFile(options.exportPairs, options.force);

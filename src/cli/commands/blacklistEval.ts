@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { blacklistProtection, evaluateProtection, formatProportion, occurrenceProtection, ownTextProtection, type Protection, type ProtectionEvaluation } from '../../audit/index.js';
 import { goldSource, goldType, openSpanJsonlWriter, readSpanCorpus, type SpanFormat } from '../../corpus/index.js';
 import { UsageError } from '../../errors.js';
@@ -6,7 +7,7 @@ import { assertCanWriteFile, commitOrAbort } from '../../io/index.js';
 import { parseIntFlag } from '../parseFlags.js';
 import { assertOutputsApart } from '../outputPaths.js';
 import type { Reporter } from '../reporter.js';
-import { blacklistRules, type BlacklistRuleFlags } from './blacklist.js';
+import { blacklistRules, ruleInputs, type BlacklistRuleFlags } from './blacklist.js';
 
 export interface BlacklistEvalOptions extends BlacklistRuleFlags {
   gold: string;
@@ -44,16 +45,19 @@ export function evaluationText(e: ProtectionEvaluation, what: string): string {
 /** `ppmlm blacklist eval`: a blacklist, or one built from the gold corpus, against gold identifier spans. */
 export async function blacklistEval(options: BlacklistEvalOptions, out: Reporter): Promise<void> {
   const seed = parseIntFlag(options.seed, '--seed', { min: 0 });
-  const { path: goldPath, format } = await goldSource(options.gold, options.goldFormat);
-  const docs = await readSpanCorpus(goldPath, format);
-  if (docs.length === 0) throw new UsageError(`${options.gold}: no documents; check --gold and --gold-format`);
   if (options.only !== undefined && options.protection === 'occurrences') throw new UsageError('--only measures one kind of term; --protection occurrences measures the recognisers where they fired: give one of them');
   if (options.protection === 'own-text' && (options.blacklist !== undefined || options.only !== undefined)) throw new UsageError('--protection own-text computes each individual\'s protection from their own text: drop --blacklist and --only');
+  if (options.protection === 'occurrences' && options.blacklist !== undefined) throw new UsageError('--protection occurrences needs the recognisers to run on the gold texts; drop --blacklist (a build from the gold corpus is measured)');
   if (options.referenceCorpus !== undefined && options.protection !== 'own-text') throw new UsageError('--reference-corpus is the public reference of --protection own-text; add it or drop --reference-corpus');
+  const { path: goldPath, format } = await goldSource(options.gold, options.goldFormat);
   if (options.misses !== undefined) {
-    assertOutputsApart({ '--gold': options.gold, '--blacklist': options.blacklist }, { '--misses': options.misses });
+    assertOutputsApart({ '--gold': goldPath, '--blacklist': options.blacklist, '--reference-corpus': options.referenceCorpus, ...ruleInputs(options) }, { '--misses': options.misses });
+    // A PhysioNet gold is a folder: its two files are inputs too.
+    if (format === 'physionet') assertOutputsApart({ '--gold (id.text)': join(goldPath, 'id.text'), '--gold (id-phi.phrase)': join(goldPath, 'id-phi.phrase') }, { '--misses': options.misses });
     await assertCanWriteFile(options.misses, options.force);
   }
+  const docs = await readSpanCorpus(goldPath, format);
+  if (docs.length === 0) throw new UsageError(`${options.gold}: no documents; check --gold and --gold-format`);
   const { build, recognizers, analyzer } = await blacklistRules(options, out);
   try {
     let protect: Protection;
@@ -68,7 +72,6 @@ export async function blacklistEval(options: BlacklistEvalOptions, out: Reporter
     } else {
       let list: Blacklist;
       if (options.blacklist) {
-        if (options.protection === 'occurrences') throw new UsageError('--protection occurrences needs the recognisers to run on the gold texts; drop --blacklist (a build from the gold corpus is measured)');
         list = await readBlacklist(options.blacklist);
         what = options.blacklist;
       } else {
