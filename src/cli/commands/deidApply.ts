@@ -32,7 +32,10 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
   await assertCanWriteFile(options.out, options.force);
   if (options.spansOut) await assertCanWriteFile(options.spansOut, options.force);
   const flags = predictionFlags(options);
-  // The input before the model: a bad --in is said in a second, not after the weights are read.
+  await selectBackend(options.backend, { runsOnWebgpu: true });
+  const { model, tokenizer, labels, provenance } = await loadTokenClassifier(options.model);
+  // The flags against the model before any input is read.
+  const window = predictOptionsFor(flags, model, options.model, provenance);
   const inputError = (err: unknown) => {
     throw fileSystemError(err, options.in, 'check --in');
   };
@@ -40,9 +43,6 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
   const records: { text: string; rest?: Record<string, unknown> }[] =
     options.format === 'text' ? [{ text: decodeUtf8Strict(await readFile(options.in).catch(inputError), options.in) }] : await readJsonRecords(options.in);
   if (options.format === 'text' && records[0]!.text.trim() === '') throw new FormatError('the file has no text to de-identify; give a file with text', { file: options.in });
-  await selectBackend(options.backend, { runsOnWebgpu: true });
-  const { model, tokenizer, labels, provenance } = await loadTokenClassifier(options.model);
-  const window = predictOptionsFor(flags, model, options.model, provenance);
   const analyzer = openModelAnalyzer(provenance, options.analyzer, out.messages);
   const predictOptions = { ...window, analyzer };
   const rewritten: string[] = [];
