@@ -5,6 +5,7 @@ import { Rng } from '../engine/random.js';
 import { assertSameAnalyzer, blacklistFingerprint, occurrenceTokens, type Blacklist } from '../identifiers/index.js';
 import type { EncoderModel, Provenance } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
+import { DEFAULT_SEQ_LEN } from '../mlm/index.js';
 import { morphemesFor, tokenizeAtMorphemes, type Encoding, type Tokenizer } from '../tokenizer/index.js';
 import { secretExposure, type ExposureProbe, type ExposureResult } from './exposure.js';
 import type { GoldSpan } from './gold.js';
@@ -260,7 +261,7 @@ export function unseenNonMembers(members: readonly Document[], nonMembers: reado
  * against never-planted controls, and fill-mask utility on non-blacklisted tokens of non-members.
  */
 export async function runAudit(options: AuditOptions): Promise<AuditReport> {
-  const { target, reference, blacklist, seqLen = 128, maxOccurrences = 2000, maskProb = 0.15, seed = 7 } = options;
+  const { target, reference, blacklist, seqLen = DEFAULT_SEQ_LEN, maxOccurrences = 2000, maskProb = 0.15, seed = 7 } = options;
   const tok = target.tokenizer;
   const t = queryTokens(tok);
   const padId = tok.idOf(tok.specials.pad)!;

@@ -3,6 +3,7 @@ import type { Document } from '../corpus/index.js';
 import { Rng } from '../engine/random.js';
 import { train } from '../engine/trainer.js';
 import { checkTrainingMemory, crossEntropy, disposeParams, encode, loadModelDir, lossSegments, padBatch, sequenceClassifierLogits } from '../model/index.js';
+import { DEFAULT_SEQ_LEN } from '../mlm/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { morphemesFor, tokenizeAtMorphemes, windowsOf } from '../tokenizer/index.js';
 import { f1Scores } from './metrics.js';
@@ -35,7 +36,7 @@ export interface DownstreamResult {
  * micro F1 on the rest.
  */
 export async function downstreamF1(modelDir: string, docs: readonly Document[], options: DownstreamOptions = {}): Promise<DownstreamResult> {
-  const { epochs = 3, seqLen = 128, batchSize = 16, lr = 5e-4, seed = 1, trainShare = 0.8 } = options;
+  const { epochs = 3, seqLen = DEFAULT_SEQ_LEN, batchSize = 16, lr = 5e-4, seed = 1, trainShare = 0.8 } = options;
   const labelled = docs.filter((d) => d.label !== undefined && d.label !== '');
   const labels = [...new Set(labelled.map((d) => d.label!))].sort();
   if (labels.length < 2) throw new RangeError('the task corpus needs at least two labels');

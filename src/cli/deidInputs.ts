@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { LabelResolver, TAXONOMY, readAnnotatedFolder, readDatasetLabels, readReplacementLists, readSpanCorpus, withStandIns, inferenceSeqLen, recordedPiiThreshold, type PredictOptions, type SpanFormat, type UnknownLabelPolicy } from '../deid/index.js';
+import { LabelResolver, TAXONOMY, goldSource, readAnnotatedFolder, readDatasetLabels, readReplacementLists, readSpanCorpus, withStandIns, inferenceSeqLen, recordedPiiThreshold, type PredictOptions, type SpanFormat, type UnknownLabelPolicy } from '../deid/index.js';
 import { assertSeqLenFits, type EncoderConfig, type Provenance } from '../model/index.js';
 import { parseIntFlag, parseNumberFlag } from './parseFlags.js';
 import type { Reporter } from './reporter.js';
@@ -41,7 +41,9 @@ export interface DeidSourceFlags extends Partial<DeidInputFlags> {
 export async function readDeidSource(flags: DeidSourceFlags, out: Reporter) {
   if ((flags.judgments === undefined) === (flags.spans === undefined)) throw new UsageError('give either --judgments DIR (with --replacements DIR) or --spans FILE');
   if (flags.spans !== undefined) {
-    const docs = await readSpanCorpus(flags.spans, flags.spansFormat ?? 'jsonl');
+    // Read as blacklist eval reads --gold: a PhysioNet folder from either of its files too.
+    const source = await goldSource(flags.spans, flags.spansFormat ?? 'jsonl');
+    const docs = await readSpanCorpus(source.path, source.format);
     out.info(`${docs.length} span-annotated documents, ${docs.reduce((a, d) => a + d.spans.length, 0)} spans`);
     return { kind: 'spans' as const, unit: 'documents', docs };
   }

@@ -10,6 +10,7 @@ import { Reporter, processIO, type CliIO } from './reporter.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { ANALYZER_CHOICES, LANGUAGES } from '../text/index.js';
 import { SPAN_FORMATS } from '../corpus/spans.js';
+import { DEFAULT_SEQ_LEN } from '../mlm/settingRanges.js';
 
 export interface GlobalOptions {
   backend: BackendRequest;
@@ -39,7 +40,7 @@ const trainingOptions = (cmd: Command, defaults: { lr: string }) =>
     .option('--max-steps <n>', 'stop after n optimizer steps, mid-epoch if need be (replaces --epochs)')
     .option('--batch-size <n>', 'windows per forward pass', '16')
     .option('--grad-accum <n>', 'batches whose gradients make one optimizer step; under --privacy dp each batch is its own noisy release (its own sample and noise, each counted by the accountant), not one logical batch as in Opacus: for a larger DP batch raise --batch-size', '1')
-    .option('--seq-len <n>', 'tokens per window, [CLS] and [SEP] included', '128')
+    .option('--seq-len <n>', 'tokens per window, [CLS] and [SEP] included', String(DEFAULT_SEQ_LEN))
     .option('--lr <x>', 'peak learning rate (warmup, then cosine decay)', defaults.lr)
     .option('--warmup-ratio <x>', 'share of optimizer steps warming up linearly', '0.1')
     .option('--weight-decay <x>', 'AdamW decoupled weight decay (none on biases and LayerNorm)', '0.01')
@@ -267,7 +268,7 @@ export function buildProgram(io: CliIO): Command {
     .requiredOption('--model <dir>', 'model folder whose tokenizer cuts the windows')
     .requiredOption('--blacklist <file>', 'blacklist TSV or plain list: its occurrences are the protected positions')
     .requiredOption('--out <dir>', 'dataset folder to write (data/train-*.parquet, ppmlm_dataset.json)')
-    .option('--seq-len <n>', 'tokens per window, [CLS] and [SEP] included; rows are padded to it', '128')
+    .option('--seq-len <n>', 'tokens per window, [CLS] and [SEP] included; rows are padded to it', String(DEFAULT_SEQ_LEN))
     .option('--stride <n>', 'tokens shared by consecutive windows (default: a quarter window, as finetune)')
     .option('--premasked <epochs>', "also write splits epoch_1..epoch_E with ppmlm's own constrained masks (labels -100 elsewhere)")
     .option('--seed <n>', 'seed of the premasked masks, as finetune --seed', '42')
@@ -307,7 +308,7 @@ export function buildProgram(io: CliIO): Command {
   auditCmd
     .option('--skip-bad-rows', 'skip malformed rows')
     .option('--max-doc-chars <n>', 'longest document accepted', '10000000')
-    .option('--seq-len <n>', 'tokens per window', '128')
+    .option('--seq-len <n>', 'tokens per window', String(DEFAULT_SEQ_LEN))
     .option('--max-occurrences <n>', 'identifier occurrences evaluated (seeded sample)', '2000')
     .option('--mask-prob <p>', 'share of tokens masked for membership inference and utility', '0.15')
     .option('--seed <n>', 'seed of the fixed masks', '7')

@@ -17,5 +17,5 @@ export { trainDeid, recordedPiiThreshold, inferenceSeqLen, splitDocuments, parse
 export type { DeidTrainOptions, DeidSource, Split, SplitRecord, SplitShares } from './train.js';
 export { DeidModelRecognizer } from './recognizer.js';
 export { BUNDLED_MODELS, resolveModelDir } from './bundled.js';
-export { readSpanCorpus, SPAN_FORMATS } from '../corpus/index.js';
+export { goldSource, readSpanCorpus, SPAN_FORMATS } from '../corpus/index.js';
 export type { SpanDocument, SpanFormat } from '../corpus/index.js';

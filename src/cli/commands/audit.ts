@@ -7,8 +7,9 @@ import { PpmlmError, UsageError } from '../../errors.js';
 import { assertCanWriteFile } from '../../io/index.js';
 import { join, resolve } from 'node:path';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
-import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
+import { parseIntFlag, parseRangedFlag } from '../parseFlags.js';
 import { isWithin } from '../outputPaths.js';
+import { FINETUNE_RANGES } from '../../mlm/index.js';
 import type { Reporter } from '../reporter.js';
 import type { AnalyzerChoice, Language } from '../../text/index.js';
 import { analyzerFor } from './blacklist.js';
@@ -81,7 +82,7 @@ export function auditHeadline(report: AuditReport): AuditHeadline {
 export async function auditCommand(options: AuditCommandOptions, out: Reporter): Promise<void> {
   const seqLen = parseIntFlag(options.seqLen, '--seq-len', { min: 8 });
   const maxOccurrences = parseIntFlag(options.maxOccurrences, '--max-occurrences', { min: 1 });
-  const maskProb = parseNumberFlag(options.maskProb, '--mask-prob', { min: 0.001, max: 1 });
+  const maskProb = parseRangedFlag(options.maskProb, '--mask-prob', FINETUNE_RANGES.maskProb);
   const seed = parseIntFlag(options.seed, '--seed');
   const pllSamples = parseIntFlag(options.pllSamples, '--pll-samples', { min: 0 });
   // A report names the blacklisted terms a model regurgitates: never in a model folder, which is shared.

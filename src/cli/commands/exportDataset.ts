@@ -6,7 +6,8 @@ import { assertSeqLenFits, readModelConfig, readProvenance } from '../../model/i
 import type { AnalyzerChoice, Language } from '../../text/index.js';
 import { loadTokenizer } from '../../tokenizer/index.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
-import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
+import { parseIntFlag, parseRangedFlag } from '../parseFlags.js';
+import { FINETUNE_RANGES } from '../../mlm/index.js';
 import type { Reporter } from '../reporter.js';
 import { analyzerFor } from './blacklist.js';
 
@@ -35,7 +36,7 @@ export async function exportDatasetCommand(options: ExportDatasetCommandOptions,
   const stride = options.stride === undefined ? undefined : parseIntFlag(options.stride, '--stride', { min: 0, max: seqLen - 3 });
   const epochs = options.premasked === undefined ? undefined : parseIntFlag(options.premasked, '--premasked', { min: 1, max: 1000 });
   const seed = parseIntFlag(options.seed, '--seed');
-  const maskProb = parseNumberFlag(options.maskProb, '--mask-prob', { min: 0.001, max: 1 });
+  const maskProb = parseRangedFlag(options.maskProb, '--mask-prob', FINETUNE_RANGES.maskProb);
   const shardRows = parseIntFlag(options.shardRows, '--shard-rows', { min: 1 });
   await assertCanWrite(options.out, options.force);
   assertSeqLenFits(await readModelConfig(options.model), seqLen, '--seq-len', options.model);
