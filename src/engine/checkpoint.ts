@@ -133,8 +133,12 @@ export async function readCheckpointState(checkpointDir: string, runConfig?: Run
 /** {@link readCheckpointState} for a resume, which must not quietly start over when there is none. */
 async function stateToResume(checkpointDir: string, runConfig: RunConfig | undefined): Promise<TrainerState> {
   const state = await readCheckpointState(checkpointDir, runConfig);
-  if (state === undefined) throw new UsageError(`no checkpoint in ${checkpointDir}; run without --resume to start`);
-  return state;
+  if (state !== undefined) return state;
+  // A checkpoint folder without its state is damaged, not absent: a start would be refused as guarding it.
+  if ((await readdir(checkpointDir).catch(() => [] as string[])).includes(CHECKPOINT)) {
+    throw new UsageError(`the checkpoint in ${checkpointDir} lacks ${STATE}, so it cannot be resumed; ${startOver(checkpointDir)}`);
+  }
+  throw new UsageError(`no checkpoint in ${checkpointDir}; run without --resume to start`);
 }
 
 /**

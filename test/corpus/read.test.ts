@@ -186,6 +186,14 @@ describe('readCorpus errors', () => {
     const allBad = await tempFile('b.csv', 'id,author,text\n1,a,\n');
     expect((await errorOf(loadCorpus(allBad, { skipBadRows: true }))).message).toMatch(/the corpus has no documents/);
     expect((await errorOf(loadCorpus(await tempDir()))).message).toMatch(/no \.txt files found/);
+    // A folder of other data says what it holds; a binary file named .txt is no document.
+    const shards = await tempDir();
+    await writeFile(join(shards, 'train-00000-of-00001.parquet'), 'x');
+    expect((await errorOf(loadCorpus(shards))).located).toBe(`${shards}: no .txt files found; it holds Parquet files: give one of them as the corpus, or a dataset folder whose shards are data/train-*.parquet; a folder corpus holds one .txt file per document (author = sub-folder)`);
+    const binary = await tempDir();
+    await writeFile(join(binary, 'a.txt'), 'seen today');
+    await writeFile(join(binary, 'b.txt'), 'hello\0world');
+    expect((await errorOf(loadCorpus(binary))).located).toBe(`${join(binary, 'b.txt')}:1: holds NUL bytes, so it is a binary file, not a document; remove it from the folder`);
   });
 
   it('reports a stray quote after a quoted field at its line, and reads on past it with skipBadRows', async () => {

@@ -254,6 +254,12 @@ describe('train', () => {
       await expect(train(params, task, { epochs: 1, lr: 0.05, seed: 7, checkpointDir: dir, writeModel, resume: true })).rejects.toThrow(new UsageError(`no checkpoint in ${dir}; run without --resume to start`));
     });
 
+    it('says a checkpoint without its trainer state is damaged, not absent, so that --resume and a start do not send to each other', async () => {
+      const { dir, again } = await finished({ '--lr': 0.05 });
+      await rm(join(dir, 'checkpoint', 'trainer_state.json'));
+      await expect(again({ runConfig: { '--lr': 0.05 } })).rejects.toThrow(new UsageError(`the checkpoint in ${dir} lacks trainer_state.json, so it cannot be resumed; delete ${dir} or run with --force instead of --resume to start over`));
+    });
+
     it('resumes under the same run configuration and refuses another, or none recorded', async () => {
       const { dir, again } = await finished({ '--lr': 0.05, '--batch-size': 8 });
       expect(JSON.parse(await readFile(join(dir, 'checkpoint', 'run_config.json'), 'utf8'))).toEqual({ '--lr': 0.05, '--batch-size': 8 });
