@@ -11,7 +11,7 @@ import { assertSameAnalyzer, BlacklistMatcher, blacklistFingerprint, blacklistPr
 import { assertSeqLenFits, checkTrainingMemory, readProvenance, DROPOUT_STREAM, dropoutOf, checkVocabulary, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, untieDecoder, writeModelFiles, type LoadedModel, type Provenance, type VocabularyCheck, type VocabularyOrigin, vocabularyProvenance, vocabularyProvenanceProblem } from '../model/index.js';
 import { BlacklistedTerms, morphemesFor } from '../tokenizer/index.js';
 import { isHangulWord, type MorphAnalyzer } from '../text/index.js';
-import { UsageError } from '../errors.js';
+import { FormatError, PpmlmError, UsageError } from '../errors.js';
 import { checkPrivateInputs, describeDp, dpRecord, INSECURE_NOISE_WARNING, groupUnits, makeAccountant, makePrivate, planDp, releaseAccountant, releaseRandom, type DpOptions, type DpUnit, type PrivateInput } from '../privacy/index.js';
 import { makeBatch } from './batch.js';
 import { epochFolder, pruneEpochFolders } from './epochFolders.js';
@@ -301,7 +301,11 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   if (morphemeWarning) options.onWarn?.(morphemeWarning);
   const runConfig = finetuneRunConfig(options, { axes, seed, epochs, batchSize, seqLen, lr, maskProb, morphemes });
   const resumeFrom = options.resume ? await openCheckpoint(checkpointDir, { resume: true, runConfig }) : undefined;
-  const loaded: LoadedModel = await loadModelDir(resumeFrom ? checkpointModelDir(checkpointDir) : options.model, 'mlm', seed);
+  const loaded: LoadedModel = resumeFrom
+    ? await loadModelDir(checkpointModelDir(checkpointDir), 'mlm', seed).catch((err: unknown) => {
+        throw damagedCheckpoint(err, checkpointDir);
+      })
+    : await loadModelDir(options.model, 'mlm', seed);
   if (resumeFrom) options.onInfo?.(`resuming from ${checkpointDir} at epoch ${resumeFrom.epoch + 1}, batch ${resumeFrom.batch}`);
   if (loaded.initialized.length > 0) options.onInfo?.(`initialised ${loaded.initialized.length} MLM head tensors missing from ${options.model}`);
   const { model, tokenizer } = loaded;
@@ -475,4 +479,14 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
   if (state.bestEpoch !== undefined) await copyModelDir(bestModelDir(checkpointDir), options.out, final, { force: options.force });
   else await saveModelDir(options.out, model, tokenizer, final, { force: options.force });
   return { out: options.out, state, windows: stats, provenance: final };
+}
+
+/**
+ * A checkpoint's model that does not load, said as what it is: the model folder's own fix (download it
+ * again, make one with model init) does not apply to a folder the run wrote; deleting it or --force does.
+ */
+function damagedCheckpoint(err: unknown, checkpointDir: string): unknown {
+  if (!(err instanceof PpmlmError)) return err;
+  const what = err.message.split(';')[0]!;
+  return new FormatError(`${what}: the checkpoint is damaged, so it cannot be resumed; delete ${checkpointDir} or run with --force instead of --resume to start over`, { file: err.file, line: err.line, cause: err });
 }

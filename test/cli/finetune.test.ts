@@ -322,6 +322,12 @@ describe('ppmlm finetune: checkpoints of other runs, corrupt or missing ones, an
     const fewer = join(dir, 'fewer.jsonl');
     await writeFile(fewer, (await readFile(corpus, 'utf8')).trim().split('\n').slice(1).join('\n'));
     expect(await refused([...args.map((a) => (a === corpus ? fewer : a)), '--resume'])).toMatch(/other settings .*: --corpus "[0-9a-f]{16}" → "[0-9a-f]{16}"; /);
+    // A checkpoint's weights cut short: the fix is the checkpoint's, not a downloaded model's.
+    const weights = join(checkpoint, 'checkpoint', 'model.safetensors');
+    const whole = await readFile(weights);
+    await writeFile(weights, whole.subarray(0, whole.length >> 1));
+    expect(await refused([...args, '--resume'])).toMatch(new RegExp(`^ppmlm: ${weights}: .*: the checkpoint is damaged, so it cannot be resumed; delete ${checkpoint} or run with --force instead of --resume to start over$`));
+    await writeFile(weights, whole);
 
     // A run killed before its first checkpoint left its log and perhaps its best model, which a new run
     // writes again: nothing to resume, so a start needs no --force; anything else there stays guarded.
