@@ -484,9 +484,9 @@ export async function finetune(options: FinetuneOptions): Promise<FinetuneResult
 /**
  * A checkpoint's model that does not load, said as what it is: the model folder's own fix (download it
  * again, make one with model init) does not apply to a folder the run wrote; deleting it or --force does.
+ * The error names the damaged file; its own message is not repeated, as it ends in the downloaded folder's fix.
  */
 function damagedCheckpoint(err: unknown, checkpointDir: string): unknown {
   if (!(err instanceof PpmlmError)) return err;
-  const what = err.message.split(';')[0]!;
-  return new FormatError(`${what}: the checkpoint is damaged, so it cannot be resumed; delete ${checkpointDir} or run with --force instead of --resume to start over`, { file: err.file, line: err.line, cause: err });
+  return new FormatError(`does not load, so the checkpoint is damaged and cannot be resumed; delete ${checkpointDir} or run with --force instead of --resume to start over`, { file: err.file ?? checkpointDir, line: err.line, cause: err });
 }

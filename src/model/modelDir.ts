@@ -190,12 +190,18 @@ export async function loadModelDir(dir: string, head: Head = 'mlm', seed = 0): P
  * bare encoder, BertModel) is an error. Fine-tuning from such a folder is fine: use {@link loadModelDir}.
  */
 export async function loadMaskedLm(dir: string): Promise<LoadedModel> {
-  const loaded = await loadModelDir(dir, 'mlm');
-  if (loaded.initialized.length > 0) {
-    disposeParams(loaded.model.params);
-    throw new FormatError(`lacks the masked-LM head (${loaded.initialized.join(', ')}), whose predictions this reads; give a …ForMaskedLM folder, e.g. one that ppmlm finetune wrote`, { file: join(dir, 'model.safetensors') });
-  }
-  return loaded;
+  return loadWithHead(dir, 'mlm', 'the masked-LM head, whose predictions this reads; give a …ForMaskedLM folder, e.g. one that ppmlm finetune wrote');
+}
+
+/**
+ * {@link loadModelDir} for a use that runs `head` as trained: weights that lack it are an error (`lacks`
+ * says what is missing and the fix), their loaded tensors freed, never a randomly initialised head.
+ */
+async function loadWithHead(dir: string, head: Head, lacks: string): Promise<LoadedModel> {
+  const loaded = await loadModelDir(dir, head);
+  if (loaded.initialized.length === 0) return loaded;
+  disposeParams(loaded.model.params);
+  throw new FormatError(`lacks the tensors ${loaded.initialized.join(', ')}: ${lacks}`, { file: join(dir, 'model.safetensors') });
 }
 
 /** Loads a token-classification model folder; its labels come from config.json's id2label. */
@@ -204,8 +210,7 @@ export async function loadTokenClassifier(dir: string): Promise<LoadedModel & { 
   const id2label = validateConfig(await readJson(configPath, 'Train one with "ppmlm deid train".'), configPath).id2label;
   if (!id2label || Object.keys(id2label).length === 0) throw new ConfigError('config.json has no id2label: this is not a token-classification model (train one with "ppmlm deid train")', { file: configPath });
   const labels = Object.entries(id2label).sort((a, b) => Number(a[0]) - Number(b[0])).map(([, l]) => l);
-  const loaded = await loadModelDir(dir, { tokenClassification: labels.length });
-  if (loaded.initialized.length > 0) throw new FormatError(`model.safetensors lacks the classifier (${loaded.initialized.join(', ')}); give a model from "ppmlm deid train" or a token-classification model`, { file: join(dir, 'model.safetensors') });
+  const loaded = await loadWithHead(dir, { tokenClassification: labels.length }, 'the classifier; give a model from "ppmlm deid train" or a token-classification model');
   return { ...loaded, labels };
 }
 
@@ -235,9 +240,5 @@ export async function loadSavedModel(dir: string): Promise<LoadedModel> {
   if (head === undefined) {
     throw new ConfigError(`"architectures" ${JSON.stringify(config.architectures ?? null)} names no head ppmlm runs; a model needs BertForMaskedLM/RobertaForMaskedLM, or …ForTokenClassification or …ForSequenceClassification with id2label`, { file: configPath });
   }
-  const loaded = await loadModelDir(dir, head);
-  if (loaded.initialized.length > 0) {
-    throw new FormatError(`lacks the weights of the head config.json names (${loaded.initialized.join(', ')}); use a folder saved with its head, e.g. one that ppmlm finetune or deid train wrote`, { file: join(dir, 'model.safetensors') });
-  }
-  return loaded;
+  return loadWithHead(dir, head, 'the head config.json names; use a folder saved with its head, e.g. one that ppmlm finetune or deid train wrote');
 }

@@ -190,6 +190,9 @@ describe('readCorpus errors', () => {
     const shards = await tempDir();
     await writeFile(join(shards, 'train-00000-of-00001.parquet'), 'x');
     expect((await errorOf(loadCorpus(shards))).located).toBe(`${shards}: no .txt files found; it holds Parquet files: give one of them as the corpus, or a dataset folder whose shards are data/train-*.parquet; a folder corpus holds one .txt file per document (author = sub-folder)`);
+    const arrow = await tempDir();
+    await writeFile(join(arrow, 'data-00000-of-00001.arrow'), 'x');
+    expect((await errorOf(loadCorpus(arrow))).message).toMatch(/^no \.txt files found; it holds Arrow files \(datasets save_to_disk\), which ppmlm does not read: export the split with to_parquet; /);
     const binary = await tempDir();
     await writeFile(join(binary, 'a.txt'), 'seen today');
     await writeFile(join(binary, 'b.txt'), 'hello\0world');

@@ -5,7 +5,7 @@ import { readBlacklist } from '../../identifiers/index.js';
 import { assertCardMayHold, assertSeqLenFits, disposeParams, loadMaskedLm, readProvenance, writeModelCard, type AuditHeadline } from '../../model/index.js';
 import { PpmlmError, UsageError } from '../../errors.js';
 import { assertCanWriteFile } from '../../io/index.js';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag, parseRangedFlag } from '../parseFlags.js';
 import { isWithin } from '../outputPaths.js';
@@ -89,7 +89,6 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
   for (const dir of [options.model, options.reference, ...(options.references ?? [])]) {
     if (dir !== undefined && isWithin(options.out, dir)) throw new UsageError(`--out ${options.out} is inside the model folder ${dir}, which is shared; reports hold personal data: write them elsewhere`);
   }
-  if (resolve(options.members) === resolve(options.nonMembers)) throw new UsageError(`--members and --non-members are one file (${options.members}); membership inference compares texts a model trained on with texts it never saw`);
   for (const f of ['report.json', 'report.html']) await assertCanWriteFile(join(options.out, f), options.force);
   // Before the long work: a DP model's card never takes the figures.
   if (options.updateCard) assertCardMayHold(await readProvenance(options.model), true, options.model);

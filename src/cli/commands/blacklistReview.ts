@@ -1,5 +1,4 @@
 import { chmod } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { loadCorpus, writeSpanJsonl } from '../../corpus/index.js';
 import { UsageError } from '../../errors.js';
 import { assertSameAnalyzer, readBlacklist, writeBlacklist } from '../../identifiers/index.js';
@@ -60,7 +59,6 @@ export async function blacklistReview(options: BlacklistReviewOptions, out: Repo
   if (importing && (options.out !== undefined || options.sample !== undefined)) throw new UsageError('--import estimates from marks made on an earlier page; --sample and --out draw a new page: give one or the other');
   if (!importing && (options.out === undefined || options.sample === undefined)) throw new UsageError('give --sample N and --out page.html to draw a review page, or --import marks.json to estimate from a reviewer\'s marks');
   if (!importing && (options.toGold !== undefined || options.apply !== undefined)) throw new UsageError('--to-gold and --apply convert imported marks; add --import marks.json');
-  if (options.apply !== undefined && resolve(options.apply) === resolve(options.blacklist)) throw new UsageError(`--apply ${options.apply}: a review never rewrites the blacklist it reviewed; write the new blacklist to another file`);
   assertOutputsApart({ '--corpus': options.corpus, '--blacklist': options.blacklist, '--import': options.import }, { '--out': options.out, '--to-gold': options.toGold, '--apply': options.apply });
   for (const path of [options.out, options.toGold, options.apply]) if (path !== undefined) await assertCanWriteFile(path, options.force);
   const marks = importing ? await readReviewMarks(options.import!) : undefined;
