@@ -69,6 +69,9 @@ interface Setting {
   analyzer: MorphAnalyzer | undefined;
 }
 
+/** The audit's window: its own, else fine-tuning's, else the default. */
+const auditSeqLen = (config: ExperimentConfig) => config.audit?.seqLen ?? config.finetune?.seqLen ?? DEFAULT_SEQ_LEN;
+
 /**
  * Runs the comparison: for each seed, audit the base model (row `base`, 0 epochs); for each strategy,
  * fine-tune from it to the largest epoch count (saving every epoch), audit each listed epoch against the
@@ -82,7 +85,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
   // Without a strategy nothing is fine-tuned (only the base model is audited), and no LiRA reference either.
   const windows: [string, number, string][] = [
     ...(config.strategies.length > 0 ? [['finetune.seqLen', config.finetune?.seqLen ?? DEFAULT_SEQ_LEN, config.finetune?.seqLen === undefined ? ' (the default)' : ''] as [string, number, string]] : []),
-    ['audit.seqLen', config.audit?.seqLen ?? config.finetune?.seqLen ?? DEFAULT_SEQ_LEN, config.audit?.seqLen !== undefined ? '' : config.finetune?.seqLen !== undefined ? ' (finetune.seqLen\'s)' : ' (the default)'],
+    ['audit.seqLen', auditSeqLen(config), config.audit?.seqLen !== undefined ? '' : config.finetune?.seqLen !== undefined ? ' (finetune.seqLen\'s)' : ' (the default)'],
   ];
   for (const [key, seqLen, whence] of windows) {
     if (seqLen > positions) throw new ConfigError(`"${key}" is ${seqLen}${whence}, beyond the ${positions} positions of ${config.model} (config.json max_position_embeddings); set "${key}" to ${positions} or less in the config`);
@@ -208,7 +211,7 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
       nonMembers,
       blacklist,
       blacklistScope: setting.scope,
-      seqLen: config.audit?.seqLen ?? config.finetune?.seqLen ?? DEFAULT_SEQ_LEN,
+      seqLen: auditSeqLen(config),
       maxOccurrences: config.audit?.maxOccurrences ?? 2000,
       seed,
       analyzer,
