@@ -143,6 +143,12 @@ describe('ppmlm blacklist review', () => {
     const wrong = await cli('blacklist', 'review', '--corpus', corpus, '--blacklist', other, '--import', marksPath);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(/marks made against another blacklist \(fingerprint \w+, this one is \w+\)/);
+    // Marks whose draw cannot be made again here: nothing to change on the command line.
+    const redrawn = join(dir, 'redrawn.json');
+    await writeFile(redrawn, JSON.stringify({ ...JSON.parse(await readFile(marksPath, 'utf8')), sample: 'f'.repeat(16) }));
+    const otherDraw = await cli('blacklist', 'review', '--corpus', corpus, '--blacklist', blacklist, '--import', redrawn);
+    expect(otherDraw.code).toBe(2);
+    expect(otherDraw.stderr).toMatch(/marks of another draw .*another ppmlm version cut the passages; import with that version, or draw a new page with --sample N --out page\.html\n$/);
     const broken = join(dir, 'broken.json');
     await writeFile(broken, '{"format": "ppmlm-review-marks",\n "version": 1,\n "items": [}');
     const malformed = await cli('blacklist', 'review', '--corpus', corpus, '--blacklist', blacklist, '--import', broken);
