@@ -1,14 +1,18 @@
 import { FormatError } from '../errors.js';
 import { DEFAULT_COLUMNS, type ColumnNames } from './types.js';
 
-/** Which field names to read, and whether each was asked for explicitly (then it must exist). */
+/** Which field names to read, whether each was asked for explicitly (then it must exist), and how the user chooses it. */
 export interface ColumnPlan {
   names: ColumnNames;
   required: Record<keyof ColumnNames, boolean>;
+  choices: Partial<Record<keyof ColumnNames, string>>;
 }
 
-export function planColumns(columns: Partial<ColumnNames> = {}): ColumnPlan {
+const CLI_FLAGS: Record<keyof ColumnNames, string> = { text: '--text-col', author: '--author-col', id: '--id-col', label: '--label-col' };
+
+export function planColumns(columns: Partial<ColumnNames> = {}, choices: Partial<Record<keyof ColumnNames, string>> = CLI_FLAGS): ColumnPlan {
   return {
+    choices,
     names: { ...DEFAULT_COLUMNS, ...dropUndefined(columns) },
     required: {
       text: true,
@@ -23,7 +27,11 @@ function dropUndefined<T extends object>(obj: T): Partial<T> {
   return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-const FLAG: Record<keyof ColumnNames, string> = { text: '--text-col', author: '--author-col', id: '--id-col', label: '--label-col' };
+/** `, ${verb} with X`-style advice for choosing the column, or nothing where the caller gives no way to choose it. */
+export function columnChoice(plan: ColumnPlan, key: keyof ColumnNames, advice: (choice: string) => string): string {
+  const choice = plan.choices[key];
+  return choice === undefined ? '' : advice(choice);
+}
 
 /** Maps each field to its header index (-1 when absent and optional); a required absent column is an error. */
 export function resolveHeader(header: readonly string[], plan: ColumnPlan, file: string, line?: number): Record<keyof ColumnNames, number> {
@@ -36,7 +44,7 @@ export function resolveHeader(header: readonly string[], plan: ColumnPlan, file:
     const idx = header.indexOf(plan.names[key]);
     if (idx === -1 && plan.required[key]) {
       const seen = looksLikeData(header) ? notAHeader(header) : `the columns are: ${header.map((h) => `"${h}"`).join(', ')}`;
-      throw new FormatError(`no column "${plan.names[key]}" for the ${key}; ${seen} (choose one with ${FLAG[key]})`, { file, line });
+      throw new FormatError(`no column "${plan.names[key]}" for the ${key}; ${seen}${columnChoice(plan, key, (c) => ` (choose one with ${c})`)}`, { file, line });
     }
     out[key] = idx;
   }

@@ -1,7 +1,7 @@
 import { FormatError } from '../errors.js';
 import { isJsonObject, parseJson } from '../io/json.js';
 import { readLines } from '../io/lines.js';
-import { planColumns } from './columns.js';
+import { columnChoice, planColumns } from './columns.js';
 import { makeDocument, type RawRecord } from './validate.js';
 import { DEFAULT_MAX_DOC_CHARS, type ColumnNames, type CorpusReadOptions } from './types.js';
 
@@ -56,18 +56,18 @@ export async function* readJsonObjects(file: string, onRowError: (err: FormatErr
 
 /** Streams one document per JSON object line. */
 export async function* readJsonl(file: string, options: CorpusReadOptions, onRowError: (err: FormatError) => void): AsyncGenerator<RawRecord> {
-  const plan = planColumns(options.columns);
+  const plan = planColumns(options.columns, options.columnChoices);
   for await (const { value: record, line } of readJsonObjects(file, onRowError, { maxDocChars: options.maxDocChars ?? DEFAULT_MAX_DOC_CHARS })) {
     const field = (key: keyof ColumnNames): string | undefined | FormatError => {
       const value = record[plan.names[key]];
       if (value === undefined || value === null) {
         if (!plan.required[key]) return undefined;
         const keys = Object.keys(record).map((k) => `"${k}"`).join(', ');
-        return new FormatError(`no key "${plan.names[key]}" for the ${key}; the keys are: ${keys} (choose one with --${key}-col)`, { file, line });
+        return new FormatError(`no key "${plan.names[key]}" for the ${key}; the keys are: ${keys}${columnChoice(plan, key, (c) => ` (choose one with ${c})`)}`, { file, line });
       }
       if (typeof value === 'string') return value;
       if (typeof value === 'number' && key !== 'text') return String(value);
-      return new FormatError(`key "${plan.names[key]}" must be a string${key === 'text' ? '' : ' or a number'}, got ${Array.isArray(value) ? 'an array' : typeof value}; write the ${key} as one, or choose another key with --${key}-col`, { file, line });
+      return new FormatError(`key "${plan.names[key]}" must be a string${key === 'text' ? '' : ' or a number'}, got ${Array.isArray(value) ? 'an array' : typeof value}; write the ${key} as one${columnChoice(plan, key, (c) => `, or choose another key with ${c}`)}`, { file, line });
     };
     const [textValue, idValue, authorValue, labelValue] = (['text', 'id', 'author', 'label'] as const).map(field);
     const problem = [textValue, idValue, authorValue, labelValue].find((v) => v instanceof FormatError);

@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { FormatError } from '../errors.js';
 import { fileSystemError, openDuckdb, sqlIdentifier, sqlString } from '../io/index.js';
-import { planColumns, resolveHeader } from './columns.js';
+import { columnChoice, planColumns, resolveHeader } from './columns.js';
 import { makeDocument, type RawRecord } from './validate.js';
 import type { ColumnNames, CorpusReadOptions } from './types.js';
 
@@ -61,7 +61,7 @@ const isText = (type: string) => type === 'VARCHAR';
  * by the shard's name when the corpus has several.
  */
 export async function* readParquet(path: string, options: CorpusReadOptions): AsyncGenerator<RawRecord> {
-  const plan = planColumns(options.columns);
+  const plan = planColumns(options.columns, options.columnChoices);
   const files = await parquetFiles(path);
   const session = await openDuckdb();
   try {
@@ -69,7 +69,7 @@ export async function* readParquet(path: string, options: CorpusReadOptions): As
       const schema = await schemaOf(session.connection, file);
       const cols = resolveHeader([...schema.keys()], plan, file);
       const textType = schema.get(plan.names.text)!;
-      if (!isText(textType)) throw new FormatError(`column "${plan.names.text}" holds ${textType}, not text; choose the text column with --text-col`, { file });
+      if (!isText(textType)) throw new FormatError(`column "${plan.names.text}" holds ${textType}, not text${columnChoice(plan, 'text', (c) => `; choose the text column with ${c}`)}`, { file });
       const select = (['text', 'id', 'author', 'label'] as const).map((key: keyof ColumnNames) =>
         cols[key] === -1 ? `NULL AS ${key}` : `CAST(${sqlIdentifier(plan.names[key])} AS VARCHAR) AS ${key}`,
       );

@@ -34,6 +34,11 @@ export interface CorpusReadOptions {
    * `id` (row number used), `author` (each document is its own author) and `label`.
    */
   columns?: Partial<ColumnNames>;
+  /**
+   * How the user chooses each column where this corpus is read, named in errors (default the CLI's
+   * `--text-col`, `--author-col`, `--id-col` and `--label-col`); a column left out has nothing to name.
+   */
+  columnChoices?: Partial<Record<keyof ColumnNames, string>>;
   /** Report and skip bad rows through `onBadRow` instead of failing on the first one. */
   skipBadRows?: boolean;
   onBadRow?: (error: import('../errors.js').FormatError) => void;

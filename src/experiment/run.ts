@@ -90,7 +90,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
   for (const [key, seqLen, whence] of windows) {
     if (seqLen > positions) throw new ConfigError(`"${key}" is ${seqLen}${whence}, beyond the ${positions} positions of ${config.model} (config.json max_position_embeddings); set "${key}" to ${positions} or less in the config`);
   }
-  const read: CorpusReadOptions = { columns: config.columns ?? {} };
+  const read: CorpusReadOptions = { columns: config.columns ?? {}, columnChoices: { text: '"columns.text" in the config', author: '"columns.author" in the config', id: '"columns.id" in the config', label: '"columns.label" in the config' } };
   const original = await loadCorpus(config.members, read);
   const nonMembers = await loadCorpus(config.nonMembers, read);
   const analyzer = analyzerForLanguage(config.lang ?? 'auto', config.analyzer, log);

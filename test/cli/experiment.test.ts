@@ -95,6 +95,13 @@ describe('ppmlm experiment', () => {
     const badType = await cli('experiment', '--config', config, '--out', join(dir, 'bad'));
     expect(badType.code).toBe(2);
     expect(badType.stderr).toMatch(/exp\.json.*"finetune\.allowVocabularyIdentifiers" must be true or false/);
+    // A corpus row the config's columns cannot read names the config key, not a flag experiment does not have.
+    const badRow = join(dir, 'bad-row.jsonl');
+    await writeFile(badRow, '{"text": "seen today", "author": ["a", "b"]}\n');
+    await writeFile(config, JSON.stringify({ model, members: corpus, nonMembers: badRow, blacklist: withWord, strategies: ['standard'], epochs: [1], seeds: [1], finetune: { seqLen: 32 } }));
+    const unread = await cli('experiment', '--config', config, '--out', join(dir, 'unread'));
+    expect(unread.code).toBe(2);
+    expect(unread.stderr).toContain(`ppmlm: ${badRow}:1: key "author" must be a string or a number, got an array; write the author as one, or choose another key with "columns.author" in the config\n`);
     // With the key; freezeProtectedEmbeddings applies to the constrained cells only.
     await writeFile(config, JSON.stringify({ model, members: corpus, nonMembers, blacklist: withWord, strategies: ['standard', 'constrained'], epochs: [1], seeds: [1], finetune: { seqLen: 32, batchSize: 8, allowVocabularyIdentifiers: true, freezeProtectedEmbeddings: true, untieDecoder: true }, audit: { maxOccurrences: 50 } }));
     const out = join(dir, 'allowed');

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { loadCorpus, readCorpus, type Document } from '../../src/corpus/index.js';
 import { FormatError, UsageError } from '../../src/errors.js';
+import { readCorpusReference } from '../../src/identifiers/index.js';
 import { FIXTURES, tempDir, tempFile } from '../helpers/tmp.js';
 
 const corpus = (name: string) => join(FIXTURES, 'corpus', name);
@@ -174,6 +175,9 @@ describe('readCorpus errors', () => {
     expect((await errorOf(loadCorpus(num))).located).toBe(`${num}:1: key "text" must be a string, got number; write the text as one, or choose another key with --text-col`);
     const author = await tempFile('a.jsonl', '{"text": "seen today", "author": {"name": "x"}}\n');
     expect((await errorOf(loadCorpus(author))).located).toBe(`${author}:1: key "author" must be a string or a number, got object; write the author as one, or choose another key with --author-col`);
+    // A reader that offers no way to choose a column names none; one with its own way names that.
+    expect((await errorOf(loadCorpus(author, { columnChoices: { text: '--reference-text-col' } }))).located).toBe(`${author}:1: key "author" must be a string or a number, got object; write the author as one`);
+    expect((await errorOf(readCorpusReference(num))).located).toBe(`${num}:1: key "text" must be a string, got number; write the text as one, or choose another key with --reference-text-col`);
   });
 
   it('rejects empty files, header-only files, corpora whose every row is skipped, and empty folders', async () => {
