@@ -6,7 +6,7 @@ import { BlacklistMatcher, buildBlacklist, occurrenceTokens, protectedMask, read
 import { checkpointDirFor, hasCheckpoint } from '../engine/index.js';
 import { ConfigError } from '../errors.js';
 import { DEFAULT_SEQ_LEN, finetune, parseAxes, privateInputsOf } from '../mlm/index.js';
-import { checkVocabulary, disposeParams, loadModelDir, readModelConfig, usablePositions, type LoadedModel } from '../model/index.js';
+import { checkVocabulary, disposeParams, loadMaskedLm, loadModelDir, readModelConfig, usablePositions, type LoadedModel } from '../model/index.js';
 import { PRIVATE_FILE_MODE, writeFileAtomic } from '../io/index.js';
 import { checkPrivateInputs } from '../privacy/index.js';
 import { analyzerForLanguage, type MorphAnalyzer } from '../text/index.js';
@@ -67,6 +67,8 @@ interface Setting {
   liraSplits: Document[][];
   liraOnNonMembers: boolean;
   analyzer: MorphAnalyzer | undefined;
+  /** The model of the config, audited as row `base` and as every audit's reference. */
+  base: LoadedModel;
 }
 
 /** The audit's window: its own, else fine-tuning's, else the default. */
@@ -90,11 +92,14 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
   for (const [key, seqLen, whence] of windows) {
     if (seqLen > positions) throw new ConfigError(`"${key}" is ${seqLen}${whence}, beyond the ${positions} positions of ${config.model} (config.json max_position_embeddings); set "${key}" to ${positions} or less in the config`);
   }
+  // The base row and every audit's reference read the masked-LM head: a bare encoder's would be random.
+  const base = await loadMaskedLm(config.model, 'set "model" in the config to a …ForMaskedLM folder, as the base row and every audit\'s reference read its predictions (fine-tuning alone may start from a bare encoder: ppmlm finetune)');
   const read: CorpusReadOptions = { columns: config.columns ?? {}, columnChoices: { text: '"columns.text" in the config', author: '"columns.author" in the config', id: '"columns.id" in the config', label: '"columns.label" in the config' } };
-  const original = await loadCorpus(config.members, read);
-  const nonMembers = await loadCorpus(config.nonMembers, read);
-  const analyzer = analyzerForLanguage(config.lang ?? 'auto', config.analyzer, log);
+  let analyzer: MorphAnalyzer | undefined;
   try {
+    const original = await loadCorpus(config.members, read);
+    const nonMembers = await loadCorpus(config.nonMembers, read);
+    analyzer = analyzerForLanguage(config.lang ?? 'auto', config.analyzer, log);
     // Without a blacklist, it comes from the members alone: what a data holder can build from the data it shares.
     const blacklist = config.blacklist ? await readBlacklist(config.blacklist) : (await buildBlacklist(original, { ...(analyzer && { analyzer }) })).blacklist;
     log(config.blacklist ? `blacklist ${config.blacklist}, used as is` : `blacklist built from the ${original.length} member documents only: ${blacklist.entries.length} terms`);
@@ -118,9 +123,11 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
       liraSplits: config.lira ? splitByIndividual(pool, config.lira.references) : [],
       liraOnNonMembers: config.lira !== undefined && !config.lira.corpus,
       analyzer,
+      base,
     };
     return await runCells(options, setting);
   } finally {
+    disposeParams(base.model.params);
     await analyzer?.close();
   }
 }
@@ -167,7 +174,7 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
   const { members, nonMembers, blacklist, analyzer } = setting;
   const maxEpochs = config.epochs.at(-1)!;
   const rows: ResultRow[] = [];
-  const reference = await loadModelDir(config.model, 'mlm');
+  const reference = setting.base;
   // Every cell's fine-tuning checks the vocabulary by its provenance; checked once here, so that a refusal
   // comes before the base model's audit and names the config key, not the CLI flag.
   if (config.strategies.length) {
@@ -282,7 +289,6 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
       for (const e of config.epochs) rows.push(resultRow(strategy, e, seed, await cellReport(strategy, e, seed, () => loadModelDir(snapshot(runDir, e), 'mlm'), references(e))));
     }
   }
-  disposeParams(reference.model.params);
   // The table names no identifiers, but it describes private data: private like the reports.
   await writeFileAtomic(join(out, 'results.csv'), resultsCsv(rows), { force: true, mode: PRIVATE_FILE_MODE });
   await writeFileAtomic(join(out, 'results.md'), resultsMarkdown(rows), { force: true, mode: PRIVATE_FILE_MODE });

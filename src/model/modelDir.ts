@@ -187,10 +187,11 @@ export async function loadModelDir(dir: string, head: Head = 'mlm', seed = 0): P
 /**
  * Loads a model folder whose masked-LM head is read, not trained: what `fill-mask` predicts and what an
  * audit measures would come from random weights if the head were initialised, so a folder without it (a
- * bare encoder, BertModel) is an error. Fine-tuning from such a folder is fine: use {@link loadModelDir}.
+ * bare encoder, BertModel) is an error, `fix` saying where to give another. Fine-tuning from such a folder
+ * is fine: use {@link loadModelDir}.
  */
-export async function loadMaskedLm(dir: string): Promise<LoadedModel> {
-  return loadWithHead(dir, 'mlm', 'the masked-LM head, whose predictions this reads; give a …ForMaskedLM folder, e.g. one that ppmlm finetune wrote');
+export async function loadMaskedLm(dir: string, fix = 'give a …ForMaskedLM folder, e.g. one that ppmlm finetune wrote'): Promise<LoadedModel> {
+  return loadWithHead(dir, 'mlm', `the masked-LM head, whose predictions this reads; ${fix}`);
 }
 
 /**

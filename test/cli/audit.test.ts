@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { cp, readFile, stat, writeFile } from 'node:fs/promises';
-import { parseSafetensors, serializeSafetensors } from '../../src/model/index.js';
 import { cli } from '../helpers/cli.js';
-import { tinySetup } from '../helpers/tinyModel.js';
+import { bareEncoderCopy, tinySetup } from '../helpers/tinyModel.js';
 import { generateClinicalNotes } from '../../examples/clinical-en/generate.js';
 
 describe('ppmlm audit', () => {
@@ -109,10 +108,7 @@ describe('ppmlm audit on a model it cannot run', () => {
     expect(inside.stderr).toBe(`ppmlm: --out ${join(model, 'reports')} is inside the model folder ${model}, which is shared; reports hold personal data: write them elsewhere\n`);
     await expect(stat(join(model, 'reports'))).rejects.toThrow();
     // The same model with its masked-LM head taken out of the weights, and with two tokens swapped.
-    const bare = join(dir, 'bare');
-    await cp(model, bare, { recursive: true });
-    const weights = parseSafetensors(await readFile(join(model, 'model.safetensors')), 'model.safetensors').tensors;
-    await writeFile(join(bare, 'model.safetensors'), serializeSafetensors(new Map([...weights].filter(([name]) => !name.startsWith('cls.')))));
+    const bare = await bareEncoderCopy(model, join(dir, 'bare'));
     const headless = await cli('fill-mask', '--model', bare, '--text', 'the patient [MASK] today');
     expect(headless.code).toBe(2);
     expect(headless.stderr).toMatch(/bare\/model\.safetensors: lacks the tensors cls\.predictions\.[^:]*: the masked-LM head, whose predictions this reads; give a …ForMaskedLM folder/);

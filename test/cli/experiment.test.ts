@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { cli } from '../helpers/cli.js';
-import { tinySetup } from '../helpers/tinyModel.js';
+import { bareEncoderCopy, tinySetup } from '../helpers/tinyModel.js';
 import { generateClinicalNotes } from '../../examples/clinical-en/generate.js';
 import { readBlacklist, writeBlacklist } from '../../src/identifiers/index.js';
 
@@ -100,6 +100,12 @@ describe('ppmlm experiment', () => {
     await writeFile(badRow, '{"text": "seen today", "author": ["a", "b"]}\n');
     await writeFile(config, JSON.stringify({ model, members: corpus, nonMembers: badRow, blacklist: withWord, strategies: ['standard'], epochs: [1], seeds: [1], finetune: { seqLen: 32 } }));
     const unread = await cli('experiment', '--config', config, '--out', join(dir, 'unread'));
+    // A bare encoder is refused before any corpus is read: the base row and every audit's reference read its head.
+    const bare = await bareEncoderCopy(model, join(dir, 'bare'));
+    await writeFile(config, JSON.stringify({ model: bare, members: corpus, nonMembers: badRow, strategies: ['standard'], epochs: [1], seeds: [1], finetune: { seqLen: 32 } }));
+    const headless = await cli('experiment', '--config', config, '--out', join(dir, 'headless'));
+    expect(headless.code).toBe(2);
+    expect(headless.stderr).toMatch(/bare\/model\.safetensors: lacks the tensors cls\.predictions\.[^:]*: the masked-LM head, whose predictions this reads; set "model" in the config to a …ForMaskedLM folder/);
     expect(unread.code).toBe(2);
     expect(unread.stderr).toContain(`ppmlm: ${badRow}:1: key "author" must be a string or a number, got an array; write the author as one, or choose another key with "columns.author" in the config\n`);
     // With the key; freezeProtectedEmbeddings applies to the constrained cells only.

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { writeFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import { parseSafetensors, serializeSafetensors } from '../../src/model/index.js';
 import { generateClinicalNotes } from '../../examples/clinical-en/generate.js';
 import { cli } from './cli.js';
 import { tempDir } from './tmp.js';
@@ -21,4 +22,12 @@ export async function tinySetup(patients = 8, notes = 3): Promise<{ dir: string;
     if (r.code !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr}`);
   }
   return { dir, corpus, blacklist, model };
+}
+
+/** A copy of `model` at `to` whose weights lack the masked-LM head: a bare encoder, as a BertModel download is. */
+export async function bareEncoderCopy(model: string, to: string): Promise<string> {
+  await cp(model, to, { recursive: true });
+  const weights = parseSafetensors(await readFile(join(model, 'model.safetensors')), 'model.safetensors').tensors;
+  await writeFile(join(to, 'model.safetensors'), serializeSafetensors(new Map([...weights].filter(([name]) => !name.startsWith('cls.')))));
+  return to;
 }
