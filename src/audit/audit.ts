@@ -6,7 +6,7 @@ import { assertSameAnalyzer, blacklistFingerprint, occurrenceTokens, type Blackl
 import type { EncoderModel, Provenance } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { DEFAULT_SEQ_LEN } from '../mlm/index.js';
-import { morphemesFor, tokenizeAtMorphemes, type Encoding, type Tokenizer } from '../tokenizer/index.js';
+import { firstDifferentToken, morphemesFor, tokenizeAtMorphemes, type Encoding, type Tokenizer } from '../tokenizer/index.js';
 import { secretExposure, type ExposureProbe, type ExposureResult } from './exposure.js';
 import type { GoldSpan } from './gold.js';
 import { predictMasked, type MaskedQuery } from './inference.js';
@@ -237,11 +237,6 @@ export function exposureDifference(planted: readonly (ClusteredExposure | number
 }
 
 /** The first id two tokenizers of one size read as different tokens, if any. */
-function firstDifferentToken(a: Tokenizer, b: Tokenizer): number | undefined {
-  for (let id = 0; id < a.vocabSize; id++) if (a.tokenOf(id) !== b.tokenOf(id)) return id;
-  return undefined;
-}
-
 /**
  * The non-members whose text no member has. One that repeats a member's text (a template, a retweet) is a
  * text the model trained on: scored as unseen, its memorised loss would count against the attack.

@@ -124,8 +124,8 @@ export function buildProgram(io: CliIO): Command {
       .addOption(analyzerOption())
       .option('--recognizers <list>', 'recognisers of direct identifiers, a comma list read left to right: all (patterns, bundled names and places, context rules), none (clears), names, kinds in capitals (DATE: every date rule); -NAME or -KIND leaves one out, and a list that starts with one starts from all (-DATE,-korean-places)', 'all')
       .option('--gazetteer <file>', 'a list of names/places/companies (one per line); repeatable', collect)
-      .option('--deid-model <dir>', 'a model from "ppmlm deid train" as a recogniser (source model:<dir>), or public-ner-en: the bundled model of English persons and places from public NER (opt-in; see models/public-ner-en)')
-      .option('--deid-threshold <p>', "with --deid-model: a token is an identifier when the model gives it at least this probability (default: the threshold its training chose on its dev split)")
+      .option('--deid-model <dir>', 'a model from "ppmlm deid train" as a recogniser (source model:<dir>), or public-ner-en: the bundled model of English persons and places from public NER (opt-in; see models/public-ner-en); repeated, an ensemble that averages the models\' label probabilities', collect)
+      .option('--deid-threshold <p>', "with --deid-model: a token is an identifier when the model gives it at least this probability (default: the threshold its training chose on its dev split; for an ensemble, the mean of its models')")
       .option('--model-agreement <share>', 'with --deid-model: a term only the model found enters when the model marked at least this share of the places it would be protected in the corpus and, with mecab, when it is no common noun (0 keeps every one): one false alarm would protect a common word everywhere', '0.2')
       .option('--stop-list <file>', 'terms never blacklisted (one per line)')
       .option('--keep-numbers', 'also consider n-grams made only of numbers');

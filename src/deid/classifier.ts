@@ -226,9 +226,10 @@ export interface Prediction {
  * The predicted label of every token of a text. Windows overlap by half, and each token takes the label
  * predicted in the window where it has the most context on its scarcer side: a token at a window's cut
  * sees nothing beyond it, which made tokens near cuts the tagger's weakest (`stride: 0` restores
- * disjoint windows). Windows go through the model in batches.
+ * disjoint windows). Windows go through the model in batches. Several models sharing the tokenizer and
+ * labels (an ensemble, e.g. of training seeds) give each token the mean of their label probabilities.
  */
-export async function predictLabels(model: EncoderModel, tokenizer: Tokenizer, labels: readonly string[], text: string, options: PredictOptions): Promise<Prediction> {
+export async function predictLabels(model: EncoderModel | readonly EncoderModel[], tokenizer: Tokenizer, labels: readonly string[], text: string, options: PredictOptions): Promise<Prediction> {
   const { seqLen, analyzer, piiThreshold } = options;
   const stride = options.stride ?? Math.floor((seqLen - 2) / 2);
   const encoding = await tokenizeAtMorphemes(tokenizer, text, analyzer);
@@ -242,6 +243,7 @@ export async function predictLabels(model: EncoderModel, tokenizer: Tokenizer, l
   const ranges = windowRanges(n, { maxLength: seqLen, stride });
   const windows = windowsOf(tokenizer, encoding, { maxLength: seqLen, stride });
   const padId = tokenizer.idOf(tokenizer.specials.pad)!;
+  const members = 'params' in model ? [model] : model;
   for (let first = 0; first < windows.length; first += PREDICT_BATCH) {
     const rows = windows.slice(first, first + PREDICT_BATCH).map((w) => {
       const positions = w.ids.map((_, i) => i).slice(1, -1);
@@ -249,8 +251,10 @@ export async function predictLabels(model: EncoderModel, tokenizer: Tokenizer, l
     });
     const b = padBatch(rows, padId);
     const probsOnBackend = tf.tidy(() => {
-      const hidden = encode(model.params, model.config, { inputIds: tf.tensor2d(b.inputIds, [b.batchSize, b.seqLen], 'int32'), attentionMask: tf.tensor2d(b.attentionMask, [b.batchSize, b.seqLen], 'int32') });
-      return tf.softmax(tokenClassifierLogits(model.params, tf.gather(hidden, tf.tensor1d(b.positions, 'int32'))));
+      const inputs = { inputIds: tf.tensor2d(b.inputIds, [b.batchSize, b.seqLen], 'int32'), attentionMask: tf.tensor2d(b.attentionMask, [b.batchSize, b.seqLen], 'int32') };
+      const positions = tf.tensor1d(b.positions, 'int32');
+      const each = members.map((m) => tf.softmax(tokenClassifierLogits(m.params, tf.gather(encode(m.params, m.config, inputs), positions))));
+      return each.length === 1 ? each[0]! : tf.div(tf.addN(each), each.length);
     });
     // Read asynchronously: a GPU backend has no synchronous read under Node.
     const probs = (await probsOnBackend.data()) as Float32Array;

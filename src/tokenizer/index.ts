@@ -20,3 +20,4 @@ export type { TrainBpeOptions } from './trainBpe.js';
 export { bpeToTokenizerJson } from './tokenizerJson.js';
 export { learnMerges } from './merges.js';
 export { BlacklistedTerms, blacklistedTokens, tokenSurface } from './blacklistedTokens.js';
+export { firstDifferentToken } from './vocabulary.js';

@@ -1,6 +1,6 @@
 import { ConfigError } from '../errors.js';
 import type { AddedToken } from './addedTokens.js';
-import type { SpecialTokens } from './types.js';
+import type { SpecialTokens, Tokenizer } from './types.js';
 
 /**
  * Token ↔ id lookups and the special tokens every tokenizer shares. Added tokens outside the model's
@@ -46,4 +46,10 @@ export abstract class Vocabulary {
   tokenOf(id: number): string {
     return this.vocab[id] ?? this.specials.unk;
   }
+}
+
+/** The first id that two tokenizers read as different tokens, over the first's ids; undefined where they agree. */
+export function firstDifferentToken(a: Tokenizer, b: Tokenizer): number | undefined {
+  for (let id = 0; id < a.vocabSize; id++) if (a.tokenOf(id) !== b.tokenOf(id)) return id;
+  return undefined;
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { cp, readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { cli } from '../helpers/cli.js';
-import { bareEncoderCopy, tinySetup } from '../helpers/tinyModel.js';
+import { bareEncoderCopy, swappedTokensCopy, tinySetup } from '../helpers/tinyModel.js';
 import { generateClinicalNotes } from '../../examples/clinical-en/generate.js';
 
 describe('ppmlm audit', () => {
@@ -115,12 +115,7 @@ describe('ppmlm audit on a model it cannot run', () => {
     const auditedBare = await cli('--quiet', 'audit', '--model', bare, '--blacklist', blacklist, '--seq-len', '32', '--members', corpus, '--non-members', held, '--out', join(dir, 'c'));
     expect(auditedBare.code).toBe(2);
     expect(auditedBare.stderr).toMatch(/bare\/model\.safetensors: lacks the tensors .*: the masked-LM head/);
-    const swapped = join(dir, 'swapped');
-    await cp(model, swapped, { recursive: true });
-    const tokenizer = JSON.parse(await readFile(join(model, 'tokenizer.json'), 'utf8')) as { model: { vocab: Record<string, number> } };
-    const [a, b] = Object.keys(tokenizer.model.vocab).slice(-2) as [string, string];
-    [tokenizer.model.vocab[a], tokenizer.model.vocab[b]] = [tokenizer.model.vocab[b]!, tokenizer.model.vocab[a]!];
-    await writeFile(join(swapped, 'tokenizer.json'), JSON.stringify(tokenizer));
+    const swapped = await swappedTokensCopy(model, join(dir, 'swapped'));
     const held2 = join(dir, 'held2.jsonl');
     await writeFile(held2, generateClinicalNotes(99, 3, 1).map((d) => JSON.stringify({ ...d, id: `h${d.id}` })).join('\n'));
     const other = await audit('--members', corpus, '--non-members', held2, '--reference', swapped, '--out', join(dir, 'b'));

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { cp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
-import { DeidModelRecognizer } from '../../src/deid/index.js';
+import { swappedTokensCopy } from '../helpers/tinyModel.js';
+import { DeidModelRecognizer, predictLabels } from '../../src/deid/index.js';
+import { loadTokenClassifier, parseSafetensors, serializeSafetensors, type EncoderModel } from '../../src/model/index.js';
 import { parseAnnotated } from '../../src/deid/annotated.js';
 import { readBlacklist } from '../../src/identifiers/index.js';
 import { privateInputsOf } from '../../src/mlm/index.js';
@@ -359,6 +361,45 @@ describe('a DeID model as a blacklist recogniser', () => {
     const declared = await cli('--quiet', 'blacklist', 'build', '--corpus', 'examples/legal-ko/judgments.csv', '--lang', 'ko', '--recognizers', 'none', '--deid-model', model, '--public-corpus', '--out', join(dir, 'public.tsv'));
     expect(declared.code).toBe(2);
     expect(declared.stderr).toMatch(/--public-corpus: the de-identification model .* was not trained on documents declared public \(deid train --public-corpus\)/);
+
+    // An ensemble: a second model of the same tokenizer and labels, here the first with its O bias raised
+    // (so it marks less) and a threshold of its own recorded.
+    const second = join(dir, 'deid-b');
+    await cp(model, second, { recursive: true });
+    const weights = parseSafetensors(await readFile(join(model, 'model.safetensors')), 'model.safetensors').tensors;
+    const bias = weights.get('classifier.bias')!;
+    const outsideId = Number(Object.entries(JSON.parse(await readFile(join(model, 'config.json'), 'utf8')).id2label as Record<string, string>).find(([, l]) => l === 'O')![0]);
+    weights.set('classifier.bias', { shape: bias.shape, data: bias.data.map((v, i) => (i === outsideId ? v + 2 : v)) });
+    await writeFile(join(second, 'model.safetensors'), serializeSafetensors(weights));
+    const recordedA = JSON.parse(await readFile(join(model, 'ppmlm.json'), 'utf8'));
+    await writeFile(join(second, 'ppmlm.json'), JSON.stringify({ ...recordedA, piiThreshold: 0.3 }));
+    // Each token's PII probability is the mean of the two models' (an oracle: each model alone).
+    const [first, raised] = await Promise.all([loadTokenClassifier(model), loadTokenClassifier(second)]);
+    const predict = (m: EncoderModel | EncoderModel[]) => predictLabels(m, first.tokenizer, first.labels, sentence, { seqLen: 64, piiThreshold: 0.5 });
+    const [alone, other, both] = [await predict(first.model), await predict(raised.model), await predict([first.model, raised.model])];
+    expect(both.piiProbability.length).toBe(alone.piiProbability.length);
+    both.piiProbability.forEach((p, i) => expect(p).toBeCloseTo((alone.piiProbability[i]! + other.piiProbability[i]!) / 2, 5));
+    expect(Math.max(...other.piiProbability.map((p, i) => p - alone.piiProbability[i]!))).toBeLessThan(0);
+    // The CLI takes --deid-model again for an ensemble: one recogniser, both models in its source, the
+    // mean of their recorded thresholds.
+    const ensembleOut = join(dir, 'ensemble.tsv');
+    const ensemble = await cli('blacklist', 'build', '--corpus', 'examples/legal-ko/judgments.csv', '--lang', 'ko', '--recognizers', 'none', '--deid-model', model, '--deid-model', second, '--out', ensembleOut);
+    expect(ensemble.code, ensemble.stderr).toBe(0);
+    expect(ensemble.stderr).toMatch(/2 de-identification models added as one recogniser, their label probabilities averaged/);
+    expect(await readFile(ensembleOut, 'utf8')).toMatch(/\tmodel:deid\+deid-b(\n|,)/);
+    const meanThreshold = await DeidModelRecognizer.load([model, second]);
+    const atMean = await DeidModelRecognizer.load([model, second], undefined, { piiThreshold: (recordedA.piiThreshold + 0.3) / 2 });
+    expect(await meanThreshold.find(sentence)).toEqual(await atMean.find(sentence));
+    // Models whose probabilities cannot be averaged are refused, naming what differs.
+    const relabelled = join(dir, 'deid-relabelled');
+    await cp(model, relabelled, { recursive: true });
+    const config = JSON.parse(await readFile(join(model, 'config.json'), 'utf8'));
+    await writeFile(join(relabelled, 'config.json'), JSON.stringify({ ...config, id2label: Object.fromEntries(Object.entries(config.id2label as Record<string, string>).map(([i, l]) => [i, l === 'O' ? l : `X-${l}`])) }));
+    const mixed = await cli('blacklist', 'build', '--corpus', 'examples/legal-ko/judgments.csv', '--lang', 'ko', '--recognizers', 'none', '--deid-model', model, '--deid-model', relabelled, '--out', join(dir, 'mixed.tsv'));
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toBe(`ppmlm: --deid-model ${relabelled}: other labels than ${model}, so their label probabilities cannot be averaged; give models trained from the same base with the same labels (deid train --seed N for the others)\n`);
+    const retokenised = await swappedTokensCopy(model, join(dir, 'deid-retokenised'));
+    await expect(DeidModelRecognizer.load([model, retokenised])).rejects.toThrow(/another tokenizer than/);
   }, 120_000);
   it('records the documents a public model learned from; a DP run refuses a blacklist it helped build when they overlap the training documents', async () => {
     const dir = await tempDir();

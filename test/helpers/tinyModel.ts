@@ -31,3 +31,13 @@ export async function bareEncoderCopy(model: string, to: string): Promise<string
   await writeFile(join(to, 'model.safetensors'), serializeSafetensors(new Map([...weights].filter(([name]) => !name.startsWith('cls.')))));
   return to;
 }
+
+/** A copy of `model` at `to` whose tokenizer reads its last two tokens' ids the other way round: the same size, another vocabulary. */
+export async function swappedTokensCopy(model: string, to: string): Promise<string> {
+  await cp(model, to, { recursive: true });
+  const tokenizer = JSON.parse(await readFile(join(model, 'tokenizer.json'), 'utf8')) as { model: { vocab: Record<string, number> } };
+  const [a, b] = Object.keys(tokenizer.model.vocab).slice(-2) as [string, string];
+  [tokenizer.model.vocab[a], tokenizer.model.vocab[b]] = [tokenizer.model.vocab[b]!, tokenizer.model.vocab[a]!];
+  await writeFile(join(to, 'tokenizer.json'), JSON.stringify(tokenizer));
+  return to;
+}

@@ -42,7 +42,7 @@ export interface BlacklistRuleFlags {
   analyzer: AnalyzerChoice;
   recognizers: string;
   gazetteer?: string[];
-  deidModel?: string;
+  deidModel?: string[];
   deidThreshold?: string;
   modelAgreement: string;
   stopList?: string;
@@ -87,28 +87,31 @@ export async function blacklistRules(options: BlacklistRuleFlags, out: Reporter,
   // The caller closes the analyser once the build is done; until this returns, a failure here does.
   try {
     const recognizers: Recognizer[] = defaultRecognizers(options.recognizers, analyzer);
-    let deidDocuments: string | undefined;
+    const deidDocuments: string[] = [];
     for (const path of options.gazetteer ?? []) {
       const terms = await readGazetteer(path);
       recognizers.push(new GazetteerRecognizer(terms, { category: categoryForList(path), source: `list:${path.split('/').pop()}`, analyzer }));
       out.info(`gazetteer ${path}: ${terms.length} terms`);
     }
-    if (options.deidModel) {
+    const deidModels = options.deidModel ?? [];
+    if (deidModels.length > 0) {
       const [{ DeidModelRecognizer, resolveModelDir }, { selectBackend }] = await Promise.all([import('../../deid/index.js'), import('../../engine/index.js')]);
-      const modelDir = resolveModelDir(options.deidModel);
-      // A recogniser trained on private text carries it into a blacklist declared public.
-      const provenance = publicCorpus ? await readProvenance(modelDir) : undefined;
-      if (publicCorpus && provenance?.publicCorpus !== true) {
-        throw new UsageError(`--public-corpus: the de-identification model ${options.deidModel} was not trained on documents declared public (deid train --public-corpus), so a blacklist it helps build depends on them; drop --deid-model or --public-corpus`);
+      const modelDirs = deidModels.map((m) => resolveModelDir(m));
+      for (const [i, modelDir] of modelDirs.entries()) {
+        // A recogniser trained on private text carries it into a blacklist declared public.
+        const provenance = publicCorpus ? await readProvenance(modelDir) : undefined;
+        if (publicCorpus && provenance?.publicCorpus !== true) {
+          throw new UsageError(`--public-corpus: the de-identification model ${deidModels[i]} was not trained on documents declared public (deid train --public-corpus), so a blacklist it helps build depends on them; drop --deid-model or --public-corpus`);
+        }
+        if (publicCorpus && typeof provenance?.publicDocuments !== 'string') {
+          throw new UsageError(`--public-corpus: ${deidModels[i]}/ppmlm.json records no publicDocuments (it was trained before ppmlm recorded a public model's documents), so a DP run could not rule out that they overlap its training documents; retrain it with deid train --public-corpus, or drop --deid-model`);
+        }
+        if (typeof provenance?.publicDocuments === 'string') deidDocuments.push(provenance.publicDocuments);
       }
-      if (publicCorpus && typeof provenance?.publicDocuments !== 'string') {
-        throw new UsageError(`--public-corpus: ${options.deidModel}/ppmlm.json records no publicDocuments (it was trained before ppmlm recorded a public model's documents), so a DP run could not rule out that they overlap its training documents; retrain it with deid train --public-corpus, or drop --deid-model`);
-      }
-      if (typeof provenance?.publicDocuments === 'string') deidDocuments = provenance.publicDocuments;
       await selectBackend(options.backend);
       const piiThreshold = options.deidThreshold === undefined ? undefined : parseNumberFlag(options.deidThreshold, '--deid-threshold', { min: 0, max: 1 });
-      recognizers.push(await DeidModelRecognizer.load(modelDir, analyzer, { piiThreshold, onWarn: (why) => out.warn(`--deid-model ${options.deidModel}: ${why}`) }));
-      out.info(`de-identification model ${options.deidModel} added as a recogniser`);
+      recognizers.push(await DeidModelRecognizer.load(modelDirs, analyzer, { piiThreshold, onWarn: (why) => out.warn(`--deid-model ${deidModels.join(', ')}: ${why}`) }));
+      out.info(deidModels.length === 1 ? `de-identification model ${deidModels[0]} added as a recogniser` : `${deidModels.length} de-identification models added as one recogniser, their label probabilities averaged`);
     }
     const stopList = new Set<string>();
     if (options.stopList) {
@@ -118,7 +121,7 @@ export async function blacklistRules(options: BlacklistRuleFlags, out: Reporter,
       for (const line of text.split('\n')) if (line.trim() && !line.startsWith('#')) stopList.add(canonicalTerm(line));
     }
     return {
-      build: { k, ngrams, allNgrams: options.allNgrams === true, commonWords: options.commonWords, minOccurrences, modelAgreement, ignoreNumbers: !options.keepNumbers, stopList, recognizers, analyzer, publicCorpus, ...(deidDocuments && { recognizerDocuments: [deidDocuments] }) },
+      build: { k, ngrams, allNgrams: options.allNgrams === true, commonWords: options.commonWords, minOccurrences, modelAgreement, ignoreNumbers: !options.keepNumbers, stopList, recognizers, analyzer, publicCorpus, ...(deidDocuments.length > 0 && { recognizerDocuments: deidDocuments }) },
       recognizers,
       analyzer,
     };
