@@ -60,10 +60,16 @@ export interface ReadJsonOptions {
  * const raw = await readJsonFile('experiment.json', { fix: 'an experiment config is one JSON object', hint: 'check --config' });
  */
 export async function readJsonFile(path: string, options: ReadJsonOptions): Promise<unknown> {
+  return (await readJsonFileText(path, options)).value;
+}
+
+/** {@link readJsonFile} with the file's text, for errors that name a value's line ({@link jsonValueLine}). */
+export async function readJsonFileText(path: string, options: ReadJsonOptions): Promise<{ value: unknown; text: string }> {
   const bytes = await readFile(path).catch((err: unknown) => {
     throw fileSystemError(err, path, options.hint);
   });
-  return parseJson(decodeUtf8Strict(bytes, path), path, options.fix);
+  const text = decodeUtf8Strict(bytes, path);
+  return { value: parseJson(text, path, options.fix), text };
 }
 
 /** 1-based line and column (in UTF-16 units) of `offset` in `text`. */
@@ -82,12 +88,41 @@ const HEX4 = /[0-9a-fA-F]{4}/y;
 
 /**
  * Offset of the first character where `text` stops being JSON (RFC 8259), `text.length` when it ends
- * too early, -1 when it is JSON. Run only after `JSON.parse` failed, to say where. Iterative, so deep
- * nesting cannot overflow the stack.
+ * too early, -1 when it is JSON. Run only after `JSON.parse` failed, to say where.
  */
 export function jsonErrorOffset(text: string): number {
+  return walkJson(text);
+}
+
+/** A key or an array index on the way from a JSON document's root to one of its values. */
+export type JsonPath = readonly (string | number)[];
+
+/**
+ * The 1-based line where the value at `path` starts in the JSON `text` (the last one where a key is
+ * repeated, as `JSON.parse` keeps the last), undefined where there is none: so that an error about a
+ * value's meaning, found after parsing, names its line as a syntax error does.
+ *
+ * @example
+ * jsonValueLine('{\n "finetune": {\n  "lr": 5\n }\n}', ['finetune', 'lr']) // 3
+ */
+export function jsonValueLine(text: string, path: JsonPath): number | undefined {
+  let found = -1;
+  walkJson(text, (at, offset) => {
+    if (at.length === path.length && at.every((key, i) => key === path[i])) found = offset;
+  });
+  return found < 0 ? undefined : lineAndColumn(text, found).line;
+}
+
+/**
+ * Walks JSON `text`, calling `visit` with the path and offset of every value where it starts; returns
+ * the offset where the text stops being JSON, `text.length` when it ends too early, -1 when it is JSON.
+ * Iterative, so deep nesting cannot overflow the stack.
+ */
+function walkJson(text: string, visit?: (path: JsonPath, offset: number) => void): number {
   const n = text.length;
   const open: string[] = [];
+  // The key or index of the value being read in each open container.
+  const path: (string | number)[] = [];
   let expect: 'value' | 'key' | 'after' = 'value';
   let i = 0;
   const skipSpace = () => {
@@ -117,12 +152,15 @@ export function jsonErrorOffset(text: string): number {
     if (i >= n) return expect === 'after' && open.length === 0 ? -1 : n;
     const c = text[i]!;
     if (expect === 'value') {
+      visit?.(path, i);
       if (c === '{' || c === '[') {
         open.push(c);
+        path.push(0);
         i++;
         skipSpace();
         if (text[i] === (c === '{' ? '}' : ']')) {
           open.pop();
+          path.pop();
           i++;
           expect = 'after';
         } else expect = c === '{' ? 'key' : 'value';
@@ -136,7 +174,9 @@ export function jsonErrorOffset(text: string): number {
         expect = 'after';
       }
     } else if (expect === 'key') {
+      const start = i;
       if (c !== '"' || !string()) return i;
+      if (visit) path[path.length - 1] = JSON.parse(text.slice(start, i)) as string;
       skipSpace();
       if (text[i] !== ':') return i;
       i++;
@@ -146,9 +186,11 @@ export function jsonErrorOffset(text: string): number {
       if (top === undefined) return i;
       if (c === ',') {
         i++;
+        if (top === '[') path[path.length - 1] = (path.at(-1) as number) + 1;
         expect = top === '{' ? 'key' : 'value';
       } else if (c === (top === '{' ? '}' : ']')) {
         open.pop();
+        path.pop();
         i++;
       } else return i;
     }

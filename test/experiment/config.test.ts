@@ -3,18 +3,29 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readExperimentConfig } from '../../src/experiment/index.js';
 import { tempDir } from '../helpers/tmp.js';
+import { ConfigError } from '../../src/errors.js';
 
 const BASE = { model: 'm', members: 'a.jsonl', nonMembers: 'b.jsonl', strategies: ['standard', 'constrained+dp'], epochs: [1], finetune: { targetEpsilon: 8, dpMaxWindows: 4 }, canaries: { count: 2 } };
 
-/** Reads `config` from a folder that holds the paths BASE names. */
-async function read(config: object): Promise<unknown> {
+/** Reads `config` from a folder that holds the paths BASE names, written on one line or, with `indent`, pretty. */
+async function read(config: object, indent?: number): Promise<unknown> {
   const dir = await tempDir();
   await mkdir(join(dir, 'm'));
   for (const file of ['a.jsonl', 'b.jsonl']) await writeFile(join(dir, file), '');
   const path = join(dir, 'exp.json');
-  await writeFile(path, JSON.stringify(config));
+  await writeFile(path, JSON.stringify(config, null, indent));
   return readExperimentConfig(path);
 }
+
+/** The line an error of `read(config, 2)` names. */
+async function lineOf(config: object): Promise<number | undefined> {
+  const err = await read(config, 2).then(() => undefined, (e: unknown) => e);
+  if (!(err instanceof ConfigError)) throw new Error(`expected a ConfigError, got ${String(err)}`);
+  return err.line;
+}
+
+/** The 1-based line of `config` written pretty where `needle` first stands. */
+const lineIn = (config: object, needle: string) => JSON.stringify(config, null, 2).split('\n').findIndex((l) => l.includes(needle)) + 1;
 
 describe('readExperimentConfig', () => {
   it('reads a config whose keys are all known', async () => {
@@ -49,5 +60,20 @@ describe('readExperimentConfig', () => {
     await expect(read({ ...BASE, finetune: { ...BASE.finetune, dropout: 0.95 } })).rejects.toThrow('"finetune.dropout" must be a number between 0 and 0.9, got 0.95');
     await expect(read({ ...BASE, audit: { seqLen: 4 } })).rejects.toThrow('"audit.seqLen" must be an integer between 8 and 4096, got 4');
     await expect(read({ ...BASE, finetune: { ...BASE.finetune, lr: 1e-3, batchSize: 8, seqLen: 64 } })).resolves.toMatchObject({ finetune: { lr: 1e-3 } });
+  });
+
+  it('names the line of the value an error is about, as a syntax error does', async () => {
+    const cases: [object, string][] = [
+      [{ ...BASE, finetune: { ...BASE.finetune, lr: -1 } }, '"lr": -1'],
+      [{ ...BASE, finetune: { ...BASE.finetune, dpMaxWindow: 4 } }, '"dpMaxWindow"'],
+      [{ ...BASE, finetune: { ...BASE.finetune, untieDecoder: 'yes' } }, '"untieDecoder"'],
+      [{ ...BASE, epochs: [1, 0] }, '"epochs"'],
+      [{ ...BASE, canaries: { count: 2, protect: 'some' } }, '"protect"'],
+      [{ ...BASE, members: 'c.jsonl' }, '"members"'],
+    ];
+    for (const [config, needle] of cases) expect(await lineOf(config), needle).toBe(lineIn(config, needle));
+    // A key the config lacks has no line of its own: the file alone.
+    const { model: _, ...noModel } = BASE;
+    expect(await lineOf(noModel)).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonErrorOffset, parseJson, readJsonFile } from '../../src/io/index.js';
+import { jsonErrorOffset, jsonValueLine, parseJson, readJsonFile } from '../../src/io/index.js';
 import { FormatError, UsageError } from '../../src/errors.js';
 import { tempFile } from '../helpers/tmp.js';
 
@@ -52,6 +52,41 @@ describe('jsonErrorOffset', () => {
 
   it('survives nesting far deeper than the call stack', () => {
     expect(jsonErrorOffset('['.repeat(1_000_000))).toBe(1_000_000);
+  });
+});
+
+describe('jsonValueLine', () => {
+  const text = '{\n  "model": "m",\n  "finetune": {\n    "lr": -1,\n    "a\\"b": [\n      1,\n      {"lr": 2}\n    ]\n  },\n  "lr": 3\n}\n';
+
+  it('finds the line of a value by its path of keys and indexes', () => {
+    expect(jsonValueLine(text, [])).toBe(1);
+    expect(jsonValueLine(text, ['model'])).toBe(2);
+    expect(jsonValueLine(text, ['finetune'])).toBe(3);
+    // The same key elsewhere is another path.
+    expect(jsonValueLine(text, ['finetune', 'lr'])).toBe(4);
+    expect(jsonValueLine(text, ['lr'])).toBe(10);
+    // Keys are compared unescaped; array elements by index.
+    expect(jsonValueLine(text, ['finetune', 'a"b'])).toBe(5);
+    expect(jsonValueLine(text, ['finetune', 'a"b', 1, 'lr'])).toBe(7);
+    expect(jsonValueLine(text, ['finetune', 'a"b', 0])).toBe(6);
+  });
+
+  it('gives none for a path the text does not hold, and the last of a repeated key, the one JSON.parse keeps', () => {
+    expect(jsonValueLine(text, ['finetune', 'dropout'])).toBeUndefined();
+    expect(jsonValueLine(text, ['finetune', 'a"b', 2])).toBeUndefined();
+    expect(jsonValueLine(text, ['model', 'x'])).toBeUndefined();
+    expect(jsonValueLine('{"k": 1,\n"k": 2}', ['k'])).toBe(2);
+  });
+
+  it('agrees with JSON.stringify on where each key of a pretty-printed document stands', () => {
+    const doc = { a: { b: [1, { c: null, d: [[], {}] }], e: 'x\ny' }, f: [true, false], g: {} };
+    const lines = JSON.stringify(doc, null, 2).split('\n');
+    const pretty = lines.join('\n');
+    // Each key of this document is its own letter, written once: its line is where `"key":` stands.
+    for (const key of ['a', 'b', 'c', 'd', 'e', 'f', 'g']) {
+      const path = key === 'a' || key === 'f' || key === 'g' ? [key] : key === 'b' || key === 'e' ? ['a', key] : ['a', 'b', 1, key];
+      expect(jsonValueLine(pretty, path), key).toBe(lines.findIndex((l) => l.trimStart().startsWith(`"${key}":`)) + 1);
+    }
   });
 });
 
