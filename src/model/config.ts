@@ -1,5 +1,5 @@
 import { ConfigError, FormatError, UsageError } from '../errors.js';
-import { isJsonObject } from '../io/index.js';
+import { isJsonObject, jsonValueLine } from '../io/index.js';
 
 /** The fields of a Hugging Face BERT/RoBERTa config.json that the encoder uses. */
 export interface EncoderConfig {
@@ -54,10 +54,12 @@ const MAX_PARAMETERS = 2e9;
  * Checks what the encoder relies on; each problem names the field and the fix. A value of the wrong type
  * or out of range is a FormatError (the file is malformed); a well-formed but unsupported model is a ConfigError.
  */
-export function validateConfig(raw: unknown, file = 'config.json'): EncoderConfig {
+export function validateConfig(raw: unknown, file = 'config.json', text?: string): EncoderConfig {
   if (!isJsonObject(raw)) throw new FormatError('config.json must be a JSON object', { file });
   const config = raw as Partial<EncoderConfig>;
-  const bad = (key: string, what: string) => new FormatError(`"${key}" must be ${what}, got ${JSON.stringify(config[key])}`, { file });
+  // With the file's text at hand, an error names the line of the value it is about.
+  const at = (key: string) => ({ file, line: text === undefined ? undefined : jsonValueLine(text, [key]) });
+  const bad = (key: string, what: string) => new FormatError(`"${key}" must be ${what}, got ${JSON.stringify(config[key])}`, at(key));
   const integer = (key: string, min: number, max: number, required = false) => {
     const v = config[key];
     if ((required || v !== undefined) && (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)) throw bad(key, `an integer from ${min} to ${max}`);
@@ -80,11 +82,11 @@ export function validateConfig(raw: unknown, file = 'config.json'): EncoderConfi
   }
   const { vocab_size: v, hidden_size: h, num_hidden_layers: l, intermediate_size: i, max_position_embeddings: p } = config as EncoderConfig;
   const parameters = (v + p) * h + l * (4 * h * h + 2 * h * i);
-  if (parameters > MAX_PARAMETERS) throw new ConfigError(`the sizes describe a model of ${parameters.toExponential(1)} parameters, more than ppmlm can hold (${MAX_PARAMETERS.toExponential(0)}); check the sizes`, { file });
-  if (config.model_type !== 'bert' && config.model_type !== 'roberta') throw new ConfigError(`model_type "${String(config.model_type)}" is not supported; ppmlm runs BERT and RoBERTa encoders`, { file });
-  if (config.hidden_size! % config.num_attention_heads! !== 0) throw new ConfigError(`hidden_size ${config.hidden_size} is not a multiple of num_attention_heads ${config.num_attention_heads}; each head takes an equal share: set num_attention_heads to a divisor of it`, { file });
+  if (parameters > MAX_PARAMETERS) throw new ConfigError(`the sizes describe a model of ${parameters.toExponential(1)} parameters, more than ppmlm can hold (${MAX_PARAMETERS.toExponential(0)}); check the sizes`, at('vocab_size'));
+  if (config.model_type !== 'bert' && config.model_type !== 'roberta') throw new ConfigError(`model_type "${String(config.model_type)}" is not supported; ppmlm runs BERT and RoBERTa encoders`, at('model_type'));
+  if (config.hidden_size! % config.num_attention_heads! !== 0) throw new ConfigError(`hidden_size ${config.hidden_size} is not a multiple of num_attention_heads ${config.num_attention_heads}; each head takes an equal share: set num_attention_heads to a divisor of it`, at('num_attention_heads'));
   const act = config.hidden_act ?? 'gelu';
-  if (act !== 'gelu' && act !== 'gelu_new' && act !== 'relu') throw new ConfigError(`hidden_act "${String(act)}" is not supported (gelu, gelu_new, relu)`, { file });
+  if (act !== 'gelu' && act !== 'gelu_new' && act !== 'relu') throw new ConfigError(`hidden_act "${String(act)}" is not supported (gelu, gelu_new, relu)`, at('hidden_act'));
   return defaultConfig({ ...config, hidden_act: act } as EncoderConfig);
 }
 

@@ -122,18 +122,20 @@ export interface LoadedModel {
   initialized: string[];
 }
 
-async function readJson(path: string, what: string): Promise<unknown> {
+async function readJson(path: string, what: string): Promise<{ value: unknown; text: string }> {
   const bytes = await readFile(path).catch(() => {
     throw new UsageError(`${path}: no such file; is this a model folder (config.json, model.safetensors, tokenizer.json)? ${what}`);
   });
   // A damaged file is fetched or saved again; `what` (make a new model) is for a folder that has none.
-  return parseJson(decodeUtf8Strict(bytes, path), path, `a model's ${basename(path)} is one JSON object: download or save the model again`);
+  const text = decodeUtf8Strict(bytes, path);
+  return { value: parseJson(text, path, `a model's ${basename(path)} is one JSON object: download or save the model again`), text };
 }
 
-/** The validated config.json of a model folder, without loading its weights. */
-export async function readModelConfig(dir: string): Promise<EncoderConfig> {
+/** The validated config.json of a model folder, without loading its weights; `what` says how to make one where it has none. */
+export async function readModelConfig(dir: string, what = 'Create one with "ppmlm model init".'): Promise<EncoderConfig> {
   const configPath = join(dir, 'config.json');
-  return validateConfig(await readJson(configPath, 'Create one with "ppmlm model init".'), configPath);
+  const { value, text } = await readJson(configPath, what);
+  return validateConfig(value, configPath, text);
 }
 
 /**
@@ -208,7 +210,7 @@ async function loadWithHead(dir: string, head: Head, lacks: string): Promise<Loa
 /** Loads a token-classification model folder; its labels come from config.json's id2label. */
 export async function loadTokenClassifier(dir: string): Promise<LoadedModel & { labels: string[] }> {
   const configPath = join(dir, 'config.json');
-  const id2label = validateConfig(await readJson(configPath, 'Train one with "ppmlm deid train".'), configPath).id2label;
+  const id2label = (await readModelConfig(dir, 'Train one with "ppmlm deid train".')).id2label;
   if (!id2label || Object.keys(id2label).length === 0) throw new ConfigError('config.json has no id2label: this is not a token-classification model (train one with "ppmlm deid train")', { file: configPath });
   const labels = Object.entries(id2label).sort((a, b) => Number(a[0]) - Number(b[0])).map(([, l]) => l);
   const loaded = await loadWithHead(dir, { tokenClassification: labels.length }, 'the classifier; give a model from "ppmlm deid train" or a token-classification model');
@@ -236,7 +238,7 @@ export function savedHead(config: EncoderConfig): Head | undefined {
  */
 export async function loadSavedModel(dir: string): Promise<LoadedModel> {
   const configPath = join(dir, 'config.json');
-  const config = validateConfig(await readJson(configPath, 'Create one with "ppmlm model init".'), configPath);
+  const config = await readModelConfig(dir);
   const head = savedHead(config);
   if (head === undefined) {
     throw new ConfigError(`"architectures" ${JSON.stringify(config.architectures ?? null)} names no head ppmlm runs; a model needs BertForMaskedLM/RobertaForMaskedLM, or …ForTokenClassification or …ForSequenceClassification with id2label`, { file: configPath });

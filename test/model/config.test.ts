@@ -38,6 +38,11 @@ describe('validateConfig', () => {
       const err = located({ ...GOOD, ...patch });
       expect(err, message).toBeInstanceOf(FormatError);
       expect(err.located).toBe(`m/config.json: ${message}`);
+      // With the file's text, the line of the value too.
+      const text = JSON.stringify({ ...GOOD, ...patch }, null, 2);
+      const key = Object.keys(patch)[0]!;
+      const line = text.split('\n').findIndex((l) => l.startsWith(`  "${key}":`)) + 1;
+      expect(thrown(() => validateConfig(JSON.parse(text), 'm/config.json', text)).located).toBe(`m/config.json:${line}: ${message}`);
     }
   });
 
