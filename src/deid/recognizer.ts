@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { MODEL_SOURCE, type Detection, type Recognizer } from '../identifiers/index.js';
 import { UsageError } from '../errors.js';
 import { disposeParams, loadTokenClassifier, type EncoderModel } from '../model/index.js';
@@ -16,6 +16,8 @@ import { inferenceSeqLen, recordedPiiThreshold } from './train.js';
  */
 export class DeidModelRecognizer implements Recognizer {
   readonly name: string;
+  /** The PII probability a token needs (see `PredictOptions.piiThreshold`); undefined: its likeliest label. */
+  readonly piiThreshold: number | undefined;
 
   private constructor(
     private readonly models: readonly EncoderModel[],
@@ -26,6 +28,7 @@ export class DeidModelRecognizer implements Recognizer {
     private readonly analyzer?: MorphAnalyzer,
   ) {
     this.name = `${MODEL_SOURCE}${dirs.map((d) => basename(d)).join('+')}`;
+    this.piiThreshold = options.piiThreshold;
   }
 
   /**
@@ -36,13 +39,16 @@ export class DeidModelRecognizer implements Recognizer {
    * alarm everywhere, so it may want more precision than F1 weighs. `onWarn` hears when the text cannot be
    * cut as the model's training did ({@link modelCut}): a mecab model where mecab is not used.
    *
-   * Several folders make an ensemble: each token takes the mean of the models' label probabilities (one
-   * training run of a small tagger moves its recall by points; the mean of a few seeds moves less), and the
-   * threshold is the mean of the ones they recorded. They must share what the mean is taken over: the
-   * tokenizer, the labels, the window and the cut.
+   * Several folders make an ensemble: each token takes the mean of the models' label probabilities (so that
+   * a blacklist rests on more than one training run of a small tagger), and the
+   * threshold is the mean of the ones they recorded (all or none must record one). They must share what
+   * the mean is taken over: the tokenizer, the labels, the window and the cut.
    */
   static async load(dirs: string | readonly string[], analyzer?: MorphAnalyzer, options: { piiThreshold?: number; onWarn?: (message: string) => void } = {}): Promise<DeidModelRecognizer> {
     const folders = typeof dirs === 'string' ? [dirs] : dirs;
+    if (folders.length === 0) throw new UsageError('--deid-model: give at least one model folder');
+    const twice = folders.find((d, i) => folders.findIndex((o) => resolve(o) === resolve(d)) !== i);
+    if (twice !== undefined) throw new UsageError(`--deid-model ${twice} is given twice; an ensemble's models are trained apart (deid train --seed N)`);
     const loaded: LoadedTagger[] = [];
     try {
       for (const dir of folders) {
@@ -57,7 +63,13 @@ export class DeidModelRecognizer implements Recognizer {
     const { tokenizer, labels, provenance, model } = loaded[0]!;
     const cut = modelCut(provenance, analyzer, options.onWarn);
     const recorded = loaded.map((m) => recordedPiiThreshold(m.provenance));
-    const threshold = options.piiThreshold ?? (recorded.every((t) => t !== undefined) ? recorded.reduce((a, t) => a + t, 0) / recorded.length : undefined);
+    const without = recorded.findIndex((t) => t === undefined);
+    // A model without a threshold decides by its likeliest label, another rule than a threshold: no mean of the two.
+    if (options.piiThreshold === undefined && without >= 0 && recorded.some((t) => t !== undefined)) {
+      for (const m of loaded) disposeParams(m.model.params);
+      throw new UsageError(`--deid-model ${folders[without]}: its ppmlm.json records no PII threshold and the others do, so theirs cannot be averaged with it; give one with --deid-threshold`);
+    }
+    const threshold = options.piiThreshold ?? (without >= 0 ? undefined : (recorded as number[]).reduce((sum, t) => sum + t, 0) / recorded.length);
     return new DeidModelRecognizer(loaded.map((m) => m.model), tokenizer, labels, folders, { seqLen: inferenceSeqLen(model.config, provenance), analyzer: cut, piiThreshold: threshold }, analyzer);
   }
 

@@ -385,11 +385,19 @@ describe('a DeID model as a blacklist recogniser', () => {
     const ensembleOut = join(dir, 'ensemble.tsv');
     const ensemble = await cli('blacklist', 'build', '--corpus', 'examples/legal-ko/judgments.csv', '--lang', 'ko', '--recognizers', 'none', '--deid-model', model, '--deid-model', second, '--out', ensembleOut);
     expect(ensemble.code, ensemble.stderr).toBe(0);
-    expect(ensemble.stderr).toMatch(/2 de-identification models added as one recogniser, their label probabilities averaged/);
+    expect(ensemble.stderr).toMatch(/2 de-identification models added as one recogniser, their label probabilities averaged \(PII threshold 0\.\d{3}\)/);
     expect(await readFile(ensembleOut, 'utf8')).toMatch(/\tmodel:deid\+deid-b(\n|,)/);
-    const meanThreshold = await DeidModelRecognizer.load([model, second]);
-    const atMean = await DeidModelRecognizer.load([model, second], undefined, { piiThreshold: (recordedA.piiThreshold + 0.3) / 2 });
-    expect(await meanThreshold.find(sentence)).toEqual(await atMean.find(sentence));
+    expect((await DeidModelRecognizer.load([model, second])).piiThreshold).toBeCloseTo((recordedA.piiThreshold + 0.3) / 2, 10);
+    expect((await DeidModelRecognizer.load([model, second], undefined, { piiThreshold: 0.7 })).piiThreshold).toBe(0.7);
+    // A model without a threshold decides by its likeliest label: no mean with one that has a threshold.
+    const unrecorded = join(dir, 'deid-unrecorded');
+    await cp(model, unrecorded, { recursive: true });
+    const { piiThreshold: _, ...withoutThreshold } = recordedA;
+    await writeFile(join(unrecorded, 'ppmlm.json'), JSON.stringify(withoutThreshold));
+    await expect(DeidModelRecognizer.load([model, unrecorded])).rejects.toThrow(`--deid-model ${unrecorded}: its ppmlm.json records no PII threshold and the others do, so theirs cannot be averaged with it; give one with --deid-threshold`);
+    expect((await DeidModelRecognizer.load([model, unrecorded], undefined, { piiThreshold: 0.5 })).piiThreshold).toBe(0.5);
+    // One model twice is no ensemble.
+    await expect(DeidModelRecognizer.load([model, `${model}/`])).rejects.toThrow(`--deid-model ${model}/ is given twice; an ensemble's models are trained apart (deid train --seed N)`);
     // Models whose probabilities cannot be averaged are refused, naming what differs.
     const relabelled = join(dir, 'deid-relabelled');
     await cp(model, relabelled, { recursive: true });

@@ -110,8 +110,10 @@ export async function blacklistRules(options: BlacklistRuleFlags, out: Reporter,
       }
       await selectBackend(options.backend);
       const piiThreshold = options.deidThreshold === undefined ? undefined : parseNumberFlag(options.deidThreshold, '--deid-threshold', { min: 0, max: 1 });
-      recognizers.push(await DeidModelRecognizer.load(modelDirs, analyzer, { piiThreshold, onWarn: (why) => out.warn(`--deid-model ${deidModels.join(', ')}: ${why}`) }));
-      out.info(deidModels.length === 1 ? `de-identification model ${deidModels[0]} added as a recogniser` : `${deidModels.length} de-identification models added as one recogniser, their label probabilities averaged`);
+      const recognizer = await DeidModelRecognizer.load(modelDirs, analyzer, { piiThreshold, onWarn: (why) => out.warn(`--deid-model ${deidModels.join(', ')}: ${why}`) });
+      recognizers.push(recognizer);
+      const threshold = recognizer.piiThreshold === undefined ? 'each token its likeliest label' : `PII threshold ${recognizer.piiThreshold.toFixed(3)}`;
+      out.info(deidModels.length === 1 ? `de-identification model ${deidModels[0]} added as a recogniser (${threshold})` : `${deidModels.length} de-identification models added as one recogniser, their label probabilities averaged (${threshold})`);
     }
     const stopList = new Set<string>();
     if (options.stopList) {
