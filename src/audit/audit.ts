@@ -236,7 +236,6 @@ export function exposureDifference(planted: readonly (ClusteredExposure | number
   return { planted: p, control: c, difference: { value: p.mean - c.mean, se: Math.hypot(p.se, c.se) } };
 }
 
-/** The first id two tokenizers of one size read as different tokens, if any. */
 /**
  * The non-members whose text no member has. One that repeats a member's text (a template, a retweet) is a
  * text the model trained on: scored as unseen, its memorised loss would count against the attack.

@@ -7,7 +7,7 @@ export { writeCorpus } from './write.js';
 export type { CorpusWriteOptions } from './write.js';
 export { corpusStats } from './stats.js';
 export type { CorpusStats } from './stats.js';
-export { splitByAuthor } from './splitByAuthor.js';
+export { splitByAuthor, withoutAuthors } from './splitByAuthor.js';
 export type { AuthorSplit } from './splitByAuthor.js';
 export { corpusFingerprinter } from './fingerprint.js';
 export { goldSource, goldType, readSpanCorpus, readConll, SPAN_FORMATS, writeSpanJsonl, openSpanJsonlWriter } from './spans.js';

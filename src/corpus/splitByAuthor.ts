@@ -27,3 +27,11 @@ export function splitByAuthor(docs: readonly Document[], share: number, seed: nu
   const held = new Set(ranked.slice(0, count).map(([, a]) => a));
   return { train: docs.filter((d) => !held.has(d.author)), heldOut: docs.filter((d) => held.has(d.author)) };
 }
+
+/**
+ * Whether a corpus of several documents was read without authors: each document its own author, as a
+ * corpus read without an author column is. "Per individual" would then mean per document.
+ */
+export function withoutAuthors(docs: readonly Document[]): boolean {
+  return docs.length > 1 && docs.every((d) => d.author === d.id);
+}

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { alignGold, readGold, runAudit, writeReport, type AuditModel, type AuditOptions, type AuditReport, type GoldSpan } from '../audit/index.js';
-import { loadCorpus, type CorpusReadOptions, type Document } from '../corpus/index.js';
+import { DEFAULT_COLUMNS, loadCorpus, withoutAuthors, type CorpusReadOptions, type Document } from '../corpus/index.js';
 import { BlacklistMatcher, buildBlacklist, occurrenceTokens, protectedMask, readBlacklist, type Blacklist } from '../identifiers/index.js';
 import { checkpointDirFor, hasCheckpoint } from '../engine/index.js';
 import { ConfigError } from '../errors.js';
@@ -94,7 +94,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
   }
   // The base row and every audit's reference read the masked-LM head: a bare encoder's would be random.
   const base = await loadMaskedLm(config.model, 'set "model" in the config to a …ForMaskedLM folder, as the base row and every audit\'s reference read its predictions (fine-tuning alone may start from a bare encoder: ppmlm finetune)');
-  const read: CorpusReadOptions = { columns: config.columns ?? {}, columnChoices: { text: '"columns.text" in the config', author: '"columns.author" in the config', id: '"columns.id" in the config', label: '"columns.label" in the config' } };
+  const read: CorpusReadOptions = { columns: config.columns ?? {}, columnChoices: Object.fromEntries(Object.keys(DEFAULT_COLUMNS).map((key) => [key, `"columns.${key}" in the config`])) };
   let analyzer: MorphAnalyzer | undefined;
   try {
     const original = await loadCorpus(config.members, read);
@@ -184,8 +184,11 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
       override: 'set "finetune": { "allowVocabularyIdentifiers": true } in the config',
     }, log);
   }
-  // The DP cells' refusal of private preprocessing, here before any audit, naming the config key.
+  // The DP cells' refusals, here before any audit, naming the config keys.
   if (config.strategies.some((s) => parseAxes(s).privacy === 'dp')) {
+    if ((config.finetune?.dpUnit ?? 'author') === 'author' && withoutAuthors(members)) {
+      throw new ConfigError(`"finetune.dpUnit" author${config.finetune?.dpUnit === undefined ? ' (the default)' : ''} needs the members' author column: each of their ${members.length} documents is its own author; set "columns.author" in the config (or "finetune": { "dpUnit": "window" }, a guarantee per window, not per person)`);
+    }
     checkPrivateInputs(
       await privateInputsOf(
         { blacklist, vocabulary: reference.provenance?.vocabulary },

@@ -1,6 +1,6 @@
 import type * as tf from '@tensorflow/tfjs-core';
 import { resolve } from 'node:path';
-import { splitByAuthor, type Document } from '../corpus/index.js';
+import { splitByAuthor, withoutAuthors, type Document } from '../corpus/index.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { Rng } from '../engine/random.js';
 import { lossCurve, train, type LogEntry, type TrainerState } from '../engine/trainer.js';
@@ -254,7 +254,7 @@ function finetuneRunConfig(options: FinetuneOptions, resolved: { axes: TrainingA
 function privacyUnits(docs: readonly Document[], windows: readonly TrainingWindow[], unit: DpUnit): number[][] {
   if (unit === 'window') return windows.map((_, i) => [i]);
   if (unit === 'document') return groupUnits(windows.map((w) => String(w.doc)));
-  if (docs.length > 1 && docs.every((d) => d.author === d.id)) {
+  if (withoutAuthors(docs)) {
     throw new UsageError(`--dp-unit author needs the corpus's author column: each of its ${docs.length} documents is its own author; pass --author-col NAME (or --dp-unit window, a guarantee per window, not per person)`);
   }
   return groupUnits(windows.map((w) => docs[w.doc]!.author));

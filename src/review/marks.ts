@@ -101,7 +101,7 @@ export async function readReviewMarks(path: string): Promise<ReviewMarks> {
 export function assertMarksFit(marks: ReviewMarks, sample: ReviewSample, file: string): void {
   if (marks.blacklist !== sample.blacklist) throw new UsageError(`${file}: marks made against another blacklist (fingerprint ${marks.blacklist}, this one is ${sample.blacklist}); give the --blacklist the page was made from`);
   if (marks.corpus !== sample.corpus) throw new UsageError(`${file}: marks made on another corpus (fingerprint ${marks.corpus}, this one is ${sample.corpus}); give the --corpus (and its column flags) the page was made from`);
-  if (marks.sample !== sample.fingerprint) throw new UsageError(`${file}: marks of another draw (sample ${marks.sample}, seed ${marks.seed}, ${marks.size} passages; redrawn here: ${sample.fingerprint}); the corpus, the blacklist and the draw's settings read from the marks match, so another ppmlm version cut the passages; import with that version, or draw a new page with --sample N --out page.html`);
+  if (marks.sample !== sample.fingerprint) throw new UsageError(`${file}: marks of another draw (sample ${marks.sample}, seed ${marks.seed}, ${marks.size} passages; redrawn here: ${sample.fingerprint}); the corpus, the blacklist and the draw's settings read from the marks match, so the passages were cut another way here (another ppmlm version, or another Node, whose ICU cuts unspaced scripts into words); import where the page was drawn, or draw a new page with --sample N --out page.html`);
   if (marks.items.length !== sample.items.length) throw new FormatError(`${marks.items.length} items, the sample has ${sample.items.length}; ${FIX}`, { file });
   marks.items.forEach((m, i) => {
     const item = sample.items[i]!;

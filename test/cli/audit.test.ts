@@ -35,6 +35,10 @@ describe('ppmlm audit', () => {
     expect(downstream).toMatchObject({ train: 14, test: 4, macroF1: expect.any(Number), reference: { macroF1: expect.any(Number) } });
     expect(downstream.microF1).toBeGreaterThanOrEqual(0);
     expect(await readFile(join(out, 'report.html'), 'utf8')).toMatch(/Downstream classification \(14 training, 4 test documents\)/);
+    // The task corpus's label column is chosen with --task-label-col, not with --members' --label-col.
+    const noLabel = await cli('--quiet', 'audit', '--model', tuned, '--members', corpus, '--non-members', nonMembers, '--blacklist', blacklist, '--out', join(dir, 'no-label'), '--seq-len', '32', '--task', corpus, '--task-label-col', 'diagnosis');
+    expect(noLabel.code).toBe(2);
+    expect(noLabel.stderr).toMatch(/no key "diagnosis" for the label; the keys are: .* \(choose one with --task-label-col\)\n$/);
 
     const again = await cli('audit', '--model', tuned, '--members', corpus, '--non-members', nonMembers, '--blacklist', blacklist, '--out', out);
     expect(again.code).toBe(2);

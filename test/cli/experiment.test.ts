@@ -106,6 +106,14 @@ describe('ppmlm experiment', () => {
     const headless = await cli('experiment', '--config', config, '--out', join(dir, 'headless'));
     expect(headless.code).toBe(2);
     expect(headless.stderr).toMatch(/bare\/model\.safetensors: lacks the tensors cls\.predictions\.[^:]*: the masked-LM head, whose predictions this reads; set "model" in the config to a …ForMaskedLM folder/);
+    // A DP cell per individual on members read without authors is refused before any audit, naming the config's keys.
+    const anonymous = join(dir, 'anonymous.jsonl');
+    await writeFile(anonymous, generateClinicalNotes(5, 2, 2).map(({ author: _, ...d }) => JSON.stringify(d)).join('\n'));
+    await writeFile(config, JSON.stringify({ model, members: anonymous, nonMembers, blacklist, strategies: ['constrained+dp'], epochs: [1], seeds: [1], finetune: { seqLen: 32, targetEpsilon: 8 } }));
+    const perDocument = await cli('experiment', '--config', config, '--out', join(dir, 'per-document'));
+    expect(perDocument.code).toBe(2);
+    expect(perDocument.stderr).toContain('ppmlm: "finetune.dpUnit" author (the default) needs the members\' author column: each of their 4 documents is its own author; set "columns.author" in the config (or "finetune": { "dpUnit": "window" }, a guarantee per window, not per person)\n');
+    expect(perDocument.stderr).not.toMatch(/audit base/);
     expect(unread.code).toBe(2);
     expect(unread.stderr).toContain(`ppmlm: ${badRow}:1: key "author" must be a string or a number, got an array; write the author as one, or choose another key with "columns.author" in the config\n`);
     // With the key; freezeProtectedEmbeddings applies to the constrained cells only.
@@ -177,23 +185,23 @@ describe('ppmlm experiment', () => {
     await writeFile(config, JSON.stringify({ model: 'm', members: 'a', nonMembers: 'b', blacklist: 'c', strategies: ['dp'], epochs: [1] }));
     const r = await cli('experiment', '--config', config, '--out', join(dir, 'x'));
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/bad\.json: a strategy with dp needs finetune\.dpNoise or finetune\.targetEpsilon/);
+    expect(r.stderr).toMatch(/bad\.json:1: a strategy with dp needs finetune\.dpNoise or finetune\.targetEpsilon/);
     await writeFile(config, JSON.stringify({ model: 'm', members: 'a', nonMembers: 'b', blacklist: 'c', strategies: ['constrained+private'], epochs: [1] }));
     const axes = await cli('experiment', '--config', config, '--out', join(dir, 'w'));
     expect(axes.code).toBe(2);
-    expect(axes.stderr).toMatch(/bad\.json: "strategies": unknown strategy "constrained\+private"; use one of standard, constrained, pseudonymized, dp or a combination such as constrained\+dp/);
+    expect(axes.stderr).toMatch(/bad\.json:1: "strategies": unknown strategy "constrained\+private"; use one of standard, constrained, pseudonymized, dp or a combination such as constrained\+dp/);
     await writeFile(config, JSON.stringify({ model: 'm', members: 'a', nonMembers: 'b', blacklist: 'c', strategies: ['standard'], epochs: [1], canaries: { count: 1, repeats: 1, language: 'fr' } }));
     const lang = await cli('experiment', '--config', config, '--out', join(dir, 'y'));
     expect(lang.code).toBe(2);
-    expect(lang.stderr).toMatch(/bad\.json: unknown canaries\.language "fr"; use en or ko/);
+    expect(lang.stderr).toMatch(/bad\.json:1: unknown canaries\.language "fr"; use en or ko/);
     await writeFile(config, JSON.stringify({ model: 'm', members: 'a', nonMembers: 'b', blacklist: 'c', strategies: ['standard'], epochs: [1], lang: 'kr' }));
-    expect((await cli('experiment', '--config', config, '--out', join(dir, 'z'))).stderr).toMatch(/bad\.json: unknown lang "kr"; use auto, en, ko/);
+    expect((await cli('experiment', '--config', config, '--out', join(dir, 'z'))).stderr).toMatch(/bad\.json:1: unknown lang "kr"; use auto, en, ko/);
     await writeFile(config, JSON.stringify({ model: 'm', members: 'a', nonMembers: 'b', strategies: ['standard'], epochs: [1], lira: { references: 1 } }));
     const lira = await cli('experiment', '--config', config, '--out', join(dir, 'l'));
     expect(lira.code).toBe(2);
-    expect(lira.stderr).toMatch(/bad\.json: "lira\.references" must be an integer of at least 2/);
+    expect(lira.stderr).toMatch(/bad\.json:1: "lira\.references" must be an integer of at least 2/);
     await writeFile(config, JSON.stringify({ model: 'm', members: 'a', nonMembers: 'b', strategies: ['standard'], epochs: [1], canaries: { count: 0 } }));
-    expect((await cli('experiment', '--config', config, '--out', join(dir, 'c'))).stderr).toMatch(/bad\.json: "canaries\.count" must be a positive integer/);
+    expect((await cli('experiment', '--config', config, '--out', join(dir, 'c'))).stderr).toMatch(/bad\.json:1: "canaries\.count" must be a positive integer/);
     // A window beyond the model's positions, said before any cell runs, naming the config's key.
     const { corpus, model } = await tinySetup(2, 1);
     await writeFile(config, JSON.stringify({ model, members: corpus, nonMembers: corpus, strategies: ['standard'], epochs: [1] }));
