@@ -82,7 +82,7 @@ export function predictionFlags(options: { seqLen?: string; stride?: string; pii
  * analyser, started only once the input is read, joins them after.
  */
 export function predictOptionsFor(flags: PredictionFlags, model: { config: EncoderConfig }, modelDir: string, provenance: Provenance | undefined): Omit<PredictOptions, 'analyzer'> {
-  const piiThreshold = flags.piiThreshold === 'argmax' ? undefined : (flags.piiThreshold ?? recordedPiiThreshold(provenance));
+  const piiThreshold = flags.piiThreshold === 'argmax' ? undefined : (flags.piiThreshold ?? recordedPiiThreshold(provenance, modelDir));
   const seqLen = flags.seqLen ?? inferenceSeqLen(model.config, provenance);
   assertSeqLenFits(model.config, seqLen, '--seq-len', modelDir);
   if (flags.stride !== undefined && flags.stride > seqLen - 3) throw new UsageError(`--stride ${flags.stride} leaves no token of its own in windows of ${seqLen} tokens; give at most ${seqLen - 3}${flags.seqLen === undefined ? ' (the model reads the windows it was trained on), or a longer --seq-len' : ''}`);

@@ -1,3 +1,4 @@
+import { realpath } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { MODEL_SOURCE, type Detection, type Recognizer } from '../identifiers/index.js';
 import { UsageError } from '../errors.js';
@@ -47,14 +48,24 @@ export class DeidModelRecognizer implements Recognizer {
   static async load(dirs: string | readonly string[], analyzer?: MorphAnalyzer, options: { piiThreshold?: number; onWarn?: (message: string) => void } = {}): Promise<DeidModelRecognizer> {
     const folders = typeof dirs === 'string' ? [dirs] : dirs;
     if (folders.length === 0) throw new UsageError('--deid-model: give at least one model folder');
-    const twice = folders.find((d, i) => folders.findIndex((o) => resolve(o) === resolve(d)) !== i);
-    if (twice !== undefined) throw new UsageError(`--deid-model ${twice} is given twice; an ensemble's models are trained apart (deid train --seed N)`);
+    // The same folder however written: a trailing slash, a relative path, a link to it.
+    const real = await Promise.all(folders.map((d) => realpath(d).catch(() => resolve(d))));
+    const twice = folders.find((_, i) => real.indexOf(real[i]!) !== i);
+    if (twice !== undefined) throw new UsageError(`--deid-model ${twice} is given twice; an ensemble's models are trained apart (deid train --model BASE --seed N)`);
     const loaded: LoadedTagger[] = [];
+    let threshold = options.piiThreshold;
     try {
       for (const dir of folders) {
         const member = await loadTokenClassifier(dir);
         loaded.push(member);
         if (loaded.length > 1) assertSameTagger(loaded[0]!, member, folders[0]!, dir);
+      }
+      if (threshold === undefined) {
+        const recorded = loaded.map((m, i) => recordedPiiThreshold(m.provenance, folders[i]!));
+        const without = recorded.findIndex((t) => t === undefined);
+        // A model without a threshold decides by its likeliest label, another rule than a threshold: no mean of the two.
+        if (without >= 0 && recorded.some((t) => t !== undefined)) throw new UsageError(`--deid-model ${folders[without]}: its ppmlm.json records no PII threshold and the others do, so theirs cannot be averaged with it; give one with --deid-threshold`);
+        if (without < 0) threshold = (recorded as number[]).reduce((sum, t) => sum + t, 0) / recorded.length;
       }
     } catch (err) {
       for (const m of loaded) disposeParams(m.model.params);
@@ -62,14 +73,6 @@ export class DeidModelRecognizer implements Recognizer {
     }
     const { tokenizer, labels, provenance, model } = loaded[0]!;
     const cut = modelCut(provenance, analyzer, options.onWarn);
-    const recorded = loaded.map((m) => recordedPiiThreshold(m.provenance));
-    const without = recorded.findIndex((t) => t === undefined);
-    // A model without a threshold decides by its likeliest label, another rule than a threshold: no mean of the two.
-    if (options.piiThreshold === undefined && without >= 0 && recorded.some((t) => t !== undefined)) {
-      for (const m of loaded) disposeParams(m.model.params);
-      throw new UsageError(`--deid-model ${folders[without]}: its ppmlm.json records no PII threshold and the others do, so theirs cannot be averaged with it; give one with --deid-threshold`);
-    }
-    const threshold = options.piiThreshold ?? (without >= 0 ? undefined : (recorded as number[]).reduce((sum, t) => sum + t, 0) / recorded.length);
     return new DeidModelRecognizer(loaded.map((m) => m.model), tokenizer, labels, folders, { seqLen: inferenceSeqLen(model.config, provenance), analyzer: cut, piiThreshold: threshold }, analyzer);
   }
 
@@ -100,7 +103,7 @@ type LoadedTagger = Awaited<ReturnType<typeof loadTokenClassifier>>;
 
 /** Refuses an ensemble member whose probabilities cannot be averaged with the first's, naming what differs. */
 function assertSameTagger(first: LoadedTagger, other: LoadedTagger, firstDir: string, dir: string): void {
-  const differs = (what: string) => new UsageError(`--deid-model ${dir}: ${what} than ${firstDir}, so their label probabilities cannot be averaged; give models trained from the same base with the same labels (deid train --seed N for the others)`);
+  const differs = (what: string) => new UsageError(`--deid-model ${dir}: ${what} than ${firstDir}, so their label probabilities cannot be averaged; give models trained from one base encoder with the same labels (deid train --model BASE --seed N for each)`);
   if (other.labels.join('\n') !== first.labels.join('\n')) throw differs('other labels');
   const [a, b] = [first.tokenizer, other.tokenizer];
   if (a.type !== b.type || a.vocabSize !== b.vocabSize || firstDifferentToken(a, b) !== undefined) throw differs('another tokenizer');

@@ -1,9 +1,9 @@
 import { Rng } from '../engine/random.js';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { checkpointDirFor, checkpointModelDir, openCheckpoint } from '../engine/checkpoint.js';
 import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
 import { lossCurve, type LogEntry, type ScheduleOptions, type TrainerState } from '../engine/trainer.js';
-import { UsageError } from '../errors.js';
+import { FormatError, UsageError } from '../errors.js';
 import { documentKey, keyedFingerprint, recordPublicDocuments } from '../io/index.js';
 import { assertSeqLenFits, checkVocabulary, defaultConfig, initParams, loadModelDir, parameterShapes, saveModelDir, usablePositions, vocabularyProvenance, vocabularyProvenanceProblem, type EncoderConfig, type EncoderModel, type Provenance, type VocabularyCheck, type VocabularyCheckRecord, type VocabularyOrigin } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
@@ -150,9 +150,17 @@ export function inferenceSeqLen(config: EncoderConfig, provenance: Provenance | 
   return Math.min(128, usablePositions(config), trained);
 }
 
-/** The PII threshold a model's training chose on its dev split (ppmlm.json `piiThreshold`), if any. */
-export function recordedPiiThreshold(provenance: Provenance | undefined): number | undefined {
-  return typeof provenance?.piiThreshold === 'number' ? provenance.piiThreshold : undefined;
+/**
+ * The PII threshold a model's training chose on its dev split (ppmlm.json `piiThreshold` in `dir`), if it
+ * records one. One that is no probability is an error: above 1 the model would mark nothing, silently.
+ */
+export function recordedPiiThreshold(provenance: Provenance | undefined, dir: string): number | undefined {
+  const recorded = provenance?.piiThreshold;
+  if (recorded === undefined) return undefined;
+  if (typeof recorded !== 'number' || !(recorded >= 0 && recorded <= 1)) {
+    throw new FormatError(`"piiThreshold" must be a probability from 0 to 1, got ${JSON.stringify(recorded)}; train the model again, or give one with --deid-threshold or --pii-threshold`, { file: join(dir, 'ppmlm.json') });
+  }
+  return recorded;
 }
 
 /**

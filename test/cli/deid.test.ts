@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { cp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { swappedTokensCopy } from '../helpers/tinyModel.js';
@@ -396,8 +396,19 @@ describe('a DeID model as a blacklist recogniser', () => {
     await writeFile(join(unrecorded, 'ppmlm.json'), JSON.stringify(withoutThreshold));
     await expect(DeidModelRecognizer.load([model, unrecorded])).rejects.toThrow(`--deid-model ${unrecorded}: its ppmlm.json records no PII threshold and the others do, so theirs cannot be averaged with it; give one with --deid-threshold`);
     expect((await DeidModelRecognizer.load([model, unrecorded], undefined, { piiThreshold: 0.5 })).piiThreshold).toBe(0.5);
-    // One model twice is no ensemble.
-    await expect(DeidModelRecognizer.load([model, `${model}/`])).rejects.toThrow(`--deid-model ${model}/ is given twice; an ensemble's models are trained apart (deid train --seed N)`);
+    // One model twice is no ensemble, however its folder is written.
+    await expect(DeidModelRecognizer.load([model, `${model}/`])).rejects.toThrow(`--deid-model ${model}/ is given twice; an ensemble's models are trained apart (deid train --model BASE --seed N)`);
+    await symlink(model, join(dir, 'linked'));
+    await expect(DeidModelRecognizer.load([model, join(dir, 'linked')])).rejects.toThrow(/linked is given twice/);
+    // A recorded threshold that is no probability would mark nothing (above 1), silently: refused.
+    const broken = join(dir, 'deid-broken-threshold');
+    await cp(model, broken, { recursive: true });
+    await writeFile(join(broken, 'ppmlm.json'), JSON.stringify({ ...recordedA, piiThreshold: 1.7 }));
+    const brokenBuild = await cli('blacklist', 'build', '--corpus', 'examples/legal-ko/judgments.csv', '--lang', 'ko', '--recognizers', 'none', '--deid-model', broken, '--out', join(dir, 'broken.tsv'));
+    expect(brokenBuild.code).toBe(2);
+    expect(brokenBuild.stderr).toBe(`ppmlm: ${join(broken, 'ppmlm.json')}: "piiThreshold" must be a probability from 0 to 1, got 1.7; train the model again, or give one with --deid-threshold or --pii-threshold\n`);
+    expect((await cli('blacklist', 'build', '--corpus', 'examples/legal-ko/judgments.csv', '--deid-model', '', '--out', join(dir, 'empty.tsv'))).stderr).toBe('ppmlm: --deid-model is empty; give a model folder or public-ner-en\n');
+    expect((await cli('blacklist', 'build', '--corpus', 'examples/legal-ko/judgments.csv', '--deid-threshold', '0.5', '--out', join(dir, 'alone.tsv'))).stderr).toBe('ppmlm: --deid-threshold sets the threshold of a --deid-model; add one, or drop --deid-threshold\n');
     // Models whose probabilities cannot be averaged are refused, naming what differs.
     const relabelled = join(dir, 'deid-relabelled');
     await cp(model, relabelled, { recursive: true });
@@ -405,7 +416,7 @@ describe('a DeID model as a blacklist recogniser', () => {
     await writeFile(join(relabelled, 'config.json'), JSON.stringify({ ...config, id2label: Object.fromEntries(Object.entries(config.id2label as Record<string, string>).map(([i, l]) => [i, l === 'O' ? l : `X-${l}`])) }));
     const mixed = await cli('blacklist', 'build', '--corpus', 'examples/legal-ko/judgments.csv', '--lang', 'ko', '--recognizers', 'none', '--deid-model', model, '--deid-model', relabelled, '--out', join(dir, 'mixed.tsv'));
     expect(mixed.code).toBe(2);
-    expect(mixed.stderr).toBe(`ppmlm: --deid-model ${relabelled}: other labels than ${model}, so their label probabilities cannot be averaged; give models trained from the same base with the same labels (deid train --seed N for the others)\n`);
+    expect(mixed.stderr).toBe(`ppmlm: --deid-model ${relabelled}: other labels than ${model}, so their label probabilities cannot be averaged; give models trained from one base encoder with the same labels (deid train --model BASE --seed N for each)\n`);
     const retokenised = await swappedTokensCopy(model, join(dir, 'deid-retokenised'));
     await expect(DeidModelRecognizer.load([model, retokenised])).rejects.toThrow(/another tokenizer than/);
   }, 120_000);

@@ -94,6 +94,8 @@ export async function blacklistRules(options: BlacklistRuleFlags, out: Reporter,
       out.info(`gazetteer ${path}: ${terms.length} terms`);
     }
     const deidModels = options.deidModel ?? [];
+    if (deidModels.some((m) => m.trim() === '')) throw new UsageError('--deid-model is empty; give a model folder or public-ner-en');
+    if (deidModels.length === 0 && options.deidThreshold !== undefined) throw new UsageError('--deid-threshold sets the threshold of a --deid-model; add one, or drop --deid-threshold');
     if (deidModels.length > 0) {
       const [{ DeidModelRecognizer, resolveModelDir }, { selectBackend }] = await Promise.all([import('../../deid/index.js'), import('../../engine/index.js')]);
       const modelDirs = deidModels.map((m) => resolveModelDir(m));
