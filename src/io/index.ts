@@ -5,7 +5,7 @@ export type { DecodeOptions } from './utf8.js';
 export { readLines } from './lines.js';
 export { fileSystemError } from './fsErrors.js';
 export type { Line } from './lines.js';
-export { isJsonObject, jsonErrorPosition, jsonErrorOffset, jsonValueLine, parseJson, readJsonFile, readJsonFileText } from './json.js';
+export { isJsonObject, jsonErrorPosition, jsonErrorOffset, jsonRepeatedKey, jsonValueLine, parseJson, readJsonFile, readJsonFileText } from './json.js';
 export type { JsonPath } from './json.js';
 export type { ReadJsonOptions } from './json.js';
 export { openDuckdb, withDuckdb, sqlString, sqlIdentifier } from './duckdb.js';

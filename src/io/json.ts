@@ -114,15 +114,29 @@ export function jsonValueLine(text: string, path: JsonPath): number | undefined 
 }
 
 /**
- * Walks JSON `text`, calling `visit` with the path and offset of every value where it starts; returns
- * the offset where the text stops being JSON, `text.length` when it ends too early, -1 when it is JSON.
- * Iterative, so deep nesting cannot overflow the stack.
+ * The first key an object of the JSON `text` holds twice, as the path to it and the line of its second
+ * writing: `JSON.parse` keeps the last, silently, where the writer may have meant either.
  */
-function walkJson(text: string, visit?: (path: JsonPath, offset: number) => void): number {
+export function jsonRepeatedKey(text: string): { path: JsonPath; line: number } | undefined {
+  let found: { path: JsonPath; line: number } | undefined;
+  walkJson(text, undefined, (path, offset) => {
+    found ??= { path: [...path], line: lineAndColumn(text, offset).line };
+  });
+  return found;
+}
+
+/**
+ * Walks JSON `text`, calling `visit` with the path and offset of every value where it starts, and
+ * `repeated` with those of every key its object already holds; returns the offset where the text stops
+ * being JSON, `text.length` when it ends too early, -1 when it is JSON. Iterative, so deep nesting cannot
+ * overflow the stack.
+ */
+function walkJson(text: string, visit?: (path: JsonPath, offset: number) => void, repeated?: (path: JsonPath, offset: number) => void): number {
   const n = text.length;
   const open: string[] = [];
-  // The key or index of the value being read in each open container.
+  // The key or index of the value being read in each open container, and each open object's keys so far.
   const path: (string | number)[] = [];
+  const keys: Set<string>[] = [];
   let expect: 'value' | 'key' | 'after' = 'value';
   let i = 0;
   const skipSpace = () => {
@@ -156,11 +170,13 @@ function walkJson(text: string, visit?: (path: JsonPath, offset: number) => void
       if (c === '{' || c === '[') {
         open.push(c);
         path.push(0);
+        keys.push(new Set());
         i++;
         skipSpace();
         if (text[i] === (c === '{' ? '}' : ']')) {
           open.pop();
           path.pop();
+          keys.pop();
           i++;
           expect = 'after';
         } else expect = c === '{' ? 'key' : 'value';
@@ -176,7 +192,13 @@ function walkJson(text: string, visit?: (path: JsonPath, offset: number) => void
     } else if (expect === 'key') {
       const start = i;
       if (c !== '"' || !string()) return i;
-      if (visit) path[path.length - 1] = JSON.parse(text.slice(start, i)) as string;
+      if (visit || repeated) {
+        const key = JSON.parse(text.slice(start, i)) as string;
+        path[path.length - 1] = key;
+        const seen = keys.at(-1)!;
+        if (seen.has(key)) repeated?.(path, start);
+        seen.add(key);
+      }
       skipSpace();
       if (text[i] !== ':') return i;
       i++;
@@ -191,6 +213,7 @@ function walkJson(text: string, visit?: (path: JsonPath, offset: number) => void
       } else if (c === (top === '{' ? '}' : ']')) {
         open.pop();
         path.pop();
+        keys.pop();
         i++;
       } else return i;
     }

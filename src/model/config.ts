@@ -1,5 +1,5 @@
 import { ConfigError, FormatError, UsageError } from '../errors.js';
-import { isJsonObject, jsonValueLine } from '../io/index.js';
+import { isJsonObject, jsonRepeatedKey, jsonValueLine } from '../io/index.js';
 
 /** The fields of a Hugging Face BERT/RoBERTa config.json that the encoder uses. */
 export interface EncoderConfig {
@@ -59,6 +59,8 @@ export function validateConfig(raw: unknown, file = 'config.json', text?: string
   const config = raw as Partial<EncoderConfig>;
   // With the file's text at hand, an error names the line of the value it is about.
   const at = (key: string) => ({ file, line: text === undefined ? undefined : jsonValueLine(text, [key]) });
+  const repeated = text === undefined ? undefined : jsonRepeatedKey(text);
+  if (repeated !== undefined) throw new FormatError(`"${repeated.path.join('.')}" is given twice, and the weights were saved for one of them; keep the one the model was saved with`, { file, line: repeated.line });
   const bad = (key: string, what: string) => new FormatError(`"${key}" must be ${what}, got ${JSON.stringify(config[key])}`, at(key));
   const integer = (key: string, min: number, max: number, required = false) => {
     const v = config[key];

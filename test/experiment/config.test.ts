@@ -37,6 +37,23 @@ describe('readExperimentConfig', () => {
     await expect(read({ ...BASE, seed: [1] })).rejects.toThrow(/unknown key "seed"; the known keys are model, .*seeds/);
     await expect(read({ ...BASE, canaries: { count: 2, repeat: 3 } })).rejects.toThrow(/unknown key "canaries\.repeat"/);
     await expect(read({ ...BASE, audit: [] })).rejects.toThrow(/"audit" must be a JSON object/);
+    // Names every object has are no keys of the config.
+    await expect(read({ ...BASE, finetune: { ...BASE.finetune, constructor: 1 } })).rejects.toThrow(/^unknown key "finetune\.constructor"/);
+  });
+
+  it('refuses a key written twice, which JSON.parse would settle silently, and a cell listed twice', async () => {
+    const dir = await tempDir();
+    const path = join(dir, 'twice.json');
+    await writeFile(path, '{\n  "epochs": [0],\n  "model": "m",\n  "epochs": [1]\n}\n');
+    const err = await readExperimentConfig(path).then(() => undefined, (e: unknown) => e as ConfigError);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err?.located).toBe(`${path}:4: "epochs" is given twice; keep one`);
+    await expect(read({ ...BASE, strategies: ['standard', 'standard'] })).rejects.toThrow('"strategies" lists "standard" twice; keep one');
+    await expect(read({ ...BASE, epochs: [1, 3, 1] })).rejects.toThrow('"epochs" lists 1 twice; keep one');
+    await expect(read({ ...BASE, epochs: [] })).rejects.toThrow('"epochs" is empty: list the epoch counts to audit each strategy at, e.g. [1, 3]');
+    // Without a strategy only the base model is audited: no epoch is needed.
+    await expect(read({ ...BASE, strategies: [], epochs: [] })).resolves.toMatchObject({ strategies: [] });
+    await expect(read({ ...BASE, columns: { text: 5 } })).rejects.toThrow('"columns.text" must be a column name (a string)');
   });
 
   it('refuses lists of the wrong type instead of failing on them', async () => {
@@ -67,11 +84,13 @@ describe('readExperimentConfig', () => {
       [{ ...BASE, finetune: { ...BASE.finetune, lr: -1 } }, '"lr": -1'],
       [{ ...BASE, finetune: { ...BASE.finetune, dpMaxWindow: 4 } }, '"dpMaxWindow"'],
       [{ ...BASE, finetune: { ...BASE.finetune, untieDecoder: 'yes' } }, '"untieDecoder"'],
-      [{ ...BASE, epochs: [1, 0] }, '"epochs"'],
       [{ ...BASE, canaries: { count: 2, protect: 'some' } }, '"protect"'],
       [{ ...BASE, members: 'c.jsonl' }, '"members"'],
     ];
     for (const [config, needle] of cases) expect(await lineOf(config), needle).toBe(lineIn(config, needle));
+    // An element of a list: its own line.
+    const epochs = { ...BASE, epochs: [1, 0] };
+    expect(await lineOf(epochs)).toBe(lineIn(epochs, '"epochs"') + 2);
     // A key the config lacks has no line of its own: the file alone.
     const { model: _, ...noModel } = BASE;
     expect(await lineOf(noModel)).toBeUndefined();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonErrorOffset, jsonValueLine, parseJson, readJsonFile } from '../../src/io/index.js';
+import { jsonErrorOffset, jsonRepeatedKey, jsonValueLine, parseJson, readJsonFile } from '../../src/io/index.js';
 import { FormatError, UsageError } from '../../src/errors.js';
 import { tempFile } from '../helpers/tmp.js';
 
@@ -87,6 +87,16 @@ describe('jsonValueLine', () => {
       const path = key === 'a' || key === 'f' || key === 'g' ? [key] : key === 'b' || key === 'e' ? ['a', key] : ['a', 'b', 1, key];
       expect(jsonValueLine(pretty, path), key).toBe(lines.findIndex((l) => l.trimStart().startsWith(`"${key}":`)) + 1);
     }
+  });
+});
+
+describe('jsonRepeatedKey', () => {
+  it('finds the first key an object holds twice, with the line of its second writing', () => {
+    expect(jsonRepeatedKey('{"a": 1,\n "b": {"c": 2,\n "c": 3}, "a": 4}')).toEqual({ path: ['b', 'c'], line: 3 });
+    expect(jsonRepeatedKey('[{"k": 1},\n {"k": 2}]')).toBeUndefined();
+    expect(jsonRepeatedKey('{"k": {"k": 1}, "j": [{"k": 2, "x": {"k": 3}}]}')).toBeUndefined();
+    // Keys are compared as JSON.parse reads them.
+    expect(jsonRepeatedKey('{"m": 1, "\\u006d": 2}')).toEqual({ path: ['m'], line: 1 });
   });
 });
 
