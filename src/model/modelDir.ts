@@ -169,7 +169,7 @@ export async function loadModelDir(dir: string, head: Head = 'mlm', seed = 0): P
       continue;
     }
     const hfShape = isLinearWeight(name) ? [shape[1]!, shape[0]!] : shape;
-    if (t.shape.join('x') !== hfShape.join('x')) throw new FormatError(`tensor ${name} has shape [${t.shape}] but config.json implies [${hfShape}]`, { file: weightsPath });
+    if (t.shape.join('x') !== hfShape.join('x')) throw new FormatError(`tensor ${name} has shape [${t.shape}] but config.json implies [${hfShape}]; the weights and config.json come from different models: download or save the model again`, { file: weightsPath });
     // A NaN weight would train on at loss NaN and hang every metric that sorts scores.
     const bad = firstNonFinite(t.data);
     if (bad >= 0) throw new FormatError(`tensor ${name} holds ${t.data[bad]} at element ${bad}; the weights are corrupt (a NaN from training, or a bad value in the file)`, { file: weightsPath });
