@@ -7,7 +7,8 @@
 # with another `deid train --seed` (which draws another split, surrogates and order); each is measured
 # alone, and all of them with the recipe's model as one recogniser (`--deid-model` repeated: the mean of
 # their label probabilities), beside every rule but dates and Korean places, as the recipe's main row.
-# Rows go to OUT_DIR/seeds/NAME.json (`blacklist eval --json`) and one line each to stdout.
+# Then the recipe's model alone at the ensemble's threshold. Rows go to OUT_DIR/seeds/NAME.json (`blacklist eval
+# --json`), kept for a rerun, and one line each to stdout.
 . "$(dirname "$0")/common.sh"
 experiment_setup "${1:-../shared/data}" "${2:?the folder of korean-cross-crime.sh}"
 crime_types "${3:-}"
@@ -25,14 +26,22 @@ for seed in ${SEEDS:-43 44}; do
     --replacement per-epoch --label-level 2 --epochs 24 --model "$OUT/mlm-$TRAIN" --lr 1e-3 --outside-noise 0.1 --seed "$seed" --out "$model" $(resume "$model")
   models+=("$model")
 done
-measure() { # measure NAME MODEL...: the main row's blacklist with these models as one recogniser
+measure() { # measure NAME [--deid-threshold P] MODEL...: the main row's blacklist with these models as one recogniser; a row written is kept
   local name=$1 flags=()
   shift
+  [ "$1" = --deid-threshold ] && { flags=(--deid-threshold "$2"); shift 2; }
   for m in "$@"; do flags+=(--deid-model "$m"); done
-  time $PPMLM --quiet blacklist build --corpus "$gold" --lang ko --analyzer mecab --recognizers -DATE,-korean-places "${flags[@]}" --out "$rows/$name.tsv" --force
-  $PPMLM --quiet blacklist eval --lang ko --analyzer mecab --json --gold "$gold" --only direct --blacklist "$rows/$name.tsv" > "$rows/$name.json"
+  if [ ! -f "$rows/$name.json" ]; then
+    time $PPMLM --quiet blacklist build --corpus "$gold" --lang ko --analyzer mecab --recognizers -DATE,-korean-places "${flags[@]}" --out "$rows/$name.tsv" --force
+    $PPMLM --quiet blacklist eval --lang ko --analyzer mecab --json --gold "$gold" --only direct --blacklist "$rows/$name.tsv" > "$rows/$name.json.tmp"
+    mv "$rows/$name.json.tmp" "$rows/$name.json"
+  fi
   node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); const all = r.types.find((t) => t.type === "all").full; const pct = (x) => (100 * x).toFixed(2);
     console.log(`${process.argv[2]}: ${pct(all.value)}% [${all.interval.map(pct).join(", ")}] of all PII spans at ${pct(r.otherTextProtected.value)}% [${r.otherTextProtected.interval.map(pct).join(", ")}] of the other text`)' "$rows/$name.json" "$name"
 }
 for model in "${models[@]}"; do measure "$(basename "$model")" "$model"; done
 measure ensemble "${models[@]}"
+# The first model alone at the ensemble's threshold (the mean of the recorded ones): what the threshold moves
+# apart from what the mean of the probabilities moves.
+mean=$(node -e 'const fs = require("fs"); const t = process.argv.slice(1).map((d) => JSON.parse(fs.readFileSync(`${d}/ppmlm.json`, "utf8")).piiThreshold); console.log(t.reduce((a, b) => a + b, 0) / t.length)' "${models[@]}")
+measure "$(basename "$first")-at-the-mean-threshold" --deid-threshold "$mean" "$first"
