@@ -67,13 +67,13 @@ export class DeidModelRecognizer implements Recognizer {
         if (without >= 0 && recorded.some((t) => t !== undefined)) throw new UsageError(`--deid-model ${folders[without]}: its ppmlm.json records no PII threshold and the others do, so theirs cannot be averaged with it; give one with --deid-threshold`);
         if (without < 0) threshold = (recorded as number[]).reduce((sum, t) => sum + t, 0) / recorded.length;
       }
+      const { tokenizer, labels, provenance, model } = loaded[0]!;
+      const cut = modelCut(provenance, analyzer, options.onWarn);
+      return new DeidModelRecognizer(loaded.map((m) => m.model), tokenizer, labels, folders, { seqLen: inferenceSeqLen(model.config, provenance), analyzer: cut, piiThreshold: threshold }, analyzer);
     } catch (err) {
       for (const m of loaded) disposeParams(m.model.params);
       throw err;
     }
-    const { tokenizer, labels, provenance, model } = loaded[0]!;
-    const cut = modelCut(provenance, analyzer, options.onWarn);
-    return new DeidModelRecognizer(loaded.map((m) => m.model), tokenizer, labels, folders, { seqLen: inferenceSeqLen(model.config, provenance), analyzer: cut, piiThreshold: threshold }, analyzer);
   }
 
   async find(text: string): Promise<Detection[]> {

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { isJsonObject, jsonRepeatedKey, jsonValueLine, readJsonFileText } from '../io/index.js';
-import { FINETUNE_RANGES, inRange, parseAxes, rangeText } from '../mlm/index.js';
+import { FINETUNE_RANGES, axesName, inRange, parseAxes, rangeText } from '../mlm/index.js';
 import { ACCOUNTANT_NAMES, DP_UNITS, type AccountantName, type DpUnit } from '../privacy/index.js';
 import { ANALYZER_CHOICES, LANGUAGES, type AnalyzerChoice, type Language } from '../text/index.js';
 import { CANARY_LANGUAGES, CANARY_PROTECTIONS, type CanaryConfig } from './canaries.js';
@@ -102,18 +102,25 @@ export async function readExperimentConfig(path: string): Promise<ExperimentConf
   if (raw.seeds !== undefined && !(Array.isArray(raw.seeds) && raw.seeds.length > 0 && raw.seeds.every((s) => Number.isInteger(s) && s >= 0))) throw new ConfigError('"seeds" must be an array of non-negative integers, e.g. [1, 2, 3]', at('seeds'));
   const maxOccurrences = raw.audit?.maxOccurrences;
   if (maxOccurrences !== undefined && !(Number.isInteger(maxOccurrences) && maxOccurrences >= 1)) throw new ConfigError('"audit.maxOccurrences" must be a positive integer', at('audit', 'maxOccurrences'));
-  const axes = raw.strategies!.map((s) => {
+  const axes = raw.strategies!.map((s, i) => {
     try {
       return parseAxes(s, 'strategy');
     } catch (err) {
-      throw new ConfigError(`"strategies": ${(err as Error).message}`, at('strategies'));
+      throw new ConfigError(`"strategies": ${(err as Error).message}`, at('strategies', i));
     }
   });
+  // Two names of one training (dp+constrained, constrained+dp) would train and audit it twice.
+  const trainings = axes.map(axesName);
+  const again = trainings.findIndex((t, i) => trainings.indexOf(t) !== i);
+  if (again >= 0) {
+    const [first, second] = [raw.strategies![trainings.indexOf(trainings[again]!)]!, raw.strategies![again]!];
+    throw new ConfigError(`"strategies" lists ${JSON.stringify(first)}${first === second ? ' twice' : ` and ${JSON.stringify(second)}, one training`}; keep one`, at('strategies', again));
+  }
   const badEpoch = raw.epochs!.findIndex((e) => !(Number.isInteger(e) && e > 0));
   if (badEpoch >= 0) throw new ConfigError('"epochs" must be positive integers', at('epochs', badEpoch));
   if (raw.strategies!.length > 0 && raw.epochs!.length === 0) throw new ConfigError('"epochs" is empty: list the epoch counts to audit each strategy at, e.g. [1, 3]', at('epochs'));
   // A list that names one cell twice would write its row twice, and every aggregate over rows would count it twice.
-  for (const key of ['strategies', 'epochs', 'seeds'] as const) {
+  for (const key of ['epochs', 'seeds'] as const) {
     const list = (raw[key] ?? []) as unknown[];
     const twice = list.findIndex((v, i) => list.indexOf(v) !== i);
     if (twice >= 0) throw new ConfigError(`"${key}" lists ${JSON.stringify(list[twice])} twice; keep one`, at(key, twice));

@@ -60,7 +60,7 @@ export function validateConfig(raw: unknown, file = 'config.json', text?: string
   // With the file's text at hand, an error names the line of the value it is about.
   const at = (key: string) => ({ file, line: text === undefined ? undefined : jsonValueLine(text, [key]) });
   const repeated = text === undefined ? undefined : jsonRepeatedKey(text);
-  if (repeated !== undefined) throw new FormatError(`"${repeated.path.join('.')}" is given twice, and the weights were saved for one of them; keep the one the model was saved with`, { file, line: repeated.line });
+  if (repeated !== undefined) throw new FormatError(`"${repeated.path.join('.')}" is given twice; keep the one the model was saved with`, { file, line: repeated.line });
   const bad = (key: string, what: string) => new FormatError(`"${key}" must be ${what}, got ${JSON.stringify(config[key])}`, at(key));
   const integer = (key: string, min: number, max: number, required = false) => {
     const v = config[key];

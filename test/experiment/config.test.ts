@@ -49,6 +49,7 @@ describe('readExperimentConfig', () => {
     expect(err).toBeInstanceOf(ConfigError);
     expect(err?.located).toBe(`${path}:4: "epochs" is given twice; keep one`);
     await expect(read({ ...BASE, strategies: ['standard', 'standard'] })).rejects.toThrow('"strategies" lists "standard" twice; keep one');
+    await expect(read({ ...BASE, strategies: ['constrained+dp', 'dp+constrained'] })).rejects.toThrow('"strategies" lists "constrained+dp" and "dp+constrained", one training; keep one');
     await expect(read({ ...BASE, epochs: [1, 3, 1] })).rejects.toThrow('"epochs" lists 1 twice; keep one');
     await expect(read({ ...BASE, epochs: [] })).rejects.toThrow('"epochs" is empty: list the epoch counts to audit each strategy at, e.g. [1, 3]');
     // Without a strategy only the base model is audited: no epoch is needed.

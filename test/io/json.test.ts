@@ -94,6 +94,9 @@ describe('jsonRepeatedKey', () => {
   it('finds the first key an object holds twice, with the line of its second writing', () => {
     expect(jsonRepeatedKey('{"a": 1,\n "b": {"c": 2,\n "c": 3}, "a": 4}')).toEqual({ path: ['b', 'c'], line: 3 });
     expect(jsonRepeatedKey('[{"k": 1},\n {"k": 2}]')).toBeUndefined();
+    // An empty container closes as any other: its keys are not the next object's.
+    expect(jsonRepeatedKey('{"a": {}, "b": [], "a": 1}')).toEqual({ path: ['a'], line: 1 });
+    expect(jsonRepeatedKey('[{}, {"a": 1}, {"a": 2}]')).toBeUndefined();
     expect(jsonRepeatedKey('{"k": {"k": 1}, "j": [{"k": 2, "x": {"k": 3}}]}')).toBeUndefined();
     // Keys are compared as JSON.parse reads them.
     expect(jsonRepeatedKey('{"m": 1, "\\u006d": 2}')).toEqual({ path: ['m'], line: 1 });

@@ -46,7 +46,7 @@ describe('validateConfig', () => {
     }
     // A size written twice: the weights were saved for one of the two.
     const twice = '{\n  "hidden_size": 16,\n  "hidden_size": 64\n}';
-    expect(thrown(() => validateConfig(JSON.parse(twice), 'm/config.json', twice)).located).toBe('m/config.json:3: "hidden_size" is given twice, and the weights were saved for one of them; keep the one the model was saved with');
+    expect(thrown(() => validateConfig(JSON.parse(twice), 'm/config.json', twice)).located).toBe('m/config.json:3: "hidden_size" is given twice; keep the one the model was saved with');
   });
 
   it('refuses sizes that describe a model too large to hold', () => {
