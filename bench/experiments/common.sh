@@ -29,3 +29,24 @@ crime_types() {
   case "$TRAIN" in crime_of_violence) TEST=fraud ;; fraud) TEST=crime_of_violence ;; *) echo "TRAIN_TYPE is crime_of_violence or fraud" >&2; exit 2 ;; esac
   THUNDER="$DATA/thunder-deid"
 }
+
+# `public_ner_conll NER_DIR OUT_FILE`: WNUT17's training file and the Broad Twitter Corpus as one CoNLL
+# file of persons and places (WNUT17's person/location and BTC's PER/LOC; every other type O), what the
+# bundled models/public-ner-en learns from.
+public_ner_conll() {
+  {
+    cat "$1/WNUT17/CONLL-format/data/train/wnut17train.conll"; echo
+    for f in "$1"/BTC/CONLL-format/data/*.conll; do cat "$f"; echo; done
+  } | awk -F'\t' 'BEGIN { OFS = "\t" }
+    NF < 2 { print ""; next }
+    { tok = $1; gsub(/[[:space:]]/, "", tok); if (tok == "") next
+      t = $NF; sub(/-person$/, "-PER", t); sub(/-location$/, "-LOC", t)
+      if (t != "O" && t !~ /-(PER|LOC)$/) t = "O"
+      print tok, t }' > "$2"
+}
+
+# `mean_threshold MODEL...`: the mean of the PII thresholds the models' training recorded (ppmlm.json), the
+# one an ensemble of them applies.
+mean_threshold() {
+  node -e 'const fs = require("fs"); const t = process.argv.slice(1).map((d) => JSON.parse(fs.readFileSync(`${d}/ppmlm.json`, "utf8")).piiThreshold); console.log(t.reduce((a, b) => a + b, 0) / t.length)' "$@"
+}

@@ -40,8 +40,8 @@ measure() { # measure NAME [--deid-threshold P] MODEL...: the main row's blackli
     console.log(`${process.argv[2]}: ${pct(all.value)}% [${all.interval.map(pct).join(", ")}] of all PII spans at ${pct(r.otherTextProtected.value)}% [${r.otherTextProtected.interval.map(pct).join(", ")}] of the other text`)' "$rows/$name.json" "$name"
 }
 for model in "${models[@]}"; do measure "$(basename "$model")" "$model"; done
-measure ensemble "${models[@]}"
+measure "ensemble$(printf -- '-%s' 42 ${SEEDS:-43 44})" "${models[@]}"
 # The first model alone at the ensemble's threshold (the mean of the recorded ones): what the threshold moves
 # apart from what the mean of the probabilities moves.
-mean=$(node -e 'const fs = require("fs"); const t = process.argv.slice(1).map((d) => JSON.parse(fs.readFileSync(`${d}/ppmlm.json`, "utf8")).piiThreshold); console.log(t.reduce((a, b) => a + b, 0) / t.length)' "${models[@]}")
-measure "$(basename "$first")-at-the-mean-threshold" --deid-threshold "$mean" "$first"
+seeds=$(printf -- '-%s' 42 ${SEEDS:-43 44})
+measure "$(basename "$first")-at-the-mean-threshold$seeds" --deid-threshold "$(mean_threshold "${models[@]}")" "$first"

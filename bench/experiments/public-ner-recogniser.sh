@@ -18,15 +18,7 @@ here=$(dirname "$0")
 ppmlm="node $here/../../bin/ppmlm.js"
 ner="$data/english-ner"
 mkdir -p "$out"
-{
-  cat "$ner/WNUT17/CONLL-format/data/train/wnut17train.conll"; echo
-  for f in "$ner"/BTC/CONLL-format/data/*.conll; do cat "$f"; echo; done
-} | awk -F'\t' 'BEGIN { OFS = "\t" }
-  NF < 2 { print ""; next }
-  { tok = $1; gsub(/[[:space:]]/, "", tok); if (tok == "") next
-    t = $NF; sub(/-person$/, "-PER", t); sub(/-location$/, "-LOC", t)
-    if (t != "O" && t !~ /-(PER|LOC)$/) t = "O"
-    print tok, t }' > "$out/public-ner.conll"
+public_ner_conll "$ner" "$out/public-ner.conll"
 if [ ! -f "$out/model/ppmlm.json" ]; then
   start=$(date +%s)
   $ppmlm deid train --spans "$out/public-ner.conll" --spans-format conll --public-corpus --no-morphemes \

@@ -8,22 +8,14 @@
 # order. Then measures, direct terms as public-ner-recogniser.sh does, the bundled model, each seed and
 # the three as one recogniser (`--deid-model` repeated) on WNUT17's dev file, and the bundled model and the
 # ensemble on WNUT17's test file, wikigold and, with the default blacklist, the PhysioNet notes, with the
-# bundled model at the ensemble's threshold beside them. One line per row to stdout; each row's `blacklist
+# bundled model at the ensemble's threshold beside them, and each seed alone on the notes. One line per row to stdout; each row's `blacklist
 # eval --json` in OUT_DIR. About 12 minutes training and 5 measuring on 2 cores; a rerun keeps trained
 # models and written rows.
 . "$(dirname "$0")/common.sh"
 experiment_setup "${1:-../shared/data}" "${2:?output folder}"
 ner="$DATA/english-ner"
 bundled="$ROOT/models/public-ner-en"
-{
-  cat "$ner/WNUT17/CONLL-format/data/train/wnut17train.conll"; echo
-  for f in "$ner"/BTC/CONLL-format/data/*.conll; do cat "$f"; echo; done
-} | awk -F'\t' 'BEGIN { OFS = "\t" }
-  NF < 2 { print ""; next }
-  { tok = $1; gsub(/[[:space:]]/, "", tok); if (tok == "") next
-    t = $NF; sub(/-person$/, "-PER", t); sub(/-location$/, "-LOC", t)
-    if (t != "O" && t !~ /-(PER|LOC)$/) t = "O"
-    print tok, t }' > "$OUT/public-ner.conll"
+public_ner_conll "$ner" "$OUT/public-ner.conll"
 models=("$bundled")
 for seed in 43 44; do
   model="$OUT/model-s$seed"
@@ -54,14 +46,17 @@ measure() { # NAME MODELS-ROLE EVAL-FLAGS...: one row, kept so that a rerun skip
   node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); const pct = (x) => (100 * x).toFixed(1);
     const cell = (t) => `${pct(t.full.value)}% [${t.full.interval.map(pct).join(", ")}]`;
     const of = (names) => r.types.find((t) => names.includes(t.type));
-    console.log(`${process.argv[2]}: persons ${cell(of(["PERSON", "person"]))}, places ${cell(of(["LOCATION", "location"]))}, all ${cell(of(["all"]))}, other text ${pct(r.otherTextProtected.value)}%`)' "$OUT/$name-$which.json" "$name, $which"
+    console.log(`${process.argv[2]}: persons ${cell(of(["PERSON", "person"]))}, places ${cell(of(["LOCATION", "location"]))}, all ${cell(of(["all"]))}, other text ${cell({ full: r.otherTextProtected })}`)' "$OUT/$name-$which.json" "$name, $which"
 }
 # The ensemble's threshold, the mean of the three recorded: the bundled model alone at it tells what the
 # threshold moves from what the mean of the probabilities moves.
-mean=$(node -e 'const fs = require("fs"); const t = process.argv.slice(1).map((d) => JSON.parse(fs.readFileSync(`${d}/ppmlm.json`, "utf8")).piiThreshold); console.log(t.reduce((a, b) => a + b, 0) / t.length)' "${models[@]}")
+mean=$(mean_threshold "${models[@]}")
 for which in bundled s43 s44 ensemble; do measure wnut17-dev "$which" --gold "$wnut_dev" --gold-format conll --only direct; done
 for which in bundled ensemble bundled-at-mean; do
   measure wnut17-test "$which" --gold "$wnut" --gold-format conll --only direct
   measure wikigold "$which" --gold "$wikigold" --only direct
   measure physionet "$which" --gold "$DATA/physionet-deid"
 done
+# Each seed alone on the notes, so that what the mean of the probabilities moves there can be told from
+# models that are merely less eager.
+for which in s43 s44; do measure physionet "$which" --gold "$DATA/physionet-deid"; done
