@@ -19,6 +19,8 @@ export interface ExperimentOptions {
   config: ExperimentConfig;
   out: string;
   log: (message: string) => void;
+  /** The config's file, named by the errors about its settings that only the run can find. */
+  configFile?: string;
 }
 
 const exists = (p: string) => stat(p).then(() => true, () => false);
@@ -90,7 +92,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
     ['audit.seqLen', auditSeqLen(config), config.audit?.seqLen !== undefined ? '' : config.finetune?.seqLen !== undefined ? ' (finetune.seqLen\'s)' : ' (the default)'],
   ];
   for (const [key, seqLen, whence] of windows) {
-    if (seqLen > positions) throw new ConfigError(`"${key}" is ${seqLen}${whence}, beyond the ${positions} positions of ${config.model} (config.json max_position_embeddings); set "${key}" to ${positions} or less in the config`);
+    if (seqLen > positions) throw new ConfigError(`"${key}" is ${seqLen}${whence}, beyond the ${positions} positions of ${config.model} (config.json max_position_embeddings); set "${key}" to ${positions} or less in the config`, { file: options.configFile });
   }
   // The base row and every audit's reference read the masked-LM head: a bare encoder's would be random.
   const base = await loadMaskedLm(config.model, 'set "model" in the config to a …ForMaskedLM folder, as the base row and every audit\'s reference read its predictions (fine-tuning alone may start from a bare encoder: ppmlm finetune)');
@@ -120,7 +122,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
       scope: config.blacklist ? 'given' : 'members',
       ...(canaries && { canaries }),
       ...(gold && { gold }),
-      liraSplits: config.lira ? splitByIndividual(pool, config.lira.references) : [],
+      liraSplits: config.lira ? splitByIndividual(pool, config.lira.references, options.configFile) : [],
       liraOnNonMembers: config.lira !== undefined && !config.lira.corpus,
       analyzer,
       base,
@@ -133,9 +135,9 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
 }
 
 /** Disjoint splits of a corpus by individual (round robin over the sorted authors). */
-function splitByIndividual(docs: readonly Document[], parts: number): Document[][] {
+function splitByIndividual(docs: readonly Document[], parts: number, configFile?: string): Document[][] {
   const authors = [...new Set(docs.map((d) => d.author))].sort();
-  if (authors.length < parts) throw new ConfigError(`"lira.references" is ${parts}, but its corpus has ${authors.length} individuals to split between them; lower it or give "lira.corpus"`);
+  if (authors.length < parts) throw new ConfigError(`"lira.references" is ${parts}, but its corpus has ${authors.length} individuals to split between them; lower it or give "lira.corpus"`, { file: configFile });
   const part = new Map(authors.map((a, i) => [a, i % parts]));
   return Array.from({ length: parts }, (_, r) => docs.filter((d) => part.get(d.author) === r));
 }
@@ -187,7 +189,7 @@ async function runCells(options: ExperimentOptions, setting: Setting): Promise<R
   // The DP cells' refusals, here before any audit, naming the config keys.
   if (config.strategies.some((s) => parseAxes(s).privacy === 'dp')) {
     if ((config.finetune?.dpUnit ?? 'author') === 'author' && withoutAuthors(members)) {
-      throw new ConfigError(`"finetune.dpUnit" author${config.finetune?.dpUnit === undefined ? ' (the default)' : ''} needs the members' author column: each of their ${members.length} documents is its own author; set "columns.author" in the config (or "finetune": { "dpUnit": "window" }, a guarantee per window, not per person)`);
+      throw new ConfigError(`"finetune.dpUnit" author${config.finetune?.dpUnit === undefined ? ' (the default)' : ''} needs the members' author column: each of their ${members.length} documents is its own author; set "columns.author" in the config (or "finetune": { "dpUnit": "window" }, a guarantee per window, not per person)`, { file: options.configFile });
     }
     checkPrivateInputs(
       await privateInputsOf(

@@ -112,7 +112,7 @@ describe('ppmlm experiment', () => {
     await writeFile(config, JSON.stringify({ model, members: anonymous, nonMembers, blacklist, strategies: ['constrained+dp'], epochs: [1], seeds: [1], finetune: { seqLen: 32, targetEpsilon: 8 } }));
     const perDocument = await cli('experiment', '--config', config, '--out', join(dir, 'per-document'));
     expect(perDocument.code).toBe(2);
-    expect(perDocument.stderr).toContain('ppmlm: "finetune.dpUnit" author (the default) needs the members\' author column: each of their 4 documents is its own author; set "columns.author" in the config (or "finetune": { "dpUnit": "window" }, a guarantee per window, not per person)\n');
+    expect(perDocument.stderr).toContain(`ppmlm: ${config}: "finetune.dpUnit" author (the default) needs the members' author column: each of their 4 documents is its own author; set "columns.author" in the config (or "finetune": { "dpUnit": "window" }, a guarantee per window, not per person)\n`);
     expect(perDocument.stderr).not.toMatch(/audit base/);
     expect(unread.code).toBe(2);
     expect(unread.stderr).toContain(`ppmlm: ${badRow}:1: key "author" must be a string or a number, got an array; write the author as one, or choose another key with "columns.author" in the config\n`);
@@ -157,6 +157,7 @@ describe('ppmlm experiment', () => {
     await writeFile(config, JSON.stringify({ model, members: corpus, nonMembers, strategies: ['constrained'], epochs: [1], lira: { references: 9 }, finetune: { seqLen: 32 } }));
     const tooMany = await cli('experiment', '--config', config, '--out', join(dir, 'too-many'));
     expect(tooMany.code).toBe(2);
+    expect(tooMany.stderr).toContain(`ppmlm: ${config}: "lira.references" is 9`);
     expect(tooMany.stderr).toMatch(/"lira\.references" is 9, but its corpus has 4 individuals to split between them; lower it or give "lira\.corpus"/);
   }, 180_000);
 
@@ -207,7 +208,7 @@ describe('ppmlm experiment', () => {
     await writeFile(config, JSON.stringify({ model, members: corpus, nonMembers: corpus, strategies: ['standard'], epochs: [1] }));
     const long = await cli('experiment', '--config', config, '--out', join(dir, 'p'));
     expect(long.code).toBe(2);
-    expect(long.stderr.trim().split('\n').at(-1)).toBe(`ppmlm: "finetune.seqLen" is 128 (the default), beyond the 64 positions of ${model} (config.json max_position_embeddings); set "finetune.seqLen" to 64 or less in the config`);
+    expect(long.stderr.trim().split('\n').at(-1)).toBe(`ppmlm: ${config}: "finetune.seqLen" is 128 (the default), beyond the 64 positions of ${model} (config.json max_position_embeddings); set "finetune.seqLen" to 64 or less in the config`);
     await expect(stat(join(dir, 'p', 'cells'))).rejects.toThrow();
     // A syntax error names line and column and what the file must be, never V8's message quoting the text.
     await writeFile(config, '{\n  "model": "m",\n  "members": secret-name\n}');

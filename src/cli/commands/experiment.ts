@@ -15,7 +15,7 @@ export async function experimentCommand(options: ExperimentCommandOptions, out: 
   const config = await readExperimentConfig(options.config);
   const backend = await selectBackend(options.backend);
   out.info(`backend: ${backend.name}; ${config.strategies.length} strategies x ${config.epochs.length} epoch counts x ${config.seeds.length} seeds`);
-  const rows = await runExperiment({ config, out: options.out, log: (m) => out.info(m) });
+  const rows = await runExperiment({ config, out: options.out, log: (m) => out.info(m), configFile: options.config });
   const files = { csv: join(options.out, 'results.csv'), markdown: join(options.out, 'results.md'), plots: join(options.out, 'plots.html') };
   out.summary(options.json, { out: options.out, rows, files }, (s) => `${resultsMarkdown(s.rows)}\nresults: ${s.files.csv}, ${s.files.markdown}, plots: ${s.files.plots}`);
 }
