@@ -72,13 +72,13 @@ export async function readJsonFileText(path: string, options: ReadJsonOptions): 
   return { value: parseJson(text, path, options.fix), text };
 }
 
-/** 1-based line and column (in UTF-16 units) of `offset` in `text`. */
+/** 1-based line and column (in UTF-16 units) of `offset` in `text`; a line ends at \n, \r\n or a lone \r (old Mac files). */
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
-  for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) {
+  for (const end of text.slice(0, offset).matchAll(/\r\n?|\n/g)) {
     line++;
-    lineStart = at + 1;
+    lineStart = end.index + end[0].length;
   }
   return { line, column: offset - lineStart + 1 };
 }

@@ -76,6 +76,9 @@ describe('jsonValueLine', () => {
     expect(jsonValueLine(text, ['finetune', 'a"b', 2])).toBeUndefined();
     expect(jsonValueLine(text, ['model', 'x'])).toBeUndefined();
     expect(jsonValueLine('{"k": 1,\n"k": 2}', ['k'])).toBe(2);
+    // Lines end at \r\n and at a lone \r too.
+    expect(jsonValueLine('{\r\n"a": 1,\r\n"b": 2}', ['b'])).toBe(3);
+    expect(jsonValueLine('{\r"a": 1,\r"b": 2}', ['b'])).toBe(3);
   });
 
   it('agrees with JSON.stringify on where each key of a pretty-printed document stands', () => {
