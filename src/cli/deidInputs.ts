@@ -3,7 +3,8 @@ import { dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { LabelResolver, TAXONOMY, goldSource, readAnnotatedFolder, readDatasetLabels, readReplacementLists, readSpanCorpus, withStandIns, inferenceSeqLen, recordedPiiThreshold, type PredictOptions, type SpanFormat, type UnknownLabelPolicy } from '../deid/index.js';
 import { assertSeqLenFits, type EncoderConfig, type Provenance } from '../model/index.js';
-import { parseIntFlag, parseNumberFlag } from './parseFlags.js';
+import { FINETUNE_RANGES } from '../mlm/settingRanges.js';
+import { parseIntFlag, parseNumberFlag, parseRangedFlag } from './parseFlags.js';
 import type { Reporter } from './reporter.js';
 
 export interface DeidInputFlags {
@@ -67,7 +68,7 @@ export interface PredictionFlags {
  * ({@link predictOptionsFor}).
  */
 export function predictionFlags(options: { seqLen?: string; stride?: string; piiThreshold?: string }): PredictionFlags {
-  const seqLen = options.seqLen === undefined ? undefined : parseIntFlag(options.seqLen, '--seq-len', { min: 8 });
+  const seqLen = options.seqLen === undefined ? undefined : parseRangedFlag(options.seqLen, '--seq-len', FINETUNE_RANGES.seqLen);
   const stride = options.stride === undefined ? undefined : parseIntFlag(options.stride, '--stride', { min: 0 });
   const t = options.piiThreshold;
   const piiThreshold = t === undefined || t === 'argmax' ? t : parseNumberFlag(t, '--pii-threshold', { min: 0, max: 1 });

@@ -80,7 +80,7 @@ export function auditHeadline(report: AuditReport): AuditHeadline {
 
 /** `ppmlm audit`: privacy score, regurgitation, membership inference and utility → report.json + report.html (0600). */
 export async function auditCommand(options: AuditCommandOptions, out: Reporter): Promise<void> {
-  const seqLen = parseIntFlag(options.seqLen, '--seq-len', { min: 8 });
+  const seqLen = parseRangedFlag(options.seqLen, '--seq-len', FINETUNE_RANGES.seqLen);
   const maxOccurrences = parseIntFlag(options.maxOccurrences, '--max-occurrences', { min: 1 });
   const maskProb = parseRangedFlag(options.maskProb, '--mask-prob', FINETUNE_RANGES.maskProb);
   const seed = parseIntFlag(options.seed, '--seed');

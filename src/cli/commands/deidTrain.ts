@@ -3,7 +3,8 @@ import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { assertCanWrite } from '../../io/index.js';
 import type { AnalyzerChoice } from '../../text/index.js';
 import { readDeidSource, type DeidSourceFlags } from '../deidInputs.js';
-import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
+import { FINETUNE_RANGES } from '../../mlm/settingRanges.js';
+import { parseIntFlag, parseNumberFlag, parseRangedFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
 import { parseTrainingFlags, type TrainingFlags } from '../trainingFlags.js';
 import { vocabularyCheckOf, type VocabularyFlags } from '../vocabularyOptions.js';
@@ -72,7 +73,7 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
       },
       ...training,
       outsideNoise: parseNumberFlag(options.outsideNoise, '--outside-noise', { min: 0, max: 0.5 }),
-      ...(options.dropout !== undefined && { dropout: parseNumberFlag(options.dropout, '--dropout', { min: 0, max: 0.9 }) }),
+      ...(options.dropout !== undefined && { dropout: parseRangedFlag(options.dropout, '--dropout', FINETUNE_RANGES.dropout) }),
       seed,
       vocabulary,
       out: options.out,

@@ -32,7 +32,7 @@ export interface ExportDatasetCommandOptions extends CorpusFlags {
 
 /** `ppmlm export-dataset`: tokenised windows with special ∪ protected positions as Parquet shards for Hugging Face's Trainer. */
 export async function exportDatasetCommand(options: ExportDatasetCommandOptions, out: Reporter): Promise<void> {
-  const seqLen = parseIntFlag(options.seqLen, '--seq-len', { min: 8 });
+  const seqLen = parseRangedFlag(options.seqLen, '--seq-len', FINETUNE_RANGES.seqLen);
   const stride = options.stride === undefined ? undefined : parseIntFlag(options.stride, '--stride', { min: 0, max: seqLen - 3 });
   const epochs = options.premasked === undefined ? undefined : parseIntFlag(options.premasked, '--premasked', { min: 1, max: 1000 });
   const seed = parseIntFlag(options.seed, '--seed');
