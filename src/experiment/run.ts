@@ -6,7 +6,7 @@ import { BlacklistMatcher, buildBlacklist, occurrenceTokens, protectedMask, read
 import { checkpointDirFor, hasCheckpoint } from '../engine/index.js';
 import { ConfigError } from '../errors.js';
 import { DEFAULT_SEQ_LEN, finetune, parseAxes, privateInputsOf } from '../mlm/index.js';
-import { checkVocabulary, disposeParams, loadMaskedLm, loadModelDir, readModelConfig, usablePositions, type LoadedModel } from '../model/index.js';
+import { checkVocabulary, disposeParams, loadMaskedLm, loadModelDir, usablePositions, type LoadedModel } from '../model/index.js';
 import { PRIVATE_FILE_MODE, writeFileAtomic } from '../io/index.js';
 import { checkPrivateInputs } from '../privacy/index.js';
 import { analyzerForLanguage, type MorphAnalyzer } from '../text/index.js';
@@ -84,21 +84,21 @@ const auditSeqLen = (config: ExperimentConfig) => config.audit?.seqLen ?? config
  */
 export async function runExperiment(options: ExperimentOptions): Promise<ResultRow[]> {
   const { config, log } = options;
-  // Before any cell's work: a window longer than the model's positions would fail only at its first fine-tuning.
-  const positions = usablePositions(await readModelConfig(config.model));
-  // Without a strategy nothing is fine-tuned (only the base model is audited), and no LiRA reference either.
-  const windows: [string, number, string][] = [
-    ...(config.strategies.length > 0 ? [['finetune.seqLen', config.finetune?.seqLen ?? DEFAULT_SEQ_LEN, config.finetune?.seqLen === undefined ? ' (the default)' : ''] as [string, number, string]] : []),
-    ['audit.seqLen', auditSeqLen(config), config.audit?.seqLen !== undefined ? '' : config.finetune?.seqLen !== undefined ? ' (finetune.seqLen\'s)' : ' (the default)'],
-  ];
-  for (const [key, seqLen, whence] of windows) {
-    if (seqLen > positions) throw new ConfigError(`"${key}" is ${seqLen}${whence}, beyond the ${positions} positions of ${config.model} (config.json max_position_embeddings); set "${key}" to ${positions} or less in the config`, { file: options.configFile });
-  }
   // The base row and every audit's reference read the masked-LM head: a bare encoder's would be random.
   const base = await loadMaskedLm(config.model, 'set "model" in the config to a …ForMaskedLM folder, as the base row and every audit\'s reference read its predictions (fine-tuning alone may start from a bare encoder: ppmlm finetune)');
   const read: CorpusReadOptions = { columns: config.columns ?? {}, columnChoices: Object.fromEntries(Object.keys(DEFAULT_COLUMNS).map((key) => [key, `"columns.${key}" in the config`])) };
   let analyzer: MorphAnalyzer | undefined;
   try {
+    // Before any corpus is read: a window longer than the model's positions would fail only at its first fine-tuning.
+    const positions = usablePositions(base.model.config);
+    // Without a strategy nothing is fine-tuned (only the base model is audited), and no LiRA reference either.
+    const windows: [string, number, string][] = [
+      ...(config.strategies.length > 0 ? [['finetune.seqLen', config.finetune?.seqLen ?? DEFAULT_SEQ_LEN, config.finetune?.seqLen === undefined ? ' (the default)' : ''] as [string, number, string]] : []),
+      ['audit.seqLen', auditSeqLen(config), config.audit?.seqLen !== undefined ? '' : config.finetune?.seqLen !== undefined ? ' (finetune.seqLen\'s)' : ' (the default)'],
+    ];
+    for (const [key, seqLen, whence] of windows) {
+      if (seqLen > positions) throw new ConfigError(`"${key}" is ${seqLen}${whence}, beyond the ${positions} positions of ${config.model} (config.json max_position_embeddings); set "${key}" to ${positions} or less in the config`, { file: options.configFile });
+    }
     const original = await loadCorpus(config.members, read);
     const nonMembers = await loadCorpus(config.nonMembers, read);
     analyzer = analyzerForLanguage(config.lang ?? 'auto', config.analyzer, log);
