@@ -419,6 +419,13 @@ describe('a DeID model as a blacklist recogniser', () => {
     expect(mixed.stderr).toBe(`ppmlm: --deid-model ${relabelled}: other labels than ${model}, so their label probabilities cannot be averaged; give models trained from one base encoder with the same labels (deid train --model BASE --seed N for each)\n`);
     const retokenised = await swappedTokensCopy(model, join(dir, 'deid-retokenised'));
     await expect(DeidModelRecognizer.load([model, retokenised])).rejects.toThrow(/another tokenizer than/);
+    // Another window, another cut of the text: the models' windows would not be the same tokens.
+    for (const [name, record, differs] of [['deid-window', { windowTokens: 16 }, 'another window'], ['deid-cut', { morphemes: true, analyzer: 'rule' }, 'another morpheme cut']] as const) {
+      const other = join(dir, name);
+      await cp(model, other, { recursive: true });
+      await writeFile(join(other, 'ppmlm.json'), JSON.stringify({ ...recordedA, ...record }));
+      await expect(DeidModelRecognizer.load([model, other])).rejects.toThrow(`--deid-model ${other}: ${differs} than ${model}`);
+    }
   }, 120_000);
   it('records the documents a public model learned from; a DP run refuses a blacklist it helped build when they overlap the training documents', async () => {
     const dir = await tempDir();
