@@ -112,7 +112,7 @@ export async function openSpanJsonlWriter(path: string, options: { force?: boole
  */
 export async function goldSource(path: string, format?: SpanFormat): Promise<{ path: string; format: SpanFormat }> {
   const info = await stat(path).catch((err: unknown) => {
-    throw fileSystemError(err, path, 'check the gold path');
+    throw fileSystemError(err, path, 'check the path of the gold spans (a span file, or a PhysioNet deid folder)');
   });
   const physionetFile = !info.isDirectory() && ['id.text', 'id-phi.phrase'].includes(basename(path));
   const chosen = format ?? (info.isDirectory() || physionetFile ? 'physionet' : path.endsWith('.jsonl') ? 'jsonl' : path.endsWith('.json') ? 'presidio' : 'conll');
