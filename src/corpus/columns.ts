@@ -1,16 +1,16 @@
 import { FormatError } from '../errors.js';
-import { DEFAULT_COLUMNS, type ColumnNames } from './types.js';
+import { DEFAULT_COLUMNS, type ColumnNames, type ReadChoices } from './types.js';
 
 /** Which field names to read, whether each was asked for explicitly (then it must exist), and how the user chooses it. */
 export interface ColumnPlan {
   names: ColumnNames;
   required: Record<keyof ColumnNames, boolean>;
-  choices: Partial<Record<keyof ColumnNames, string>>;
+  choices: ReadChoices;
 }
 
-const CLI_FLAGS: Record<keyof ColumnNames, string> = { text: '--text-col', author: '--author-col', id: '--id-col', label: '--label-col' };
+export const CLI_CHOICES: Required<ReadChoices> = { text: '--text-col', author: '--author-col', id: '--id-col', label: '--label-col', format: '--format' };
 
-export function planColumns(columns: Partial<ColumnNames> = {}, choices: Partial<Record<keyof ColumnNames, string>> = CLI_FLAGS): ColumnPlan {
+export function planColumns(columns: Partial<ColumnNames> = {}, choices: ReadChoices = CLI_CHOICES): ColumnPlan {
   return {
     choices,
     names: { ...DEFAULT_COLUMNS, ...dropUndefined(columns) },

@@ -17,7 +17,7 @@ export async function* readDelimited(
   options: CorpusReadOptions,
   onRowError: (err: FormatError) => void,
 ): AsyncGenerator<RawRecord> {
-  const plan = planColumns(options.columns, options.columnChoices);
+  const plan = planColumns(options.columns, options.choices);
   const source = createReadStream(file);
   const validator = new Utf8Validator(file);
   source.on('error', (err) => validator.destroy(err));

@@ -1,4 +1,4 @@
-export type { Document, CorpusFormat, ColumnNames, CorpusReadOptions } from './types.js';
+export type { Document, CorpusFormat, ColumnNames, CorpusReadOptions, ReadChoices } from './types.js';
 export { CORPUS_FORMATS, DEFAULT_COLUMNS, DEFAULT_MAX_DOC_CHARS } from './types.js';
 export { readCorpus, loadCorpus, detectFormat } from './read.js';
 export { readJsonObjects } from './jsonl.js';

@@ -56,7 +56,7 @@ export async function* readJsonObjects(file: string, onRowError: (err: FormatErr
 
 /** Streams one document per JSON object line. */
 export async function* readJsonl(file: string, options: CorpusReadOptions, onRowError: (err: FormatError) => void): AsyncGenerator<RawRecord> {
-  const plan = planColumns(options.columns, options.columnChoices);
+  const plan = planColumns(options.columns, options.choices);
   for await (const { value: record, line } of readJsonObjects(file, onRowError, { maxDocChars: options.maxDocChars ?? DEFAULT_MAX_DOC_CHARS })) {
     const field = (key: keyof ColumnNames): string | undefined | FormatError => {
       const value = record[plan.names[key]];

@@ -61,7 +61,7 @@ const isText = (type: string) => type === 'VARCHAR';
  * by the shard's name when the corpus has several.
  */
 export async function* readParquet(path: string, options: CorpusReadOptions): AsyncGenerator<RawRecord> {
-  const plan = planColumns(options.columns, options.columnChoices);
+  const plan = planColumns(options.columns, options.choices);
   const files = await parquetFiles(path);
   const session = await openDuckdb();
   try {

@@ -6,7 +6,8 @@ import { readDelimited } from './csv.js';
 import { readFolder } from './folder.js';
 import { readJsonl } from './jsonl.js';
 import { isHfDatasetFolder, readParquet } from './parquet.js';
-import { CORPUS_FORMATS, type CorpusFormat, type CorpusReadOptions, type Document } from './types.js';
+import { CLI_CHOICES } from './columns.js';
+import { CORPUS_FORMATS, type CorpusFormat, type CorpusReadOptions, type Document, type ReadChoices } from './types.js';
 import { DocumentChecker, type RawRecord } from './validate.js';
 
 const EXTENSIONS: Record<string, CorpusFormat> = { '.csv': 'csv', '.tsv': 'tsv', '.tab': 'tsv', '.jsonl': 'jsonl', '.ndjson': 'jsonl', '.parquet': 'parquet' };
@@ -15,7 +16,7 @@ const EXTENSIONS: Record<string, CorpusFormat> = { '.csv': 'csv', '.tsv': 'tsv',
  * The format of `path`: the explicit one, else from the extension; a directory is `parquet` when it has
  * the Hugging Face datasets layout (`data/*.parquet`), else `folder`.
  */
-export async function detectFormat(path: string, explicit?: CorpusFormat): Promise<CorpusFormat> {
+export async function detectFormat(path: string, explicit?: CorpusFormat, choices: ReadChoices = CLI_CHOICES): Promise<CorpusFormat> {
   const info = await stat(path).catch((err: unknown) => {
     throw fileSystemError(err, path, 'check the corpus path');
   });
@@ -31,7 +32,8 @@ export async function detectFormat(path: string, explicit?: CorpusFormat): Promi
   if (/\.(gz|bz2|xz|zst|zip)$/i.test(path)) throw new UsageError(`${path}: a compressed file; ppmlm reads corpora uncompressed: decompress it first (e.g. gunzip -k ${basename(path)})`);
   const format = EXTENSIONS[extname(path).toLowerCase()];
   if (format === undefined) {
-    throw new UsageError(`${path}: cannot tell the corpus format from the extension "${extname(path)}"; rename it to .csv/.tsv/.jsonl/.parquet or pass --format ${CORPUS_FORMATS.join('|')}`);
+    const choice = choices.format === undefined ? '' : ` or set ${choices.format} ${CORPUS_FORMATS.join('|')}`;
+    throw new UsageError(`${path}: cannot tell the corpus format from the extension "${extname(path)}"; rename it to .csv/.tsv/.jsonl/.parquet${choice}`);
   }
   return format;
 }
@@ -45,7 +47,7 @@ export async function detectFormat(path: string, explicit?: CorpusFormat): Promi
  * for await (const doc of readCorpus('notes.csv', { columns: { author: 'patient_id' } })) console.log(doc.id);
  */
 export async function* readCorpus(path: string, options: CorpusReadOptions = {}): AsyncGenerator<Document> {
-  const format = await detectFormat(path, options.format);
+  const format = await detectFormat(path, options.format, options.choices);
   const onRowError = (err: FormatError) => {
     if (!options.skipBadRows) throw err;
     options.onBadRow?.(err);

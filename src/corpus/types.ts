@@ -23,6 +23,9 @@ export const DEFAULT_COLUMNS: ColumnNames = { text: 'text', author: 'author', id
 /** Default cap on one document's length: longer texts are almost always a parsing accident. */
 export const DEFAULT_MAX_DOC_CHARS = 10_000_000;
 
+/** What a reader's errors tell the user to set: a flag, a config key. */
+export type ReadChoices = Partial<Record<keyof ColumnNames | 'format', string>>;
+
 export interface CorpusReadOptions {
   /**
    * Inferred when absent: from the extension (.csv, .tsv, .jsonl/.ndjson, .parquet); a folder with Parquet
@@ -35,10 +38,11 @@ export interface CorpusReadOptions {
    */
   columns?: Partial<ColumnNames>;
   /**
-   * How the user chooses each column where this corpus is read, named in errors (default the CLI's
-   * `--text-col`, `--author-col`, `--id-col` and `--label-col`); a column left out has nothing to name.
+   * How the user chooses each column and the format where this corpus is read, named in errors (default
+   * the CLI's `--text-col`, `--author-col`, `--id-col`, `--label-col` and `--format`); a setting left out
+   * has nothing to name.
    */
-  columnChoices?: Partial<Record<keyof ColumnNames, string>>;
+  choices?: ReadChoices;
   /** Report and skip bad rows through `onBadRow` instead of failing on the first one. */
   skipBadRows?: boolean;
   onBadRow?: (error: import('../errors.js').FormatError) => void;

@@ -86,7 +86,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
   const { config, log } = options;
   // The base row and every audit's reference read the masked-LM head: a bare encoder's would be random.
   const base = await loadMaskedLm(config.model, 'set "model" in the config to a …ForMaskedLM folder, as the base row and every audit\'s reference read its predictions (fine-tuning alone may start from a bare encoder: ppmlm finetune)');
-  const read: CorpusReadOptions = { columns: config.columns ?? {}, columnChoices: Object.fromEntries(Object.keys(DEFAULT_COLUMNS).map((key) => [key, `"columns.${key}" in the config`])) };
+  const read: CorpusReadOptions = { columns: config.columns ?? {}, choices: Object.fromEntries(Object.keys(DEFAULT_COLUMNS).map((key) => [key, `"columns.${key}" in the config`])) };
   let analyzer: MorphAnalyzer | undefined;
   try {
     // Before any corpus is read: a window longer than the model's positions would fail only at its first fine-tuning.

@@ -61,7 +61,7 @@ export async function corpusReference(docs: AsyncIterable<Document> | Iterable<D
 /** {@link corpusReference} of a corpus file or folder, read as `ppmlm` reads corpora (`textCol` default `text`). */
 export async function readCorpusReference(path: string, options: { k?: number; analyzer?: MorphAnalyzer; textCol?: string } = {}): Promise<PublicReference & { documentKeys: string[]; words: number }> {
   // Only the text is read from a reference, and the CLI's --reference-text-col chooses it.
-  return corpusReference(readCorpus(path, { columns: { text: options.textCol }, columnChoices: { text: '--reference-text-col' } }), options);
+  return corpusReference(readCorpus(path, { columns: { text: options.textCol }, choices: { text: '--reference-text-col' } }), options);
 }
 
 export interface OwnTextOptions {

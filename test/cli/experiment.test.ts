@@ -100,9 +100,16 @@ describe('ppmlm experiment', () => {
     await writeFile(badRow, '{"text": "seen today", "author": ["a", "b"]}\n');
     await writeFile(config, JSON.stringify({ model, members: corpus, nonMembers: badRow, blacklist: withWord, strategies: ['standard'], epochs: [1], seeds: [1], finetune: { seqLen: 32 } }));
     const unread = await cli('experiment', '--config', config, '--out', join(dir, 'unread'));
+    // A corpus whose format the path cannot tell is told to rename it: the config has no format key to set.
+    const extensionless = join(dir, 'non-members');
+    await writeFile(extensionless, '{"text": "seen today"}\n');
+    await writeFile(config, JSON.stringify({ model, members: corpus, nonMembers: extensionless, blacklist: withWord, strategies: ['standard'], epochs: [1], seeds: [1], finetune: { seqLen: 32 } }));
+    const unnamed = await cli('experiment', '--config', config, '--out', join(dir, 'unnamed'));
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stderr).toContain(`ppmlm: ${extensionless}: cannot tell the corpus format from the extension ""; rename it to .csv/.tsv/.jsonl/.parquet\n`);
     // A bare encoder is refused before any corpus is read: the base row and every audit's reference read its head.
-    const bare = await bareEncoderCopy(model, join(dir, 'bare'));
-    await writeFile(config, JSON.stringify({ model: bare, members: corpus, nonMembers: badRow, strategies: ['standard'], epochs: [1], seeds: [1], finetune: { seqLen: 32 } }));
+    const bareModel = await bareEncoderCopy(model, join(dir, 'bare'));
+    await writeFile(config, JSON.stringify({ model: bareModel, members: corpus, nonMembers: badRow, strategies: ['standard'], epochs: [1], seeds: [1], finetune: { seqLen: 32 } }));
     const headless = await cli('experiment', '--config', config, '--out', join(dir, 'headless'));
     expect(headless.code).toBe(2);
     expect(headless.stderr).toMatch(/bare\/model\.safetensors: lacks the tensors cls\.predictions\.[^:]*: the masked-LM head, whose predictions this reads; set "model" in the config to a …ForMaskedLM folder/);

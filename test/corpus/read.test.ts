@@ -176,7 +176,7 @@ describe('readCorpus errors', () => {
     const author = await tempFile('a.jsonl', '{"text": "seen today", "author": {"name": "x"}}\n');
     expect((await errorOf(loadCorpus(author))).located).toBe(`${author}:1: key "author" must be a string or a number, got object; write the author as one, or choose another key with --author-col`);
     // A reader that offers no way to choose a column names none; one with its own way names that.
-    expect((await errorOf(loadCorpus(author, { columnChoices: { text: '--reference-text-col' } }))).located).toBe(`${author}:1: key "author" must be a string or a number, got object; write the author as one`);
+    expect((await errorOf(loadCorpus(author, { choices: { text: '--reference-text-col' } }))).located).toBe(`${author}:1: key "author" must be a string or a number, got object; write the author as one`);
     expect((await errorOf(readCorpusReference(num))).located).toBe(`${num}:1: key "text" must be a string, got number; write the text as one, or choose another key with --reference-text-col`);
   });
 

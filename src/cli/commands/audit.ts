@@ -134,7 +134,7 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
     for (const r of references) disposeParams(r.model.params);
     if (options.task) {
       // Only --task-label-col chooses a column of --task: the others are --members' flags.
-      const taskDocs = await loadCorpus(options.task, { ...corpusReadOptions({ corpus: options.task, labelCol: options.taskLabelCol, skipBadRows: options.skipBadRows }), columnChoices: { label: '--task-label-col' } });
+      const taskDocs = await loadCorpus(options.task, { ...corpusReadOptions({ corpus: options.task, labelCol: options.taskLabelCol, skipBadRows: options.skipBadRows }), choices: { label: '--task-label-col' } });
       const taskOptions = { epochs: parseIntFlag(options.taskEpochs, '--task-epochs', { min: 1 }), seqLen, seed, analyzer, onWarn: (m: string) => out.warnOnce(m) };
       out.progress('audit: downstream classification', true);
       const target = await downstreamF1(options.model, taskDocs, taskOptions);
