@@ -19,6 +19,7 @@ export class DeidModelRecognizer implements Recognizer {
   readonly name: string;
   /** The PII probability a token needs (see `PredictOptions.piiThreshold`); undefined: its likeliest label. */
   readonly piiThreshold: number | undefined;
+  private closed = false;
 
   private constructor(
     private readonly models: readonly EncoderModel[],
@@ -76,7 +77,15 @@ export class DeidModelRecognizer implements Recognizer {
     }
   }
 
+  /** Frees the models' weights (a library user may build with N models, then go on in the same process). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const model of this.models) disposeParams(model.params);
+  }
+
   async find(text: string): Promise<Detection[]> {
+    if (this.closed) throw new Error(`${this.name} is closed: its weights were freed`);
     const { encoding, predicted } = await predictLabels(this.models, this.tokenizer, this.labels, text, this.options);
     const spans = entitySpans(text, encoding, predicted);
     // A model trained on one kind of document takes words of another for entities; a verb's form is never

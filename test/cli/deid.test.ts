@@ -1,3 +1,4 @@
+import * as tf from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { cp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
@@ -320,6 +321,14 @@ describe('a DeID model as a blacklist recogniser', () => {
     expect(a.stderr).toMatch(/trained without morpheme pre-tokenisation/);
     const refusing: MorphAnalyzer = { name: 'refusing', analyze: async () => { throw new Error('the analyser was used'); }, close: async () => undefined };
     await expect((await DeidModelRecognizer.load(model, refusing)).find('피해자 김민서에게 송금하였다.')).resolves.toBeInstanceOf(Array);
+    // Closed, it frees its weights and finds nothing more.
+    const held = tf.memory().numTensors;
+    const closing = await DeidModelRecognizer.load(model);
+    expect(tf.memory().numTensors).toBeGreaterThan(held);
+    await closing.close();
+    await closing.close();
+    expect(tf.memory().numTensors).toBe(held);
+    await expect(closing.find('피해자 김민서에게 송금하였다.')).rejects.toThrow(/is closed: its weights were freed/);
     // A threshold of its own replaces the trained one: at 0 every token is PII, near 1 hardly any.
     const covered = async (piiThreshold: number) => (await (await DeidModelRecognizer.load(model, undefined, { piiThreshold })).find('피해자 김민서에게 송금하였다.')).reduce((n, d) => n + d.end - d.start, 0);
     expect(await covered(0)).toBeGreaterThan(await covered(0.9999));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildBlacklist, defaultRecognizers, detectDirect, GazetteerRecognizer, MODEL_SOURCE, patternRecognizers, blacklistFingerprint, silverLabels, type BlacklistEntry, type Recognizer } from '../../src/identifiers/index.js';
+import { buildBlacklist, closeRecognizers, defaultRecognizers, detectDirect, GazetteerRecognizer, MODEL_SOURCE, patternRecognizers, blacklistFingerprint, silverLabels, type BlacklistEntry, type Recognizer } from '../../src/identifiers/index.js';
 import type { Document } from '../../src/corpus/index.js';
 import { dropCapitalEvidence, tallyDetection, type DirectTally } from '../../src/identifiers/build.js';
 import { formatBlacklist, parseBlacklist } from '../../src/identifiers/blacklist/index.js';
@@ -419,5 +419,18 @@ describe('buildBlacklist: a model\'s short numbers', () => {
     for await (const d of silverLabels(docs, found!, blacklist)) labels.push(...d.spans.map((s) => d.text.slice(s.start, s.end)));
     expect(labels).toEqual(expect.arrayContaining(['89', '5-2', '24', '408']));
     expect(labels).not.toContain('at 89');
+  });
+});
+
+describe('closeRecognizers', () => {
+  it('closes every recogniser that holds something, the others too when one fails, and throws the failure', async () => {
+    const closed: string[] = [];
+    const holding = (name: string, fail = false): Recognizer => ({ name, find: () => [], close: async () => { closed.push(name); if (fail) throw new Error(`${name} failed`); } });
+    const plain: Recognizer = { name: 'rules', find: () => [] };
+    await closeRecognizers([holding('a'), plain, holding('b')]);
+    expect(closed).toEqual(['a', 'b']);
+    closed.length = 0;
+    await expect(closeRecognizers([holding('a', true), holding('b')])).rejects.toThrow('a failed');
+    expect(closed).toEqual(['a', 'b']);
   });
 });

@@ -11,6 +11,7 @@ import {
   buildBlacklist,
   canonicalTerm,
   categoryForList,
+  closeRecognizers,
   mergeSpans,
   defaultRecognizers,
   type BuildBlacklistOptions,
@@ -77,16 +78,24 @@ export function analyzerFor(lang: Language, choice: AnalyzerChoice, out: Reporte
   return analyzer;
 }
 
-/** The build options and recognisers the rule flags ask for; the caller closes the analyser. */
-export async function blacklistRules(options: BlacklistRuleFlags, out: Reporter, publicCorpus = false): Promise<{ build: BuildBlacklistOptions; recognizers: Recognizer[]; analyzer: MorphAnalyzer | undefined }> {
+/** The build options and recognisers the rule flags ask for; the caller calls `close` once it is done with them. */
+export async function blacklistRules(options: BlacklistRuleFlags, out: Reporter, publicCorpus = false): Promise<{ build: BuildBlacklistOptions; recognizers: Recognizer[]; analyzer: MorphAnalyzer | undefined; close: () => Promise<void> }> {
   const k = parseIntFlag(options.k, '--k', { min: 1 });
   const ngrams = parseNgrams(options.ngrams);
   const minOccurrences = parseIntFlag(options.minOccurrences, '--min-occurrences', { min: 1 });
   const modelAgreement = parseNumberFlag(options.modelAgreement, '--model-agreement', { min: 0, max: 1 });
   const analyzer = analyzerFor(options.lang, options.analyzer, out);
-  // The caller closes the analyser once the build is done; until this returns, a failure here does.
+  const recognizers: Recognizer[] = [];
+  // A model's weights and mecab's process: freed by the caller once the build is done; until this returns, by a failure here.
+  const close = async () => {
+    try {
+      await closeRecognizers(recognizers);
+    } finally {
+      await analyzer?.close();
+    }
+  };
   try {
-    const recognizers: Recognizer[] = defaultRecognizers(options.recognizers, analyzer);
+    recognizers.push(...defaultRecognizers(options.recognizers, analyzer));
     const deidDocuments: string[] = [];
     for (const path of options.gazetteer ?? []) {
       const terms = await readGazetteer(path);
@@ -128,9 +137,10 @@ export async function blacklistRules(options: BlacklistRuleFlags, out: Reporter,
       build: { k, ngrams, allNgrams: options.allNgrams === true, commonWords: options.commonWords, minOccurrences, modelAgreement, ignoreNumbers: !options.keepNumbers, stopList, recognizers, analyzer, publicCorpus, ...(deidDocuments.length > 0 && { recognizerDocuments: deidDocuments }) },
       recognizers,
       analyzer,
+      close,
     };
   } catch (err) {
-    await analyzer?.close();
+    await close();
     throw err;
   }
 }
@@ -149,7 +159,7 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
   if (options.silverOut) await assertCanWriteFile(options.silverOut, options.force);
   if (options.graphOut && !/\.(gexf|json)$/.test(options.graphOut)) throw new UsageError(`--graph-out ${options.graphOut}: use a .gexf or .json file name`);
   if (options.graphOut && options.engine !== 'auto' && options.engine !== 'graph') throw new UsageError(`--graph-out needs the graph engine; drop --engine ${options.engine}`);
-  const { build, analyzer } = await blacklistRules(options, out, options.publicCorpus === true);
+  const { build, close } = await blacklistRules(options, out, options.publicCorpus === true);
 
   let skipped = 0;
   const docs = readCorpus(options.corpus, corpusReadOptions(options, (err) => {
@@ -215,7 +225,7 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
     await silver?.abort();
     throw err;
   } finally {
-    await analyzer?.close();
+    await close();
   }
 }
 

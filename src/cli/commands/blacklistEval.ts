@@ -58,7 +58,7 @@ export async function blacklistEval(options: BlacklistEvalOptions, out: Reporter
   }
   const docs = await readSpanCorpus(goldPath, format);
   if (docs.length === 0) throw new UsageError(`${options.gold}: no documents; check --gold and --gold-format`);
-  const { build, recognizers, analyzer } = await blacklistRules(options, out);
+  const { build, recognizers, analyzer, close } = await blacklistRules(options, out);
   try {
     let protect: Protection;
     let what: string;
@@ -106,6 +106,6 @@ export async function blacklistEval(options: BlacklistEvalOptions, out: Reporter
     const blacklist = options.protection === 'own-text' ? null : options.blacklist ?? 'blacklist built from the gold corpus';
     out.summary(options.json, { gold: options.gold, format, blacklist, only: options.only ?? 'all', protection: options.protection, ...(reference && { reference }), ...evaluation }, () => evaluationText(evaluation, what));
   } finally {
-    await analyzer?.close();
+    await close();
   }
 }

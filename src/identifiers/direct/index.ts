@@ -11,7 +11,7 @@ import { publicLists } from './publicLists.js';
 import type { Detection, Recognizer } from './recognizer.js';
 
 export type { Detection, Recognizer } from './recognizer.js';
-export { GRAPH_SOURCE, MENTION_SOURCE, MODEL_SOURCE, SURNAME_SOURCE, mentionOnly, protectedSpans } from './recognizer.js';
+export { GRAPH_SOURCE, MENTION_SOURCE, MODEL_SOURCE, SURNAME_SOURCE, closeRecognizers, mentionOnly, protectedSpans } from './recognizer.js';
 export { PATTERNS, PATTERN_NAMES, PatternRecognizer } from './patterns.js';
 export type { PatternSpec } from './patterns.js';
 export { GazetteerRecognizer, readGazetteer, categoryForList } from './gazetteer.js';

@@ -59,7 +59,15 @@ export function mentionOnly(entry: { sources: readonly string[] }): boolean {
 export interface Recognizer {
   readonly name: string;
   find(text: string): Detection[] | Promise<Detection[]>;
+  /** Frees what the recogniser holds (a model's weights); it finds nothing after. */
   close?(): Promise<void>;
+}
+
+/** Closes every recogniser that holds something, all of them even when one fails (the first failure is thrown). */
+export async function closeRecognizers(recognizers: readonly Recognizer[]): Promise<void> {
+  const closed = await Promise.allSettled(recognizers.map((r) => r.close?.()));
+  const failed = closed.find((c): c is PromiseRejectedResult => c.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
 }
 
 /**
