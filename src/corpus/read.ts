@@ -10,6 +10,9 @@ import { CLI_CHOICES } from './columns.js';
 import { CORPUS_FORMATS, type CorpusFormat, type CorpusReadOptions, type Document, type ReadChoices } from './types.js';
 import { DocumentChecker, type RawRecord } from './validate.js';
 
+/** The command that decompresses each kind, keeping the original. */
+const DECOMPRESS: Record<string, string> = { '.gz': 'gunzip -k', '.bz2': 'bunzip2 -k', '.xz': 'unxz -k', '.zst': 'unzstd', '.zip': 'unzip' };
+
 const EXTENSIONS: Record<string, CorpusFormat> = { '.csv': 'csv', '.tsv': 'tsv', '.tab': 'tsv', '.jsonl': 'jsonl', '.ndjson': 'jsonl', '.parquet': 'parquet' };
 
 /**
@@ -29,7 +32,8 @@ export async function detectFormat(path: string, explicit?: CorpusFormat, choice
     return explicit;
   }
   if (info.isDirectory()) return (await isHfDatasetFolder(path)) ? 'parquet' : 'folder';
-  if (/\.(gz|bz2|xz|zst|zip)$/i.test(path)) throw new UsageError(`${path}: a compressed file; ppmlm reads corpora uncompressed: decompress it first (e.g. gunzip -k ${basename(path)})`);
+  const compressed = DECOMPRESS[extname(path).toLowerCase()];
+  if (compressed !== undefined) throw new UsageError(`${path}: a compressed file; ppmlm reads corpora uncompressed: decompress it first (${compressed} ${basename(path)})`);
   const format = EXTENSIONS[extname(path).toLowerCase()];
   if (format === undefined) {
     const choice = choices.format === undefined ? '' : ` or set ${choices.format} ${CORPUS_FORMATS.join('|')}`;

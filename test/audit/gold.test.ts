@@ -53,7 +53,20 @@ describe('gold identifiers', () => {
     await writeFile(join(physionet, 'id-phi.phrase'), '7 1 2 13 PTName alice smith\n');
     const trimmed = [{ id: '7-1', author: 'patient-7', text: TEXT }];
     expect(alignGold(await readGold(join(physionet, 'id-phi.phrase')), trimmed, 'gold')).toEqual([{ doc: 0, start: 0, end: 11, label: 'PTName' }]);
+    // The folder's id.text names the folder, as its id-phi.phrase does.
+    expect(await readGold(join(physionet, 'id.text'))).toEqual(await readGold(physionet));
     expect(() => alignGold([{ id: '7-1', author: 'patient-7', text: 'other text', spans: [] }], trimmed, 'g.jsonl')).toThrow('gold document 1 (in file order): its text differs from the member document of its id; give gold spans over the same texts');
     expect(() => alignGold([{ id: 'zz', author: 'x', text: TEXT, spans: [] }], trimmed, 'g.jsonl')).toThrow(/no gold document has the id of a member document/);
+  });
+
+  it('reads Presidio JSON, whose documents are named by their place from 0, and CoNLL columns, whose sentences are named by their first line', async () => {
+    const dir = await tempDir();
+    const presidio = join(dir, 'synth.json');
+    await writeFile(presidio, JSON.stringify([{ full_text: TEXT, spans: [{ entity_type: 'PERSON', start_position: 16, end_position: 25 }] }]));
+    expect(alignGold(await readGold(presidio), [{ id: '0', author: 'a', text: TEXT }], presidio)).toEqual([{ doc: 0, start: 16, end: 25, label: 'PERSON' }]);
+    // CoNLL's tokens are joined by one space: the members must hold them so.
+    const conll = join(dir, 'gold.conll');
+    await writeFile(conll, 'alice\tB-PER\nsmith\tI-PER\nsaw\tO\nbob\tB-PER\njones\tI-PER\ntoday\tO\n.\tO\n');
+    expect(alignGold(await readGold(conll), members, conll)).toEqual([{ doc: 0, start: 0, end: 11, label: 'PER' }, { doc: 0, start: 16, end: 25, label: 'PER' }]);
   });
 });

@@ -100,7 +100,12 @@ describe('readCorpus errors', () => {
     const err = await errorOf(loadCorpus(path));
     expect(err.message).toMatch(/cannot tell the corpus format.*--format csv\|tsv\|jsonl\|parquet\|folder/);
     const gz = await tempFile('notes.csv.gz', 'x');
-    expect((await errorOf(loadCorpus(gz))).message).toBe(`${gz}: a compressed file; ppmlm reads corpora uncompressed: decompress it first (e.g. gunzip -k notes.csv.gz)`);
+    expect((await errorOf(loadCorpus(gz))).message).toBe(`${gz}: a compressed file; ppmlm reads corpora uncompressed: decompress it first (gunzip -k notes.csv.gz)`);
+    // Each kind is named with the command that opens it: gunzip does not read a .zip.
+    const zip = await tempFile('notes.ZIP', 'x');
+    expect((await errorOf(loadCorpus(zip))).message).toBe(`${zip}: a compressed file; ppmlm reads corpora uncompressed: decompress it first (unzip notes.ZIP)`);
+    const xz = await tempFile('notes.jsonl.xz', 'x');
+    expect((await errorOf(loadCorpus(xz))).message).toMatch(/decompress it first \(unxz -k notes\.jsonl\.xz\)$/);
   });
 
   it('lists the columns that exist when one is missing', async () => {
