@@ -14,6 +14,9 @@ describe('a setting that several commands take', () => {
       [['export-dataset', '--model', none, '--corpus', none, '--blacklist', none, '--out', join(dir, 'd'), '--seq-len', '5000'], seqLen],
       [['deid', 'apply', '--model', none, '--in', none, '--out', join(dir, 'x.txt'), '--seq-len', '5000'], seqLen],
       [['--quiet', 'deid', 'train', '--judgments', 'examples/legal-ko/judgments', '--replacements', 'examples/legal-ko/replacements', '--out', join(dir, 't'), '--dropout', '0.95'], '--dropout must be a number between 0 and 0.9, got "0.95"'],
+      // A learning rate of 1 or 0 is no setting anyone trains with: both bounds are refused.
+      [['finetune', '--model', none, '--corpus', none, '--strategy', 'standard', '--out', join(dir, 'f'), '--lr', '1'], '--lr must be a number between 0 and 1 (exclusive), got "1"'],
+      [['--quiet', 'deid', 'train', '--judgments', 'examples/legal-ko/judgments', '--replacements', 'examples/legal-ko/replacements', '--out', join(dir, 't'), '--lr', '0'], '--lr must be a number between 0 and 1 (exclusive), got "0"'],
     ];
     for (const [args, message] of runs) {
       const r = await cli(...args);
