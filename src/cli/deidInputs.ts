@@ -15,6 +15,11 @@ export interface DeidInputFlags {
   skipBadDocs?: boolean;
 }
 
+/** The paths a deid command reads its training data from, by flag, for the outputs to be kept apart from. */
+export function deidInputPaths(flags: Partial<DeidInputFlags> & { spans?: string }): Record<string, string | undefined> {
+  return { '--judgments': flags.judgments, '--replacements': flags.replacements, '--replace-map': flags.replaceMap, '--spans': flags.spans };
+}
+
 /** Judgments, replacement lists and the label resolver, as every deid command reads them. */
 export async function readDeidInputs(flags: DeidInputFlags, out: Reporter) {
   // The Thunder-DeID layout keeps replace_map.json beside the judgments folder.

@@ -33,17 +33,22 @@ export function columnChoice(plan: ColumnPlan, key: keyof ColumnNames, advice: (
   return choice === undefined ? '' : advice(choice);
 }
 
-/** Maps each field to its header index (-1 when absent and optional); a required absent column is an error. */
-export function resolveHeader(header: readonly string[], plan: ColumnPlan, file: string, line?: number): Record<keyof ColumnNames, number> {
+/**
+ * Maps each field to its header index (-1 when absent and optional); a required absent column is an error.
+ * `schema`: the names come from a file's schema (Parquet), never from a row that may be a document.
+ */
+export function resolveHeader(header: readonly string[], plan: ColumnPlan, file: string, options: { line?: number; schema?: boolean } = {}): Record<keyof ColumnNames, number> {
+  const { line } = options;
+  const printable = options.schema === true || namesAKnownColumn(header, plan);
   const dup = header.find((h, i) => header.indexOf(h) !== i);
   if (dup !== undefined) {
-    throw new FormatError(looksLikeData(header) ? notAHeader(header) : `header names column "${dup}" twice; rename one of them`, { file, line });
+    throw new FormatError(printable ? `header names column "${dup}" twice; rename one of them` : notAHeader(header), { file, line });
   }
   const out = {} as Record<keyof ColumnNames, number>;
   for (const key of Object.keys(plan.names) as (keyof ColumnNames)[]) {
     const idx = header.indexOf(plan.names[key]);
     if (idx === -1 && plan.required[key]) {
-      const seen = looksLikeData(header) ? notAHeader(header) : `the columns are: ${header.map((h) => `"${h}"`).join(', ')}`;
+      const seen = printable ? `the columns are: ${header.map((h) => `"${h}"`).join(', ')}` : notAHeader(header);
       throw new FormatError(`no column "${plan.names[key]}" for the ${key}; ${seen}${columnChoice(plan, key, (c) => ` (choose one with ${c})`)}`, { file, line });
     }
     out[key] = idx;
@@ -52,16 +57,18 @@ export function resolveHeader(header: readonly string[], plan: ColumnPlan, file:
 }
 
 /**
- * Whether a first row is a document rather than column names: a cell of text (long, or over several
- * lines) or a bare number. A file without a header row makes its first document the header, and errors
- * must not print document text or identifiers, so such a row is described by its shape only.
+ * Whether a first row is surely column names: one of its cells names a column asked for or a default one
+ * (text, id, author, label). A file without a header row makes its first document the header, whose
+ * cells may be short (a name, an email, a phone number), and errors must not print document text or
+ * identifiers, so any other row is described by its shape only.
  */
-function looksLikeData(header: readonly string[]): boolean {
-  return header.some((cell) => cell.length > 24 || cell.includes('\n') || /^\d+$/.test(cell));
+function namesAKnownColumn(header: readonly string[], plan: ColumnPlan): boolean {
+  const known = new Set([...Object.values(plan.names), ...Object.values(DEFAULT_COLUMNS)].map((name) => name.toLowerCase()));
+  return header.some((cell) => known.has(cell.trim().toLowerCase()));
 }
 
 function notAHeader(header: readonly string[]): string {
   const lengths = header.map((cell) => cell.length);
   const shape = lengths.length === 1 ? `1 cell of ${lengths[0]} characters` : `${lengths.length} cells of ${lengths.slice(0, -1).join(', ')} and ${lengths.at(-1)} characters`;
-  return `the first row looks like a document, not a header (${shape}; not printed, as it may hold personal data): add a header row naming the columns, such as text, id, author, label`;
+  return `the first row names no known column (${shape}; not printed, as it may be a document holding personal data): add a header row naming the columns, such as text, id, author, label`;
 }

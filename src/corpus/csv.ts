@@ -33,7 +33,7 @@ export async function* readDelimited(
       }
       if (fields.length === 1 && fields[0] === '') continue;
       if (cols === undefined) {
-        cols = resolveHeader(fields, plan, file, line);
+        cols = resolveHeader(fields, plan, file, { line });
         width = fields.length;
         continue;
       }

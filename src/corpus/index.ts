@@ -11,4 +11,4 @@ export { splitByAuthor, withoutAuthors } from './splitByAuthor.js';
 export type { AuthorSplit } from './splitByAuthor.js';
 export { corpusFingerprinter } from './fingerprint.js';
 export { goldSource, goldType, readSpanCorpus, readConll, SPAN_FORMATS, writeSpanJsonl, openSpanJsonlWriter } from './spans.js';
-export type { SpanDocument, SpanFormat, GoldSpanOffsets } from './spans.js';
+export type { SpanDocument, SpanFormat, GoldSpanOffsets, SpanJsonlWriter } from './spans.js';

@@ -67,7 +67,7 @@ export async function* readParquet(path: string, options: CorpusReadOptions): As
   try {
     for (const file of files) {
       const schema = await schemaOf(session.connection, file);
-      const cols = resolveHeader([...schema.keys()], plan, file);
+      const cols = resolveHeader([...schema.keys()], plan, file, { schema: true });
       const textType = schema.get(plan.names.text)!;
       if (!isText(textType)) throw new FormatError(`column "${plan.names.text}" holds ${textType}, not text${columnChoice(plan, 'text', (c) => `; choose the text column with ${c}`)}`, { file });
       const select = (['text', 'id', 'author', 'label'] as const).map((key: keyof ColumnNames) =>

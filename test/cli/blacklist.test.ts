@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
@@ -164,6 +165,12 @@ describe('ppmlm blacklist', () => {
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(message);
     }
+    // A corpus flag refused where mecab would run: the process ends (it hung, mecab's pipe left open).
+    const refused = await new Promise<{ code: number | null; signal: string | null; stderr: string }>((done) => {
+      const child = execFile(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'blacklist', 'build', '--corpus', CORPUS, '--lang', 'ko', '--out', join(dir, 'm.tsv'), '--max-doc-chars', '0'], { timeout: 30_000 }, (_err, _stdout, stderr) => done({ code: child.exitCode, signal: child.signalCode, stderr }));
+    });
+    expect(refused).toMatchObject({ code: 2, signal: null });
+    expect(refused.stderr).toMatch(/--max-doc-chars must be an integer between 1/);
   });
 
   it('build refuses a header-only corpus rather than writing an empty blacklist', async () => {

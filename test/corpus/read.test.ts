@@ -121,10 +121,15 @@ describe('readCorpus errors', () => {
     const path = await tempFile('c.csv', '1,Okonkwo Adaeze,"Seen for asthma, MRN 48213377, follow up in two weeks."\n2,b,x\n');
     const err = await errorOf(loadCorpus(path));
     expect(err.located).toBe(
-      `${path}:1: no column "text" for the text; the first row looks like a document, not a header (3 cells of 1, 14 and 54 characters; not printed, as it may hold personal data): add a header row naming the columns, such as text, id, author, label (choose one with --text-col)`,
+      `${path}:1: no column "text" for the text; the first row names no known column (3 cells of 1, 14 and 54 characters; not printed, as it may be a document holding personal data): add a header row naming the columns, such as text, id, author, label (choose one with --text-col)`,
     );
     const tsv = await tempFile('c.tsv', '7\t7\tshort\n');
-    expect((await errorOf(loadCorpus(tsv))).located).toMatch(/c\.tsv:1: the first row looks like a document, not a header \(3 cells of 1, 1 and 5 characters;/);
+    expect((await errorOf(loadCorpus(tsv))).located).toMatch(/c\.tsv:1: the first row names no known column \(3 cells of 1, 1 and 5 characters;/);
+    // Short cells are no sign of a header: an email, a name and a phone number stay unprinted.
+    const short = await tempFile('s.csv', 'alice.smith@example.com,Alice Smith,555-1234\nx,y,z\n');
+    const located = (await errorOf(loadCorpus(short))).located;
+    expect(located).toBe(`${short}:1: no column "text" for the text; the first row names no known column (3 cells of 23, 11 and 8 characters; not printed, as it may be a document holding personal data): add a header row naming the columns, such as text, id, author, label (choose one with --text-col)`);
+    expect((await errorOf(loadCorpus(await tempFile('t.csv', 'Alice Smith,Alice Smith\n')))).located).not.toMatch(/Alice/);
     const dup = await tempFile('d.csv', 'text,text\n');
     expect((await errorOf(loadCorpus(dup))).located).toBe(`${dup}:1: header names column "text" twice; rename one of them`);
   });

@@ -8,7 +8,7 @@ import { assertCanWriteFile } from '../../io/index.js';
 import { join } from 'node:path';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag, parseRangedFlag } from '../parseFlags.js';
-import { isWithin } from '../outputPaths.js';
+import { assertOutputsApart, isWithin } from '../outputPaths.js';
 import { FINETUNE_RANGES } from '../../mlm/index.js';
 import type { Reporter } from '../reporter.js';
 import type { AnalyzerChoice, Language } from '../../text/index.js';
@@ -89,6 +89,8 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
   for (const dir of [options.model, options.reference, ...(options.references ?? [])]) {
     if (dir !== undefined && isWithin(options.out, dir)) throw new UsageError(`--out ${options.out} is inside the model folder ${dir}, which is shared; reports hold personal data: write them elsewhere`);
   }
+  const referencePaths = Object.fromEntries((options.references ?? []).map((dir, i) => [`--references (${i + 1})`, dir]));
+  await assertOutputsApart({ '--model': options.model, '--reference': options.reference, ...referencePaths, '--gold': options.gold, '--members': options.members, '--non-members': options.nonMembers, '--blacklist': options.blacklist, '--task': options.task }, { '--out': options.out });
   for (const f of ['report.json', 'report.html']) await assertCanWriteFile(join(options.out, f), options.force);
   // Before the long work: a DP model's card never takes the figures.
   if (options.updateCard) assertCardMayHold(await readProvenance(options.model), true, options.model);

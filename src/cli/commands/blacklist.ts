@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { openSpanJsonlWriter, readCorpus } from '../../corpus/index.js';
+import { openSpanJsonlWriter, readCorpus, type SpanJsonlWriter } from '../../corpus/index.js';
 import { UsageError } from '../../errors.js';
 import { decodeUtf8Strict } from '../../io/index.js';
 import {
@@ -152,26 +152,29 @@ export function ruleInputs(options: BlacklistRuleFlags): Record<string, string |
 
 /** `ppmlm blacklist build`: direct (recognisers) + indirect (author–term graph) identifiers → blacklist TSV. */
 export async function blacklistBuild(options: BlacklistBuildOptions, out: Reporter): Promise<void> {
-  assertOutputsApart({ '--corpus': options.corpus, ...ruleInputs(options) }, { '--out': options.out, '--graph-out': options.graphOut, '--export-pairs': options.exportPairs, '--silver-out': options.silverOut });
+  await assertOutputsApart({ '--corpus': options.corpus, ...ruleInputs(options) }, { '--out': options.out, '--graph-out': options.graphOut, '--export-pairs': options.exportPairs, '--silver-out': options.silverOut });
   await assertCanWriteFile(options.out, options.force);
   if (options.graphOut) await assertCanWriteFile(options.graphOut, options.force);
   if (options.exportPairs) await assertCanWriteFile(options.exportPairs, options.force);
   if (options.silverOut) await assertCanWriteFile(options.silverOut, options.force);
   if (options.graphOut && !/\.(gexf|json)$/.test(options.graphOut)) throw new UsageError(`--graph-out ${options.graphOut}: use a .gexf or .json file name`);
   if (options.graphOut && options.engine !== 'auto' && options.engine !== 'graph') throw new UsageError(`--graph-out needs the graph engine; drop --engine ${options.engine}`);
-  const { build, close } = await blacklistRules(options, out, options.publicCorpus === true);
-
   let skipped = 0;
-  const docs = readCorpus(options.corpus, corpusReadOptions(options, (err) => {
+  const readOptions = corpusReadOptions(options, (err) => {
     skipped++;
     out.warn(`skipped ${err.located}`);
-  }));
-  const t0 = Date.now();
-  // Silver labels for `deid train --spans`: the detections the built blacklist kept, the corpus read again.
-  const silver = options.silverOut ? await openSpanJsonlWriter(options.silverOut, { force: options.force }) : undefined;
+  });
   // The bad rows were reported on the first reading.
-  const reread = () => readCorpus(options.corpus, corpusReadOptions(options, () => {}));
+  const rereadOptions = corpusReadOptions(options, () => {});
+  // From here mecab's process and a model's weights are held: every failure goes through close().
+  const { build, close } = await blacklistRules(options, out, options.publicCorpus === true);
+  const docs = readCorpus(options.corpus, readOptions);
+  const reread = () => readCorpus(options.corpus, rereadOptions);
+  const t0 = Date.now();
+  let silver: SpanJsonlWriter | undefined;
   try {
+    // Silver labels for `deid train --spans`: the detections the built blacklist kept, the corpus read again.
+    silver = options.silverOut ? await openSpanJsonlWriter(options.silverOut, { force: options.force }) : undefined;
     const result = await buildBlacklist(docs, {
       ...build,
       reread,

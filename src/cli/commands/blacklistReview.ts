@@ -59,7 +59,7 @@ export async function blacklistReview(options: BlacklistReviewOptions, out: Repo
   if (importing && (options.out !== undefined || options.sample !== undefined)) throw new UsageError('--import estimates from marks made on an earlier page; --sample and --out draw a new page: give one or the other');
   if (!importing && (options.out === undefined || options.sample === undefined)) throw new UsageError('give --sample N and --out page.html to draw a review page, or --import marks.json to estimate from a reviewer\'s marks');
   if (!importing && (options.toGold !== undefined || options.apply !== undefined)) throw new UsageError('--to-gold and --apply convert imported marks; add --import marks.json');
-  assertOutputsApart({ '--corpus': options.corpus, '--blacklist': options.blacklist, '--import': options.import }, { '--out': options.out, '--to-gold': options.toGold, '--apply': options.apply });
+  await assertOutputsApart({ '--corpus': options.corpus, '--blacklist': options.blacklist, '--import': options.import }, { '--out': options.out, '--to-gold': options.toGold, '--apply': options.apply });
   for (const path of [options.out, options.toGold, options.apply]) if (path !== undefined) await assertCanWriteFile(path, options.force);
   const marks = importing ? await readReviewMarks(options.import!) : undefined;
   const size = marks?.size ?? parseIntFlag(options.sample, '--sample', { min: 1 });

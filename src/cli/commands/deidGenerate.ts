@@ -1,5 +1,6 @@
 import { generateDocuments, type ReplacementMode } from '../../deid/index.js';
-import { readDeidInputs, type DeidInputFlags } from '../deidInputs.js';
+import { deidInputPaths, readDeidInputs, type DeidInputFlags } from '../deidInputs.js';
+import { assertOutputsApart } from '../outputPaths.js';
 import { assertCanWriteFile, commitOrAbort, openAtomicWriteStream, PRIVATE_FILE_MODE } from '../../io/index.js';
 import { parseIntFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
@@ -20,6 +21,7 @@ export interface DeidGenerateOptions extends DeidInputFlags {
 export async function deidGenerate(options: DeidGenerateOptions, out: Reporter): Promise<void> {
   const replicas = parseIntFlag(options.replicas, '--replicas', { min: 1, max: 1000 });
   const seed = parseIntFlag(options.seed, '--seed');
+  await assertOutputsApart(deidInputPaths(options), { '--out': options.out });
   await assertCanWriteFile(options.out, options.force);
   const { resolver, lists, docs, skipped } = await readDeidInputs(options, out);
   const file = await openAtomicWriteStream(options.out, { force: options.force, mode: PRIVATE_FILE_MODE });

@@ -2,7 +2,8 @@ import { openTrainingAnalyzer, parseSplit, splitDocuments, trainDeid, type DeidS
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { assertCanWrite } from '../../io/index.js';
 import type { AnalyzerChoice } from '../../text/index.js';
-import { readDeidSource, type DeidSourceFlags } from '../deidInputs.js';
+import { deidInputPaths, readDeidSource, type DeidSourceFlags } from '../deidInputs.js';
+import { assertOutputsApart } from '../outputPaths.js';
 import { FINETUNE_RANGES } from '../../mlm/settingRanges.js';
 import { parseIntFlag, parseNumberFlag, parseRangedFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
@@ -47,6 +48,7 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
   if (options.privacy !== undefined && options.privacy !== 'none' && options.privacy !== 'dp') throw new UsageError(`unknown --privacy "${options.privacy}"; use one of none, dp`);
   const dp = parseDpFlags(options, options.privacy === 'dp' ? 'dp' : 'none');
   if (dp?.insecureSeededNoise) out.warn(INSECURE_NOISE_WARNING);
+  await assertOutputsApart({ ...deidInputPaths(options), '--model': options.model, '--blacklist': options.blacklist }, { '--out': options.out });
   if (!options.resume) await assertCanWrite(options.out, options.force);
   const backend = await selectBackend(options.backend, { runsOnWebgpu: true });
   out.info(`backend: ${backend.name}`);

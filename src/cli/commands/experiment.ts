@@ -1,3 +1,4 @@
+import { assertOutputsApart } from '../outputPaths.js';
 import { join } from 'node:path';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { readExperimentConfig, resultsMarkdown, runExperiment } from '../../experiment/index.js';
@@ -13,6 +14,9 @@ export interface ExperimentCommandOptions {
 /** `ppmlm experiment`: runs (or resumes) a comparison and prints its table. */
 export async function experimentCommand(options: ExperimentCommandOptions, out: Reporter): Promise<void> {
   const config = await readExperimentConfig(options.config);
+  // Every cell writes under --out, its reports naming members' identifiers: never into what the config reads.
+  const inConfig = (key: string) => `"${key}" of ${options.config}`;
+  await assertOutputsApart({ '--config': options.config, [inConfig('model')]: config.model, [inConfig('members')]: config.members, [inConfig('nonMembers')]: config.nonMembers, [inConfig('blacklist')]: config.blacklist, [inConfig('gold')]: config.gold, [inConfig('lira.corpus')]: config.lira?.corpus }, { '--out': options.out });
   const backend = await selectBackend(options.backend);
   out.info(`backend: ${backend.name}; ${config.strategies.length} strategies x ${config.epochs.length} epoch counts x ${config.seeds.length} seeds`);
   const rows = await runExperiment({ config, out: options.out, log: (m) => out.info(m), configFile: options.config });

@@ -2,6 +2,7 @@ import { loadCorpus } from '../../corpus/index.js';
 import { exportDataset } from '../../dataset/index.js';
 import { readBlacklist } from '../../identifiers/index.js';
 import { assertCanWrite } from '../../io/index.js';
+import { assertOutputsApart } from '../outputPaths.js';
 import { assertSeqLenFits, readModelConfig, readProvenance } from '../../model/index.js';
 import type { AnalyzerChoice, Language } from '../../text/index.js';
 import { loadTokenizer } from '../../tokenizer/index.js';
@@ -38,6 +39,7 @@ export async function exportDatasetCommand(options: ExportDatasetCommandOptions,
   const seed = parseIntFlag(options.seed, '--seed');
   const maskProb = parseRangedFlag(options.maskProb, '--mask-prob', FINETUNE_RANGES.maskProb);
   const shardRows = parseIntFlag(options.shardRows, '--shard-rows', { min: 1 });
+  await assertOutputsApart({ '--model': options.model, '--corpus': options.corpus, '--blacklist': options.blacklist }, { '--out': options.out });
   await assertCanWrite(options.out, options.force);
   assertSeqLenFits(await readModelConfig(options.model), seqLen, '--seq-len', options.model);
   const tokenizer = await loadTokenizer(options.model);

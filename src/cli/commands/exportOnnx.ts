@@ -1,3 +1,4 @@
+import { assertOutputsApart } from '../outputPaths.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { exportOnnx } from '../../onnx/index.js';
 import type { Reporter } from '../reporter.js';
@@ -12,6 +13,7 @@ export interface ExportOnnxCommandOptions {
 
 /** `ppmlm export onnx`: a model folder's encoder and head as onnx/model.onnx with config and tokenizer, for transformers.js and onnxruntime. */
 export async function exportOnnxCommand(options: ExportOnnxCommandOptions, out: Reporter): Promise<void> {
+  await assertOutputsApart({ '--model': options.model }, { '--out': options.out });
   await selectBackend(options.backend);
   const done = await exportOnnx(options.model, options.out, { force: options.force });
   if (options.json) return out.result(JSON.stringify(done, null, 2));

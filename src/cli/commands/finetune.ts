@@ -1,3 +1,4 @@
+import { assertOutputsApart } from '../outputPaths.js';
 import { loadCorpus } from '../../corpus/index.js';
 import { nativeKernelUsage, selectBackend, type BackendRequest } from '../../engine/index.js';
 import { UsageError } from '../../errors.js';
@@ -71,6 +72,7 @@ export async function finetuneCommand(options: FinetuneCommandOptions, out: Repo
     saveTotalLimit: options.saveTotalLimit === undefined ? undefined : parseIntFlag(options.saveTotalLimit, '--save-total-limit', { min: 1 }),
   };
   checkFinetuneOptions({ ...evaluation, evalCorpus: options.evalCorpus });
+  await assertOutputsApart({ '--model': options.model, '--corpus': options.corpus, '--eval-corpus': options.evalCorpus, '--blacklist': options.blacklist, '--reference-corpus': options.referenceCorpus }, { '--out': options.out });
   const blacklist = options.blacklist ? await readBlacklist(options.blacklist) : undefined;
   // A review recorded beside the blacklist goes into the card of a model without DP.
   const review = blacklist && axes.privacy !== 'dp' ? await latestReview(options.blacklist!, blacklistFingerprint(blacklist)) : undefined;

@@ -1,3 +1,4 @@
+import { assertOutputsApart } from '../outputPaths.js';
 import { checkVocabulary, defaultConfig, disposeParams, initParams, parameterShapes, readProvenance, saveModelDir, vocabularyProvenance } from '../../model/index.js';
 import { loadTokenizer } from '../../tokenizer/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
@@ -23,6 +24,7 @@ export interface ModelInitOptions extends VocabularyFlags {
 
 /** `ppmlm model init`: a randomly initialised BERT masked LM (std 0.02 as Hugging Face) for a tokenizer. */
 export async function modelInit(options: ModelInitOptions, out: Reporter): Promise<void> {
+  await assertOutputsApart({ '--vocab': options.vocab, '--blacklist': options.blacklist }, { '--out': options.out });
   await selectBackend(options.backend);
   const tokenizer = await loadTokenizer(options.vocab);
   // The vocabulary ships with the model: checked, by how tokenizer train made it, before anything is written.

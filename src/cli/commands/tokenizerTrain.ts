@@ -1,3 +1,4 @@
+import { assertOutputsApart } from '../outputPaths.js';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { corpusFingerprinter, readCorpus } from '../../corpus/index.js';
@@ -31,6 +32,7 @@ export async function tokenizerTrain(options: TokenizerTrainOptions, out: Report
   if (options.type !== 'wordpiece' && options.type !== 'bpe') throw new UsageError(`--type must be wordpiece or bpe, got "${options.type}"`);
   const vocabSize = parseIntFlag(options.vocabSize, '--vocab-size', { min: 10 });
   const minFrequency = parseIntFlag(options.minFrequency, '--min-frequency', { min: 1 });
+  await assertOutputsApart({ '--corpus': options.corpus, '--blacklist': options.blacklist }, { '--out': options.out });
   const blacklist = options.blacklist === undefined ? undefined : await readBlacklist(options.blacklist);
   const blacklisted = blacklist && new BlacklistedTerms(blacklist.entries.map((e) => e.term));
   const target = await prepareAtomicDir(options.out, { force: options.force });
