@@ -159,9 +159,9 @@ describe('ppmlm blacklist eval', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ format: 'physionet', documents: 1, types: [{ type: 'PERSON', gold: 1 }, { type: 'all', gold: 1 }] });
     const gold = join(dir, 'gold.jsonl');
     await writeFile(gold, JSON.stringify({ id: 'a', text: 'John Smith', spans: [] }) + '\n');
-    // The files of a PhysioNet gold are inputs too, and said so before the gold is read.
+    // A PhysioNet gold is a folder: nothing is written inside it, said before the gold is read.
     const into = await cli('blacklist', 'eval', '--gold', dir, '--misses', join(dir, 'id.text'), '--force');
-    expect(into.stderr).toBe(`ppmlm: --misses ${join(dir, 'id.text')} is the input --gold (id.text) too; give --misses a path of its own\n`);
+    expect(into.stderr).toBe(`ppmlm: --misses ${join(dir, 'id.text')} lies inside the input --gold ${dir}; give --misses a path outside that folder\n`);
     const b = await cli('blacklist', 'eval', '--gold', gold, '--blacklist', gold);
     expect(b.code).toBe(2);
     expect(b.stderr).toBe(`ppmlm: ${gold}:1: a JSON object where a term should be: a blacklist is a ppmlm blacklist TSV or one term a line, not a corpus or gold file\n`);
