@@ -50,6 +50,8 @@ export async function readDeidSource(flags: DeidSourceFlags, out: Reporter) {
     // Read as blacklist eval reads --gold: a PhysioNet folder from either of its files too.
     const source = await goldSource(flags.spans, flags.spansFormat ?? 'jsonl');
     const docs = await readSpanCorpus(source.path, source.format);
+    // Trained or measured on nothing, a run would write a model of no label and a loss of NaN, or an F1 of 0.
+    if (docs.length === 0) throw new UsageError(`${flags.spans}: no documents; check --spans and --spans-format`);
     out.info(`${docs.length} span-annotated documents, ${docs.reduce((a, d) => a + d.spans.length, 0)} spans`);
     return { kind: 'spans' as const, unit: 'documents', docs };
   }

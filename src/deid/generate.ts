@@ -55,6 +55,8 @@ export async function readReplacementLists(dir: string): Promise<ReplacementList
       lists.set(label, [...(lists.get(label) ?? []), ...(values as string[]).filter((v) => v.trim() !== '')]);
     }
   }
+  // Without a list every placeholder of a listed kind (a bank, an address) would stay the court's letter.
+  if (lists.size === 0) throw new UsageError(`${dir}: no replacement list in it (JSON files {"label": ["value", ...]}); give the folder of replacement lists`);
   return lists;
 }
 
@@ -83,15 +85,21 @@ export function withStandIns(lists: ReplacementLists, treePaths: ReadonlyMap<str
  */
 export async function readAnnotatedFolder(dir: string, onBadDocument?: (err: FormatError) => void): Promise<AnnotatedDocument[]> {
   const docs: AnnotatedDocument[] = [];
+  let skipped = 0;
   for await (const path of walk(dir, /\.(md|txt)$/, 'give the folder of annotated judgments (.md or .txt)')) {
     const id = relative(dir, path).split(sep).join('/').replace(/\.(md|txt)$/, '');
     try {
-      docs.push(parseAnnotated(decodeUtf8Strict(await readFile(path), path), path, id));
+      const text = decodeUtf8Strict(await readFile(path), path);
+      // A corpus refuses an empty document; a judgment with no text would train and measure as one.
+      if (text.trim() === '') throw new FormatError('an empty judgment; remove the file or write its text', { file: path });
+      docs.push(parseAnnotated(text, path, id));
     } catch (err) {
       if (!(err instanceof FormatError) || onBadDocument === undefined) throw err;
+      skipped++;
       onBadDocument(err);
     }
   }
+  if (docs.length === 0 && skipped > 0) throw new UsageError(`${dir}: all ${skipped} judgments were skipped as malformed (--skip-bad-docs); fix them`);
   if (docs.length === 0) throw new UsageError(`${dir}: no .md or .txt judgments found; give the folder of annotated judgments`);
   return docs;
 }

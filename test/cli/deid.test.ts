@@ -114,6 +114,37 @@ describe('ppmlm deid train / eval / apply', () => {
     expect(bad.stderr).toMatch(/--split must look like 80\/10\/10/);
   });
 
+  it('refuses inputs with nothing to learn or measure: no span document, no span, an empty judgment, no replacement list', async () => {
+    const dir = await tempDir();
+    const empty = join(dir, 'empty.jsonl');
+    await writeFile(empty, '');
+    const spanless = join(dir, 'spanless.jsonl');
+    await writeFile(spanless, `${JSON.stringify({ id: 'a', text: 'seen today', spans: [] })}\n`);
+    const judgments = join(dir, 'judgments');
+    await cp('examples/legal-ko/judgments', judgments, { recursive: true });
+    const first = (await readdir(judgments, { recursive: true })).find((f) => f.endsWith('.md'))!;
+    await writeFile(join(judgments, first), ' \n');
+    const lists = join(dir, 'lists');
+    await cp('examples/legal-ko/replacements', lists, { recursive: true, filter: (src) => !src.endsWith('.json') || src.endsWith('all_categories.json') });
+    const runs: [string[], string][] = [
+      [['deid', 'train', '--spans', empty, '--out', join(dir, 'a')], `${empty}: no documents; check --spans and --spans-format`],
+      [['deid', 'eval', '--model', 'models/public-ner-en', '--spans', empty, '--split', 'all'], `${empty}: no documents; check --spans and --spans-format`],
+      [['deid', 'train', '--spans', spanless, '--out', join(dir, 'b')], `${spanless}: none of its 1 documents has a span, so there is no label to learn; give span-annotated documents`],
+      [['deid', 'generate', '--judgments', judgments, '--replacements', 'examples/legal-ko/replacements', '--out', join(dir, 'g.jsonl')], `${join(judgments, first)}: an empty judgment; remove the file or write its text`],
+      [['deid', 'generate', '--judgments', 'examples/legal-ko/judgments', '--replacements', lists, '--out', join(dir, 'g.jsonl')], `${lists}: no replacement list in it (JSON files {"label": ["value", ...]}); give the folder of replacement lists`],
+    ];
+    for (const [args, message] of runs) {
+      const r = await cli('--quiet', ...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toBe(`ppmlm: ${message}\n`);
+    }
+    // Every judgment skipped is said so, not taken for an empty folder.
+    const lone = join(dir, 'lone');
+    await cp(join(judgments, first), join(lone, 'doc.md'), { recursive: true });
+    const skipped = await cli('--quiet', 'deid', 'generate', '--judgments', lone, '--replacements', 'examples/legal-ko/replacements', '--out', join(dir, 's.jsonl'), '--skip-bad-docs');
+    expect(skipped.stderr).toMatch(/lone: all 1 judgments were skipped as malformed \(--skip-bad-docs\); fix them\n$/);
+  });
+
   it('takes the shared training flags: --max-steps beyond --epochs runs the epochs it needs, --grad-accum groups batches', async () => {
     const model = join(await tempDir(), 'deid');
     const t = await cli('--quiet', 'deid', 'train', ...INPUTS, '--no-morphemes', '--epochs', '1', '--max-steps', '13', '--grad-accum', '2', '--batch-size', '16', '--hidden', '32', '--layers', '1', '--vocab-size', '500', '--warmup-ratio', '0', '--weight-decay', '0', '--out', model, '--json');

@@ -171,7 +171,8 @@ describe('ppmlm deid generate', () => {
     await writeFile(join(dir, 'bad.md'), '첫 줄\n<<<내국인이름>>>B');
     const lists = await tempFile('names.json', JSON.stringify({ 내국인이름: ['홍길동'] }));
     const listDir = join(lists, '..');
-    const out = join(dir, 'o.jsonl');
+    // Not inside the judgments folder, which the next run would read.
+    const out = join(await tempDir(), 'o.jsonl');
     const r = await cli('deid', 'generate', '--judgments', dir, '--replacements', listDir, '--out', out);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/bad\.md:2: <<<내국인이름>>> has no closing/);
@@ -180,10 +181,10 @@ describe('ppmlm deid generate', () => {
     expect(skip.stdout).toMatch(/1 documents .* skipped 1 malformed/);
     expect((await readAnnotatedFolder(dir, () => undefined)).map((d) => d.id)).toEqual(['ok']);
     // A file where the folder goes is said so, not as a part of the path.
-    const file = await cli('deid', 'generate', '--judgments', join(dir, 'ok.md'), '--replacements', listDir, '--out', join(dir, 'p.jsonl'));
+    const file = await cli('deid', 'generate', '--judgments', join(dir, 'ok.md'), '--replacements', listDir, '--out', join(out, '..', 'p.jsonl'));
     expect(file.code).toBe(2);
     expect(file.stderr.trim().split('\n').at(-1)).toBe(`ppmlm: ${join(dir, 'ok.md')}: a file, not a folder; give the folder of annotated judgments (.md or .txt)`);
-    const lists2 = await cli('deid', 'generate', '--judgments', dir, '--replacements', lists, '--out', join(dir, 'q.jsonl'));
+    const lists2 = await cli('deid', 'generate', '--judgments', dir, '--replacements', lists, '--out', join(out, '..', 'q.jsonl'));
     expect(lists2.stderr.trim().split('\n').at(-1)).toBe(`ppmlm: ${lists}: a file, not a folder; give the folder of replacement lists, JSON files {"label": ["value", ...]}`);
   });
 

@@ -53,6 +53,7 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
   const backend = await selectBackend(options.backend, { runsOnWebgpu: true });
   out.info(`backend: ${backend.name}`);
   const input = await readDeidSource(options, out);
+  if (input.kind === 'spans' && input.docs.every((d) => d.spans.length === 0)) throw new UsageError(`${options.spans}: none of its ${input.docs.length} documents has a span, so there is no label to learn; give span-annotated documents`);
   const surrogateMentions = parseIntFlag(options.surrogateMentions, '--surrogate-mentions', { min: 0, max: 20 });
   if (surrogateMentions && input.kind !== 'spans') throw new UsageError('--surrogate-mentions works on --spans documents; annotated judgments get surrogates already (--replacement)');
   const source: DeidSource =
