@@ -4,10 +4,10 @@ import { alignGold, readGold, runAudit, writeReport, type AuditModel, type Audit
 import { DEFAULT_COLUMNS, loadCorpus, withoutAuthors, type CorpusReadOptions, type Document } from '../corpus/index.js';
 import { BlacklistMatcher, buildBlacklist, occurrenceTokens, protectedMask, readBlacklist, type Blacklist } from '../identifiers/index.js';
 import { checkpointDirFor, hasCheckpoint } from '../engine/index.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, UsageError } from '../errors.js';
 import { DEFAULT_SEQ_LEN, finetune, parseAxes, privateInputsOf } from '../mlm/index.js';
 import { checkVocabulary, disposeParams, loadMaskedLm, loadModelDir, usablePositions, type LoadedModel } from '../model/index.js';
-import { PRIVATE_FILE_MODE, writeFileAtomic } from '../io/index.js';
+import { assertCanWrite, PRIVATE_FILE_MODE, writeFileAtomic } from '../io/index.js';
 import { checkPrivateInputs } from '../privacy/index.js';
 import { analyzerForLanguage, type MorphAnalyzer } from '../text/index.js';
 import { BlacklistedTerms, morphemesFor, tokenizeAtMorphemes, type Tokenizer } from '../tokenizer/index.js';
@@ -84,6 +84,9 @@ const auditSeqLen = (config: ExperimentConfig) => config.audit?.seqLen ?? config
  */
 export async function runExperiment(options: ExperimentOptions): Promise<ResultRow[]> {
   const { config, log } = options;
+  // Every cell writes under out: a file there, or a parent that cannot be written, fails now, not after the base audit.
+  if ((await stat(options.out).catch(() => undefined))?.isFile()) throw new UsageError(`${options.out}: a file, not a folder; give experiment --out a folder (its runs, cells and results go there)`);
+  await assertCanWrite(options.out, true);
   // The base row and every audit's reference read the masked-LM head: a bare encoder's would be random.
   const base = await loadMaskedLm(config.model, 'set "model" in the config to a …ForMaskedLM folder, as the base row and every audit\'s reference read its predictions (fine-tuning alone may start from a bare encoder: ppmlm finetune)');
   const read: CorpusReadOptions = { columns: config.columns ?? {}, choices: Object.fromEntries(Object.keys(DEFAULT_COLUMNS).map((key) => [key, `"columns.${key}" in the config`])) };

@@ -36,9 +36,13 @@ describe('ppmlm audit', () => {
     expect(downstream.microF1).toBeGreaterThanOrEqual(0);
     expect(await readFile(join(out, 'report.html'), 'utf8')).toMatch(/Downstream classification \(14 training, 4 test documents\)/);
     // The task corpus's label column is chosen with --task-label-col, not with --members' --label-col.
-    const noLabel = await cli('--quiet', 'audit', '--model', tuned, '--members', corpus, '--non-members', nonMembers, '--blacklist', blacklist, '--out', join(dir, 'no-label'), '--seq-len', '32', '--task', corpus, '--task-label-col', 'diagnosis');
+    // Both are refused before the audit runs (no progress of it), not after its minutes of work.
+    const noLabel = await cli('audit', '--model', tuned, '--members', corpus, '--non-members', nonMembers, '--blacklist', blacklist, '--out', join(dir, 'no-label'), '--seq-len', '32', '--task', corpus, '--task-label-col', 'diagnosis');
     expect(noLabel.code).toBe(2);
     expect(noLabel.stderr).toMatch(/no key "diagnosis" for the label; the keys are: .* \(choose one with --task-label-col\)\n$/);
+    expect(noLabel.stderr).not.toMatch(/^audit: /m);
+    const noEpochs = await cli('audit', '--model', tuned, '--members', corpus, '--non-members', nonMembers, '--blacklist', blacklist, '--out', join(dir, 'no-epochs'), '--task', corpus, '--task-epochs', '0');
+    expect(noEpochs.stderr).toBe('ppmlm: --task-epochs must be an integer between 1 and 9007199254740991, got "0"\n');
 
     const again = await cli('audit', '--model', tuned, '--members', corpus, '--non-members', nonMembers, '--blacklist', blacklist, '--out', out);
     expect(again.code).toBe(2);

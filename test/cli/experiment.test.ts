@@ -182,6 +182,12 @@ describe('ppmlm experiment', () => {
       expect(r.code, r.stderr).toBe(0);
       return JSON.parse(await readFile(join(dir, `out-${lang}`, 'cells', 'base-e0-s1', 'report.json'), 'utf8')).privacy.all.occurrences as number;
     };
+    // --out a file is refused before the base audit, which would fail writing its report only after it ran.
+    const taken = join(dir, 'taken.txt');
+    await writeFile(taken, 'x');
+    await writeFile(join(dir, 'file.json'), JSON.stringify({ model, members: 'm.jsonl', nonMembers: 'n.jsonl', blacklist: 'names.tsv', strategies: [], epochs: [1], seeds: [1], audit: { seqLen: 32 } }));
+    const refused = await cli('--quiet', 'experiment', '--config', join(dir, 'file.json'), '--out', taken);
+    expect(refused.stderr).toBe(`ppmlm: ${taken}: a file, not a folder; give experiment --out a folder (its runs, cells and results go there)\n`);
     expect(await occurrences('ko')).toBe(6);
     expect(await occurrences('auto')).toBe(6);
     expect(await occurrences('en')).toBe(0);

@@ -85,6 +85,7 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
   const maskProb = parseRangedFlag(options.maskProb, '--mask-prob', FINETUNE_RANGES.maskProb);
   const seed = parseIntFlag(options.seed, '--seed');
   const pllSamples = parseIntFlag(options.pllSamples, '--pll-samples', { min: 0 });
+  const taskEpochs = parseIntFlag(options.taskEpochs, '--task-epochs', { min: 1 });
   // A report names the blacklisted terms a model regurgitates: never in a model folder, which is shared.
   for (const dir of [options.model, options.reference, ...(options.references ?? [])]) {
     if (dir !== undefined && isWithin(options.out, dir)) throw new UsageError(`--out ${options.out} is inside the model folder ${dir}, which is shared; reports hold personal data: write them elsewhere`);
@@ -104,6 +105,9 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
   const members = await loadCorpus(options.members, corpusReadOptions({ ...options, corpus: options.members }));
   const nonMembers = await loadCorpus(options.nonMembers, corpusReadOptions({ ...options, corpus: options.nonMembers }));
   const gold = options.gold ? alignGold(await readGold(options.gold), members, options.gold) : undefined;
+  // Read before the audit, which takes minutes: a bad --task would fail only after it.
+  // Only --task-label-col chooses a column of --task: the others are --members' flags.
+  const taskDocs = options.task === undefined ? undefined : await loadCorpus(options.task, { ...corpusReadOptions({ corpus: options.task, labelCol: options.taskLabelCol, skipBadRows: options.skipBadRows }), choices: { label: '--task-label-col' } });
   const references = [];
   for (const dir of options.references ?? []) {
     const loaded = await loadMaskedLm(dir);
@@ -134,10 +138,8 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
     disposeParams(target.model.params);
     if (reference) disposeParams(reference.model.params);
     for (const r of references) disposeParams(r.model.params);
-    if (options.task) {
-      // Only --task-label-col chooses a column of --task: the others are --members' flags.
-      const taskDocs = await loadCorpus(options.task, { ...corpusReadOptions({ corpus: options.task, labelCol: options.taskLabelCol, skipBadRows: options.skipBadRows }), choices: { label: '--task-label-col' } });
-      const taskOptions = { epochs: parseIntFlag(options.taskEpochs, '--task-epochs', { min: 1 }), seqLen, seed, analyzer, onWarn: (m: string) => out.warnOnce(m) };
+    if (taskDocs !== undefined) {
+      const taskOptions = { epochs: taskEpochs, seqLen, seed, analyzer, onWarn: (m: string) => out.warnOnce(m) };
       out.progress('audit: downstream classification', true);
       const target = await downstreamF1(options.model, taskDocs, taskOptions);
       const ref = options.reference ? await downstreamF1(options.reference, taskDocs, taskOptions) : undefined;
