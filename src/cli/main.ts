@@ -388,7 +388,7 @@ export function buildProgram(io: CliIO): Command {
     .requiredOption('--model <dir>', 'a model from "ppmlm deid train"')
     .requiredOption('--in <file>', 'a UTF-8 text, or JSONL with a "text" key')
     .requiredOption('--out <file>', 'where the rewritten text goes (mode 0600)')
-    .addOption(new Option('--format <format>', 'input format').choices(['text', 'jsonl']).default('text'))
+    .addOption(new Option('--format <format>', 'input format (default: jsonl for a .jsonl or .ndjson file, else text)').choices(['text', 'jsonl']))
     .addOption(new Option('--style <style>', 'replace by letters or by category tags').choices(['letter', 'tag']).default('letter'))
     .option('--spans-out <file>', 'also write the original spans (mode 0600), for audit')
     .option('--seq-len <n>', 'tokens per window (default: the windows the model was trained on, at most 128)')

@@ -39,6 +39,12 @@ describe('ppmlm deid apply --format jsonl', () => {
     expect(noText.code).toBe(2);
     expect(noText.stderr).toBe(`ppmlm: ${input}:3: each line needs a "text" string\n`);
 
+    // A .jsonl file is read as JSONL without --format: as one text, its keys would be rewritten and kept.
+    const inferred = await cli('deid', 'apply', '--model', model, '--in', input, '--out', join(dir, 'inferred.jsonl'), '--seq-len', '16');
+    expect(inferred.stderr).toBe(`ppmlm: ${input}:3: each line needs a "text" string\n`);
+    const asText = await cli('deid', 'apply', '--model', model, '--in', input, '--out', join(dir, 'as-text.txt'), '--format', 'text', '--seq-len', '16');
+    expect(asText.code, asText.stderr).toBe(0);
+
     await writeFile(input, '\n\n');
     expect((await run('c.jsonl')).stderr).toMatch(/in\.jsonl: no records; each line must be a JSON object with a "text" string/);
 

@@ -73,6 +73,10 @@ describe('blacklist file format', () => {
     );
     expect(located('term,kind,category\n')).toMatch(/^b\.tsv:1: this looks like the column header/);
     expect(located('alice\nbob\tdirect\tPERSON\n')).toMatch(/^b\.tsv:2: a tab in a plain list .* starts with the header term<TAB>kind/);
+    // A CSV corpus given as a list: its rows would become terms (the header line itself is no term either).
+    expect(located('# notes\nid,author,"text"\n1,a,Seen by Dr Smith\n')).toBe("b.tsv:2: a CSV corpus's header where a term should be: a blacklist is a ppmlm blacklist TSV or one term a line, not a corpus");
+    // A term with a comma, and the word text in a later term, stay terms.
+    expect(parseBlacklist('Smith, John\ntext, author\n', 'names.txt').entries.map((e) => e.term)).toEqual(['smith, john', 'text, author']);
   });
 
   it('reads repeated rows once', () => {

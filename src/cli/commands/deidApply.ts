@@ -14,7 +14,8 @@ export interface DeidApplyOptions {
   model: string;
   in: string;
   out: string;
-  format: 'text' | 'jsonl';
+  /** Undefined: from the extension, so that a JSONL file is never rewritten as one text, its keys and all. */
+  format?: 'text' | 'jsonl';
   style: ReplaceStyle;
   spansOut?: string;
   seqLen?: string;
@@ -32,6 +33,7 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
   await assertCanWriteFile(options.out, options.force);
   if (options.spansOut) await assertCanWriteFile(options.spansOut, options.force);
   const flags = predictionFlags(options);
+  const format = options.format ?? (/\.(jsonl|ndjson)$/i.test(options.in) ? 'jsonl' : 'text');
   await selectBackend(options.backend, { runsOnWebgpu: true });
   const { model, tokenizer, labels, provenance } = await loadTokenClassifier(options.model);
   // The flags against the model before any input is read.
@@ -41,8 +43,8 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
   };
   if ((await stat(options.in).catch(inputError)).isDirectory()) inputError(Object.assign(new Error('a folder'), { code: 'EISDIR' }));
   const records: { text: string; rest?: Record<string, unknown> }[] =
-    options.format === 'text' ? [{ text: decodeUtf8Strict(await readFile(options.in).catch(inputError), options.in) }] : await readJsonRecords(options.in);
-  if (options.format === 'text' && records[0]!.text.trim() === '') throw new FormatError('the file has no text to de-identify; give a file with text', { file: options.in });
+    format === 'text' ? [{ text: decodeUtf8Strict(await readFile(options.in).catch(inputError), options.in) }] : await readJsonRecords(options.in);
+  if (format === 'text' && records[0]!.text.trim() === '') throw new FormatError('the file has no text to de-identify; give a file with text', { file: options.in });
   const analyzer = openModelAnalyzer(provenance, options.analyzer, out.messages);
   const predictOptions = { ...window, analyzer };
   const rewritten: string[] = [];
@@ -53,14 +55,14 @@ export async function deidApply(options: DeidApplyOptions, out: Reporter): Promi
       const { encoding, predicted } = await predictLabels(model, tokenizer, labels, r.text, predictOptions);
       const result = replaceEntities(r.text, entitySpans(r.text, encoding, predicted), options.style);
       entities += result.replacements.length;
-      rewritten.push(options.format === 'text' ? result.text : JSON.stringify({ ...r.rest, text: result.text }));
+      rewritten.push(format === 'text' ? result.text : JSON.stringify({ ...r.rest, text: result.text }));
       allSpans.push({ record: i, spans: result.replacements });
     }
   } finally {
     await analyzer?.close();
   }
   // De-identified output may still hold what the model missed: private like everything derived from the input.
-  await writeFileAtomic(options.out, options.format === 'text' ? rewritten[0]! : `${rewritten.join('\n')}\n`, { force: options.force, mode: PRIVATE_FILE_MODE });
+  await writeFileAtomic(options.out, format === 'text' ? rewritten[0]! : `${rewritten.join('\n')}\n`, { force: options.force, mode: PRIVATE_FILE_MODE });
   if (options.spansOut) await writeFileAtomic(options.spansOut, `${allSpans.map((s) => JSON.stringify(s)).join('\n')}\n`, { force: options.force, mode: PRIVATE_FILE_MODE });
   // Counts only: the spans themselves are identifiers and go to --spans-out (0600), never to stdout.
   out.summary(

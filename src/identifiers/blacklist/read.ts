@@ -96,10 +96,17 @@ function parsePlainList(lines: string[], from: number, file: string): BlacklistE
       throw new FormatError(`a tab in a plain list (one term per line; a term never holds a tab); a ppmlm blacklist starts with the header ${EXPECTED_HEADER}`, { file, line: n + 1 });
     }
     if (jsonObjectLine(lines[n]!)) throw new FormatError(`a JSON object where a term should be: a blacklist is a ppmlm blacklist TSV or one term a line, not a corpus or gold file`, { file, line: n + 1 });
+    if (entries.length === 0 && corpusHeaderLine(lines[n]!)) throw new FormatError(`a CSV corpus's header where a term should be: a blacklist is a ppmlm blacklist TSV or one term a line, not a corpus`, { file, line: n + 1 });
     const term = canonicalTerm(lines[n]!);
     if (term !== '') entries.push({ term, kind: 'direct', category: 'LIST', authors: 0, occurrences: 0, sources: [source] });
   }
   return entries;
+}
+
+/** Whether a first line is a CSV corpus's header (id,author,text): a corpus given as a list, whose rows would become terms. */
+function corpusHeaderLine(line: string): boolean {
+  const cells = line.split(',').map((cell) => cell.trim().replace(/^"(.*)"$/, '$1').toLowerCase());
+  return cells.length >= 2 && cells.includes('text') && cells.every((cell) => /^[\p{L}_][\p{L}\p{N}_ -]*$/u.test(cell));
 }
 
 /** Whether a line is a JSON object ({"id": …}): a line of a JSONL file given as a list, which no term is. */
