@@ -42,7 +42,7 @@ export const SPAN_FORMATS: readonly SpanFormat[] = ['jsonl', 'presidio', 'physio
 
 /** What a JSON value is, as an error may say it without showing it: a whole number, a fraction, a string… */
 function kindOf(value: unknown): string {
-  if (typeof value === 'number') return Number.isInteger(value) ? 'a whole number' : 'a fraction';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'a whole number' : Number.isFinite(value) ? 'a fraction' : 'a number too large to hold';
   return value === undefined ? 'nothing' : value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
 }
 
@@ -54,7 +54,8 @@ function spanProblem(s: unknown, textLength: number): string | undefined {
   if (!Number.isInteger(start) || !Number.isInteger(end)) return `span offsets must be whole numbers of characters, got start ${kindOf(start)} and end ${kindOf(end)}`;
   if (start! < 0 || end! > textLength) return `span [${start}, ${end}) is outside its document's text, which has ${textLength} characters; offsets count characters from 0, the end exclusive`;
   if (start! >= end!) return `span [${start}, ${end}) is empty; its end must come after its start`;
-  if (typeof label !== 'string' || label === '') return `span [${start}, ${end}) has no label`;
+  if (label === undefined || label === '') return `span [${start}, ${end}) has no label`;
+  if (typeof label !== 'string') return `span [${start}, ${end}) has ${kindOf(label)} as its label; write the label as a string ("PERSON")`;
   return undefined;
 }
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { FormatError, UsageError } from '../errors.js';
-import { fileSystemError, isJsonObject, parseJson } from '../io/index.js';
+import { decodeUtf8Strict, fileSystemError, isJsonObject, parseJson } from '../io/index.js';
 import type { ReviewSample } from './sample.js';
 
 /** What a reviewer may call a missed identifier (keys 1-6 on the page). */
@@ -88,10 +88,11 @@ export function parseReviewMarks(text: string, file: string): ReviewMarks {
 }
 
 export async function readReviewMarks(path: string): Promise<ReviewMarks> {
-  const text = await readFile(path, 'utf8').catch((err: unknown) => {
+  const bytes = await readFile(path).catch((err: unknown) => {
     throw fileSystemError(err, path, 'check --import');
   });
-  return parseReviewMarks(text, path);
+  // Saved by a browser or an editor, the marks may open with a BOM; they are UTF-8 like every other input.
+  return parseReviewMarks(decodeUtf8Strict(bytes, path), path);
 }
 
 /**

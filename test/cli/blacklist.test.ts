@@ -67,7 +67,10 @@ describe('ppmlm blacklist', () => {
     expect((await stat(graph)).mode & 0o777).toBe(0o600);
     const missing = await build('x.tsv', '--stop-list', join(dir, 'nope.txt'));
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/nope\.txt: no such file; check --stop-list/);
+    expect(missing.stderr).toMatch(/nope\.txt: no such file or folder; check --stop-list/);
+    const elsewhere = await tempDir();
+    const folder = await build('y.tsv', '--stop-list', elsewhere);
+    expect(folder.stderr).toBe(`ppmlm: ${elsewhere}: is a folder where a file is needed; give a file name; check --stop-list\n`);
   });
 
   it('writes the detections of each document as silver span JSONL (0600) that deid train reads', async () => {

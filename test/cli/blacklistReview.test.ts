@@ -127,8 +127,10 @@ describe('ppmlm blacklist review', () => {
     const recorded = (await readdir(dir)).filter((f) => f.startsWith('bl.tsv.review-'));
     expect(recorded).toEqual([`bl.tsv.review-${e.sample}.json`]);
     expect((await stat(join(dir, recorded[0]!))).mode & 0o777).toBe(0o600);
-    // The table names each figure with its interval and sample size.
-    const table = await cli('blacklist', 'review', '--corpus', corpus, '--blacklist', blacklist, '--import', marksPath, '--force');
+    // The table names each figure with its interval and sample size; marks saved with a BOM read the same.
+    const withBom = join(dir, 'marks-bom.json');
+    await writeFile(withBom, `\ufeff${await readFile(marksPath, 'utf8')}`);
+    const table = await cli('blacklist', 'review', '--corpus', corpus, '--blacklist', blacklist, '--import', withBom, '--force');
     expect(table.stdout).toMatch(/\| identifier occurrences the blacklist missed \| [\d.]+% \| \[[\d.]+%, [\d.]+%\] \| 1 of \d+ identifiers/);
     // The marks as gold for blacklist eval, and as a new blacklist with the missed word.
     const evaluated = await cli('--quiet', 'blacklist', 'eval', '--gold', gold, '--blacklist', blacklist, '--json');

@@ -5,6 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { loadCorpus, readCorpus, type Document } from '../../src/corpus/index.js';
 import { FormatError, UsageError } from '../../src/errors.js';
 import { readCorpusReference } from '../../src/identifiers/index.js';
+import { decodeUtf8Strict } from '../../src/io/index.js';
 import { FIXTURES, tempDir, tempFile } from '../helpers/tmp.js';
 
 const corpus = (name: string) => join(FIXTURES, 'corpus', name);
@@ -147,6 +148,14 @@ describe('readCorpus errors', () => {
     expect(err.located).toMatch(/latin1\.csv:3: invalid UTF-8 at column 8 \(byte offset 29\); re-encode/);
     const jsonl = await tempFile('latin1.jsonl', Buffer.concat([Buffer.from('{"text":"ok"}\n{"text":"caf'), Buffer.from([0xe9]), Buffer.from('"}\n')]));
     expect((await errorOf(loadCorpus(jsonl))).located).toMatch(/latin1\.jsonl:2: invalid UTF-8 at column 13 \(byte offset 26\)/);
+    // UTF-16 (Windows' "Unicode"), little- and big-endian, is named, with the fix that opens it: latin1 would garble it.
+    const utf16 = Buffer.from('\ufefftext\nseen today\n', 'utf16le');
+    const expected = 'UTF-16, not UTF-8 (it starts with a UTF-16 byte-order mark); re-encode the file as UTF-8 (e.g. iconv -f utf-16 -t utf-8)';
+    const le = await tempFile('le.csv', utf16);
+    expect((await errorOf(loadCorpus(le))).located).toBe(`${le}:1: ${expected}`);
+    const be = await tempFile('be.csv', Buffer.from(utf16).swap16());
+    expect((await errorOf(loadCorpus(be))).located).toBe(`${be}:1: ${expected}`);
+    expect(() => decodeUtf8Strict(utf16, 'list.txt')).toThrow(expected);
     const dir = await tempDir();
     await mkdir(join(dir, 'p1'));
     await writeFile(join(dir, 'p1', 'a.txt'), Buffer.from([0x61, 0x0a, 0xff]));

@@ -66,9 +66,12 @@ describe('span files with mistakes', () => {
   it('names what is wrong with a span, and where: the line, or the element of a JSON array', async () => {
     const jsonl = async (spans: unknown) => readSpanCorpus(await tempFile('s.jsonl', `${JSON.stringify({ text: 'John Smith', spans })}\n`), 'jsonl');
     await expect(jsonl([{ start: '0', end: '4', label: 'P' }])).rejects.toMatchObject({ line: 1, message: 'span offsets must be whole numbers of characters, got start a string and end a string' });
+    const huge = readSpanCorpus(await tempFile('h.jsonl', '{"text": "John Smith", "spans": [{"start": 0, "end": 1e400, "label": "P"}]}\n'), 'jsonl');
+    await expect(huge).rejects.toMatchObject({ line: 1, message: 'span offsets must be whole numbers of characters, got start a whole number and end a number too large to hold' });
     await expect(jsonl([3])).rejects.toMatchObject({ line: 1, message: 'each span is an object {start, end, label}' });
     await expect(jsonl([{ start: 4, end: 2, label: 'P' }])).rejects.toMatchObject({ line: 1, message: 'span [4, 2) is empty; its end must come after its start' });
     await expect(jsonl([{ start: 0, end: 4 }])).rejects.toMatchObject({ line: 1, message: 'span [0, 4) has no label' });
+    await expect(jsonl([{ start: 0, end: 4, label: 7 }])).rejects.toMatchObject({ line: 1, message: 'span [0, 4) has a whole number as its label; write the label as a string ("PERSON")' });
     const presidio = async (rows: unknown) => readSpanCorpus(await tempFile('p.json', JSON.stringify(rows)), 'presidio');
     const shape = 'each element is an object with "full_text" (string) and "spans" (array of {entity_type, start_position, end_position})';
     for (const bad of [[null], [{ text: 'John', spans: [] }], [{ full_text: 'John', spans: { entity_type: 'PERSON' } }]]) await expect(presidio(bad)).rejects.toMatchObject({ message: `element 0 (from 0): ${shape}` });

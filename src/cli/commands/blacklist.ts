@@ -24,7 +24,7 @@ import {
   type EngineName,
   type Recognizer,
 } from '../../identifiers/index.js';
-import { assertCanWriteFile, recordPublicDocuments } from '../../io/index.js';
+import { assertCanWriteFile, fileSystemError, recordPublicDocuments } from '../../io/index.js';
 import { readProvenance } from '../../model/index.js';
 import { analyzerForLanguage, type AnalyzerChoice, type Language, type MorphAnalyzer } from '../../text/index.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
@@ -128,8 +128,8 @@ export async function blacklistRules(options: BlacklistRuleFlags, out: Reporter,
     }
     const stopList = new Set<string>();
     if (options.stopList) {
-      const text = decodeUtf8Strict(await readFile(options.stopList).catch(() => {
-        throw new UsageError(`${options.stopList}: no such file; check --stop-list`);
+      const text = decodeUtf8Strict(await readFile(options.stopList).catch((err: unknown) => {
+        throw fileSystemError(err, options.stopList!, 'check --stop-list');
       }), options.stopList);
       for (const line of text.split('\n')) if (line.trim() && !line.startsWith('#')) stopList.add(canonicalTerm(line));
     }
@@ -281,8 +281,8 @@ function markSpans(text: string, spans: readonly [number, number][]): string {
 /** `ppmlm blacklist show`: the text with protected spans marked ⟦like this⟧, to check what the matcher covers. */
 export async function blacklistShow(options: BlacklistShowOptions, out: Reporter): Promise<void> {
   const list = await readBlacklist(options.blacklist);
-  const text = decodeUtf8Strict(await readFile(options.text).catch(() => {
-    throw new UsageError(`${options.text}: no such file; check --text`);
+  const text = decodeUtf8Strict(await readFile(options.text).catch((err: unknown) => {
+    throw fileSystemError(err, options.text, 'check --text');
   }), options.text);
   const analyzer = analyzerFor(options.lang, options.analyzer, out);
   try {
