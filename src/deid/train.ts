@@ -8,7 +8,7 @@ import { documentKey, keyedFingerprint, recordPublicDocuments } from '../io/inde
 import { assertSeqLenFits, checkVocabulary, defaultConfig, initParams, loadModelDir, parameterShapes, saveModelDir, usablePositions, vocabularyProvenance, vocabularyProvenanceProblem, type EncoderConfig, type EncoderModel, type Provenance, type VocabularyCheck, type VocabularyCheckRecord, type VocabularyOrigin } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { checkPrivateInputs, type DpOptions, type DpRecord } from '../privacy/index.js';
-import { trainWordPiece, type Tokenizer } from '../tokenizer/index.js';
+import { BlacklistedTerms, blacklistedTokens, trainWordPiece, type Tokenizer } from '../tokenizer/index.js';
 import { PACKAGE_VERSION } from '../version.js';
 import type { AnnotatedDocument } from './annotated.js';
 import { calibratePiiThreshold, trainTokenClassifier, type LabelledText } from './classifier.js';
@@ -220,6 +220,11 @@ function deidRunConfig(options: DeidTrainOptions, labels: readonly string[]): Ru
   };
 }
 
+/** Every word of every span: what a vocabulary trained on these documents must not hold as a token. */
+function wordsOfSpans(docs: readonly SpanDocument[]): string[] {
+  return [...new Set(docs.flatMap((d) => d.spans.flatMap((s) => d.text.slice(s.start, s.end).split(/\s+/u).filter(Boolean))))];
+}
+
 /**
  * Thunder-DeID training: surrogate-filled judgments (new surrogates every epoch with `per-epoch`), morpheme
  * + subword tokens, IO labels at the chosen level, a token-classification head on the encoder.
@@ -278,14 +283,26 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     // the model meets on other corpora, not only of the training documents' own.
     const texts = (await epochTexts(0)).map((t) => t.text);
     const analyzer = options.analyzer;
+    // Span data names its own identifiers: without a blacklist, no token of a private corpus's vocabulary
+    // may spell a word of a span (the vocabulary ships with the model), as tokenizer train --blacklist keeps them out.
+    const spanWords = source.kind === 'spans' && !options.publicCorpus && !check.blacklisted ? wordsOfSpans([...source.split.train, ...source.split.dev, ...source.split.test]) : undefined;
+    const blacklisted = check.blacklisted ?? (spanWords && new BlacklistedTerms(spanWords));
     tokenizer = await trainWordPiece(texts, {
       vocabSize: init.vocabSize,
       ...(analyzer && { morphemes: analyzer }),
-      ...(check.blacklisted && { blacklisted: check.blacklisted }),
+      ...(blacklisted && { blacklisted }),
     });
     // Trained on the training documents (private unless --public-corpus): a model made from it later is checked by this record.
+    // The span words kept out are no blacklist of the corpus: a run that starts from this model checks it against its own.
     const origin: VocabularyOrigin = { corpus: keyedFingerprint(texts), publicCorpus: options.publicCorpus === true, ...(check.blacklistFingerprint && { blacklist: check.blacklistFingerprint }), ...(analyzer && { morphemes: analyzer.name }) };
-    vocabulary = vocabularyProvenance(origin, options.publicCorpus || check.blacklisted ? checkVocabulary(tokenizer, origin, check) : { status: 'unchecked', reason: 'private corpus, no blacklist' });
+    vocabulary = vocabularyProvenance(
+      origin,
+      options.publicCorpus || check.blacklisted
+        ? checkVocabulary(tokenizer, origin, check)
+        : spanWords
+          ? { status: 'checked', against: 'training spans', identifiers: blacklistedTokens(tokenizer, new BlacklistedTerms(spanWords)).length }
+          : { status: 'unchecked', reason: 'private corpus, no blacklist' },
+    );
     const config = defaultConfig({ vocab_size: tokenizer.vocabSize, hidden_size: init.hidden, num_hidden_layers: init.layers, num_attention_heads: init.heads, intermediate_size: init.intermediate, max_position_embeddings: Math.max(options.seqLen, 64), pad_token_id: tokenizer.idOf(tokenizer.specials.pad)! });
     model = { config, params: initParams(parameterShapes(config, { tokenClassification: labels.length }), config, seed), head: { tokenClassification: labels.length } };
     options.onInfo?.(`tokenizer trained on the training documents (${tokenizer.vocabSize} tokens${analyzer ? `, ${analyzer.name} morphemes` : ''}); encoder initialised`);

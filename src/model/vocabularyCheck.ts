@@ -32,7 +32,7 @@ export function vocabularyProvenanceProblem(origin: VocabularyOrigin | undefined
 export type VocabularyCheckRecord =
   | { status: 'unchecked'; reason: 'no provenance' }
   | { status: 'public-corpus' }
-  | { status: 'checked'; against: 'run blacklist' | 'training blacklist'; identifiers: number; allowed?: true }
+  | { status: 'checked'; against: 'run blacklist' | 'training blacklist' | 'training spans'; identifiers: number; allowed?: true }
   | { status: 'unchecked'; reason: 'private corpus, no blacklist'; allowed?: true };
 
 /** What a model export checks its vocabulary against: the run's blacklist, and whether the user overrode a refusal. */

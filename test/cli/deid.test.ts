@@ -230,14 +230,28 @@ describe('ppmlm deid train --blacklist', () => {
     const dir = await tempDir();
     const names = SURNAMES;
     const spans = await patientNotes(dir, (name) => `Patient ${name} seen today, ${name} reports pain.`);
+    // The same notes with the names unmarked (a span on the word seen instead): nothing tells the tokenizer they identify.
+    const unmarked = join(dir, 'unmarked.jsonl');
+    await writeFile(unmarked, (await readFile(spans, 'utf8')).split('\n').filter(Boolean).map((line) => {
+      const doc = JSON.parse(line) as { id: string; text: string };
+      const at = doc.text.indexOf('seen');
+      return JSON.stringify({ ...doc, spans: [{ start: at, end: at + 4, label: 'NAME' }] });
+    }).join('\n'));
     const blacklist = join(dir, 'bl.txt');
     await writeFile(blacklist, `${names.join('\n')}\n`);
-    const args = (out: string, ...extra: string[]) => ['--quiet', 'deid', 'train', '--spans', spans, '--max-steps', '1', '--batch-size', '8', '--hidden', '16', '--layers', '1', '--heads', '2', '--intermediate', '32', '--vocab-size', '200', '--seq-len', '32', '--out', join(dir, out), ...extra];
+    const on = (data: string) => (out: string, ...extra: string[]) => ['--quiet', 'deid', 'train', '--spans', data, '--max-steps', '1', '--batch-size', '8', '--hidden', '16', '--layers', '1', '--heads', '2', '--intermediate', '32', '--vocab-size', '200', '--seq-len', '32', '--out', join(dir, out), ...extra];
+    const args = on(spans);
     const vocabulary = async (out: string) => new Set(Object.keys(JSON.parse(await readFile(join(dir, out, 'tokenizer.json'), 'utf8')).model.vocab as Record<string, number>));
 
-    expect((await cli(...args('leaky'))).code).toBe(0);
+    expect((await cli(...on(unmarked)('leaky'))).code).toBe(0);
     const leaked = await vocabulary('leaky');
     expect(names.filter((n) => leaked.has(n)).length).toBeGreaterThan(0);
+    // Marked as spans, the names stay out of a fresh tokenizer without a blacklist too: the spans name them.
+    const marked = await cli(...args('marked'));
+    expect(marked.code, marked.stderr).toBe(0);
+    const fromSpans = await vocabulary('marked');
+    expect(names.filter((n) => fromSpans.has(n))).toEqual([]);
+    expect(JSON.parse(await readFile(join(dir, 'marked', 'ppmlm.json'), 'utf8'))).toMatchObject({ vocabulary: { publicCorpus: false }, vocabularyCheck: { status: 'checked', against: 'training spans', identifiers: 0 } });
 
     const clean = await cli(...args('clean', '--blacklist', blacklist));
     expect(clean.code, clean.stderr).toBe(0);
@@ -257,7 +271,8 @@ describe('ppmlm deid train --blacklist', () => {
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(JSON.parse(await readFile(join(dir, 'y', 'ppmlm.json'), 'utf8'))).toMatchObject({ vocabulary: { publicCorpus: false }, vocabularyCheck: { status: 'checked', identifiers: expect.any(Number), allowed: true } });
     // The fresh tokenizers record where their vocabulary came from.
-    expect(JSON.parse(await readFile(join(dir, 'leaky', 'ppmlm.json'), 'utf8'))).toMatchObject({ vocabulary: { publicCorpus: false }, vocabularyCheck: { status: 'unchecked', reason: 'private corpus, no blacklist' } });
+    // The unmarked names leaked past a check that only knew the spans: the record says what it was checked against.
+    expect(JSON.parse(await readFile(join(dir, 'leaky', 'ppmlm.json'), 'utf8'))).toMatchObject({ vocabulary: { publicCorpus: false }, vocabularyCheck: { status: 'checked', against: 'training spans', identifiers: 0 } });
     expect(JSON.parse(await readFile(join(dir, 'clean', 'ppmlm.json'), 'utf8'))).toMatchObject({ vocabulary: { publicCorpus: false, blacklist: expect.any(String) }, vocabularyCheck: { status: 'checked', identifiers: 0 } });
   });
 });
