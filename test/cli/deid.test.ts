@@ -202,6 +202,12 @@ describe('ppmlm deid train / eval / apply', () => {
     await rm(model, { recursive: true });
     await refused([], /deid\.checkpoint holds the checkpoint of an earlier run; pass --resume to continue it, or --force to delete it and start over$/);
     await refused(['--resume', '--lr', '0.01', '--label-level', '2'], /written with other settings \(checkpoint → now\): labels .*, --label-level 3 → 2, --lr 0\.0005 → 0\.01; /);
+    // What the vocabulary was kept from, and the documents' status, are the run's too: neither may be added on resume.
+    const blacklist = join(dir, 'bl.txt');
+    await writeFile(blacklist, '김민서\n');
+    await refused(['--resume', '--blacklist', blacklist], /written with other settings \(checkpoint → now\): --blacklist unset → "[0-9a-f]+"; /);
+    await refused(['--resume', '--public-corpus'], /written with other settings \(checkpoint → now\): --public-corpus false → true; /);
+    await refused(['--resume', '--split', '70/20/10'], /--split "80\/10\/10" → "70\/20\/10"/);
     const again = await cli(...args, '--resume');
     expect(again.code, again.stderr).toBe(0);
   });
