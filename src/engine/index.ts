@@ -23,6 +23,6 @@ export { train, epochsToRun, lossCurve, batchGradients, batchLoss } from './trai
 export { addToSum, clearSums, sumsNorm } from './gradientStore.js';
 export { readCheckpointState, openCheckpoint, hasCheckpoint, checkpointDirFor, checkpointModelDir, bestModelDir } from './checkpoint.js';
 export type { OpenCheckpointOptions } from './checkpoint.js';
-export { contentFingerprint } from './runConfig.js';
+export { contentFingerprint, diffRunConfig } from './runConfig.js';
 export type { RunConfig } from './runConfig.js';
 export type { TrainerTask, TrainerState, TrainOptions, LogEntry, EvalLogEntry, BatchStep, ComputedGradient, ScheduleOptions, ReleaseAccountant } from './trainer.js';

@@ -2,8 +2,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { alignGold, readGold, runAudit, writeReport, type AuditModel, type AuditOptions, type AuditReport, type GoldSpan } from '../audit/index.js';
 import { DEFAULT_COLUMNS, loadCorpus, withoutAuthors, type CorpusReadOptions, type Document } from '../corpus/index.js';
-import { BlacklistMatcher, buildBlacklist, occurrenceTokens, protectedMask, readBlacklist, type Blacklist } from '../identifiers/index.js';
-import { checkpointDirFor, hasCheckpoint } from '../engine/index.js';
+import { BlacklistMatcher, blacklistFingerprint, buildBlacklist, occurrenceTokens, protectedMask, readBlacklist, type Blacklist } from '../identifiers/index.js';
+import { checkpointDirFor, contentFingerprint, hasCheckpoint } from '../engine/index.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { DEFAULT_SEQ_LEN, finetune, parseAxes, privateInputsOf } from '../mlm/index.js';
 import { checkVocabulary, disposeParams, loadMaskedLm, loadModelDir, usablePositions, type LoadedModel } from '../model/index.js';
@@ -13,6 +13,7 @@ import { analyzerForLanguage, type MorphAnalyzer } from '../text/index.js';
 import { BlacklistedTerms, morphemesFor, tokenizeAtMorphemes, type Tokenizer } from '../tokenizer/index.js';
 import { assertCanariesProtected, canaryCounts, plantCanaries, protectedCanaryOccurrences, type PlantedCanaries, type PlantedSpan } from './canaries.js';
 import type { ExperimentConfig } from './config.js';
+import { assertSameExperiment, documentsFingerprint, sharedSettings } from './settings.js';
 import { resultsCsv, resultsMarkdown, resultsSvg, type ResultRow } from './results.js';
 
 export interface ExperimentOptions {
@@ -110,6 +111,19 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
     log(config.blacklist ? `blacklist ${config.blacklist}, used as is` : `blacklist built from the ${original.length} member documents only: ${blacklist.entries.length} terms`);
     // Gold spans are placed on the members as read: canaries are appended after the text, so offsets hold.
     const gold = config.gold ? alignGold(await readGold(config.gold), original, config.gold) : undefined;
+    const pool = config.lira?.corpus ? await loadCorpus(config.lira.corpus, read) : nonMembers;
+    // Before any cell is reused: a finished cell counts only under the settings and data it was computed with.
+    await assertSameExperiment(
+      options.out,
+      sharedSettings(config, {
+        'members (read)': documentsFingerprint(original),
+        'nonMembers (read)': documentsFingerprint(nonMembers),
+        'blacklist (used)': blacklistFingerprint(blacklist),
+        ...(gold && { 'gold (read)': contentFingerprint([JSON.stringify(gold)]) }),
+        ...(config.lira?.corpus && { 'lira.corpus (read)': documentsFingerprint(pool) }),
+        'model config.json': contentFingerprint([JSON.stringify(base.model.config)]),
+      }),
+    );
     let canaries: PlantedCanaries | undefined;
     if (config.canaries) {
       canaries = plantCanaries(original, config.canaries);
@@ -117,7 +131,6 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
       const { count, repeats } = canaryCounts(config.canaries);
       log(`planted ${count} canaries ${repeats} times each, with ${count} never-planted controls`);
     }
-    const pool = config.lira?.corpus ? await loadCorpus(config.lira.corpus, read) : nonMembers;
     const setting: Setting = {
       members: canaries?.docs ?? original,
       nonMembers,

@@ -71,6 +71,15 @@ describe('ppmlm experiment', () => {
     const result = JSON.parse(rows.stdout);
     expect(result.rows.map((row: { strategy: string }) => row.strategy)).toEqual(['base', 'standard', 'constrained', 'constrained+dp']);
     expect(result.files).toEqual({ csv: join(out, 'results.csv'), markdown: join(out, 'results.md'), plots: join(out, 'plots.html') });
+    // Another setting or other data would mix the kept cells with new ones in one table: refused, naming what changed.
+    const settings = JSON.parse(await readFile(config, 'utf8'));
+    await writeFile(config, JSON.stringify({ ...settings, finetune: { ...settings.finetune, lr: 0.001 }, canaries: { ...settings.canaries, count: 3 } }));
+    const changed = await cli('--quiet', 'experiment', '--config', config, '--out', out);
+    expect(changed.stderr).toBe(`ppmlm: ${out} holds the cells of an experiment run with other settings (then → now): finetune.lr 0.002 → 0.001, canaries.count 2 → 3; give another --out, or delete ${out} to run this config from the start (strategies, epochs and seeds may change: they only add cells)\n`);
+    await writeFile(config, JSON.stringify(settings));
+    await writeFile(nonMembers, (await readFile(nonMembers, 'utf8')).replace('"text":"', '"text":"Seen. '));
+    expect((await cli('--quiet', 'experiment', '--config', config, '--out', out)).stderr).toMatch(/other settings \(then → now\): nonMembers \(read\) "[0-9a-f]+" → "[0-9a-f]+"; /);
+    expect((await stat(join(out, 'experiment.json'))).mode & 0o777).toBe(0o600);
   }, 120_000);
 
   it('refuses a base vocabulary that holds blacklisted terms before any audit, naming the config key; the key lets it through and is recorded (freezeProtectedEmbeddings reaches the constrained cells, untieDecoder every cell)', async () => {
