@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { appendFile, mkdir } from 'node:fs/promises';
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError, TrainingDivergedError } from '../errors.js';
-import { writeDirAtomic } from '../io/index.js';
+import { writeDirAtomic, writeFileAtomic } from '../io/index.js';
 import { bestModelDir, checkpointModelDir, resumeTraining, TRAIN_LOG, writeCheckpointFiles } from './checkpoint.js';
 import type { RunConfig } from './runConfig.js';
 import type { AdamWOptions } from './adamw.js';
@@ -169,7 +169,11 @@ export interface TrainOptions extends AdamWOptions {
   evaluate?: () => Promise<number> | number;
   /** With `evaluate`: write the model of the lowest evaluation loss to {@link bestModelDir} (needs checkpointDir). */
   keepBest?: boolean;
-  /** Called after each complete epoch (e.g. --save-every-epoch). */
+  /**
+   * Called after each complete epoch (e.g. --save-every-epoch), before its checkpoint: a run killed between
+   * the two resumes from the checkpoint before and does the epoch again, where one that checkpointed first
+   * would resume past an epoch whose output was never written. It must therefore be repeatable (overwrite).
+   */
   onEpochEnd?: (epoch: number, state: TrainerState) => Promise<void>;
   onLog?: (entry: LogEntry, state: TrainerState) => void;
   /** Stepped once per batch marked {@link BatchStep.release}; its state is checkpointed with the trainer's. */
@@ -260,6 +264,8 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
   }
   const log = options.checkpointDir ? join(options.checkpointDir, TRAIN_LOG) : undefined;
   if (options.checkpointDir) await mkdir(options.checkpointDir, { recursive: true });
+  // Steps logged after the checkpoint resumed from are done again: their first lines go, so the log holds each step once.
+  if (options.resume && log) await dropLoggedAfter(log, state.step, options.logMode);
 
   /** Writes a folder atomically: the model files, then whatever `extra` adds beside them. */
   const saveFolder = (dir: string, extra?: (tmpDir: string) => Promise<void>) =>
@@ -373,11 +379,27 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
         state.epoch++;
         state.batch = 0;
       }
-      await checkpoint();
       if (complete) await options.onEpochEnd?.(finished, state);
+      await checkpoint();
     }
   } finally {
     buffer.dispose();
   }
   return state;
+}
+
+/** Keeps the log's lines up to `step`; a line cut short by a kill, which no step can be read from, goes too. */
+async function dropLoggedAfter(log: string, step: number, mode: number | undefined): Promise<void> {
+  const text = await readFile(log, 'utf8').catch(() => undefined);
+  if (text === undefined) return;
+  const loggedStep = (line: string) => {
+    try {
+      return (JSON.parse(line) as LogEntry).step;
+    } catch {
+      return undefined;
+    }
+  };
+  const kept = text.split('\n').filter((line) => (loggedStep(line) ?? Infinity) <= step);
+  if (kept.length === text.split('\n').filter(Boolean).length) return;
+  await writeFileAtomic(log, kept.map((line) => `${line}\n`).join(''), { force: true, mode: mode ?? 0o644 });
 }

@@ -165,6 +165,23 @@ describe('train', () => {
     }
   });
 
+  it('checkpoints an epoch only after its end-of-epoch output is written: a run killed between them does the epoch again', async () => {
+    await selectBackend('wasm');
+    const dir = await tempDir();
+    const { params, task, writeModel } = regression(5);
+    // The second epoch's output fails as a kill there would: the checkpoint still holds the first epoch's end.
+    const failing = train(params, task, { epochs: 3, lr: 0.05, seed: 5, checkpointDir: dir, writeModel, onEpochEnd: async (e) => { if (e === 1) throw new Error('killed'); } });
+    await expect(failing).rejects.toThrow('killed');
+    expect(JSON.parse(await readFile(join(dir, 'checkpoint', 'trainer_state.json'), 'utf8'))).toMatchObject({ epoch: 1, batch: 0 });
+    const ends: number[] = [];
+    const resumed = await train(params, task, { epochs: 3, lr: 0.05, seed: 5, checkpointDir: dir, writeModel, resume: true, onEpochEnd: async (e) => void ends.push(e) });
+    expect(ends).toEqual([1, 2]);
+    expect(resumed).toMatchObject({ epoch: 3, batch: 0 });
+    // The second epoch's steps were logged twice, once before the kill: the log keeps each step once.
+    const steps = (await readLog(dir)).map((entry: { step: number }) => entry.step);
+    expect(steps).toEqual(Array.from({ length: resumed.step }, (_, i) => i + 1));
+  });
+
   it('evaluates at every epoch end and at a maxSteps stop, logs and records each loss, and keeps the best model', async () => {
     await selectBackend('wasm');
     const dir = await tempDir();
