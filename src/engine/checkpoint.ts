@@ -1,7 +1,7 @@
 import { open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FormatError, UsageError } from '../errors.js';
-import { recoverAtomicDir } from '../io/index.js';
+import { recoverAtomicPath } from '../io/index.js';
 import type { AdamWState } from './adamw.js';
 import { diffRunConfig, type RunConfig } from './runConfig.js';
 import { checkResumePoint, parseTrainerState, type TrainingPlan } from './trainerState.js';
@@ -167,7 +167,7 @@ export interface OpenCheckpointOptions {
  * of an earlier run unless `force`, which deletes it (a folder that holds no checkpoint yet goes without).
  */
 export async function openCheckpoint(checkpointDir: string, options: OpenCheckpointOptions): Promise<TrainerState | undefined> {
-  for (const dir of [checkpointModelDir(checkpointDir), bestModelDir(checkpointDir)]) await recoverAtomicDir(dir);
+  for (const dir of [checkpointModelDir(checkpointDir), bestModelDir(checkpointDir)]) await recoverAtomicPath(dir);
   if (options.resume) return stateToResume(checkpointDir, options.runConfig);
   const entries = await readdir(checkpointDir).catch(() => [] as string[]);
   if (entries.length === 0) return undefined;

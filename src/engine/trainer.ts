@@ -263,7 +263,8 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
     }
   }
   const log = options.checkpointDir ? join(options.checkpointDir, TRAIN_LOG) : undefined;
-  if (options.checkpointDir) await mkdir(options.checkpointDir, { recursive: true });
+  // Its optimizer state and log are the owner's only (0600): the folder is too.
+  if (options.checkpointDir) await mkdir(options.checkpointDir, { recursive: true, mode: 0o700 });
   // Steps logged after the checkpoint resumed from are done again: their first lines go, so the log holds each step once.
   if (options.resume && log) await dropLoggedAfter(log, state.step, options.logMode);
 

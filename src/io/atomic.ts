@@ -76,10 +76,16 @@ const isTempOf = (path: string, name: string) => {
   return name.startsWith(prefix) && /^\d+\.[0-9a-f]{8}\.tmp(\.old)?$/.test(name.slice(prefix.length));
 };
 
+/** Creates the folders `path` goes in; those made for a private file are private too (0700), as no one else may list it. */
+function makeParents(path: string, mode: number | undefined): Promise<unknown> {
+  return writingTo(path, () => mkdir(dirname(path), { recursive: true, ...(mode === PRIVATE_FILE_MODE && { mode: 0o700 }) }));
+}
+
 /** Writes `data` to a temp file beside `path`, then renames it over `path`: readers never see half a file. */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
+  await recoverAtomicPath(path);
   await assertCanWriteFile(path, options.force);
-  await writingTo(path, () => mkdir(dirname(path), { recursive: true }));
+  await makeParents(path, options.mode);
   const tmp = tempPathFor(path);
   const mode = options.mode ?? 0o644;
   try {
@@ -101,6 +107,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
  * await writeThroughTempPath('pairs.parquet', (tmp) => db.run(`COPY t TO '${tmp}' (FORMAT parquet)`), { mode: PRIVATE_FILE_MODE });
  */
 export async function writeThroughTempPath(path: string, write: (tmpPath: string) => Promise<void>, options: WriteOptions = {}): Promise<void> {
+  await recoverAtomicPath(path);
   await assertCanWriteFile(path, options.force);
   const tmpDir = tempPathFor(path);
   await writingTo(path, () => mkdir(tmpDir, { recursive: true, mode: 0o700 }));
@@ -151,8 +158,9 @@ export interface AtomicWriteStream extends AtomicTarget {
 }
 
 export async function openAtomicWriteStream(path: string, options: WriteOptions = {}): Promise<AtomicWriteStream> {
+  await recoverAtomicPath(path);
   await assertCanWriteFile(path, options.force);
-  await writingTo(path, () => mkdir(dirname(path), { recursive: true }));
+  await makeParents(path, options.mode);
   const tmp = tempPathFor(path);
   const mode = options.mode ?? 0o644;
   const stream = createWriteStream(tmp, { mode });
@@ -187,6 +195,7 @@ export async function openAtomicWriteStream(path: string, options: WriteOptions 
  * Used for model directories and checkpoints, which must never be seen half-written.
  */
 export async function prepareAtomicDir(path: string, options: { force?: boolean } = {}): Promise<AtomicTarget & { tmpDir: string }> {
+  await recoverAtomicPath(path);
   await assertCanWrite(path, options.force);
   const tmpDir = tempPathFor(path);
   await writingTo(path, () => mkdir(tmpDir, { recursive: true }));
@@ -219,15 +228,16 @@ export async function prepareAtomicDir(path: string, options: { force?: boolean 
 }
 
 /**
- * Cleans up after {@link writeDirAtomic} calls on `path` that were killed (SIGKILL, power loss): their temp
- * folders would otherwise stay beside it for good. A kill between the two renames of `commit()` left `path`
- * moved aside and the complete new folder not yet in place; that swap is finished first, and where the new
- * folder is gone, the old one goes back. Call it when no
- * other process writes `path`, e.g. when a run that owns the folder starts.
+ * Cleans up after writes of `path` that were killed (a signal, SIGKILL, power loss): their temp files and
+ * folders would otherwise stay beside it for good, holding half an output (private data, often). A kill
+ * between the two renames of a folder's `commit()` left `path` moved aside and the complete new folder not
+ * yet in place; that swap is finished first, and where the new folder is gone, the old one goes back. Only
+ * temps of processes no longer running are touched: another run writing `path` now keeps its own. Every
+ * atomic writer here calls it before it writes.
  */
-export async function recoverAtomicDir(path: string): Promise<void> {
+export async function recoverAtomicPath(path: string): Promise<void> {
   const parent = dirname(path);
-  const temps = (await readdir(parent).catch(() => [] as string[])).filter((name) => isTempOf(path, name));
+  const temps = (await readdir(parent).catch(() => [] as string[])).filter((name) => isTempOf(path, name) && !running(writerOf(path, name)));
   if (!(await exists(path))) {
     const olds = temps.filter((name) => name.endsWith('.old'));
     // The new folder where a swap was killed before it went in; else the old one, whose new one is gone
@@ -236,6 +246,21 @@ export async function recoverAtomicDir(path: string): Promise<void> {
     if (complete !== undefined) await rename(join(parent, complete), path);
   }
   for (const name of temps) await rm(join(parent, name), { recursive: true, force: true });
+}
+
+/** The process id a temp name of `path` carries ({@link tempPathFor}). */
+const writerOf = (path: string, name: string) => Number(name.slice(`.${basename(path)}.`.length).split('.')[0]);
+
+/** Whether process `pid` runs (this one included: it may be writing the path now). */
+function running(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it runs, as another user.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** An output written aside and swapped into place when whole: an {@link AtomicWriteStream} or a {@link prepareAtomicDir} folder. */

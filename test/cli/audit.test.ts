@@ -19,6 +19,8 @@ describe('ppmlm audit', () => {
     expect(r.stdout).toMatch(/^membership\s+loss attack AUC \d\.\d{3} \[[\d.]+, [\d.]+\], TPR@1%FPR \d\.\d{3} \[[\d.]+, [\d.]+\]; calibrated AUC .* \(per document: \d+ members, \d+ non-members\)$/m);
     expect(r.stdout).toMatch(/^utility\s+fill-mask top-1/m);
     for (const f of ['report.json', 'report.html']) expect((await stat(join(out, f))).mode & 0o777).toBe(0o600);
+    // The folder made for them is private too: no one else may list it.
+    expect((await stat(out)).mode & 0o777).toBe(0o700);
     const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
     expect(report.membership).toMatchObject({ members: 18, nonMembers: 18, calibrated: { auc: expect.any(Number) } });
     expect(report.privacy.all.occurrences).toBeGreaterThan(0);

@@ -431,6 +431,7 @@ describe('ppmlm finetune with --privacy dp', () => {
     // Nothing unprivatised about the members in the model folder; the log stays in the checkpoint folder, 0600.
     for (const key of ['lossByEpoch', 'targets', 'protectedTargets', 'evalLossByEpoch']) expect(provenance).not.toHaveProperty(key);
     expect((await stat(join(`${out}.checkpoint`, 'train_log.jsonl'))).mode & 0o777).toBe(0o600);
+    expect((await stat(`${out}.checkpoint`)).mode & 0o777).toBe(0o700);
     expect(await readdir(out)).not.toContain('train_log.jsonl');
     const none = await cli('finetune', '--model', model, '--corpus', corpus, '--strategy', 'dp', '--out', join(dir, 'x'));
     expect(none.code).toBe(2);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
-import { PRIVATE_FILE_MODE, assertCanWrite, assertCanWriteFile, commitOrAbort, fileSystemError, openAtomicWriteStream, prepareAtomicDir, recoverAtomicDir, writeFileAtomic, writeThroughTempPath } from '../../src/io/index.js';
+import { PRIVATE_FILE_MODE, assertCanWrite, assertCanWriteFile, commitOrAbort, fileSystemError, openAtomicWriteStream, prepareAtomicDir, recoverAtomicPath, writeFileAtomic, writeThroughTempPath } from '../../src/io/index.js';
 import { UsageError } from '../../src/errors.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -41,7 +42,7 @@ describe('prepareAtomicDir', () => {
   });
 });
 
-describe('recoverAtomicDir', () => {
+describe('recoverAtomicPath', () => {
   /** A folder with one file, as a killed writeDirAtomic leaves it. */
   const folder = async (path: string, content: string) => {
     await mkdir(path, { recursive: true });
@@ -52,26 +53,43 @@ describe('recoverAtomicDir', () => {
     const root = await tempDir();
     const target = join(root, 'checkpoint');
     await folder(target, 'kept');
-    await folder(join(root, '.checkpoint.4242.0badf00d.tmp'), 'half');
-    await folder(join(root, '.checkpoint.4243.deadbeef.tmp.old'), 'older');
-    await folder(join(root, '.best.4242.0badf00d.tmp'), 'other target');
+    await folder(join(root, '.checkpoint.999999942.0badf00d.tmp'), 'half');
+    await folder(join(root, '.checkpoint.999999943.deadbeef.tmp.old'), 'older');
+    await folder(join(root, '.best.999999942.0badf00d.tmp'), 'other target');
     await folder(join(root, '.checkpoint.notes'), 'not ours');
-    await recoverAtomicDir(target);
-    expect((await readdir(root)).sort()).toEqual(['.best.4242.0badf00d.tmp', '.checkpoint.notes', 'checkpoint']);
+    await recoverAtomicPath(target);
+    expect((await readdir(root)).sort()).toEqual(['.best.999999942.0badf00d.tmp', '.checkpoint.notes', 'checkpoint']);
     expect(await readFile(join(target, 'f'), 'utf8')).toBe('kept');
+  });
+
+  it('is done by every atomic writer before it writes: the temp of a killed writer goes, that of a running one stays', async () => {
+    const root = await tempDir();
+    const target = join(root, 'silver.jsonl');
+    const killed = join(root, '.silver.jsonl.999999942.0badf00d.tmp');
+    // The parent of this process runs: its temp may be a write in progress.
+    const running = join(root, `.silver.jsonl.${process.ppid}.deadbeef.tmp`);
+    await writeFile(killed, 'half an output');
+    await writeFile(running, 'being written');
+    const stream = await openAtomicWriteStream(target);
+    await stream.write('whole\n');
+    await stream.commit();
+    expect((await readdir(root)).sort()).toEqual([`.silver.jsonl.${process.ppid}.deadbeef.tmp`, 'silver.jsonl']);
+    await writeFile(killed, 'half again');
+    await writeFileAtomic(target, 'again\n', { force: true });
+    expect(existsSync(killed)).toBe(false);
   });
 
   // A kill between commit's two renames leaves the complete new folder beside the old one: the swap is
   // finished. A swap that failed and could not put the old folder back leaves it alone: it goes back.
   for (const [what, temps, kept] of [
-    ['finishes a swap killed between its two renames: the complete new folder goes in place', { '.checkpoint.4242.0badf00d.tmp': 'new', '.checkpoint.4242.0badf00d.tmp.old': 'previous' }, 'new'],
-    ['puts the old folder back where the swap failed and its new folder is gone', { '.checkpoint.4242.0badf00d.tmp.old': 'previous', '.checkpoint.4243.deadbeef.tmp': 'half of another write' }, 'previous'],
+    ['finishes a swap killed between its two renames: the complete new folder goes in place', { '.checkpoint.999999942.0badf00d.tmp': 'new', '.checkpoint.999999942.0badf00d.tmp.old': 'previous' }, 'new'],
+    ['puts the old folder back where the swap failed and its new folder is gone', { '.checkpoint.999999942.0badf00d.tmp.old': 'previous', '.checkpoint.999999943.deadbeef.tmp': 'half of another write' }, 'previous'],
   ] as const) {
     it(what, async () => {
       const root = await tempDir();
       const target = join(root, 'checkpoint');
       for (const [name, content] of Object.entries(temps)) await folder(join(root, name), content);
-      await recoverAtomicDir(target);
+      await recoverAtomicPath(target);
       expect(await readdir(root)).toEqual(['checkpoint']);
       expect(await readFile(join(target, 'f'), 'utf8')).toBe(kept);
     });
