@@ -5,7 +5,7 @@ import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
 import { lossCurve, type LogEntry, type ScheduleOptions, type TrainerState } from '../engine/trainer.js';
 import { FormatError, UsageError } from '../errors.js';
 import { documentKey, keyedFingerprint, recordPublicDocuments } from '../io/index.js';
-import { assertSeqLenFits, checkVocabulary, defaultConfig, initParams, loadModelDir, parameterShapes, saveModelDir, usablePositions, vocabularyProvenance, vocabularyProvenanceProblem, type EncoderConfig, type EncoderModel, type Provenance, type VocabularyCheck, type VocabularyCheckRecord, type VocabularyOrigin } from '../model/index.js';
+import { assertSeqLenFits, checkVocabulary, defaultConfig, initParams, loadModelDir, parameterShapes, readModelConfig, saveModelDir, usablePositions, vocabularyProvenance, vocabularyProvenanceProblem, type EncoderConfig, type EncoderModel, type Provenance, type VocabularyCheck, type VocabularyCheckRecord, type VocabularyOrigin } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { checkPrivateInputs, type DpOptions, type DpRecord } from '../privacy/index.js';
 import { BlacklistedTerms, blacklistedTokens, trainWordPiece, type Tokenizer } from '../tokenizer/index.js';
@@ -279,7 +279,12 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     vocabulary = vocabularyProvenance(origin, loaded.provenance?.vocabularyCheck ?? checkVocabulary(tokenizer, origin, check));
     options.onInfo?.(`resuming from ${checkpointDir}`);
   } else if (options.model) {
-    const loaded = await loadModelDir(options.model, { tokenClassification: labels.length }, seed);
+    // A token classifier of other labels (an NER model) keeps its encoder; its classifier, read by index,
+    // would give each new label an old one's weights: it starts afresh, as Hugging Face's ignore_mismatched_sizes.
+    const own = (await readModelConfig(options.model)).id2label;
+    const otherLabels = own !== undefined && (Object.keys(own).length !== labels.length || labels.some((label, i) => own[String(i)] !== label));
+    if (otherLabels) options.onInfo?.(`${options.model}: its classifier was trained for other labels (${Object.values(own!).join(', ')}); a new one is initialised for ${labels.join(', ')}`);
+    const loaded = await loadModelDir(options.model, { tokenClassification: labels.length }, seed, { freshHead: otherLabels });
     model = loaded.model;
     tokenizer = loaded.tokenizer;
     vocabulary = vocabularyProvenance(loaded.provenance?.vocabulary, checkVocabulary(tokenizer, loaded.provenance?.vocabulary, check, options.onInfo));

@@ -85,11 +85,21 @@ export function validateConfig(raw: unknown, file = 'config.json', text?: string
   const { vocab_size: v, hidden_size: h, num_hidden_layers: l, intermediate_size: i, max_position_embeddings: p } = config as EncoderConfig;
   const parameters = (v + p) * h + l * (4 * h * h + 2 * h * i);
   if (parameters > MAX_PARAMETERS) throw new ConfigError(`the sizes describe a model of ${parameters.toExponential(1)} parameters, more than ppmlm can hold (${MAX_PARAMETERS.toExponential(0)}); check the sizes`, at('vocab_size'));
+  if (config.model_type === undefined) throw new ConfigError('"model_type" is missing; set it to "bert" or "roberta", as the model was trained (ppmlm runs BERT and RoBERTa encoders)', { file });
   if (config.model_type !== 'bert' && config.model_type !== 'roberta') throw new ConfigError(`model_type "${String(config.model_type)}" is not supported; ppmlm runs BERT and RoBERTa encoders`, at('model_type'));
+  // Read as absolute positions and an encoder, such a model would run as another one, silently.
+  const positions = (config as { position_embedding_type?: unknown }).position_embedding_type;
+  if (positions !== undefined && positions !== 'absolute') throw new ConfigError(`position_embedding_type ${JSON.stringify(positions)} is not supported: ppmlm's encoder has absolute position embeddings only; give a model trained with "absolute"`, at('position_embedding_type'));
+  for (const key of ['is_decoder', 'add_cross_attention'] as const) {
+    if ((config as Record<string, unknown>)[key] === true) throw new ConfigError(`"${key}": true describes a decoder, which ppmlm does not run; give an encoder (BERT or RoBERTa) saved without it`, at(key));
+  }
   if (config.hidden_size! % config.num_attention_heads! !== 0) throw new ConfigError(`hidden_size ${config.hidden_size} is not a multiple of num_attention_heads ${config.num_attention_heads}; each head takes an equal share: set num_attention_heads to a divisor of it`, at('num_attention_heads'));
-  const act = config.hidden_act ?? 'gelu';
-  if (act !== 'gelu' && act !== 'gelu_new' && act !== 'relu') throw new ConfigError(`hidden_act "${String(act)}" is not supported (gelu, gelu_new, relu)`, at('hidden_act'));
-  return defaultConfig({ ...config, hidden_act: act } as EncoderConfig);
+  // gelu_python is Hugging Face's own implementation of the same exact (erf) GELU.
+  const act = config.hidden_act === undefined || (config.hidden_act as string) === 'gelu_python' ? 'gelu' : config.hidden_act;
+  if (act !== 'gelu' && act !== 'gelu_new' && act !== 'relu') throw new ConfigError(`hidden_act "${String(act)}" is not supported (gelu, gelu_python, gelu_new, relu); ppmlm cannot run this model's activation`, at('hidden_act'));
+  // Hugging Face's RobertaConfig pads with id 1 when config.json does not say: the position ids start after it.
+  const pad = config.pad_token_id ?? (config.model_type === 'roberta' ? 1 : 0);
+  return defaultConfig({ ...config, hidden_act: act, pad_token_id: pad } as EncoderConfig);
 }
 
 /**

@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { cp, lstat, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { ConfigError, FormatError, UsageError } from '../errors.js';
-import { decodeUtf8Strict, parseJson, writeDirAtomic } from '../io/index.js';
+import { decodeUtf8Strict, fileSystemError, parseJson, writeDirAtomic } from '../io/index.js';
 import { BpeTokenizer, bpeToTokenizerJson, loadTokenizer, toTokenizerJson, toVocabTxt, WordPieceTokenizer, type Tokenizer } from '../tokenizer/index.js';
 import { validateConfig, type EncoderConfig } from './config.js';
 import { basePrefix, disposeParams, initParams, isLinearWeight, parameterShapes, type Params } from './params.js';
@@ -138,21 +138,35 @@ export async function readModelConfig(dir: string, what = 'Create one with "ppml
   return validateConfig(value, configPath, text);
 }
 
+/** Names Hugging Face saves the same tensor under: the masked-LM head's bias is also its decoder's (tied). */
+const TENSOR_ALIASES: Record<string, string> = { 'cls.predictions.bias': 'cls.predictions.decoder.bias', 'lm_head.bias': 'lm_head.decoder.bias' };
+
+/** Why a model folder has no readable model.safetensors, with the fix that fits what it has instead. */
+async function missingWeights(err: unknown, dir: string, weightsPath: string): Promise<unknown> {
+  const has = async (name: string) => (await stat(join(dir, name)).catch(() => undefined)) !== undefined;
+  if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return fileSystemError(err, weightsPath, 'give the model folder as saved (save_pretrained)');
+  if (await has('model.safetensors.index.json')) return new UsageError(`${join(dir, 'model.safetensors.index.json')}: the weights are in shards; ppmlm reads one model.safetensors: save the model in one file (save_pretrained(DIR, max_shard_size="100GB"))`);
+  if ((await lstat(weightsPath).catch(() => undefined)) !== undefined) return new UsageError(`${weightsPath}: a link to a file that is not there (a download cut short?); download or save the model again`);
+  return new UsageError(`${weightsPath}: no such file; ppmlm reads safetensors weights (convert pytorch_model.bin with transformers' save_pretrained(safe_serialization=True))`);
+}
+
 /**
  * Loads a model folder: ppmlm's own or one downloaded from the Hugging Face Hub (BERT/RoBERTa, safetensors,
  * with or without the `bert.` prefix, tied decoder present or not). Unknown tensors (pooler, NSP head) are
  * ignored; missing head tensors are initialised; a missing or misshapen encoder tensor is an error.
  */
-export async function loadModelDir(dir: string, head: Head = 'mlm', seed = 0): Promise<LoadedModel> {
+export async function loadModelDir(dir: string, head: Head = 'mlm', seed = 0, options: { freshHead?: boolean } = {}): Promise<LoadedModel> {
   const configPath = join(dir, 'config.json');
   const config = await readModelConfig(dir);
   const weightsPath = join(dir, 'model.safetensors');
-  const bytes = await readFile(weightsPath).catch(() => {
-    throw new UsageError(`${weightsPath}: no such file; ppmlm reads safetensors weights (convert pytorch_model.bin with transformers' save_pretrained(safe_serialization=True))`);
+  const bytes = await readFile(weightsPath).catch(async (err: unknown) => {
+    throw await missingWeights(err, dir, weightsPath);
   });
   const { tensors } = parseSafetensors(bytes, weightsPath);
   const prefix = basePrefix(config);
-  const lookup = (name: string): NamedTensor | undefined => tensors.get(name) ?? (name.startsWith(`${prefix}.`) ? tensors.get(name.slice(prefix.length + 1)) : undefined);
+  const named = (name: string): NamedTensor | undefined => tensors.get(name) ?? (name.startsWith(`${prefix}.`) ? tensors.get(name.slice(prefix.length + 1)) : undefined);
+  // freshHead: a classifier for other labels than the file's, initialised as Hugging Face's ignore_mismatched_sizes does.
+  const lookup = (name: string): NamedTensor | undefined => (options.freshHead && name.startsWith('classifier.') ? undefined : (named(name) ?? named(TENSOR_ALIASES[name] ?? name)));
   const shapes = parameterShapes(config, head);
   // Only the tensors the file lacks (a new head) are initialised: drawing and uploading 110M random values
   // to overwrite them doubled the heap's high-water mark, which it never gives back.

@@ -16,6 +16,8 @@ interface HeaderEntry {
 }
 
 const BYTES: Record<string, number> = { F32: 4, F16: 2, BF16: 2 };
+/** Integer and boolean dtypes: buffers, never weights (see parseSafetensors). */
+const INTEGER_BYTES: Record<string, number> = { I64: 8, U64: 8, I32: 4, U32: 4, I16: 2, U16: 2, I8: 1, U8: 1, BOOL: 1 };
 
 function f16ToF32(h: number): number {
   const sign = h & 0x8000 ? -1 : 1;
@@ -57,6 +59,7 @@ export function parseSafetensors(bytes: Uint8Array, file: string): { tensors: Ma
   if (!isJsonObject(header)) throw new FormatError('header is not a JSON object; the file is corrupt', { file });
   const dataStart = 8 + headerLength;
   const tensors = new Map<string, NamedTensor>();
+  const ranges: [number, number, string][] = [];
   let metadata: Record<string, string> = {};
   for (const [name, entry] of Object.entries(header)) {
     if (name === '__metadata__') {
@@ -65,10 +68,14 @@ export function parseSafetensors(bytes: Uint8Array, file: string): { tensors: Ma
       continue;
     }
     const { dtype, shape, data_offsets: [begin, end] } = headerEntry(name, entry, file);
-    const width = BYTES[dtype];
-    if (width === undefined) throw new FormatError(`tensor ${name} has dtype ${dtype}; ppmlm reads F32, F16 and BF16`, { file });
     const count = shape.reduce((a, d) => a * d, 1);
+    const width = BYTES[dtype] ?? INTEGER_BYTES[dtype];
+    if (width === undefined) throw new FormatError(`tensor ${name} has dtype ${dtype}; ppmlm reads F32, F16 and BF16`, { file });
     if (end - begin !== count * width || dataStart + end > bytes.length) throw new FormatError(`tensor ${name}: data offsets [${begin}, ${end}] do not fit shape ${JSON.stringify(shape)} or the file (truncated?)`, { file });
+    ranges.push([begin, end, name]);
+    // No weight of an encoder is an integer: such a tensor is a buffer older transformers saved
+    // (embeddings.position_ids), which the model recomputes. It is checked, not read.
+    if (BYTES[dtype] === undefined) continue;
     const data = new Float32Array(count);
     const at = bytes.byteOffset + dataStart + begin;
     const dv = new DataView(bytes.buffer, at, end - begin);
@@ -83,6 +90,13 @@ export function parseSafetensors(bytes: Uint8Array, file: string): { tensors: Ma
       }
     }
     tensors.set(name, { shape, data });
+  }
+  // Two tensors over the same bytes would be read as one another's values: the format forbids it.
+  ranges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  for (let i = 1; i < ranges.length; i++) {
+    const [begin, , name] = ranges[i]!;
+    const [, end, before] = ranges[i - 1]!;
+    if (begin < end) throw new FormatError(`tensors ${before} and ${name} overlap in the data; the file is corrupt: save the model again`, { file });
   }
   return { tensors, metadata };
 }

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError, FormatError } from '../errors.js';
-import { decodeUtf8Strict, isJsonObject, parseJson } from '../io/index.js';
+import { decodeUtf8Strict, fileSystemError, isJsonObject, parseJson } from '../io/index.js';
 import type { AddedToken } from './addedTokens.js';
 import { BpeTokenizer, ROBERTA_SPECIALS } from './bpe.js';
 import type { NormalizerConfig } from './normalizer.js';
@@ -287,21 +287,87 @@ export function toVocabTxt(tok: WordPieceTokenizer): string {
 }
 
 /**
- * Loads the tokenizer of a model folder: tokenizer.json when present, else vocab.txt (BERT defaults: lower
- * case, accents stripped, as `BertTokenizer` does without a config).
+ * Loads the tokenizer of a model folder: tokenizer.json when present, else vocab.txt. As Hugging Face's
+ * tokenizers do, `tokenizer_config.json` decides what it sets: `do_lower_case`, `strip_accents` and
+ * `tokenize_chinese_chars` (a BERT normaliser's, or vocab.txt's, whose defaults are BertTokenizer's: lower
+ * case, accents stripped with it) and `add_prefix_space` (a byte-level BPE's): a cased model read as
+ * lower case would see other ids than it was trained on.
  */
 export async function loadTokenizer(dir: string): Promise<Tokenizer> {
+  const settings = await readTokenizerConfig(dir);
   const jsonPath = join(dir, 'tokenizer.json');
-  const json = await readFile(jsonPath).catch(() => undefined);
+  const json = await readTokenizerFile(jsonPath);
   if (json !== undefined) {
     const parsed = parseJson(decodeUtf8Strict(json, jsonPath), jsonPath, 'tokenizer.json is one JSON object; save it again (tokenizer.save in the tokenizers library)');
-    return fromTokenizerJson(parsed, jsonPath);
+    return fromTokenizerJson(isJsonObject(parsed) ? withTokenizerConfig(parsed, settings) : parsed, jsonPath);
   }
   const vocabPath = join(dir, 'vocab.txt');
-  const vocab = await readFile(vocabPath).catch(() => {
-    throw new ConfigError(`${dir} has neither tokenizer.json nor vocab.txt; train one with "ppmlm tokenizer train" or copy it from the model's repository`);
-  });
+  const vocab = await readTokenizerFile(vocabPath);
+  if (vocab === undefined) throw new ConfigError(`${dir} has neither tokenizer.json nor vocab.txt; train one with "ppmlm tokenizer train", or save the model's tokenizer with its fast tokenizer (AutoTokenizer.from_pretrained(...).save_pretrained(DIR) writes tokenizer.json)`);
   const tokens = decodeUtf8Strict(vocab, vocabPath).split('\n');
   if (tokens.at(-1) === '') tokens.pop();
-  return inFile(vocabPath, () => new WordPieceTokenizer(tokens, { ...DEFAULT_WORDPIECE_OPTIONS, stripAccents: true }));
+  const lowercase = settings.do_lower_case ?? true;
+  return inFile(vocabPath, () => new WordPieceTokenizer(tokens, { ...DEFAULT_WORDPIECE_OPTIONS, lowercase, stripAccents: settings.strip_accents ?? lowercase, handleChineseChars: settings.tokenize_chinese_chars ?? true }));
+}
+
+/** What tokenizer_config.json sets of the text's handling; each absent where the file does not say. */
+interface TokenizerSettings {
+  do_lower_case?: boolean;
+  strip_accents?: boolean | null;
+  tokenize_chinese_chars?: boolean;
+  add_prefix_space?: boolean;
+}
+
+async function readTokenizerConfig(dir: string): Promise<TokenizerSettings> {
+  const path = join(dir, 'tokenizer_config.json');
+  const bytes = await readTokenizerFile(path);
+  if (bytes === undefined) return {};
+  const raw = parseJson(decodeUtf8Strict(bytes, path), path, 'tokenizer_config.json is one JSON object; save the tokenizer again');
+  if (!isJsonObject(raw)) throw new FormatError('tokenizer_config.json must be a JSON object', { file: path });
+  const settings: TokenizerSettings = {};
+  for (const key of ['do_lower_case', 'strip_accents', 'tokenize_chinese_chars', 'add_prefix_space'] as const) {
+    const value = raw[key];
+    if (value === undefined || (value === null && key === 'strip_accents')) continue;
+    if (typeof value !== 'boolean') throw new FormatError(`"${key}" must be true or false, got ${JSON.stringify(value)}; fix it as the model was trained`, { file: path });
+    settings[key] = value;
+  }
+  return settings;
+}
+
+/** tokenizer.json with what tokenizer_config.json sets over it, as Hugging Face's fast tokenizers apply it. */
+function withTokenizerConfig(parsed: Record<string, unknown>, settings: TokenizerSettings): Record<string, unknown> {
+  let out = parsed;
+  const normalizer = parsed.normalizer;
+  if (isJsonObject(normalizer) && normalizer.type === 'BertNormalizer') {
+    const lowercase = settings.do_lower_case ?? normalizer.lowercase;
+    // Rebuilt for another case, the normaliser strips accents as the config says, else as it lower-cases (null).
+    const stripAccents = settings.strip_accents !== undefined ? settings.strip_accents : lowercase !== normalizer.lowercase ? null : normalizer.strip_accents;
+    out = {
+      ...out,
+      normalizer: {
+        ...normalizer,
+        lowercase,
+        strip_accents: stripAccents,
+        ...(settings.tokenize_chinese_chars !== undefined && { handle_chinese_chars: settings.tokenize_chinese_chars }),
+      },
+    };
+  }
+  const preTokenizer = parsed.pre_tokenizer;
+  if (settings.add_prefix_space !== undefined && isJsonObject(preTokenizer) && preTokenizer.type === 'ByteLevel') out = { ...out, pre_tokenizer: { ...preTokenizer, add_prefix_space: settings.add_prefix_space } };
+  return out;
+}
+
+/**
+ * A tokenizer file's bytes, or undefined where there is none. A link to nothing (a download cut short) or
+ * a folder in its place is an error: taking the next file would read the model with another tokenizer.
+ */
+async function readTokenizerFile(path: string): Promise<Uint8Array | undefined> {
+  try {
+    return await readFile(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && (await lstat(path).catch(() => undefined)) === undefined) return undefined;
+    if (code === 'ENOENT') throw new ConfigError(`${path}: a link to a file that is not there (a download cut short?); download or save the model again`);
+    throw fileSystemError(err, path, 'give the model folder as saved (save_pretrained)');
+  }
 }

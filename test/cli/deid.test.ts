@@ -275,6 +275,13 @@ describe('ppmlm deid train --blacklist', () => {
     expect(unchecked.stderr).toMatch(/^ppmlm: the tokenizer was trained by ppmlm on a corpus not declared public and without --blacklist/);
     const allowed = await cli(...args('y', '--model', join(dir, 'leaky'), '--blacklist', blacklist, '--allow-vocabulary-identifiers'));
     expect(allowed.code, allowed.stderr).toBe(0);
+    // A model of other labels keeps its encoder and gets a new classifier, said so; one of the same labels keeps its own.
+    expect(allowed.stderr).not.toMatch(/classifier was trained for other labels/);
+    const relabelled = join(dir, 'person.jsonl');
+    await writeFile(relabelled, (await readFile(spans, 'utf8')).replaceAll('"NAME"', '"PERSON"'));
+    const other = await cli(...args('z', '--model', join(dir, 'y'), '--blacklist', blacklist, '--allow-vocabulary-identifiers').filter((a) => a !== '--quiet').map((a) => (a === spans ? relabelled : a)));
+    expect(other.code, other.stderr).toBe(0);
+    expect(other.stderr).toContain(`${join(dir, 'y')}: its classifier was trained for other labels (O, NAME); a new one is initialised for O, PERSON`);
     expect(JSON.parse(await readFile(join(dir, 'y', 'ppmlm.json'), 'utf8'))).toMatchObject({ vocabulary: { publicCorpus: false }, vocabularyCheck: { status: 'checked', identifiers: expect.any(Number), allowed: true } });
     // The fresh tokenizers record where their vocabulary came from.
     // The unmarked names leaked past a check that only knew the spans: the record says what it was checked against.

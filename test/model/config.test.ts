@@ -12,6 +12,23 @@ describe('validateConfig', () => {
     expect(validateConfig(GOOD)).toMatchObject({ ...GOOD, hidden_act: 'gelu', type_vocab_size: 2 });
   });
 
+  it('refuses what would run as another model: relative positions, a decoder, no model_type; reads what is the same model', () => {
+    const refused: [object, string][] = [
+      [{ position_embedding_type: 'relative_key' }, 'position_embedding_type "relative_key" is not supported: ppmlm\'s encoder has absolute position embeddings only; give a model trained with "absolute"'],
+      [{ is_decoder: true }, '"is_decoder": true describes a decoder, which ppmlm does not run; give an encoder (BERT or RoBERTa) saved without it'],
+      [{ model_type: undefined }, '"model_type" is missing; set it to "bert" or "roberta", as the model was trained (ppmlm runs BERT and RoBERTa encoders)'],
+    ];
+    for (const [patch, message] of refused) {
+      const err = located({ ...GOOD, ...patch });
+      expect(err, message).toBeInstanceOf(ConfigError);
+      expect(err.located).toBe(`m/config.json: ${message}`);
+    }
+    expect(validateConfig({ ...GOOD, position_embedding_type: 'absolute', is_decoder: false, hidden_act: 'gelu_python' })).toMatchObject({ hidden_act: 'gelu' });
+    // Hugging Face's RobertaConfig pads with id 1 when the file does not say; BERT's with 0.
+    expect(validateConfig({ ...GOOD, model_type: 'roberta' }).pad_token_id).toBe(1);
+    expect(validateConfig(GOOD).pad_token_id).toBe(0);
+  });
+
   it('refuses a config that is not an object', () => {
     for (const value of [null, [], 'bert', 3]) {
       const err = located(value);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { cp, writeFile, readFile } from 'node:fs/promises';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadModelDir, parseSafetensors, serializeSafetensors, validateConfig } from '../../src/model/index.js';
 import { FormatError } from '../../src/errors.js';
 import { selectBackend } from '../../src/engine/index.js';
@@ -48,7 +48,16 @@ describe('safetensors', () => {
     badJson[9] = 0x7b;
     badJson[8] = 0x7b;
     expect(() => parseSafetensors(badJson, 'm.safetensors')).toThrow(FormatError);
-    expect(() => parseSafetensors(raw({ a: { dtype: 'I64', shape: [1], data_offsets: [0, 8] } }, new Uint8Array(8)), 'm')).toThrow(/dtype I64; ppmlm reads F32, F16 and BF16/);
+    expect(() => parseSafetensors(raw({ a: { dtype: 'F64', shape: [1], data_offsets: [0, 8] } }, new Uint8Array(8)), 'm')).toThrow(/dtype F64; ppmlm reads F32, F16 and BF16/);
+    // Two tensors over the same bytes would read as each other's values.
+    expect(() => parseSafetensors(raw({ a: { dtype: 'F32', shape: [2], data_offsets: [0, 8] }, b: { dtype: 'F32', shape: [1], data_offsets: [4, 8] } }, new Uint8Array(8)), 'm')).toThrow('tensors a and b overlap in the data; the file is corrupt: save the model again');
+  });
+
+  it('skips an integer buffer (position_ids, as older transformers saved it), which no encoder weight is', () => {
+    const bytes = raw({ 'bert.embeddings.position_ids': { dtype: 'I64', shape: [1, 2], data_offsets: [0, 16] }, w: { dtype: 'F32', shape: [1], data_offsets: [16, 20] } }, Uint8Array.from([...new Uint8Array(16), 0, 0, 0x80, 0x3f]));
+    const { tensors } = parseSafetensors(bytes, 'm');
+    expect([...tensors.keys()]).toEqual(['w']);
+    expect(Array.from(tensors.get('w')!.data)).toEqual([1]);
   });
 
   it('names the field of a malformed header entry in a one-line FormatError', () => {
@@ -87,6 +96,32 @@ describe('model folders', () => {
     const config = JSON.parse(await readFile(join(dir, 'config.json'), 'utf8'));
     await writeFile(join(dir, 'config.json'), JSON.stringify({ ...config, intermediate_size: 64 }));
     await expect(loadModelDir(dir, 'mlm')).rejects.toThrow(/has shape \[32,16\] but config.json implies \[64,16\]; the weights and config.json come from different models: download or save the model again$/);
+  });
+
+  it('reads the masked-LM bias under its decoder name, refuses shards and dangling links with their fix, and starts a classifier afresh when asked', async () => {
+    await selectBackend('wasm');
+    const dir = join(await tempDir(), 'm');
+    await cp(join(FIXTURES, 'parity', 'bert'), dir, { recursive: true });
+    const { tensors } = parseSafetensors(await readFile(join(dir, 'model.safetensors')), 'x');
+    const bias = tensors.get('cls.predictions.bias')!;
+    const renamed = new Map([...tensors].map(([k, v]) => [k === 'cls.predictions.bias' ? 'cls.predictions.decoder.bias' : k, v]));
+    await writeFile(join(dir, 'model.safetensors'), serializeSafetensors(renamed));
+    const loaded = await loadModelDir(dir, 'mlm');
+    expect(Array.from(loaded.model.params.get('cls.predictions.bias')!.dataSync())).toEqual(Array.from(bias.data));
+    // A classifier whose labels differ is drawn anew, not read by index.
+    const classifier = new Map([...renamed, ['classifier.weight', { shape: [2, 16], data: new Float32Array(32).fill(5) }], ['classifier.bias', { shape: [2], data: new Float32Array(2).fill(5) }]]);
+    await writeFile(join(dir, 'model.safetensors'), serializeSafetensors(classifier));
+    const kept = await loadModelDir(dir, { tokenClassification: 2 });
+    expect(Array.from(kept.model.params.get('classifier.bias')!.dataSync())).toEqual([5, 5]);
+    const fresh = await loadModelDir(dir, { tokenClassification: 2 }, 0, { freshHead: true });
+    expect(Array.from(fresh.model.params.get('classifier.bias')!.dataSync())).toEqual([0, 0]);
+    const { rename, symlink } = await import('node:fs/promises');
+    await rename(join(dir, 'model.safetensors'), join(dir, 'model-00001-of-00001.safetensors'));
+    await writeFile(join(dir, 'model.safetensors.index.json'), '{"weight_map": {}}');
+    await expect(loadModelDir(dir)).rejects.toThrow(`${join(dir, 'model.safetensors.index.json')}: the weights are in shards; ppmlm reads one model.safetensors: save the model in one file (save_pretrained(DIR, max_shard_size="100GB"))`);
+    await rm(join(dir, 'model.safetensors.index.json'));
+    await symlink(join(dir, 'blobs', 'gone'), join(dir, 'model.safetensors'));
+    await expect(loadModelDir(dir)).rejects.toThrow(`${join(dir, 'model.safetensors')}: a link to a file that is not there (a download cut short?); download or save the model again`);
   });
 
   it('gives one-line errors for missing files and bad configs', async () => {

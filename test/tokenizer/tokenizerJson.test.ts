@@ -68,3 +68,41 @@ describe('fromTokenizerJson on malformed files', () => {
     await expect(loadTokenizer(dir)).rejects.toSatisfy((err: FormatError) => err instanceof FormatError && /not valid JSON/.test(err.message) && !err.message.includes('secret'));
   });
 });
+
+describe('loadTokenizer with tokenizer_config.json', () => {
+  const VOCAB = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', 'Alice', 'alice', 'Café', 'cafe'];
+  const tokensOf = async (dir: string, text = 'Alice Café') => {
+    const tokenizer = await loadTokenizer(dir);
+    return tokenizer.tokenize(text).ids.map((id) => tokenizer.tokenOf(id));
+  };
+
+  it('reads a cased vocab.txt as its config says, as BertTokenizer does; without a config, lower case with accents stripped', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'vocab.txt'), `${VOCAB.join('\n')}\n`);
+    expect(await tokensOf(dir)).toEqual(['alice', 'cafe']);
+    await writeFile(join(dir, 'tokenizer_config.json'), JSON.stringify({ tokenizer_class: 'BertTokenizer', do_lower_case: false }));
+    expect(await tokensOf(dir)).toEqual(['Alice', 'Café']);
+    await writeFile(join(dir, 'tokenizer_config.json'), JSON.stringify({ do_lower_case: true, strip_accents: false }));
+    expect(await tokensOf(dir, 'Café')).toEqual(['[UNK]']);
+    await writeFile(join(dir, 'tokenizer_config.json'), JSON.stringify({ do_lower_case: 'no' }));
+    await expect(loadTokenizer(dir)).rejects.toMatchObject({ located: `${join(dir, 'tokenizer_config.json')}: "do_lower_case" must be true or false, got "no"; fix it as the model was trained` });
+  });
+
+  it('sets its case over tokenizer.json, as the fast tokenizers do, and refuses a tokenizer.json that is a dangling link or a folder', async () => {
+    const dir = await tempDir();
+    // Lower case, accents kept (WordPieceTokenizer's defaults), then cased: accents follow the case.
+    await writeFile(join(dir, 'tokenizer.json'), JSON.stringify(toTokenizerJson(new WordPieceTokenizer(VOCAB))));
+    expect(await tokensOf(dir)).toEqual(['alice', '[UNK]']);
+    await writeFile(join(dir, 'tokenizer_config.json'), JSON.stringify({ do_lower_case: false }));
+    expect(await tokensOf(dir)).toEqual(['Alice', 'Café']);
+    // A broken tokenizer.json is no reason to read vocab.txt instead: that may be another tokenizer.
+    const { mkdir, rm, symlink } = await import('node:fs/promises');
+    await writeFile(join(dir, 'vocab.txt'), `${VOCAB.join('\n')}\n`);
+    await rm(join(dir, 'tokenizer.json'));
+    await symlink(join(dir, 'blobs', 'missing'), join(dir, 'tokenizer.json'));
+    await expect(loadTokenizer(dir)).rejects.toThrow(`${join(dir, 'tokenizer.json')}: a link to a file that is not there (a download cut short?); download or save the model again`);
+    await rm(join(dir, 'tokenizer.json'));
+    await mkdir(join(dir, 'tokenizer.json'));
+    await expect(loadTokenizer(dir)).rejects.toThrow(/tokenizer\.json: is a folder where a file is needed/);
+  });
+});
