@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { cp, lstat, readFile, stat, writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { cp, lstat, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { ConfigError, FormatError, UsageError } from '../errors.js';
 import { decodeUtf8Strict, fileSystemError, parseJson, writeDirAtomic } from '../io/index.js';
 import { BpeTokenizer, bpeToTokenizerJson, loadTokenizer, toTokenizerJson, toVocabTxt, WordPieceTokenizer, type Tokenizer } from '../tokenizer/index.js';
@@ -79,7 +79,8 @@ const refreshModelCard = async (dir: string) => writeModelCard(dir, await readMo
 
 /** config.json, with `architectures` naming the model's head as Hugging Face does. */
 export async function writeConfigJson(dir: string, model: EncoderModel): Promise<void> {
-  const config = { ...model.config, architectures: [architecture(model)] };
+  // The weights are written as float32 whatever the folder read held (float16): torch_dtype says so.
+  const config = { ...model.config, architectures: [architecture(model)], ...('torch_dtype' in model.config && { torch_dtype: 'float32' }) };
   await writeFile(join(dir, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
 }
 
@@ -134,8 +135,22 @@ async function readJson(path: string, what: string): Promise<{ value: unknown; t
 /** The validated config.json of a model folder, without loading its weights; `what` says how to make one where it has none. */
 export async function readModelConfig(dir: string, what = 'Create one with "ppmlm model init".'): Promise<EncoderConfig> {
   const configPath = join(dir, 'config.json');
+  await assertModelFolder(dir);
   const { value, text } = await readJson(configPath, what);
   return validateConfig(value, configPath, text);
+}
+
+/**
+ * Refuses, with the path to give instead, what is often given for a model folder: a file in it (its
+ * model.safetensors), or a Hugging Face cache entry (models--org--name), whose folder is snapshots/<hash>.
+ */
+async function assertModelFolder(dir: string): Promise<void> {
+  const info = await stat(dir).catch(() => undefined);
+  if (info?.isFile()) throw new UsageError(`${dir} is a file; give the model folder that holds it (${dirname(dir)})`);
+  if (info?.isDirectory() && !(await stat(join(dir, 'config.json')).catch(() => undefined))) {
+    const snapshots = await readdir(join(dir, 'snapshots')).catch(() => [] as string[]);
+    if (snapshots.length > 0) throw new UsageError(`${dir} is a Hugging Face cache entry; give its model folder, ${join(dir, 'snapshots', snapshots[0]!)}`);
+  }
 }
 
 /** Names Hugging Face saves the same tensor under: the masked-LM head's bias is also its decoder's (tied). */

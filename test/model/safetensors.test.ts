@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { cp, readFile, rm, writeFile } from 'node:fs/promises';
-import { loadModelDir, parseSafetensors, serializeSafetensors, validateConfig } from '../../src/model/index.js';
+import { loadModelDir, parseSafetensors, saveModelDir, serializeSafetensors, validateConfig } from '../../src/model/index.js';
 import { FormatError } from '../../src/errors.js';
 import { selectBackend } from '../../src/engine/index.js';
 import { thrown } from '../helpers/errors.js';
@@ -122,6 +122,21 @@ describe('model folders', () => {
     await rm(join(dir, 'model.safetensors.index.json'));
     await symlink(join(dir, 'blobs', 'gone'), join(dir, 'model.safetensors'));
     await expect(loadModelDir(dir)).rejects.toThrow(`${join(dir, 'model.safetensors')}: a link to a file that is not there (a download cut short?); download or save the model again`);
+  });
+
+  it('says which folder to give for a file in a model folder or a Hugging Face cache entry, and writes float32 as torch_dtype', async () => {
+    await selectBackend('wasm');
+    const root = await tempDir();
+    const dir = join(root, 'models--org--tiny', 'snapshots', '0123abcd');
+    await cp(join(FIXTURES, 'parity', 'bert'), dir, { recursive: true });
+    await expect(loadModelDir(join(dir, 'model.safetensors'))).rejects.toThrow(`${join(dir, 'model.safetensors')} is a file; give the model folder that holds it (${dir})`);
+    await expect(loadModelDir(join(root, 'models--org--tiny'))).rejects.toThrow(`${join(root, 'models--org--tiny')} is a Hugging Face cache entry; give its model folder, ${dir}`);
+    const config = JSON.parse(await readFile(join(dir, 'config.json'), 'utf8'));
+    await writeFile(join(dir, 'config.json'), JSON.stringify({ ...config, torch_dtype: 'float16' }));
+    const loaded = await loadModelDir(dir);
+    const out = join(root, 'saved');
+    await saveModelDir(out, loaded.model, loaded.tokenizer, { ppmlm: 'test', createdAt: 'now' });
+    expect(JSON.parse(await readFile(join(out, 'config.json'), 'utf8')).torch_dtype).toBe('float32');
   });
 
   it('gives one-line errors for missing files and bad configs', async () => {
