@@ -211,7 +211,10 @@ export async function loadModelDir(dir: string, head: Head = 'mlm', seed = 0, op
   }
   const initialized = [...missing.keys()];
   const tokenizer = await loadTokenizer(dir);
-  if (tokenizer.vocabSize > config.vocab_size) throw new ConfigError(`the tokenizer has ${tokenizer.vocabSize} tokens but vocab_size is ${config.vocab_size}`, { file: configPath });
+  if (tokenizer.vocabSize > config.vocab_size) {
+    disposeParams(params);
+    throw new ConfigError(`the tokenizer has ${tokenizer.vocabSize} tokens but vocab_size is ${config.vocab_size}: its last ids have no embedding; give the tokenizer saved with this model, or resize the model to it (model.resize_token_embeddings(len(tokenizer)), then save_pretrained)`, { file: configPath });
+  }
   return { model: { config, params, head }, tokenizer, provenance: await readProvenance(dir), initialized };
 }
 

@@ -131,6 +131,10 @@ describe('model folders', () => {
     await cp(join(FIXTURES, 'parity', 'bert'), dir, { recursive: true });
     await expect(loadModelDir(join(dir, 'model.safetensors'))).rejects.toThrow(`${join(dir, 'model.safetensors')} is a file; give the model folder that holds it (${dir})`);
     await expect(loadModelDir(join(root, 'models--org--tiny'))).rejects.toThrow(`${join(root, 'models--org--tiny')} is a Hugging Face cache entry; give its model folder, ${dir}`);
+    const vocab = await readFile(join(dir, 'vocab.txt'), 'utf8');
+    await writeFile(join(dir, 'vocab.txt'), `${vocab}[EXTRA]\n`);
+    await expect(loadModelDir(dir)).rejects.toMatchObject({ located: expect.stringMatching(/config\.json: the tokenizer has \d+ tokens but vocab_size is \d+: its last ids have no embedding; give the tokenizer saved with this model, or resize the model to it/) });
+    await writeFile(join(dir, 'vocab.txt'), vocab);
     const config = JSON.parse(await readFile(join(dir, 'config.json'), 'utf8'));
     await writeFile(join(dir, 'config.json'), JSON.stringify({ ...config, torch_dtype: 'float16' }));
     const loaded = await loadModelDir(dir);
