@@ -1,5 +1,5 @@
 import { lstat, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { ConfigError, FormatError } from '../errors.js';
 import { decodeUtf8Strict, fileSystemError, isJsonObject, parseJson } from '../io/index.js';
 import type { AddedToken } from './addedTokens.js';
@@ -221,12 +221,12 @@ function checkBpeModel(m: Record<string, unknown>, file: string): void {
 }
 
 /** The special-token names of a tokenizer family, present in the vocabulary or in added_tokens. */
-function specialsOf(defaults: SpecialTokens, unk: string | undefined): SpecialTokens {
-  return { ...defaults, unk: unk ?? defaults.unk };
+function specialsOf(defaults: SpecialTokens, unk: string | undefined, declared: Partial<SpecialTokens>): SpecialTokens {
+  return { ...defaults, unk: unk ?? defaults.unk, ...declared };
 }
 
 /** Builds a tokenizer from tokenizer.json; malformed fields and unsupported components are named in the error. */
-export function fromTokenizerJson(raw: unknown, file: string): Tokenizer {
+export function fromTokenizerJson(raw: unknown, file: string, specials: Partial<SpecialTokens> = {}): Tokenizer {
   if (!isJsonObject(raw)) throw new FormatError('tokenizer.json must be a JSON object', { file });
   if (!isJsonObject(raw.model) || typeof raw.model.type !== 'string') throw new FormatError('"model" must be an object with a "type" (WordPiece, BPE)', { file });
   if (raw.normalizer !== undefined && raw.normalizer !== null && !isJsonObject(raw.normalizer)) throw new FormatError('"normalizer" must be an object or null', { file });
@@ -239,7 +239,7 @@ export function fromTokenizerJson(raw: unknown, file: string): Tokenizer {
     checkBpeModel(m, file);
     const vocab = vocabArray(m.vocab, file);
     const merges = mergePairs(m.merges, file);
-    return inFile(file, () => new BpeTokenizer(vocab, merges, { addPrefixSpace: byteLevel.add_prefix_space, trimOffsets: trimsOffsets(raw.post_processor, file), specials: specialsOf(ROBERTA_SPECIALS, undefined), normalizer, addedTokens }));
+    return inFile(file, () => new BpeTokenizer(vocab, merges, { addPrefixSpace: byteLevel.add_prefix_space, trimOffsets: trimsOffsets(raw.post_processor, file), specials: specialsOf(ROBERTA_SPECIALS, undefined, specials), normalizer, addedTokens }));
   }
   if (m.type !== 'WordPiece') throw new ConfigError(`tokenizer model "${m.type}" is not supported yet (WordPiece and byte-level BPE are); convert the tokenizer or train one with "ppmlm tokenizer train"`, { file });
   const vocab = vocabArray(m.vocab, file);
@@ -257,7 +257,7 @@ export function fromTokenizerJson(raw: unknown, file: string): Tokenizer {
     handleChineseChars: bert?.handle_chinese_chars ?? false,
     continuingPrefix: (m.continuing_subword_prefix as string | undefined) ?? '##',
     maxInputCharsPerWord: (maxChars as number | undefined) ?? 100,
-    specials: specialsOf(BERT_SPECIALS, m.unk_token as string | undefined),
+    specials: specialsOf(BERT_SPECIALS, m.unk_token as string | undefined, specials),
     // Kept as read, so the file is written back as it came and BERT's own settings stay exact.
     normalizer,
     preTokenizer: preTokenizer?.type === 'BertPreTokenizer' ? undefined : preTokenizer,
@@ -299,7 +299,7 @@ export async function loadTokenizer(dir: string): Promise<Tokenizer> {
   const json = await readTokenizerFile(jsonPath);
   if (json !== undefined) {
     const parsed = parseJson(decodeUtf8Strict(json, jsonPath), jsonPath, 'tokenizer.json is one JSON object; save it again (tokenizer.save in the tokenizers library)');
-    return fromTokenizerJson(isJsonObject(parsed) ? withTokenizerConfig(parsed, settings) : parsed, jsonPath);
+    return fromTokenizerJson(isJsonObject(parsed) ? withTokenizerConfig(parsed, settings) : parsed, jsonPath, settings.specials);
   }
   const vocabPath = join(dir, 'vocab.txt');
   const vocab = await readTokenizerFile(vocabPath);
@@ -307,7 +307,7 @@ export async function loadTokenizer(dir: string): Promise<Tokenizer> {
   const tokens = decodeUtf8Strict(vocab, vocabPath).split('\n');
   if (tokens.at(-1) === '') tokens.pop();
   const lowercase = settings.do_lower_case ?? true;
-  return inFile(vocabPath, () => new WordPieceTokenizer(tokens, { ...DEFAULT_WORDPIECE_OPTIONS, lowercase, stripAccents: settings.strip_accents ?? lowercase, handleChineseChars: settings.tokenize_chinese_chars ?? true }));
+  return inFile(vocabPath, () => new WordPieceTokenizer(tokens, { ...DEFAULT_WORDPIECE_OPTIONS, lowercase, stripAccents: settings.strip_accents ?? lowercase, handleChineseChars: settings.tokenize_chinese_chars ?? true, specials: { ...BERT_SPECIALS, ...settings.specials } }));
 }
 
 /** What tokenizer_config.json sets of the text's handling; each absent where the file does not say. */
@@ -316,15 +316,15 @@ interface TokenizerSettings {
   strip_accents?: boolean | null;
   tokenize_chinese_chars?: boolean;
   add_prefix_space?: boolean;
+  /** The special tokens the folder names (`mask_token` …), from tokenizer_config.json, then special_tokens_map.json. */
+  specials: Partial<SpecialTokens>;
 }
 
 async function readTokenizerConfig(dir: string): Promise<TokenizerSettings> {
+  const raw = await readTokenizerObject(join(dir, 'tokenizer_config.json'));
+  const map = await readTokenizerObject(join(dir, 'special_tokens_map.json'));
+  const settings: TokenizerSettings = { specials: { ...declaredSpecials(raw, join(dir, 'tokenizer_config.json')), ...declaredSpecials(map, join(dir, 'special_tokens_map.json')) } };
   const path = join(dir, 'tokenizer_config.json');
-  const bytes = await readTokenizerFile(path);
-  if (bytes === undefined) return {};
-  const raw = parseJson(decodeUtf8Strict(bytes, path), path, 'tokenizer_config.json is one JSON object; save the tokenizer again');
-  if (!isJsonObject(raw)) throw new FormatError('tokenizer_config.json must be a JSON object', { file: path });
-  const settings: TokenizerSettings = {};
   for (const key of ['do_lower_case', 'strip_accents', 'tokenize_chinese_chars', 'add_prefix_space'] as const) {
     const value = raw[key];
     if (value === undefined || (value === null && key === 'strip_accents')) continue;
@@ -332,6 +332,30 @@ async function readTokenizerConfig(dir: string): Promise<TokenizerSettings> {
     settings[key] = value;
   }
   return settings;
+}
+
+/** A JSON object file of a tokenizer's folder, or an empty object where there is none. */
+async function readTokenizerObject(path: string): Promise<Record<string, unknown>> {
+  const bytes = await readTokenizerFile(path);
+  if (bytes === undefined) return {};
+  const raw = parseJson(decodeUtf8Strict(bytes, path), path, `${basename(path)} is one JSON object; save the tokenizer again`);
+  if (!isJsonObject(raw)) throw new FormatError(`${basename(path)} must be a JSON object`, { file: path });
+  return raw;
+}
+
+const SPECIAL_KEYS = { unk: 'unk_token', cls: 'cls_token', sep: 'sep_token', pad: 'pad_token', mask: 'mask_token' } as const;
+
+/** The special tokens a tokenizer file names: a string, or an AddedToken object's `content`. */
+function declaredSpecials(raw: Record<string, unknown>, file: string): Partial<SpecialTokens> {
+  const out: Partial<SpecialTokens> = {};
+  for (const [role, key] of Object.entries(SPECIAL_KEYS) as [keyof SpecialTokens, string][]) {
+    const value = raw[key];
+    if (value === undefined || value === null) continue;
+    const content = isJsonObject(value) ? value.content : value;
+    if (typeof content !== 'string' || content === '') throw new FormatError(`"${key}" must be a token (a string, or an object with "content")`, { file });
+    out[role] = content;
+  }
+  return out;
 }
 
 /** tokenizer.json with what tokenizer_config.json sets over it, as Hugging Face's fast tokenizers apply it. */

@@ -84,6 +84,16 @@ describe('loadTokenizer with tokenizer_config.json', () => {
     expect(await tokensOf(dir)).toEqual(['Alice', 'Café']);
     await writeFile(join(dir, 'tokenizer_config.json'), JSON.stringify({ do_lower_case: true, strip_accents: false }));
     expect(await tokensOf(dir, 'Café')).toEqual(['[UNK]']);
+    // The special tokens it names are the tokenizer's, as a string or an AddedToken; special_tokens_map.json has the last word.
+    await writeFile(join(dir, 'vocab.txt'), `${[...VOCAB, '[PHONE]', '<mask>'].join('\n')}\n`);
+    await writeFile(join(dir, 'tokenizer_config.json'), JSON.stringify({ mask_token: { content: '[PHONE]', lstrip: false } }));
+    expect((await loadTokenizer(dir)).specials).toMatchObject({ mask: '[PHONE]', cls: '[CLS]' });
+    await writeFile(join(dir, 'special_tokens_map.json'), JSON.stringify({ mask_token: '<mask>' }));
+    expect((await loadTokenizer(dir)).specials.mask).toBe('<mask>');
+    await writeFile(join(dir, 'special_tokens_map.json'), JSON.stringify({ mask_token: 4 }));
+    await expect(loadTokenizer(dir)).rejects.toMatchObject({ located: `${join(dir, 'special_tokens_map.json')}: "mask_token" must be a token (a string, or an object with "content")` });
+    const { rm } = await import('node:fs/promises');
+    await rm(join(dir, 'special_tokens_map.json'));
     await writeFile(join(dir, 'tokenizer_config.json'), JSON.stringify({ do_lower_case: 'no' }));
     await expect(loadTokenizer(dir)).rejects.toMatchObject({ located: `${join(dir, 'tokenizer_config.json')}: "do_lower_case" must be true or false, got "no"; fix it as the model was trained` });
   });
