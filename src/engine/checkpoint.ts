@@ -167,7 +167,7 @@ export interface OpenCheckpointOptions {
  * of an earlier run unless `force`, which deletes it (a folder that holds no checkpoint yet goes without).
  */
 export async function openCheckpoint(checkpointDir: string, options: OpenCheckpointOptions): Promise<TrainerState | undefined> {
-  for (const dir of [checkpointModelDir(checkpointDir), bestModelDir(checkpointDir)]) await recoverAtomicPath(dir);
+  for (const dir of [checkpointModelDir(checkpointDir), bestModelDir(checkpointDir)]) await recoverAtomicPath(dir, { restore: true });
   if (options.resume) return stateToResume(checkpointDir, options.runConfig);
   const entries = await readdir(checkpointDir).catch(() => [] as string[]);
   if (entries.length === 0) return undefined;

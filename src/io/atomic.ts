@@ -213,7 +213,7 @@ export async function prepareAtomicDir(path: string, options: { force?: boolean 
           await rename(tmpDir, path);
         } catch (err) {
           // The old folder goes back: abort then removes the new one, and `path` is as it was. Should that
-          // fail too, the old folder stays aside, where recoverAtomicDir finds it; the first error is the news.
+          // fail too, the old folder stays aside, where recoverAtomicPath finds it; the first error is the news.
           if (replaced) await rename(old, path).catch(() => undefined);
           throw err;
         }
@@ -229,23 +229,30 @@ export async function prepareAtomicDir(path: string, options: { force?: boolean 
 
 /**
  * Cleans up after writes of `path` that were killed (a signal, SIGKILL, power loss): their temp files and
- * folders would otherwise stay beside it for good, holding half an output (private data, often). A kill
- * between the two renames of a folder's `commit()` left `path` moved aside and the complete new folder not
- * yet in place; that swap is finished first, and where the new folder is gone, the old one goes back. Only
- * temps of processes no longer running are touched: another run writing `path` now keeps its own. Every
- * atomic writer here calls it before it writes.
+ * folders would otherwise stay beside it for good, holding half an output (private data, often). Only
+ * temps of processes no longer running on this machine are touched: another run writing `path` now keeps
+ * its own. Every atomic writer here calls it before it writes. With `restore` (a folder only its own run
+ * writes, such as a checkpoint), a swap killed between the two renames of a folder's `commit()` is finished
+ * first, and where the new folder is gone, the old one goes back; elsewhere a missing output stays missing,
+ * as a user may have deleted it, and the whole versions such a swap left beside it stay for them.
  */
-export async function recoverAtomicPath(path: string): Promise<void> {
+export async function recoverAtomicPath(path: string, options: { restore?: boolean } = {}): Promise<void> {
   const parent = dirname(path);
   const temps = (await readdir(parent).catch(() => [] as string[])).filter((name) => isTempOf(path, name) && !running(writerOf(path, name)));
+  const olds = temps.filter((name) => name.endsWith('.old'));
+  // Where a swap was killed between its renames, the old folder (.old) and, beside it, the complete new one.
+  const whole = new Set([...olds, ...olds.map((old) => old.slice(0, -'.old'.length)).filter((name) => temps.includes(name))]);
+  let kept = new Set<string>();
   if (!(await exists(path))) {
-    const olds = temps.filter((name) => name.endsWith('.old'));
-    // The new folder where a swap was killed before it went in; else the old one, whose new one is gone
-    // (a swap that failed and could not put it back).
-    const complete = olds.map((old) => old.slice(0, -'.old'.length)).find((name) => temps.includes(name)) ?? olds[0];
-    if (complete !== undefined) await rename(join(parent, complete), path);
+    if (options.restore) {
+      // The new folder where a swap was killed before it went in; else the old one, whose new one is gone
+      // (a swap that failed and could not put it back).
+      const complete = olds.map((old) => old.slice(0, -'.old'.length)).find((name) => temps.includes(name)) ?? olds[0];
+      if (complete !== undefined) await rename(join(parent, complete), path);
+    } else kept = whole; // a whole version of an output the user may have meant to delete: left for them
   }
-  for (const name of temps) await rm(join(parent, name), { recursive: true, force: true });
+  // A temp another user left (in a shared folder) is theirs to remove: it does not stop this write.
+  for (const name of temps) if (!kept.has(name)) await rm(join(parent, name), { recursive: true, force: true }).catch(() => undefined);
 }
 
 /** The process id a temp name of `path` carries ({@link tempPathFor}). */

@@ -206,8 +206,8 @@ describe('ppmlm deid train / eval / apply', () => {
     const blacklist = join(dir, 'bl.txt');
     await writeFile(blacklist, '김민서\n');
     await refused(['--resume', '--blacklist', blacklist], /written with other settings \(checkpoint → now\): --blacklist unset → "[0-9a-f]+"; /);
-    await refused(['--resume', '--public-corpus'], /written with other settings \(checkpoint → now\): --public-corpus false → true; /);
-    await refused(['--resume', '--split', '70/20/10'], /--split "80\/10\/10" → "70\/20\/10"/);
+    await refused(['--resume', '--public-corpus'], /written with other settings \(checkpoint → now\): --public-corpus unset → true; /);
+    await refused(['--resume', '--split', '70/20/10'], /--split unset → "70\/20\/10"/);
     const again = await cli(...args, '--resume');
     expect(again.code, again.stderr).toBe(0);
   });

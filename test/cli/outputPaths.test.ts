@@ -43,6 +43,8 @@ describe('outputs kept apart from inputs', () => {
       [['deid', 'train', '--spans', corpus, '--out', corpus], /^ppmlm: --out \S+notes\.csv is the input --spans/],
       [['deid', 'generate', '--judgments', 'examples/legal-ko/judgments', '--replacements', 'examples/legal-ko/replacements', '--out', 'examples/legal-ko/judgments/new.jsonl'], /^ppmlm: --out \S+ lies inside the input --judgments/],
       [['model', 'init', '--vocab', 'models/public-ner-en', '--out', 'models/public-ner-en'], /^ppmlm: --out models\/public-ner-en is the input --vocab/],
+      [['deid', 'apply', '--model', 'models/public-ner-en', '--in', corpus, '--out', 'models/public-ner-en/tokenizer.json'], /^ppmlm: --out \S+ lies inside the input --model models\/public-ner-en/],
+      [['blacklist', 'build', '--corpus', corpus, '--deid-model', 'models/public-ner-en', '--out', 'models/public-ner-en/model.safetensors'], /^ppmlm: --out \S+ lies inside the input --deid-model \(1\) models\/public-ner-en/],
       [['audit', '--model', 'models/public-ner-en', '--members', corpus, '--non-members', corpus, '--blacklist', blacklist, '--out', dir], /^ppmlm: --out \S+ holds the input --members/],
     ];
     for (const [args, message] of runs) {

@@ -77,6 +77,16 @@ describe('recoverAtomicPath', () => {
     await writeFile(killed, 'half again');
     await writeFileAtomic(target, 'again\n', { force: true });
     expect(existsSync(killed)).toBe(false);
+    // An output missing beside a whole earlier version (a swap killed between its renames) is not brought
+    // back over a user's deletion, and the version is left for them; the half-written temp still goes.
+    const model = join(root, 'model');
+    await folder(join(root, '.model.999999942.0badf00d.tmp.old'), 'previous');
+    await folder(join(root, '.model.999999943.deadbeef.tmp'), 'half');
+    const fresh = await prepareAtomicDir(model);
+    await writeFile(join(fresh.tmpDir, 'f'), 'new');
+    await fresh.commit();
+    expect((await readdir(root)).filter((name) => name.includes('model')).sort()).toEqual(['.model.999999942.0badf00d.tmp.old', 'model']);
+    expect(await readFile(join(model, 'f'), 'utf8')).toBe('new');
   });
 
   // A kill between commit's two renames leaves the complete new folder beside the old one: the swap is
@@ -89,7 +99,7 @@ describe('recoverAtomicPath', () => {
       const root = await tempDir();
       const target = join(root, 'checkpoint');
       for (const [name, content] of Object.entries(temps)) await folder(join(root, name), content);
-      await recoverAtomicPath(target);
+      await recoverAtomicPath(target, { restore: true });
       expect(await readdir(root)).toEqual(['checkpoint']);
       expect(await readFile(join(target, 'f'), 'utf8')).toBe(kept);
     });

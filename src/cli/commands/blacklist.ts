@@ -145,9 +145,10 @@ export async function blacklistRules(options: BlacklistRuleFlags, out: Reporter,
   }
 }
 
-/** The files the rules read (`--gazetteer`, `--stop-list`), by flag: inputs no output may replace. */
+/** The files and model folders the rules read (`--gazetteer`, `--stop-list`, `--deid-model`), by flag: inputs no output may replace. */
 export function ruleInputs(options: BlacklistRuleFlags): Record<string, string | undefined> {
-  return { '--stop-list': options.stopList, ...Object.fromEntries((options.gazetteer ?? []).map((path, i) => [`--gazetteer (${i + 1})`, path])) };
+  const numbered = (flag: string, paths: readonly string[] | undefined) => Object.fromEntries((paths ?? []).map((path, i) => [`${flag} (${i + 1})`, path]));
+  return { '--stop-list': options.stopList, ...numbered('--gazetteer', options.gazetteer), ...numbered('--deid-model', options.deidModel) };
 }
 
 /** `ppmlm blacklist build`: direct (recognisers) + indirect (author–term graph) identifiers → blacklist TSV. */

@@ -29,7 +29,7 @@ export interface DeidApplyOptions {
 
 /** `ppmlm deid apply`: rewrites texts with each detected entity a consistent letter or tag (mode 0600). */
 export async function deidApply(options: DeidApplyOptions, out: Reporter): Promise<void> {
-  await assertOutputsApart({ '--in': options.in }, { '--out': options.out, '--spans-out': options.spansOut });
+  await assertOutputsApart({ '--in': options.in, '--model': options.model }, { '--out': options.out, '--spans-out': options.spansOut });
   await assertCanWriteFile(options.out, options.force);
   if (options.spansOut) await assertCanWriteFile(options.spansOut, options.force);
   const flags = predictionFlags(options);
