@@ -1,6 +1,7 @@
 export { readExperimentConfig } from './config.js';
 export type { ExperimentConfig } from './config.js';
 export { checkCanaries, runExperiment } from './run.js';
+export { EXPERIMENT_OUTPUTS } from './settings.js';
 export type { CanaryReading, ExperimentOptions } from './run.js';
 export { resultsCsv, resultsMarkdown, resultsSvg } from './results.js';
 export type { ResultRow } from './results.js';

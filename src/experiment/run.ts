@@ -13,7 +13,7 @@ import { analyzerForLanguage, type MorphAnalyzer } from '../text/index.js';
 import { BlacklistedTerms, morphemesFor, tokenizeAtMorphemes, type Tokenizer } from '../tokenizer/index.js';
 import { assertCanariesProtected, canaryCounts, plantCanaries, protectedCanaryOccurrences, type PlantedCanaries, type PlantedSpan } from './canaries.js';
 import type { ExperimentConfig } from './config.js';
-import { assertSameExperiment, documentsFingerprint, sharedSettings } from './settings.js';
+import { assertSameExperiment, documentsFingerprint, sharedSettings, weightsFingerprint } from './settings.js';
 import { resultsCsv, resultsMarkdown, resultsSvg, type ResultRow } from './results.js';
 
 export interface ExperimentOptions {
@@ -122,6 +122,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
         ...(gold && { 'gold (read)': contentFingerprint([JSON.stringify(gold)]) }),
         ...(config.lira?.corpus && { 'lira.corpus (read)': documentsFingerprint(pool) }),
         'model config.json': contentFingerprint([JSON.stringify(base.model.config)]),
+        'model weights': weightsFingerprint(base.model.params),
       }),
     );
     let canaries: PlantedCanaries | undefined;

@@ -1,19 +1,26 @@
-import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { contentFingerprint, diffRunConfig, type RunConfig } from '../engine/index.js';
 import { UsageError } from '../errors.js';
 import { parseJson, PRIVATE_FILE_MODE, writeFileAtomic } from '../io/index.js';
+import type { Params } from '../model/index.js';
 import type { ExperimentConfig } from './config.js';
 
 /** Where an experiment's folder records the settings its cells share. */
 export const SETTINGS_FILE = 'experiment.json';
+
+/** What an experiment writes in its folder, which it otherwise leaves as it is. */
+export const EXPERIMENT_OUTPUTS: readonly string[] = ['cells', 'runs', 'results.csv', 'results.md', 'plots.html', SETTINGS_FILE];
 
 /**
  * What every cell of an experiment shares: the config but its axes (strategies, epochs and seeds only add or
  * name cells), flattened to `key.sub` names, and fingerprints of what its inputs held when read (`data`).
  */
 export function sharedSettings(config: ExperimentConfig, data: Readonly<Record<string, string>>): RunConfig {
-  const { strategies: _strategies, epochs: _epochs, seeds: _seeds, ...shared } = config;
+  // The paths are left out: the fingerprints say what they held, and a moved project still resumes.
+  const { strategies: _strategies, epochs: _epochs, seeds: _seeds, model: _model, members: _members, nonMembers: _nonMembers, blacklist: _blacklist, gold: _gold, ...shared } = config;
+  if (shared.lira !== undefined) shared.lira = { references: shared.lira.references };
   const flat: Record<string, string | number | boolean | null> = {};
   const walk = (value: unknown, name: string) => {
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) for (const [key, inner] of Object.entries(value)) walk(inner, name ? `${name}.${key}` : key);
@@ -28,20 +35,36 @@ export function documentsFingerprint(docs: readonly { id: string; author: string
   return contentFingerprint(docs.flatMap((d) => [d.id, d.author, d.text]));
 }
 
+/** A fingerprint of a model's weights, names and values, for {@link sharedSettings}. */
+export function weightsFingerprint(params: Params): string {
+  const hash = createHash('sha256');
+  for (const name of [...params.keys()].sort()) {
+    // One tensor's values at a time: a large model's weights are never all copied out together.
+    const data = params.get(name)!.dataSync() as Float32Array;
+    hash.update(name).update(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
 /**
- * Records `settings` in `out` on an experiment's first run, and refuses a later run under other ones: its
- * finished cells would be kept as they are and its new ones computed otherwise, one table mixing both.
+ * Records `settings` in `out`, and refuses a run under other ones once a cell has finished: its finished
+ * cells would be kept as they are and its new ones computed otherwise, one table mixing both. Before any
+ * cell finishes (a run stopped by a check that sent the user to the config), the record is replaced.
  */
 export async function assertSameExperiment(out: string, settings: RunConfig): Promise<void> {
   const file = join(out, SETTINGS_FILE);
   const text = await readFile(file, 'utf8').catch(() => undefined);
-  if (text === undefined) {
-    await writeFileAtomic(file, `${JSON.stringify(settings, null, 2)}\n`, { force: true, mode: PRIVATE_FILE_MODE });
-    return;
+  const saved = text === undefined ? undefined : (parseJson(text, file, `the record of the experiment's settings is damaged; delete ${out} to start over`) as RunConfig);
+  const changed = saved === undefined ? [] : diffRunConfig(saved, settings);
+  if (saved !== undefined && changed.length === 0) return;
+  if (changed.length > 0 && (await finishedCells(out)) > 0) {
+    throw new UsageError(`${out} holds the cells of an experiment run with other settings (then → now): ${changed.join(', ')}; give another --out, or delete ${out} to run this config from the start (strategies and seeds may change, and epochs up to the largest already run: they only add cells)`);
   }
-  const saved = parseJson(text, file, `the record of the experiment's settings is damaged; delete ${out} to start over`) as RunConfig;
-  const changed = diffRunConfig(saved, settings);
-  if (changed.length > 0) {
-    throw new UsageError(`${out} holds the cells of an experiment run with other settings (then → now): ${changed.join(', ')}; give another --out, or delete ${out} to run this config from the start (strategies, epochs and seeds may change: they only add cells)`);
-  }
+  await writeFileAtomic(file, `${JSON.stringify(settings, null, 2)}\n`, { force: true, mode: PRIVATE_FILE_MODE });
+}
+
+async function finishedCells(out: string): Promise<number> {
+  const cells = await readdir(join(out, 'cells')).catch(() => [] as string[]);
+  const finished = await Promise.all(cells.map((cell) => stat(join(out, 'cells', cell, 'report.json')).then(() => true, () => false)));
+  return finished.filter(Boolean).length;
 }

@@ -79,8 +79,8 @@ const refreshModelCard = async (dir: string) => writeModelCard(dir, await readMo
 
 /** config.json, with `architectures` naming the model's head as Hugging Face does. */
 export async function writeConfigJson(dir: string, model: EncoderModel): Promise<void> {
-  // The weights are written as float32 whatever the folder read held (float16): torch_dtype says so.
-  const config = { ...model.config, architectures: [architecture(model)], ...('torch_dtype' in model.config && { torch_dtype: 'float32' }) };
+  // The weights are written as float32 whatever the folder read held (float16): torch_dtype (dtype in newer transformers) says so.
+  const config = { ...model.config, architectures: [architecture(model)], ...('torch_dtype' in model.config && { torch_dtype: 'float32' }), ...('dtype' in model.config && { dtype: 'float32' }) };
   await writeFile(join(dir, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
 }
 

@@ -75,11 +75,20 @@ describe('ppmlm experiment', () => {
     const settings = JSON.parse(await readFile(config, 'utf8'));
     await writeFile(config, JSON.stringify({ ...settings, finetune: { ...settings.finetune, lr: 0.001 }, canaries: { ...settings.canaries, count: 3 } }));
     const changed = await cli('--quiet', 'experiment', '--config', config, '--out', out);
-    expect(changed.stderr).toBe(`ppmlm: ${out} holds the cells of an experiment run with other settings (then → now): finetune.lr 0.002 → 0.001, canaries.count 2 → 3; give another --out, or delete ${out} to run this config from the start (strategies, epochs and seeds may change: they only add cells)\n`);
+    expect(changed.stderr).toBe(`ppmlm: ${out} holds the cells of an experiment run with other settings (then → now): finetune.lr 0.002 → 0.001, canaries.count 2 → 3; give another --out, or delete ${out} to run this config from the start (strategies and seeds may change, and epochs up to the largest already run: they only add cells)\n`);
     await writeFile(config, JSON.stringify(settings));
     await writeFile(nonMembers, (await readFile(nonMembers, 'utf8')).replace('"text":"', '"text":"Seen. '));
     expect((await cli('--quiet', 'experiment', '--config', config, '--out', out)).stderr).toMatch(/other settings \(then → now\): nonMembers \(read\) "[0-9a-f]+" → "[0-9a-f]+"; /);
     expect((await stat(join(out, 'experiment.json'))).mode & 0o777).toBe(0o600);
+    // Before any cell finishes, a config corrected after a check's advice replaces the record.
+    const early = join(dir, 'early');
+    await writeFile(config, JSON.stringify({ ...settings, strategies: [], lira: { references: 9 } }));
+    const tooMany = await cli('--quiet', 'experiment', '--config', config, '--out', early);
+    expect(tooMany.code).toBe(2);
+    expect(JSON.parse(await readFile(join(early, 'experiment.json'), 'utf8'))).toMatchObject({ 'lira.references': 9 });
+    await writeFile(config, JSON.stringify({ ...settings, strategies: [] }));
+    const corrected = await cli('--quiet', 'experiment', '--config', config, '--out', early);
+    expect(corrected.code, corrected.stderr).toBe(0);
   }, 120_000);
 
   it('refuses a base vocabulary that holds blacklisted terms before any audit, naming the config key; the key lets it through and is recorded (freezeProtectedEmbeddings reaches the constrained cells, untieDecoder every cell)', async () => {

@@ -45,7 +45,7 @@ describe('outputs kept apart from inputs', () => {
       [['model', 'init', '--vocab', 'models/public-ner-en', '--out', 'models/public-ner-en'], /^ppmlm: --out models\/public-ner-en is the input --vocab/],
       [['deid', 'apply', '--model', 'models/public-ner-en', '--in', corpus, '--out', 'models/public-ner-en/tokenizer.json'], /^ppmlm: --out \S+ lies inside the input --model models\/public-ner-en/],
       [['blacklist', 'build', '--corpus', corpus, '--deid-model', 'models/public-ner-en', '--out', 'models/public-ner-en/model.safetensors'], /^ppmlm: --out \S+ lies inside the input --deid-model \(1\) models\/public-ner-en/],
-      [['audit', '--model', 'models/public-ner-en', '--members', corpus, '--non-members', corpus, '--blacklist', blacklist, '--out', dir], /^ppmlm: --out \S+ holds the input --members/],
+      [['audit', '--model', 'models/public-ner-en', '--members', corpus, '--non-members', corpus, '--blacklist', blacklist, '--out', 'models/public-ner-en/audit'], /^ppmlm: --out models\/public-ner-en\/audit is inside the model folder models\/public-ner-en/],
     ];
     for (const [args, message] of runs) {
       const r = await cli('--quiet', ...args, '--force');
@@ -56,6 +56,9 @@ describe('outputs kept apart from inputs', () => {
     await writeFile(config, JSON.stringify({ model: join(process.cwd(), 'models/public-ner-en'), members: corpus, nonMembers: corpus, strategies: ['standard'], epochs: [1] }));
     const experiment = await cli('--quiet', 'experiment', '--config', config, '--out', join(process.cwd(), 'models/public-ner-en/runs'));
     expect(experiment.code).toBe(2);
-    expect(experiment.stderr).toMatch(/^ppmlm: --out \S+ lies inside the input "model" of \S+exp\.json/);
+    expect(experiment.stderr).toMatch(/^ppmlm: --out \(cells\) \S+ lies inside the input "model" of \S+exp\.json/);
+    // A folder only added to may hold inputs: a config kept beside its results, members beside the reports.
+    const beside = await cli('--quiet', 'audit', '--model', 'models/public-ner-en', '--members', join(dir, 'missing.csv'), '--non-members', corpus, '--blacklist', blacklist, '--out', dir);
+    expect(beside.stderr).not.toMatch(/holds the input|lies inside/);
   });
 });

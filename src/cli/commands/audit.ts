@@ -90,9 +90,11 @@ export async function auditCommand(options: AuditCommandOptions, out: Reporter):
   for (const dir of [options.model, options.reference, ...(options.references ?? [])]) {
     if (dir !== undefined && isWithin(options.out, dir)) throw new UsageError(`--out ${options.out} is inside the model folder ${dir}, which is shared; reports hold personal data: write them elsewhere`);
   }
+  // The folder is only added to: its two reports are the outputs, and inputs kept beside them stay.
+  const reports = ['report.json', 'report.html'];
   const referencePaths = Object.fromEntries((options.references ?? []).map((dir, i) => [`--references (${i + 1})`, dir]));
-  await assertOutputsApart({ '--model': options.model, '--reference': options.reference, ...referencePaths, '--gold': options.gold, '--members': options.members, '--non-members': options.nonMembers, '--blacklist': options.blacklist, '--task': options.task }, { '--out': options.out });
-  for (const f of ['report.json', 'report.html']) await assertCanWriteFile(join(options.out, f), options.force);
+  await assertOutputsApart({ '--model': options.model, '--reference': options.reference, ...referencePaths, '--gold': options.gold, '--members': options.members, '--non-members': options.nonMembers, '--blacklist': options.blacklist, '--task': options.task }, Object.fromEntries(reports.map((f) => [`--out (${f})`, join(options.out, f)])));
+  for (const f of reports) await assertCanWriteFile(join(options.out, f), options.force);
   // Before the long work: a DP model's card never takes the figures.
   if (options.updateCard) assertCardMayHold(await readProvenance(options.model), true, options.model);
   const blacklist = await readBlacklist(options.blacklist);

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { blacklistProtection, evaluateProtection, formatProportion, occurrenceProtection, ownTextProtection, type Protection, type ProtectionEvaluation } from '../../audit/index.js';
 import { goldSource, goldType, openSpanJsonlWriter, readSpanCorpus, type SpanFormat } from '../../corpus/index.js';
 import { UsageError } from '../../errors.js';
