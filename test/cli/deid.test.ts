@@ -258,6 +258,16 @@ describe('ppmlm deid train --blacklist', () => {
     const fromSpans = await vocabulary('marked');
     expect(names.filter((n) => fromSpans.has(n))).toEqual([]);
     expect(JSON.parse(await readFile(join(dir, 'marked', 'ppmlm.json'), 'utf8'))).toMatchObject({ vocabulary: { publicCorpus: false }, vocabularyCheck: { status: 'checked', against: 'training spans', identifiers: 0 } });
+    // A span's words are cut as the pre-tokeniser cuts them: a span that takes the comma after a name keeps the name out too.
+    const withComma = join(dir, 'comma.jsonl');
+    await writeFile(withComma, (await readFile(spans, 'utf8')).split('\n').filter(Boolean).map((line) => {
+      const doc = JSON.parse(line) as { text: string; spans: { start: number; end: number; label: string }[] };
+      const text = doc.text.replace(' seen', ', seen');
+      return JSON.stringify({ ...doc, text, spans: doc.spans.map((sp) => ({ ...sp, end: sp.end + 1 })) });
+    }).join('\n'));
+    expect((await cli(...on(withComma)('comma'))).code).toBe(0);
+    const fromCommas = await vocabulary('comma');
+    expect(names.filter((n) => fromCommas.has(n))).toEqual([]);
 
     const clean = await cli(...args('clean', '--blacklist', blacklist));
     expect(clean.code, clean.stderr).toBe(0);
