@@ -1,3 +1,4 @@
+import { lstat, readFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 
 /** What each file-system error means for the user, and the fix, by errno code. */
@@ -27,4 +28,20 @@ export function fileSystemError(err: unknown, path: string, hint?: string): unkn
   const meaning = code === undefined ? undefined : MEANINGS[code];
   if (meaning === undefined) return err;
   return new UsageError(`${path}: ${meaning}${hint === undefined ? '' : `; ${hint}`}`, { cause: err });
+}
+
+/**
+ * A file of a downloaded or saved folder, or undefined where there is none. A link to nothing (a download
+ * cut short) or a folder in its place is an error, not an absent file: taking the next file instead would
+ * read the folder as something else.
+ */
+export async function readOptionalFile(path: string): Promise<Uint8Array | undefined> {
+  try {
+    return await readFile(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && (await lstat(path).catch(() => undefined)) === undefined) return undefined;
+    if (code === 'ENOENT') throw new UsageError(`${path}: a link to a file that is not there (a download cut short?); download or save the model again`, { cause: err });
+    throw fileSystemError(err, path, 'give the model folder as saved (save_pretrained)');
+  }
 }

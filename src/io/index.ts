@@ -3,7 +3,7 @@ export type { WriteOptions, AtomicWriteStream, AtomicTarget } from './atomic.js'
 export { findInvalidUtf8, positionOf, decodeUtf8Strict, Utf8Validator } from './utf8.js';
 export type { DecodeOptions } from './utf8.js';
 export { readLines } from './lines.js';
-export { fileSystemError } from './fsErrors.js';
+export { fileSystemError, readOptionalFile } from './fsErrors.js';
 export type { Line } from './lines.js';
 export { isJsonObject, jsonErrorPosition, jsonErrorOffset, jsonRepeatedKey, jsonValueLine, parseJson, readJsonFile, readJsonFileText } from './json.js';
 export type { JsonPath } from './json.js';

@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { cp, lstat, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ConfigError, FormatError, UsageError } from '../errors.js';
-import { decodeUtf8Strict, fileSystemError, parseJson, writeDirAtomic } from '../io/index.js';
+import { decodeUtf8Strict, parseJson, readOptionalFile, writeDirAtomic } from '../io/index.js';
 import { BpeTokenizer, bpeToTokenizerJson, loadTokenizer, toTokenizerJson, toVocabTxt, WordPieceTokenizer, type Tokenizer } from '../tokenizer/index.js';
 import { validateConfig, type EncoderConfig } from './config.js';
 import { basePrefix, disposeParams, initParams, isLinearWeight, parameterShapes, type Params } from './params.js';
@@ -156,13 +156,11 @@ async function assertModelFolder(dir: string): Promise<void> {
 /** Names Hugging Face saves the same tensor under: the masked-LM head's bias is also its decoder's (tied). */
 const TENSOR_ALIASES: Record<string, string> = { 'cls.predictions.bias': 'cls.predictions.decoder.bias', 'lm_head.bias': 'lm_head.decoder.bias' };
 
-/** Why a model folder has no readable model.safetensors, with the fix that fits what it has instead. */
-async function missingWeights(err: unknown, dir: string, weightsPath: string): Promise<unknown> {
-  const has = async (name: string) => (await stat(join(dir, name)).catch(() => undefined)) !== undefined;
-  if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return fileSystemError(err, weightsPath, 'give the model folder as saved (save_pretrained)');
-  if (await has('model.safetensors.index.json')) return new UsageError(`${join(dir, 'model.safetensors.index.json')}: the weights are in shards; ppmlm reads one model.safetensors: save the model in one file (save_pretrained(DIR, max_shard_size="100GB"))`);
-  if ((await lstat(weightsPath).catch(() => undefined)) !== undefined) return new UsageError(`${weightsPath}: a link to a file that is not there (a download cut short?); download or save the model again`);
-  return new UsageError(`${weightsPath}: no such file; ppmlm reads safetensors weights (convert pytorch_model.bin with transformers' save_pretrained(safe_serialization=True))`);
+/** Refuses a model folder without model.safetensors, with the fix that fits what it has instead. */
+async function missingWeights(dir: string, weightsPath: string): Promise<never> {
+  const index = join(dir, 'model.safetensors.index.json');
+  if (await stat(index).then(() => true, () => false)) throw new UsageError(`${index}: the weights are in shards; ppmlm reads one model.safetensors: save the model in one file (save_pretrained(DIR, max_shard_size="100GB"))`);
+  throw new UsageError(`${weightsPath}: no such file; ppmlm reads safetensors weights (convert pytorch_model.bin with transformers' save_pretrained(safe_serialization=True))`);
 }
 
 /**
@@ -174,9 +172,7 @@ export async function loadModelDir(dir: string, head: Head = 'mlm', seed = 0, op
   const configPath = join(dir, 'config.json');
   const config = await readModelConfig(dir);
   const weightsPath = join(dir, 'model.safetensors');
-  const bytes = await readFile(weightsPath).catch(async (err: unknown) => {
-    throw await missingWeights(err, dir, weightsPath);
-  });
+  const bytes = (await readOptionalFile(weightsPath)) ?? (await missingWeights(dir, weightsPath));
   const { tensors } = parseSafetensors(bytes, weightsPath);
   const prefix = basePrefix(config);
   const named = (name: string): NamedTensor | undefined => tensors.get(name) ?? (name.startsWith(`${prefix}.`) ? tensors.get(name.slice(prefix.length + 1)) : undefined);

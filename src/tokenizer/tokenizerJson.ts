@@ -1,7 +1,6 @@
-import { lstat, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { ConfigError, FormatError } from '../errors.js';
-import { decodeUtf8Strict, fileSystemError, isJsonObject, parseJson } from '../io/index.js';
+import { decodeUtf8Strict, isJsonObject, parseJson, readOptionalFile } from '../io/index.js';
 import type { AddedToken } from './addedTokens.js';
 import { BpeTokenizer, ROBERTA_SPECIALS } from './bpe.js';
 import type { NormalizerConfig } from './normalizer.js';
@@ -296,13 +295,13 @@ export function toVocabTxt(tok: WordPieceTokenizer): string {
 export async function loadTokenizer(dir: string): Promise<Tokenizer> {
   const settings = await readTokenizerConfig(dir);
   const jsonPath = join(dir, 'tokenizer.json');
-  const json = await readTokenizerFile(jsonPath);
+  const json = await readOptionalFile(jsonPath);
   if (json !== undefined) {
     const parsed = parseJson(decodeUtf8Strict(json, jsonPath), jsonPath, 'tokenizer.json is one JSON object; save it again (tokenizer.save in the tokenizers library)');
     return fromTokenizerJson(isJsonObject(parsed) ? withTokenizerConfig(parsed, settings) : parsed, jsonPath, settings.specials);
   }
   const vocabPath = join(dir, 'vocab.txt');
-  const vocab = await readTokenizerFile(vocabPath);
+  const vocab = await readOptionalFile(vocabPath);
   if (vocab === undefined) throw new ConfigError(`${dir} has neither tokenizer.json nor vocab.txt; train one with "ppmlm tokenizer train", or save the model's tokenizer with its fast tokenizer (AutoTokenizer.from_pretrained(...).save_pretrained(DIR) writes tokenizer.json)`);
   const tokens = decodeUtf8Strict(vocab, vocabPath).split('\n');
   if (tokens.at(-1) === '') tokens.pop();
@@ -336,7 +335,7 @@ async function readTokenizerConfig(dir: string): Promise<TokenizerSettings> {
 
 /** A JSON object file of a tokenizer's folder, or an empty object where there is none. */
 async function readTokenizerObject(path: string): Promise<Record<string, unknown>> {
-  const bytes = await readTokenizerFile(path);
+  const bytes = await readOptionalFile(path);
   if (bytes === undefined) return {};
   const raw = parseJson(decodeUtf8Strict(bytes, path), path, `${basename(path)} is one JSON object; save the tokenizer again`);
   if (!isJsonObject(raw)) throw new FormatError(`${basename(path)} must be a JSON object`, { file: path });
@@ -379,19 +378,4 @@ function withTokenizerConfig(parsed: Record<string, unknown>, settings: Tokenize
   const preTokenizer = parsed.pre_tokenizer;
   if (settings.add_prefix_space !== undefined && isJsonObject(preTokenizer) && preTokenizer.type === 'ByteLevel') out = { ...out, pre_tokenizer: { ...preTokenizer, add_prefix_space: settings.add_prefix_space } };
   return out;
-}
-
-/**
- * A tokenizer file's bytes, or undefined where there is none. A link to nothing (a download cut short) or
- * a folder in its place is an error: taking the next file would read the model with another tokenizer.
- */
-async function readTokenizerFile(path: string): Promise<Uint8Array | undefined> {
-  try {
-    return await readFile(path);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && (await lstat(path).catch(() => undefined)) === undefined) return undefined;
-    if (code === 'ENOENT') throw new ConfigError(`${path}: a link to a file that is not there (a download cut short?); download or save the model again`);
-    throw fileSystemError(err, path, 'give the model folder as saved (save_pretrained)');
-  }
 }
