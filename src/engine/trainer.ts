@@ -400,7 +400,8 @@ async function dropLoggedAfter(log: string, step: number, mode: number | undefin
       return undefined;
     }
   };
-  const kept = text.split('\n').filter((line) => (loggedStep(line) ?? Infinity) <= step);
-  if (kept.length === text.split('\n').filter(Boolean).length) return;
+  const lines = text.split('\n').filter(Boolean);
+  const kept = lines.filter((line) => (loggedStep(line) ?? Infinity) <= step);
+  if (kept.length === lines.length) return;
   await writeFileAtomic(log, kept.map((line) => `${line}\n`).join(''), { force: true, mode: mode ?? 0o644 });
 }

@@ -240,16 +240,16 @@ export async function recoverAtomicPath(path: string, options: { restore?: boole
   const parent = dirname(path);
   const temps = (await readdir(parent).catch(() => [] as string[])).filter((name) => isTempOf(path, name) && !running(writerOf(path, name)));
   const olds = temps.filter((name) => name.endsWith('.old'));
-  // Where a swap was killed between its renames, the old folder (.old) and, beside it, the complete new one.
-  const whole = new Set([...olds, ...olds.map((old) => old.slice(0, -'.old'.length)).filter((name) => temps.includes(name))]);
+  // Where a swap was killed between its renames, the complete new folder beside its old one (.old).
+  const finished = olds.map((old) => old.slice(0, -'.old'.length)).filter((name) => temps.includes(name));
   let kept = new Set<string>();
   if (!(await exists(path))) {
     if (options.restore) {
       // The new folder where a swap was killed before it went in; else the old one, whose new one is gone
       // (a swap that failed and could not put it back).
-      const complete = olds.map((old) => old.slice(0, -'.old'.length)).find((name) => temps.includes(name)) ?? olds[0];
+      const complete = finished[0] ?? olds[0];
       if (complete !== undefined) await rename(join(parent, complete), path);
-    } else kept = whole; // a whole version of an output the user may have meant to delete: left for them
+    } else kept = new Set([...olds, ...finished]); // whole versions of an output the user may have meant to delete: left for them
   }
   // A temp another user left (in a shared folder) is theirs to remove: it does not stop this write.
   for (const name of temps) if (!kept.has(name)) await rm(join(parent, name), { recursive: true, force: true }).catch(() => undefined);
