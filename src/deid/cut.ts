@@ -6,7 +6,8 @@
 import { readProvenance, type Provenance } from '../model/index.js';
 import { createKoreanAnalyzer, isHangulWord, type AnalyzerChoice, type MorphAnalyzer } from '../text/index.js';
 import { cuttingAnalyzer, morphemesFor } from '../tokenizer/index.js';
-import type { DeidSource, Split } from './train.js';
+import type { Split } from './split.js';
+import type { DeidSource } from './train.js';
 
 /**
  * Whether a de-identification model expects morpheme pre-tokenised text: recorded in its ppmlm.json since

@@ -13,8 +13,10 @@ export type { LabelledText, TrainClassifierOptions, PredictOptions, Prediction }
 export { entitySpans, letterFor, replaceEntities } from './apply.js';
 export type { EntitySpan, ReplaceStyle } from './apply.js';
 export { trainedOnMorphemes, recordedAnalyzer, analyzerMismatch, modelCut, openModelAnalyzer, openTrainingAnalyzer, type CutMessages, type TrainingCutOptions } from './cut.js';
-export { trainDeid, recordedPiiThreshold, inferenceSeqLen, splitDocuments, parseSplit, splitRecord, recordedPart, labelledText } from './train.js';
-export type { DeidTrainOptions, DeidSource, Split, SplitRecord, SplitShares } from './train.js';
+export { trainDeid, recordedPiiThreshold, inferenceSeqLen, labelledText } from './train.js';
+export type { DeidTrainOptions, DeidSource } from './train.js';
+export { DEFAULT_SPLIT, splitDocuments, parseSplit, splitRecord, recordedPart } from './split.js';
+export type { Split, SplitRecord, SplitShares } from './split.js';
 export { DeidModelRecognizer } from './recognizer.js';
 export { BUNDLED_MODELS, resolveModelDir } from './bundled.js';
 export { goldSource, readSpanCorpus, SPAN_FORMATS } from '../corpus/index.js';
