@@ -11,6 +11,7 @@ import { PACKAGE_VERSION } from '../version.js';
 import { ANALYZER_CHOICES, LANGUAGES } from '../text/index.js';
 import { SPAN_FORMATS } from '../corpus/spans.js';
 import { DEFAULT_SEQ_LEN } from '../mlm/settingRanges.js';
+import { DEFAULT_SPLIT } from '../deid/split.js';
 
 export interface GlobalOptions {
   backend: BackendRequest;
@@ -201,6 +202,7 @@ export function buildProgram(io: CliIO): Command {
     .description('the tokens of a text with ids and offsets in code points (Hugging Face return_offsets_mapping)')
     .requiredOption('--model <dir>', 'folder with tokenizer.json or vocab.txt')
     .requiredOption('--text <text>', 'the text to tokenize')
+    .option('--no-special-tokens', 'the text\'s tokens only, without the [CLS]/[SEP] (<s>/</s>) a model reads around them (Hugging Face add_special_tokens=False)')
     .option('--json', '{input_ids, tokens, offset_mapping, special_tokens_mask}')
     .action(lazyAction(async () => (await import('./commands/tokenizerEncode.js')).tokenizerEncode));
 
@@ -356,7 +358,7 @@ export function buildProgram(io: CliIO): Command {
     .option('--privacy <mechanism>', 'none | dp (DP-SGD per document by default; the --dp-* flags)')
     .option('--public-corpus', 'declare the training documents public (recorded in ppmlm.json): a blacklist built with this model may be declared public, and under DP its fresh tokenizer is no private input')
     .option('--no-morphemes', 'tokenise without morpheme pre-tokenisation (recorded in the model; eval and apply follow it)')
-    .option('--split <shares>', 'train/dev/test shares of the documents', '80/10/10')
+    .option('--split <shares>', 'train/dev/test shares of the documents', DEFAULT_SPLIT)
     .option('--seed <n>', 'seed of split, surrogates, order', '42')
     .addOption(new Option('--replacement <mode>', 'new surrogates every epoch, or the same').choices(['per-epoch', 'single']).default('per-epoch'))
     .option('--label-level <n>', '1 direct/quasi, 2 categories, 3 fine labels', '3')

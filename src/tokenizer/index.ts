@@ -8,7 +8,7 @@ export type { AddedToken } from './addedTokens.js';
 export { codePointOffsets } from './offsets.js';
 export { trainWordPiece } from './trainWordPiece.js';
 export type { TrainWordPieceOptions } from './trainWordPiece.js';
-export { encodeWindows, windowRanges, windowsOf } from './windows.js';
+export { encodeWindows, windowRanges, windowsOf, withSpecialTokens } from './windows.js';
 export type { WindowOptions } from './windows.js';
 export { toTokenizerJson, fromTokenizerJson, toVocabTxt, loadTokenizer } from './tokenizerJson.js';
 export type { TokenizerJson } from './tokenizerJson.js';

@@ -219,9 +219,44 @@ function checkBpeModel(m: Record<string, unknown>, file: string): void {
   for (const [key, set] of unsupported) if (set) throw new ConfigError(`BPE with "model.${key}" set is not supported (byte-level BPE without it is)`, { file });
 }
 
-/** The special-token names of a tokenizer family, present in the vocabulary or in added_tokens. */
-function specialsOf(defaults: SpecialTokens, unk: string | undefined, declared: Partial<SpecialTokens>): SpecialTokens {
-  return { ...defaults, unk: unk ?? defaults.unk, ...declared };
+/**
+ * The special-token names of a tokenizer family, present in the vocabulary or in added_tokens: the
+ * family's, then those tokenizer_config.json declares, then the post-processor's [CLS]/[SEP], which are
+ * what Hugging Face's tokenizer puts around a text.
+ */
+function specialsOf(defaults: SpecialTokens, unk: string | undefined, declared: Partial<SpecialTokens>, post: Partial<SpecialTokens>): SpecialTokens {
+  return { ...defaults, unk: unk ?? defaults.unk, ...declared, ...post };
+}
+
+/**
+ * The tokens a post-processor puts before and after a single text (BertProcessing, RobertaProcessing, a
+ * TemplateProcessing `single`, or the one of a Sequence that adds them). ppmlm reads every text as
+ * [CLS] text [SEP]: another template (none, one token, the text first) would give the model inputs it was
+ * not trained on, so it is refused.
+ */
+function postProcessorSpecials(post: unknown, file: string, where = 'post_processor'): Partial<SpecialTokens> {
+  if (post === null || post === undefined) return {};
+  const type = componentType(post, where, file);
+  const p = post as Record<string, unknown>;
+  const pairToken = (key: 'cls' | 'sep') => {
+    const v = p[key];
+    if (!Array.isArray(v) || typeof v[0] !== 'string') throw new FormatError(`"${where}.${key}" must be [token, id]`, { file });
+    return v[0];
+  };
+  if (type === 'BertProcessing' || type === 'RobertaProcessing') return { cls: pairToken('cls'), sep: pairToken('sep') };
+  if (type === 'Sequence') {
+    if (!Array.isArray(p.processors)) throw new FormatError(`"${where}.processors" must be an array`, { file });
+    return Object.assign({}, ...p.processors.map((q, i) => postProcessorSpecials(q, file, `${where}.processors[${i}]`)));
+  }
+  if (type !== 'TemplateProcessing') return {};
+  const single = Array.isArray(p.single) ? p.single : [];
+  const special = (piece: unknown) => (isJsonObject(piece) && isJsonObject(piece.SpecialToken) && typeof piece.SpecialToken.id === 'string' ? piece.SpecialToken.id : undefined);
+  const text = (piece: unknown) => isJsonObject(piece) && isJsonObject(piece.Sequence) && piece.Sequence.id === 'A';
+  const [cls, sep] = [special(single[0]), special(single[2])];
+  if (single.length !== 3 || cls === undefined || !text(single[1]) || sep === undefined) {
+    throw new ConfigError(`"${where}.single" puts ${single.length === 0 ? 'nothing' : 'other tokens'} around a text; ppmlm reads a text between two special tokens, as BERT and RoBERTa do ([CLS] $A [SEP], <s> $A </s>)`, { file });
+  }
+  return { cls, sep };
 }
 
 /** Builds a tokenizer from tokenizer.json; malformed fields and unsupported components are named in the error. */
@@ -238,7 +273,7 @@ export function fromTokenizerJson(raw: unknown, file: string, specials: Partial<
     checkBpeModel(m, file);
     const vocab = vocabArray(m.vocab, file);
     const merges = mergePairs(m.merges, file);
-    return inFile(file, () => new BpeTokenizer(vocab, merges, { addPrefixSpace: byteLevel.add_prefix_space, trimOffsets: trimsOffsets(raw.post_processor, file), specials: specialsOf(ROBERTA_SPECIALS, undefined, specials), normalizer, addedTokens }));
+    return inFile(file, () => new BpeTokenizer(vocab, merges, { addPrefixSpace: byteLevel.add_prefix_space, trimOffsets: trimsOffsets(raw.post_processor, file), specials: specialsOf(ROBERTA_SPECIALS, undefined, specials, postProcessorSpecials(raw.post_processor, file)), normalizer, addedTokens }));
   }
   if (m.type !== 'WordPiece') throw new ConfigError(`tokenizer model "${m.type}" is not supported yet (WordPiece and byte-level BPE are); convert the tokenizer or train one with "ppmlm tokenizer train"`, { file });
   const vocab = vocabArray(m.vocab, file);
@@ -256,7 +291,7 @@ export function fromTokenizerJson(raw: unknown, file: string, specials: Partial<
     handleChineseChars: bert?.handle_chinese_chars ?? false,
     continuingPrefix: (m.continuing_subword_prefix as string | undefined) ?? '##',
     maxInputCharsPerWord: (maxChars as number | undefined) ?? 100,
-    specials: specialsOf(BERT_SPECIALS, m.unk_token as string | undefined, specials),
+    specials: specialsOf(BERT_SPECIALS, m.unk_token as string | undefined, specials, postProcessorSpecials(raw.post_processor, file)),
     // Kept as read, so the file is written back as it came and BERT's own settings stay exact.
     normalizer,
     preTokenizer: preTokenizer?.type === 'BertPreTokenizer' ? undefined : preTokenizer,

@@ -17,13 +17,21 @@ export function encodeWindows(tokenizer: Tokenizer, text: string, options: Windo
 
 /** The windows of an encoding without special tokens (see {@link encodeWindows}). */
 export function windowsOf(tokenizer: Tokenizer, body: Encoding, options: WindowOptions): Encoding[] {
+  return windowRanges(body.ids.length, options).map(([start, end]) => withSpecialTokens(tokenizer, body, start, end));
+}
+
+/**
+ * [CLS] tokens [SEP] (<s> and </s> for RoBERTa), the specials at offsets [0, 0], as a model reads a text and
+ * as Hugging Face's tokenizer gives it with `add_special_tokens`: the whole encoding, or its tokens [start, end).
+ */
+export function withSpecialTokens(tokenizer: Tokenizer, body: Encoding, start = 0, end = body.ids.length): Encoding {
   const cls = tokenizer.idOf(tokenizer.specials.cls)!;
   const sep = tokenizer.idOf(tokenizer.specials.sep)!;
-  return windowRanges(body.ids.length, options).map(([start, end]) => ({
+  return {
     ids: [cls, ...body.ids.slice(start, end), sep],
     offsets: [[0, 0], ...body.offsets.slice(start, end), [0, 0]],
     special: [true, ...body.special.slice(start, end), true],
-  }));
+  };
 }
 
 /** The [start, end) token ranges of the windows over `length` tokens (one, empty, when there are none). */

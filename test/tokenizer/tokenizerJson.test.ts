@@ -69,6 +69,32 @@ describe('fromTokenizerJson on malformed files', () => {
   });
 });
 
+describe('fromTokenizerJson: the post-processor\'s special tokens', () => {
+  const vocab = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', '[BOS]', '[EOS]', 'alice'];
+  const json = toTokenizerJson(new WordPieceTokenizer(vocab));
+  const template = (single: unknown[]) => ({ ...json, post_processor: { type: 'TemplateProcessing', single, pair: [], special_tokens: {} } });
+  const special = (id: string) => ({ SpecialToken: { id, type_id: 0 } });
+  const text = { Sequence: { id: 'A', type_id: 0 } };
+
+  it('takes [CLS] and [SEP] from a TemplateProcessing, a BertProcessing or a Sequence holding one, as Hugging Face adds them', () => {
+    expect(fromTokenizerJson(template([special('[BOS]'), text, special('[EOS]')]), 't/tokenizer.json').specials).toMatchObject({ cls: '[BOS]', sep: '[EOS]', mask: '[MASK]' });
+    const bert = { ...json, post_processor: { type: 'BertProcessing', cls: ['[BOS]', 5], sep: ['[EOS]', 6] } };
+    expect(fromTokenizerJson(bert, 't/tokenizer.json').specials).toMatchObject({ cls: '[BOS]', sep: '[EOS]' });
+    const sequence = { ...json, post_processor: { type: 'Sequence', processors: [{ type: 'ByteLevel', trim_offsets: false }, bert.post_processor] } };
+    expect(fromTokenizerJson(sequence, 't/tokenizer.json').specials).toMatchObject({ cls: '[BOS]', sep: '[EOS]' });
+    expect(fromTokenizerJson({ ...json, post_processor: null }, 't/tokenizer.json').specials).toMatchObject({ cls: '[CLS]', sep: '[SEP]' });
+  });
+
+  it('refuses a template that does not put the text between two special tokens, and a malformed processor', () => {
+    for (const single of [[text], [text, special('[SEP]')], [special('[CLS]'), text], [text, special('[SEP]'), special('[CLS]')]]) {
+      const err = errorOf(template(single));
+      expect(err).toBeInstanceOf(ConfigError);
+      expect(err.located).toMatch(/^t\/tokenizer\.json: "post_processor\.single" puts other tokens around a text; ppmlm reads a text between two special tokens/);
+    }
+    expect(errorOf({ ...json, post_processor: { type: 'BertProcessing', cls: '[CLS]', sep: ['[SEP]', 3] } }).located).toBe('t/tokenizer.json: "post_processor.cls" must be [token, id]');
+  });
+});
+
 describe('loadTokenizer with tokenizer_config.json', () => {
   const VOCAB = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', 'Alice', 'alice', 'Café', 'cafe'];
   const tokensOf = async (dir: string, text = 'Alice Café') => {
