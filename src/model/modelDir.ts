@@ -246,14 +246,16 @@ export async function loadTokenClassifier(dir: string): Promise<LoadedModel & { 
 }
 
 /**
- * The head that config.json's `architectures` names: …ForMaskedLM, or …ForTokenClassification /
+ * The head that config.json's `architectures` names: …ForMaskedLM or …ForPreTraining, or …ForTokenClassification /
  * …ForSequenceClassification with as many labels as id2label has; undefined for a bare encoder or any
  * other head.
  */
 export function savedHead(config: EncoderConfig): Head | undefined {
   const name = config.architectures?.[0] ?? '';
   const labels = Object.keys(config.id2label ?? {}).length;
-  if (name.endsWith('ForMaskedLM')) return 'mlm';
+  // A pretraining checkpoint (BertForPreTraining, as Google's BERT releases convert) holds the masked-LM head
+  // beside next-sentence prediction's, which nothing in ppmlm runs.
+  if (name.endsWith('ForMaskedLM') || name.endsWith('ForPreTraining')) return 'mlm';
   if (labels === 0) return undefined;
   if (name.endsWith('ForTokenClassification')) return { tokenClassification: labels };
   if (name.endsWith('ForSequenceClassification')) return { sequenceClassification: labels };
@@ -269,7 +271,7 @@ export async function loadSavedModel(dir: string): Promise<LoadedModel> {
   const config = await readModelConfig(dir);
   const head = savedHead(config);
   if (head === undefined) {
-    throw new ConfigError(`"architectures" ${JSON.stringify(config.architectures ?? null)} names no head ppmlm runs; a model needs BertForMaskedLM/RobertaForMaskedLM, or …ForTokenClassification or …ForSequenceClassification with id2label`, { file: configPath });
+    throw new ConfigError(`"architectures" ${JSON.stringify(config.architectures ?? null)} names no head ppmlm runs; a model needs BertForMaskedLM/RobertaForMaskedLM (or BertForPreTraining, whose masked-LM head is read), or …ForTokenClassification or …ForSequenceClassification with id2label`, { file: configPath });
   }
   return loadWithHead(dir, head, 'the head config.json names; use a folder saved with its head, e.g. one that ppmlm finetune or deid train wrote');
 }

@@ -43,6 +43,19 @@ describe('ppmlm export onnx', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ out, task: 'fill-mask', opset: 17, inputs: ['input_ids', 'attention_mask', 'token_type_ids'] });
   });
 
+  it('exports a pretraining checkpoint (BertForPreTraining) by its masked-LM head, as a fill-mask model', async () => {
+    const { dir, model } = await tinySetup(4, 2);
+    const config = JSON.parse(await readFile(join(model, 'config.json'), 'utf8')) as Record<string, unknown>;
+    await writeFile(join(model, 'config.json'), JSON.stringify({ ...config, architectures: ['BertForPreTraining'] }));
+    const out = join(dir, 'pretraining-export');
+    const r = await cli('export', 'onnx', '--model', model, '--out', out, '--json');
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ task: 'fill-mask' });
+    expect(JSON.parse(await readFile(join(out, 'config.json'), 'utf8')).architectures).toEqual(['BertForMaskedLM']);
+    const fill = await cli('fill-mask', '--model', model, '--text', TEXT, '--top-k', '1', '--json');
+    expect(await onnxTopToken(out)).toBe(JSON.parse(fill.stdout)[0].token);
+  });
+
   it('refuses a model without a supported head in one line naming config.json and the fix (exit 2)', async () => {
     const { model } = await tinySetup(4, 2);
     const config = JSON.parse(await readFile(join(model, 'config.json'), 'utf8')) as Record<string, unknown>;
