@@ -222,15 +222,23 @@ async function dropModelCommonNouns(direct: Map<string, DirectTally>, analyzer: 
  * each is judged by the indirect rule as any word is.
  */
 function dropModelCommonWords(direct: Map<string, DirectTally>, lists: PublicLists): number {
-  const commonWord = (w: string) => isClinicalWord(w) || (dictionaryWord(w, lists) && !lists.firstNames.has(w) && !lists.lastNames.has(w) && !lists.places.has(w));
+  const commonWord = (w: string) => /^[a-z'-]+$/.test(w) && (isClinicalWord(w) || (dictionaryWord(w, lists) && !lists.firstNames.has(w) && !lists.lastNames.has(w) && !lists.places.has(w)));
   let dropped = 0;
   for (const [term, t] of direct) {
-    if (!modelOnly(t) || !/^[a-z' -]+$/.test(term) || lists.places.has(term) || lists.namedPlaces.has(term) || !term.split(' ').every(commonWord)) continue;
+    if (!modelOnly(t)) continue;
+    // A term keeps the punctuation of the words it was widened to (`resp-`, `well.`, `gu- foley`: the notes'
+    // headings and sentence ends), which makes no word a name.
+    const words = term.split(' ').map((w) => w.replace(EDGE_PUNCTUATION, '')).filter((w) => w !== '');
+    const bare = words.join(' ');
+    if ((words.length > 1 && (lists.places.has(bare) || lists.namedPlaces.has(bare))) || !words.every(commonWord)) continue;
     direct.delete(term);
     dropped++;
   }
   return dropped;
 }
+
+/** Punctuation at a word's start or end: what a term's word is compared without. */
+const EDGE_PUNCTUATION = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
 
 /**
  * Where the blacklist would protect each of `weighed` on its own, counted by the matcher over the corpus

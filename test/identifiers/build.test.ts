@@ -342,10 +342,11 @@ describe('buildBlacklist: a model\'s English common words', () => {
   /** A stand-in model trained on tweets reading notes: it marks the care's words and a drug beside the names. */
   const model: Recognizer = {
     name: `${MODEL_SOURCE}fake`,
-    find: (text) => [...text.matchAll(/\b(?:sedated|neuro|ativan|thick secretions|Mason|krithika|Holloway)\b/gi)].map((m) => ({ start: m.index, end: m.index + m[0].length, category: 'PERSON', source: `${MODEL_SOURCE}fake` })),
+    find: (text) => [...text.matchAll(/\b(?:sedated|neuro|ativan|thick secretions|Mason|krithika|Holloway|resp-|foley)/gi)].map((m) => ({ start: m.index, end: m.index + m[0].length, category: 'PERSON', source: `${MODEL_SOURCE}fake` })),
   };
+  // RESP- is a heading: its term keeps the hyphen. Foley is a clinical word that a place list also holds.
   const notes: Document[] = [
-    { id: '1', author: 'a', text: 'Pt sedated on ativan, neuro intact. Wife Krithika at bedside.' },
+    { id: '1', author: 'a', text: 'Pt sedated on ativan, neuro intact. RESP- clear. Foley in place. Wife Krithika at bedside.' },
     { id: '2', author: 'b', text: 'Thick secretions. Seen by Dr Mason, then holloway.' },
   ];
 
@@ -354,10 +355,10 @@ describe('buildBlacklist: a model\'s English common words', () => {
     const built = await buildBlacklist(notes, { recognizers: [model], ngrams: [1, 1], reread: () => notes });
     await built.engine.close();
     expect(direct(built.blacklist.entries)).toEqual(['holloway', 'krithika', 'mason']);
-    expect(built.stats.modelCommonWords).toBe(4);
+    expect(built.stats.modelCommonWords).toBe(6);
     const all = await buildBlacklist(notes, { recognizers: [model], ngrams: [1, 1], modelAgreement: 0 });
     await all.engine.close();
-    expect(direct(all.blacklist.entries)).toEqual(['ativan', 'holloway', 'krithika', 'mason', 'neuro', 'sedated', 'thick secretions']);
+    expect(direct(all.blacklist.entries)).toEqual(['ativan', 'foley', 'holloway', 'krithika', 'mason', 'neuro', 'resp-', 'sedated', 'thick secretions']);
     expect(all.stats.modelCommonWords).toBe(0);
   });
 });
