@@ -265,8 +265,8 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
   const log = options.checkpointDir ? join(options.checkpointDir, TRAIN_LOG) : undefined;
   // Its optimizer state and log are the owner's only (0600): the folder is too.
   if (options.checkpointDir) await mkdir(options.checkpointDir, { recursive: true, mode: 0o700 });
-  // Steps logged after the checkpoint resumed from are done again: their first lines go, so the log holds each step once.
-  if (options.resume && log) await dropLoggedAfter(log, state.step, options.logMode);
+  // Steps and evaluations logged after the checkpoint resumed from are done again: their first lines go, so the log holds each once.
+  if (options.resume && log) await dropLoggedAfter(log, state, options.logMode);
 
   /** Writes a folder atomically: the model files, then whatever `extra` adds beside them. */
   const saveFolder = (dir: string, extra?: (tmpDir: string) => Promise<void>) =>
@@ -389,19 +389,29 @@ export async function train(params: Map<string, tf.Variable>, task: TrainerTask,
   return state;
 }
 
-/** Keeps the log's lines up to `step`; a line cut short by a kill, which no step can be read from, goes too. */
-async function dropLoggedAfter(log: string, step: number, mode: number | undefined): Promise<void> {
+/**
+ * Keeps the log's lines of what a checkpoint's state holds: the steps up to its step, and as many
+ * evaluations as it recorded (an evaluation can share its step with the checkpoint, when an epoch ends
+ * without a step after a mid-epoch checkpoint, yet be done again on resume). A line cut short by a kill,
+ * which nothing can be read from, goes too. Exported for its test.
+ */
+export async function dropLoggedAfter(log: string, state: Pick<TrainerState, 'step' | 'evalLosses'>, mode: number | undefined): Promise<void> {
   const text = await readFile(log, 'utf8').catch(() => undefined);
   if (text === undefined) return;
-  const loggedStep = (line: string) => {
+  const parsed = (line: string) => {
     try {
-      return (JSON.parse(line) as LogEntry).step;
+      return JSON.parse(line) as Partial<LogEntry & EvalLogEntry>;
     } catch {
       return undefined;
     }
   };
+  let evaluations = 0;
   const lines = text.split('\n').filter(Boolean);
-  const kept = lines.filter((line) => (loggedStep(line) ?? Infinity) <= step);
+  const kept = lines.filter((line) => {
+    const entry = parsed(line);
+    if (entry?.step === undefined || entry.step > state.step) return false;
+    return entry.evalLoss === undefined || ++evaluations <= state.evalLosses.length;
+  });
   if (kept.length === lines.length) return;
   await writeFileAtomic(log, kept.map((line) => `${line}\n`).join(''), { force: true, mode: mode ?? 0o644 });
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { appendFile, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { AdamW, bestModelDir, clipFactor, GradientBuffer, lossCurve, Rng, selectBackend, train, warmupCosine, type TrainerTask, type TrainOptions } from '../../src/engine/index.js';
 import { FormatError, TrainingDivergedError, UsageError } from '../../src/errors.js';
+import { dropLoggedAfter } from '../../src/engine/trainer.js';
 import { tempDir } from '../helpers/tmp.js';
 
 describe('warmupCosine', () => {
@@ -102,6 +103,17 @@ function regression(seed: number, failAt?: { epoch: number; index: number }) {
 }
 
 const readLog = async (dir: string) => (await readFile(join(dir, 'train_log.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+
+describe('dropLoggedAfter: the log a resume continues', () => {
+  it('keeps the steps up to the checkpoint\'s and as many evaluations as it recorded, even one logged at its step', async () => {
+    const log = join(await tempDir(), 'train_log.jsonl');
+    const lines = [{ step: 1, epoch: 0, loss: 2 }, { evalLoss: 1.5, epoch: 0, step: 1 }, { step: 2, epoch: 1, loss: 1.8 }, { evalLoss: 1.4, epoch: 1, step: 2 }, { step: 3, epoch: 2, loss: 1.7 }];
+    await writeFile(log, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n{"step": 4, "ep`);
+    // A checkpoint at step 2 taken before the second epoch's evaluation: that evaluation is done again.
+    await dropLoggedAfter(log, { step: 2, evalLosses: [1.5] }, undefined);
+    expect((await readFile(log, 'utf8')).trim().split('\n').map((l) => JSON.parse(l))).toEqual(lines.slice(0, 3));
+  });
+});
 
 describe('train', () => {
   it('learns, writes a JSONL log and a checkpoint, and keeps memory flat', async () => {
