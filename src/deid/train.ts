@@ -16,6 +16,7 @@ import { fillDocument, type ReplacementLists, type ReplacementMode } from './gen
 import { mentionCopies, surrogateListsFingerprint } from './mentions.js';
 import { labelAt, type LabelLevel, type LabelResolver } from './taxonomy.js';
 import type { SpanDocument } from '../corpus/index.js';
+import { BlacklistMatcher, canonicalTerm } from '../identifiers/index.js';
 import { DEFAULT_SPLIT, splitRecord, type Split, type SplitShares } from './split.js';
 
 
@@ -242,13 +243,19 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     const init = options.init ?? { hidden: 128, layers: 2, heads: 2, intermediate: 512, vocabSize: 8000 };
     // With surrogate mentions, epoch 0's copies too: the vocabulary then holds pieces of the listed names
     // the model meets on other corpora, not only of the training documents' own.
-    const texts = (await epochTexts(0)).map((t) => t.text);
+    const labelled = await epochTexts(0);
+    const texts = labelled.map((t) => t.text);
     const analyzer = options.analyzer;
     // Span data names its own identifiers: without a blacklist, no token of a private corpus's vocabulary
     // may spell a word of a span (the vocabulary ships with the model), as tokenizer train --blacklist keeps them out.
-    const spanWords = source.kind === 'spans' && !options.publicCorpus && !check.blacklisted ? wordsOfSpans([...source.split.train, ...source.split.dev, ...source.split.test]) : undefined;
+    const privateSpanWords = source.kind === 'spans' && !options.publicCorpus ? wordsOfSpans([...source.split.train, ...source.split.dev, ...source.split.test]) : undefined;
+    const spanWords = check.blacklisted ? undefined : privateSpanWords;
     const blacklisted = check.blacklisted ?? (spanWords && new BlacklistedTerms(spanWords));
-    tokenizer = await trainWordPiece(texts, {
+    // Nor may a merge be learned where a span's word is written, marked there or not: the word less its
+    // first letter (##konkwo) would spell it.
+    const matcher = privateSpanWords && new BlacklistMatcher(privateSpanWords.map((word) => ({ term: canonicalTerm(word) })));
+    const training = matcher ? await Promise.all(labelled.map(async (t) => ({ text: t.text, protect: await matcher.match(t.text, analyzer) }))) : texts;
+    tokenizer = await trainWordPiece(training, {
       vocabSize: init.vocabSize,
       ...(analyzer && { morphemes: analyzer }),
       ...(blacklisted && { blacklisted }),

@@ -61,3 +61,20 @@ export function blacklistedTokens(tokenizer: Tokenizer, terms: BlacklistedTerms)
   }
   return found;
 }
+
+/**
+ * A text to learn a vocabulary from, with the spans no merge may be learned from: a blacklist's protected
+ * occurrences, or gold identifier spans. Refusing only a token that equals a blacklisted word is not
+ * enough: the trainer then learns the word less its first letter (`##konkwo`, `##649695`), which spells it.
+ * Words touching a protected span still bring their characters to the alphabet, so they stay spelled.
+ */
+export type TrainingText = string | { text: string; protect: readonly { start: number; end: number }[] };
+
+/** Whether a pre-token, by its characters' [start, end) in the original text, touches a protected span. */
+export function touchesProtected(starts: readonly number[], ends: readonly number[], protect: readonly { start: number; end: number }[]): boolean {
+  if (protect.length === 0 || starts.length === 0) return false;
+  let [from, to] = [Infinity, -Infinity];
+  for (let i = 0; i < starts.length; i++) [from, to] = [Math.min(from, starts[i]!), Math.max(to, ends[i]!)];
+  return protect.some((p) => p.start < to && p.end > from);
+}
+

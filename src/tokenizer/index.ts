@@ -19,5 +19,6 @@ export { trainBpe } from './trainBpe.js';
 export type { TrainBpeOptions } from './trainBpe.js';
 export { bpeToTokenizerJson } from './tokenizerJson.js';
 export { learnMerges } from './merges.js';
-export { BlacklistedTerms, blacklistedTokens, tokenSurface } from './blacklistedTokens.js';
+export { BlacklistedTerms, blacklistedTokens, tokenSurface, touchesProtected } from './blacklistedTokens.js';
+export type { TrainingText } from './blacklistedTokens.js';
 export { firstDifferentToken } from './vocabulary.js';

@@ -1,5 +1,5 @@
 import type { MorphAnalyzer } from '../text/index.js';
-import { tokenSurface, type BlacklistedTerms } from './blacklistedTokens.js';
+import { tokenSurface, touchesProtected, type BlacklistedTerms, type TrainingText } from './blacklistedTokens.js';
 import { BpeTokenizer, ROBERTA_SPECIALS } from './bpe.js';
 import { BYTE_TO_CHAR, byteLevelPieces, byteLevelWords } from './byteLevel.js';
 import { morphemeStarts } from './morphemes.js';
@@ -21,12 +21,17 @@ export interface TrainBpeOptions {
  * Trains a byte-level BPE vocabulary (the RoBERTa tokenizer's kind): the 256 byte symbols, then merges of
  * the most frequent adjacent pairs until `vocabSize`.
  */
-export async function trainBpe(texts: AsyncIterable<string> | Iterable<string>, options: TrainBpeOptions): Promise<BpeTokenizer> {
+export async function trainBpe(texts: AsyncIterable<TrainingText> | Iterable<TrainingText>, options: TrainBpeOptions): Promise<BpeTokenizer> {
   const addPrefixSpace = options.addPrefixSpace ?? false;
   const counts = new Map<string, number>();
-  for await (const text of texts) {
+  for await (const item of texts) {
+    const { text, protect } = typeof item === 'string' ? { text: item, protect: [] } : item;
     const cuts = options.morphemes && (await morphemeStarts(text, options.morphemes));
-    const pieces = cuts === undefined ? byteLevelWords(text, addPrefixSpace) : byteLevelPieces(unnormalized(text), addPrefixSpace, cuts).map((p) => p.text);
+    // A piece touching a protected span is learned from not at all: every byte is in the alphabet already.
+    const pieces =
+      cuts === undefined && protect.length === 0
+        ? byteLevelWords(text, addPrefixSpace)
+        : byteLevelPieces(unnormalized(text), addPrefixSpace, cuts).flatMap((p) => (touchesProtected(p.charStart, p.charEnd, protect) ? [] : [p.text]));
     for (const p of pieces) counts.set(p, (counts.get(p) ?? 0) + 1);
   }
   const vocab: string[] = [ROBERTA_SPECIALS.cls, ROBERTA_SPECIALS.pad, ROBERTA_SPECIALS.sep, ROBERTA_SPECIALS.unk, ...BYTE_TO_CHAR];

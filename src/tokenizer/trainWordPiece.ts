@@ -1,4 +1,4 @@
-import { tokenSurface, type BlacklistedTerms } from './blacklistedTokens.js';
+import { tokenSurface, touchesProtected, type BlacklistedTerms, type TrainingText } from './blacklistedTokens.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { learnMerges } from './merges.js';
 import { morphemeStarts } from './morphemes.js';
@@ -27,17 +27,23 @@ export interface TrainWordPieceOptions {
  * vocabulary reaches `vocabSize`. Pair counts are updated incrementally, only in words that contain the
  * merged pair.
  */
-export async function trainWordPiece(texts: AsyncIterable<string> | Iterable<string>, options: TrainWordPieceOptions): Promise<WordPieceTokenizer> {
+export async function trainWordPiece(texts: AsyncIterable<TrainingText> | Iterable<TrainingText>, options: TrainWordPieceOptions): Promise<WordPieceTokenizer> {
   const tokOptions: WordPieceOptions = { ...DEFAULT_WORDPIECE_OPTIONS, ...options.tokenizer };
   const prefix = tokOptions.continuingPrefix;
   const counts = new Map<string, number>();
-  for await (const text of texts) {
+  /** Words touching a protected span: their characters, never their merges. */
+  const spelledOnly = new Map<string, number>();
+  for await (const item of texts) {
+    const { text, protect } = typeof item === 'string' ? { text: item, protect: [] } : item;
     const words = bertPreTokenize(text, tokOptions, options.morphemes && (await morphemeStarts(text, options.morphemes)));
-    for (const { text: w } of words) counts.set(w, (counts.get(w) ?? 0) + 1);
+    for (const w of words) {
+      const into = touchesProtected(w.starts, w.ends, protect) ? spelledOnly : counts;
+      into.set(w.text, (into.get(w.text) ?? 0) + 1);
+    }
   }
 
   const charFreq = new Map<string, number>();
-  for (const [w, c] of counts) for (const ch of w) charFreq.set(ch, (charFreq.get(ch) ?? 0) + c);
+  for (const table of [counts, spelledOnly]) for (const [w, c] of table) for (const ch of w) charFreq.set(ch, (charFreq.get(ch) ?? 0) + c);
   const alphabet = new Set([...charFreq].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, options.limitAlphabet ?? 1000).map(([ch]) => ch));
 
   const vocab: string[] = [...new Set(Object.values(tokOptions.specials))];
@@ -48,16 +54,18 @@ export async function trainWordPiece(texts: AsyncIterable<string> | Iterable<str
       vocab.push(t);
     }
   };
+  const symbolsOf = (w: string) => [...w].map((ch, i) => (i === 0 ? ch : prefix + ch));
   const words: string[][] = [];
   const freqs: number[] = [];
   for (const [w, c] of [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))) {
     const chars = [...w];
     if (!chars.every((ch) => alphabet.has(ch))) continue;
-    words.push(chars.map((ch, i) => (i === 0 ? ch : prefix + ch)));
+    words.push(symbolsOf(w));
     freqs.push(c);
   }
   for (const ch of [...alphabet].sort()) add(ch);
   for (const symbols of words) for (const s of symbols) add(s);
+  for (const w of [...spelledOnly.keys()].sort()) if ([...w].every((ch) => alphabet.has(ch))) for (const s of symbolsOf(w)) add(s);
 
   const minFrequency = options.minFrequency ?? 2;
   const blacklisted = options.blacklisted;

@@ -176,6 +176,9 @@ describe('ppmlm tokenizer train --blacklist', () => {
       const after = await surfaces(out);
       expect(terms.filter((t) => before.has(t)).length, type).toBeGreaterThan(0);
       expect(terms.filter((t) => after.has(t)), type).toEqual([]);
+      // Nor a term less its first letters (##konkwo for okonkwo, 649695 for 4649695): nothing is learned inside a blacklisted occurrence.
+      const spelled = terms.flatMap((t) => [t.slice(1), t.slice(2)]).filter((rest) => [...rest].length >= 5);
+      expect(spelled.filter((rest) => after.has(rest)), type).toEqual([]);
       for (const t of terms) expect(r.stdout + r.stderr).not.toContain(t);
     }
   });

@@ -45,4 +45,28 @@ describe('training with a blacklist', () => {
     expect(blacklistedTokens(clean, BLACKLIST)).toEqual([]);
     expect(clean.decode(clean.tokenize(TEXTS[0]!).ids)).toBe(TEXTS[0]);
   });
+
+  /** TEXTS with the name and the MRN protected wherever written, as a blacklist's matches protect them. */
+  const protectedTexts = TEXTS.map((text) => ({ text, protect: [...text.matchAll(/Okonkwo|48213377/g)].map((m) => ({ start: m.index, end: m.index + m[0].length })) }));
+  /** Tokens (without ## or the leading space) of three characters or more that lie inside the name or the MRN. */
+  const pieces = (tokens: string[]) => tokens.map((t) => t.replace(/^##|^Ġ/, '').toLowerCase()).filter((t) => t.length >= 3 && ('okonkwo'.includes(t) || '48213377'.includes(t)));
+
+  it('WordPiece learns no merge inside a protected span (not ##konkwo, which spells the name less its first letter), yet spells the words', async () => {
+    const equalOnly = await trainWordPiece(TEXTS, { vocabSize: 200, minFrequency: 2, blacklisted: BLACKLIST });
+    const vocab = (t: typeof equalOnly) => Array.from({ length: t.vocabSize }, (_, id) => t.tokenOf(id));
+    expect(pieces(vocab(equalOnly))).toContain('konkwo');
+    const clean = await trainWordPiece(protectedTexts, { vocabSize: 200, minFrequency: 2, blacklisted: BLACKLIST });
+    expect(pieces(vocab(clean))).toEqual([]);
+    expect(clean.decode(clean.tokenize('Okonkwo 48213377').ids)).toBe('okonkwo 48213377');
+    expect(clean.idOf('patient')).toBeDefined();
+  });
+
+  it('BPE learns no merge inside a protected span and still encodes the text', async () => {
+    const clean = await trainBpe(protectedTexts, { vocabSize: 400, minFrequency: 2 });
+    expect(pieces(Array.from({ length: clean.vocabSize }, (_, id) => clean.tokenOf(id)))).toEqual([]);
+    expect(clean.decode(clean.tokenize(TEXTS[0]!).ids)).toBe(TEXTS[0]);
+    // Plain strings and texts with nothing protected train the same vocabulary.
+    const [a, b] = [await trainBpe(TEXTS, { vocabSize: 400, minFrequency: 2 }), await trainBpe(TEXTS.map((text) => ({ text, protect: [] })), { vocabSize: 400, minFrequency: 2 })];
+    expect(Array.from({ length: b.vocabSize }, (_, id) => b.tokenOf(id))).toEqual(Array.from({ length: a.vocabSize }, (_, id) => a.tokenOf(id)));
+  });
 });

@@ -7,7 +7,7 @@ import { blacklistFingerprint } from '../../identifiers/index.js';
 import { PACKAGE_VERSION } from '../../version.js';
 import { commitOrAbort, documentKey, prepareAtomicDir, recordPublicDocuments } from '../../io/index.js';
 import { BlacklistedTerms, bpeToTokenizerJson, toTokenizerJson, toVocabTxt, trainBpe, trainWordPiece } from '../../tokenizer/index.js';
-import { readBlacklist } from '../../identifiers/index.js';
+import { BlacklistMatcher, readBlacklist } from '../../identifiers/index.js';
 import { UsageError } from '../../errors.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag } from '../parseFlags.js';
@@ -51,11 +51,13 @@ export async function tokenizerTrain(options: TokenizerTrainOptions, out: Report
   if (!options.publicCorpus && !blacklist) out.info('the corpus is not declared public (--public-corpus) and no --blacklist keeps identifiers out of the vocabulary: a model made from this tokenizer will be refused unless checked against a blacklist');
   try {
     const trained = await commitOrAbort(target, async () => {
+      // No merge is learned inside a blacklisted term's occurrence, where fine-tuning protects it.
+      const matcher = blacklist && new BlacklistMatcher(blacklist.entries);
       const texts = (async function* () {
         for await (const doc of readCorpus(options.corpus, corpusReadOptions(options))) {
           fingerprint.add(doc);
           if (options.publicCorpus) documentKeys.push(documentKey(doc.text));
-          yield doc.text;
+          yield matcher ? { text: doc.text, protect: await matcher.match(doc.text, analyzer) } : doc.text;
         }
       })();
       const onProgress = (n: number) => out.progress(`tokenizer: ${n} tokens`);
