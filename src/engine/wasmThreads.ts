@@ -62,7 +62,7 @@ export async function setWasmBackend(threads: number): Promise<number> {
   const wasm = (await import('@tensorflow/tfjs-backend-wasm')) as unknown as WasmPackage;
   if (threads <= 1) {
     wasm.setThreadsCount(1);
-    if (!(await tf.setBackend('wasm'))) throw new Error('tfjs-backend-wasm: failed to initialise');
+    if (!(await withoutProcessHandlers(() => tf.setBackend('wasm')))) throw new Error('tfjs-backend-wasm: failed to initialise');
     setNativeKernelThreads(1);
     return 1;
   }
@@ -74,7 +74,7 @@ export async function setWasmBackend(threads: number): Promise<number> {
   os.cpus = () => Array.from({ length: 2 * threads }, () => cpus()[0]!);
   URL.createObjectURL = (obj: Blob) => (obj.type === 'application/javascript' ? worker : createObjectURL(obj));
   try {
-    if (!(await tf.setBackend('wasm'))) throw new Error('tfjs-backend-wasm (threaded): failed to initialise');
+    if (!(await withoutProcessHandlers(() => tf.setBackend('wasm')))) throw new Error('tfjs-backend-wasm (threaded): failed to initialise');
   } finally {
     os.cpus = cpus;
     URL.createObjectURL = createObjectURL;
@@ -85,6 +85,21 @@ export async function setWasmBackend(threads: number): Promise<number> {
   const count = wasm.getThreadsCount();
   setNativeKernelThreads(count);
   return count;
+}
+
+/**
+ * Runs `init`, then takes away the `uncaughtException` and `unhandledRejection` listeners it added: the
+ * Emscripten module of tfjs-backend-wasm installs listeners that rethrow, which ended a host application's
+ * own error handling (its handler caught nothing more, and the process died dumping tfjs's source).
+ */
+async function withoutProcessHandlers<T>(init: () => Promise<T>): Promise<T> {
+  const before = { exception: new Set(process.listeners('uncaughtException')), rejection: new Set(process.listeners('unhandledRejection')) };
+  try {
+    return await init();
+  } finally {
+    for (const listener of process.listeners('uncaughtException')) if (!before.exception.has(listener)) process.removeListener('uncaughtException', listener);
+    for (const listener of process.listeners('unhandledRejection')) if (!before.rejection.has(listener)) process.removeListener('unhandledRejection', listener);
+  }
 }
 
 /** The part of Emscripten's pthread registry this module touches. */
