@@ -21,7 +21,7 @@ import { epochOrder, maskConfigFor, trainingStride, windowRng } from './schedule
 import { pseudonymize, type PseudoStyle } from './pseudonymize.js';
 import { assertBlacklistFor, axesName, parseAxes, type TrainingAxes } from './strategy.js';
 import { buildWindows, type TrainingWindow, type WindowStats } from './windows.js';
-import { DEFAULT_SEQ_LEN } from './settingRanges.js';
+import { DEFAULT_SEQ_LEN, FINETUNE_RANGES, inRange, rangeText } from './settingRanges.js';
 
 export interface FinetuneOptions {
   /** Model folder to start from (Hugging Face layout). */
@@ -272,6 +272,21 @@ export async function finetuneNeedsAnalyzer(options: { model: string; docs: read
 }
 
 /**
+ * Refuses, before anything is read, a numeric option out of its range ({@link FINETUNE_RANGES}, the ranges
+ * the CLI's flags and an experiment config take) and a corpus with no document: from code no flag parser
+ * stands in front (a batch size of 0 looped for ever, a negative rate climbed the loss).
+ */
+function assertFinetuneRanges(options: FinetuneOptions): void {
+  for (const [key, range] of Object.entries(FINETUNE_RANGES)) {
+    const value = (options as unknown as Record<string, unknown>)[key];
+    if (value !== undefined && !inRange(value, range)) throw new UsageError(`finetune: ${key} must be ${rangeText(range)}, got ${JSON.stringify(value)}`);
+  }
+  const seqLen = options.seqLen ?? DEFAULT_SEQ_LEN;
+  if (options.stride !== undefined && options.stride > seqLen - 3) throw new UsageError(`finetune: stride must be below the window's ${seqLen - 2} tokens between [CLS] and [SEP], got ${options.stride}`);
+  if (options.docs.length === 0) throw new UsageError('finetune: docs holds no document to fine-tune on');
+}
+
+/**
  * Fine-tunes a masked LM with one strategy (see mlm/README.md) and writes a Hugging Face model folder with
  * ppmlm.json provenance. Checkpoints every epoch (and every `saveSteps`), resumable with `resume` under the
  * same settings (see {@link openCheckpoint}: an earlier run's checkpoint is replaced only with `force`). With
@@ -279,6 +294,7 @@ export async function finetuneNeedsAnalyzer(options: { model: string; docs: read
  * `out` holds the weights of the epoch where it was lowest (the returned state is still the last step's).
  */
 export async function finetune(options: FinetuneOptions): Promise<FinetuneResult> {
+  assertFinetuneRanges(options);
   const { seed = 42, epochs = 3, batchSize = 16, seqLen = DEFAULT_SEQ_LEN, lr = 5e-5, maskProb = 0.15 } = options;
   const axes = typeof options.strategy === 'string' ? parseAxes(options.strategy) : options.strategy;
   const strategy = axesName(axes);

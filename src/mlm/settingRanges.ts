@@ -25,6 +25,13 @@ export const FINETUNE_RANGES = {
   targetEpsilon: { min: 1e-3 },
   delta: { min: 1e-12, max: 0.5 },
   dpMaxWindows: { min: 1, integer: true },
+  epochs: { min: 1, integer: true },
+  maxSteps: { min: 1, integer: true },
+  accumulate: { min: 1, integer: true },
+  warmupRatio: { min: 0, max: 1 },
+  weightDecay: { min: 0, max: 1 },
+  stride: { min: 0, integer: true },
+  saveSteps: { min: 1, integer: true },
 } as const satisfies Record<string, SettingRange>;
 
 /** What a value of the range must be, as an error says it: "an integer between 8 and 4096". */

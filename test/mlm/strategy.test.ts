@@ -33,4 +33,24 @@ describe('finetune (the library) without a blacklist', () => {
     }
     expect(() => assertBlacklistFor({ masking: 'standard', input: 'original', privacy: 'dp' }, false)).not.toThrow();
   });
+
+  it('refuses, from code as the CLI does from flags, a numeric option out of its range and an empty corpus, before loading anything', async () => {
+    const docs = [{ id: '1', author: 'a', text: 'Alice Whitfield seen today.' }];
+    const base = { model: '/nonexistent-model', docs, strategy: 'standard' as const, out: '/nonexistent-out' };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ batchSize: 0 }, 'finetune: batchSize must be an integer between 1 and 9007199254740991, got 0'],
+      [{ lr: -1 }, 'finetune: lr must be a number between 0 and 1 (exclusive), got -1'],
+      [{ maskProb: 2 }, 'finetune: maskProb must be a number between 0.001 and 1, got 2'],
+      [{ epochs: 1.5 }, 'finetune: epochs must be an integer between 1 and 9007199254740991, got 1.5'],
+      [{ accumulate: 0 }, 'finetune: accumulate must be an integer between 1 and 9007199254740991, got 0'],
+      [{ seqLen: 4 }, 'finetune: seqLen must be an integer between 8 and 4096, got 4'],
+      [{ seqLen: 16, stride: 14 }, 'finetune: stride must be below the window\'s 14 tokens between [CLS] and [SEP], got 14'],
+      [{ docs: [] }, 'finetune: docs holds no document to fine-tune on'],
+    ];
+    for (const [options, message] of cases) {
+      const err = await finetune({ ...base, ...options } as Parameters<typeof finetune>[0]).catch((e: unknown) => e);
+      expect(err, message).toBeInstanceOf(UsageError);
+      expect((err as Error).message).toBe(message);
+    }
+  });
 });
