@@ -282,6 +282,7 @@ const readOnce = (docs: AsyncIterable<Document> | Iterable<Document>) => typeof 
  */
 export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Document>, options: BuildBlacklistOptions = {}): Promise<BuildBlacklistResult> {
   const { k = 2, ngrams = [1, 3], minOccurrences = 1, modelAgreement = 0.2, ignoreNumbers = true, minLength = 2, stopList = new Set(), analyzer } = options;
+  if (!Number.isInteger(ngrams[0]) || !Number.isInteger(ngrams[1]) || ngrams[0] < 1 || ngrams[1] < ngrams[0]) throw new UsageError(`buildBlacklist: ngrams must be [min, max] with 1 <= min <= max, got ${JSON.stringify(ngrams)}`);
   const recognizers = options.recognizers ?? defaultRecognizers('all', analyzer);
   const hasModel = recognizers.some((r) => r.name.startsWith(MODEL_SOURCE));
   const weighsModel = modelAgreement > 0 && hasModel;
@@ -341,6 +342,10 @@ export async function buildBlacklist(docs: AsyncIterable<Document> | Iterable<Do
     if (documents % 500 === 0) options.onProgress?.({ documents, tokens, engine: engine.name });
   }
   options.onProgress?.({ documents, tokens, engine: engine.name });
+  if (documents === 0) {
+    await engine.close();
+    throw new UsageError('buildBlacklist: the corpus gave no document; a blacklist built from it would protect nothing');
+  }
 
   const lists = publicLists();
   const entries: BlacklistEntry[] = [];

@@ -1,3 +1,4 @@
+import { UsageError } from '../../src/errors.js';
 import { describe, expect, it } from 'vitest';
 import { buildBlacklist, closeRecognizers, defaultRecognizers, detectDirect, GazetteerRecognizer, MODEL_SOURCE, patternRecognizers, blacklistFingerprint, silverLabels, type BlacklistEntry, type Recognizer } from '../../src/identifiers/index.js';
 import type { Document } from '../../src/corpus/index.js';
@@ -335,6 +336,14 @@ describe('buildBlacklist: how often a model agreed with itself (modelAgreement)'
     const plain = await buildBlacklist(stream(), { recognizers: [rule] });
     await plain.engine.close();
     expect(plain.blacklist.header.extra['model-agreement']).toBeUndefined();
+  });
+});
+
+describe('buildBlacklist: inputs it refuses', () => {
+  it('refuses an empty corpus (a blacklist that protects nothing) and an n-gram range upside down', async () => {
+    await expect(buildBlacklist([])).rejects.toThrow('buildBlacklist: the corpus gave no document; a blacklist built from it would protect nothing');
+    await expect(buildBlacklist((async function* () {})())).rejects.toBeInstanceOf(UsageError);
+    await expect(buildBlacklist([{ id: '1', author: 'a', text: 'x' }], { ngrams: [3, 1] })).rejects.toThrow('buildBlacklist: ngrams must be [min, max] with 1 <= min <= max, got [3,1]');
   });
 });
 
