@@ -4,7 +4,7 @@ import { checkpointDirFor, checkpointModelDir, openCheckpoint } from '../engine/
 import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
 import { lossCurve, type LogEntry, type ScheduleOptions, type TrainerState } from '../engine/trainer.js';
 import { FormatError, UsageError } from '../errors.js';
-import { documentKey, keyedFingerprint, recordPublicDocuments } from '../io/index.js';
+import { assertOutputsApart, documentKey, keyedFingerprint, recordPublicDocuments } from '../io/index.js';
 import { assertSeqLenFits, checkVocabulary, defaultConfig, initParams, loadModelDir, parameterShapes, readModelConfig, saveModelDir, usablePositions, vocabularyProvenance, vocabularyProvenanceProblem, type EncoderConfig, type EncoderModel, type Provenance, type VocabularyCheck, type VocabularyCheckRecord, type VocabularyOrigin } from '../model/index.js';
 import type { MorphAnalyzer } from '../text/index.js';
 import { checkPrivateInputs, type DpOptions, type DpRecord } from '../privacy/index.js';
@@ -188,6 +188,7 @@ function wordsOfSpans(docs: readonly SpanDocument[]): string[] {
  */
 export async function trainDeid(options: DeidTrainOptions): Promise<{ state: TrainerState; labels: string[]; provenance: Provenance }> {
   const { source, seed } = options;
+  await assertOutputsApart({ '--model': options.model }, { '--out': options.out });
   const labelSet = new Set<string>();
   let epochTexts: (epoch: number) => Promise<LabelledText[]>;
   let devTexts: LabelledText[];

@@ -12,3 +12,4 @@ export { openDuckdb, withDuckdb, sqlString, sqlIdentifier } from './duckdb.js';
 export type { DuckdbSession } from './duckdb.js';
 export { fingerprintKey, fingerprintKeyPath, keyedFingerprint, keyedFingerprinter } from './fingerprint.js';
 export { publicDocumentsPath, documentKey, recordPublicDocuments, publicDocumentOverlap } from './publicDocuments.js';
+export { assertOutputsApart, isWithin } from './outputPaths.js';

@@ -6,7 +6,7 @@ import { Rng } from '../engine/random.js';
 import { lossCurve, train, type LogEntry, type TrainerState } from '../engine/trainer.js';
 import { bestModelDir, checkpointDirFor, checkpointModelDir, openCheckpoint } from '../engine/checkpoint.js';
 import { contentFingerprint, type RunConfig } from '../engine/runConfig.js';
-import { assertCanWrite, documentKey, PRIVATE_FILE_MODE, publicDocumentOverlap, publicDocumentsPath } from '../io/index.js';
+import { assertCanWrite, assertOutputsApart, documentKey, PRIVATE_FILE_MODE, publicDocumentOverlap, publicDocumentsPath } from '../io/index.js';
 import { assertSameAnalyzer, BlacklistMatcher, blacklistFingerprint, blacklistProvenanceProblem, englishReference, ownTextBlacklists, type Blacklist, type BlacklistEntry, type PublicReference, type Recognizer } from '../identifiers/index.js';
 import { assertSeqLenFits, checkTrainingMemory, readProvenance, DROPOUT_STREAM, dropoutOf, checkVocabulary, copyModelDir, describeTrainingMemory, loadModelDir, saveModelDir, untieDecoder, writeModelFiles, type LoadedModel, type Provenance, type VocabularyCheck, type VocabularyOrigin, vocabularyProvenance, vocabularyProvenanceProblem } from '../model/index.js';
 import { BlacklistedTerms, morphemesFor } from '../tokenizer/index.js';
@@ -295,6 +295,8 @@ function assertFinetuneRanges(options: FinetuneOptions): void {
  */
 export async function finetune(options: FinetuneOptions): Promise<FinetuneResult> {
   assertFinetuneRanges(options);
+  // From code too: with force, an output over the base model, or inside it, would replace what is read.
+  await assertOutputsApart({ '--model': options.model }, { '--out': options.out });
   const { seed = 42, epochs = 3, batchSize = 16, seqLen = DEFAULT_SEQ_LEN, lr = 5e-5, maskProb = 0.15 } = options;
   const axes = typeof options.strategy === 'string' ? parseAxes(options.strategy) : options.strategy;
   const strategy = axesName(axes);

@@ -1,7 +1,7 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assertOutputsApart } from '../../src/cli/outputPaths.js';
+import { assertOutputsApart } from '../../src/io/index.js';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 

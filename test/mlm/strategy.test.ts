@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { axesName, parseAxes, PRESETS, resolveAxes, STRATEGIES, INPUT_REWRITES, MASKING_POLICIES, PRIVACY_MECHANISMS, finetune, assertBlacklistFor } from '../../src/mlm/index.js';
+import { join } from 'node:path';
 import { UsageError } from '../../src/errors.js';
+import { tempDir } from '../helpers/tmp.js';
 
 describe('training axes', () => {
   it('names every point of the three axes and reads the name back, presets by their own names', () => {
@@ -52,5 +54,8 @@ describe('finetune (the library) without a blacklist', () => {
       expect(err, message).toBeInstanceOf(UsageError);
       expect((err as Error).message).toBe(message);
     }
+    // An output over the base model, or inside it, even with force: it would replace what is read.
+    const dir = await tempDir();
+    for (const out of [dir, join(dir, 'sub')]) await expect(finetune({ ...base, model: dir, out, force: true })).rejects.toThrow(/^--out \S+ (is the input --model too|lies inside the input --model)/);
   });
 });

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { openSpanJsonlWriter, readCorpus, type SpanJsonlWriter } from '../../corpus/index.js';
 import { UsageError } from '../../errors.js';
-import { decodeUtf8Strict } from '../../io/index.js';
+import { decodeUtf8Strict, assertCanWriteFile, fileSystemError, recordPublicDocuments, assertOutputsApart } from '../../io/index.js';
 import {
   BlacklistMatcher,
   CountingEngine,
@@ -24,12 +24,10 @@ import {
   type EngineName,
   type Recognizer,
 } from '../../identifiers/index.js';
-import { assertCanWriteFile, fileSystemError, recordPublicDocuments } from '../../io/index.js';
 import { readProvenance } from '../../model/index.js';
 import { analyzerForLanguage, type AnalyzerChoice, type Language, type MorphAnalyzer } from '../../text/index.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
-import { assertOutputsApart } from '../outputPaths.js';
 import type { Reporter } from '../reporter.js';
 
 /** The flags that decide a blacklist's terms (`blacklist build`, and `blacklist eval` when it builds one). */

@@ -2,9 +2,8 @@ import { blacklistProtection, evaluateProtection, formatProportion, occurrencePr
 import { goldSource, goldType, openSpanJsonlWriter, readSpanCorpus, type SpanFormat } from '../../corpus/index.js';
 import { UsageError } from '../../errors.js';
 import { buildBlacklist, englishReference, readBlacklist, readCorpusReference, type Blacklist } from '../../identifiers/index.js';
-import { assertCanWriteFile, commitOrAbort } from '../../io/index.js';
+import { assertCanWriteFile, commitOrAbort, assertOutputsApart } from '../../io/index.js';
 import { parseIntFlag } from '../parseFlags.js';
-import { assertOutputsApart } from '../outputPaths.js';
 import type { Reporter } from '../reporter.js';
 import { blacklistRules, ruleInputs, type BlacklistRuleFlags } from './blacklist.js';
 

@@ -2,12 +2,11 @@ import { chmod } from 'node:fs/promises';
 import { loadCorpus, writeSpanJsonl } from '../../corpus/index.js';
 import { UsageError } from '../../errors.js';
 import { assertSameAnalyzer, readBlacklist, writeBlacklist } from '../../identifiers/index.js';
-import { assertCanWriteFile, fileSystemError, PRIVATE_FILE_MODE, writeFileAtomic } from '../../io/index.js';
+import { assertCanWriteFile, fileSystemError, PRIVATE_FILE_MODE, writeFileAtomic, assertOutputsApart } from '../../io/index.js';
 import { applyReview, assertMarksFit, drawReviewSample, estimateReview, marksToGold, readReviewMarks, reviewPageHtml, reviewResult, writeReviewResult, type ReviewEstimate, type ReviewFigure } from '../../review/index.js';
 import type { AnalyzerChoice, Language } from '../../text/index.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag } from '../parseFlags.js';
-import { assertOutputsApart } from '../outputPaths.js';
 import type { Reporter } from '../reporter.js';
 import { analyzerFor } from './blacklist.js';
 

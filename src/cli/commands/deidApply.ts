@@ -3,11 +3,10 @@ import { readJsonObjects } from '../../corpus/index.js';
 import { entitySpans, openModelAnalyzer, predictLabels, replaceEntities, type ReplaceStyle } from '../../deid/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { FormatError } from '../../errors.js';
-import { assertCanWriteFile, decodeUtf8Strict, fileSystemError, PRIVATE_FILE_MODE, writeFileAtomic } from '../../io/index.js';
+import { assertCanWriteFile, decodeUtf8Strict, fileSystemError, PRIVATE_FILE_MODE, writeFileAtomic, assertOutputsApart } from '../../io/index.js';
 import { loadTokenClassifier } from '../../model/index.js';
 import type { AnalyzerChoice } from '../../text/index.js';
 import { predictionFlags, predictOptionsFor } from '../deidInputs.js';
-import { assertOutputsApart } from '../outputPaths.js';
 import type { Reporter } from '../reporter.js';
 
 export interface DeidApplyOptions {

@@ -1,7 +1,6 @@
 import { generateDocuments, type ReplacementMode } from '../../deid/index.js';
 import { deidInputPaths, readDeidInputs, type DeidInputFlags } from '../deidInputs.js';
-import { assertOutputsApart } from '../outputPaths.js';
-import { assertCanWriteFile, commitOrAbort, openAtomicWriteStream, PRIVATE_FILE_MODE } from '../../io/index.js';
+import { assertOutputsApart, assertCanWriteFile, commitOrAbort, openAtomicWriteStream, PRIVATE_FILE_MODE } from '../../io/index.js';
 import { parseIntFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
 

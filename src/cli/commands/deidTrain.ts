@@ -1,9 +1,8 @@
 import { openTrainingAnalyzer, parseSplit, splitDocuments, trainDeid, type DeidSource, type LabelLevel, type ReplacementMode } from '../../deid/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
-import { assertCanWrite } from '../../io/index.js';
+import { assertCanWrite, assertOutputsApart } from '../../io/index.js';
 import type { AnalyzerChoice } from '../../text/index.js';
 import { deidInputPaths, readDeidSource, type DeidSourceFlags } from '../deidInputs.js';
-import { assertOutputsApart } from '../outputPaths.js';
 import { FINETUNE_RANGES } from '../../mlm/settingRanges.js';
 import { parseIntFlag, parseNumberFlag, parseRangedFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';

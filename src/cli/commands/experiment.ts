@@ -1,4 +1,4 @@
-import { assertOutputsApart } from '../outputPaths.js';
+import { assertOutputsApart } from '../../io/index.js';
 import { join } from 'node:path';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { EXPERIMENT_OUTPUTS, readExperimentConfig, resultsMarkdown, runExperiment } from '../../experiment/index.js';

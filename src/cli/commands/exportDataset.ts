@@ -1,8 +1,7 @@
 import { loadCorpus } from '../../corpus/index.js';
 import { exportDataset } from '../../dataset/index.js';
 import { readBlacklist } from '../../identifiers/index.js';
-import { assertCanWrite } from '../../io/index.js';
-import { assertOutputsApart } from '../outputPaths.js';
+import { assertCanWrite, assertOutputsApart } from '../../io/index.js';
 import { assertSeqLenFits, readModelConfig, readProvenance } from '../../model/index.js';
 import type { AnalyzerChoice, Language } from '../../text/index.js';
 import { loadTokenizer } from '../../tokenizer/index.js';

@@ -1,4 +1,4 @@
-import { assertOutputsApart } from '../outputPaths.js';
+import { assertOutputsApart } from '../../io/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { exportOnnx } from '../../onnx/index.js';
 import type { Reporter } from '../reporter.js';

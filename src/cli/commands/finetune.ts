@@ -1,4 +1,4 @@
-import { assertOutputsApart } from '../outputPaths.js';
+import { assertOutputsApart } from '../../io/index.js';
 import { loadCorpus } from '../../corpus/index.js';
 import { nativeKernelUsage, selectBackend, type BackendRequest } from '../../engine/index.js';
 import { UsageError } from '../../errors.js';

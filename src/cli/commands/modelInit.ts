@@ -1,4 +1,4 @@
-import { assertOutputsApart } from '../outputPaths.js';
+import { assertOutputsApart } from '../../io/index.js';
 import { checkVocabulary, defaultConfig, disposeParams, initParams, parameterShapes, readProvenance, saveModelDir, vocabularyProvenance } from '../../model/index.js';
 import { loadTokenizer } from '../../tokenizer/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';

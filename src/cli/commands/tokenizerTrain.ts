@@ -1,11 +1,10 @@
-import { assertOutputsApart } from '../outputPaths.js';
+import { assertOutputsApart, commitOrAbort, documentKey, prepareAtomicDir, recordPublicDocuments } from '../../io/index.js';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { corpusFingerprinter, readCorpus } from '../../corpus/index.js';
 import { writeProvenance, type VocabularyOrigin } from '../../model/index.js';
 import { blacklistFingerprint } from '../../identifiers/index.js';
 import { PACKAGE_VERSION } from '../../version.js';
-import { commitOrAbort, documentKey, prepareAtomicDir, recordPublicDocuments } from '../../io/index.js';
 import { BlacklistedTerms, bpeToTokenizerJson, toTokenizerJson, toVocabTxt, trainBpe, trainWordPiece } from '../../tokenizer/index.js';
 import { BlacklistMatcher, readBlacklist } from '../../identifiers/index.js';
 import { UsageError } from '../../errors.js';
