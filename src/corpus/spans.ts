@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { FormatError } from '../errors.js';
+import { FormatError, UsageError } from '../errors.js';
 import { decodeUtf8Strict, fileSystemError, openAtomicWriteStream, PRIVATE_FILE_MODE, readJsonFile, readLines, writeFileAtomic, type AtomicTarget } from '../io/index.js';
 import { readJsonObjects } from './jsonl.js';
 
@@ -127,6 +127,8 @@ export async function goldSource(path: string, format?: SpanFormat): Promise<{ p
  * header line; the patient is the author), or CoNLL columns (see {@link readConll}).
  */
 export async function readSpanCorpus(path: string, format: SpanFormat): Promise<SpanDocument[]> {
+  // From code nothing checks the format first: an unknown one was read as a PhysioNet folder.
+  if (!SPAN_FORMATS.includes(format)) throw new UsageError(`unknown span format ${JSON.stringify(format)}; use ${SPAN_FORMATS.join(', ')}`);
   if (format === 'jsonl') {
     const docs: SpanDocument[] = [];
     const fail = (err: FormatError) => {

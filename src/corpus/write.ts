@@ -1,6 +1,6 @@
 import { format as csvFormat } from 'fast-csv';
 import { UsageError } from '../errors.js';
-import { commitOrAbort, openAtomicWriteStream, type WriteOptions } from '../io/atomic.js';
+import { commitOrAbort, openAtomicWriteStream, PRIVATE_FILE_MODE, type WriteOptions } from '../io/atomic.js';
 import type { Document } from './types.js';
 
 export interface CorpusWriteOptions extends WriteOptions {
@@ -8,11 +8,12 @@ export interface CorpusWriteOptions extends WriteOptions {
 }
 
 /**
- * Writes documents as CSV/TSV (header `id,author,text[,label]`) or JSONL, atomically. Whatever this
- * writes, {@link readCorpus} reads back unchanged.
+ * Writes documents as CSV/TSV (header `id,author,text[,label]`) or JSONL, atomically, mode 0600 unless
+ * `mode` says otherwise: a corpus is personal data until shown otherwise. Whatever this writes,
+ * {@link readCorpus} reads back unchanged.
  */
 export async function writeCorpus(path: string, docs: Iterable<Document> | AsyncIterable<Document>, options: CorpusWriteOptions): Promise<number> {
-  const out = await openAtomicWriteStream(path, options);
+  const out = await openAtomicWriteStream(path, { ...options, mode: options.mode ?? PRIVATE_FILE_MODE });
   return commitOrAbort(out, async () => {
     let count = 0;
     if (options.format === 'jsonl') {

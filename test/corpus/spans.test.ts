@@ -2,12 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { goldType, readSpanCorpus } from '../../src/corpus/index.js';
-import { FormatError } from '../../src/errors.js';
+import { FormatError, UsageError } from '../../src/errors.js';
 import { tempDir, tempFile } from '../helpers/tmp.js';
 
 describe('gold labels', () => {
   it('group the public corpora\'s labels into reporting types', () => {
     expect(['HCPName', 'PER', 'person', 'GPE', 'STREET_ADDRESS', '구아래주소', '호실', '내국인이름', 'DateYear', 'DAT', '은행'].map(goldType)).toEqual(['PERSON', 'PERSON', 'PERSON', 'LOCATION', 'LOCATION', 'LOCATION', 'LOCATION', 'PERSON', 'DATE', 'DATE', '은행']);
+  });
+});
+
+describe('readSpanCorpus', () => {
+  it('refuses an unknown format by name, from code where no flag parser checks it', async () => {
+    const file = await tempFile('g.xml', '<doc/>');
+    const err = await readSpanCorpus(file, 'xml' as 'jsonl').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toBe('unknown span format "xml"; use jsonl, presidio, physionet, conll');
   });
 });
 

@@ -28,10 +28,12 @@ describe('writeCorpus', () => {
     expect(await readdir(dir)).toEqual(['out.jsonl']);
   });
 
-  it('writes private files with mode 0600', async () => {
-    const path = join(await tempDir(), 'out.jsonl');
-    await writeCorpus(path, DOCS, { format: 'jsonl', mode: 0o600 });
-    expect((await stat(path)).mode & 0o777).toBe(0o600);
+  it('writes private files, mode 0600, unless told another mode', async () => {
+    const dir = await tempDir();
+    await writeCorpus(join(dir, 'out.jsonl'), DOCS, { format: 'jsonl' });
+    expect((await stat(join(dir, 'out.jsonl'))).mode & 0o777).toBe(0o600);
+    await writeCorpus(join(dir, 'public.jsonl'), DOCS, { format: 'jsonl', mode: 0o644 });
+    expect((await stat(join(dir, 'public.jsonl'))).mode & 0o777).toBe(0o644);
   });
 
   it('refuses TSV for texts with tabs or newlines and removes the temp file', async () => {
