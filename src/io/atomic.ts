@@ -2,7 +2,8 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { constants } from 'node:fs';
 import { access, lstat, mkdir, readdir, rename, rm, stat, writeFile, chmod, open } from 'node:fs/promises';
 import { dirname, basename, join, resolve } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { once } from 'node:events';
 import { UsageError } from '../errors.js';
 import { fileSystemError } from './fsErrors.js';
@@ -66,14 +67,23 @@ async function writingTo<T>(path: string, write: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The machine a temp name says wrote it: 8 hex digits of its host name's hash. On storage several hosts
+ * share, a process id says nothing of another host's processes, so only this host's temps are swept.
+ */
+const HOST = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+
 function tempPathFor(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  return join(dirname(path), `.${basename(path)}.${HOST}-${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
 }
+
+/** A temp name's writer: host (undefined in the names of versions before hosts were named) and process id. */
+const TEMP_NAME = /^(?:([0-9a-f]{8})-)?(\d+)\.[0-9a-f]{8}\.tmp(\.old)?$/;
 
 /** Whether `name` (in the folder of `path`) is a temp path {@link tempPathFor} made, or its `.old` (see {@link prepareAtomicDir}). */
 const isTempOf = (path: string, name: string) => {
   const prefix = `.${basename(path)}.`;
-  return name.startsWith(prefix) && /^\d+\.[0-9a-f]{8}\.tmp(\.old)?$/.test(name.slice(prefix.length));
+  return name.startsWith(prefix) && TEMP_NAME.test(name.slice(prefix.length));
 };
 
 /** Creates the folders `path` goes in; those made for a private file are private too (0700), as no one else may list it. */
@@ -238,7 +248,7 @@ export async function prepareAtomicDir(path: string, options: { force?: boolean 
  */
 export async function recoverAtomicPath(path: string, options: { restore?: boolean } = {}): Promise<void> {
   const parent = dirname(path);
-  const temps = (await readdir(parent).catch(() => [] as string[])).filter((name) => isTempOf(path, name) && !running(writerOf(path, name)));
+  const temps = (await readdir(parent).catch(() => [] as string[])).filter((name) => isTempOf(path, name) && !running(path, name));
   const olds = temps.filter((name) => name.endsWith('.old'));
   // Where a swap was killed between its renames, the complete new folder beside its old one (.old).
   const finished = olds.map((old) => old.slice(0, -'.old'.length)).filter((name) => temps.includes(name));
@@ -255,11 +265,14 @@ export async function recoverAtomicPath(path: string, options: { restore?: boole
   for (const name of temps) if (!kept.has(name)) await rm(join(parent, name), { recursive: true, force: true }).catch(() => undefined);
 }
 
-/** The process id a temp name of `path` carries ({@link tempPathFor}). */
-const writerOf = (path: string, name: string) => Number(name.slice(`.${basename(path)}.`.length).split('.')[0]);
-
-/** Whether process `pid` runs (this one included: it may be writing the path now). */
-function running(pid: number): boolean {
+/**
+ * Whether the writer a temp name of `path` carries ({@link tempPathFor}) may still run: this process, one
+ * alive on this host, or any process of another host, which this one cannot see.
+ */
+function running(path: string, name: string): boolean {
+  const [, host, id] = TEMP_NAME.exec(name.slice(`.${basename(path)}.`.length))!;
+  if (host !== undefined && host !== HOST) return true;
+  const pid = Number(id);
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);

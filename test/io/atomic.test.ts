@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { PRIVATE_FILE_MODE, assertCanWrite, assertCanWriteFile, commitOrAbort, fileSystemError, openAtomicWriteStream, prepareAtomicDir, recoverAtomicPath, writeFileAtomic, writeThroughTempPath } from '../../src/io/index.js';
@@ -77,6 +77,21 @@ describe('recoverAtomicPath', () => {
     await writeFile(killed, 'half again');
     await writeFileAtomic(target, 'again\n', { force: true });
     expect(existsSync(killed)).toBe(false);
+    // A temp this host's writes name (host tag, then pid) goes when its process is gone; one another host
+    // wrote on shared storage stays, whatever its pid: no process of that host can be seen from here.
+    let tempName = '';
+    await writeThroughTempPath(join(await tempDir(), 'probe.txt'), async (tmp) => {
+      tempName = basename(dirname(tmp));
+      await writeFile(tmp, 'x');
+    });
+    const [, ours, pid] = /^\.probe\.txt\.([0-9a-f]{8})-(\d+)\.[0-9a-f]{8}\.tmp$/.exec(tempName)!;
+    expect(Number(pid)).toBe(process.pid);
+    const otherHost = ours === '00000000' ? '11111111' : '00000000';
+    await writeFile(join(root, `.silver.jsonl.${ours}-999999942.0badf00d.tmp`), 'killed here');
+    await writeFile(join(root, `.silver.jsonl.${otherHost}-999999942.0badf00d.tmp`), 'another host');
+    await writeFileAtomic(target, 'once more\n', { force: true });
+    expect((await readdir(root)).sort()).toEqual([`.silver.jsonl.${otherHost}-999999942.0badf00d.tmp`, `.silver.jsonl.${process.ppid}.deadbeef.tmp`, 'silver.jsonl']);
+
     // An output missing beside a whole earlier version (a swap killed between its renames) is not brought
     // back over a user's deletion, and the version is left for them; the half-written temp still goes.
     const model = join(root, 'model');
