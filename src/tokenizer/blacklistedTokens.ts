@@ -70,11 +70,27 @@ export function blacklistedTokens(tokenizer: Tokenizer, terms: BlacklistedTerms)
  */
 export type TrainingText = string | { text: string; protect: readonly { start: number; end: number }[] };
 
-/** Whether a pre-token, by its characters' [start, end) in the original text, touches a protected span. */
-export function touchesProtected(starts: readonly number[], ends: readonly number[], protect: readonly { start: number; end: number }[]): boolean {
-  if (protect.length === 0 || starts.length === 0) return false;
-  let [from, to] = [Infinity, -Infinity];
-  for (let i = 0; i < starts.length; i++) [from, to] = [Math.min(from, starts[i]!), Math.max(to, ends[i]!)];
-  return protect.some((p) => p.start < to && p.end > from);
+/**
+ * A test of whether a pre-token, by its characters' [start, end) in the original text, touches one of a
+ * text's protected spans: a binary search over the spans by start, with the furthest end reached so far,
+ * so that a long document with many matches costs a logarithm per word, not a scan.
+ */
+export function touchesProtected(protect: readonly { start: number; end: number }[]): (starts: readonly number[], ends: readonly number[]) => boolean {
+  const sorted = [...protect].sort((a, b) => a.start - b.start);
+  const reach: number[] = [];
+  for (const [i, p] of sorted.entries()) reach.push(Math.max(p.end, reach[i - 1] ?? -Infinity));
+  return (starts, ends) => {
+    if (sorted.length === 0 || starts.length === 0) return false;
+    let [from, to] = [Infinity, -Infinity];
+    for (let i = 0; i < starts.length; i++) [from, to] = [Math.min(from, starts[i]!), Math.max(to, ends[i]!)];
+    // The last span that starts before the pre-token ends; it or one before it reaches past its start.
+    let [lo, hi] = [0, sorted.length];
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid]!.start < to) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 && reach[lo - 1]! > from;
+  };
 }
 

@@ -27,11 +27,12 @@ export async function trainBpe(texts: AsyncIterable<TrainingText> | Iterable<Tra
   for await (const item of texts) {
     const { text, protect } = typeof item === 'string' ? { text: item, protect: [] } : item;
     const cuts = options.morphemes && (await morphemeStarts(text, options.morphemes));
+    const touches = touchesProtected(protect);
     // A piece touching a protected span is learned from not at all: every byte is in the alphabet already.
     const pieces =
       cuts === undefined && protect.length === 0
         ? byteLevelWords(text, addPrefixSpace)
-        : byteLevelPieces(unnormalized(text), addPrefixSpace, cuts).flatMap((p) => (touchesProtected(p.charStart, p.charEnd, protect) ? [] : [p.text]));
+        : byteLevelPieces(unnormalized(text), addPrefixSpace, cuts).flatMap((p) => (touches(p.charStart, p.charEnd) ? [] : [p.text]));
     for (const p of pieces) counts.set(p, (counts.get(p) ?? 0) + 1);
   }
   const vocab: string[] = [ROBERTA_SPECIALS.cls, ROBERTA_SPECIALS.pad, ROBERTA_SPECIALS.sep, ROBERTA_SPECIALS.unk, ...BYTE_TO_CHAR];

@@ -36,8 +36,9 @@ export async function trainWordPiece(texts: AsyncIterable<TrainingText> | Iterab
   for await (const item of texts) {
     const { text, protect } = typeof item === 'string' ? { text: item, protect: [] } : item;
     const words = bertPreTokenize(text, tokOptions, options.morphemes && (await morphemeStarts(text, options.morphemes)));
+    const touches = touchesProtected(protect);
     for (const w of words) {
-      const into = touchesProtected(w.starts, w.ends, protect) ? spelledOnly : counts;
+      const into = touches(w.starts, w.ends) ? spelledOnly : counts;
       into.set(w.text, (into.get(w.text) ?? 0) + 1);
     }
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BlacklistedTerms, blacklistedTokens, tokenSurface, trainBpe, trainWordPiece } from '../../src/tokenizer/index.js';
+import { Rng } from '../../src/engine/index.js';
+import { BlacklistedTerms, blacklistedTokens, tokenSurface, touchesProtected, trainBpe, trainWordPiece } from '../../src/tokenizer/index.js';
 
 // A planted name, an MRN and a rare word, each frequent enough to be learned as a whole token.
 const TEXTS = Array.from({ length: 20 }, (_, i) => `Patient Okonkwo MRN 48213377 seen for wheeze. Mr Okonkwo returns. note ${i}`);
@@ -24,6 +25,22 @@ describe('BlacklistedTerms', () => {
   it('reads a token as the text it spells: ## pieces without the prefix, BPE pieces decoded without the space', () => {
     expect(tokenSurface('wordpiece', '##konkwo')).toBe('konkwo');
     expect(tokenSurface('bpe', 'ĠOkonkwo')).toBe('Okonkwo');
+  });
+});
+
+describe('touchesProtected', () => {
+  it('says what a scan of every span says: whether the pre-token\'s characters overlap one (property)', () => {
+    const rng = new Rng(3);
+    for (let run = 0; run < 2000; run++) {
+      const protect = Array.from({ length: rng.int(12) }, () => {
+        const start = rng.int(60);
+        return { start, end: start + 1 + rng.int(8) };
+      });
+      const starts = Array.from({ length: 1 + rng.int(6) }, () => rng.int(70));
+      const ends = starts.map((p) => p + 1);
+      const scan = protect.some((p) => p.start < Math.max(...ends) && p.end > Math.min(...starts));
+      expect(touchesProtected(protect)(starts, ends), JSON.stringify({ protect, starts })).toBe(scan);
+    }
   });
 });
 
