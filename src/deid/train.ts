@@ -173,6 +173,11 @@ function deidRunConfig(options: DeidTrainOptions, labels: readonly string[]): Ru
   };
 }
 
+/** The text of every span of span documents, as written. */
+function spanTexts(source: DeidSource): string[] {
+  return source.kind === 'spans' ? [...source.split.train, ...source.split.dev, ...source.split.test].flatMap((d) => d.spans.map((s) => d.text.slice(s.start, s.end))) : [];
+}
+
 /**
  * Every word of every span, cut as the pre-tokeniser cuts (letters and digits apart from punctuation:
  * `Smith,` and `john.smith@x.com` give smith, john, x, com): what a vocabulary trained on these documents
@@ -252,10 +257,11 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     const privateSpanWords = source.kind === 'spans' && !options.publicCorpus ? wordsOfSpans([...source.split.train, ...source.split.dev, ...source.split.test]) : undefined;
     const spanWords = check.blacklisted ? undefined : privateSpanWords;
     const blacklisted = check.blacklisted ?? (spanWords && new BlacklistedTerms(spanWords));
-    // Nor may a merge be learned where a span's word is written, marked there or not: the word less its
-    // first letter (##konkwo) would spell it.
-    const matcher = privateSpanWords && new BlacklistMatcher(privateSpanWords.map((word) => ({ term: canonicalTerm(word) })));
-    const training = matcher ? await Promise.all(labelled.map(async (t) => ({ text: t.text, protect: await matcher.match(t.text, analyzer) }))) : texts;
+    // Nor may a merge be learned inside a span, nor where a span's text or word is written unmarked: the
+    // word less its first letter (##konkwo) would spell it. Whole span texts match words the matcher keeps
+    // whole (555-0142, okonkwo-adebayo), which their letter and digit runs do not.
+    const matcher = privateSpanWords && new BlacklistMatcher([...new Set([...privateSpanWords, ...spanTexts(source)].map(canonicalTerm))].map((term) => ({ term })));
+    const training = matcher ? await Promise.all(labelled.map(async (t) => ({ text: t.text, protect: [...t.spans, ...(await matcher.match(t.text, analyzer))] }))) : texts;
     tokenizer = await trainWordPiece(training, {
       vocabSize: init.vocabSize,
       ...(analyzer && { morphemes: analyzer }),

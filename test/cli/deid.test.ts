@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { cp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { swappedTokensCopy } from '../helpers/tinyModel.js';
@@ -259,6 +259,17 @@ describe('ppmlm deid train --blacklist', () => {
     expect(names.filter((n) => fromSpans.has(n))).toEqual([]);
     // Nor a name less its first letter as a ## piece: no merge is learned inside a span.
     expect(names.filter((n) => fromSpans.has(`##${n.slice(1)}`))).toEqual([]);
+    // Nor inside a hyphenated name or number, which the matcher reads as one word, marked or not.
+    await mkdir(join(dir, 'h'));
+    const hyphens = await patientNotes(join(dir, 'h'), (name) => `Patient ${name}-adebayo seen, call 555-0142; ${name}-adebayo on 555-0142.`);
+    await writeFile(hyphens, (await readFile(hyphens, 'utf8')).split('\n').filter(Boolean).map((line) => {
+      const doc = JSON.parse(line) as { id: string; text: string };
+      const at = (s: string) => doc.text.indexOf(s);
+      return JSON.stringify({ ...doc, spans: [{ start: 8, end: at(' seen'), label: 'NAME' }, { start: at('555'), end: at('555') + 8, label: 'PHONE' }] });
+    }).join('\n'));
+    expect((await cli(...on(hyphens)('hyphens'))).code).toBe(0);
+    const fromHyphens = [...(await vocabulary('hyphens'))].map((t) => t.replace(/^##/, ''));
+    expect(fromHyphens.filter((t) => t.length >= 3 && ('adebayo'.includes(t) || '0142'.includes(t) || names.some((n) => n.slice(1).includes(t) && t.length >= 4)))).toEqual([]);
     expect(JSON.parse(await readFile(join(dir, 'marked', 'ppmlm.json'), 'utf8'))).toMatchObject({ vocabulary: { publicCorpus: false }, vocabularyCheck: { status: 'checked', against: 'training spans', identifiers: 0 } });
     // A span's words are cut as the pre-tokeniser cuts them: a span that takes the comma after a name keeps the name out too.
     const withComma = join(dir, 'comma.jsonl');

@@ -184,6 +184,24 @@ describe('ppmlm tokenizer train --blacklist', () => {
   });
 });
 
+describe('ppmlm tokenizer train --blacklist, Korean', () => {
+  it('matches the terms with the analyser the blacklist was built with, --morphemes or not: no piece of a name is learned', async () => {
+    const dir = await tempDir();
+    const names = ['홍길동', '김철수', '박영희', '이민준'];
+    const corpus = join(dir, 'ko.jsonl');
+    await writeFile(corpus, Array.from({ length: 40 }, (_, i) => {
+      const name = names[i % names.length]!;
+      return JSON.stringify({ id: String(i), author: `p${i}`, text: `피고인은 피해자 ${name}에게 돈을 빌렸고, ${name}의 집에서 다시 돈을 요구하였다.` });
+    }).join('\n'));
+    const blacklist = join(dir, 'ko.tsv');
+    await writeFile(blacklist, `# ppmlm blacklist\n# version: 1\n# analyzer: rule\nterm\tkind\tcategory\tauthors\toccurrences\tsources\n${names.map((n) => `${n}\tdirect\tPERSON\t10\t20\tlist:test`).join('\n')}\n`);
+    const r = await cli('--quiet', 'tokenizer', 'train', '--corpus', corpus, '--blacklist', blacklist, '--out', join(dir, 'tok'), '--vocab-size', '300', '--min-frequency', '2');
+    expect(r.code, r.stderr).toBe(0);
+    const vocab = Object.keys(JSON.parse(await readFile(join(dir, 'tok', 'tokenizer.json'), 'utf8')).model.vocab as Record<string, number>).map((t) => t.replace(/^##/, ''));
+    expect(vocab.filter((t) => [...t].length >= 2 && names.some((n) => n.includes(t) || t.includes(n)))).toEqual([]);
+  });
+});
+
 describe('ppmlm model init: the vocabulary check', () => {
   it('refuses a vocabulary trained on a private corpus that spells blacklisted terms, naming only how many, unless overridden (recorded)', async () => {
     const { dir, corpus, blacklist } = await tinySetup(3, 2);

@@ -36,6 +36,10 @@ export async function tokenizerTrain(options: TokenizerTrainOptions, out: Report
   const blacklisted = blacklist && new BlacklistedTerms(blacklist.entries.map((e) => e.term));
   const target = await prepareAtomicDir(options.out, { force: options.force });
   const analyzer = options.morphemes ? createKoreanAnalyzer(options.analyzer, (why) => out.warn(why)) : undefined;
+  // Korean terms match as the blacklist cut them, with the analyser its header records, --morphemes or not.
+  const builtWith = blacklist?.header.extra.analyzer;
+  const ownMatchAnalyzer = (builtWith === 'mecab' || builtWith === 'rule') && analyzer?.name !== builtWith ? createKoreanAnalyzer(builtWith) : undefined;
+  const matchAnalyzer = ownMatchAnalyzer ?? analyzer;
   const report = (trained: { type: 'wordpiece' | 'bpe'; vocabSize: number; files: string[] }) =>
     out.summary(options.json, { out: options.out, ...trained, morphemes: options.morphemes === true, blacklist: options.blacklist !== undefined, publicCorpus: options.publicCorpus === true }, (s) => `wrote ${s.out}: ${s.type === 'bpe' ? 'byte-level BPE' : 'WordPiece'}, ${s.vocabSize} tokens`);
   // How the vocabulary was made decides, when a model is made from it, whether it may ship (model/vocabularyCheck.ts).
@@ -56,7 +60,7 @@ export async function tokenizerTrain(options: TokenizerTrainOptions, out: Report
         for await (const doc of readCorpus(options.corpus, corpusReadOptions(options))) {
           fingerprint.add(doc);
           if (options.publicCorpus) documentKeys.push(documentKey(doc.text));
-          yield matcher ? { text: doc.text, protect: await matcher.match(doc.text, analyzer) } : doc.text;
+          yield matcher ? { text: doc.text, protect: await matcher.match(doc.text, matchAnalyzer) } : doc.text;
         }
       })();
       const onProgress = (n: number) => out.progress(`tokenizer: ${n} tokens`);
@@ -77,5 +81,6 @@ export async function tokenizerTrain(options: TokenizerTrainOptions, out: Report
     report(trained);
   } finally {
     await analyzer?.close();
+    await ownMatchAnalyzer?.close();
   }
 }
