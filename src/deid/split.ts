@@ -44,6 +44,7 @@ export interface SplitRecord {
 const PARTS = ['train', 'dev', 'test'] as const;
 const partFingerprint = (docs: readonly { id: string }[]) => keyedFingerprint(docs.map((d) => d.id).sort());
 
+/** What ppmlm.json records of a split drawn from `seed` and `shares`. */
 export function splitRecord(split: Split<{ id: string }>, shares: SplitShares, seed: number): SplitRecord {
   return {
     seed,

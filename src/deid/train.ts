@@ -19,7 +19,6 @@ import type { SpanDocument } from '../corpus/index.js';
 import { BlacklistMatcher, canonicalTerm } from '../identifiers/index.js';
 import { DEFAULT_SPLIT, splitRecord, type Split, type SplitShares } from './split.js';
 
-
 /** Seeds the dev documents' surrogates apart from training's. */
 const DEV_SURROGATES = 0x6a09e667;
 /** Seeds the training copies' surrogate mentions apart from the trainer's own streams of the same seed. */

@@ -12,7 +12,8 @@ export const DEFAULT_SEQ_LEN = 128;
 
 /**
  * The ranges of fine-tuning's numeric settings, checked the same way wherever they are given: `finetune`'s
- * flags and an experiment config's `finetune` object.
+ * flags, an experiment config's `finetune` object, and the library's `finetune` options (its DP settings
+ * under `dp`, by their own names).
  */
 export const FINETUNE_RANGES = {
   seqLen: { min: 8, max: 4096, integer: true },

@@ -246,7 +246,7 @@ export async function loadTokenClassifier(dir: string): Promise<LoadedModel & { 
 }
 
 /**
- * The head that config.json's `architectures` names: …ForMaskedLM or …ForPreTraining, or …ForTokenClassification /
+ * The head that config.json's `architectures` names: …ForMaskedLM or BertForPreTraining, or …ForTokenClassification /
  * …ForSequenceClassification with as many labels as id2label has; undefined for a bare encoder or any
  * other head.
  */
@@ -254,8 +254,8 @@ export function savedHead(config: EncoderConfig): Head | undefined {
   const name = config.architectures?.[0] ?? '';
   const labels = Object.keys(config.id2label ?? {}).length;
   // A pretraining checkpoint (BertForPreTraining, as Google's BERT releases convert) holds the masked-LM head
-  // beside next-sentence prediction's, which nothing in ppmlm runs.
-  if (name.endsWith('ForMaskedLM') || name.endsWith('ForPreTraining')) return 'mlm';
+  // beside next-sentence prediction's, which nothing in ppmlm runs. (ElectraForPreTraining is a discriminator.)
+  if (name.endsWith('ForMaskedLM') || name === 'BertForPreTraining') return 'mlm';
   if (labels === 0) return undefined;
   if (name.endsWith('ForTokenClassification')) return { tokenClassification: labels };
   if (name.endsWith('ForSequenceClassification')) return { sequenceClassification: labels };

@@ -231,8 +231,9 @@ function specialsOf(defaults: SpecialTokens, unk: string | undefined, declared: 
 /**
  * The tokens a post-processor puts before and after a single text (BertProcessing, RobertaProcessing, a
  * TemplateProcessing `single`, or the one of a Sequence that adds them). ppmlm reads every text as
- * [CLS] text [SEP]: another template (none, one token, the text first) would give the model inputs it was
- * not trained on, so it is refused.
+ * [CLS] text [SEP]: a template that puts other tokens around it (none, one, the text first) would give
+ * the model inputs it was not trained on, so it is refused. A file without a post-processor keeps its
+ * family's specials, as before such files were read.
  */
 function postProcessorSpecials(post: unknown, file: string, where = 'post_processor'): Partial<SpecialTokens> {
   if (post === null || post === undefined) return {};

@@ -48,6 +48,7 @@ describe('finetune (the library) without a blacklist', () => {
       [{ seqLen: 4 }, 'finetune: seqLen must be an integer between 8 and 4096, got 4'],
       [{ seqLen: 16, stride: 14 }, 'finetune: stride must be below the window\'s 14 tokens between [CLS] and [SEP], got 14'],
       [{ docs: [] }, 'finetune: docs holds no document to fine-tune on'],
+      [{ strategy: 'dp', dp: { noiseMultiplier: -1 } }, 'finetune: dp.noiseMultiplier must be a number between 0.01 and Infinity, got -1'],
     ];
     for (const [options, message] of cases) {
       const err = await finetune({ ...base, ...options } as Parameters<typeof finetune>[0]).catch((e: unknown) => e);
