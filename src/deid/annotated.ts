@@ -41,8 +41,11 @@ export function parseAnnotated(text: string, file: string, id = file): Annotated
     const labelEnd = text.indexOf(CLOSE, open + OPEN.length);
     if (labelEnd === -1) throw new FormatError(`the <<< at column ${open - text.lastIndexOf('\n', open - 1)} is never closed with ">>>"`, { file, line });
     const label = text.slice(open + OPEN.length, labelEnd);
-    if (label.startsWith('/')) throw new FormatError(`closing tag <<<${label}>>> without an opening <<<${label.slice(1)}>>>`, { file, line });
-    if (label.trim() === '' || label.includes('\n')) throw new FormatError('empty or multi-line label in <<<...>>>', { file, line });
+    const column = open - text.lastIndexOf('\n', open - 1);
+    if (label.startsWith('/')) throw new FormatError(`closing tag <<<${label}>>> without an opening <<<${label.slice(1)}>>>; add the opening tag before the placeholder or remove this one`, { file, line });
+    if (label.trim() === '' || label.includes('\n')) throw new FormatError(`empty or multi-line label in the tag at column ${column}; a tag is <<<LABEL>>> on one line`, { file, line });
+    // A bracket short (<<<이름>>A) makes the label run into the next tag: not a label, and not to be quoted.
+    if (/[<>]/.test(label)) throw new FormatError(`the tag at column ${column} is malformed (a bracket missing?); a tag is <<<LABEL>>>PLACEHOLDER<<</LABEL>>>`, { file, line });
     const closing = `${OPEN}/${label}${CLOSE}`;
     const end = text.indexOf(closing, labelEnd + CLOSE.length);
     const nextOpen = text.indexOf(OPEN, labelEnd + CLOSE.length);
@@ -57,6 +60,9 @@ export function parseAnnotated(text: string, file: string, id = file): Annotated
       }
     }
     const placeholder = text.slice(labelEnd + CLOSE.length, end);
+    // The court's placeholder is a letter or two: a closing tag lines later closes another mention, and
+    // taking everything between as one placeholder would lose that text.
+    if (placeholder.includes('\n')) throw new FormatError(`<<<${label}>>> is not closed on its line (the next ${closing} is on line ${lineAt(text, end)}); close it after the placeholder or remove the tag`, { file, line });
     // An empty mention has no characters to label, so it would train nothing and mislead the span offsets.
     if (placeholder.trim() === '') throw new FormatError(`<<<${label}>>><<</${label}>>> is empty; put the placeholder between the tags or remove them`, { file, line });
     segments.push({ label, placeholder, line });

@@ -24,6 +24,11 @@ describe('parseAnnotated', () => {
       // The position, not the text after the tag (it is the judgment's own text).
       ['<<<주소 A', /a\.md:1: the <<< at column 1 is never closed with ">>>"$/],
       ['ok\n<<<L>>><<</L>>>', /a\.md:2: <<<L>>><<<\/L>>> is empty; put the placeholder between the tags/],
+      // An opening tag left unclosed would take the text up to another mention's closing tag, lines later.
+      ['피해자 <<<이름>>>A에게 빌렸다.\n그리고 피해자 B<<</이름>>>에게', /a\.md:1: <<<이름>>> is not closed on its line \(the next <<<\/이름>>> is on line 2\); close it after the placeholder/],
+      // A bracket short: the label would run into the next tag; the judgment's text is not quoted.
+      ['<<<이름>>A<<</이름>>>에게', /a\.md:1: the tag at column 1 is malformed \(a bracket missing\?\); a tag is <<<LABEL>>>PLACEHOLDER<<<\/LABEL>>>$/],
+      ['ok\nok\n<<</은행>>>', /add the opening tag before the placeholder or remove this one$/],
     ];
     for (const [text, message] of cases) {
       try {
