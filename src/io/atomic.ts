@@ -1,4 +1,4 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, rmSync, type WriteStream } from 'node:fs';
 import { constants } from 'node:fs';
 import { access, lstat, mkdir, readdir, rename, rm, stat, writeFile, chmod, open } from 'node:fs/promises';
 import { dirname, basename, join, resolve } from 'node:path';
@@ -73,8 +73,28 @@ async function writingTo<T>(path: string, write: () => Promise<T>): Promise<T> {
  */
 const HOST = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
 
+/** The temp paths this process made, for {@link removeOwnTemps}; one renamed into place is simply gone. */
+const made = new Set<string>();
+
 function tempPathFor(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${HOST}-${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = join(dirname(path), `.${basename(path)}.${HOST}-${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  // Those committed or aborted are gone from disk: forget them now and then, so a long run holds few.
+  if (made.size >= 1000) for (const earlier of made) if (!existsSync(earlier)) made.delete(earlier);
+  made.add(tmp);
+  return tmp;
+}
+
+/**
+ * Removes, synchronously, the temp files and folders of this process's writes still in progress: what a
+ * command stopped by a signal (Ctrl-C, SIGTERM) calls before it exits, so that half an output, often
+ * personal data, does not stay beside it until the next write of the same path. A folder whose swap has
+ * begun (its `.old` beside it) is left for {@link recoverAtomicPath}: it may be the only whole copy.
+ */
+export function removeOwnTemps(): void {
+  for (const tmp of made) {
+    if (!existsSync(`${tmp}.old`)) rmSync(tmp, { recursive: true, force: true });
+    made.delete(tmp);
+  }
 }
 
 /** A temp name's writer: host (undefined in the names of versions before hosts were named) and process id. */

@@ -1,4 +1,4 @@
-export { PRIVATE_FILE_MODE, assertCanWrite, assertCanWriteFile, writeFileAtomic, writeThroughTempPath, openAtomicWriteStream, prepareAtomicDir, writeDirAtomic, recoverAtomicPath, commitOrAbort } from './atomic.js';
+export { PRIVATE_FILE_MODE, assertCanWrite, assertCanWriteFile, writeFileAtomic, writeThroughTempPath, openAtomicWriteStream, prepareAtomicDir, writeDirAtomic, recoverAtomicPath, removeOwnTemps, commitOrAbort } from './atomic.js';
 export type { WriteOptions, AtomicWriteStream, AtomicTarget } from './atomic.js';
 export { findInvalidUtf8, positionOf, decodeUtf8Strict, Utf8Validator } from './utf8.js';
 export type { DecodeOptions } from './utf8.js';
