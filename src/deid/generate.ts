@@ -16,6 +16,12 @@ export interface LabelledSpan extends LabelPath {
 /** One generated training document: surrogates in place of the placeholders, spans at all three levels. */
 export interface GeneratedDocument {
   id: string;
+  /**
+   * The judgment it was filled from, as a corpus's author: its replicas are one individual, so a blacklist
+   * built on them counts a term of that judgment once (counted apart, a judgment's own words were no
+   * longer rare and went unprotected).
+   */
+  author: string;
   source: string;
   replica: number;
   text: string;
@@ -167,7 +173,7 @@ export function fillDocument(doc: AnnotatedDocument, lists: ReplacementLists, re
     // Where the kind was cut, the text goes on with the court's own kind, and its particle already agrees.
     pendingWord = written === value ? value : undefined;
   }
-  return { id: `${doc.id}#${replica}`, source: doc.id, replica, text, spans };
+  return { id: `${doc.id}#${replica}`, author: doc.id, source: doc.id, replica, text, spans };
 }
 
 /**

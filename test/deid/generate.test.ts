@@ -147,6 +147,9 @@ describe('ppmlm deid generate', () => {
     expect(r.code, r.stderr).toBe(0);
     const rows = (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
     expect(rows).toHaveLength(400);
+    // A judgment's replicas are one author: read as a corpus, they are one individual.
+    expect(rows[0]).toMatchObject({ author: rows[0].source, replica: 0 });
+    expect(rows.filter((row) => row.author === rows[0].author)).toHaveLength(2);
     for (const row of rows.slice(0, 50)) {
       expect(row.text).not.toMatch(/<<<|>>>/);
       for (const s of row.spans) expect(row.text.slice(s.start, s.end).length).toBeGreaterThan(0);
