@@ -219,3 +219,15 @@ describe('the Korean analyser fallback', () => {
     }
   });
 });
+
+describe('Korean text read with --lang en', () => {
+  it('is built as asked, with a warning that its words keep their particles; English text gets none', async () => {
+    const dir = await tempDir();
+    const korean = await cli('--quiet', 'blacklist', 'build', '--corpus', 'examples/legal-ko/judgments.csv', '--lang', 'en', '--out', join(dir, 'ko.tsv'));
+    expect(korean.code, korean.stderr).toBe(0);
+    expect(korean.stderr.match(/^warning: the corpus holds Korean text, read with --lang en: .*use --lang ko or auto$/gm)).toHaveLength(1);
+    const english = await cli('--quiet', 'blacklist', 'build', '--corpus', CORPUS, '--lang', 'en', '--out', join(dir, 'en.tsv'));
+    expect(english.code, english.stderr).toBe(0);
+    expect(english.stderr).not.toMatch(/Korean text/);
+  });
+});

@@ -11,7 +11,8 @@ describe('assertSameAnalyzer', () => {
   it('refuses Korean text cut by another analyser than the one that built the blacklist, naming both and the fix', () => {
     expect(() => assertSameAnalyzer(built('mecab'), { name: 'rule' }, ['피고인 홍길동이 왔다.'])).toThrow(/built with the Korean analyser "mecab" but this run cuts Korean text with "rule".*use --analyzer mecab \(install it: apt-get install mecab\)/);
     expect(() => assertSameAnalyzer(built('none'), { name: 'mecab' }, ['홍길동이 왔다.'])).toThrow(/use --lang en as the blacklist was built/);
-    expect(() => assertSameAnalyzer(built('mecab'), undefined, ['홍길동이 왔다.'])).toThrow(/cuts Korean text with "none"/);
+    // A run that reads Korean as English (--lang en) is told to change the language, not the analyser alone.
+    expect(() => assertSameAnalyzer(built('mecab'), undefined, ['홍길동이 왔다.'])).toThrow(/cuts Korean text with "none".*use --lang ko \(or auto\) with --analyzer mecab/);
   });
 
   it('lets the same analyser, text without Hangul and a plain term list through', () => {

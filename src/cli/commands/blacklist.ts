@@ -25,7 +25,7 @@ import {
   type Recognizer,
 } from '../../identifiers/index.js';
 import { readProvenance } from '../../model/index.js';
-import { analyzerForLanguage, type AnalyzerChoice, type Language, type MorphAnalyzer } from '../../text/index.js';
+import { analyzerForLanguage, isHangulWord, type AnalyzerChoice, type Language, type MorphAnalyzer } from '../../text/index.js';
 import { corpusReadOptions, type CorpusFlags } from '../corpusOptions.js';
 import { parseIntFlag, parseNumberFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
@@ -167,7 +167,17 @@ export async function blacklistBuild(options: BlacklistBuildOptions, out: Report
   const rereadOptions = corpusReadOptions(options, () => {});
   // From here mecab's process and a model's weights are held: every failure goes through close().
   const { build, close } = await blacklistRules(options, out, options.publicCorpus === true);
-  const docs = readCorpus(options.corpus, readOptions);
+  // Korean read as English keeps every particle on its word (홍길동이): said once, since it is allowed.
+  let koreanAsEnglish = false;
+  const docs = (async function* () {
+    for await (const doc of readCorpus(options.corpus, readOptions)) {
+      if (options.lang === 'en' && !koreanAsEnglish && isHangulWord(doc.text)) {
+        koreanAsEnglish = true;
+        out.warn('the corpus holds Korean text, read with --lang en: its words keep their particles (a name and its 이, 은, 에게 are other terms), so a term is protected only as written; use --lang ko or auto');
+      }
+      yield doc;
+    }
+  })();
   const reread = () => readCorpus(options.corpus, rereadOptions);
   const t0 = Date.now();
   let silver: SpanJsonlWriter | undefined;

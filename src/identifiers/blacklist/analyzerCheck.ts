@@ -20,7 +20,9 @@ export function assertSameAnalyzer(blacklist: Blacklist, analyzer: { name: strin
   if (built === undefined || built === run) return;
   for (const text of texts) {
     if (!HANGUL.test(text)) continue;
-    const fix = built === 'none' ? 'use --lang en as the blacklist was built' : `use --analyzer ${built}${built === 'mecab' ? ' (install it: apt-get install mecab)' : ''}`;
+    // A run without an analyser reads Korean as English (--lang en): the language is what to change.
+    const analyzerFlag = `--analyzer ${built}${built === 'mecab' ? ' (install it: apt-get install mecab)' : ''}`;
+    const fix = built === 'none' ? 'use --lang en as the blacklist was built' : run === 'none' ? `use --lang ko (or auto) with ${analyzerFlag}` : `use ${analyzerFlag}`;
     throw new UsageError(`the blacklist was built with the Korean analyser "${built}" but this run cuts Korean text with "${run}": terms cut one way go unmatched, and unprotected, the other way; ${fix}, or rebuild the blacklist with this run's analyser`);
   }
 }
