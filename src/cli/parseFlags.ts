@@ -27,3 +27,15 @@ export function parseRangedFlag(value: string | undefined, flag: string, range: 
   if (!inRange(n, range)) throw new UsageError(`${flag} must be ${rangeText(range)}, got "${value}"`);
   return n;
 }
+
+/** The shape flags of a fresh encoder (`model init`, `deid train`), parsed and checked together before any work. */
+export function parseEncoderShape(flags: { hidden: string; layers: string; heads: string; intermediate: string }): { hidden: number; layers: number; heads: number; intermediate: number } {
+  const shape = {
+    hidden: parseIntFlag(flags.hidden, '--hidden', { min: 8 }),
+    layers: parseIntFlag(flags.layers, '--layers', { min: 1 }),
+    heads: parseIntFlag(flags.heads, '--heads', { min: 1 }),
+    intermediate: parseIntFlag(flags.intermediate, '--intermediate', { min: 8 }),
+  };
+  if (shape.hidden % shape.heads !== 0) throw new UsageError(`--hidden ${shape.hidden} must be a multiple of --heads ${shape.heads}`);
+  return shape;
+}

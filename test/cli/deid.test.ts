@@ -132,6 +132,8 @@ describe('ppmlm deid train / eval / apply', () => {
       [['deid', 'train', '--spans', spanless, '--out', join(dir, 'b')], `${spanless}: none of its 1 documents has a span, so there is no label to learn; give span-annotated documents`],
       [['deid', 'generate', '--judgments', judgments, '--replacements', 'examples/legal-ko/replacements', '--out', join(dir, 'g.jsonl')], `${join(judgments, first)}: an empty judgment; remove the file or write its text`],
       [['deid', 'generate', '--judgments', 'examples/legal-ko/judgments', '--replacements', lists, '--out', join(dir, 'g.jsonl')], `${lists}: no replacement list in it (JSON files {"label": ["value", ...]}); give the folder of replacement lists`],
+      // An encoder shape that cannot be built, before anything is read or trained (it failed when the model was saved).
+      [['deid', 'train', '--spans', empty, '--hidden', '30', '--heads', '4', '--out', join(dir, 'c')], '--hidden 30 must be a multiple of --heads 4'],
     ];
     for (const [args, message] of runs) {
       const r = await cli('--quiet', ...args);

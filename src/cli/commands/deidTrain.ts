@@ -4,7 +4,7 @@ import { assertCanWrite, assertOutputsApart } from '../../io/index.js';
 import type { AnalyzerChoice } from '../../text/index.js';
 import { deidInputPaths, readDeidSource, type DeidSourceFlags } from '../deidInputs.js';
 import { FINETUNE_RANGES } from '../../mlm/settingRanges.js';
-import { parseIntFlag, parseNumberFlag, parseRangedFlag } from '../parseFlags.js';
+import { parseEncoderShape, parseIntFlag, parseNumberFlag, parseRangedFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
 import { parseTrainingFlags, type TrainingFlags } from '../trainingFlags.js';
 import { vocabularyCheckOf, type VocabularyFlags } from '../vocabularyOptions.js';
@@ -43,6 +43,9 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
   const seed = parseIntFlag(options.seed, '--seed');
   const shares = parseSplit(options.split);
   const training = parseTrainingFlags(options);
+  // Before the judgments are read and the model trained: an odd head count failed only when it was saved.
+  const shape = parseEncoderShape(options);
+  const vocabSize = parseIntFlag(options.vocabSize, '--vocab-size', { min: 50 });
   const vocabulary = await vocabularyCheckOf(options);
   if (options.privacy !== undefined && options.privacy !== 'none' && options.privacy !== 'dp') throw new UsageError(`unknown --privacy "${options.privacy}"; use one of none, dp`);
   const dp = parseDpFlags(options, options.privacy === 'dp' ? 'dp' : 'none');
@@ -66,13 +69,7 @@ export async function deidTrain(options: DeidTrainCommandOptions, out: Reporter)
     const result = await trainDeid({
       source,
       model: options.model,
-      init: {
-        hidden: parseIntFlag(options.hidden, '--hidden', { min: 8 }),
-        layers: parseIntFlag(options.layers, '--layers', { min: 1 }),
-        heads: parseIntFlag(options.heads, '--heads', { min: 1 }),
-        intermediate: parseIntFlag(options.intermediate, '--intermediate', { min: 8 }),
-        vocabSize: parseIntFlag(options.vocabSize, '--vocab-size', { min: 50 }),
-      },
+      init: { ...shape, vocabSize },
       ...training,
       outsideNoise: parseNumberFlag(options.outsideNoise, '--outside-noise', { min: 0, max: 0.5 }),
       ...(options.dropout !== undefined && { dropout: parseRangedFlag(options.dropout, '--dropout', FINETUNE_RANGES.dropout) }),

@@ -3,8 +3,7 @@ import { checkVocabulary, defaultConfig, disposeParams, initParams, parameterSha
 import { loadTokenizer } from '../../tokenizer/index.js';
 import { selectBackend, type BackendRequest } from '../../engine/index.js';
 import { PACKAGE_VERSION } from '../../version.js';
-import { UsageError } from '../../errors.js';
-import { parseIntFlag } from '../parseFlags.js';
+import { parseEncoderShape, parseIntFlag } from '../parseFlags.js';
 import type { Reporter } from '../reporter.js';
 import { vocabularyCheckOf, type VocabularyFlags } from '../vocabularyOptions.js';
 
@@ -33,17 +32,17 @@ export async function modelInit(options: ModelInitOptions, out: Reporter): Promi
   // A byte-level BPE tokenizer means RoBERTa: position ids start after the padding id, one token type.
   const roberta = tokenizer.type === 'bpe';
   const maxPositions = parseIntFlag(options.maxPositions, '--max-positions', { min: 8 });
+  const shape = parseEncoderShape(options);
   const config = defaultConfig({
     ...(roberta && { model_type: 'roberta' as const, architectures: ['RobertaForMaskedLM'], type_vocab_size: 1, layer_norm_eps: 1e-5 }),
     vocab_size: tokenizer.vocabSize,
-    hidden_size: parseIntFlag(options.hidden, '--hidden', { min: 8 }),
-    num_hidden_layers: parseIntFlag(options.layers, '--layers', { min: 1 }),
-    num_attention_heads: parseIntFlag(options.heads, '--heads', { min: 1 }),
-    intermediate_size: parseIntFlag(options.intermediate, '--intermediate', { min: 8 }),
+    hidden_size: shape.hidden,
+    num_hidden_layers: shape.layers,
+    num_attention_heads: shape.heads,
+    intermediate_size: shape.intermediate,
     max_position_embeddings: roberta ? maxPositions + tokenizer.idOf(tokenizer.specials.pad)! + 1 : maxPositions,
     pad_token_id: tokenizer.idOf(tokenizer.specials.pad)!,
   });
-  if (config.hidden_size % config.num_attention_heads !== 0) throw new UsageError(`--hidden ${config.hidden_size} must be a multiple of --heads ${config.num_attention_heads}`);
   const seed = parseIntFlag(options.seed, '--seed');
   const params = initParams(parameterShapes(config), config, seed);
   try {
