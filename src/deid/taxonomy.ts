@@ -111,7 +111,9 @@ export class LabelResolver {
     category ??= this.patterns.find(([re]) => re.test(fine))?.[1];
     if (category === undefined) {
       if (this.policy === 'error') {
-        throw new FormatError(`unknown label "${raw}"${fine !== raw ? ` (canonical "${fine}")` : ''}: not in the taxonomy or the dataset's category tree; add it to a replacement list's category tree or pass --unknown-label other`, where);
+        // Without a synonym map, most unknown labels are Thunder-DeID's synonyms of known ones: that is the fix.
+        const noMap = Object.keys(this.dataset.synonyms).length === 0 ? 'pass --replace-map with Thunder-DeID\'s replace_map.json (none was given or found beside the judgments), ' : '';
+        throw new FormatError(`unknown label "${raw}"${fine !== raw ? ` (canonical "${fine}")` : ''}: not in the taxonomy or the dataset's category tree; ${noMap}add it to a replacement list's category tree or pass --unknown-label other`, where);
       }
       return { level1: 'quasi', level2: 'OTHER', level3: fine };
     }

@@ -22,6 +22,9 @@ describe('LabelResolver', () => {
   it('rejects unknown labels with the fix, or maps them to OTHER', () => {
     expect(() => resolver.resolve('외계인', { file: 'a.md', line: 3 })).toThrow(FormatError);
     expect(() => resolver.resolve('외계인')).toThrow(/unknown label "외계인".*--unknown-label other/);
+    // Without a synonym map, the likely fix first: most such labels are Thunder-DeID's synonyms.
+    expect(() => new LabelResolver(TAXONOMY).resolve('외계인')).toThrow(/; pass --replace-map with Thunder-DeID's replace_map.json \(none was given or found beside the judgments\), add it to/);
+    expect(() => new LabelResolver(TAXONOMY, { synonyms: { 찜질방2: '찜질방' }, treePaths: new Map() }).resolve('외계인')).not.toThrow(/--replace-map/);
     expect(new LabelResolver(TAXONOMY, undefined, 'other').resolve('외계인')).toEqual({ level1: 'quasi', level2: 'OTHER', level3: '외계인' });
   });
 
