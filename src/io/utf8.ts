@@ -56,13 +56,17 @@ export function positionOf(bytes: Uint8Array, offset: number, firstLine = 1): { 
 
 const BOM = [0xef, 0xbb, 0xbf];
 
-function invalidUtf8Error(file: string, line: number, column: number, byteOffset: number, badByte: number | undefined): FormatError {
+function invalidUtf8Error(file: string, line: number, column: number, byteOffset: number, badByte: number | undefined, nextByte: number | undefined): FormatError {
   // A file that opens with FF FE or FE FF is UTF-16 with its byte-order mark (Windows' "Unicode"): latin1 is no fix for it.
   const utf16 = byteOffset === 0 && (badByte === 0xff || badByte === 0xfe);
+  // Two bytes of A1-FE are a Hangul syllable of EUC-KR (CP949), what Korean files not in UTF-8 mostly are;
+  // read as latin1 they would become other letters.
+  const korean = (b: number | undefined) => b !== undefined && b >= 0xa1 && b <= 0xfe;
+  const from = korean(badByte) && korean(nextByte) ? 'cp949' : 'latin1';
   return new FormatError(
     utf16
       ? 'UTF-16, not UTF-8 (it starts with a UTF-16 byte-order mark); re-encode the file as UTF-8 (e.g. iconv -f utf-16 -t utf-8)'
-      : `invalid UTF-8 at column ${column} (byte offset ${byteOffset}); re-encode the file as UTF-8 (e.g. iconv -f latin1 -t utf-8)`,
+      : `invalid UTF-8 at column ${column} (byte offset ${byteOffset}); re-encode the file as UTF-8 (e.g. iconv -f ${from} -t utf-8${from === 'cp949' ? ', for Korean in EUC-KR or CP949' : ''})`,
     { file, line },
   );
 }
@@ -85,7 +89,7 @@ export function decodeUtf8Strict(bytes: Uint8Array, file: string, options: Decod
   if (!isUtf8(body)) {
     const bad = findInvalidUtf8(body);
     const { line, column } = positionOf(body, bad, firstLine);
-    throw invalidUtf8Error(file, line, column, baseOffset + start + bad, body[bad]);
+    throw invalidUtf8Error(file, line, column, baseOffset + start + bad, body[bad], body[bad + 1]);
   }
   return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
 }
@@ -130,7 +134,7 @@ export class Utf8Validator extends Transform {
     if (!isUtf8(body)) {
       const bad = findInvalidUtf8(body);
       const { line, column } = positionOf(body, bad, this.line);
-      done(invalidUtf8Error(this.file, line, column, this.offset + bad, body[bad]));
+      done(invalidUtf8Error(this.file, line, column, this.offset + bad, body[bad], body[bad + 1] ?? this.carry[0]));
       return;
     }
     this.line += countNewlines(body);
@@ -141,7 +145,7 @@ export class Utf8Validator extends Transform {
   override _flush(done: TransformCallback): void {
     if (this.carry.length > 0) {
       const { line, column } = positionOf(this.carry, 0, this.line);
-      done(invalidUtf8Error(this.file, line, column, this.offset, this.carry[0]));
+      done(invalidUtf8Error(this.file, line, column, this.offset, this.carry[0], this.carry[1]));
       return;
     }
     done();

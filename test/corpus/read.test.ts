@@ -145,7 +145,10 @@ describe('readCorpus errors', () => {
     const bytes = Buffer.concat([Buffer.from('id,author,text\n1,a,ok\n2,b,caf'), Buffer.from([0xe9]), Buffer.from(' au lait\n')]);
     const path = await tempFile('latin1.csv', bytes);
     const err = await errorOf(loadCorpus(path));
-    expect(err.located).toMatch(/latin1\.csv:3: invalid UTF-8 at column 8 \(byte offset 29\); re-encode/);
+    expect(err.located).toMatch(/latin1\.csv:3: invalid UTF-8 at column 8 \(byte offset 29\); re-encode the file as UTF-8 \(e\.g\. iconv -f latin1 -t utf-8\)$/);
+    // Korean in EUC-KR (CP949), two bytes of A1-FE a syllable, is told the encoding that reads it: latin1 would garble it.
+    const euckr = await tempFile('euckr.jsonl', Buffer.concat([Buffer.from('{"text":"'), Buffer.from([0xc7, 0xc7, 0xb0, 0xed, 0xc0, 0xce]), Buffer.from('"}\n')]));
+    expect((await errorOf(loadCorpus(euckr))).located).toMatch(/euckr\.jsonl:1: invalid UTF-8 at column 10 \(byte offset 9\); re-encode the file as UTF-8 \(e\.g\. iconv -f cp949 -t utf-8, for Korean in EUC-KR or CP949\)$/);
     const jsonl = await tempFile('latin1.jsonl', Buffer.concat([Buffer.from('{"text":"ok"}\n{"text":"caf'), Buffer.from([0xe9]), Buffer.from('"}\n')]));
     expect((await errorOf(loadCorpus(jsonl))).located).toMatch(/latin1\.jsonl:2: invalid UTF-8 at column 13 \(byte offset 26\)/);
     // UTF-16 (Windows' "Unicode"), little- and big-endian, is named, with the fix that opens it: latin1 would garble it.
