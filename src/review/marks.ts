@@ -82,9 +82,23 @@ export function parseReviewMarks(text: string, file: string): ReviewMarks {
       if (!REVIEW_TYPES.includes(m.type as ReviewType)) bad(`items[${i}].missed[${j}].type must be one of ${REVIEW_TYPES.join(', ')}`);
       return { start: m.start as number, end: m.end as number, type: m.type as ReviewType };
     });
-    return { item: i, reviewed: it.reviewed as boolean, missed, spans: it.spans as SpanJudgement[] };
+    return { item: i, reviewed: it.reviewed as boolean, missed: oneMarkPerOccurrence(missed), spans: it.spans as SpanJudgement[] };
   });
   return { format: 'ppmlm-review-marks', version: 1, sample: r.sample as string, corpus: r.corpus as string, blacklist: r.blacklist as string, seed: r.seed as number, size: r.size as number, passageWords: r.passageWords as number, items };
+}
+
+/**
+ * Missed marks that overlap (a mark made twice, or widened by a second press) are one occurrence: counted
+ * apart, one miss raised the miss rate twice. The merged mark keeps the first one's type.
+ */
+function oneMarkPerOccurrence(missed: ItemMarks['missed']): ItemMarks['missed'] {
+  const merged: ItemMarks['missed'] = [];
+  for (const m of [...missed].sort((a, b) => a.start - b.start || b.end - a.end)) {
+    const last = merged.at(-1);
+    if (last !== undefined && m.start < last.end) last.end = Math.max(last.end, m.end);
+    else merged.push({ ...m });
+  }
+  return merged;
 }
 
 export async function readReviewMarks(path: string): Promise<ReviewMarks> {

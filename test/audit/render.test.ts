@@ -68,3 +68,11 @@ describe.runIf(CHROMIUM !== undefined)('report.html in headless Chromium', () =>
     expect(stdout).toMatch(/4 member documents carrying planted canaries are left out/);
   }, 120_000);
 });
+
+describe('report.html text', () => {
+  it('describes the privacy score\'s interval as audit.md does: the hull of the bootstrap and Wilson\'s interval', () => {
+    const html = reportHtml(REPORT);
+    expect(html).toContain("the hull of a percentile bootstrap over individuals (authors) and Wilson's interval on the pooled counts");
+    expect(html).not.toContain('Intervals: 95% percentile bootstrap over individuals (authors).');
+  });
+});

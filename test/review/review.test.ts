@@ -117,6 +117,9 @@ describe('the estimate', () => {
     expect(() => parseReviewMarks('{"format": "ppmlm-review-marks",\n"version": 1,\n]', 'm.json')).toThrow(/not valid JSON at column 1/);
     const wrongType = { ...marks, items: [{ ...marks.items[0]!, missed: [{ start: 0, end: 2, type: 'NAME' }] }, ...marks.items.slice(1)] };
     expect(() => parseReviewMarks(JSON.stringify(wrongType), 'm.json')).toThrow(/items\[0\]\.missed\[0\]\.type must be one of PERSON/);
+    // A mark made twice, or two that overlap, are one missed occurrence; apart ones stay apart.
+    const twice = { ...marks, items: [{ ...marks.items[0]!, missed: [{ start: 2, end: 8, type: 'PERSON' }, { start: 0, end: 5, type: 'DATE' }, { start: 0, end: 5, type: 'DATE' }, { start: 10, end: 12, type: 'PERSON' }] }, ...marks.items.slice(1)] };
+    expect(parseReviewMarks(JSON.stringify(twice), 'm.json').items[0]!.missed).toEqual([{ start: 0, end: 8, type: 'DATE' }, { start: 10, end: 12, type: 'PERSON' }]);
   });
 
   it('an oracle reviewer on random samples: the interval covers the census value in most draws', () => {
