@@ -124,6 +124,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<ResultR
         'model config.json': contentFingerprint([JSON.stringify(base.model.config)]),
         'model weights': weightsFingerprint(base.model.params),
       }),
+      config.epochs,
     );
     let canaries: PlantedCanaries | undefined;
     if (config.canaries) {

@@ -51,17 +51,27 @@ export function weightsFingerprint(params: Params): string {
  * cells would be kept as they are and its new ones computed otherwise, one table mixing both. Before any
  * cell finishes (a run stopped by a check that sent the user to the config), the record is replaced.
  */
-export async function assertSameExperiment(out: string, settings: RunConfig): Promise<void> {
+export async function assertSameExperiment(out: string, settings: RunConfig, epochs: readonly number[]): Promise<void> {
   const file = join(out, SETTINGS_FILE);
   const text = await readFile(file, 'utf8').catch(() => undefined);
   const saved = text === undefined ? undefined : (parseJson(text, file, `the record of the experiment's settings is damaged; delete ${out} to start over`) as RunConfig);
-  const changed = saved === undefined ? [] : diffRunConfig(saved, settings);
-  if (saved !== undefined && changed.length === 0) return;
-  if (changed.length > 0 && (await finishedCells(out)) > 0) {
-    throw new UsageError(`${out} holds the cells of an experiment run with other settings (then → now): ${changed.join(', ')}; give another --out, or delete ${out} to run this config from the start (strategies and seeds may change, and epochs up to the largest already run: they only add cells)`);
+  // Each strategy and seed trains once, to the largest epoch, and its checkpoint keeps that number: fewer
+  // epochs reuse it, more would train again, so the record keeps the largest any run asked for.
+  const { [LARGEST_EPOCH]: savedLargest, ...savedShared } = saved ?? {};
+  const largest = Math.max(...epochs);
+  const changed = saved === undefined ? [] : diffRunConfig(savedShared, settings);
+  const grown = typeof savedLargest === 'number' && largest > savedLargest;
+  const record = { ...settings, [LARGEST_EPOCH]: Math.max(largest, typeof savedLargest === 'number' ? savedLargest : 0) };
+  if (saved !== undefined && changed.length === 0 && !grown && record[LARGEST_EPOCH] === savedLargest) return;
+  if ((changed.length > 0 || grown) && (await finishedCells(out)) > 0) {
+    const what = [...changed, ...(grown ? [`epochs up to ${savedLargest} → up to ${largest}`] : [])];
+    throw new UsageError(`${out} holds the cells of an experiment run with other settings (then → now): ${what.join(', ')}; give another --out, or delete ${out} to run this config from the start (strategies and seeds may change, and epochs up to the largest already run: they only add cells)`);
   }
-  await writeFileAtomic(file, `${JSON.stringify(settings, null, 2)}\n`, { force: true, mode: PRIVATE_FILE_MODE });
+  await writeFileAtomic(file, `${JSON.stringify(record, null, 2)}\n`, { force: true, mode: PRIVATE_FILE_MODE });
 }
+
+/** The record's key for the largest epoch any run of the experiment trained to. */
+const LARGEST_EPOCH = 'epochs (largest trained)';
 
 async function finishedCells(out: string): Promise<number> {
   const cells = await readdir(join(out, 'cells')).catch(() => [] as string[]);

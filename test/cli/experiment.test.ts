@@ -76,6 +76,13 @@ describe('ppmlm experiment', () => {
     await writeFile(config, JSON.stringify({ ...settings, finetune: { ...settings.finetune, lr: 0.001 }, canaries: { ...settings.canaries, count: 3 } }));
     const changed = await cli('--quiet', 'experiment', '--config', config, '--out', out);
     expect(changed.stderr).toBe(`ppmlm: ${out} holds the cells of an experiment run with other settings (then → now): finetune.lr 0.002 → 0.001, canaries.count 2 → 3; give another --out, or delete ${out} to run this config from the start (strategies and seeds may change, and epochs up to the largest already run: they only add cells)\n`);
+    // An epoch past the largest trained would train the strategies again, whose checkpoints refused it only
+    // after the canaries were planted, telling of a --force the command has not: refused before, by name.
+    const largest = Math.max(...(settings.epochs as number[]));
+    await writeFile(config, JSON.stringify({ ...settings, epochs: [...settings.epochs, largest + 1] }));
+    const grown = await cli('--quiet', 'experiment', '--config', config, '--out', out);
+    expect(grown.code).toBe(2);
+    expect(grown.stderr).toBe(`ppmlm: ${out} holds the cells of an experiment run with other settings (then → now): epochs up to ${largest} → up to ${largest + 1}; give another --out, or delete ${out} to run this config from the start (strategies and seeds may change, and epochs up to the largest already run: they only add cells)\n`);
     await writeFile(config, JSON.stringify(settings));
     await writeFile(nonMembers, (await readFile(nonMembers, 'utf8')).replace('"text":"', '"text":"Seen. '));
     expect((await cli('--quiet', 'experiment', '--config', config, '--out', out)).stderr).toMatch(/other settings \(then → now\): nonMembers \(read\) "[0-9a-f]+" → "[0-9a-f]+"; /);
