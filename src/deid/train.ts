@@ -173,17 +173,17 @@ function deidRunConfig(options: DeidTrainOptions, labels: readonly string[]): Ru
 }
 
 /** The text of every span of span documents, as written. */
-function spanTexts(source: DeidSource): string[] {
-  return source.kind === 'spans' ? [...source.split.train, ...source.split.dev, ...source.split.test].flatMap((d) => d.spans.map((s) => d.text.slice(s.start, s.end))) : [];
+function spanTexts(docs: readonly SpanDocument[]): string[] {
+  return [...new Set(docs.flatMap((d) => d.spans.map((s) => d.text.slice(s.start, s.end))))];
 }
 
 /**
- * Every word of every span, cut as the pre-tokeniser cuts (letters and digits apart from punctuation:
+ * Every word of span texts, cut as the pre-tokeniser cuts (letters and digits apart from punctuation:
  * `Smith,` and `john.smith@x.com` give smith, john, x, com): what a vocabulary trained on these documents
  * must not hold as a token.
  */
-function wordsOfSpans(docs: readonly SpanDocument[]): string[] {
-  return [...new Set(docs.flatMap((d) => d.spans.flatMap((s) => d.text.slice(s.start, s.end).match(/[\p{L}\p{M}\p{N}]+/gu) ?? [])))];
+function wordsOf(texts: readonly string[]): string[] {
+  return [...new Set(texts.flatMap((t) => t.match(/[\p{L}\p{M}\p{N}]+/gu) ?? []))];
 }
 
 /**
@@ -253,13 +253,14 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
     const analyzer = options.analyzer;
     // Span data names its own identifiers: without a blacklist, no token of a private corpus's vocabulary
     // may spell a word of a span (the vocabulary ships with the model), as tokenizer train --blacklist keeps them out.
-    const privateSpanWords = source.kind === 'spans' && !options.publicCorpus ? wordsOfSpans([...source.split.train, ...source.split.dev, ...source.split.test]) : undefined;
-    const spanWords = check.blacklisted ? undefined : privateSpanWords;
-    const blacklisted = check.blacklisted ?? (spanWords && new BlacklistedTerms(spanWords));
+    const privateSpans = source.kind === 'spans' && !options.publicCorpus ? spanTexts([...source.split.train, ...source.split.dev, ...source.split.test]) : undefined;
+    const privateSpanWords = privateSpans && wordsOf(privateSpans);
+    const spanTerms = check.blacklisted ? undefined : privateSpanWords && new BlacklistedTerms(privateSpanWords);
+    const blacklisted = check.blacklisted ?? spanTerms;
     // Nor may a merge be learned inside a span, nor where a span's text or word is written unmarked: the
     // word less its first letter (##konkwo) would spell it. Whole span texts match words the matcher keeps
     // whole (555-0142, okonkwo-adebayo), which their letter and digit runs do not.
-    const matcher = privateSpanWords && new BlacklistMatcher([...new Set([...privateSpanWords, ...spanTexts(source)].map(canonicalTerm))].map((term) => ({ term })));
+    const matcher = privateSpans && new BlacklistMatcher([...new Set([...privateSpanWords!, ...privateSpans].map(canonicalTerm))].map((term) => ({ term })));
     const training = matcher ? await Promise.all(labelled.map(async (t) => ({ text: t.text, protect: [...t.spans, ...(await matcher.match(t.text, analyzer))] }))) : texts;
     tokenizer = await trainWordPiece(training, {
       vocabSize: init.vocabSize,
@@ -273,8 +274,8 @@ export async function trainDeid(options: DeidTrainOptions): Promise<{ state: Tra
       origin,
       options.publicCorpus || check.blacklisted
         ? checkVocabulary(tokenizer, origin, check)
-        : spanWords
-          ? { status: 'checked', against: 'training spans', identifiers: blacklistedTokens(tokenizer, new BlacklistedTerms(spanWords)).length }
+        : spanTerms
+          ? { status: 'checked', against: 'training spans', identifiers: blacklistedTokens(tokenizer, spanTerms).length }
           : { status: 'unchecked', reason: 'private corpus, no blacklist' },
     );
     const config = defaultConfig({ vocab_size: tokenizer.vocabSize, hidden_size: init.hidden, num_hidden_layers: init.layers, num_attention_heads: init.heads, intermediate_size: init.intermediate, max_position_embeddings: Math.max(options.seqLen, 64), pad_token_id: tokenizer.idOf(tokenizer.specials.pad)! });

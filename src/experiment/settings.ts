@@ -62,7 +62,7 @@ export async function assertSameExperiment(out: string, settings: RunConfig, epo
   const changed = saved === undefined ? [] : diffRunConfig(savedShared, settings);
   const grown = typeof savedLargest === 'number' && largest > savedLargest;
   const record = { ...settings, [LARGEST_EPOCH]: Math.max(largest, typeof savedLargest === 'number' ? savedLargest : 0) };
-  if (saved !== undefined && changed.length === 0 && !grown && record[LARGEST_EPOCH] === savedLargest) return;
+  if (saved !== undefined && changed.length === 0 && record[LARGEST_EPOCH] === savedLargest) return;
   if ((changed.length > 0 || grown) && (await finishedCells(out)) > 0) {
     const what = [...changed, ...(grown ? [`epochs up to ${savedLargest} → up to ${largest}`] : [])];
     throw new UsageError(`${out} holds the cells of an experiment run with other settings (then → now): ${what.join(', ')}; give another --out, or delete ${out} to run this config from the start (strategies and seeds may change, and epochs up to the largest already run: they only add cells)`);

@@ -271,19 +271,20 @@ export async function finetuneNeedsAnalyzer(options: { model: string; docs: read
   return (await readProvenance(options.model))?.vocabulary?.morphemes === 'mecab' && options.docs.some((d) => isHangulWord(d.text));
 }
 
+/** The `dp` option each DP key of {@link FINETUNE_RANGES} names. */
+const DP_OPTION_OF: Readonly<Record<string, keyof DpOptions>> = { dpClip: 'clip', dpNoise: 'noiseMultiplier', targetEpsilon: 'targetEpsilon', delta: 'delta', dpMaxWindows: 'maxWindows' };
+
 /**
  * Refuses, before anything is read, a numeric option out of its range ({@link FINETUNE_RANGES}, the ranges
  * the CLI's flags and an experiment config take) and a corpus with no document: from code no flag parser
  * stands in front (a batch size of 0 looped for ever, a negative rate climbed the loss).
  */
 function assertFinetuneRanges(options: FinetuneOptions): void {
-  // The DP settings live under `dp`, by other names than the flags' keys.
-  const dp = options.dp;
-  const values: Record<string, unknown> = { ...options, dpClip: dp?.clip, dpNoise: dp?.noiseMultiplier, targetEpsilon: dp?.targetEpsilon, delta: dp?.delta, dpMaxWindows: dp?.maxWindows };
-  const names: Record<string, string> = { dpClip: 'dp.clip', dpNoise: 'dp.noiseMultiplier', targetEpsilon: 'dp.targetEpsilon', delta: 'dp.delta', dpMaxWindows: 'dp.maxWindows' };
   for (const [key, range] of Object.entries(FINETUNE_RANGES)) {
-    const value = values[key];
-    if (value !== undefined && !inRange(value, range)) throw new UsageError(`finetune: ${names[key] ?? key} must be ${rangeText(range)}, got ${JSON.stringify(value)}`);
+    // The DP settings live under `dp`, by other names than the flags' keys.
+    const dpKey = DP_OPTION_OF[key];
+    const value = dpKey ? options.dp?.[dpKey] : (options as unknown as Record<string, unknown>)[key];
+    if (value !== undefined && !inRange(value, range)) throw new UsageError(`finetune: ${dpKey ? `dp.${dpKey}` : key} must be ${rangeText(range)}, got ${JSON.stringify(value)}`);
   }
   const seqLen = options.seqLen ?? DEFAULT_SEQ_LEN;
   if (options.stride !== undefined && options.stride > seqLen - 3) throw new UsageError(`finetune: stride must be below the window's ${seqLen - 2} tokens between [CLS] and [SEP], got ${options.stride}`);

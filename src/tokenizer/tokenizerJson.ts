@@ -356,10 +356,10 @@ interface TokenizerSettings {
 }
 
 async function readTokenizerConfig(dir: string): Promise<TokenizerSettings> {
-  const raw = await readTokenizerObject(join(dir, 'tokenizer_config.json'));
-  const map = await readTokenizerObject(join(dir, 'special_tokens_map.json'));
-  const settings: TokenizerSettings = { specials: { ...declaredSpecials(raw, join(dir, 'tokenizer_config.json')), ...declaredSpecials(map, join(dir, 'special_tokens_map.json')) } };
-  const path = join(dir, 'tokenizer_config.json');
+  const [path, mapPath] = [join(dir, 'tokenizer_config.json'), join(dir, 'special_tokens_map.json')];
+  const raw = await readTokenizerObject(path);
+  const map = await readTokenizerObject(mapPath);
+  const settings: TokenizerSettings = { specials: { ...declaredSpecials(raw, path), ...declaredSpecials(map, mapPath) } };
   for (const key of ['do_lower_case', 'strip_accents', 'tokenize_chinese_chars', 'add_prefix_space'] as const) {
     const value = raw[key];
     if (value === undefined || (value === null && key === 'strip_accents')) continue;
